@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import { type Clock, systemClock } from './clock.ts';
+import type { Config } from './config.ts';
+import { createHttpServer } from './http/server.ts';
+import type { Store } from './store/connect.ts';
+
+export interface AppOptions {
+  config: Config;
+  store: Store;
+  clock?: Clock;
+  /** Tests turn rate limits off except where a test is about them. */
+  rateLimits?: boolean;
+}
+
+export interface App {
+  http: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/**
+ * Composition root shared by `main.ts` and the tests: store → ledger →
+ * module services → HTTP routes. Nothing here listens on a port.
+ */
+export async function createApp(options: AppOptions): Promise<App> {
+  const { config, store } = options;
+  const clock = options.clock ?? systemClock;
+  const http = await createHttpServer({ logLevel: config.logLevel, rateLimits: options.rateLimits ?? true });
+  void clock;
+  void store;
+
+  await http.ready();
+  return {
+    http,
+    async close() {
+      await http.close();
+    },
+  };
+}

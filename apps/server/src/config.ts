@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+/**
+ * Every setting Halyard reads, from the environment, each with a default that
+ * works offline: a fresh clone starts with nothing but `npm start`.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  /** `postgres://…` switches storage to PostgreSQL; otherwise a SQLite file. */
+  databaseUrl: string | null;
+  sqliteFile: string;
+  dataDir: string;
+  uploadDir: string;
+  /** Operator endpoints (`/admin/*`) require this in the `admin-token` header. */
+  adminToken: string;
+  /** Demo mode: simulated prices, play money, a DEMO badge (AMENDMENTS A5). */
+  demo: boolean;
+  /** The domain wallet users sign in to (EIP-4361). */
+  siweDomain: string;
+  siweUri: string;
+  publicUrl: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  sessionTtlMs: number;
+  logLevel: string;
+}
+
+function readInt(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number.parseInt(value, 10);
+  if (!Number.isSafeInteger(parsed)) throw new Error(`expected an integer, got ${value}`);
+  return parsed;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = path.resolve(env.HALYARD_DATA_DIR ?? 'data');
+  const port = readInt(env.PORT, 8080);
+  const publicUrl = env.PUBLIC_URL ?? `http://localhost:${port}`;
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    databaseUrl: env.DATABASE_URL || null,
+    sqliteFile: env.SQLITE_FILE ?? path.join(dataDir, 'halyard.sqlite'),
+    dataDir,
+    uploadDir: path.join(dataDir, 'uploads'),
+    // A random admin token per start when none is configured: operator routes
+    // are never open by default.
+    adminToken: env.ADMIN_TOKEN ?? randomBytes(24).toString('hex'),
+    demo: env.HALYARD_DEMO !== 'false',
+    siweDomain: env.SIWE_DOMAIN ?? new URL(publicUrl).host,
+    siweUri: publicUrl,
+    publicUrl,
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM ?? 'Halyard <no-reply@halyard.local>',
+    sessionTtlMs: readInt(env.SESSION_TTL_HOURS, 24 * 7) * 3_600_000,
+    logLevel: env.LOG_LEVEL ?? 'info',
+  };
+}

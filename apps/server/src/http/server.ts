@@ -1,0 +1,137 @@
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { CODE, type Envelope, translate } from '@halyard/protocol';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { Ok } from './envelope.ts';
+import { AppError } from './errors.ts';
+import { requestLocale } from './locale.ts';
+
+/** Spec §5/§9: an image is at most 10 MB; a request body may carry one plus its fields. */
+export const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
+
+export interface HttpOptions {
+  logLevel: string;
+  /** Tests turn rate limits off except where a test is about them. */
+  rateLimits?: boolean;
+}
+
+/**
+ * The Fastify instance with Halyard's conventions: the {code,msg,data}
+ * envelope, localised messages, security headers, upload cap, rate limits
+ * and the OpenAPI document at /docs. Modules add their routes to it.
+ */
+export async function createHttpServer(options: HttpOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: options.logLevel },
+    bodyLimit: UPLOAD_LIMIT_BYTES + 1024 * 1024,
+    trustProxy: true,
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
+  });
+
+  app.decorateRequest('user', null);
+  app.decorateRequest('locale', 'en');
+  app.addHook('onRequest', async (request) => {
+    request.locale = requestLocale(request);
+  });
+
+  await app.register(helmet, {
+    // The web app is served from the same origin; its scripts, styles and
+    // images are all local. Wallet providers inject into the page, not fetch.
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+      },
+    },
+  });
+  await app.register(rateLimit, {
+    global: false,
+    enableDraftSpec: true,
+    errorResponseBuilder: () => new AppError('common.tooManyRequests', {}, CODE.tooManyRequests),
+    ...(options.rateLimits === false ? { allowList: () => true } : {}),
+  });
+  await app.register(multipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1 } });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Halyard API', version: '0.1.0', description: 'Every route answers {code, msg, data}.' },
+      components: {
+        securitySchemes: {
+          token: { type: 'apiKey', in: 'header', name: 'token' },
+          admin: { type: 'apiKey', in: 'header', name: 'admin-token' },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.addHook('preSerialization', async (request, _reply, payload) => {
+    if (payload instanceof Ok) {
+      const envelope: Envelope = {
+        code: CODE.ok,
+        msg: translate(request.locale, payload.key, payload.params),
+        data: payload.data,
+      };
+      return envelope;
+    }
+    return payload;
+  });
+
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    const envelope = toErrorEnvelope(error, request.locale);
+    if (envelope.code === CODE.serverError) request.log.error({ err: error }, 'unhandled error');
+    // The envelope code carries the outcome; the HTTP status mirrors it for
+    // tools (curl -f, proxies, logs) that only look at the status line.
+    return reply.status(envelope.code).send(envelope);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const envelope: Envelope = {
+      code: CODE.notFound,
+      msg: translate(request.locale, 'common.notFound'),
+      data: null,
+    };
+    return reply.status(404).send(envelope);
+  });
+
+  return app;
+}
+
+function toErrorEnvelope(
+  error: FastifyError | AppError,
+  locale: Parameters<typeof translate>[0],
+): Envelope<null> {
+  if (error instanceof AppError) {
+    return { code: error.code, msg: translate(locale, error.key, error.params), data: null };
+  }
+  if (error.validation) {
+    const first = error.validation[0];
+    const field =
+      (first?.params as { missingProperty?: string } | undefined)?.missingProperty ??
+      first?.instancePath.replace(/^\//, '') ??
+      '';
+    return {
+      code: CODE.badRequest,
+      msg: translate(locale, 'common.invalidParams', { field: field || (error.validationContext ?? '') }),
+      data: null,
+    };
+  }
+  if (error.code === 'FST_REQ_FILE_TOO_LARGE' || error.statusCode === 413) {
+    return { code: CODE.payloadTooLarge, msg: translate(locale, 'common.fileTooLarge'), data: null };
+  }
+  if (error.statusCode === 429) {
+    return { code: CODE.tooManyRequests, msg: translate(locale, 'common.tooManyRequests'), data: null };
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return {
+      code: error.statusCode,
+      msg: translate(locale, 'common.invalidParams', { field: '' }),
+      data: null,
+    };
+  }
+  return { code: CODE.serverError, msg: translate(locale, 'common.unknownError'), data: null };
+}

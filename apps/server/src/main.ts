@@ -1,0 +1,17 @@
+import { createApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { openStore } from './store/connect.ts';
+
+const config = loadConfig();
+const store = await openStore(config);
+const app = await createApp({ config, store });
+await app.http.listen({ port: config.port, host: config.host });
+app.http.log.info(`Halyard on ${config.publicUrl} (${store.dialect}${config.demo ? ', demo' : ''})`);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    await app.close();
+    await store.close();
+    process.exit(0);
+  });
+}

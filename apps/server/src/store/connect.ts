@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database, Db } from './database.ts';
+import type { DialectName } from './dialect.ts';
+import { migrateToLatest } from './migrate.ts';
+
+// int8 columns hold millisecond timestamps and ids, well inside 2^53: read
+// them as numbers. NUMERIC (money) stays a string and is parsed into a Dec.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export interface Store {
+  db: Db;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  databaseUrl: string | null;
+  sqliteFile: string;
+  /** PostgreSQL only: run inside this schema (tests use a fresh one each). */
+  schema?: string;
+}
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const store = options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.schema)
+    : openSqlite(options.sqliteFile);
+  if (options.schema && store.dialect === 'postgres') {
+    await sql`create schema if not exists ${sql.id(options.schema)}`.execute(store.db);
+  }
+  await migrateToLatest(store.db, store.dialect);
+  return store;
+}
+
+function openSqlite(file: string): Store {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const connection = new SQLite(file);
+  connection.pragma('journal_mode = WAL');
+  // FULL: a commit is on disk before it is acknowledged (DESIGN §5).
+  connection.pragma('synchronous = FULL');
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+function openPostgres(url: string, schema: string | undefined): Store {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+/**
+ * A fresh, migrated store for one test: an in-memory SQLite database, or, when
+ * `TEST_DATABASE_URL` is set (CI sets it), a new PostgreSQL schema that is
+ * dropped on close.
+ */
+export async function openTestStore(): Promise<Store> {
+  const url = process.env.TEST_DATABASE_URL || null;
+  if (!url) return openStore({ databaseUrl: null, sqliteFile: ':memory:' });
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const store = await openStore({ databaseUrl: url, sqliteFile: '', schema });
+  return {
+    ...store,
+    async close() {
+      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(store.db);
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,16 @@
+/** The two storage engines Halyard runs on; migrations pick column types by it. */
+export type DialectName = 'sqlite' | 'postgres';
+
+/**
+ * A money column: lossless in both engines. SQLite gets TEXT (never REAL, and
+ * never a column with NUMERIC affinity, which would round to a double);
+ * PostgreSQL gets an exact NUMERIC wide enough for 18 fractional digits.
+ */
+export function moneyType(dialect: DialectName): 'text' | 'numeric(48,18)' {
+  return dialect === 'sqlite' ? 'text' : 'numeric(48,18)';
+}
+
+/** Auto-increment primary key type per engine. */
+export function serialType(dialect: DialectName): 'integer' | 'bigserial' {
+  return dialect === 'sqlite' ? 'integer' : 'bigserial';
+}

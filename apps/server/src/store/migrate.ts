@@ -1,0 +1,31 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { DialectName } from './dialect.ts';
+import { migrations } from './migrations/index.ts';
+
+/** A migration that knows which engine it runs on, to pick lossless column types. */
+export interface HalyardMigration {
+  up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
+}
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly dialect: DialectName) {}
+
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const bound: Record<string, Migration> = {};
+    for (const [name, migration] of Object.entries(migrations)) {
+      bound[name] = { up: (db) => migration.up(db, this.dialect) };
+    }
+    return bound;
+  }
+}
+
+export async function migrateToLatest<T>(db: Kysely<T>, dialect: DialectName): Promise<void> {
+  // Migrations run before the schema exists, so they see the database untyped.
+  const untyped = db as unknown as Kysely<unknown>;
+  const migrator = new Migrator({ db: untyped, provider: new StaticProvider(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+  }
+}

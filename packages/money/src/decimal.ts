@@ -1,0 +1,217 @@
+/**
+ * Exact fixed-point decimal on bigint. Every amount, price, fee and balance in
+ * Halyard is a `Dec`: 18 fractional digits, enough for an ERC-20 with 18
+ * decimals, and no JavaScript `number` ever touches the value.
+ *
+ * Division and multiplication floor (toward −∞) at 18 digits, and formatting
+ * floors to the requested digits: the spec says amounts are floored, never
+ * rounded, so the exchange never hands out a unit it does not have.
+ */
+
+export const SCALE = 18;
+const ONE_UNITS = 10n ** BigInt(SCALE);
+const DECIMAL_PATTERN = /^([+-])?(\d+)?(?:\.(\d*))?$/;
+
+export class DecimalError extends Error {
+  override name = 'DecimalError';
+}
+
+function floorDiv(numerator: bigint, denominator: bigint): bigint {
+  const quotient = numerator / denominator;
+  const remainderIsNonZero = numerator % denominator !== 0n;
+  const signsDiffer = numerator < 0n !== denominator < 0n;
+  return remainderIsNonZero && signsDiffer ? quotient - 1n : quotient;
+}
+
+export class Dec {
+  static readonly ZERO = new Dec(0n);
+  static readonly ONE = new Dec(ONE_UNITS);
+
+  /** The value times 10^18. */
+  readonly units: bigint;
+
+  private constructor(units: bigint) {
+    this.units = units;
+  }
+
+  static fromUnits(units: bigint): Dec {
+    return new Dec(units);
+  }
+
+  /**
+   * Parses a plain decimal string ("12", "-0.5", ".25", "3."). Digits past the
+   * 18th fractional place are floored away. Throws on anything else (no
+   * exponents, no spaces, no NaN): callers validate input first with
+   * `Dec.tryParse` or the rules package.
+   */
+  static parse(text: string): Dec {
+    const parsed = Dec.tryParse(text);
+    if (parsed === null) throw new DecimalError(`not a decimal: ${JSON.stringify(text)}`);
+    return parsed;
+  }
+
+  static tryParse(text: string): Dec | null {
+    const match = DECIMAL_PATTERN.exec(text.trim());
+    if (!match) return null;
+    const [, sign, wholeDigits, fractionDigits] = match;
+    if (wholeDigits === undefined && (fractionDigits === undefined || fractionDigits === '')) return null;
+    const whole = BigInt(wholeDigits ?? '0');
+    const kept = (fractionDigits ?? '').slice(0, SCALE).padEnd(SCALE, '0');
+    const magnitude = whole * ONE_UNITS + BigInt(kept);
+    const droppedNonZero = /[1-9]/.test((fractionDigits ?? '').slice(SCALE));
+    if (sign === '-') return new Dec(droppedNonZero ? -magnitude - 1n : -magnitude);
+    return new Dec(magnitude);
+  }
+
+  /** Integers only: a whole number of lots, a count, a number of seconds. */
+  static fromInt(value: number | bigint): Dec {
+    if (typeof value === 'number' && !Number.isSafeInteger(value)) {
+      throw new DecimalError(`not a safe integer: ${value}`);
+    }
+    return new Dec(BigInt(value) * ONE_UNITS);
+  }
+
+  /** 10^-digits: the price step of a pair with `digits` of accuracy. */
+  static step(digits: number): Dec {
+    assertDigits(digits);
+    return new Dec(ONE_UNITS / 10n ** BigInt(digits));
+  }
+
+  static min(a: Dec, b: Dec): Dec {
+    return a.lt(b) ? a : b;
+  }
+
+  static max(a: Dec, b: Dec): Dec {
+    return a.gt(b) ? a : b;
+  }
+
+  static sum(values: Iterable<Dec>): Dec {
+    let total = 0n;
+    for (const value of values) total += value.units;
+    return new Dec(total);
+  }
+
+  add(other: Dec): Dec {
+    return new Dec(this.units + other.units);
+  }
+
+  sub(other: Dec): Dec {
+    return new Dec(this.units - other.units);
+  }
+
+  /** Product floored to 18 digits. */
+  mul(other: Dec): Dec {
+    return new Dec(floorDiv(this.units * other.units, ONE_UNITS));
+  }
+
+  /** Quotient floored to 18 digits. */
+  div(other: Dec): Dec {
+    if (other.units === 0n) throw new DecimalError('division by zero');
+    return new Dec(floorDiv(this.units * ONE_UNITS, other.units));
+  }
+
+  /** this × percent / 100, floored: `fee.percentOf(rate)`-style helpers read better at call sites. */
+  percent(percent: Dec): Dec {
+    return new Dec(floorDiv(this.units * percent.units, ONE_UNITS * 100n));
+  }
+
+  neg(): Dec {
+    return new Dec(-this.units);
+  }
+
+  abs(): Dec {
+    return this.units < 0n ? new Dec(-this.units) : this;
+  }
+
+  cmp(other: Dec): -1 | 0 | 1 {
+    if (this.units < other.units) return -1;
+    if (this.units > other.units) return 1;
+    return 0;
+  }
+
+  eq(other: Dec): boolean {
+    return this.units === other.units;
+  }
+
+  lt(other: Dec): boolean {
+    return this.units < other.units;
+  }
+
+  lte(other: Dec): boolean {
+    return this.units <= other.units;
+  }
+
+  gt(other: Dec): boolean {
+    return this.units > other.units;
+  }
+
+  gte(other: Dec): boolean {
+    return this.units >= other.units;
+  }
+
+  isZero(): boolean {
+    return this.units === 0n;
+  }
+
+  isNegative(): boolean {
+    return this.units < 0n;
+  }
+
+  isPositive(): boolean {
+    return this.units > 0n;
+  }
+
+  /** Floors to `digits` fractional digits, keeping it a Dec. */
+  floorTo(digits: number): Dec {
+    assertDigits(digits);
+    const step = ONE_UNITS / 10n ** BigInt(digits);
+    return new Dec(floorDiv(this.units, step) * step);
+  }
+
+  /** True when the value has no digits past `digits`. */
+  hasAtMostDigits(digits: number): boolean {
+    return this.floorTo(digits).eq(this);
+  }
+
+  /** Whole part, floored, as a bigint (lots, seconds). */
+  floorToInteger(): bigint {
+    return floorDiv(this.units, ONE_UNITS);
+  }
+
+  /** Canonical text: no trailing zeros, no exponent ("1.5", "-0.000001", "0"). */
+  toString(): string {
+    const negative = this.units < 0n;
+    const magnitude = negative ? -this.units : this.units;
+    const whole = magnitude / ONE_UNITS;
+    const fraction = (magnitude % ONE_UNITS).toString().padStart(SCALE, '0').replace(/0+$/, '');
+    const body = fraction === '' ? whole.toString() : `${whole}.${fraction}`;
+    return negative ? `-${body}` : body;
+  }
+
+  /** Exactly `digits` fractional digits, floored (never rounded up). */
+  toFixed(digits: number): string {
+    const floored = this.floorTo(digits);
+    const negative = floored.units < 0n;
+    const magnitude = negative ? -floored.units : floored.units;
+    const whole = magnitude / ONE_UNITS;
+    const fraction = (magnitude % ONE_UNITS).toString().padStart(SCALE, '0').slice(0, digits);
+    const body = digits === 0 ? whole.toString() : `${whole}.${fraction}`;
+    return negative && magnitude !== 0n ? `-${body}` : body;
+  }
+
+  toJSON(): string {
+    return this.toString();
+  }
+}
+
+function assertDigits(digits: number): void {
+  if (!Number.isInteger(digits) || digits < 0 || digits > SCALE) {
+    throw new DecimalError(`digits must be an integer in 0..${SCALE}, got ${digits}`);
+  }
+}
+
+/** The spec's "a non-number floors to 0" for display and slider input. */
+export function decOrZero(text: string | null | undefined): Dec {
+  if (text === null || text === undefined) return Dec.ZERO;
+  return Dec.tryParse(text) ?? Dec.ZERO;
+}

@@ -1,0 +1,1 @@
+export { Dec, DecimalError, decOrZero, SCALE } from './decimal.ts';

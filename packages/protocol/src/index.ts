@@ -1,0 +1,3 @@
+export * from './envelope.ts';
+export * from './locales.ts';
+export * from './messages/index.ts';

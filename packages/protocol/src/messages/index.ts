@@ -1,0 +1,31 @@
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '../locales.ts';
+import type { Catalogue } from './catalogue.ts';
+import { common } from './common.ts';
+
+export type { Catalogue } from './catalogue.ts';
+
+/** Every domain's catalogue. Add a domain here and the completeness test covers it. */
+export const catalogues: Record<string, Catalogue> = { common };
+
+function merge(): Record<Locale, Record<string, string>> {
+  const merged = Object.fromEntries(LOCALES.map((locale) => [locale, {}])) as Record<
+    Locale,
+    Record<string, string>
+  >;
+  for (const catalogue of Object.values(catalogues)) {
+    for (const locale of LOCALES) Object.assign(merged[locale], catalogue[locale]);
+  }
+  return merged;
+}
+
+export const messages = merge();
+
+export type MessageParams = Record<string, string | number>;
+
+/** The message for `key` in `locale`, `{name}` placeholders filled; English, then the key, as fallbacks. */
+export function translate(locale: Locale, key: string, params: MessageParams = {}): string {
+  const template = messages[locale][key] ?? messages[DEFAULT_LOCALE][key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in params ? String(params[name]) : whole,
+  );
+}
