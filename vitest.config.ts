@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: [
+      'tests/**/*.test.ts',
       'packages/*/src/**/*.test.ts',
       'apps/server/src/**/*.test.ts',
       'apps/web/src/**/*.test.{ts,tsx}',
