@@ -1,0 +1,3 @@
+export * from './constants.ts';
+export type { RuleError } from './error.ts';
+export * from './format.ts';
