@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { createHttpServer } from './http/server.ts';
+import { createIdentityModule, type IdentityModule } from './modules/identity/index.ts';
 import type { Store } from './store/connect.ts';
 
 export interface AppOptions {
@@ -14,6 +15,8 @@ export interface AppOptions {
 
 export interface App {
   http: FastifyInstance;
+  /** Sessions, users, locks, freezes, KYC: `identity.requireUser` guards login routes. */
+  identity: IdentityModule;
   close(): Promise<void>;
 }
 
@@ -25,12 +28,14 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { config, store } = options;
   const clock = options.clock ?? systemClock;
   const http = await createHttpServer({ logLevel: config.logLevel, rateLimits: options.rateLimits ?? true });
-  void clock;
-  void store;
+
+  const identity = createIdentityModule({ config, store, clock });
+  identity.registerRoutes(http);
 
   await http.ready();
   return {
     http,
+    identity,
     async close() {
       await http.close();
     },

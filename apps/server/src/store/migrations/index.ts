@@ -1,7 +1,10 @@
 import type { HalyardMigration } from '../migrate.ts';
+import { identityMigration } from './002_identity.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
  * a number so the order is the order of this list.
  */
-export const migrations: Record<string, HalyardMigration> = {};
+export const migrations: Record<string, HalyardMigration> = {
+  '002_identity': identityMigration,
+};

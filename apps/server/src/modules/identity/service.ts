@@ -1,0 +1,813 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import {
+  type CalendarDay,
+  checkEmail,
+  checkIdCard,
+  checkImageSize,
+  checkPassword,
+  checkPasswordsMatch,
+  checkPayPassword,
+  checkPhone,
+  checkTermsAgreed,
+  maskPhone,
+  PASSWORD_CHANGE_LOCK_MS,
+  type RuleError,
+} from '@halyard/rules';
+import type { Hex } from 'viem';
+import type { Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { AuthUser, SessionResolver } from '../../http/auth.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import type { Store } from '../../store/connect.ts';
+import type { Executor } from '../../store/database.ts';
+import { sniffImageType } from './images.ts';
+import type { Messengers } from './messenger.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import {
+  hashCode,
+  newInvitationCode,
+  newSalt,
+  newSessionToken,
+  newSiweNonce,
+  newUploadName,
+  newVerificationCode,
+  sameHash,
+  sha256Hex,
+} from './secrets.ts';
+import { SIWE_NONCE_TTL_MS, verifySiweLogin } from './siwe.ts';
+import { type FreezeRow, type KycState, identityStore as sql, type UserRow } from './store.ts';
+
+export const CODE_PURPOSES = ['register', 'reset', 'bind', 'fund'] as const;
+/** register: a new account; reset: forgotten login password; bind: a new email/phone; fund: change the fund password. */
+export type CodePurpose = (typeof CODE_PURPOSES)[number];
+
+export const CODE_TTL_MS = 10 * 60 * 1000;
+export const CODE_RESEND_COOLDOWN_MS = 60 * 1000;
+export const CODE_MAX_WRONG_TRIES = 5;
+/** 5 failed logins (or fund-password checks) within 15 minutes refuse further tries for 15 minutes. */
+export const ATTEMPTS_MAX = 5;
+export const ATTEMPTS_WINDOW_MS = 15 * 60 * 1000;
+/** Phone numbers without an area code are mainland numbers (spec §5 "mainland style"). */
+export const DEFAULT_AREA_CODE = '86';
+const INVITATION_CODE_TRIES = 8;
+
+export type KycStatus = 'none' | KycState;
+
+/** An email or a phone number with its area code: what a user logs in with and receives codes at. */
+export type Account = { kind: 'email'; email: string } | { kind: 'phone'; areaCode: string; phone: string };
+
+export interface AccountInput {
+  account: string;
+  areaCode?: string | undefined;
+}
+
+/** What other modules may read about a user (never the password hashes). */
+export interface UserSummary {
+  id: number;
+  email: string | null;
+  areaCode: string | null;
+  phone: string | null;
+  walletAddress: string | null;
+  invitationCode: string;
+  parentId: number | null;
+  kyc: KycStatus;
+  hasFundPassword: boolean;
+  lockedUntil: number | null;
+  createdAt: number;
+}
+
+export interface FreezeView {
+  reason: string;
+  setBy: string;
+  startsAt: number;
+  endsAt: number;
+}
+
+/** `/user/userInfo`, and `data.member` of the login answers. */
+export interface UserInfo {
+  id: number;
+  email: string | null;
+  /** Masked: the middle four of eleven digits are asterisks. */
+  phone: string | null;
+  areaCode: string | null;
+  walletAddress: string | null;
+  invitationCode: string;
+  verification: KycStatus;
+  /** Why the last identity verification failed, if it did. */
+  verificationReason: string | null;
+  recomurl: string;
+  hasLoginPassword: boolean;
+  hasFundPassword: boolean;
+  /** Withdrawals and fiat deposits are blocked until then (ms), or null. */
+  lockedUntil: number | null;
+  frozen: FreezeView | null;
+}
+
+export interface AuditEntry {
+  id: number;
+  at: number;
+  operator: string;
+  action: string;
+  userId: number | null;
+  details: Record<string, unknown>;
+}
+
+export interface LoginResult {
+  member: UserInfo;
+  token: string;
+}
+
+export interface IdentityServiceOptions {
+  store: Store;
+  clock: Clock;
+  config: Config;
+  messengers: Messengers;
+}
+
+function throwIf(error: RuleError | null): void {
+  if (error) throw badRequest(error.key, error.params);
+}
+
+/** "2026-01-02 03:04 UTC": how a time appears inside a message. */
+export function formatUtc(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+function calendarDay(ms: number): CalendarDay {
+  const date = new Date(ms);
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+}
+
+/**
+ * An email if it has an @ (or when `kind` says so), otherwise a phone number
+ * with its area code; validated by the shared rules.
+ */
+export function parseAccount(input: AccountInput, kind?: Account['kind']): Account {
+  const account = input.account.trim();
+  if (kind === 'email' || (kind === undefined && account.includes('@'))) {
+    throwIf(checkEmail(account));
+    return { kind: 'email', email: account.toLowerCase() };
+  }
+  throwIf(checkPhone(account));
+  const areaCode = (input.areaCode ?? DEFAULT_AREA_CODE).trim().replace(/^\+/, '');
+  if (!/^\d{1,4}$/.test(areaCode)) throw badRequest('common.invalidParams', { field: 'areaCode' });
+  return { kind: 'phone', areaCode, phone: account };
+}
+
+/** The account as codes, outbox entries and login failures know it: "a@b.com" or "+86 13812345678". */
+export function accountAddress(account: Account): string {
+  return account.kind === 'email' ? account.email : `+${account.areaCode} ${account.phone}`;
+}
+
+function freezeView(row: FreezeRow): FreezeView {
+  return { reason: row.reason, setBy: row.set_by, startsAt: row.starts_at, endsAt: row.ends_at };
+}
+
+/**
+ * The identity use-cases: accounts, sessions, verification codes, wallet
+ * login, KYC, fund password, password locks and freezes. The only caller of
+ * the identity store; other modules call the `assert*` and `getUser` methods.
+ */
+export class IdentityService implements SessionResolver {
+  private readonly db: Executor;
+  private readonly clock: Clock;
+  private readonly config: Config;
+  private readonly messengers: Messengers;
+
+  constructor(options: IdentityServiceOptions) {
+    this.db = options.store.db;
+    this.clock = options.clock;
+    this.config = options.config;
+    this.messengers = options.messengers;
+  }
+
+  // ── sessions ───────────────────────────────────────────────────────────
+
+  async resolve(token: string): Promise<AuthUser | null> {
+    const session = await sql.liveSessionUser(this.db, sha256Hex(token), this.clock.now());
+    return session ? { id: Number(session.user_id) } : null;
+  }
+
+  private async openSession(userId: number, device: string): Promise<string> {
+    const token = newSessionToken();
+    const now = this.clock.now();
+    await sql.insertSession(this.db, {
+      token_hash: sha256Hex(token),
+      user_id: userId,
+      device,
+      created_at: now,
+      expires_at: now + this.config.sessionTtlMs,
+      revoked_at: null,
+    });
+    return token;
+  }
+
+  async logout(token: string): Promise<void> {
+    await sql.revokeSession(this.db, sha256Hex(token), this.clock.now());
+  }
+
+  private async loginResult(userId: number, device: string): Promise<LoginResult> {
+    const token = await this.openSession(userId, device);
+    return { member: await this.userInfo(userId), token };
+  }
+
+  // ── verification codes ─────────────────────────────────────────────────
+
+  /** Sends a fresh code to the account, closing any earlier one; refuses within the resend cooldown. */
+  async sendCode(input: AccountInput & { purpose: CodePurpose }): Promise<{ cooldownSeconds: number }> {
+    const account = parseAccount(input);
+    await this.checkPurposeAllowed(account, input.purpose);
+    const address = accountAddress(account);
+    const now = this.clock.now();
+    const latest = await sql.latestCode(this.db, address, input.purpose);
+    if (latest && latest.created_at + CODE_RESEND_COOLDOWN_MS > now) {
+      const seconds = Math.ceil((latest.created_at + CODE_RESEND_COOLDOWN_MS - now) / 1000);
+      throw badRequest('identity.codeCooldown', { seconds });
+    }
+    const code = newVerificationCode();
+    const salt = newSalt();
+    await sql.closeOpenCodes(this.db, address, input.purpose, now);
+    await sql.insertCode(this.db, {
+      account: address,
+      purpose: input.purpose,
+      code_hash: hashCode(salt, code),
+      salt,
+      created_at: now,
+      expires_at: now + CODE_TTL_MS,
+      closed_at: null,
+    });
+    await this.deliverCode(account, code);
+    return { cooldownSeconds: CODE_RESEND_COOLDOWN_MS / 1000 };
+  }
+
+  /** A register or bind code for a taken account, or a reset code for an unknown one, would be useless. */
+  private async checkPurposeAllowed(account: Account, purpose: CodePurpose): Promise<void> {
+    const owner = await this.userByAccount(account);
+    if ((purpose === 'register' || purpose === 'bind') && owner) throw conflict('identity.accountTaken');
+    if (purpose === 'reset' && !owner) throw notFound('identity.accountNotFound');
+  }
+
+  private async deliverCode(account: Account, code: string): Promise<void> {
+    const minutes = CODE_TTL_MS / 60_000;
+    const subject = 'Halyard verification code';
+    const text = `Your Halyard verification code is ${code}. It expires in ${minutes} minutes. Never share it.`;
+    const address = accountAddress(account);
+    if (account.kind === 'email' && this.messengers.mailer) {
+      return this.messengers.mailer.send(address, subject, text);
+    }
+    if (account.kind === 'phone' && this.messengers.sms) return this.messengers.sms.send(address, text);
+    // No real channel configured: the dev outbox (GET /dev/outbox in demo mode).
+    await sql.insertOutbox(this.db, {
+      channel: account.kind === 'email' ? 'email' : 'sms',
+      recipient: address,
+      subject,
+      body: text,
+      created_at: this.clock.now(),
+    });
+  }
+
+  /**
+   * Checks a code against the account's latest one. A wrong code counts a
+   * try (committed at once, whatever happens next); the fifth closes it.
+   * Returns the code's id for `consumeCode`.
+   */
+  private async verifyCode(address: string, purpose: CodePurpose, code: string): Promise<number> {
+    const now = this.clock.now();
+    const latest = await sql.latestCode(this.db, address, purpose);
+    if (!latest) throw badRequest('identity.codeInvalid');
+    if (latest.wrong_tries >= CODE_MAX_WRONG_TRIES) throw badRequest('identity.codeTooManyTries');
+    if (latest.closed_at !== null) throw badRequest('identity.codeInvalid');
+    if (latest.expires_at <= now) throw badRequest('identity.codeExpired');
+    if (!/^\d{6}$/.test(code) || !sameHash(hashCode(latest.salt, code), latest.code_hash)) {
+      const tries = await sql.addWrongTry(this.db, latest.id, CODE_MAX_WRONG_TRIES, now);
+      if (tries >= CODE_MAX_WRONG_TRIES) throw badRequest('identity.codeTooManyTries');
+      throw badRequest('identity.codeWrong', { left: CODE_MAX_WRONG_TRIES - tries });
+    }
+    return latest.id;
+  }
+
+  /** Verifies and closes the code: each code works once, even under concurrent requests. */
+  private async consumeCode(address: string, purpose: CodePurpose, code: string): Promise<void> {
+    const id = await this.verifyCode(address, purpose, code);
+    if (!(await sql.closeCode(this.db, id, this.clock.now()))) throw badRequest('identity.codeInvalid');
+  }
+
+  /** `/member/codeVerification`: tells whether the code is right without using it up. */
+  async checkCode(input: AccountInput & { purpose: CodePurpose; code: string }): Promise<void> {
+    await this.verifyCode(accountAddress(parseAccount(input)), input.purpose, input.code);
+  }
+
+  // ── register, login, reset ─────────────────────────────────────────────
+
+  private userByAccount(account: Account): Promise<UserRow | undefined> {
+    return account.kind === 'email'
+      ? sql.userByEmail(this.db, account.email)
+      : sql.userByPhone(this.db, account.areaCode, account.phone);
+  }
+
+  private async inviterId(invitationCode: string | undefined): Promise<number | null> {
+    const code = invitationCode?.trim().toUpperCase();
+    if (!code) return null;
+    const inviter = await sql.userByInvitationCode(this.db, code);
+    if (!inviter) throw badRequest('identity.unknownInviter');
+    return inviter.id;
+  }
+
+  /** Inserts a user with a fresh unique invitation code, retrying the rare collision. */
+  private async createUser(
+    fields: Pick<UserRow, 'email' | 'area_code' | 'phone' | 'wallet_address' | 'password_hash' | 'parent_id'>,
+  ): Promise<number> {
+    for (let attempt = 0; attempt < INVITATION_CODE_TRIES; attempt++) {
+      const invitationCode = newInvitationCode();
+      if (await sql.userByInvitationCode(this.db, invitationCode)) continue;
+      return sql.insertUser(this.db, {
+        ...fields,
+        invitation_code: invitationCode,
+        pay_password_hash: null,
+        locked_until: null,
+        created_at: this.clock.now(),
+      });
+    }
+    throw new Error(`no free invitation code after ${INVITATION_CODE_TRIES} tries`);
+  }
+
+  async register(
+    input: AccountInput & {
+      code: string;
+      password: string;
+      confirmPassword: string;
+      invitationCode?: string | undefined;
+      agreed: boolean;
+      device?: string | undefined;
+    },
+  ): Promise<LoginResult> {
+    const account = parseAccount(input);
+    throwIf(checkPassword(input.password));
+    throwIf(checkPasswordsMatch(input.password, input.confirmPassword));
+    throwIf(checkTermsAgreed(input.agreed));
+    const parentId = await this.inviterId(input.invitationCode);
+    if (await this.userByAccount(account)) throw conflict('identity.accountTaken');
+    await this.consumeCode(accountAddress(account), 'register', input.code);
+    const userId = await this.createUser({
+      email: account.kind === 'email' ? account.email : null,
+      area_code: account.kind === 'phone' ? account.areaCode : null,
+      phone: account.kind === 'phone' ? account.phone : null,
+      wallet_address: null,
+      password_hash: await hashPassword(input.password),
+      parent_id: parentId,
+    });
+    return this.loginResult(userId, input.device ?? 'web');
+  }
+
+  /**
+   * Refuses while `key` has ATTEMPTS_MAX failures within the window. No
+   * failure is recorded while refused, so the newest failure starts the wait.
+   */
+  private async assertAttemptsLeft(key: string): Promise<void> {
+    const now = this.clock.now();
+    const failures = await sql.recentLoginFailures(this.db, key, now - ATTEMPTS_WINDOW_MS);
+    const newest = failures[0];
+    if (failures.length >= ATTEMPTS_MAX && newest) {
+      const minutes = Math.ceil((newest.failed_at + ATTEMPTS_WINDOW_MS - now) / 60_000);
+      throw forbidden('identity.tooManyAttempts', { minutes });
+    }
+  }
+
+  async login(input: AccountInput & { password: string; device?: string | undefined }): Promise<LoginResult> {
+    const account = parseAccount(input);
+    const key = `login:${accountAddress(account)}`;
+    await this.assertAttemptsLeft(key);
+    const user = await this.userByAccount(account);
+    if (!user || !(await verifyPassword(user.password_hash, input.password))) {
+      await sql.insertLoginFailure(this.db, key, this.clock.now());
+      throw badRequest('identity.loginFailed');
+    }
+    await sql.clearLoginFailures(this.db, key);
+    return this.loginResult(user.id, input.device ?? 'web');
+  }
+
+  /** Forgotten password: a code to the account sets a new one, ends every session and starts the 24 h lock. */
+  async resetPassword(
+    kind: Account['kind'],
+    input: AccountInput & { code: string; password: string; confirmPassword: string },
+  ): Promise<void> {
+    const account = parseAccount(input, kind);
+    throwIf(checkPassword(input.password));
+    throwIf(checkPasswordsMatch(input.password, input.confirmPassword));
+    const user = await this.userByAccount(account);
+    if (!user) throw notFound('identity.accountNotFound');
+    await this.consumeCode(accountAddress(account), 'reset', input.code);
+    await this.replacePassword(user.id, input.password, null);
+    await sql.clearLoginFailures(this.db, `login:${accountAddress(account)}`);
+  }
+
+  /** Sets a new login password, revokes the other sessions (all when `keepToken` is null), locks funds 24 h. */
+  private async replacePassword(userId: number, password: string, keepToken: string | null): Promise<void> {
+    const now = this.clock.now();
+    const passwordHash = await hashPassword(password);
+    await this.db.transaction().execute(async (trx) => {
+      await sql.updateUser(trx, userId, {
+        password_hash: passwordHash,
+        locked_until: now + PASSWORD_CHANGE_LOCK_MS,
+      });
+      await sql.revokeUserSessions(trx, userId, keepToken ? sha256Hex(keepToken) : null, now);
+    });
+  }
+
+  async changePassword(
+    userId: number,
+    currentToken: string,
+    input: { oldPassword: string; password: string; confirmPassword: string },
+  ): Promise<void> {
+    throwIf(checkPassword(input.password));
+    throwIf(checkPasswordsMatch(input.password, input.confirmPassword));
+    const user = await this.requireUserRow(userId);
+    if (!user.password_hash) throw badRequest('identity.noLoginPassword');
+    if (!(await verifyPassword(user.password_hash, input.oldPassword))) {
+      throw badRequest('identity.oldPasswordWrong');
+    }
+    await this.replacePassword(userId, input.password, currentToken);
+  }
+
+  // ── wallet login (SIWE, AMENDMENTS A2) ─────────────────────────────────
+
+  async issueSiweNonce(): Promise<{
+    nonce: string;
+    domain: string;
+    uri: string;
+    chainIds: number[];
+    expiresAt: number;
+  }> {
+    const now = this.clock.now();
+    const nonce = newSiweNonce();
+    const expiresAt = now + SIWE_NONCE_TTL_MS;
+    await sql.insertNonce(this.db, { nonce, created_at: now, expires_at: expiresAt, used_at: null });
+    return { nonce, domain: this.config.siweDomain, uri: this.config.siweUri, chainIds: [1, 56], expiresAt };
+  }
+
+  async loginByAddress(input: {
+    message: string;
+    signature: Hex;
+    address?: string | undefined;
+    parent?: string | undefined;
+    device?: string | undefined;
+  }): Promise<LoginResult> {
+    const now = this.clock.now();
+    const login = await verifySiweLogin(input.message, input.signature, {
+      domain: this.config.siweDomain,
+      now,
+    });
+    if (input.address && input.address.toLowerCase() !== login.address.toLowerCase()) {
+      throw badRequest('identity.siweSignature');
+    }
+    if (!(await sql.consumeNonce(this.db, login.nonce, now))) throw badRequest('identity.siweNonce');
+    const existing = await sql.userByWallet(this.db, login.address);
+    const userId =
+      existing?.id ??
+      (await this.createUser({
+        email: null,
+        area_code: null,
+        phone: null,
+        wallet_address: login.address,
+        password_hash: null,
+        parent_id: await this.inviterId(input.parent),
+      }));
+    return this.loginResult(userId, input.device ?? 'web');
+  }
+
+  // ── profile ────────────────────────────────────────────────────────────
+
+  private async requireUserRow(userId: number): Promise<UserRow> {
+    const user = await sql.userById(this.db, userId);
+    if (!user) throw notFound();
+    return user;
+  }
+
+  private async kycOf(userId: number): Promise<{ status: KycStatus; reason: string | null }> {
+    const latest = await sql.latestKyc(this.db, userId);
+    return latest ? { status: latest.state, reason: latest.reason } : { status: 'none', reason: null };
+  }
+
+  private liveLock(user: UserRow): number | null {
+    return user.locked_until !== null && user.locked_until > this.clock.now() ? user.locked_until : null;
+  }
+
+  invitationUrl(code: string): string {
+    return `${this.config.publicUrl}/#/register?code=${encodeURIComponent(code)}`;
+  }
+
+  async userInfo(userId: number): Promise<UserInfo> {
+    const user = await this.requireUserRow(userId);
+    const kyc = await this.kycOf(userId);
+    const freeze = await sql.activeFreeze(this.db, userId, this.clock.now());
+    return {
+      id: user.id,
+      email: user.email,
+      phone: user.phone ? maskPhone(user.phone) : null,
+      areaCode: user.area_code,
+      walletAddress: user.wallet_address,
+      invitationCode: user.invitation_code,
+      verification: kyc.status,
+      verificationReason: kyc.status === 'failed' ? kyc.reason : null,
+      recomurl: this.invitationUrl(user.invitation_code),
+      hasLoginPassword: user.password_hash !== null,
+      hasFundPassword: user.pay_password_hash !== null,
+      lockedUntil: this.liveLock(user),
+      frozen: freeze ? freezeView(freeze) : null,
+    };
+  }
+
+  async invitation(userId: number): Promise<{ code: string; url: string }> {
+    const user = await this.requireUserRow(userId);
+    return { code: user.invitation_code, url: this.invitationUrl(user.invitation_code) };
+  }
+
+  /** Binds a new email or phone (or replaces the current one) with a code sent to the new account. */
+  async bindAccount(userId: number, input: AccountInput & { code: string }): Promise<void> {
+    const account = parseAccount(input);
+    if (await this.userByAccount(account)) throw conflict('identity.accountTaken');
+    await this.consumeCode(accountAddress(account), 'bind', input.code);
+    await sql.updateUser(
+      this.db,
+      userId,
+      account.kind === 'email'
+        ? { email: account.email }
+        : { area_code: account.areaCode, phone: account.phone },
+    );
+  }
+
+  /**
+   * Sets the 6-digit fund password. The first time the session is enough;
+   * changing it needs a `fund` code sent to the user's email (else phone), so
+   * a stolen session alone cannot change it and a forgotten one can be reset.
+   */
+  async setFundPassword(
+    userId: number,
+    input: { payPassword: string; confirmPayPassword: string; code?: string | undefined },
+  ): Promise<void> {
+    throwIf(checkPayPassword(input.payPassword));
+    throwIf(checkPasswordsMatch(input.payPassword, input.confirmPayPassword));
+    const user = await this.requireUserRow(userId);
+    if (user.pay_password_hash !== null) {
+      const contact = this.contactOf(user);
+      if (!contact) throw badRequest('identity.bindContactFirst');
+      if (!input.code) throw badRequest('identity.codeRequired');
+      await this.consumeCode(accountAddress(contact), 'fund', input.code);
+    }
+    await sql.updateUser(this.db, userId, { pay_password_hash: await hashPassword(input.payPassword) });
+  }
+
+  private contactOf(user: UserRow): Account | null {
+    if (user.email) return { kind: 'email', email: user.email };
+    if (user.phone && user.area_code) return { kind: 'phone', areaCode: user.area_code, phone: user.phone };
+    return null;
+  }
+
+  // ── uploads ────────────────────────────────────────────────────────────
+
+  /** Stores an image under a random name after checking its size and its real type. */
+  async saveUpload(userId: number, bytes: Buffer): Promise<{ url: string }> {
+    throwIf(checkImageSize(bytes.length));
+    const type = sniffImageType(bytes);
+    if (!type) throw badRequest('identity.imageType');
+    const name = newUploadName(type.extension);
+    await fs.mkdir(this.config.uploadDir, { recursive: true });
+    await fs.writeFile(path.join(this.config.uploadDir, name), bytes, { flag: 'wx' });
+    await sql.insertUpload(this.db, {
+      name,
+      user_id: userId,
+      content_type: type.contentType,
+      size_bytes: bytes.length,
+      created_at: this.clock.now(),
+    });
+    return { url: `/uploads/${name}` };
+  }
+
+  /** The stored file behind `/uploads/<name>`, or null. */
+  async readUpload(name: string): Promise<{ contentType: string; bytes: Buffer } | null> {
+    const upload = await sql.upload(this.db, name);
+    if (!upload) return null;
+    return {
+      contentType: upload.content_type,
+      bytes: await fs.readFile(path.join(this.config.uploadDir, name)),
+    };
+  }
+
+  /** True when `url` names an upload this user made (a KYC photo must be one's own). */
+  async uploadBelongsTo(userId: number, url: string): Promise<boolean> {
+    const name = /\/uploads\/([\w-]+\.(?:jpg|png|webp))$/.exec(url)?.[1];
+    if (!name) return false;
+    const upload = await sql.upload(this.db, name);
+    return upload !== undefined && Number(upload.user_id) === userId;
+  }
+
+  // ── KYC ────────────────────────────────────────────────────────────────
+
+  async submitKyc(
+    userId: number,
+    input: { name: string; idNumber: string; photoUrl: string },
+  ): Promise<void> {
+    const name = input.name.trim();
+    if (!name) throw badRequest('identity.nameRequired');
+    const idNumber = input.idNumber.trim().toUpperCase();
+    throwIf(checkIdCard(idNumber, calendarDay(this.clock.now())));
+    if (!(await this.uploadBelongsTo(userId, input.photoUrl))) throw badRequest('identity.photoRequired');
+    const { status } = await this.kycOf(userId);
+    if (status === 'review') throw conflict('identity.kycUnderReview');
+    if (status === 'succeeded') throw conflict('identity.kycAlreadyDone');
+    await sql.insertKyc(this.db, {
+      user_id: userId,
+      real_name: name,
+      id_number: idNumber,
+      photo_url: input.photoUrl,
+      state: 'review',
+      reason: null,
+      submitted_at: this.clock.now(),
+      decided_at: null,
+      decided_by: null,
+    });
+  }
+
+  async kycQueue(state: KycState, limit: number) {
+    const rows = await sql.kycByState(this.db, state, limit);
+    return rows.map((row) => ({
+      id: row.id,
+      userId: row.user_id,
+      name: row.real_name,
+      idNumber: row.id_number,
+      photoUrl: row.photo_url,
+      state: row.state,
+      reason: row.reason,
+      submittedAt: row.submitted_at,
+      decidedAt: row.decided_at,
+      decidedBy: row.decided_by,
+    }));
+  }
+
+  /** An operator approves or rejects (with a reason) a submission under review; audited. */
+  async decideKyc(
+    id: number,
+    decision: { operator: string; approve: boolean; reason?: string | undefined },
+  ): Promise<void> {
+    const reason = decision.reason?.trim() || null;
+    if (!decision.approve && !reason) throw badRequest('identity.reasonRequired');
+    const submission = await sql.kycById(this.db, id);
+    if (!submission) throw notFound();
+    const now = this.clock.now();
+    await this.db.transaction().execute(async (trx) => {
+      const decided = await sql.decideKyc(trx, id, {
+        state: decision.approve ? 'succeeded' : 'failed',
+        reason,
+        decided_at: now,
+        decided_by: decision.operator,
+      });
+      if (!decided) throw conflict('identity.kycNotUnderReview');
+      await sql.appendAudit(trx, {
+        at: now,
+        operator: decision.operator,
+        action: decision.approve ? 'kyc.approve' : 'kyc.reject',
+        user_id: submission.user_id,
+        details: JSON.stringify({ submissionId: id, reason }),
+      });
+    });
+  }
+
+  // ── freezes (AMENDMENTS A6) ────────────────────────────────────────────
+
+  /** Freezes a user's funds with a reason, the rule or operator setting it, a start and an end; audited. */
+  async freeze(input: {
+    userId: number;
+    reason: string;
+    setBy: string;
+    startsAt?: number | undefined;
+    endsAt: number;
+  }): Promise<void> {
+    const reason = input.reason.trim();
+    const setBy = input.setBy.trim();
+    if (!reason) throw badRequest('identity.reasonRequired');
+    if (!setBy) throw badRequest('common.invalidParams', { field: 'setBy' });
+    const now = this.clock.now();
+    const startsAt = input.startsAt ?? now;
+    if (input.endsAt <= startsAt || input.endsAt <= now) throw badRequest('identity.freezeEndInvalid');
+    await this.requireUserRow(input.userId);
+    await this.db.transaction().execute(async (trx) => {
+      const freezeId = await sql.insertFreeze(trx, {
+        user_id: input.userId,
+        reason,
+        set_by: setBy,
+        starts_at: startsAt,
+        ends_at: input.endsAt,
+        lifted_at: null,
+        lifted_by: null,
+      });
+      await sql.appendAudit(trx, {
+        at: now,
+        operator: setBy,
+        action: 'freeze',
+        user_id: input.userId,
+        details: JSON.stringify({ freezeId, reason, startsAt, endsAt: input.endsAt }),
+      });
+    });
+  }
+
+  async unfreeze(input: { userId: number; operator: string; reason: string }): Promise<void> {
+    const reason = input.reason.trim();
+    if (!reason) throw badRequest('identity.reasonRequired');
+    const now = this.clock.now();
+    await this.db.transaction().execute(async (trx) => {
+      const lifted = await sql.liftFreezes(trx, input.userId, input.operator, now);
+      if (lifted === 0) throw badRequest('identity.notFrozen');
+      await sql.appendAudit(trx, {
+        at: now,
+        operator: input.operator,
+        action: 'unfreeze',
+        user_id: input.userId,
+        details: JSON.stringify({ reason, lifted }),
+      });
+    });
+  }
+
+  async auditLog(userId: number | null, limit: number): Promise<AuditEntry[]> {
+    const rows = await sql.auditLog(this.db, userId, limit);
+    return rows.map((row) => ({
+      id: row.id,
+      at: row.at,
+      operator: row.operator,
+      action: row.action,
+      userId: row.user_id,
+      details: JSON.parse(row.details) as Record<string, unknown>,
+    }));
+  }
+
+  // ── dev outbox ─────────────────────────────────────────────────────────
+
+  async outbox(recipient: string | null, limit: number) {
+    const rows = await sql.outbox(this.db, recipient, limit);
+    return rows.map((row) => ({
+      id: row.id,
+      channel: row.channel,
+      recipient: row.recipient,
+      subject: row.subject,
+      body: row.body,
+      createdAt: row.created_at,
+    }));
+  }
+
+  // ── what other modules call ────────────────────────────────────────────
+
+  async getUser(userId: number): Promise<UserSummary> {
+    const user = await this.requireUserRow(userId);
+    return {
+      id: user.id,
+      email: user.email,
+      areaCode: user.area_code,
+      phone: user.phone,
+      walletAddress: user.wallet_address,
+      invitationCode: user.invitation_code,
+      parentId: user.parent_id,
+      kyc: (await this.kycOf(userId)).status,
+      hasFundPassword: user.pay_password_hash !== null,
+      lockedUntil: this.liveLock(user),
+      createdAt: user.created_at,
+    };
+  }
+
+  /** Throws `common.frozen` (reason and end) while a freeze is in force. */
+  async assertNotFrozen(userId: number): Promise<void> {
+    const freeze = await sql.activeFreeze(this.db, userId, this.clock.now());
+    if (freeze) throw forbidden('common.frozen', { reason: freeze.reason, until: formatUtc(freeze.ends_at) });
+  }
+
+  /** Throws during the 24 h after a login-password change or reset (withdrawals, fiat deposits). */
+  async assertNotLocked(userId: number): Promise<void> {
+    const lockedUntil = this.liveLock(await this.requireUserRow(userId));
+    if (lockedUntil !== null) throw forbidden('identity.locked', { until: formatUtc(lockedUntil) });
+  }
+
+  async assertKycDone(userId: number): Promise<void> {
+    if ((await this.kycOf(userId)).status !== 'succeeded') throw forbidden('identity.kycRequired');
+  }
+
+  /**
+   * Checks the fund password (withdrawals). Five wrong entries within 15
+   * minutes refuse further tries for 15 minutes: six digits are few.
+   */
+  async assertFundPassword(userId: number, payPassword: string): Promise<void> {
+    const user = await this.requireUserRow(userId);
+    if (!user.pay_password_hash) throw forbidden('identity.fundPasswordMissing');
+    const key = `fund:${userId}`;
+    await this.assertAttemptsLeft(key);
+    if (!(await verifyPassword(user.pay_password_hash, payPassword))) {
+      await sql.insertLoginFailure(this.db, key, this.clock.now());
+      throw badRequest('identity.fundPasswordWrong');
+    }
+    await sql.clearLoginFailures(this.db, key);
+  }
+
+  /** The users this user invited (for the referral module's team view). */
+  async invitees(userId: number): Promise<{ id: number; createdAt: number }[]> {
+    const rows = await sql.usersByParent(this.db, userId);
+    return rows.map((row) => ({ id: row.id, createdAt: row.created_at }));
+  }
+}

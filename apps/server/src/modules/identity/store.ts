@@ -1,0 +1,418 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Executor } from '../../store/database.ts';
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string | null;
+  area_code: string | null;
+  phone: string | null;
+  wallet_address: string | null;
+  password_hash: string | null;
+  pay_password_hash: string | null;
+  invitation_code: string;
+  parent_id: number | null;
+  /** Withdrawals and fiat deposits are blocked until then (24 h after a password change or reset). */
+  locked_until: number | null;
+  created_at: number;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  device: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export interface VerificationCodesTable {
+  id: Generated<number>;
+  account: string;
+  purpose: string;
+  code_hash: string;
+  salt: string;
+  created_at: number;
+  expires_at: number;
+  wrong_tries: Generated<number>;
+  /** Set when the code is used, superseded by a newer one or exhausted by wrong tries. */
+  closed_at: number | null;
+}
+
+export interface DevOutboxTable {
+  id: Generated<number>;
+  channel: 'email' | 'sms';
+  recipient: string;
+  subject: string;
+  body: string;
+  created_at: number;
+}
+
+export interface LoginFailuresTable {
+  id: Generated<number>;
+  account: string;
+  failed_at: number;
+}
+
+export interface SiweNoncesTable {
+  nonce: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface UploadsTable {
+  name: string;
+  user_id: number;
+  content_type: string;
+  size_bytes: number;
+  created_at: number;
+}
+
+export type KycState = 'review' | 'failed' | 'succeeded';
+
+export interface KycSubmissionsTable {
+  id: Generated<number>;
+  user_id: number;
+  real_name: string;
+  id_number: string;
+  photo_url: string;
+  state: KycState;
+  reason: string | null;
+  submitted_at: number;
+  decided_at: number | null;
+  decided_by: string | null;
+}
+
+export interface FreezesTable {
+  id: Generated<number>;
+  user_id: number;
+  reason: string;
+  set_by: string;
+  starts_at: number;
+  ends_at: number;
+  lifted_at: number | null;
+  lifted_by: string | null;
+}
+
+export interface OperatorAuditLogTable {
+  id: Generated<number>;
+  at: number;
+  operator: string;
+  action: string;
+  user_id: number | null;
+  /** JSON of the action's inputs. */
+  details: string;
+}
+
+declare module '../../store/database.ts' {
+  interface Database {
+    users: UsersTable;
+    sessions: SessionsTable;
+    verification_codes: VerificationCodesTable;
+    dev_outbox: DevOutboxTable;
+    login_failures: LoginFailuresTable;
+    siwe_nonces: SiweNoncesTable;
+    uploads: UploadsTable;
+    kyc_submissions: KycSubmissionsTable;
+    freezes: FreezesTable;
+    operator_audit_log: OperatorAuditLogTable;
+  }
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type VerificationCodeRow = Selectable<VerificationCodesTable>;
+export type KycSubmissionRow = Selectable<KycSubmissionsTable>;
+export type FreezeRow = Selectable<FreezesTable>;
+export type AuditRow = Selectable<OperatorAuditLogTable>;
+export type OutboxRow = Selectable<DevOutboxTable>;
+export type UploadRow = Selectable<UploadsTable>;
+
+/** The identity module's SQL. Only `service.ts` calls it. */
+export const identityStore = {
+  // ── users ────────────────────────────────────────────────────────────
+  async insertUser(db: Executor, user: Insertable<UsersTable>): Promise<number> {
+    const row = await db.insertInto('users').values(user).returning('id').executeTakeFirstOrThrow();
+    return Number(row.id);
+  },
+
+  userById(db: Executor, id: number): Promise<UserRow | undefined> {
+    return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  userByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
+    return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  },
+
+  userByPhone(db: Executor, areaCode: string, phone: string): Promise<UserRow | undefined> {
+    return db
+      .selectFrom('users')
+      .selectAll()
+      .where('area_code', '=', areaCode)
+      .where('phone', '=', phone)
+      .executeTakeFirst();
+  },
+
+  userByWallet(db: Executor, address: string): Promise<UserRow | undefined> {
+    return db.selectFrom('users').selectAll().where('wallet_address', '=', address).executeTakeFirst();
+  },
+
+  userByInvitationCode(db: Executor, code: string): Promise<UserRow | undefined> {
+    return db.selectFrom('users').selectAll().where('invitation_code', '=', code).executeTakeFirst();
+  },
+
+  usersByParent(db: Executor, parentId: number): Promise<Pick<UserRow, 'id' | 'created_at'>[]> {
+    return db
+      .selectFrom('users')
+      .select(['id', 'created_at'])
+      .where('parent_id', '=', parentId)
+      .orderBy('id', 'asc')
+      .execute();
+  },
+
+  async updateUser(
+    db: Executor,
+    id: number,
+    changes: Partial<
+      Pick<UserRow, 'email' | 'area_code' | 'phone' | 'password_hash' | 'pay_password_hash' | 'locked_until'>
+    >,
+  ): Promise<void> {
+    await db.updateTable('users').set(changes).where('id', '=', id).execute();
+  },
+
+  // ── sessions ─────────────────────────────────────────────────────────
+  async insertSession(db: Executor, session: Insertable<SessionsTable>): Promise<void> {
+    await db.insertInto('sessions').values(session).execute();
+  },
+
+  liveSessionUser(db: Executor, tokenHash: string, now: number): Promise<{ user_id: number } | undefined> {
+    return db
+      .selectFrom('sessions')
+      .select('user_id')
+      .where('token_hash', '=', tokenHash)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+  },
+
+  async revokeSession(db: Executor, tokenHash: string, now: number): Promise<void> {
+    await db
+      .updateTable('sessions')
+      .set({ revoked_at: now })
+      .where('token_hash', '=', tokenHash)
+      .where('revoked_at', 'is', null)
+      .execute();
+  },
+
+  /** Revokes every live session of a user except the one with `keepTokenHash` (null: all). */
+  async revokeUserSessions(db: Executor, userId: number, keepTokenHash: string | null, now: number) {
+    let query = db
+      .updateTable('sessions')
+      .set({ revoked_at: now })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null);
+    if (keepTokenHash) query = query.where('token_hash', '!=', keepTokenHash);
+    await query.execute();
+  },
+
+  // ── verification codes ───────────────────────────────────────────────
+  latestCode(db: Executor, account: string, purpose: string): Promise<VerificationCodeRow | undefined> {
+    return db
+      .selectFrom('verification_codes')
+      .selectAll()
+      .where('account', '=', account)
+      .where('purpose', '=', purpose)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  },
+
+  async closeOpenCodes(db: Executor, account: string, purpose: string, now: number): Promise<void> {
+    await db
+      .updateTable('verification_codes')
+      .set({ closed_at: now })
+      .where('account', '=', account)
+      .where('purpose', '=', purpose)
+      .where('closed_at', 'is', null)
+      .execute();
+  },
+
+  async insertCode(db: Executor, code: Insertable<VerificationCodesTable>): Promise<void> {
+    await db.insertInto('verification_codes').values(code).execute();
+  },
+
+  /** Counts one wrong try; closes the code when it reaches `maxTries`. Returns the tries so far. */
+  async addWrongTry(db: Executor, id: number, maxTries: number, now: number): Promise<number> {
+    const row = await db
+      .updateTable('verification_codes')
+      .set((eb) => ({ wrong_tries: eb('wrong_tries', '+', 1) }))
+      .where('id', '=', id)
+      .returning('wrong_tries')
+      .executeTakeFirstOrThrow();
+    const tries = Number(row.wrong_tries);
+    if (tries >= maxTries) {
+      await db.updateTable('verification_codes').set({ closed_at: now }).where('id', '=', id).execute();
+    }
+    return tries;
+  },
+
+  /** Closes an open code; false when another request closed it first (single use). */
+  async closeCode(db: Executor, id: number, now: number): Promise<boolean> {
+    const result = await db
+      .updateTable('verification_codes')
+      .set({ closed_at: now })
+      .where('id', '=', id)
+      .where('closed_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows === 1n;
+  },
+
+  // ── dev outbox ───────────────────────────────────────────────────────
+  async insertOutbox(db: Executor, entry: Insertable<DevOutboxTable>): Promise<void> {
+    await db.insertInto('dev_outbox').values(entry).execute();
+  },
+
+  outbox(db: Executor, recipient: string | null, limit: number): Promise<OutboxRow[]> {
+    let query = db.selectFrom('dev_outbox').selectAll();
+    if (recipient) query = query.where('recipient', '=', recipient);
+    return query.orderBy('id', 'desc').limit(limit).execute();
+  },
+
+  // ── login failures ───────────────────────────────────────────────────
+  async insertLoginFailure(db: Executor, account: string, at: number): Promise<void> {
+    await db.insertInto('login_failures').values({ account, failed_at: at }).execute();
+  },
+
+  recentLoginFailures(db: Executor, account: string, since: number): Promise<{ failed_at: number }[]> {
+    return db
+      .selectFrom('login_failures')
+      .select('failed_at')
+      .where('account', '=', account)
+      .where('failed_at', '>', since)
+      .orderBy('failed_at', 'desc')
+      .execute();
+  },
+
+  async clearLoginFailures(db: Executor, account: string): Promise<void> {
+    await db.deleteFrom('login_failures').where('account', '=', account).execute();
+  },
+
+  // ── SIWE nonces ──────────────────────────────────────────────────────
+  async insertNonce(db: Executor, nonce: Insertable<SiweNoncesTable>): Promise<void> {
+    await db.insertInto('siwe_nonces').values(nonce).execute();
+  },
+
+  /** Marks a live nonce used; false when it is unknown, expired or already used. */
+  async consumeNonce(db: Executor, nonce: string, now: number): Promise<boolean> {
+    const result = await db
+      .updateTable('siwe_nonces')
+      .set({ used_at: now })
+      .where('nonce', '=', nonce)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return result.numUpdatedRows === 1n;
+  },
+
+  // ── uploads ──────────────────────────────────────────────────────────
+  async insertUpload(db: Executor, upload: Insertable<UploadsTable>): Promise<void> {
+    await db.insertInto('uploads').values(upload).execute();
+  },
+
+  upload(db: Executor, name: string): Promise<UploadRow | undefined> {
+    return db.selectFrom('uploads').selectAll().where('name', '=', name).executeTakeFirst();
+  },
+
+  // ── KYC ──────────────────────────────────────────────────────────────
+  latestKyc(db: Executor, userId: number): Promise<KycSubmissionRow | undefined> {
+    return db
+      .selectFrom('kyc_submissions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  },
+
+  kycById(db: Executor, id: number): Promise<KycSubmissionRow | undefined> {
+    return db.selectFrom('kyc_submissions').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  kycByState(db: Executor, state: KycState, limit: number): Promise<KycSubmissionRow[]> {
+    return db
+      .selectFrom('kyc_submissions')
+      .selectAll()
+      .where('state', '=', state)
+      .orderBy('id', 'asc')
+      .limit(limit)
+      .execute();
+  },
+
+  async insertKyc(db: Executor, submission: Insertable<KycSubmissionsTable>): Promise<number> {
+    const row = await db
+      .insertInto('kyc_submissions')
+      .values(submission)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  },
+
+  /** Decides a submission still under review; false when someone decided it first. */
+  async decideKyc(
+    db: Executor,
+    id: number,
+    decision: { state: KycState; reason: string | null; decided_at: number; decided_by: string },
+  ): Promise<boolean> {
+    const result = await db
+      .updateTable('kyc_submissions')
+      .set(decision)
+      .where('id', '=', id)
+      .where('state', '=', 'review')
+      .executeTakeFirst();
+    return result.numUpdatedRows === 1n;
+  },
+
+  // ── freezes ──────────────────────────────────────────────────────────
+  async insertFreeze(db: Executor, freeze: Insertable<FreezesTable>): Promise<number> {
+    const row = await db.insertInto('freezes').values(freeze).returning('id').executeTakeFirstOrThrow();
+    return Number(row.id);
+  },
+
+  /** The freeze in force at `now` that ends last, if any. */
+  activeFreeze(db: Executor, userId: number, now: number): Promise<FreezeRow | undefined> {
+    return db
+      .selectFrom('freezes')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('lifted_at', 'is', null)
+      .where('starts_at', '<=', now)
+      .where('ends_at', '>', now)
+      .orderBy('ends_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  },
+
+  /** Lifts every freeze of the user not yet over; returns how many. */
+  async liftFreezes(db: Executor, userId: number, liftedBy: string, now: number): Promise<number> {
+    const result = await db
+      .updateTable('freezes')
+      .set({ lifted_at: now, lifted_by: liftedBy })
+      .where('user_id', '=', userId)
+      .where('lifted_at', 'is', null)
+      .where('ends_at', '>', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  },
+
+  // ── operator audit log (append-only) ─────────────────────────────────
+  async appendAudit(db: Executor, entry: Insertable<OperatorAuditLogTable>): Promise<void> {
+    await db.insertInto('operator_audit_log').values(entry).execute();
+  },
+
+  auditLog(db: Executor, userId: number | null, limit: number): Promise<AuditRow[]> {
+    let query = db.selectFrom('operator_audit_log').selectAll();
+    if (userId !== null) query = query.where('user_id', '=', userId);
+    return query.orderBy('id', 'desc').limit(limit).execute();
+  },
+};
