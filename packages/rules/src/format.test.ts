@@ -21,8 +21,7 @@ import {
   maskPhone,
   shortAddress,
 } from './format.ts';
-
-const keyOf = (error: { key: string } | null) => error?.key ?? null;
+import { keyOf } from './testing.ts';
 
 describe('checkUsername', () => {
   it.each([

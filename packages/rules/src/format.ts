@@ -13,7 +13,7 @@ import {
   USERNAME_LENGTH,
 } from './constants.ts';
 import { type RuleError, ruleError } from './error.ts';
-import { fractionDigitCount, integerDigitCount, isBlank, isIntegerText, parseNumber } from './number.ts';
+import { checkPositiveInput, isBlank, isIntegerText, parseNumber } from './number.ts';
 
 /** A calendar day, passed in so the rules never read the clock. */
 export interface CalendarDay {
@@ -132,32 +132,9 @@ export function checkBankCard(value: string): RuleError | null {
   return checkPattern(value, BANK_CARD_PATTERN, 'bankCard');
 }
 
-interface NumberLimits {
-  integerDigits?: number;
-  decimals?: number;
-}
-
-/**
- * Blank, not a number, too many digits, not above zero, in that order. Digits
- * are checked before the sign because a value below Dec's 18-digit resolution
- * reads as 0, and "too many decimals" is the message that helps its writer.
- */
-function checkPositiveText(value: string, limits: NumberLimits): RuleError | null {
-  if (isBlank(value)) return ruleError('rules.numberRequired');
-  const number = parseNumber(value);
-  if (number === null) return ruleError('rules.numberInvalid');
-  if (limits.integerDigits !== undefined && integerDigitCount(value) > limits.integerDigits) {
-    return ruleError('rules.tooManyIntegerDigits', { digits: limits.integerDigits });
-  }
-  if (limits.decimals !== undefined && fractionDigitCount(value) > limits.decimals) {
-    return ruleError('rules.tooManyDecimals', { digits: limits.decimals });
-  }
-  return number.isPositive() ? null : ruleError('rules.numberNotPositive');
-}
-
 /** A number above zero with at most 8 decimals. */
 export function checkPositiveNumber(value: string): RuleError | null {
-  return checkPositiveText(value, { decimals: POSITIVE_NUMBER_DECIMALS });
+  return checkPositiveInput(value, 'number', { decimals: POSITIVE_NUMBER_DECIMALS });
 }
 
 /** A whole number, zero allowed. */
@@ -168,12 +145,15 @@ export function checkInteger(value: string): RuleError | null {
 
 /** At most 13 integer digits and 6 decimals, and not zero. */
 export function checkPrice(value: string): RuleError | null {
-  return checkPositiveText(value, { integerDigits: PRICE_INTEGER_DIGITS, decimals: PRICE_DECIMALS });
+  return checkPositiveInput(value, 'number', {
+    integerDigits: PRICE_INTEGER_DIGITS,
+    decimals: PRICE_DECIMALS,
+  });
 }
 
 /** The spec's "correct number": numeric and greater than 0, any precision. */
 export function checkCorrectNumber(value: string): RuleError | null {
-  return checkPositiveText(value, {});
+  return checkPositiveInput(value, 'number');
 }
 
 /** Amounts are floored, never rounded; a non-number floors to 0. Always `digits` decimals. */

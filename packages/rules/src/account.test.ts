@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { checkEmailBound, checkFundsAccess, checkPasswordChangeLock } from './account.ts';
+import { keyOf } from './testing.ts';
+
+describe('account prerequisites', () => {
+  it.each([
+    ['trader@example.com', null],
+    ['', 'rules.bindEmailFirst'],
+    [null, 'rules.bindEmailFirst'],
+  ])('email %j → %s', (email, key) => expect(keyOf(checkEmailBound(email))).toBe(key));
+
+  it.each([
+    [true, true, null],
+    [false, false, 'rules.verifyIdentityFirst'],
+    [true, false, 'rules.setFundPasswordFirst'],
+  ])('kyc %s, fund password %s → %s', (kycVerified, fundPasswordSet, key) =>
+    expect(keyOf(checkFundsAccess({ kycVerified, fundPasswordSet }))).toBe(key),
+  );
+
+  const hour = 3_600_000;
+  const nowMs = 1_764_000_000_000;
+  it.each([
+    [null, null],
+    [nowMs - 24 * hour, null],
+    [nowMs - 24 * hour + 1, 'rules.passwordChangeLock'],
+    [nowMs, 'rules.passwordChangeLock'],
+  ])('password changed at %s → %s', (passwordChangedAtMs, key) =>
+    expect(keyOf(checkPasswordChangeLock({ passwordChangedAtMs, nowMs }))).toBe(key),
+  );
+
+  it('states the lock in hours', () => {
+    expect(checkPasswordChangeLock({ passwordChangedAtMs: nowMs, nowMs })?.params).toEqual({ hours: 24 });
+  });
+});
