@@ -28,6 +28,7 @@ function checkPattern(value: string, pattern: RegExp, name: string): RuleError |
   return pattern.test(value) ? null : ruleError(`rules.${name}Invalid`);
 }
 
+/** A required free-text field; `field` is its label in the user's language, shown as `{field}`. */
 export function checkRequired(value: string | undefined | null, field: string): RuleError | null {
   return isBlank(value) ? ruleError('rules.required', { field }) : null;
 }
