@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { createHttpServer } from './http/server.ts';
+import { createLedger, type Ledger } from './ledger/index.ts';
 import { createIdentityModule, type IdentityModule } from './modules/identity/index.ts';
 import type { Store } from './store/connect.ts';
 
@@ -15,6 +16,8 @@ export interface AppOptions {
 
 export interface App {
   http: FastifyInstance;
+  /** The only writer of balances: every module moves money through it. */
+  ledger: Ledger;
   /** Sessions, users, locks, freezes, KYC: `identity.requireUser` guards login routes. */
   identity: IdentityModule;
   close(): Promise<void>;
@@ -27,6 +30,7 @@ export interface App {
 export async function createApp(options: AppOptions): Promise<App> {
   const { config, store } = options;
   const clock = options.clock ?? systemClock;
+  const ledger = createLedger(store, clock);
   const http = await createHttpServer({ logLevel: config.logLevel, rateLimits: options.rateLimits ?? true });
 
   const identity = createIdentityModule({ config, store, clock });
@@ -35,6 +39,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   await http.ready();
   return {
     http,
+    ledger,
     identity,
     async close() {
       await http.close();

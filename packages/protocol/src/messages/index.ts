@@ -2,12 +2,13 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from '../locales.ts';
 import type { Catalogue } from './catalogue.ts';
 import { common } from './common.ts';
 import { identity } from './identity.ts';
+import { ledger } from './ledger.ts';
 import { rules } from './rules.ts';
 
 export type { Catalogue } from './catalogue.ts';
 
 /** Every domain's catalogue. Add a domain here and the completeness test covers it. */
-export const catalogues: Record<string, Catalogue> = { common, rules, identity };
+export const catalogues: Record<string, Catalogue> = { common, rules, identity, ledger };
 
 function merge(): Record<Locale, Record<string, string>> {
   const merged = Object.fromEntries(LOCALES.map((locale) => [locale, {}])) as Record<

@@ -1,4 +1,5 @@
 import type { HalyardMigration } from '../migrate.ts';
+import { ledgerMigration } from './001_ledger.ts';
 import { identityMigration } from './002_identity.ts';
 
 /**
@@ -6,5 +7,6 @@ import { identityMigration } from './002_identity.ts';
  * a number so the order is the order of this list.
  */
 export const migrations: Record<string, HalyardMigration> = {
+  '001_ledger': ledgerMigration,
   '002_identity': identityMigration,
 };

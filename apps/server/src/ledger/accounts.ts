@@ -1,0 +1,95 @@
+/**
+ * Who can hold money in Halyard, and which accounts may go below zero.
+ *
+ * An account is (owner, asset, wallet). The owner is a user id, or
+ * `'system'` for the exchange's own accounts; TypeScript keeps user wallets
+ * and system wallets apart, so `{ owner: 7, wallet: 'fees' }` does not compile.
+ */
+
+export const SYSTEM_OWNER = 'system';
+
+/** The wallets a user has, one per product (spec: spot, futures, c2c/fiat, cycle, IEO). */
+export const USER_WALLETS = ['spot', 'futures', 'fiat', 'cycle', 'ieo'] as const;
+export type UserWallet = (typeof USER_WALLETS)[number];
+
+/**
+ * The exchange's own accounts and whether each may be negative (its balance is
+ * credits − debits, the same formula as a user's). Custody mirrors coins held on
+ * one chain: a deposit debits it, so it runs negative by nature. The treasury
+ * mints play money in demo mode, so it runs negative too. Every other system
+ * account holds real value and must stay at or above zero like a user's.
+ */
+export const NAMED_SYSTEM_WALLETS = {
+  treasury: { mayGoNegative: true },
+  fees: { mayGoNegative: false },
+  insurance: { mayGoNegative: false },
+  market_maker: { mayGoNegative: false },
+  /** Where a posted hold lands before it is delivered to the counterparty in the same batch. */
+  clearing: { mayGoNegative: false },
+} as const satisfies Record<string, { mayGoNegative: boolean }>;
+export type NamedSystemWallet = keyof typeof NAMED_SYSTEM_WALLETS;
+
+/** Custody of one chain's coins, e.g. `custody:bsc`. */
+export type CustodyWallet = `custody:${string}`;
+export type SystemWallet = NamedSystemWallet | CustodyWallet;
+export type Wallet = UserWallet | SystemWallet;
+
+/** One owner's wallet; with an asset it names one account. */
+export type AccountRef =
+  | { owner: number; wallet: UserWallet }
+  | { owner: typeof SYSTEM_OWNER; wallet: SystemWallet };
+
+/** One account: whose, which asset, which wallet. */
+export type AccountKey = AccountRef & { asset: string };
+
+export function userAccount(userId: number, wallet: UserWallet): AccountRef {
+  return { owner: userId, wallet };
+}
+
+export function systemAccount(wallet: SystemWallet): AccountRef {
+  return { owner: SYSTEM_OWNER, wallet };
+}
+
+export function custodyWallet(chain: string): CustodyWallet {
+  return `custody:${chain}`;
+}
+
+const CUSTODY_PATTERN = /^custody:[a-z0-9_-]{1,32}$/;
+/** Coin symbols as the spec writes them: upper-case letters and digits. */
+const ASSET_PATTERN = /^[A-Z0-9]{1,20}$/;
+
+export function isValidAsset(asset: string): boolean {
+  return ASSET_PATTERN.test(asset);
+}
+
+/** The name of the field that is wrong, or null when the reference is a real account. */
+export function invalidAccountField(ref: AccountRef): 'owner' | 'wallet' | null {
+  if (ref.owner === SYSTEM_OWNER) {
+    const wallet: string = ref.wallet;
+    return wallet in NAMED_SYSTEM_WALLETS || CUSTODY_PATTERN.test(wallet) ? null : 'wallet';
+  }
+  if (!Number.isSafeInteger(ref.owner) || ref.owner <= 0) return 'owner';
+  return (USER_WALLETS as readonly string[]).includes(ref.wallet) ? null : 'wallet';
+}
+
+/** The per-kind overdraft flag: users never, system accounts as the table above says. */
+export function mayGoNegative(ref: AccountRef): boolean {
+  if (ref.owner !== SYSTEM_OWNER) return false;
+  if (ref.wallet.startsWith('custody:')) return true;
+  return NAMED_SYSTEM_WALLETS[ref.wallet as NamedSystemWallet].mayGoNegative;
+}
+
+/** How an owner is written in the `owner` column. */
+export function ownerColumn(owner: AccountRef['owner']): string {
+  return String(owner);
+}
+
+export function accountRefFromColumns(owner: string, wallet: string): AccountRef {
+  if (owner === SYSTEM_OWNER) return { owner: SYSTEM_OWNER, wallet: wallet as SystemWallet };
+  return { owner: Number(owner), wallet: wallet as UserWallet };
+}
+
+/** A stable text key for maps: one per account. */
+export function accountMapKey(key: AccountKey): string {
+  return `${ownerColumn(key.owner)}|${key.asset}|${key.wallet}`;
+}

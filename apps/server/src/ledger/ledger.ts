@@ -1,0 +1,293 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Dec } from '@halyard/money';
+import type { Clock } from '../clock.ts';
+import type { Db, Executor, Trx } from '../store/database.ts';
+import type { DialectName } from '../store/dialect.ts';
+import { type AccountKey, type AccountRef, ownerColumn, type Wallet } from './accounts.ts';
+import { applyBatch } from './apply.ts';
+import { isLedgerError, LEDGER_ERRORS, LedgerError } from './errors.ts';
+import { type AccountRow, ledgerStore } from './store.ts';
+import type { Hold, Transfer, TransferInput, TransferType } from './transfers.ts';
+
+export interface Balance {
+  /** credits posted − debits posted − debits pending: what can be spent now. */
+  available: Dec;
+  /** debits pending: reserved by holds (open orders, pending withdrawals). */
+  locked: Dec;
+  /** available + locked. */
+  total: Dec;
+}
+
+export interface AccountBalance extends Balance {
+  asset: string;
+  wallet: Wallet;
+}
+
+/** A transfer seen from one account: `credit` brought money in, `debit` took it out. */
+export interface AccountEntry extends Transfer {
+  side: 'debit' | 'credit';
+}
+
+export interface TransferQuery {
+  /** 1..100, default 20. */
+  limit?: number;
+  /** Only transfers older than this `seq` (the previous page's `next`). */
+  before?: number | null;
+  codes?: readonly string[];
+  types?: readonly TransferType[];
+}
+
+export interface TransferPage {
+  items: AccountEntry[];
+  /** Pass as `before` for the next page; null on the last page. */
+  next: number | null;
+}
+
+export interface Ledger {
+  /**
+   * Commits a batch all-or-nothing, in order, and answers one Transfer per
+   * input (a retried id answers the stored transfer and changes nothing).
+   * Without `trx` the ledger queues the batch and commits it in its own
+   * transaction (group-committed with other queued batches; each batch still
+   * succeeds or fails alone). With `trx` it must be the transaction handed to
+   * a `ledger.transaction` callback, and the batch joins it.
+   * Refusals throw a LedgerError before anything is written.
+   */
+  execute(batch: readonly TransferInput[], trx?: Trx): Promise<Transfer[]>;
+  /**
+   * Runs `work` in a database transaction that holds the ledger's write lock
+   * from begin to commit, so a module can write its own rows and its ledger
+   * batches atomically: `ledger.transaction(async (trx) => { insert order;
+   * await ledger.execute([hold], trx) })`. A LedgerError thrown by
+   * `execute` inside may be caught and the work continued: nothing was
+   * written for it. Keep `work` short: every other ledger write waits for it.
+   */
+  transaction<T>(work: (trx: Trx) => Promise<T>): Promise<T>;
+  balance(key: AccountKey, db?: Executor): Promise<Balance>;
+  /** Every account of an owner (a user id, or 'system'), by wallet then asset. */
+  balances(owner: AccountRef['owner'], db?: Executor): Promise<AccountBalance[]>;
+  /** One account's transfers, newest first. */
+  transfers(key: AccountKey, query?: TransferQuery, db?: Executor): Promise<TransferPage>;
+  transfer(id: string, db?: Executor): Promise<Transfer | null>;
+  hold(pendingId: string, db?: Executor): Promise<Hold | null>;
+}
+
+export interface LedgerLimits {
+  /** Writes waiting beyond this are refused with `ledger.busy` (a queue always has a bound). */
+  queueMax?: number;
+  /** Queued batches committed together in one transaction, at most. */
+  groupMax?: number;
+}
+
+const QUEUE_MAX = 10_000;
+const GROUP_MAX = 64;
+const PAGE_LIMIT_DEFAULT = 20;
+const PAGE_LIMIT_MAX = 100;
+
+interface Settle<T> {
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
+
+type Job =
+  | { kind: 'batch'; batch: readonly TransferInput[]; settle: Settle<Transfer[]> }
+  | { kind: 'work'; work: (trx: Trx) => Promise<unknown>; settle: Settle<unknown> };
+
+/**
+ * The ledger: the only writer of balances.
+ *
+ * Serialisation. Every write goes through one in-process queue, and runs in a
+ * database transaction; on PostgreSQL the batch also locks its account rows
+ * (SELECT … FOR UPDATE), which keeps the rule even across processes. The
+ * overdraft check and the write happen under that lock, so two batches can
+ * never both spend the same funds.
+ *
+ * Transactions of other modules. A module that must write its own rows with
+ * a batch uses `ledger.transaction(work)`: the queue's lock is taken first and
+ * the transaction opened second, in that order for every writer, and held
+ * until commit. A transaction the module opened itself is refused by
+ * `execute(batch, trx)`: the ledger could not order it behind the lock, and on
+ * SQLite (one connection) a queued ledger write would then wait for that
+ * transaction while it waits for the ledger, forever. For the same reason
+ * `execute(batch)` and `transaction()` called from inside a ledger transaction
+ * throw instead of deadlocking; reads without `db` inside one use its `trx`.
+ */
+export function createLedger(
+  store: { db: Db; dialect: DialectName },
+  clock: Clock,
+  limits: LedgerLimits = {},
+): Ledger {
+  const { db, dialect } = store;
+  const queueMax = limits.queueMax ?? QUEUE_MAX;
+  const groupMax = limits.groupMax ?? GROUP_MAX;
+  const jobs: Job[] = [];
+  let draining = false;
+  /** Open ledger transactions, each with the tail of the batches run in it (one at a time). */
+  const open = new WeakMap<Trx, Promise<unknown>>();
+  const current = new AsyncLocalStorage<Trx>();
+
+  function enqueue<T>(make: (settle: Settle<T>) => Job): Promise<T> {
+    if (current.getStore()) {
+      return Promise.reject(
+        new Error('ledger: already inside ledger.transaction; pass its trx to ledger.execute(batch, trx)'),
+      );
+    }
+    if (jobs.length >= queueMax) return Promise.reject(new LedgerError(LEDGER_ERRORS.busy, null));
+    return new Promise<T>((resolve, reject) => {
+      jobs.push(make({ resolve, reject }));
+      if (!draining) void drain();
+    });
+  }
+
+  async function drain(): Promise<void> {
+    draining = true;
+    while (jobs.length > 0) {
+      const head = jobs[0]!;
+      if (head.kind === 'work') {
+        jobs.shift();
+        await runWork(head);
+      } else {
+        await runGroup(takeBatches());
+      }
+    }
+    draining = false;
+  }
+
+  function takeBatches(): Extract<Job, { kind: 'batch' }>[] {
+    const group: Extract<Job, { kind: 'batch' }>[] = [];
+    while (group.length < groupMax && jobs[0]?.kind === 'batch') {
+      group.push(jobs.shift() as Extract<Job, { kind: 'batch' }>);
+    }
+    return group;
+  }
+
+  async function runWork(job: Extract<Job, { kind: 'work' }>): Promise<void> {
+    try {
+      const result = await db.transaction().execute(async (trx) => {
+        open.set(trx, Promise.resolve());
+        try {
+          return await current.run(trx, () => job.work(trx));
+        } finally {
+          await open.get(trx);
+          open.delete(trx);
+        }
+      });
+      job.settle.resolve(result);
+    } catch (error) {
+      job.settle.reject(error);
+    }
+  }
+
+  /**
+   * Group commit: queued batches share one transaction (one fsync). A refused
+   * batch wrote nothing, so the others go on; any other error rolls the whole
+   * group back and every caller sees it (they may retry: ids make it safe).
+   */
+  async function runGroup(group: Extract<Job, { kind: 'batch' }>[]): Promise<void> {
+    const outcomes: ({ ok: true; value: Transfer[] } | { ok: false; error: LedgerError })[] = [];
+    try {
+      await db.transaction().execute(async (trx) => {
+        for (const job of group) {
+          try {
+            outcomes.push({ ok: true, value: await applyBatch(trx, dialect, job.batch, clock.now()) });
+          } catch (error) {
+            if (!isLedgerError(error)) throw error;
+            outcomes.push({ ok: false, error });
+          }
+        }
+      });
+    } catch (error) {
+      for (const job of group) job.settle.reject(error);
+      return;
+    }
+    group.forEach((job, index) => {
+      const outcome = outcomes[index]!;
+      if (outcome.ok) job.settle.resolve(outcome.value);
+      else job.settle.reject(outcome.error);
+    });
+  }
+
+  function executeIn(trx: Trx, batch: readonly TransferInput[]): Promise<Transfer[]> {
+    const tail = open.get(trx);
+    if (!tail) {
+      return Promise.reject(
+        new Error('ledger: execute(batch, trx) needs the trx of a ledger.transaction callback'),
+      );
+    }
+    // Batches in one transaction run one after another even if the caller does not await each.
+    const next = tail.then(() => applyBatch(trx, dialect, batch, clock.now()));
+    open.set(
+      trx,
+      next.catch(() => undefined),
+    );
+    return next;
+  }
+
+  const reader = (given: Executor | undefined): Executor => given ?? current.getStore() ?? db;
+
+  return {
+    execute(batch, trx) {
+      if (trx) return executeIn(trx, batch);
+      return enqueue<Transfer[]>((settle) => ({ kind: 'batch', batch, settle }));
+    },
+
+    transaction<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
+      return enqueue<T>((settle) => ({ kind: 'work', work, settle: settle as Settle<unknown> }));
+    },
+
+    async balance(key, given) {
+      const row = await ledgerStore.accountByKey(reader(given), key);
+      return row ? balanceOf(row) : { available: Dec.ZERO, locked: Dec.ZERO, total: Dec.ZERO };
+    },
+
+    async balances(owner, given) {
+      const rows = await ledgerStore.accountsOfOwner(reader(given), ownerColumn(owner));
+      return rows.map((row) => ({ asset: row.asset, wallet: row.wallet as Wallet, ...balanceOf(row) }));
+    },
+
+    async transfers(key, query = {}, given) {
+      const limit = pageLimit(query.limit);
+      const db = reader(given);
+      const account = await ledgerStore.accountByKey(db, key);
+      if (!account) return { items: [], next: null };
+      const loaded = await ledgerStore.transfersOfAccount(db, account.id, {
+        limit,
+        beforeSeq: query.before ?? null,
+        codes: query.codes ?? [],
+        types: query.types ?? [],
+      });
+      const items = loaded.map(({ transfer, debitAccountId }) => ({
+        ...transfer,
+        side: debitAccountId === account.id ? ('debit' as const) : ('credit' as const),
+      }));
+      return { items, next: items.length === limit ? items[items.length - 1]!.seq : null };
+    },
+
+    async transfer(id, given) {
+      const [loaded] = await ledgerStore.transfersByIds(reader(given), [id]);
+      return loaded?.transfer ?? null;
+    },
+
+    async hold(pendingId, given) {
+      const [loaded] = await ledgerStore.transfersByIds(reader(given), [pendingId]);
+      if (!loaded?.hold) return null;
+      return { transfer: loaded.transfer, ...loaded.hold };
+    },
+  };
+}
+
+export function balanceOf(
+  row: Pick<AccountRow, 'debits_posted' | 'credits_posted' | 'debits_pending'>,
+): Balance {
+  const total = Dec.parse(row.credits_posted).sub(Dec.parse(row.debits_posted));
+  const locked = Dec.parse(row.debits_pending);
+  return { available: total.sub(locked), locked, total };
+}
+
+function pageLimit(limit: number | undefined): number {
+  if (limit === undefined) return PAGE_LIMIT_DEFAULT;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > PAGE_LIMIT_MAX) {
+    throw new LedgerError(LEDGER_ERRORS.invalidTransfer, null, { field: 'limit' });
+  }
+  return limit;
+}

@@ -1,0 +1,277 @@
+import { Dec } from '@halyard/money';
+import {
+  type AccountKey,
+  type AccountRef,
+  accountMapKey,
+  invalidAccountField,
+  isValidAsset,
+  mayGoNegative,
+} from './accounts.ts';
+import { LEDGER_ERRORS, LedgerError } from './errors.ts';
+import {
+  BATCH_MAX,
+  type HoldState,
+  type MoveInput,
+  type PostInput,
+  type Transfer,
+  type TransferInput,
+  type VoidInput,
+} from './transfers.ts';
+
+/**
+ * Deciding a batch, apart from reading and writing it: given what the database
+ * holds for the accounts, transfers and holds a batch touches, work out every
+ * transfer's effect in memory, or refuse. Nothing here does I/O, so a refusal
+ * has changed nothing, and the rules can be read in one place.
+ */
+
+export interface AccountState {
+  key: AccountKey;
+  /** null for an account this batch creates. */
+  id: number | null;
+  mayGoNegative: boolean;
+  debitsPosted: Dec;
+  creditsPosted: Dec;
+  debitsPending: Dec;
+  creditsPending: Dec;
+  createdAt: number;
+}
+
+export interface HoldBalance {
+  remaining: Dec;
+  state: HoldState;
+}
+
+/** What the database holds for one batch. */
+export interface Snapshot {
+  /** Existing transfers: those with the batch's ids and the holds it posts or voids. */
+  transfers: ReadonlyMap<string, Transfer>;
+  /** Existing holds, by pending transfer id. */
+  holds: ReadonlyMap<string, HoldBalance>;
+  /** Existing accounts, by `accountMapKey`. */
+  accounts: ReadonlyMap<string, AccountState>;
+}
+
+/** A transfer this batch adds; its `seq` is given when it is written. */
+export type PlannedTransfer = Omit<Transfer, 'seq'>;
+
+export interface Plan {
+  /** One per input, in order: the stored transfer for a retry, else the new one. */
+  results: ({ existing: Transfer } | { planned: PlannedTransfer })[];
+  newTransfers: PlannedTransfer[];
+  /** Accounts whose totals changed, new ones included. */
+  accounts: AccountState[];
+  /** Holds created or changed, by pending transfer id. */
+  holds: Map<string, HoldBalance>;
+}
+
+const ID_LENGTH_MAX = 128;
+const CODE_LENGTH_MAX = 32;
+/** Far above any real amount, and well inside NUMERIC(48,18)'s 30 whole digits even when summed. */
+export const AMOUNT_MAX = Dec.parse('1000000000000000000000000');
+
+function isText(value: unknown, lengthMax: number): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= lengthMax;
+}
+
+function isAmount(value: unknown): value is Dec {
+  return value instanceof Dec && value.isPositive() && value.lte(AMOUNT_MAX);
+}
+
+/** The first wrong field of an input, or null. Runs before anything is read. */
+export function invalidInputField(input: TransferInput): string | null {
+  if (!isText(input.id, ID_LENGTH_MAX)) return 'id';
+  if (!isText(input.code, CODE_LENGTH_MAX)) return 'code';
+  if (input.reference != null && !isText(input.reference, ID_LENGTH_MAX)) return 'reference';
+  if (input.type === 'post_pending' || input.type === 'void_pending') {
+    if (!isText(input.pendingId, ID_LENGTH_MAX)) return 'pendingId';
+    return input.type === 'post_pending' && !isAmount(input.amount) ? 'amount' : null;
+  }
+  if (input.type !== undefined && input.type !== 'posted' && input.type !== 'pending') return 'type';
+  if (!isValidAsset(input.asset)) return 'asset';
+  if (!isAmount(input.amount)) return 'amount';
+  const debitField = invalidAccountField(input.debit);
+  if (debitField) return `debit.${debitField}`;
+  const creditField = invalidAccountField(input.credit);
+  if (creditField) return `credit.${creditField}`;
+  return sameRef(input.debit, input.credit) ? 'credit' : null;
+}
+
+/** Refuses a batch whose shape is wrong, before the database is touched. */
+export function assertBatchShape(batch: readonly TransferInput[]): void {
+  if (batch.length === 0 || batch.length > BATCH_MAX) {
+    throw new LedgerError(LEDGER_ERRORS.invalidTransfer, null, { field: 'batch' });
+  }
+  const ids = new Set<string>();
+  for (const input of batch) {
+    const field = invalidInputField(input) ?? (ids.has(input.id) ? 'id' : null);
+    if (field) throw new LedgerError(LEDGER_ERRORS.invalidTransfer, input.id ?? null, { field });
+    ids.add(input.id);
+  }
+}
+
+function sameRef(a: AccountRef, b: AccountRef): boolean {
+  return a.owner === b.owner && a.wallet === b.wallet;
+}
+
+/** A retry must ask for exactly what the first request asked for. */
+export function isSameRequest(input: TransferInput, stored: Transfer): boolean {
+  const type = input.type ?? 'posted';
+  if (type !== stored.type || input.code !== stored.code || (input.reference ?? null) !== stored.reference) {
+    return false;
+  }
+  if (input.type === 'void_pending') return input.pendingId === stored.pendingId;
+  if (input.type === 'post_pending')
+    return input.pendingId === stored.pendingId && input.amount.eq(stored.amount);
+  return (
+    sameRef(input.debit, stored.debit) &&
+    sameRef(input.credit, stored.credit) &&
+    input.asset === stored.asset &&
+    input.amount.eq(stored.amount)
+  );
+}
+
+function keyOf(ref: AccountRef, asset: string): AccountKey {
+  return { ...ref, asset } as AccountKey;
+}
+
+/** Plans one batch against a snapshot; throws a LedgerError to refuse it. */
+export function planBatch(snapshot: Snapshot, batch: readonly TransferInput[], now: number): Plan {
+  assertBatchShape(batch);
+  const accounts = new Map<string, AccountState>();
+  const holds = new Map<string, HoldBalance>();
+  const created = new Map<string, PlannedTransfer>();
+  const plan: Plan = { results: [], newTransfers: [], accounts: [], holds };
+
+  function account(ref: AccountRef, asset: string): AccountState {
+    const key = keyOf(ref, asset);
+    const mapKey = accountMapKey(key);
+    let state = accounts.get(mapKey);
+    if (!state) {
+      const stored = snapshot.accounts.get(mapKey);
+      state = stored ? { ...stored } : newAccount(key, now);
+      accounts.set(mapKey, state);
+    }
+    return state;
+  }
+
+  function holdOf(input: PostInput | VoidInput): { pending: PlannedTransfer; hold: HoldBalance } {
+    const pending = created.get(input.pendingId) ?? snapshot.transfers.get(input.pendingId);
+    const stored = holds.get(input.pendingId) ?? snapshot.holds.get(input.pendingId);
+    if (pending?.type !== 'pending' || !stored) {
+      throw new LedgerError(LEDGER_ERRORS.holdNotFound, input.id);
+    }
+    if (stored.state !== 'open') throw new LedgerError(LEDGER_ERRORS.holdClosed, input.id);
+    return { pending, hold: stored };
+  }
+
+  function move(input: MoveInput): PlannedTransfer {
+    const type = input.type ?? 'posted';
+    const debit = account(input.debit, input.asset);
+    const credit = account(input.credit, input.asset);
+    if (type === 'pending') {
+      debit.debitsPending = debit.debitsPending.add(input.amount);
+      credit.creditsPending = credit.creditsPending.add(input.amount);
+      holds.set(input.id, { remaining: input.amount, state: 'open' });
+    } else {
+      debit.debitsPosted = debit.debitsPosted.add(input.amount);
+      credit.creditsPosted = credit.creditsPosted.add(input.amount);
+    }
+    assertNotOverdrawn(debit, input.id);
+    return transferOf(input, type, input.debit, input.credit, input.asset, input.amount, null, now);
+  }
+
+  function settle(input: PostInput | VoidInput): PlannedTransfer {
+    const { pending, hold } = holdOf(input);
+    const amount = input.type === 'post_pending' ? input.amount : hold.remaining;
+    if (amount.gt(hold.remaining)) throw new LedgerError(LEDGER_ERRORS.exceedsHold, input.id);
+    const debit = account(pending.debit, pending.asset);
+    const credit = account(pending.credit, pending.asset);
+    debit.debitsPending = debit.debitsPending.sub(amount);
+    credit.creditsPending = credit.creditsPending.sub(amount);
+    const remaining = hold.remaining.sub(amount);
+    if (input.type === 'post_pending') {
+      debit.debitsPosted = debit.debitsPosted.add(amount);
+      credit.creditsPosted = credit.creditsPosted.add(amount);
+      holds.set(input.pendingId, { remaining, state: remaining.isZero() ? 'posted' : 'open' });
+    } else {
+      holds.set(input.pendingId, { remaining, state: 'voided' });
+    }
+    return transferOf(
+      input,
+      input.type,
+      pending.debit,
+      pending.credit,
+      pending.asset,
+      amount,
+      input.pendingId,
+      now,
+    );
+  }
+
+  for (const input of batch) {
+    const existing = snapshot.transfers.get(input.id);
+    if (existing) {
+      if (!isSameRequest(input, existing)) throw new LedgerError(LEDGER_ERRORS.idConflict, input.id);
+      plan.results.push({ existing });
+      continue;
+    }
+    const planned =
+      input.type === 'post_pending' || input.type === 'void_pending' ? settle(input) : move(input);
+    created.set(planned.id, planned);
+    plan.newTransfers.push(planned);
+    plan.results.push({ planned });
+  }
+  plan.accounts = [...accounts.values()];
+  return plan;
+}
+
+function newAccount(key: AccountKey, now: number): AccountState {
+  return {
+    key,
+    id: null,
+    mayGoNegative: mayGoNegative(key),
+    debitsPosted: Dec.ZERO,
+    creditsPosted: Dec.ZERO,
+    debitsPending: Dec.ZERO,
+    creditsPending: Dec.ZERO,
+    createdAt: now,
+  };
+}
+
+/** The overdraft rule: debits, posted and reserved, never exceed posted credits. */
+export function isOverdrawn(
+  account: Pick<AccountState, 'debitsPosted' | 'debitsPending' | 'creditsPosted'>,
+): boolean {
+  return account.debitsPosted.add(account.debitsPending).gt(account.creditsPosted);
+}
+
+function assertNotOverdrawn(account: AccountState, transferId: string): void {
+  if (!account.mayGoNegative && isOverdrawn(account)) {
+    throw new LedgerError(LEDGER_ERRORS.insufficientBalance, transferId);
+  }
+}
+
+function transferOf(
+  input: TransferInput,
+  type: Transfer['type'],
+  debit: AccountRef,
+  credit: AccountRef,
+  asset: string,
+  amount: Dec,
+  pendingId: string | null,
+  now: number,
+): PlannedTransfer {
+  return {
+    id: input.id,
+    type,
+    debit,
+    credit,
+    asset,
+    amount,
+    code: input.code,
+    reference: input.reference ?? null,
+    pendingId,
+    timestamp: now,
+  };
+}
