@@ -3,7 +3,9 @@ import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { createHttpServer } from './http/server.ts';
 import { createLedger, type Ledger } from './ledger/index.ts';
+import { type ContentModule, createContentModule, seedContentDemo } from './modules/content/index.ts';
 import { createIdentityModule, type IdentityModule } from './modules/identity/index.ts';
+import { createSupportModule, type SupportModule } from './modules/support/index.ts';
 import type { Store } from './store/connect.ts';
 
 export interface AppOptions {
@@ -18,8 +20,10 @@ export interface App {
   http: FastifyInstance;
   /** The only writer of balances: every module moves money through it. */
   ledger: Ledger;
+  content: ContentModule;
   /** Sessions, users, locks, freezes, KYC: `identity.requireUser` guards login routes. */
   identity: IdentityModule;
+  support: SupportModule;
   close(): Promise<void>;
 }
 
@@ -35,12 +39,33 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const identity = createIdentityModule({ config, store, clock });
   identity.registerRoutes(http);
+  const content = createContentModule({
+    store,
+    clock,
+    adminToken: config.adminToken,
+    sessions: identity.service,
+  });
+  await content.registerRoutes(http);
+  const support = createSupportModule({
+    store,
+    clock,
+    adminToken: config.adminToken,
+    requireUser: identity.requireUser,
+  });
+  support.registerRoutes(http);
+
+  // Demo data (AMENDMENTS A5): each module's seed is idempotent and runs on
+  // every start while demo mode is on. Add your module's seed to this list.
+  const demoSeeds: Array<() => Promise<void>> = [() => seedContentDemo(store.db, clock)];
+  if (config.demo) for (const seed of demoSeeds) await seed();
 
   await http.ready();
   return {
     http,
     ledger,
     identity,
+    content,
+    support,
     async close() {
       await http.close();
     },

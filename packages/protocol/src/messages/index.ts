@@ -1,14 +1,16 @@
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../locales.ts';
 import type { Catalogue } from './catalogue.ts';
 import { common } from './common.ts';
+import { content } from './content.ts';
 import { identity } from './identity.ts';
 import { ledger } from './ledger.ts';
 import { rules } from './rules.ts';
+import { support } from './support.ts';
 
 export type { Catalogue } from './catalogue.ts';
 
 /** Every domain's catalogue. Add a domain here and the completeness test covers it. */
-export const catalogues: Record<string, Catalogue> = { common, rules, identity, ledger };
+export const catalogues: Record<string, Catalogue> = { common, rules, identity, ledger, content, support };
 
 function merge(): Record<Locale, Record<string, string>> {
   const merged = Object.fromEntries(LOCALES.map((locale) => [locale, {}])) as Record<

@@ -1,6 +1,8 @@
 import type { HalyardMigration } from '../migrate.ts';
 import { ledgerMigration } from './001_ledger.ts';
 import { identityMigration } from './002_identity.ts';
+import { contentMigration } from './003_content.ts';
+import { supportMigration } from './004_support.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -9,4 +11,6 @@ import { identityMigration } from './002_identity.ts';
 export const migrations: Record<string, HalyardMigration> = {
   '001_ledger': ledgerMigration,
   '002_identity': identityMigration,
+  '003_content': contentMigration,
+  '004_support': supportMigration,
 };

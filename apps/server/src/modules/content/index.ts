@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../clock.ts';
+import type { SessionResolver } from '../../http/auth.ts';
+import type { Store } from '../../store/connect.ts';
+import { registerContentRoutes } from './routes.ts';
+import { ContentService } from './service.ts';
+
+export type { AreaCode } from './area-codes.ts';
+export { seedContentDemo } from './seed.ts';
+export type {
+  AboutUsView,
+  BannerView,
+  NoticeView,
+  Page,
+  TipsView,
+  TipView,
+  VersionsView,
+} from './service.ts';
+export { ContentService } from './service.ts';
+
+/** What createApp holds as `app.content`. */
+export interface ContentModule {
+  service: ContentService;
+  registerRoutes(http: FastifyInstance): Promise<void>;
+}
+
+export interface ContentModuleOptions {
+  store: Store;
+  clock: Clock;
+  adminToken: string;
+  /** Lets /user/tipsList add the signed-in user's own tip; without it everyone reads as a visitor. */
+  sessions?: SessionResolver;
+}
+
+export function createContentModule(options: ContentModuleOptions): ContentModule {
+  const service = new ContentService(options.store.db, options.clock);
+  return {
+    service,
+    registerRoutes: (http) =>
+      registerContentRoutes(http, {
+        content: service,
+        adminToken: options.adminToken,
+        sessions: options.sessions,
+      }),
+  };
+}

@@ -1,0 +1,141 @@
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import { currentUser, requireAdmin } from '../../http/auth.ts';
+import { ok } from '../../http/envelope.ts';
+import type { SupportService } from './service.ts';
+import type { TicketStatus } from './store.ts';
+
+export interface SupportRoutesOptions {
+  support: SupportService;
+  /** The identity module's `token` guard: tickets are for signed-in users only. */
+  requireUser: preHandlerAsyncHookHandler;
+  adminToken: string;
+}
+
+const STATUSES: TicketStatus[] = ['waiting', 'responded', 'closed'];
+
+const pageProperties = {
+  page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
+  limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
+} as const;
+
+const idBody = {
+  type: 'object',
+  required: ['id'],
+  additionalProperties: false,
+  properties: { id: { type: 'integer', minimum: 1 } },
+} as const;
+
+const idParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'integer', minimum: 1 } },
+} as const;
+
+export function registerSupportRoutes(http: FastifyInstance, options: SupportRoutesOptions) {
+  registerUserRoutes(http, options.support, options.requireUser);
+  registerAdminRoutes(http, options.support, options.adminToken);
+}
+
+function registerUserRoutes(
+  http: FastifyInstance,
+  support: SupportService,
+  requireUser: preHandlerAsyncHookHandler,
+) {
+  const guard = { preHandler: requireUser };
+  const base = { tags: ['user'], security: [{ token: [] }] };
+
+  http.post<{ Body: { title?: string; content?: string } }>(
+    '/user/addOnline',
+    {
+      ...guard,
+      // A person writes a handful of tickets; this stops a script filling the operator's queue.
+      config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
+      schema: {
+        ...base,
+        // Not `required`: a missing title or content gets the rule's own message (spec §5).
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            title: { type: 'string', maxLength: 100 },
+            content: { type: 'string' },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const ticket = await support.submit(currentUser(request).id, {
+        title: request.body?.title ?? '',
+        content: request.body?.content ?? '',
+      });
+      return ok(ticket, 'support.submitted');
+    },
+  );
+
+  http.get<{ Querystring: { page: number; limit: number } }>(
+    '/user/onlineList',
+    { ...guard, schema: { ...base, querystring: { type: 'object', properties: pageProperties } } },
+    async (request) =>
+      ok(await support.listForUser(currentUser(request).id, request.query.page, request.query.limit)),
+  );
+
+  http.post<{ Body: { id: number } }>(
+    '/user/closeOnline',
+    { ...guard, schema: { ...base, body: idBody } },
+    async (request) => {
+      await support.closeByUser(currentUser(request).id, request.body.id);
+      return ok(null, 'support.closed');
+    },
+  );
+}
+
+function registerAdminRoutes(http: FastifyInstance, support: SupportService, adminToken: string) {
+  const guard = { preHandler: requireAdmin(adminToken) };
+  const base = { tags: ['admin'], security: [{ admin: [] }] };
+
+  http.get<{ Querystring: { status?: TicketStatus; page: number; limit: number } }>(
+    '/admin/support/tickets',
+    {
+      ...guard,
+      schema: {
+        ...base,
+        querystring: {
+          type: 'object',
+          properties: { status: { type: 'string', enum: STATUSES }, ...pageProperties },
+        },
+      },
+    },
+    async (request) =>
+      ok(await support.listForOperator(request.query.status, request.query.page, request.query.limit)),
+  );
+
+  http.post<{ Params: { id: number }; Body: { reply: string } }>(
+    '/admin/support/tickets/:id/reply',
+    {
+      ...guard,
+      schema: {
+        ...base,
+        params: idParams,
+        body: {
+          type: 'object',
+          required: ['reply'],
+          additionalProperties: false,
+          properties: { reply: { type: 'string', minLength: 1, maxLength: 2_000, pattern: '\\S' } },
+        },
+      },
+    },
+    async (request) => {
+      await support.reply(request.params.id, request.body.reply);
+      return ok(null, 'support.replied');
+    },
+  );
+
+  http.post<{ Params: { id: number } }>(
+    '/admin/support/tickets/:id/close',
+    { ...guard, schema: { ...base, params: idParams } },
+    async (request) => {
+      await support.close(request.params.id);
+      return ok(null, 'support.closed');
+    },
+  );
+}

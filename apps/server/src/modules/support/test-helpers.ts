@@ -1,0 +1,52 @@
+import { type App, createApp } from '../../app.ts';
+import type { Clock } from '../../clock.ts';
+import { loadConfig } from '../../config.ts';
+import { openTestStore, type Store } from '../../store/connect.ts';
+
+export const ADMIN_TOKEN = 'content-support-admin-token';
+
+/** The app and its store, for tests that must reach under the HTTP layer. */
+export type TestApp = App & { store: Store };
+
+/** A fresh app on a fresh store; `demo` decides whether the demo seeds run. */
+export async function startApp(options: { demo: boolean; clock?: Clock }): Promise<TestApp> {
+  const store = await openTestStore();
+  const config = loadConfig({
+    ADMIN_TOKEN,
+    HALYARD_DEMO: String(options.demo),
+    LOG_LEVEL: 'silent',
+  });
+  const app = await createApp({ config, store, clock: options.clock, rateLimits: false });
+  return {
+    ...app,
+    store,
+    async close() {
+      await app.close();
+      await store.close();
+    },
+  };
+}
+
+/**
+ * Registers `email` the way a person does (code by the dev outbox, then
+ * /member/register) and answers the session token.
+ */
+export async function signUp(app: App, email: string): Promise<string> {
+  const sent = await app.http.inject({
+    method: 'GET',
+    url: '/user/getCode',
+    query: { account: email, purpose: 'register' },
+  });
+  if (sent.json().code !== 200) throw new Error(`getCode failed: ${sent.body}`);
+  const [mail] = await app.identity.service.outbox(email, 1);
+  const code = mail?.body.match(/\b(\d{6})\b/)?.[1];
+  if (!code) throw new Error(`no code in the outbox for ${email}`);
+  const registered = await app.http.inject({
+    method: 'POST',
+    url: '/member/register',
+    payload: { account: email, code, password: 'abc12345', confirmPassword: 'abc12345', agreed: true },
+  });
+  const token: unknown = registered.json().data?.token;
+  if (typeof token !== 'string') throw new Error(`register failed: ${registered.body}`);
+  return token;
+}
