@@ -1,7 +1,7 @@
 export * from './account.ts';
 export * from './constants.ts';
 export * from './cycle.ts';
-export type { RuleError } from './error.ts';
+export { firstError, type RuleError } from './error.ts';
 export * from './format.ts';
 export * from './funds.ts';
 export * from './futures.ts';
