@@ -46,7 +46,7 @@ import {
   type RestingOrder,
   type Side,
 } from './types.ts';
-import { assertPairPrecision, assertSequenceAfter, placeRejection } from './validate.ts';
+import { assertSequenceAfter, PairRules } from './validate.ts';
 
 interface BookOrder {
   readonly orderId: string;
@@ -182,8 +182,10 @@ export class OrderBook implements MatchingBook {
   private readonly ordersByUser = new Map<string, Set<BookOrder>>();
   private lastSequence = Number.NEGATIVE_INFINITY;
 
+  private readonly rules: PairRules;
+
   constructor(readonly precision: PairPrecision) {
-    assertPairPrecision(precision);
+    this.rules = new PairRules(precision);
   }
 
   /**
@@ -222,8 +224,7 @@ export class OrderBook implements MatchingBook {
     assertSequenceAfter(command.sequence, this.lastSequence);
     this.lastSequence = command.sequence;
     const rejection =
-      placeRejection(this.precision, command) ??
-      (this.ordersById.has(command.orderId) ? 'duplicate_order_id' : null);
+      this.rules.rejectionOf(command) ?? (this.ordersById.has(command.orderId) ? 'duplicate_order_id' : null);
     if (rejection !== null) return [rejectedEvent(command.orderId, command.userId, rejection)];
 
     const events: BookEvent[] = [acceptedEvent(command)];

@@ -22,4 +22,4 @@ export type {
   TradeEvent,
 } from './types.ts';
 export { MatchingError } from './types.ts';
-export { assertPairPrecision, placeRejection } from './validate.ts';
+export { assertPairPrecision, PairRules } from './validate.ts';

@@ -19,15 +19,17 @@ import type {
   RestingOrder,
   Side,
 } from './types.ts';
-import { assertPairPrecision, assertSequenceAfter, placeRejection } from './validate.ts';
+import { assertSequenceAfter, PairRules } from './validate.ts';
 
 export class ReferenceBook implements MatchingBook {
   /** Arrival order, which is sequence order. */
   private orders: RestingOrder[] = [];
   private lastSequence = Number.NEGATIVE_INFINITY;
 
+  private readonly rules: PairRules;
+
   constructor(readonly precision: PairPrecision) {
-    assertPairPrecision(precision);
+    this.rules = new PairRules(precision);
   }
 
   apply(command: BookCommand): BookEvent[] {
@@ -64,7 +66,7 @@ export class ReferenceBook implements MatchingBook {
     assertSequenceAfter(command.sequence, this.lastSequence);
     this.lastSequence = command.sequence;
     const rejection =
-      placeRejection(this.precision, command) ??
+      this.rules.rejectionOf(command) ??
       (this.orders.some((o) => o.orderId === command.orderId) ? 'duplicate_order_id' : null);
     if (rejection !== null) return [rejectedEvent(command.orderId, command.userId, rejection)];
 

@@ -1,4 +1,4 @@
-import { SCALE } from '@halyard/money';
+import { Dec, SCALE } from '@halyard/money';
 import { MatchingError, type PairPrecision, type PlaceCommand, type RejectReason } from './types.ts';
 
 /**
@@ -28,17 +28,32 @@ export function assertSequenceAfter(sequence: number, lastSequence: number): voi
   }
 }
 
-/** The first rule a place command breaks, or null when it is well formed for the pair. */
-export function placeRejection(precision: PairPrecision, command: PlaceCommand): RejectReason | null {
-  if (command.kind === 'limit') {
-    if (!command.price.isPositive()) return 'price_not_positive';
-    if (!command.price.hasAtMostDigits(precision.priceAccuracy)) return 'price_precision';
+/**
+ * A pair's order rules with its steps computed once: each place command is
+ * checked on the hot path, and a modulo on units is far cheaper than flooring.
+ */
+export class PairRules {
+  private readonly priceStepUnits: bigint;
+  private readonly amountStepUnits: bigint;
+
+  constructor(readonly precision: PairPrecision) {
+    assertPairPrecision(precision);
+    this.priceStepUnits = Dec.step(precision.priceAccuracy).units;
+    this.amountStepUnits = Dec.step(precision.amountAccuracy).units;
   }
-  if (!command.amount.isPositive()) return 'amount_not_positive';
-  if (!command.amount.hasAtMostDigits(precision.amountAccuracy)) return 'amount_precision';
-  if (command.amount.lt(precision.minNumber)) return 'amount_below_min';
-  if (command.kind === 'market' && command.quoteBudget !== undefined && !command.quoteBudget.isPositive()) {
-    return 'budget_not_positive';
+
+  /** The first rule a place command breaks, or null when it is well formed for the pair. */
+  rejectionOf(command: PlaceCommand): RejectReason | null {
+    if (command.kind === 'limit') {
+      if (!command.price.isPositive()) return 'price_not_positive';
+      if (command.price.units % this.priceStepUnits !== 0n) return 'price_precision';
+    }
+    if (!command.amount.isPositive()) return 'amount_not_positive';
+    if (command.amount.units % this.amountStepUnits !== 0n) return 'amount_precision';
+    if (command.amount.lt(this.precision.minNumber)) return 'amount_below_min';
+    if (command.kind === 'market' && command.quoteBudget !== undefined && !command.quoteBudget.isPositive()) {
+      return 'budget_not_positive';
+    }
+    return null;
   }
-  return null;
 }
