@@ -32,7 +32,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.schema && store.dialect === 'postgres') {
     await sql`create schema if not exists ${sql.id(options.schema)}`.execute(store.db);
   }
-  await migrateToLatest(store.db, store.dialect);
+  await migrateToLatest(store.db, store.dialect, store.dialect === 'postgres' ? options.schema : undefined);
   return store;
 }
 

@@ -19,10 +19,19 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest<T>(db: Kysely<T>, dialect: DialectName): Promise<void> {
+/**
+ * `schema` (PostgreSQL) pins Kysely's bookkeeping tables to that schema: without
+ * it Kysely looks for them in every schema and, when parallel tests each have
+ * their own, finds another test's and skips creating its own.
+ */
+export async function migrateToLatest<T>(db: Kysely<T>, dialect: DialectName, schema?: string): Promise<void> {
   // Migrations run before the schema exists, so they see the database untyped.
   const untyped = db as unknown as Kysely<unknown>;
-  const migrator = new Migrator({ db: untyped, provider: new StaticProvider(dialect) });
+  const migrator = new Migrator({
+    db: untyped,
+    provider: new StaticProvider(dialect),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
