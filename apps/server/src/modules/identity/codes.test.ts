@@ -1,0 +1,176 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  expectOk,
+  get,
+  type Harness,
+  latestCode,
+  MINUTE_MS,
+  PASSWORD,
+  post,
+  registerByEmail,
+  requestCode,
+  startHarness,
+} from './test-support.ts';
+
+let h: Harness;
+beforeEach(async () => {
+  h = await startHarness();
+});
+afterEach(async () => {
+  await h.close();
+});
+
+const EMAIL = 'bob@example.com';
+
+function register(code: string, extra: Record<string, unknown> = {}) {
+  return post(h, '/member/register', {
+    account: EMAIL,
+    code,
+    password: PASSWORD,
+    confirmPassword: PASSWORD,
+    agreed: true,
+    ...extra,
+  });
+}
+
+/** A 6-digit code that is certainly not `code`. */
+function wrong(code: string): string {
+  return code === '000000' ? '111111' : '000000';
+}
+
+describe('verification codes', () => {
+  it('sends a 6-digit code to the dev outbox, newest first, filtered by recipient', async () => {
+    await requestCode(h, EMAIL, 'register');
+    await requestCode(h, 'carol@example.com', 'register');
+    const all = await expectOk(get(h, '/dev/outbox'));
+    expect((all.data as { recipient: string }[]).map((entry) => entry.recipient)).toEqual([
+      'carol@example.com',
+      EMAIL,
+    ]);
+    const bob = await expectOk(get(h, `/dev/outbox?recipient=${EMAIL}`));
+    expect(bob.data).toHaveLength(1);
+    expect((bob.data as { body: string }[])[0]?.body).toMatch(/\b\d{6}\b/);
+  });
+
+  it('sends phone codes to "+<area code> <phone>"', async () => {
+    await expectOk(get(h, '/user/getCode?account=13912345678&areaCode=%2B852&purpose=register'));
+    expect(await latestCode(h, '+852 13912345678')).toMatch(/^\d{6}$/);
+  });
+
+  it('refuses a resend within 60 seconds, then sends a new code that replaces the old one', async () => {
+    const first = await requestCode(h, EMAIL, 'register');
+    h.clock.advance(30_000);
+    const again = await get(h, `/user/getCode?account=${EMAIL}&purpose=register`);
+    expect(again).toMatchObject({ code: 400, msg: 'Please wait 30 seconds before requesting another code' });
+    h.clock.advance(30_000);
+    const second = await requestCode(h, EMAIL, 'register');
+    // Only the newest code counts: the first is now simply wrong (unless both drew the same digits).
+    if (first !== second) expect((await register(first)).msg).toMatch(/^Incorrect verification code/);
+    await expectOk(register(second));
+  });
+
+  it('refuses a wrong code, counting the tries left', async () => {
+    const code = await requestCode(h, EMAIL, 'register');
+    expect(await register(wrong(code))).toMatchObject({
+      code: 400,
+      msg: 'Incorrect verification code, 4 attempts left',
+    });
+    // The right code still works after one wrong try.
+    await expectOk(register(code));
+  });
+
+  it('closes a code after 5 wrong tries, even the right code is refused then', async () => {
+    const code = await requestCode(h, EMAIL, 'register');
+    for (let i = 0; i < 4; i++) expect((await register(wrong(code))).code).toBe(400);
+    expect(await register(wrong(code))).toMatchObject({
+      msg: 'Too many wrong attempts, please request a new code',
+    });
+    expect(await register(code)).toMatchObject({ msg: 'Too many wrong attempts, please request a new code' });
+    expect(await get(h, '/user/userInfo')).toMatchObject({ code: 401 });
+  });
+
+  it('refuses an expired code (10 minutes)', async () => {
+    const code = await requestCode(h, EMAIL, 'register');
+    h.clock.advance(10 * MINUTE_MS);
+    expect(await register(code)).toMatchObject({
+      code: 400,
+      msg: 'The verification code has expired, please request a new one',
+    });
+  });
+
+  it('uses a code once', async () => {
+    const code = await requestCode(h, 'dave@example.com', 'bind');
+    const { token } = await registerByEmail(h, EMAIL);
+    await expectOk(post(h, '/user/setNewTelOrEmail', { account: 'dave@example.com', code }, token));
+    const reused = await post(h, '/user/setNewTelOrEmail', { account: 'dave@example.com', code }, token);
+    expect(reused.code).toBe(409);
+    const again = await post(h, '/member/codeVerification', {
+      account: 'dave@example.com',
+      purpose: 'bind',
+      code,
+    });
+    expect(again).toMatchObject({
+      code: 400,
+      msg: 'The verification code is invalid or already used, please request a new one',
+    });
+  });
+
+  it('checks a code at /member/codeVerification without using it up', async () => {
+    const code = await requestCode(h, EMAIL, 'register');
+    await expectOk(post(h, '/member/codeVerification', { account: EMAIL, purpose: 'register', code }));
+    const bad = await post(h, '/member/codeVerification', {
+      account: EMAIL,
+      purpose: 'register',
+      code: wrong(code),
+    });
+    expect(bad).toMatchObject({ code: 400, msg: 'Incorrect verification code, 4 attempts left' });
+    await expectOk(register(code));
+  });
+
+  it('does not accept a code sent for another purpose or account', async () => {
+    const code = await requestCode(h, 'other@example.com', 'register');
+    expect((await register(code)).msg).toMatch(/invalid/);
+  });
+
+  it('refuses a register code for a taken account and a reset code for an unknown one', async () => {
+    await registerByEmail(h, EMAIL);
+    expect(await get(h, `/user/getCode?account=${EMAIL}&purpose=register`)).toMatchObject({
+      code: 409,
+      msg: 'This email or phone number is already registered',
+    });
+    expect(await get(h, '/user/getCode?account=nobody@example.com&purpose=reset')).toMatchObject({
+      code: 404,
+    });
+  });
+
+  it('validates the account with the shared rules, localised', async () => {
+    const badEmail = await get(h, '/user/getCode?account=not@mail&purpose=register');
+    expect(badEmail.code).toBe(400);
+    const badPhone = await get(h, '/user/getCode?account=12345&purpose=register', undefined, { lang: 'cn' });
+    expect(badPhone.code).toBe(400);
+    expect(badPhone.msg).not.toMatch(/^rules\./);
+    expect((await get(h, '/user/getCode?account=a@b.com&purpose=steal')).code).toBe(400);
+  });
+
+  it('rate-limits /user/getCode per client', async () => {
+    const limited = await startHarness({ rateLimits: true });
+    try {
+      for (let i = 0; i < 5; i++) {
+        await expectOk(get(limited, `/user/getCode?account=user${i}@example.com&purpose=register`));
+      }
+      const sixth = await get(limited, '/user/getCode?account=user9@example.com&purpose=register');
+      expect(sixth).toMatchObject({ code: 429, msg: 'Too many requests, please try again later' });
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('hides the dev outbox outside demo mode', async () => {
+    const live = await startHarness({ demo: false });
+    try {
+      expect((await get(live, '/dev/outbox')).code).toBe(404);
+    } finally {
+      await live.close();
+    }
+  });
+});
