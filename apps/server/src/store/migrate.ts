@@ -24,7 +24,11 @@ class StaticProvider implements MigrationProvider {
  * it Kysely looks for them in every schema and, when parallel tests each have
  * their own, finds another test's and skips creating its own.
  */
-export async function migrateToLatest<T>(db: Kysely<T>, dialect: DialectName, schema?: string): Promise<void> {
+export async function migrateToLatest<T>(
+  db: Kysely<T>,
+  dialect: DialectName,
+  schema?: string,
+): Promise<void> {
   // Migrations run before the schema exists, so they see the database untyped.
   const untyped = db as unknown as Kysely<unknown>;
   const migrator = new Migrator({
