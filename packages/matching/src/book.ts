@@ -181,7 +181,6 @@ export class OrderBook implements MatchingBook {
   private readonly ordersById = new Map<string, BookOrder>();
   private readonly ordersByUser = new Map<string, Set<BookOrder>>();
   private lastSequence = Number.NEGATIVE_INFINITY;
-
   private readonly rules: PairRules;
 
   constructor(readonly precision: PairPrecision) {
@@ -220,6 +219,7 @@ export class OrderBook implements MatchingBook {
     }
   }
 
+  /** Accepts and matches a limit or market order, or rejects it (its sequence is used up either way). */
   place(command: PlaceCommand): BookEvent[] {
     assertSequenceAfter(command.sequence, this.lastSequence);
     this.lastSequence = command.sequence;
@@ -423,7 +423,7 @@ function crosses(taker: Taker, makerPrice: Dec): boolean {
 /** Checks one level's queue and returns how many orders it holds. */
 function checkLevel(level: PriceLevel, side: Side, isIndexed: (order: BookOrder) => boolean): number {
   if (level.isEmpty()) throw new MatchingError(`empty level ${level.price} kept`);
-  let total = Dec.ZERO;
+  let totalUnits = 0n;
   let count = 0;
   let previous: BookOrder | null = null;
   // A queue longer than its count is a broken link: stop there instead of looping forever.
@@ -439,13 +439,15 @@ function checkLevel(level: PriceLevel, side: Side, isIndexed: (order: BookOrder)
       throw new MatchingError(`order ${order.orderId} has remaining ${order.remaining} of ${order.amount}`);
     }
     if (!isIndexed(order)) throw new MatchingError(`order ${order.orderId} is not indexed by id`);
-    total = total.add(order.remaining);
+    totalUnits += order.remaining.units;
     count += 1;
     previous = order;
   }
   if (previous !== level.tail) throw new MatchingError(`tail of ${level.price} is not its last order`);
   if (count !== level.orderCount) throw new MatchingError(`level ${level.price} counts ${level.orderCount}`);
-  if (!total.eq(level.total)) throw new MatchingError(`level ${level.price} total ${level.total} ≠ ${total}`);
+  if (totalUnits !== level.total.units) {
+    throw new MatchingError(`level ${level.price} total ${level.total} ≠ ${Dec.fromUnits(totalUnits)}`);
+  }
   return count;
 }
 

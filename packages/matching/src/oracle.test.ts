@@ -9,7 +9,7 @@ import { fastEventLog, runAgainstReference } from '../test-support/oracle-run.ts
  */
 const COMMAND_COUNT = Number(process.env.MATCHING_ORACLE_COMMANDS ?? 200_000);
 const SEED = 20_261_123;
-// About 60 µs a command here; generous room for slow machines and long overridden runs.
+// About 50 µs a command on a busy two-core machine; generous room for long overridden runs.
 const TIMEOUT_MS = Math.max(60_000, COMMAND_COUNT * 0.3);
 
 describe(`the fast book against the reference book (${COMMAND_COUNT} seeded commands)`, () => {

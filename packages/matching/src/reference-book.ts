@@ -75,26 +75,29 @@ export class ReferenceBook implements MatchingBook {
     const limitPrice = command.kind === 'limit' ? command.price : null;
     let remaining = command.amount;
     let budget = command.kind === 'market' ? (command.quoteBudget ?? null) : null;
-    let stop: CancelReason | 'rest' | null = null;
-    while (remaining.isPositive() && stop === null) {
+    let stop: CancelReason | 'filled' | 'rest';
+    for (;;) {
+      if (remaining.isZero()) {
+        stop = 'filled';
+        break;
+      }
       const maker = this.bestOrder(command.side === 'buy' ? 'sell' : 'buy');
-      const priceOk =
-        maker !== undefined &&
-        (limitPrice === null ||
-          (command.side === 'buy' ? maker.price.lte(limitPrice) : maker.price.gte(limitPrice)));
-      if (maker === undefined || !priceOk) {
-        stop = command.kind === 'limit' ? 'rest' : 'no_liquidity';
-        continue;
+      if (
+        maker === undefined ||
+        (limitPrice !== null && !isPriceAcceptable(command.side, maker.price, limitPrice))
+      ) {
+        stop = limitPrice === null ? 'no_liquidity' : 'rest';
+        break;
       }
       if (maker.userId === command.userId) {
         stop = 'self_trade';
-        continue;
+        break;
       }
       let amount = Dec.min(remaining, maker.remaining);
       if (budget !== null) amount = Dec.min(amount, this.affordable(budget, maker.price));
       if (amount.isZero()) {
         stop = 'budget_exhausted';
-        continue;
+        break;
       }
       const trade = tradeEvent(maker, taker, amount);
       events.push(trade);
@@ -106,16 +109,16 @@ export class ReferenceBook implements MatchingBook {
         events.push(filledEvent(maker));
       }
     }
-    if (stop === null) events.push(filledEvent(taker));
-    else if (stop === 'rest' && command.kind === 'limit') {
+    if (stop === 'filled') events.push(filledEvent(taker));
+    else if (stop === 'rest') {
       this.orders.push({
         ...taker,
-        price: command.price,
+        price: limitPrice!,
         amount: command.amount,
         remaining,
         sequence: command.sequence,
       });
-    } else if (stop !== 'rest') events.push(cancelledEvent(taker, remaining, stop));
+    } else events.push(cancelledEvent(taker, remaining, stop));
     return events;
   }
 
@@ -154,4 +157,9 @@ export class ReferenceBook implements MatchingBook {
     const levels = [...byPrice.values()];
     return levels.sort((a, b) => (side === 'buy' ? b.price.cmp(a.price) : a.price.cmp(b.price)));
   }
+}
+
+/** A buyer takes at or below its limit, a seller at or above. */
+function isPriceAcceptable(takerSide: Side, makerPrice: Dec, limitPrice: Dec): boolean {
+  return takerSide === 'buy' ? makerPrice.lte(limitPrice) : makerPrice.gte(limitPrice);
 }

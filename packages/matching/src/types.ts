@@ -22,7 +22,11 @@ interface PlaceFields {
   /** Caller supplied, unique among the book's live orders. */
   orderId: string;
   userId: string;
-  /** Caller supplied and strictly increasing across place commands: the time priority. */
+  /**
+   * Caller supplied and strictly increasing across place commands: the time
+   * priority. A rejected command uses its number up too; a repeated or smaller
+   * number throws (a caller bug, not a user error).
+   */
   sequence: number;
   /** Base amount. */
   amount: Dec;

@@ -62,7 +62,7 @@ export function* randomCommands(seed: number, count: number): Generator<BookComm
       yield { kind: 'cancel', orderId: cancelled, userId: owner };
       continue;
     }
-    if (roll < 0.31) {
+    if (roll < 0.32) {
       yield { kind: 'cancelAll', userId };
       continue;
     }
