@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { createHttpServer } from './http/server.ts';
+import { registerWebApp } from './http/web-app.ts';
 import { createLedger, type Ledger } from './ledger/index.ts';
 import { type ContentModule, createContentModule, seedContentDemo } from './modules/content/index.ts';
 import { createIdentityModule, type IdentityModule } from './modules/identity/index.ts';
@@ -59,6 +60,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const demoSeeds: Array<() => Promise<void>> = [() => seedContentDemo(store.db, clock)];
   if (config.demo) for (const seed of demoSeeds) await seed();
 
+  // Last: the built web app and its single-page fallback, when it has been built.
+  await registerWebApp(http);
   await http.ready();
   return {
     http,

@@ -27,7 +27,8 @@ describe('home content (demo seed)', () => {
     const en = await get('/home/versions', { lang: 'en' });
     const cn = await get('/home/versions', { lang: 'cn' });
     expect(en).toMatchObject({ code: 200, data: { nowCode: '0.1.0', code: '0.1.0' } });
-    expect(Object.keys(en.data).sort()).toEqual(['androidUrl', 'code', 'iosUrl', 'notes', 'nowCode']);
+    expect(Object.keys(en.data).sort()).toEqual(['androidUrl', 'code', 'demo', 'iosUrl', 'notes', 'nowCode']);
+    expect(en.data.demo).toBe(true);
     expect(en.data.notes).toContain('First release');
     expect(cn.data.notes).toContain('首个版本');
   });
@@ -35,6 +36,7 @@ describe('home content (demo seed)', () => {
   it('answers the system time from the clock', async () => {
     const clock = new ManualClock(Date.UTC(2026, 5, 1, 12));
     app = await startApp({ demo: false, clock });
+    expect((await get('/home/versions')).data.demo).toBe(false);
     expect(await get('/home/systemTime')).toMatchObject({ code: 200, data: Date.UTC(2026, 5, 1, 12) });
     clock.advance(1_234);
     expect((await get('/home/systemTime')).data).toBe(Date.UTC(2026, 5, 1, 12) + 1_234);
@@ -368,7 +370,11 @@ describe('operator content', () => {
       notes: { ko: '새 버전' },
     };
     expect((await send('PUT', '/admin/content/versions', versions)).code).toBe(200);
-    expect((await get('/home/versions', { lang: 'ko' })).data).toEqual({ ...versions, notes: '새 버전' });
+    expect((await get('/home/versions', { lang: 'ko' })).data).toEqual({
+      ...versions,
+      notes: '새 버전',
+      demo: true,
+    });
   });
 
   it('refuses every operator route without the admin token and changes nothing', async () => {

@@ -30,6 +30,8 @@ export interface ContentModuleOptions {
   adminToken: string;
   /** Lets /user/tipsList add the signed-in user's own tip; without it everyone reads as a visitor. */
   sessions?: SessionResolver;
+  /** Demo mode (AMENDMENTS A5), reported by /home/versions. */
+  demo?: boolean;
 }
 
 export function createContentModule(options: ContentModuleOptions): ContentModule {
@@ -41,6 +43,7 @@ export function createContentModule(options: ContentModuleOptions): ContentModul
         content: service,
         adminToken: options.adminToken,
         sessions: options.sessions,
+        demo: options.demo ?? false,
       }),
   };
 }

@@ -13,6 +13,8 @@ export interface ContentRoutesOptions {
   adminToken: string;
   /** Resolves the optional `token` header so /user/tipsList can add the user's own tip. */
   sessions?: SessionResolver;
+  /** AMENDMENTS A5: /home/versions says whether this is a demo, so every screen can show the badge. */
+  demo?: boolean;
 }
 
 /** apps/server/assets: the banner images and other static files served at /assets/. */
@@ -162,23 +164,40 @@ export async function registerContentRoutes(http: FastifyInstance, options: Cont
     decorateReply: false,
     index: false,
   });
-  registerPublicRoutes(http, content, options.sessions);
+  registerPublicRoutes(http, content, options.sessions, options.demo ?? false);
   registerAdminRoutes(http, content, options.adminToken);
 }
 
-function registerPublicRoutes(http: FastifyInstance, content: ContentService, sessions?: SessionResolver) {
+function registerPublicRoutes(
+  http: FastifyInstance,
+  content: ContentService,
+  sessions: SessionResolver | undefined,
+  demo: boolean,
+) {
   const tags = ['home'];
-  http.get('/home/versions', { schema: { tags } }, async (request) =>
-    ok(await content.versions(request.locale)),
+  http.get(
+    '/home/versions',
+    {
+      schema: {
+        tags,
+        summary: 'Version data: nowCode vs code, download URLs, release notes in the request locale',
+      },
+    },
+    async (request) => ok({ ...(await content.versions(request.locale)), demo }),
   );
 
-  http.get('/home/systemTime', { schema: { tags } }, async () => ok(content.systemTime()));
+  http.get(
+    '/home/systemTime',
+    { schema: { tags, summary: 'Server time in ms (the cycle countdown syncs to it)' } },
+    async () => ok(content.systemTime()),
+  );
 
   http.get<{ Querystring: { type: BannerKind } }>(
     '/home/banner',
     {
       schema: {
         tags,
+        summary: 'Banners for the request locale: type app (carousel) or invite (the invite banner)',
         querystring: {
           type: 'object',
           properties: { type: { type: 'string', enum: BANNER_KINDS, default: 'app' } },
@@ -190,24 +209,55 @@ function registerPublicRoutes(http: FastifyInstance, content: ContentService, se
 
   http.get<{ Querystring: { page: number; limit: number } }>(
     '/home/articles',
-    { schema: { tags, querystring: pageQuery } },
+    {
+      schema: {
+        tags,
+        summary: 'Notices in the request locale, newest first: {list, count}',
+        querystring: pageQuery,
+      },
+    },
     async (request) => ok(await content.notices(request.locale, request.query.page, request.query.limit)),
   );
 
   http.get<{ Params: { id: number } }>(
     '/home/articles/:id',
-    { schema: { tags, params: idParams } },
+    {
+      schema: {
+        tags,
+        summary: 'One notice: id, title, wdate (ms), reply (sanitised HTML)',
+        params: idParams,
+      },
+    },
     async (request) => ok(await content.notice(request.params.id, request.locale)),
   );
 
-  http.get('/home/areaCode', { schema: { tags } }, async (request) => ok(content.areaCodes(request.locale)));
-
-  http.get('/home/aboutUs', { schema: { tags } }, async (request) =>
-    ok(await content.aboutUs(request.locale)),
+  http.get(
+    '/home/areaCode',
+    { schema: { tags, summary: 'Dialling codes with localised country names, featured (state 1) first' } },
+    async (request) => ok(content.areaCodes(request.locale)),
   );
 
-  http.get('/user/tipsList', { schema: { tags: ['user'], security: [{ token: [] }, {}] } }, async (request) =>
-    ok(await content.tips(await optionalUserId(request, sessions), request.locale)),
+  http.get(
+    '/home/aboutUs',
+    {
+      schema: {
+        tags,
+        summary: 'Customer-service phone, email, LINEURL, online chat URL, external link, socials',
+      },
+    },
+    async (request) => ok(await content.aboutUs(request.locale)),
+  );
+
+  http.get(
+    '/user/tipsList',
+    {
+      schema: {
+        tags: ['user'],
+        summary: "Tips: oneTips (the signed-in user's own, if any) and allTips; visitors get allTips only",
+        security: [{ token: [] }, {}],
+      },
+    },
+    async (request) => ok(await content.tips(await optionalUserId(request, sessions), request.locale)),
   );
 }
 

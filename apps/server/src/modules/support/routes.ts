@@ -52,6 +52,7 @@ function registerUserRoutes(
       config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
       schema: {
         ...base,
+        summary: 'Submit a help ticket: title required, content 10-200 characters; starts as waiting',
         // Not `required`: a missing title or content gets the rule's own message (spec §5).
         body: {
           type: 'object',
@@ -74,14 +75,21 @@ function registerUserRoutes(
 
   http.get<{ Querystring: { page: number; limit: number } }>(
     '/user/onlineList',
-    { ...guard, schema: { ...base, querystring: { type: 'object', properties: pageProperties } } },
+    {
+      ...guard,
+      schema: {
+        ...base,
+        summary: "The user's tickets, newest first, with reply and status: {list, count}",
+        querystring: { type: 'object', properties: pageProperties },
+      },
+    },
     async (request) =>
       ok(await support.listForUser(currentUser(request).id, request.query.page, request.query.limit)),
   );
 
   http.post<{ Body: { id: number } }>(
     '/user/closeOnline',
-    { ...guard, schema: { ...base, body: idBody } },
+    { ...guard, schema: { ...base, summary: 'Close one of your own tickets', body: idBody } },
     async (request) => {
       await support.closeByUser(currentUser(request).id, request.body.id);
       return ok(null, 'support.closed');

@@ -1,0 +1,69 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHttpServer } from './server.ts';
+import { registerWebApp } from './web-app.ts';
+
+function fakeDist(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'halyard-web-'));
+  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Halyard</title><div id="root"></div>');
+  mkdirSync(path.join(dir, 'app'));
+  writeFileSync(path.join(dir, 'app', 'index-abc.js'), 'console.log(1)');
+  return dir;
+}
+
+const html = { accept: 'text/html,application/xhtml+xml' };
+let http: Awaited<ReturnType<typeof createHttpServer>>;
+
+async function serverWith(distDir: string) {
+  http = await createHttpServer({ logLevel: 'silent', rateLimits: false });
+  http.get('/home/versions', async () => ({ code: 200, msg: '', data: 'api' }));
+  const served = await registerWebApp(http, distDir);
+  await http.ready();
+  return served;
+}
+
+afterEach(async () => {
+  await http?.close();
+});
+
+describe('web app serving', () => {
+  it('serves index.html at / and the bundle files', async () => {
+    expect(await serverWith(fakeDist())).toBe(true);
+    const root = await http.inject({ method: 'GET', url: '/', headers: html });
+    expect(root.statusCode).toBe(200);
+    expect(root.body).toContain('<title>Halyard</title>');
+    const bundle = await http.inject({ method: 'GET', url: '/app/index-abc.js' });
+    expect(bundle.body).toBe('console.log(1)');
+    expect(bundle.headers['cache-control']).toContain('immutable');
+  });
+
+  it('answers screen paths that accept HTML with index.html', async () => {
+    await serverWith(fakeDist());
+    for (const url of ['/my', '/marketDetails/trad', '/exchangeRecord/%7B%7D?x=1']) {
+      const response = await http.inject({ method: 'GET', url, headers: html });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toContain('text/html');
+      expect(response.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it('leaves the API alone: its routes answer, its misses are 404 envelopes', async () => {
+    await serverWith(fakeDist());
+    const api = await http.inject({ method: 'GET', url: '/home/versions', headers: html });
+    expect(api.json()).toMatchObject({ data: 'api' });
+    const missing = await http.inject({ method: 'GET', url: '/trad/nothing', headers: html });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ code: 404 });
+    const json = await http.inject({ method: 'GET', url: '/my', headers: { accept: 'application/json' } });
+    expect(json.statusCode).toBe(404);
+    expect(json.json()).toMatchObject({ code: 404 });
+  });
+
+  it('does nothing when the app has not been built', async () => {
+    expect(await serverWith(mkdtempSync(path.join(tmpdir(), 'halyard-empty-')))).toBe(false);
+    const root = await http.inject({ method: 'GET', url: '/', headers: html });
+    expect(root.statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,60 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, Navigate } from 'react-router';
+import { AboutUsPage } from '../pages/AboutUs/AboutUsPage.tsx';
+import { BindEmailPage, BindPhonePage } from '../pages/BindAccount/BindAccountPage.tsx';
+import { CoinSearchPage } from '../pages/CoinSearch/CoinSearchPage.tsx';
+import { HelpCenterPage } from '../pages/HelpCenter/HelpCenterPage.tsx';
+import { HomePage } from '../pages/Home/HomePage.tsx';
+import { IdAuthPage } from '../pages/IdAuth/IdAuthPage.tsx';
+import { LoginPage } from '../pages/Login/LoginPage.tsx';
+import { ModifyLoginPassPage } from '../pages/ModifyLoginPass/ModifyLoginPassPage.tsx';
+import { ModifyPayPassPage } from '../pages/ModifyPayPass/ModifyPayPassPage.tsx';
+import { MyPage } from '../pages/My/MyPage.tsx';
+import { NoticePage } from '../pages/Notice/NoticePage.tsx';
+import { PendingScreen } from '../pages/Pending/PendingScreen.tsx';
+import { RegisterPage } from '../pages/Register/RegisterPage.tsx';
+import { ResetPassPage } from '../pages/ResetPass/ResetPassPage.tsx';
+import { SecurityCenterPage } from '../pages/SecurityCenter/SecurityCenterPage.tsx';
+import { SettingPage } from '../pages/Setting/SettingPage.tsx';
+import { Guarded } from './Guarded.tsx';
+import { Layout } from './Layout.tsx';
+import { ROUTES, type RouteName } from './routes.ts';
+
+/** The screens built so far; every other route of spec §2 shows its frame until its screen lands. */
+const SCREENS: Partial<Record<RouteName, ComponentType>> = {
+  home: HomePage,
+  login: LoginPage,
+  register: RegisterPage,
+  resetPass: ResetPassPage,
+  my: MyPage,
+  securityCenter: SecurityCenterPage,
+  bindPhone: BindPhonePage,
+  bindEmail: BindEmailPage,
+  modifyLoginPass: ModifyLoginPassPage,
+  modifyPayPass: ModifyPayPassPage,
+  idAuth: IdAuthPage,
+  setting: SettingPage,
+  notice: NoticePage,
+  aboutUs: AboutUsPage,
+  helpCenter: HelpCenterPage,
+  coinSearch: CoinSearchPage,
+};
+
+export function createRouter() {
+  return createBrowserRouter([
+    {
+      element: <Layout />,
+      children: [
+        ...ROUTES.map((route) => {
+          const Screen = SCREENS[route.name];
+          return {
+            path: route.path,
+            element: <Guarded route={route}>{Screen ? <Screen /> : <PendingScreen route={route} />}</Guarded>,
+          };
+        }),
+        // Spec §2: unknown paths go home.
+        { path: '*', element: <Navigate to="/" replace /> },
+      ],
+    },
+  ]);
+}

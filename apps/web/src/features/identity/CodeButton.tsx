@@ -1,0 +1,49 @@
+import { Button } from 'antd-mobile';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from '../../shared/ui/toast.ts';
+import { areaDigits, type CodePurpose, identityApi } from './api.ts';
+import { type AccountKind, checkAccount, passes } from './checks.ts';
+
+interface CodeButtonProps {
+  kind: AccountKind;
+  account: string;
+  area: string;
+  purpose: CodePurpose;
+}
+
+/** Sends a verification code (GET /user/getCode) and counts down the server's resend cooldown. */
+export function CodeButton({ kind, account, area, purpose }: CodeButtonProps) {
+  const { t } = useTranslation();
+  const [wait, setWait] = useState(0);
+  useEffect(() => {
+    if (wait <= 0) return;
+    const timer = setTimeout(() => setWait(wait - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [wait]);
+  const send = async () => {
+    if (!passes(() => checkAccount(kind, account, t('identity.account')))) return;
+    const result = await identityApi
+      .sendCode({
+        account: account.trim(),
+        ...(kind === 'phone' ? { areaCode: areaDigits(area) } : {}),
+        purpose,
+      })
+      .catch(() => null);
+    if (!result) return;
+    toast(t('identity.codeSent'));
+    setWait(result.cooldownSeconds);
+  };
+  return (
+    <Button
+      size="small"
+      fill="none"
+      color="primary"
+      disabled={wait > 0}
+      onClick={() => void send()}
+      data-testid="send-code"
+    >
+      {wait > 0 ? t('identity.resendIn', { seconds: wait }) : t('identity.sendCode')}
+    </Button>
+  );
+}

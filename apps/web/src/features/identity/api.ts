@@ -1,0 +1,96 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type UserInfo, useAuth } from '../../shared/auth-store.ts';
+import { api } from '../../shared/http.ts';
+
+/** Request bodies of apps/server/src/modules/identity/routes.ts. */
+export interface AccountFields {
+  /** An email address or a phone number. */
+  account: string;
+  /** Dialling code without "+", for phone accounts. */
+  areaCode?: string;
+}
+
+export type CodePurpose = 'register' | 'reset' | 'bind' | 'fund';
+
+export interface LoginResult {
+  member: UserInfo;
+  token: string;
+}
+
+export interface SiweNonce {
+  nonce: string;
+  domain: string;
+  uri: string;
+  chainIds: number[];
+  expiresAt: number;
+}
+
+/** "+86" → "86": the picker shows the plus, the server stores the digits. */
+export function areaDigits(initials: string): string {
+  return initials.replace(/^\+/, '');
+}
+
+export const identityApi = {
+  sendCode: (fields: AccountFields & { purpose: CodePurpose }) =>
+    api.get<{ cooldownSeconds: number }>('/user/getCode', { ...fields }, { spinner: true }),
+  login: (fields: AccountFields & { password: string }) =>
+    api.post<LoginResult>('/member/login', { ...fields, device: 'web' }),
+  register: (
+    fields: AccountFields & {
+      code: string;
+      password: string;
+      confirmPassword: string;
+      invitationCode?: string;
+      agreed: boolean;
+    },
+  ) => api.post<LoginResult>('/member/register', { ...fields, device: 'web' }),
+  /** The reset routes name the account field by its kind: `email`, or `phone` with `areaCode`. */
+  resetPassword: (
+    kind: 'email' | 'phone',
+    { account, ...rest }: AccountFields & { code: string; password: string; confirmPassword: string },
+  ) =>
+    api.post<null>(kind === 'email' ? '/member/forgetByEmail' : '/member/forgetByTel', {
+      [kind]: account,
+      ...rest,
+    }),
+  siweNonce: () => api.get<SiweNonce>('/member/siweNonce'),
+  loginByAddress: (fields: { message: string; signature: string; address: string; parent?: string }) =>
+    api.post<LoginResult>('/member/loginByAddress', { ...fields, device: 'web' }),
+  userInfo: () => api.get<UserInfo>('/user/userInfo'),
+  logout: () => api.post<null>('/user/logout'),
+  changePassword: (fields: { oldPassword: string; password: string; confirmPassword: string }) =>
+    api.post<null>('/user/editPassword', fields),
+  setFundPassword: (fields: { payPassword: string; confirmPayPassword: string; code?: string }) =>
+    api.post<null>('/user/updatePassword', fields),
+  bindAccount: (fields: AccountFields & { code: string }) => api.post<null>('/user/setNewTelOrEmail', fields),
+  submitKyc: (fields: { name: string; idNumber: string; photoUrl: string }) =>
+    api.post<null>('/user/editRealName', fields),
+  uploadImage: (file: Blob, name: string) => {
+    const form = new FormData();
+    form.append('imgurl', file, name);
+    return api.upload<{ url: string }[]>('/user/img', form);
+  },
+};
+
+/** The signed-in user's info, refreshed from the server and kept in the session store. */
+export function useUserInfo() {
+  const token = useAuth((state) => state.token);
+  const stored = useAuth((state) => state.userInfo);
+  return useQuery({
+    queryKey: ['userInfo', token],
+    enabled: token !== null,
+    queryFn: async () => {
+      const info = await identityApi.userInfo();
+      useAuth.getState().setUserInfo(info);
+      return info;
+    },
+    initialData: stored ?? undefined,
+    initialDataUpdatedAt: 0,
+  });
+}
+
+/** After a change to the profile: fetch user info again. */
+export function useRefreshUserInfo() {
+  const client = useQueryClient();
+  return () => client.invalidateQueries({ queryKey: ['userInfo'] });
+}

@@ -1,0 +1,24 @@
+import { checkEmail, checkPhone, checkRequired, firstError, type RuleError } from '@halyard/rules';
+import { ruleText } from '../../i18n/index.ts';
+import { toast } from '../../shared/ui/toast.ts';
+
+export type AccountKind = 'email' | 'phone';
+
+/** The account field as the server checks it: a valid email, or a valid phone number. */
+export function checkAccount(kind: AccountKind, account: string, field: string): RuleError | null {
+  return firstError(
+    () => checkRequired(account, field),
+    () => (kind === 'email' ? checkEmail(account.trim()) : checkPhone(account.trim())),
+  );
+}
+
+/**
+ * Runs the checks in order; on the first failure tells the user (in the
+ * server's own words) and returns false, so nothing is sent.
+ */
+export function passes(...checks: Array<() => RuleError | null>): boolean {
+  const error = firstError(...checks);
+  if (error === null) return true;
+  toast(ruleText(error));
+  return false;
+}

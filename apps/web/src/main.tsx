@@ -1,0 +1,34 @@
+import { unstableSetRender } from 'antd-mobile';
+import { createRoot, type Root } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import './app/app.css';
+import { Providers } from './app/Providers.tsx';
+import { createRouter } from './app/router.tsx';
+import { restoreWallet } from './features/wallet/wallet.ts';
+import { currentLocale } from './i18n/index.ts';
+
+// antd-mobile 5 renders toasts and dialogs with React 18's API; on React 19 it
+// needs createRoot handed in (https://mobile.ant.design/guide/v5-for-19).
+const roots = new WeakMap<Element | DocumentFragment, Root>();
+unstableSetRender((node, container) => {
+  const root = roots.get(container) ?? createRoot(container);
+  roots.set(container, root);
+  root.render(node);
+  return async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    root.unmount();
+    roots.delete(container);
+  };
+});
+
+document.documentElement.lang = currentLocale();
+document.documentElement.setAttribute('data-prefers-color-scheme', 'dark');
+restoreWallet();
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root');
+createRoot(container).render(
+  <Providers>
+    <RouterProvider router={createRouter()} />
+  </Providers>,
+);

@@ -1,0 +1,79 @@
+import { checkRequired } from '@halyard/rules';
+import { Button, Divider, Form, Input } from 'antd-mobile';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { AccountInput, AccountKindSwitch, DEFAULT_AREA } from '../../features/identity/AccountInput.tsx';
+import { areaDigits, identityApi } from '../../features/identity/api.ts';
+import { type AccountKind, checkAccount, passes } from '../../features/identity/checks.ts';
+import { useSignedIn } from '../../features/identity/useSignedIn.ts';
+import { connectWallet, useWallet } from '../../features/wallet/wallet.ts';
+import { PageFrame } from '../../shared/ui/PageFrame.tsx';
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const signedIn = useSignedIn();
+  const connecting = useWallet((state) => state.connecting);
+  const [kind, setKind] = useState<AccountKind>('email');
+  const [account, setAccount] = useState('');
+  const [area, setArea] = useState(DEFAULT_AREA);
+  const [password, setPassword] = useState('');
+
+  const submit = async () => {
+    if (
+      !passes(
+        () => checkAccount(kind, account, t('identity.account')),
+        () => checkRequired(password, t('identity.password')),
+      )
+    ) {
+      return;
+    }
+    const result = await identityApi
+      .login({
+        account: account.trim(),
+        ...(kind === 'phone' ? { areaCode: areaDigits(area) } : {}),
+        password,
+      })
+      .catch(() => null);
+    if (result) signedIn(result);
+  };
+
+  return (
+    <PageFrame title={t('route.login')}>
+      <h1 style={{ fontSize: 24, margin: '8px 0 16px' }}>{t('login.welcome')}</h1>
+      <AccountKindSwitch kind={kind} onChange={setKind} />
+      <Form className="hy-form" layout="vertical">
+        <Form.Item label={kind === 'email' ? t('identity.email') : t('identity.phone')}>
+          <AccountInput kind={kind} account={account} onAccount={setAccount} area={area} onArea={setArea} />
+        </Form.Item>
+        <Form.Item label={t('identity.password')}>
+          <Input
+            type="password"
+            autoComplete="current-password"
+            placeholder={t('identity.passwordPlaceholder')}
+            value={password}
+            onChange={setPassword}
+            data-testid="password"
+          />
+        </Form.Item>
+      </Form>
+      <div className="hy-form-links">
+        <Link to="/resetPass">{t('login.forgot')}</Link>
+        <Link to="/register">{t('login.toRegister')}</Link>
+      </div>
+      <Button block color="primary" size="large" onClick={() => void submit()} data-testid="login-submit">
+        {t('login.submit')}
+      </Button>
+      <Divider style={{ color: 'var(--hy-muted)', borderColor: 'var(--hy-line)' }}>{t('login.or')}</Divider>
+      <Button
+        block
+        size="large"
+        loading={connecting}
+        onClick={() => void connectWallet()}
+        data-testid="wallet-login"
+      >
+        {t('login.withWallet')}
+      </Button>
+    </PageFrame>
+  );
+}

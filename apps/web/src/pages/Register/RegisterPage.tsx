@@ -1,0 +1,142 @@
+import { checkPassword, checkPasswordsMatch, checkRequired, checkTermsAgreed } from '@halyard/rules';
+import { Button, Checkbox, Form, Input, Popup } from 'antd-mobile';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { AccountInput, AccountKindSwitch, DEFAULT_AREA } from '../../features/identity/AccountInput.tsx';
+import { areaDigits, identityApi } from '../../features/identity/api.ts';
+import { CodeButton } from '../../features/identity/CodeButton.tsx';
+import { type AccountKind, checkAccount, passes } from '../../features/identity/checks.ts';
+import { useSignedIn } from '../../features/identity/useSignedIn.ts';
+import { PageFrame } from '../../shared/ui/PageFrame.tsx';
+
+export function RegisterPage() {
+  const { t } = useTranslation();
+  const signedIn = useSignedIn();
+  const [params] = useSearchParams();
+  const [kind, setKind] = useState<AccountKind>('email');
+  const [account, setAccount] = useState('');
+  const [area, setArea] = useState(DEFAULT_AREA);
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirmPassword, setConfirmPassword] = useState('');
+  // An invitation link is /register?code=XXXX (the user's recomurl).
+  const [invitationCode, setInvitationCode] = useState(params.get('code') ?? '');
+  const [agreed, setAgreed] = useState(false);
+  const [doc, setDoc] = useState<'agreement' | 'privacy' | null>(null);
+
+  const submit = async () => {
+    if (
+      !passes(
+        () => checkAccount(kind, account, t('identity.account')),
+        () => checkRequired(code, t('identity.code')),
+        () => checkPassword(password),
+        () => checkPasswordsMatch(password, confirmPassword),
+        () => checkTermsAgreed(agreed),
+      )
+    ) {
+      return;
+    }
+    const result = await identityApi
+      .register({
+        account: account.trim(),
+        ...(kind === 'phone' ? { areaCode: areaDigits(area) } : {}),
+        code: code.trim(),
+        password,
+        confirmPassword,
+        ...(invitationCode.trim() ? { invitationCode: invitationCode.trim() } : {}),
+        agreed,
+      })
+      .catch(() => null);
+    if (result) signedIn(result);
+  };
+
+  return (
+    <PageFrame title={t('route.register')}>
+      <AccountKindSwitch kind={kind} onChange={setKind} />
+      <Form className="hy-form" layout="vertical">
+        <Form.Item label={kind === 'email' ? t('identity.email') : t('identity.phone')}>
+          <AccountInput kind={kind} account={account} onAccount={setAccount} area={area} onArea={setArea} />
+        </Form.Item>
+        <Form.Item
+          label={t('identity.code')}
+          extra={<CodeButton kind={kind} account={account} area={area} purpose="register" />}
+        >
+          <Input
+            inputMode="numeric"
+            placeholder={t('identity.codePlaceholder')}
+            value={code}
+            onChange={setCode}
+            data-testid="code"
+          />
+        </Form.Item>
+        <Form.Item label={t('identity.password')} description={t('identity.passwordHint')}>
+          <Input
+            type="password"
+            autoComplete="new-password"
+            placeholder={t('identity.passwordPlaceholder')}
+            value={password}
+            onChange={setPassword}
+            data-testid="password"
+          />
+        </Form.Item>
+        <Form.Item label={t('identity.confirmPassword')}>
+          <Input
+            type="password"
+            autoComplete="new-password"
+            placeholder={t('identity.confirmPasswordPlaceholder')}
+            value={confirmPassword}
+            onChange={setConfirmPassword}
+            data-testid="confirm-password"
+          />
+        </Form.Item>
+        <Form.Item label={t('identity.invitationCode')}>
+          <Input
+            placeholder={t('identity.optional')}
+            value={invitationCode}
+            onChange={setInvitationCode}
+            data-testid="invitation-code"
+          />
+        </Form.Item>
+      </Form>
+      <div style={{ padding: '12px 0', fontSize: 13 }}>
+        <Checkbox
+          checked={agreed}
+          onChange={setAgreed}
+          data-testid="terms"
+          style={{ '--icon-size': '18px', '--font-size': '13px' }}
+        >
+          {t('register.agree')}
+        </Checkbox>{' '}
+        <button type="button" className="hy-link" onClick={() => setDoc('agreement')}>
+          {t('register.agreement')}
+        </button>{' '}
+        {t('register.and')}{' '}
+        <button type="button" className="hy-link" onClick={() => setDoc('privacy')}>
+          {t('register.privacy')}
+        </button>
+      </div>
+      <Button block color="primary" size="large" onClick={() => void submit()} data-testid="register-submit">
+        {t('register.submit')}
+      </Button>
+      <div className="hy-form-links" style={{ justifyContent: 'center', paddingTop: 16 }}>
+        <Link to="/login">{t('register.toLogin')}</Link>
+      </div>
+      <Popup
+        visible={doc !== null}
+        onMaskClick={() => setDoc(null)}
+        bodyStyle={{ maxHeight: '70vh', overflowY: 'auto', padding: 20, borderRadius: '12px 12px 0 0' }}
+      >
+        {doc ? (
+          <article>
+            <h3 style={{ marginTop: 0 }}>{t(`register.${doc}`)}</h3>
+            <p style={{ lineHeight: 1.6, whiteSpace: 'pre-wrap' }}>{t(`register.${doc}Text`)}</p>
+            <Button block onClick={() => setDoc(null)}>
+              {t('common.close')}
+            </Button>
+          </article>
+        ) : null}
+      </Popup>
+    </PageFrame>
+  );
+}

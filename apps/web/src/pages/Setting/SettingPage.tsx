@@ -1,0 +1,86 @@
+import { LOCALES, type Locale } from '@halyard/protocol';
+import { Button, Dialog, List, Picker } from 'antd-mobile';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useVersions } from '../../features/content/api.ts';
+import { identityApi } from '../../features/identity/api.ts';
+import { setLocale } from '../../i18n/index.ts';
+import { LOCALE_NAMES } from '../../i18n/locale.ts';
+import { useAuth } from '../../shared/auth-store.ts';
+import { PageFrame } from '../../shared/ui/PageFrame.tsx';
+
+/** Settings (spec §2): language, version, logout with confirmation. */
+export function SettingPage() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const loggedIn = useAuth((state) => state.isLoggedIn);
+  const { data: versions } = useVersions();
+  const [picking, setPicking] = useState(false);
+  const locale = i18n.language as Locale;
+
+  const logout = async () => {
+    const confirmed = await Dialog.confirm({
+      content: t('setting.logoutConfirm'),
+      confirmText: t('common.confirm'),
+      cancelText: t('common.cancel'),
+    });
+    if (!confirmed) return;
+    // The session ends on this device whatever the server answers.
+    await identityApi.logout().catch(() => null);
+    useAuth.getState().signOut();
+    navigate('/', { replace: true });
+  };
+
+  const updateAvailable = versions && versions.nowCode !== versions.code;
+  return (
+    <PageFrame title={t('route.setting')}>
+      <div className="hy-card">
+        <List>
+          <List.Item onClick={() => setPicking(true)} extra={LOCALE_NAMES[locale]} data-testid="language">
+            {t('setting.language')}
+          </List.Item>
+          <List.Item
+            extra={
+              <span>
+                {versions?.nowCode ?? '—'}
+                {updateAvailable ? (
+                  <span className="hy-tag" style={{ marginLeft: 6 }}>
+                    {t('setting.update', { version: versions.code })}
+                  </span>
+                ) : null}
+              </span>
+            }
+          >
+            {t('setting.version')}
+          </List.Item>
+        </List>
+      </div>
+      {loggedIn ? (
+        <Button
+          block
+          size="large"
+          color="danger"
+          fill="outline"
+          onClick={() => void logout()}
+          data-testid="logout"
+        >
+          {t('setting.logout')}
+        </Button>
+      ) : null}
+      <Picker
+        visible={picking}
+        title={t('setting.language')}
+        confirmText={t('common.confirm')}
+        cancelText={t('common.cancel')}
+        value={[locale]}
+        columns={[LOCALES.map((code) => ({ label: LOCALE_NAMES[code], value: code }))]}
+        onClose={() => setPicking(false)}
+        onConfirm={(value) => {
+          const chosen = value[0];
+          if (typeof chosen === 'string') void setLocale(chosen as Locale);
+        }}
+      />
+    </PageFrame>
+  );
+}

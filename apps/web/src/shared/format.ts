@@ -1,0 +1,68 @@
+import { Dec } from '@halyard/money';
+import type { Locale } from '@halyard/protocol';
+import { INTL_TAGS } from '../i18n/locale.ts';
+
+interface Separators {
+  group: string;
+  decimal: string;
+}
+
+const separatorCache = new Map<Locale, Separators>();
+
+/** The locale's digit-group and decimal marks, read once from Intl. */
+function separators(locale: Locale): Separators {
+  const cached = separatorCache.get(locale);
+  if (cached) return cached;
+  const parts = new Intl.NumberFormat(INTL_TAGS[locale]).formatToParts(1234567.5);
+  const found = {
+    group: parts.find((part) => part.type === 'group')?.value ?? ',',
+    decimal: parts.find((part) => part.type === 'decimal')?.value ?? '.',
+  };
+  separatorCache.set(locale, found);
+  return found;
+}
+
+function groupDigits(digits: string, group: string): string {
+  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, group);
+}
+
+/**
+ * A money amount from its decimal string, floored to `digits` decimals
+ * (spec §5: amounts are floored, never rounded; a non-number is 0), with the
+ * locale's marks. Never goes through a JavaScript number.
+ */
+export function formatMoney(text: string | null | undefined, digits: number, locale: Locale): string {
+  const value = Dec.tryParse(String(text ?? '')) ?? Dec.ZERO;
+  const fixed = value.toFixed(digits);
+  const negative = fixed.startsWith('-');
+  const [whole = '0', fraction] = (negative ? fixed.slice(1) : fixed).split('.');
+  const marks = separators(locale);
+  const body = groupDigits(whole, marks.group) + (fraction === undefined ? '' : marks.decimal + fraction);
+  return negative ? `-${body}` : body;
+}
+
+/** A change in percent ("1.234" → "+1.23%"), floored to 2 decimals, signed. */
+export function formatChange(text: string | null | undefined, locale: Locale): string {
+  const value = Dec.tryParse(String(text ?? '')) ?? Dec.ZERO;
+  const body = formatMoney(value.toString(), 2, locale);
+  return `${value.isPositive() ? '+' : ''}${body}%`;
+}
+
+/** Up or flat is green, down is red (the design's colours). */
+export function trendOf(text: string | null | undefined): 'up' | 'down' {
+  return (Dec.tryParse(String(text ?? '')) ?? Dec.ZERO).isNegative() ? 'down' : 'up';
+}
+
+/** Counts and other non-money numbers. */
+export function formatCount(value: number, locale: Locale): string {
+  return new Intl.NumberFormat(INTL_TAGS[locale]).format(value);
+}
+
+/** A date and time (ms since epoch) in the user's locale and time zone. */
+export function formatDateTime(ms: number, locale: Locale): string {
+  return new Intl.DateTimeFormat(INTL_TAGS[locale], { dateStyle: 'medium', timeStyle: 'short' }).format(ms);
+}
+
+export function formatDate(ms: number, locale: Locale): string {
+  return new Intl.DateTimeFormat(INTL_TAGS[locale], { dateStyle: 'medium' }).format(ms);
+}
