@@ -45,6 +45,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     clock,
     adminToken: config.adminToken,
     sessions: identity.service,
+    demo: config.demo,
   });
   await content.registerRoutes(http);
   const support = createSupportModule({
