@@ -4,9 +4,11 @@ import type { Config } from './config.ts';
 import { createHttpServer } from './http/server.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { createLedger, type Ledger } from './ledger/index.ts';
+import { createMarketModule, type MarketModule } from './market/index.ts';
 import { type ContentModule, createContentModule, seedContentDemo } from './modules/content/index.ts';
 import { createIdentityModule, type IdentityModule } from './modules/identity/index.ts';
 import { createSupportModule, type SupportModule } from './modules/support/index.ts';
+import { RealtimeGateway } from './realtime/gateway.ts';
 import type { Store } from './store/connect.ts';
 
 export interface AppOptions {
@@ -25,6 +27,12 @@ export interface App {
   /** Sessions, users, locks, freezes, KYC: `identity.requireUser` guards login routes. */
   identity: IdentityModule;
   support: SupportModule;
+  /** Index prices, K-lines, tickers: spot and futures feed it their committed trades. */
+  market: MarketModule;
+  /** The WebSocket gateway; `realtime.publish` pushes committed effects to clients. */
+  realtime: RealtimeGateway;
+  /** Starts the timers (index ticks, idle sweep): main.ts calls it; tests step by hand. */
+  start(): void;
   close(): Promise<void>;
 }
 
@@ -37,7 +45,16 @@ export async function createApp(options: AppOptions): Promise<App> {
   const clock = options.clock ?? systemClock;
   const ledger = createLedger(store, clock);
   const http = await createHttpServer({ logLevel: config.logLevel, rateLimits: options.rateLimits ?? true });
-
+  const realtime = new RealtimeGateway({ clock });
+  await realtime.register(http);
+  const market = await createMarketModule({
+    config,
+    store,
+    clock,
+    publisher: realtime,
+    onError: (error) => http.log.error({ err: error }, 'market data'),
+  });
+  market.registerRoutes(http);
   const identity = createIdentityModule({ config, store, clock });
   identity.registerRoutes(http);
   const content = createContentModule({
@@ -70,7 +87,15 @@ export async function createApp(options: AppOptions): Promise<App> {
     identity,
     content,
     support,
+    market,
+    realtime,
+    start() {
+      market.start();
+      realtime.start();
+    },
     async close() {
+      await market.close();
+      realtime.close();
       await http.close();
     },
   };

@@ -25,6 +25,10 @@ export interface Config {
   mailFrom: string;
   sessionTtlMs: number;
   logLevel: string;
+  /** Seed of the index-price simulator: the same seed gives the same price path. */
+  priceSeed: string;
+  /** Interval between index-price ticks. */
+  priceTickMs: number;
 }
 
 function readInt(value: string | undefined, fallback: number): number {
@@ -56,5 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM ?? 'Halyard <no-reply@halyard.local>',
     sessionTtlMs: readInt(env.SESSION_TTL_HOURS, 24 * 7) * 3_600_000,
     logLevel: env.LOG_LEVEL ?? 'info',
+    priceSeed: env.HALYARD_PRICE_SEED || 'halyard',
+    priceTickMs: readInt(env.PRICE_TICK_MS, 1000),
   };
 }

@@ -6,6 +6,7 @@ const config = loadConfig();
 const store = await openStore(config);
 const app = await createApp({ config, store });
 await app.http.listen({ port: config.port, host: config.host });
+app.start();
 app.http.log.info(`Halyard on ${config.publicUrl} (${store.dialect}${config.demo ? ', demo' : ''})`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -4,13 +4,22 @@ import { common } from './common.ts';
 import { content } from './content.ts';
 import { identity } from './identity.ts';
 import { ledger } from './ledger.ts';
+import { market } from './market.ts';
 import { rules } from './rules.ts';
 import { support } from './support.ts';
 
 export type { Catalogue } from './catalogue.ts';
 
 /** Every domain's catalogue. Add a domain here and the completeness test covers it. */
-export const catalogues: Record<string, Catalogue> = { common, rules, identity, ledger, content, support };
+export const catalogues: Record<string, Catalogue> = {
+  common,
+  rules,
+  identity,
+  ledger,
+  content,
+  support,
+  market,
+};
 
 function merge(): Record<Locale, Record<string, string>> {
   const merged = Object.fromEntries(LOCALES.map((locale) => [locale, {}])) as Record<

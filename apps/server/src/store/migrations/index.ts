@@ -3,6 +3,7 @@ import { ledgerMigration } from './001_ledger.ts';
 import { identityMigration } from './002_identity.ts';
 import { contentMigration } from './003_content.ts';
 import { supportMigration } from './004_support.ts';
+import { marketMigration } from './005_market.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -13,4 +14,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '002_identity': identityMigration,
   '003_content': contentMigration,
   '004_support': supportMigration,
+  '005_market': marketMigration,
 };

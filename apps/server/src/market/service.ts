@@ -1,0 +1,126 @@
+import { Dec } from '@halyard/money';
+import {
+  INFO_PUSH_TYPE,
+  type KlineMinutes,
+  type MarketRef,
+  type MarketTicker,
+  subscriptionKey,
+} from '@halyard/protocol';
+import type { Clock } from '../clock.ts';
+import type { Publisher } from '../realtime/publisher.ts';
+import type { Db } from '../store/database.ts';
+import { formatSeriesRow, KlineAggregator, type Print } from './kline.ts';
+import { pairName, splitPair } from './pair.ts';
+import { type Candle, selectCandlesSince, selectLastCandlesBefore } from './store.ts';
+import { TickerBook, windowStart } from './ticker.ts';
+
+export interface MarketDataOptions {
+  db: Db;
+  clock: Clock;
+  publisher: Publisher;
+  onError: (error: unknown) => void;
+  flushDelayMs?: number;
+}
+
+/**
+ * Market data of every market: K-line bars and 24-hour tickers, fed with the
+ * prints of committed trades (or index ticks for markets without trades), and
+ * pushed live as each batch of bars is committed: `kline` to the market's
+ * period subscribers and the ticker as `info`, `coninfo` or `cycleinfo`.
+ */
+export class MarketData {
+  private readonly aggregator: KlineAggregator;
+  private readonly tickers: TickerBook;
+
+  constructor(private readonly options: MarketDataOptions) {
+    this.tickers = new TickerBook(options.clock);
+    this.aggregator = new KlineAggregator({
+      db: options.db,
+      onFlushed: (bars) => this.announce(bars),
+      onError: options.onError,
+      ...(options.flushDelayMs === undefined ? {} : { flushDelayMs: options.flushDelayMs }),
+    });
+  }
+
+  /** Fills the tickers from the stored 1-minute bars of the last 24 hours. */
+  async load(): Promise<void> {
+    const start = windowStart(this.options.clock.now());
+    for (const bar of await selectLastCandlesBefore(this.options.db, 1, start)) this.tickers.apply(bar);
+    for (const bar of await selectCandlesSince(this.options.db, 1, start)) this.tickers.apply(bar);
+  }
+
+  /** Committed trades of a market: price, amount in the trade coin, time. */
+  recordTrades(market: MarketRef, prints: readonly Print[]): void {
+    const pair = pairName(market);
+    for (const print of prints) this.aggregator.record(market.kind, pair, print);
+  }
+
+  /** A price without a trade (an index tick): moves the bars and the ticker, adds no volume. */
+  recordPrice(market: MarketRef, price: Dec, ts: number): void {
+    this.recordTrades(market, [{ price, amount: Dec.ZERO, ts }]);
+  }
+
+  /** Writes pending bars now (tests, shutdown); otherwise they are written after a short delay. */
+  async flush(): Promise<void> {
+    await this.aggregator.flush();
+  }
+
+  /** Up to `count` bars of `period` ending before `end` (exclusive), in the spec's packed series form. */
+  async series(market: MarketRef, period: KlineMinutes, count: number, end: number): Promise<string[]> {
+    const bars = await this.aggregator.series(
+      { kind: market.kind, pair: pairName(market), period },
+      count,
+      end,
+    );
+    return bars.map(formatSeriesRow);
+  }
+
+  ticker(market: MarketRef): MarketTicker | null {
+    return this.tickers.ticker(market.kind, pairName(market));
+  }
+
+  async close(): Promise<void> {
+    await this.aggregator.close();
+  }
+
+  private announce(bars: readonly Candle[]): void {
+    const touched = new Map<string, { market: MarketRef; byPeriod: Map<number, Candle[]> }>();
+    for (const bar of bars) {
+      this.tickers.apply(bar);
+      const marketId = `${bar.kind}|${bar.pair}`;
+      let entry = touched.get(marketId);
+      if (!entry) {
+        entry = { market: { kind: bar.kind, ...splitPair(bar.pair) }, byPeriod: new Map() };
+        touched.set(marketId, entry);
+      }
+      const periodBars = entry.byPeriod.get(bar.period) ?? [];
+      periodBars.push(bar);
+      entry.byPeriod.set(bar.period, periodBars);
+    }
+    for (const { market, byPeriod } of touched.values()) {
+      this.publishTicker(market);
+      for (const [period, periodBars] of byPeriod)
+        this.publishKline(market, period as KlineMinutes, periodBars);
+    }
+  }
+
+  private publishTicker(market: MarketRef): void {
+    const ticker = this.ticker(market);
+    if (!ticker) return;
+    this.options.publisher.publish({
+      type: INFO_PUSH_TYPE[market.kind],
+      key: subscriptionKey({ ...market, mine: null }),
+      data: ticker,
+    });
+  }
+
+  private publishKline(market: MarketRef, mine: KlineMinutes, bars: Candle[]): void {
+    bars.sort((a, b) => a.start - b.start);
+    this.options.publisher.publish({
+      type: 'kline',
+      key: subscriptionKey({ ...market, mine }),
+      mine,
+      data: { series: bars.map(formatSeriesRow) },
+    });
+  }
+}

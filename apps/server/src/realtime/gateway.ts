@@ -1,0 +1,299 @@
+import websocket, { type WebSocket } from '@fastify/websocket';
+import {
+  COALESCED_PUSH_TYPES,
+  type ErrorPush,
+  type Locale,
+  marketKey,
+  PING,
+  PONG,
+  type PushType,
+  parseSubscriptionKey,
+  type ServerPush,
+  subscriptionKey,
+  toLocale,
+  translate,
+} from '@halyard/protocol';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.ts';
+import type { Publishable, Publisher } from './publisher.ts';
+
+export interface GatewayOptions {
+  clock: Clock;
+  /** At most one snapshot push (depth, ticker, lists) per type and key per window; the latest wins. */
+  coalesceMs?: number;
+  /** A client whose unsent data exceeds this is dropped rather than buffered further. */
+  maxBufferedBytes?: number;
+  /** A client silent for longer than this is disconnected (the spec's client pings after 30 s idle). */
+  idleMs?: number;
+  /** How often the idle check runs once started. */
+  sweepEveryMs?: number;
+  maxClients?: number;
+}
+
+interface Client {
+  id: string;
+  socket: WebSocket;
+  locale: Locale;
+  lastSeenAt: number;
+  /** The market key and the K-line key (null without a period) of the one subscription held. */
+  subscription: { market: string; kline: string | null } | null;
+}
+
+interface CoalescingWindow {
+  timer: NodeJS.Timeout;
+  /** The latest frame held back during the window, sent when it closes. */
+  pending: string | null;
+}
+
+/** Every client gets these, whatever it subscribes to. */
+const BROADCAST_TYPES: ReadonlySet<PushType> = new Set(['overview', 'symbols', 'consymbols']);
+const COALESCED: ReadonlySet<PushType> = new Set(COALESCED_PUSH_TYPES);
+const CLIENT_ID = /^[A-Za-z0-9_.-]{1,64}$/;
+/** Close codes: 1008 policy (bad client id), 1013 try again later (server full). */
+const CLOSE_POLICY = 1008;
+const CLOSE_TRY_LATER = 1013;
+/** Inbound frames are subscription keys and pings: a few dozen bytes. */
+const MAX_INBOUND_BYTES = 1024;
+
+/**
+ * The WebSocket gateway at `/ws/:clientId` (spec §7 "Live data", DESIGN §7).
+ * One JSON frame is built per push and shared by every recipient. Snapshot
+ * pushes are coalesced per type and key, so a burst of depth changes costs
+ * each client at most one frame per window; a client that cannot keep up is
+ * dropped, never buffered without bound.
+ */
+export class RealtimeGateway implements Publisher {
+  private readonly clients = new Set<Client>();
+  private readonly byMarket = new Map<string, Set<Client>>();
+  private readonly byKline = new Map<string, Set<Client>>();
+  /** The latest snapshot frame of each broadcast type, sent to a client when it connects. */
+  private readonly latestBroadcast = new Map<PushType, string>();
+  /** The latest snapshot frames of each market, sent to a client when it subscribes. */
+  private readonly latestByMarket = new Map<string, Map<PushType, string>>();
+  private readonly windows = new Map<string, CoalescingWindow>();
+  private readonly coalesceMs: number;
+  private readonly maxBufferedBytes: number;
+  private readonly idleMs: number;
+  private readonly sweepEveryMs: number;
+  private readonly maxClients: number;
+  private sweeper: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: GatewayOptions) {
+    this.coalesceMs = options.coalesceMs ?? 100;
+    this.maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
+    this.idleMs = options.idleMs ?? 60_000;
+    this.sweepEveryMs = options.sweepEveryMs ?? 10_000;
+    this.maxClients = options.maxClients ?? 10_000;
+  }
+
+  /** Adds the WebSocket plugin and the `/ws/:clientId` route to the HTTP server. */
+  async register(http: FastifyInstance): Promise<void> {
+    await http.register(websocket, { options: { maxPayload: MAX_INBOUND_BYTES } });
+    http.get<{ Params: { clientId: string }; Querystring: { lang?: string } }>(
+      '/ws/:clientId',
+      { websocket: true, schema: { hide: true } },
+      (socket, request) => this.accept(socket, request),
+    );
+  }
+
+  publish(push: Publishable): void {
+    const stamped = { ...push, ts: this.options.clock.now() } as ServerPush;
+    const frame = JSON.stringify(stamped);
+    const route = routeOf(stamped);
+    this.rememberSnapshot(stamped, frame);
+    if (COALESCED.has(stamped.type)) this.coalesce(`${stamped.type}|${route.key}`, route, frame);
+    else this.deliver(route, frame);
+  }
+
+  /** Starts the idle check. */
+  start(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => this.sweepIdle(), this.sweepEveryMs);
+    this.sweeper.unref();
+  }
+
+  /** Disconnects every client silent for longer than the idle limit. */
+  sweepIdle(): void {
+    const now = this.options.clock.now();
+    for (const client of this.clients) {
+      if (now - client.lastSeenAt > this.idleMs) this.drop(client);
+    }
+  }
+
+  clientCount(): number {
+    return this.clients.size;
+  }
+
+  /** Stops the timers; the HTTP server closes the sockets. */
+  close(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+    for (const window of this.windows.values()) clearTimeout(window.timer);
+    this.windows.clear();
+  }
+
+  private accept(
+    socket: WebSocket,
+    request: FastifyRequest<{ Params: { clientId: string }; Querystring: { lang?: string } }>,
+  ): void {
+    if (!CLIENT_ID.test(request.params.clientId)) {
+      socket.close(CLOSE_POLICY, 'bad client id');
+      return;
+    }
+    if (this.clients.size >= this.maxClients) {
+      socket.close(CLOSE_TRY_LATER, 'server full');
+      return;
+    }
+    const client: Client = {
+      id: request.params.clientId,
+      socket,
+      // Browsers cannot set headers on a WebSocket: `?lang=` carries the choice.
+      locale: toLocale(request.query.lang) ?? request.locale,
+      lastSeenAt: this.options.clock.now(),
+      subscription: null,
+    };
+    this.clients.add(client);
+    socket.on('message', (data, isBinary) => this.receive(client, isBinary ? '' : String(data)));
+    socket.on('ping', () => this.touch(client));
+    socket.on('close', () => this.remove(client));
+    socket.on('error', () => this.drop(client));
+    for (const frame of this.latestBroadcast.values()) this.send(client, frame);
+  }
+
+  private receive(client: Client, text: string): void {
+    this.touch(client);
+    const message = text.trim();
+    if (message === PING) {
+      this.send(client, PONG);
+      return;
+    }
+    const subscription = parseSubscriptionKey(message);
+    if (!subscription) {
+      const refusal: ErrorPush = {
+        type: 'error',
+        ts: this.options.clock.now(),
+        data: { msg: translate(client.locale, 'market.badSubscription', { key: message.slice(0, 64) }) },
+      };
+      this.send(client, JSON.stringify(refusal));
+      return;
+    }
+    this.unindex(client);
+    const market = marketKey(subscription);
+    client.subscription = {
+      market,
+      kline: subscription.mine === null ? null : subscriptionKey(subscription),
+    };
+    addTo(this.byMarket, market, client);
+    if (client.subscription.kline) addTo(this.byKline, client.subscription.kline, client);
+    for (const frame of this.latestByMarket.get(market)?.values() ?? []) this.send(client, frame);
+  }
+
+  private touch(client: Client): void {
+    client.lastSeenAt = this.options.clock.now();
+  }
+
+  private rememberSnapshot(push: ServerPush, frame: string): void {
+    if (!COALESCED.has(push.type)) return;
+    if (BROADCAST_TYPES.has(push.type)) {
+      this.latestBroadcast.set(push.type, frame);
+      return;
+    }
+    if (!('key' in push)) return;
+    let frames = this.latestByMarket.get(push.key);
+    if (!frames) {
+      frames = new Map();
+      this.latestByMarket.set(push.key, frames);
+    }
+    frames.set(push.type, frame);
+  }
+
+  /**
+   * Leading and trailing edge: the first frame goes out at once and opens a
+   * window; frames during the window replace each other and the last one goes
+   * out when it closes (which opens the next window).
+   */
+  private coalesce(windowKey: string, route: Route, frame: string): void {
+    const open = this.windows.get(windowKey);
+    if (open) {
+      open.pending = frame;
+      return;
+    }
+    this.deliver(route, frame);
+    this.openWindow(windowKey, route);
+  }
+
+  private openWindow(windowKey: string, route: Route): void {
+    const window: CoalescingWindow = {
+      pending: null,
+      timer: setTimeout(() => {
+        this.windows.delete(windowKey);
+        if (window.pending === null) return;
+        this.deliver(route, window.pending);
+        this.openWindow(windowKey, route);
+      }, this.coalesceMs),
+    };
+    window.timer.unref();
+    this.windows.set(windowKey, window);
+  }
+
+  private deliver(route: Route, frame: string): void {
+    const recipients =
+      route.to === 'all'
+        ? this.clients
+        : (route.to === 'kline' ? this.byKline : this.byMarket).get(route.key);
+    for (const client of recipients ?? []) this.send(client, frame);
+  }
+
+  private send(client: Client, frame: string): void {
+    if (client.socket.readyState !== client.socket.OPEN) return;
+    if (client.socket.bufferedAmount > this.maxBufferedBytes) {
+      this.drop(client);
+      return;
+    }
+    client.socket.send(frame);
+  }
+
+  private drop(client: Client): void {
+    this.remove(client);
+    client.socket.terminate();
+  }
+
+  private remove(client: Client): void {
+    this.unindex(client);
+    this.clients.delete(client);
+  }
+
+  private unindex(client: Client): void {
+    if (!client.subscription) return;
+    removeFrom(this.byMarket, client.subscription.market, client);
+    if (client.subscription.kline) removeFrom(this.byKline, client.subscription.kline, client);
+    client.subscription = null;
+  }
+}
+
+/** Where a push goes: everyone, the clients of a K-line key, or the clients of a market. */
+interface Route {
+  to: 'all' | 'kline' | 'market';
+  key: string;
+}
+
+function routeOf(push: ServerPush): Route {
+  if (BROADCAST_TYPES.has(push.type) || !('key' in push)) return { to: 'all', key: '*' };
+  return { to: push.type === 'kline' ? 'kline' : 'market', key: push.key };
+}
+
+function addTo(index: Map<string, Set<Client>>, key: string, client: Client): void {
+  let members = index.get(key);
+  if (!members) {
+    members = new Set();
+    index.set(key, members);
+  }
+  members.add(client);
+}
+
+function removeFrom(index: Map<string, Set<Client>>, key: string, client: Client): void {
+  const members = index.get(key);
+  if (!members) return;
+  members.delete(client);
+  if (members.size === 0) index.delete(key);
+}
