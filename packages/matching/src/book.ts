@@ -308,12 +308,14 @@ export class OrderBook implements MatchingBook {
       }
       usersTotal += orders.size;
     }
-    if (usersTotal !== this.ordersById.size)
+    if (usersTotal !== this.ordersById.size) {
       throw new MatchingError('orders by user disagree with the levels');
+    }
     let previousSequence = Number.NEGATIVE_INFINITY;
     for (const order of this.ordersById.values()) {
-      if (order.sequence <= previousSequence)
+      if (order.sequence <= previousSequence) {
         throw new MatchingError('orders by id are out of sequence order');
+      }
       previousSequence = order.sequence;
     }
     this.assertNotCrossed();

@@ -76,6 +76,7 @@ export class ReferenceBook implements MatchingBook {
     let remaining = command.amount;
     let budget = command.kind === 'market' ? (command.quoteBudget ?? null) : null;
     let stop: CancelReason | 'filled' | 'rest';
+    // Ends: a pass that trades empties the maker, the taker or the budget, and the book is finite.
     for (;;) {
       if (remaining.isZero()) {
         stop = 'filled';
