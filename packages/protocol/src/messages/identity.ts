@@ -3,6 +3,9 @@ import type { Catalogue } from './catalogue.ts';
 /** Accounts, codes, sessions, wallet login, fund password, KYC and freezes. */
 export const identity: Catalogue = {
   en: {
+    'identity.codeMailSubject': 'Halyard verification code',
+    'identity.codeMailBody':
+      'Your Halyard verification code is {code}. It expires in {minutes} minutes. Never share it with anyone.',
     'identity.codeSent': 'Verification code sent',
     'identity.codeCooldown': 'Please wait {seconds} seconds before requesting another code',
     'identity.codeInvalid': 'The verification code is invalid or already used, please request a new one',
@@ -50,6 +53,8 @@ export const identity: Catalogue = {
     'identity.notFrozen': 'This user has no freeze in force',
   },
   cn: {
+    'identity.codeMailSubject': 'Halyard 验证码',
+    'identity.codeMailBody': '您的 Halyard 验证码是 {code}，{minutes} 分钟内有效。请勿告诉任何人。',
     'identity.codeSent': '验证码已发送',
     'identity.codeCooldown': '请等待 {seconds} 秒后再获取验证码',
     'identity.codeInvalid': '验证码无效或已使用，请重新获取',
@@ -95,6 +100,8 @@ export const identity: Catalogue = {
     'identity.notFrozen': '该用户没有生效中的冻结',
   },
   tw: {
+    'identity.codeMailSubject': 'Halyard 驗證碼',
+    'identity.codeMailBody': '您的 Halyard 驗證碼是 {code}，{minutes} 分鐘內有效。請勿告訴任何人。',
     'identity.codeSent': '驗證碼已發送',
     'identity.codeCooldown': '請等待 {seconds} 秒後再獲取驗證碼',
     'identity.codeInvalid': '驗證碼無效或已使用，請重新獲取',
@@ -140,6 +147,9 @@ export const identity: Catalogue = {
     'identity.notFrozen': '該用戶沒有生效中的凍結',
   },
   jp: {
+    'identity.codeMailSubject': 'Halyard 認証コード',
+    'identity.codeMailBody':
+      'Halyard の認証コードは {code} です。有効期限は {minutes} 分です。誰にも教えないでください。',
     'identity.codeSent': '認証コードを送信しました',
     'identity.codeCooldown': '{seconds} 秒後に再度コードをリクエストしてください',
     'identity.codeInvalid': '認証コードが無効か使用済みです。新しいコードをリクエストしてください',
@@ -187,6 +197,9 @@ export const identity: Catalogue = {
     'identity.notFrozen': 'このユーザーに有効な凍結はありません',
   },
   ko: {
+    'identity.codeMailSubject': 'Halyard 인증 코드',
+    'identity.codeMailBody':
+      'Halyard 인증 코드는 {code}입니다. {minutes}분 후에 만료됩니다. 누구에게도 알려주지 마세요.',
     'identity.codeSent': '인증 코드를 보냈습니다',
     'identity.codeCooldown': '{seconds}초 후에 다시 코드를 요청하세요',
     'identity.codeInvalid': '인증 코드가 유효하지 않거나 이미 사용되었습니다. 새 코드를 요청하세요',
@@ -234,6 +247,9 @@ export const identity: Catalogue = {
     'identity.notFrozen': '이 사용자에게 유효한 동결이 없습니다',
   },
   tr: {
+    'identity.codeMailSubject': 'Halyard doğrulama kodu',
+    'identity.codeMailBody':
+      'Halyard doğrulama kodunuz {code}. {minutes} dakika içinde geçerliliğini yitirir. Kimseyle paylaşmayın.',
     'identity.codeSent': 'Doğrulama kodu gönderildi',
     'identity.codeCooldown': 'Yeni kod istemeden önce lütfen {seconds} saniye bekleyin',
     'identity.codeInvalid': 'Doğrulama kodu geçersiz veya kullanılmış, lütfen yeni bir kod isteyin',
@@ -283,6 +299,9 @@ export const identity: Catalogue = {
     'identity.notFrozen': 'Bu kullanıcının yürürlükte bir dondurması yok',
   },
   vi: {
+    'identity.codeMailSubject': 'Mã xác minh Halyard',
+    'identity.codeMailBody':
+      'Mã xác minh Halyard của bạn là {code}. Mã hết hạn sau {minutes} phút. Không chia sẻ mã với bất kỳ ai.',
     'identity.codeSent': 'Đã gửi mã xác minh',
     'identity.codeCooldown': 'Vui lòng đợi {seconds} giây trước khi yêu cầu mã mới',
     'identity.codeInvalid': 'Mã xác minh không hợp lệ hoặc đã được sử dụng, vui lòng yêu cầu mã mới',
@@ -329,6 +348,9 @@ export const identity: Catalogue = {
     'identity.notFrozen': 'Người dùng này không có lệnh đóng băng nào đang hiệu lực',
   },
   id: {
+    'identity.codeMailSubject': 'Kode verifikasi Halyard',
+    'identity.codeMailBody':
+      'Kode verifikasi Halyard Anda adalah {code}. Berlaku {minutes} menit. Jangan bagikan kepada siapa pun.',
     'identity.codeSent': 'Kode verifikasi terkirim',
     'identity.codeCooldown': 'Tunggu {seconds} detik sebelum meminta kode lain',
     'identity.codeInvalid': 'Kode verifikasi tidak valid atau sudah dipakai, silakan minta kode baru',
@@ -376,6 +398,9 @@ export const identity: Catalogue = {
     'identity.notFrozen': 'Pengguna ini tidak memiliki pembekuan yang berlaku',
   },
   ru: {
+    'identity.codeMailSubject': 'Код подтверждения Halyard',
+    'identity.codeMailBody':
+      'Ваш код подтверждения Halyard: {code}. Он действует {minutes} мин. Никому его не сообщайте.',
     'identity.codeSent': 'Код подтверждения отправлен',
     'identity.codeCooldown': 'Подождите {seconds} с, прежде чем запросить новый код',
     'identity.codeInvalid': 'Код недействителен или уже использован, запросите новый',

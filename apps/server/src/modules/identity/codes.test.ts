@@ -52,6 +52,16 @@ describe('verification codes', () => {
     expect((bob.data as { body: string }[])[0]?.body).toMatch(/\b\d{6}\b/);
   });
 
+  it('writes the message in the language the code was requested in', async () => {
+    await expectOk(get(h, `/user/getCode?account=${EMAIL}&purpose=register`, undefined, { lang: 'cn' }));
+    const [entry] = (await expectOk(get(h, `/dev/outbox?recipient=${EMAIL}`))).data as {
+      subject: string;
+      body: string;
+    }[];
+    expect(entry?.subject).toBe('Halyard 验证码');
+    expect(entry?.body).toMatch(/^您的 Halyard 验证码是 \d{6}，10 分钟内有效/);
+  });
+
   it('sends phone codes to "+<area code> <phone>"', async () => {
     await expectOk(get(h, '/user/getCode?account=13912345678&areaCode=%2B852&purpose=register'));
     expect(await latestCode(h, '+852 13912345678')).toMatch(/^\d{6}$/);

@@ -8,7 +8,7 @@ import { registerIdentityRoutes } from './routes.ts';
 import { IdentityService } from './service.ts';
 
 export type { Mailer, Messengers, SmsSender } from './messenger.ts';
-export type { FreezeView, KycStatus, UserInfo, UserSummary } from './service.ts';
+export type { AuditEntry, FreezeView, KycStatus, LoginResult, UserInfo, UserSummary } from './model.ts';
 export { IdentityService } from './service.ts';
 
 /** What createApp exposes as `app.identity`: the service and the ready `token` guard. */

@@ -68,7 +68,7 @@ function registerCodeRoutes(http: FastifyInstance, { service }: IdentityRouteOpt
         },
       },
     },
-    async (request) => ok(await service.sendCode(request.query), 'identity.codeSent'),
+    async (request) => ok(await service.sendCode(request.query, request.locale), 'identity.codeSent'),
   );
 
   http.post<{ Body: AccountBody & { purpose: CodePurpose; code: string } }>(

@@ -1,18 +1,16 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { type Locale, translate } from '@halyard/protocol';
 import {
   type CalendarDay,
-  checkEmail,
   checkIdCard,
   checkImageSize,
   checkPassword,
   checkPasswordsMatch,
   checkPayPassword,
-  checkPhone,
   checkTermsAgreed,
   maskPhone,
   PASSWORD_CHANGE_LOCK_MS,
-  type RuleError,
 } from '@halyard/rules';
 import type { Hex } from 'viem';
 import type { Clock } from '../../clock.ts';
@@ -21,8 +19,10 @@ import type { AuthUser, SessionResolver } from '../../http/auth.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { Store } from '../../store/connect.ts';
 import type { Executor } from '../../store/database.ts';
+import { type Account, type AccountInput, accountAddress, parseAccount, throwIf } from './accounts.ts';
 import { sniffImageType } from './images.ts';
 import type { Messengers } from './messenger.ts';
+import type { AuditEntry, FreezeView, KycStatus, LoginResult, UserInfo, UserSummary } from './model.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import {
   hashCode,
@@ -48,85 +48,13 @@ export const CODE_MAX_WRONG_TRIES = 5;
 /** 5 failed logins (or fund-password checks) within 15 minutes refuse further tries for 15 minutes. */
 export const ATTEMPTS_MAX = 5;
 export const ATTEMPTS_WINDOW_MS = 15 * 60 * 1000;
-/** Phone numbers without an area code are mainland numbers (spec §5 "mainland style"). */
-export const DEFAULT_AREA_CODE = '86';
 const INVITATION_CODE_TRIES = 8;
-
-export type KycStatus = 'none' | KycState;
-
-/** An email or a phone number with its area code: what a user logs in with and receives codes at. */
-export type Account = { kind: 'email'; email: string } | { kind: 'phone'; areaCode: string; phone: string };
-
-export interface AccountInput {
-  account: string;
-  areaCode?: string | undefined;
-}
-
-/** What other modules may read about a user (never the password hashes). */
-export interface UserSummary {
-  id: number;
-  email: string | null;
-  areaCode: string | null;
-  phone: string | null;
-  walletAddress: string | null;
-  invitationCode: string;
-  parentId: number | null;
-  kyc: KycStatus;
-  hasFundPassword: boolean;
-  lockedUntil: number | null;
-  createdAt: number;
-}
-
-export interface FreezeView {
-  reason: string;
-  setBy: string;
-  startsAt: number;
-  endsAt: number;
-}
-
-/** `/user/userInfo`, and `data.member` of the login answers. */
-export interface UserInfo {
-  id: number;
-  email: string | null;
-  /** Masked: the middle four of eleven digits are asterisks. */
-  phone: string | null;
-  areaCode: string | null;
-  walletAddress: string | null;
-  invitationCode: string;
-  verification: KycStatus;
-  /** Why the last identity verification failed, if it did. */
-  verificationReason: string | null;
-  recomurl: string;
-  hasLoginPassword: boolean;
-  hasFundPassword: boolean;
-  /** Withdrawals and fiat deposits are blocked until then (ms), or null. */
-  lockedUntil: number | null;
-  frozen: FreezeView | null;
-}
-
-export interface AuditEntry {
-  id: number;
-  at: number;
-  operator: string;
-  action: string;
-  userId: number | null;
-  details: Record<string, unknown>;
-}
-
-export interface LoginResult {
-  member: UserInfo;
-  token: string;
-}
 
 export interface IdentityServiceOptions {
   store: Store;
   clock: Clock;
   config: Config;
   messengers: Messengers;
-}
-
-function throwIf(error: RuleError | null): void {
-  if (error) throw badRequest(error.key, error.params);
 }
 
 /** "2026-01-02 03:04 UTC": how a time appears inside a message. */
@@ -137,27 +65,6 @@ export function formatUtc(ms: number): string {
 function calendarDay(ms: number): CalendarDay {
   const date = new Date(ms);
   return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
-}
-
-/**
- * An email if it has an @ (or when `kind` says so), otherwise a phone number
- * with its area code; validated by the shared rules.
- */
-export function parseAccount(input: AccountInput, kind?: Account['kind']): Account {
-  const account = input.account.trim();
-  if (kind === 'email' || (kind === undefined && account.includes('@'))) {
-    throwIf(checkEmail(account));
-    return { kind: 'email', email: account.toLowerCase() };
-  }
-  throwIf(checkPhone(account));
-  const areaCode = (input.areaCode ?? DEFAULT_AREA_CODE).trim().replace(/^\+/, '');
-  if (!/^\d{1,4}$/.test(areaCode)) throw badRequest('common.invalidParams', { field: 'areaCode' });
-  return { kind: 'phone', areaCode, phone: account };
-}
-
-/** The account as codes, outbox entries and login failures know it: "a@b.com" or "+86 13812345678". */
-export function accountAddress(account: Account): string {
-  return account.kind === 'email' ? account.email : `+${account.areaCode} ${account.phone}`;
 }
 
 function freezeView(row: FreezeRow): FreezeView {
@@ -215,7 +122,10 @@ export class IdentityService implements SessionResolver {
   // ── verification codes ─────────────────────────────────────────────────
 
   /** Sends a fresh code to the account, closing any earlier one; refuses within the resend cooldown. */
-  async sendCode(input: AccountInput & { purpose: CodePurpose }): Promise<{ cooldownSeconds: number }> {
+  async sendCode(
+    input: AccountInput & { purpose: CodePurpose },
+    locale: Locale,
+  ): Promise<{ cooldownSeconds: number }> {
     const account = parseAccount(input);
     await this.checkPurposeAllowed(account, input.purpose);
     const address = accountAddress(account);
@@ -237,7 +147,7 @@ export class IdentityService implements SessionResolver {
       expires_at: now + CODE_TTL_MS,
       closed_at: null,
     });
-    await this.deliverCode(account, code);
+    await this.deliverCode(account, code, locale);
     return { cooldownSeconds: CODE_RESEND_COOLDOWN_MS / 1000 };
   }
 
@@ -248,10 +158,10 @@ export class IdentityService implements SessionResolver {
     if (purpose === 'reset' && !owner) throw notFound('identity.accountNotFound');
   }
 
-  private async deliverCode(account: Account, code: string): Promise<void> {
-    const minutes = CODE_TTL_MS / 60_000;
-    const subject = 'Halyard verification code';
-    const text = `Your Halyard verification code is ${code}. It expires in ${minutes} minutes. Never share it.`;
+  /** In the language the code was requested in. */
+  private async deliverCode(account: Account, code: string, locale: Locale): Promise<void> {
+    const subject = translate(locale, 'identity.codeMailSubject');
+    const text = translate(locale, 'identity.codeMailBody', { code, minutes: CODE_TTL_MS / 60_000 });
     const address = accountAddress(account);
     if (account.kind === 'email' && this.messengers.mailer) {
       return this.messengers.mailer.send(address, subject, text);
