@@ -2,56 +2,114 @@ import { Dec } from '@halyard/money';
 import type { Executor } from '../store/database.ts';
 import type { DialectName } from '../store/dialect.ts';
 import { type AccountKey, accountMapKey, accountRefFromColumns, ownerColumn } from './accounts.ts';
-import { type AccountState, type HoldBalance, type Plan, type PlannedTransfer, planBatch } from './plan.ts';
+import { isLedgerError, type LedgerError } from './errors.ts';
+import {
+  type AccountState,
+  assertBatchShape,
+  type LedgerState,
+  mergePlan,
+  type PlannedTransfer,
+  planBatch,
+} from './plan.ts';
 import { type AccountRow, ledgerStore } from './store.ts';
 import type { Transfer, TransferInput } from './transfers.ts';
 
 /**
- * One batch inside an open transaction: read what it touches (locking the
- * account rows on PostgreSQL), plan it in memory, write the plan. Every
- * refusal is thrown by the plan, before the first write.
+ * Several batches inside one open transaction, each all-or-nothing on its
+ * own: read everything they touch in a few statements (locking the account
+ * rows on PostgreSQL), plan them one after another in memory (each sees the
+ * ones before it), then write what the accepted ones did in a few statements.
+ * Answers, per batch, its transfers or the LedgerError that refused it; a
+ * refused batch contributes nothing to the writes. Any other error is thrown
+ * and the caller must roll the transaction back.
  */
-export async function applyBatch(
+export async function applyBatches(
   trx: Executor,
   dialect: DialectName,
-  batch: readonly TransferInput[],
+  batches: readonly (readonly TransferInput[])[],
   now: number,
-): Promise<Transfer[]> {
-  const snapshot = await readSnapshot(trx, dialect, batch);
-  const plan = planBatch(snapshot, batch, now);
-  return writePlan(trx, plan);
+): Promise<(Transfer[] | LedgerError)[]> {
+  const outcomes: (string[] | LedgerError)[] = batches.map((batch) => refusalOfShape(batch) ?? []);
+  const valid = batches.filter((_, index) => !isLedgerError(outcomes[index]));
+  const { state, loaded } = await readState(trx, dialect, valid);
+  const written: Written = { accounts: new Set(), holds: new Set(), transfers: [] };
+  batches.forEach((batch, index) => {
+    if (isLedgerError(outcomes[index])) return;
+    try {
+      const plan = planBatch(state, batch, now);
+      mergePlan(state, plan);
+      for (const account of plan.accounts) written.accounts.add(accountMapKey(account.key));
+      for (const id of plan.holds.keys()) written.holds.add(id);
+      written.transfers.push(...plan.newTransfers);
+      outcomes[index] = plan.results;
+    } catch (error) {
+      if (!isLedgerError(error)) throw error;
+      outcomes[index] = error;
+    }
+  });
+  const stored = await writeState(trx, state, written);
+  return outcomes.map((outcome) => {
+    if (isLedgerError(outcome)) return outcome;
+    return outcome.map((id) => {
+      const transfer = stored.get(id) ?? loaded.get(id);
+      if (!transfer) throw new Error(`ledger: transfer ${id} is neither stored nor written`);
+      return transfer;
+    });
+  });
 }
 
-async function readSnapshot(trx: Executor, dialect: DialectName, batch: readonly TransferInput[]) {
+function refusalOfShape(batch: readonly TransferInput[]): LedgerError | null {
+  try {
+    assertBatchShape(batch);
+    return null;
+  } catch (error) {
+    if (isLedgerError(error)) return error;
+    throw error;
+  }
+}
+
+/** What the accepted batches changed, to be written. */
+interface Written {
+  accounts: Set<string>;
+  holds: Set<string>;
+  transfers: PlannedTransfer[];
+}
+
+const keyOf = (transfer: { asset: string }, ref: PlannedTransfer['debit']): AccountKey =>
+  ({ ...ref, asset: transfer.asset }) as AccountKey;
+
+async function readState(
+  trx: Executor,
+  dialect: DialectName,
+  batches: readonly (readonly TransferInput[])[],
+): Promise<{ state: LedgerState; loaded: Map<string, Transfer> }> {
   const ids = new Set<string>();
   const keys = new Map<string, AccountKey>();
   const addKey = (key: AccountKey) => keys.set(accountMapKey(key), key);
-  for (const input of batch) {
+  for (const input of batches.flat()) {
     ids.add(input.id);
     if (input.type === 'post_pending' || input.type === 'void_pending') ids.add(input.pendingId);
     else {
-      addKey({ ...input.debit, asset: input.asset } as AccountKey);
-      addKey({ ...input.credit, asset: input.asset } as AccountKey);
+      addKey(keyOf(input, input.debit));
+      addKey(keyOf(input, input.credit));
     }
   }
-  const loaded = await ledgerStore.transfersByIds(trx, [...ids]);
-  const transfers = new Map<string, Transfer>();
-  const holds = new Map<string, HoldBalance>();
-  for (const { transfer, hold } of loaded) {
-    transfers.set(transfer.id, transfer);
-    if (hold) holds.set(transfer.id, hold);
+  const state: LedgerState = { transfers: new Map(), holds: new Map(), accounts: new Map() };
+  const loaded = new Map<string, Transfer>();
+  for (const { transfer, hold } of await ledgerStore.transfersByIds(trx, [...ids])) {
+    loaded.set(transfer.id, transfer);
+    state.transfers.set(transfer.id, transfer);
+    if (hold) state.holds.set(transfer.id, hold);
     if (transfer.type === 'pending') {
-      addKey({ ...transfer.debit, asset: transfer.asset } as AccountKey);
-      addKey({ ...transfer.credit, asset: transfer.asset } as AccountKey);
+      addKey(keyOf(transfer, transfer.debit));
+      addKey(keyOf(transfer, transfer.credit));
     }
   }
-  const rows = await ledgerStore.accountsByKeys(trx, dialect, [...keys.values()]);
-  const accounts = new Map<string, AccountState>();
-  for (const row of rows) {
-    const state = accountStateOf(row);
-    accounts.set(accountMapKey(state.key), state);
+  for (const row of await ledgerStore.accountsByKeys(trx, dialect, [...keys.values()])) {
+    const account = accountStateOf(row);
+    state.accounts.set(accountMapKey(account.key), account);
   }
-  return { transfers, holds, accounts };
+  return { state, loaded };
 }
 
 function accountStateOf(row: AccountRow): AccountState {
@@ -81,16 +139,22 @@ function accountRowOf(state: AccountState): Omit<AccountRow, 'id'> {
   };
 }
 
-async function writePlan(trx: Executor, plan: Plan): Promise<Transfer[]> {
-  const accountIds = await writeAccounts(trx, plan.accounts);
+/** Writes accounts, then transfers, then holds; answers the new transfers by id. */
+async function writeState(
+  trx: Executor,
+  state: LedgerState,
+  written: Written,
+): Promise<Map<string, Transfer>> {
+  const accounts = [...written.accounts].map((key) => state.accounts.get(key)!);
+  const accountIds = await writeAccounts(trx, accounts);
   const idOf = (transfer: PlannedTransfer, side: 'debit' | 'credit') => {
-    const id = accountIds.get(accountMapKey({ ...transfer[side], asset: transfer.asset } as AccountKey));
+    const id = accountIds.get(accountMapKey(keyOf(transfer, transfer[side])));
     if (id === undefined) throw new Error(`ledger: no account id for ${side} of transfer ${transfer.id}`);
     return id;
   };
   const seqs = await ledgerStore.insertTransfers(
     trx,
-    plan.newTransfers.map((transfer) => ({
+    written.transfers.map((transfer) => ({
       id: transfer.id,
       type: transfer.type,
       debit_account_id: idOf(transfer, 'debit'),
@@ -105,18 +169,18 @@ async function writePlan(trx: Executor, plan: Plan): Promise<Transfer[]> {
   );
   await ledgerStore.saveHolds(
     trx,
-    [...plan.holds].map(([id, hold]) => ({
-      transfer_id: id,
-      remaining: hold.remaining.toString(),
-      state: hold.state,
-    })),
+    [...written.holds].map((id) => {
+      const hold = state.holds.get(id)!;
+      return { transfer_id: id, remaining: hold.remaining.toString(), state: hold.state };
+    }),
   );
-  return plan.results.map((result) => {
-    if ('existing' in result) return result.existing;
-    const seq = seqs.get(result.planned.id);
-    if (seq === undefined) throw new Error(`ledger: transfer ${result.planned.id} was not inserted`);
-    return { seq, ...result.planned };
-  });
+  const stored = new Map<string, Transfer>();
+  for (const transfer of written.transfers) {
+    const seq = seqs.get(transfer.id);
+    if (seq === undefined) throw new Error(`ledger: transfer ${transfer.id} was not inserted`);
+    stored.set(transfer.id, { seq, ...transfer });
+  }
+  return stored;
 }
 
 /** Creates the new accounts and saves the changed totals; answers every touched account's id. */

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { Db, Executor, Trx } from '../store/database.ts';
 import type { DialectName } from '../store/dialect.ts';
 import { type AccountKey, type AccountRef, ownerColumn, type Wallet } from './accounts.ts';
-import { applyBatch } from './apply.ts';
+import { applyBatches } from './apply.ts';
 import { isLedgerError, LEDGER_ERRORS, LedgerError } from './errors.ts';
 import { type AccountRow, ledgerStore } from './store.ts';
 import type { Hold, Transfer, TransferInput, TransferType } from './transfers.ts';
@@ -80,7 +80,8 @@ export interface LedgerLimits {
 }
 
 const QUEUE_MAX = 10_000;
-const GROUP_MAX = 64;
+const GROUP_MAX = 256;
+const GROUP_TRANSFERS_MAX = 4096;
 const PAGE_LIMIT_DEFAULT = 20;
 const PAGE_LIMIT_MAX = 100;
 
@@ -153,10 +154,15 @@ export function createLedger(
     draining = false;
   }
 
+  /** The queued batches at the head, up to `groupMax` of them and GROUP_TRANSFERS_MAX transfers. */
   function takeBatches(): Extract<Job, { kind: 'batch' }>[] {
     const group: Extract<Job, { kind: 'batch' }>[] = [];
-    while (group.length < groupMax && jobs[0]?.kind === 'batch') {
-      group.push(jobs.shift() as Extract<Job, { kind: 'batch' }>);
+    let transfers = 0;
+    for (let head = jobs[0]; head?.kind === 'batch' && group.length < groupMax; head = jobs[0]) {
+      if (group.length > 0 && transfers + head.batch.length > GROUP_TRANSFERS_MAX) break;
+      transfers += head.batch.length;
+      group.push(head);
+      jobs.shift();
     }
     return group;
   }
@@ -179,32 +185,29 @@ export function createLedger(
   }
 
   /**
-   * Group commit: queued batches share one transaction (one fsync). A refused
-   * batch wrote nothing, so the others go on; any other error rolls the whole
-   * group back and every caller sees it (they may retry: ids make it safe).
+   * Group commit: queued batches share one transaction (one fsync) and a few
+   * statements. Each batch still succeeds or is refused on its own; any other
+   * error rolls the whole group back and every caller sees it (they may retry:
+   * ids make that safe).
    */
   async function runGroup(group: Extract<Job, { kind: 'batch' }>[]): Promise<void> {
-    const outcomes: ({ ok: true; value: Transfer[] } | { ok: false; error: LedgerError })[] = [];
     try {
-      await db.transaction().execute(async (trx) => {
-        for (const job of group) {
-          try {
-            outcomes.push({ ok: true, value: await applyBatch(trx, dialect, job.batch, clock.now()) });
-          } catch (error) {
-            if (!isLedgerError(error)) throw error;
-            outcomes.push({ ok: false, error });
-          }
-        }
+      const outcomes = await db.transaction().execute((trx) =>
+        applyBatches(
+          trx,
+          dialect,
+          group.map((job) => job.batch),
+          clock.now(),
+        ),
+      );
+      group.forEach((job, index) => {
+        const outcome = outcomes[index]!;
+        if (isLedgerError(outcome)) job.settle.reject(outcome);
+        else job.settle.resolve(outcome);
       });
     } catch (error) {
       for (const job of group) job.settle.reject(error);
-      return;
     }
-    group.forEach((job, index) => {
-      const outcome = outcomes[index]!;
-      if (outcome.ok) job.settle.resolve(outcome.value);
-      else job.settle.reject(outcome.error);
-    });
   }
 
   function executeIn(trx: Trx, batch: readonly TransferInput[]): Promise<Transfer[]> {
@@ -215,7 +218,11 @@ export function createLedger(
       );
     }
     // Batches in one transaction run one after another even if the caller does not await each.
-    const next = tail.then(() => applyBatch(trx, dialect, batch, clock.now()));
+    const next = tail.then(async () => {
+      const [outcome] = await applyBatches(trx, dialect, [batch], clock.now());
+      if (isLedgerError(outcome)) throw outcome;
+      return outcome!;
+    });
     open.set(
       trx,
       next.catch(() => undefined),

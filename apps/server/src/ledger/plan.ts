@@ -42,27 +42,36 @@ export interface HoldBalance {
   state: HoldState;
 }
 
-/** What the database holds for one batch. */
-export interface Snapshot {
-  /** Existing transfers: those with the batch's ids and the holds it posts or voids. */
-  transfers: ReadonlyMap<string, Transfer>;
-  /** Existing holds, by pending transfer id. */
-  holds: ReadonlyMap<string, HoldBalance>;
-  /** Existing accounts, by `accountMapKey`. */
-  accounts: ReadonlyMap<string, AccountState>;
-}
-
 /** A transfer this batch adds; its `seq` is given when it is written. */
 export type PlannedTransfer = Omit<Transfer, 'seq'>;
 
+/**
+ * What the batches of one step see: what the database held, plus what the
+ * batches planned before this one added. `mergePlan` folds a plan in.
+ */
+export interface LedgerState {
+  /** Transfers by id: existing ones (the batch's ids and the holds it settles) and earlier plans'. */
+  transfers: Map<string, PlannedTransfer>;
+  /** Holds by pending transfer id. */
+  holds: Map<string, HoldBalance>;
+  /** Accounts by `accountMapKey`. */
+  accounts: Map<string, AccountState>;
+}
+
 export interface Plan {
-  /** One per input, in order: the stored transfer for a retry, else the new one. */
-  results: ({ existing: Transfer } | { planned: PlannedTransfer })[];
+  /** One id per input, in order: the batch answers these transfers. */
+  results: string[];
   newTransfers: PlannedTransfer[];
   /** Accounts whose totals changed, new ones included. */
   accounts: AccountState[];
   /** Holds created or changed, by pending transfer id. */
   holds: Map<string, HoldBalance>;
+}
+
+export function mergePlan(state: LedgerState, plan: Plan): void {
+  for (const account of plan.accounts) state.accounts.set(accountMapKey(account.key), account);
+  for (const [id, hold] of plan.holds) state.holds.set(id, hold);
+  for (const transfer of plan.newTransfers) state.transfers.set(transfer.id, transfer);
 }
 
 const ID_LENGTH_MAX = 128;
@@ -115,7 +124,7 @@ function sameRef(a: AccountRef, b: AccountRef): boolean {
 }
 
 /** A retry must ask for exactly what the first request asked for. */
-export function isSameRequest(input: TransferInput, stored: Transfer): boolean {
+export function isSameRequest(input: TransferInput, stored: PlannedTransfer): boolean {
   const type = input.type ?? 'posted';
   if (type !== stored.type || input.code !== stored.code || (input.reference ?? null) !== stored.reference) {
     return false;
@@ -135,8 +144,8 @@ function keyOf(ref: AccountRef, asset: string): AccountKey {
   return { ...ref, asset } as AccountKey;
 }
 
-/** Plans one batch against a snapshot; throws a LedgerError to refuse it. */
-export function planBatch(snapshot: Snapshot, batch: readonly TransferInput[], now: number): Plan {
+/** Plans one batch against the state; throws a LedgerError to refuse it. The state is not changed. */
+export function planBatch(snapshot: LedgerState, batch: readonly TransferInput[], now: number): Plan {
   assertBatchShape(batch);
   const accounts = new Map<string, AccountState>();
   const holds = new Map<string, HoldBalance>();
@@ -213,14 +222,14 @@ export function planBatch(snapshot: Snapshot, batch: readonly TransferInput[], n
     const existing = snapshot.transfers.get(input.id);
     if (existing) {
       if (!isSameRequest(input, existing)) throw new LedgerError(LEDGER_ERRORS.idConflict, input.id);
-      plan.results.push({ existing });
+      plan.results.push(existing.id);
       continue;
     }
     const planned =
       input.type === 'post_pending' || input.type === 'void_pending' ? settle(input) : move(input);
     created.set(planned.id, planned);
     plan.newTransfers.push(planned);
-    plan.results.push({ planned });
+    plan.results.push(planned.id);
   }
   plan.accounts = [...accounts.values()];
   return plan;

@@ -124,31 +124,52 @@ function keyMatches(eb: ExpressionBuilder<Database, 'ledger_accounts'>, key: Acc
   ]);
 }
 
+/**
+ * Statements stay well inside SQLite's limits on bound parameters (32,766)
+ * and on expression depth (1,000, which a long OR chain would reach).
+ */
+const ROWS_PER_STATEMENT = 500;
+const KEYS_PER_LOOKUP = 200;
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
+  return result;
+}
+
 /** The ledger's SQL. Only the ledger module calls it. */
 export const ledgerStore = {
   async transfersByIds(db: Executor, ids: readonly string[]): Promise<LoadedTransfer[]> {
-    if (ids.length === 0) return [];
-    const rows = await transfersWithAccounts(db).where('t.id', 'in', ids).execute();
-    return rows.map(toLoaded);
+    const loaded: LoadedTransfer[] = [];
+    for (const chunk of chunks(ids, ROWS_PER_STATEMENT)) {
+      const rows = await transfersWithAccounts(db).where('t.id', 'in', chunk).execute();
+      loaded.push(...rows.map(toLoaded));
+    }
+    return loaded;
   },
 
   /**
    * The accounts with these keys that exist. On PostgreSQL the rows are locked
-   * (FOR UPDATE, in id order so two batches never wait on each other in a
-   * cycle) until the transaction ends; SQLite has a single writer already.
+   * (FOR UPDATE, in id order within each lookup) until the transaction ends;
+   * SQLite has a single writer already. In one process the ledger's queue
+   * already orders writers; across processes PostgreSQL breaks any lock cycle
+   * by failing one transaction, which its caller may retry.
    */
   async accountsByKeys(
     db: Executor,
     dialect: DialectName,
     keys: readonly AccountKey[],
   ): Promise<AccountRow[]> {
-    if (keys.length === 0) return [];
-    const query = db
-      .selectFrom('ledger_accounts')
-      .selectAll()
-      .where((eb) => eb.or(keys.map((key) => keyMatches(eb, key))))
-      .orderBy('id');
-    return dialect === 'postgres' ? query.forUpdate().execute() : query.execute();
+    const rows: AccountRow[] = [];
+    for (const chunk of chunks(keys, KEYS_PER_LOOKUP)) {
+      const query = db
+        .selectFrom('ledger_accounts')
+        .selectAll()
+        .where((eb) => eb.or(chunk.map((key) => keyMatches(eb, key))))
+        .orderBy('id');
+      rows.push(...(await (dialect === 'postgres' ? query.forUpdate() : query).execute()));
+    }
+    return rows;
   },
 
   async accountByKey(db: Executor, key: AccountKey): Promise<AccountRow | undefined> {
@@ -170,54 +191,63 @@ export const ledgerStore = {
   },
 
   async insertAccounts(db: Executor, rows: readonly NewAccountRow[]): Promise<{ id: number; key: string }[]> {
-    if (rows.length === 0) return [];
-    const inserted = await db
-      .insertInto('ledger_accounts')
-      .values([...rows])
-      .returning(['id', 'owner', 'asset', 'wallet'])
-      .execute();
-    return inserted.map((row) => ({ id: row.id, key: `${row.owner}|${row.asset}|${row.wallet}` }));
+    const ids: { id: number; key: string }[] = [];
+    for (const chunk of chunks(rows, ROWS_PER_STATEMENT)) {
+      const inserted = await db
+        .insertInto('ledger_accounts')
+        .values(chunk)
+        .returning(['id', 'owner', 'asset', 'wallet'])
+        .execute();
+      ids.push(...inserted.map((row) => ({ id: row.id, key: `${row.owner}|${row.asset}|${row.wallet}` })));
+    }
+    return ids;
   },
 
   /** Writes the new totals of accounts that exist (one statement for the whole batch). */
   async updateAccountTotals(db: Executor, rows: readonly AccountRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await db
-      .insertInto('ledger_accounts')
-      .values([...rows])
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          debits_posted: eb.ref('excluded.debits_posted'),
-          credits_posted: eb.ref('excluded.credits_posted'),
-          debits_pending: eb.ref('excluded.debits_pending'),
-          credits_pending: eb.ref('excluded.credits_pending'),
-        })),
-      )
-      .execute();
+    for (const chunk of chunks(rows, ROWS_PER_STATEMENT)) {
+      await db
+        .insertInto('ledger_accounts')
+        .values(chunk)
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet((eb) => ({
+            debits_posted: eb.ref('excluded.debits_posted'),
+            credits_posted: eb.ref('excluded.credits_posted'),
+            debits_pending: eb.ref('excluded.debits_pending'),
+            credits_pending: eb.ref('excluded.credits_pending'),
+          })),
+        )
+        .execute();
+    }
   },
 
+  /** Inserts in the given order, so `seq` follows it. */
   async insertTransfers(db: Executor, rows: readonly NewTransferRow[]): Promise<Map<string, number>> {
-    if (rows.length === 0) return new Map();
-    const inserted = await db
-      .insertInto('ledger_transfers')
-      .values([...rows])
-      .returning(['seq', 'id'])
-      .execute();
-    return new Map(inserted.map((row) => [row.id, row.seq]));
+    const seqs = new Map<string, number>();
+    for (const chunk of chunks(rows, ROWS_PER_STATEMENT)) {
+      const inserted = await db
+        .insertInto('ledger_transfers')
+        .values(chunk)
+        .returning(['seq', 'id'])
+        .execute();
+      for (const row of inserted) seqs.set(row.id, row.seq);
+    }
+    return seqs;
   },
 
   async saveHolds(db: Executor, rows: readonly HoldRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await db
-      .insertInto('ledger_holds')
-      .values([...rows])
-      .onConflict((oc) =>
-        oc.column('transfer_id').doUpdateSet((eb) => ({
-          remaining: eb.ref('excluded.remaining'),
-          state: eb.ref('excluded.state'),
-        })),
-      )
-      .execute();
+    for (const chunk of chunks(rows, ROWS_PER_STATEMENT)) {
+      await db
+        .insertInto('ledger_holds')
+        .values(chunk)
+        .onConflict((oc) =>
+          oc.column('transfer_id').doUpdateSet((eb) => ({
+            remaining: eb.ref('excluded.remaining'),
+            state: eb.ref('excluded.state'),
+          })),
+        )
+        .execute();
+    }
   },
 
   /** One account's transfers, newest first, from `beforeSeq` down. */

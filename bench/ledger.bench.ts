@@ -1,0 +1,124 @@
+/**
+ * Ledger throughput on a SQLite file (WAL, synchronous=FULL: every commit is
+ * on disk), as Halyard runs by default.
+ *
+ *   npx tsx bench/ledger.bench.ts
+ *
+ * Prints transfers per second for single transfers (one caller at a time, and
+ * many callers at once, which the ledger group-commits) and for linked
+ * four-leg batches (a trade), each with its ratio to the anchor.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Dec } from '@halyard/money';
+import { systemClock } from '../apps/server/src/clock.ts';
+import {
+  createLedger,
+  type Ledger,
+  systemAccount,
+  type TransferInput,
+  userAccount,
+} from '../apps/server/src/ledger/index.ts';
+import { openStore } from '../apps/server/src/store/connect.ts';
+
+/** The anchor: a target figure for one SQLite file on 2 cores, not a measurement. */
+const ANCHOR_TRANSFERS_PER_SECOND = 10_000;
+const USERS = 100;
+const amount = Dec.parse('0.01');
+
+let counter = 0;
+const id = (prefix: string) => `${prefix}-${++counter}`;
+
+function single(): TransferInput[] {
+  const from = 1 + (counter % USERS);
+  const to = 1 + ((counter * 7 + 3) % USERS);
+  return [
+    {
+      id: id('t'),
+      debit: userAccount(from, 'spot'),
+      credit: userAccount(to === from ? (to % USERS) + 1 : to, 'spot'),
+      asset: 'USDT',
+      amount,
+      code: 'transfer',
+    },
+  ];
+}
+
+function trade(): TransferInput[] {
+  const buyer = userAccount(1 + (counter % USERS), 'spot');
+  const seller = userAccount(1 + ((counter + 1) % USERS), 'spot');
+  const fees = systemAccount('fees');
+  return [
+    { id: id('q'), debit: buyer, credit: seller, asset: 'USDT', amount, code: 'trade' },
+    { id: id('b'), debit: seller, credit: buyer, asset: 'BTC', amount, code: 'trade' },
+    { id: id('f'), debit: seller, credit: fees, asset: 'USDT', amount: Dec.parse('0.0001'), code: 'fee' },
+    { id: id('f'), debit: buyer, credit: fees, asset: 'BTC', amount: Dec.parse('0.0001'), code: 'fee' },
+  ];
+}
+
+async function fund(ledger: Ledger): Promise<void> {
+  const treasury = systemAccount('treasury');
+  for (let user = 1; user <= USERS; user += 1) {
+    await ledger.execute(
+      ['USDT', 'BTC'].map((asset) => ({
+        id: `fund-${asset}-${user}`,
+        debit: treasury,
+        credit: userAccount(user, 'spot'),
+        asset,
+        amount: Dec.parse('1000000'),
+        code: 'demo',
+      })),
+    );
+  }
+}
+
+/** Runs `batches` batches with `inFlight` callers at a time; answers transfers per second. */
+async function measure(
+  ledger: Ledger,
+  make: () => TransferInput[],
+  batches: number,
+  inFlight: number,
+): Promise<number> {
+  let transfers = 0;
+  let started = 0;
+  const begin = performance.now();
+  async function caller(): Promise<void> {
+    while (started < batches) {
+      started += 1;
+      const batch = make();
+      transfers += batch.length;
+      await ledger.execute(batch);
+    }
+  }
+  await Promise.all(Array.from({ length: inFlight }, caller));
+  return (transfers * 1000) / (performance.now() - begin);
+}
+
+function report(name: string, perSecond: number): void {
+  const ratio = perSecond / ANCHOR_TRANSFERS_PER_SECOND;
+  console.log(
+    `${name.padEnd(44)} ${perSecond.toFixed(0).padStart(8)} transfers/s   ${ratio.toFixed(2)}× anchor`,
+  );
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'halyard-ledger-bench-'));
+const store = await openStore({ databaseUrl: null, sqliteFile: path.join(dir, 'bench.sqlite') });
+try {
+  const ledger = createLedger(store, systemClock);
+  await fund(ledger);
+  console.log(
+    `ledger benchmark: SQLite file (WAL, synchronous=FULL), ${os.cpus().length} cores, node ${process.version}`,
+  );
+  console.log(
+    `anchor: ${ANCHOR_TRANSFERS_PER_SECOND} transfers/s, a target figure for one SQLite file on 2 cores`,
+  );
+  report('single transfers, one caller', await measure(ledger, single, 2_000, 1));
+  report('single transfers, 256 callers (group commit)', await measure(ledger, single, 20_000, 256));
+  report('linked 4-leg trades, one caller', await measure(ledger, trade, 1_000, 1));
+  report('linked 4-leg trades, 256 callers', await measure(ledger, trade, 5_000, 256));
+} finally {
+  await store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
