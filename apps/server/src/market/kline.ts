@@ -164,6 +164,12 @@ const UPSERT_CHUNK = 500;
  */
 export class KlineAggregator {
   private pending = new Map<string, Candle>();
+  /**
+   * Per market, the pending bar each period last touched (indexed like
+   * KLINE_MINUTES): consecutive prints mostly land in the same bars, and this
+   * spares them the key building and map lookups. Cleared with `pending`.
+   */
+  private hot = new Map<string, Array<Candle | undefined>>();
   /** The newest stored bar of each series, or null when the series has none: most prints land in it. */
   private readonly newest = new Map<string, Candle | null>();
   private readonly flushDelayMs: number;
@@ -178,13 +184,28 @@ export class KlineAggregator {
 
   /** Adds a print to every period of a market's bars; written by the next flush. */
   record(kind: MarketKind, pair: string, print: Print): void {
-    for (const period of KLINE_MINUTES) {
-      const series: SeriesRef = { kind, pair, period };
+    const marketId = `${kind}|${pair}`;
+    let hot = this.hot.get(marketId);
+    if (!hot) {
+      hot = [];
+      this.hot.set(marketId, hot);
+    }
+    for (const [index, period] of KLINE_MINUTES.entries()) {
       const start = bucketStart(print.ts, period);
+      const current = hot[index];
+      if (current && current.start === start) {
+        applyPrint(current, print);
+        continue;
+      }
+      const series: SeriesRef = { kind, pair, period };
       const key = candleKey(series, start);
-      const candle = this.pending.get(key);
+      let candle = this.pending.get(key);
       if (candle) applyPrint(candle, print);
-      else this.pending.set(key, newCandle(series, start, print));
+      else {
+        candle = newCandle(series, start, print);
+        this.pending.set(key, candle);
+      }
+      hot[index] = candle;
     }
     this.scheduleFlush();
   }
@@ -227,6 +248,7 @@ export class KlineAggregator {
     if (this.pending.size === 0) return [];
     const batch = this.pending;
     this.pending = new Map();
+    this.hot = new Map();
     try {
       const merged = await this.options.db.transaction().execute(async (trx) => {
         const bars: Candle[] = [];
@@ -274,6 +296,7 @@ export class KlineAggregator {
       batch.set(key, earlier ? mergeCandles(earlier, candle) : candle);
     }
     this.pending = batch;
+    this.hot = new Map();
     this.scheduleFlush();
   }
 }
