@@ -6,7 +6,9 @@ import { registerWebApp } from './http/web-app.ts';
 import { createLedger, type Ledger } from './ledger/index.ts';
 import { createMarketModule, type MarketModule } from './market/index.ts';
 import { type ContentModule, createContentModule, seedContentDemo } from './modules/content/index.ts';
+import { createFaucetModule, type FaucetModule } from './modules/faucet/index.ts';
 import { createIdentityModule, type IdentityModule } from './modules/identity/index.ts';
+import { createSpotModule, type SpotModule } from './modules/spot/index.ts';
 import { createSupportModule, type SupportModule } from './modules/support/index.ts';
 import { RealtimeGateway } from './realtime/gateway.ts';
 import type { Store } from './store/connect.ts';
@@ -31,6 +33,10 @@ export interface App {
   market: MarketModule;
   /** The WebSocket gateway; `realtime.publish` pushes committed effects to clients. */
   realtime: RealtimeGateway;
+  /** Spot pairs, order books, /trad/* and the market maker. */
+  spot: SpotModule;
+  /** Demo play money through the ledger (POST /account/demoFaucet in demo mode). */
+  faucet: FaucetModule;
   /** Starts the timers (index ticks, idle sweep): main.ts calls it; tests step by hand. */
   start(): void;
   close(): Promise<void>;
@@ -72,10 +78,23 @@ export async function createApp(options: AppOptions): Promise<App> {
     requireUser: identity.requireUser,
   });
   support.registerRoutes(http);
+  const spot = await createSpotModule({
+    store,
+    ledger,
+    clock,
+    identity: identity.service,
+    market,
+    publisher: realtime,
+    requireUser: identity.requireUser,
+    onError: (error) => http.log.error({ err: error }, 'spot'),
+  });
+  spot.registerRoutes(http);
+  const faucet = createFaucetModule({ ledger, requireUser: identity.requireUser });
+  if (config.demo) faucet.registerRoutes(http);
 
   // Demo data (AMENDMENTS A5): each module's seed is idempotent and runs on
   // every start while demo mode is on. Add your module's seed to this list.
-  const demoSeeds: Array<() => Promise<void>> = [() => seedContentDemo(store.db, clock)];
+  const demoSeeds: Array<() => Promise<void>> = [() => seedContentDemo(store.db, clock), () => spot.seedDemo()];
   if (config.demo) for (const seed of demoSeeds) await seed();
 
   // Last: the built web app and its single-page fallback, when it has been built.
@@ -89,11 +108,15 @@ export async function createApp(options: AppOptions): Promise<App> {
     support,
     market,
     realtime,
+    spot,
+    faucet,
     start() {
       market.start();
       realtime.start();
+      if (config.demo) spot.start();
     },
     async close() {
+      await spot.close();
       await market.close();
       realtime.close();
       await http.close();

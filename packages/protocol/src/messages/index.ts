@@ -6,6 +6,7 @@ import { identity } from './identity.ts';
 import { ledger } from './ledger.ts';
 import { market } from './market.ts';
 import { rules } from './rules.ts';
+import { spot } from './spot.ts';
 import { support } from './support.ts';
 
 export type { Catalogue } from './catalogue.ts';
@@ -19,6 +20,7 @@ export const catalogues: Record<string, Catalogue> = {
   content,
   support,
   market,
+  spot,
 };
 
 function merge(): Record<Locale, Record<string, string>> {

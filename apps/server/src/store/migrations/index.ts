@@ -4,6 +4,7 @@ import { identityMigration } from './002_identity.ts';
 import { contentMigration } from './003_content.ts';
 import { supportMigration } from './004_support.ts';
 import { marketMigration } from './005_market.ts';
+import { spotMigration } from './006_spot.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -15,4 +16,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '003_content': contentMigration,
   '004_support': supportMigration,
   '005_market': marketMigration,
+  '006_spot': spotMigration,
 };

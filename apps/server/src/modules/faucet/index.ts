@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { Dec } from '@halyard/money';
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import { currentUser } from '../../http/auth.ts';
+import { ok } from '../../http/envelope.ts';
+import { type Ledger, systemAccount, type UserWallet, userAccount } from '../../ledger/index.ts';
+
+/** What one faucet call credits (AMENDMENTS A5: play money, demo mode only). */
+export const FAUCET_GRANT: readonly { asset: string; amount: Dec }[] = [
+  { asset: 'USDT', amount: Dec.parse('10000') },
+  { asset: 'BTC', amount: Dec.parse('1') },
+];
+
+export interface FaucetModule {
+  /** Credits the grant to a user's wallet from the treasury, in one ledger batch. */
+  grant(userId: number, wallet?: UserWallet): Promise<{ asset: string; amount: string }[]>;
+  /** POST /account/demoFaucet; call only in demo mode. */
+  registerRoutes(http: FastifyInstance): void;
+}
+
+export interface FaucetModuleOptions {
+  ledger: Ledger;
+  requireUser: preHandlerAsyncHookHandler;
+}
+
+/**
+ * The demo faucet: play money minted by the treasury (which may run negative
+ * for exactly this) and moved through the ledger like any transfer, so the
+ * audit sees every coin of it.
+ */
+export function createFaucetModule(options: FaucetModuleOptions): FaucetModule {
+  async function grant(userId: number, wallet: UserWallet = 'spot') {
+    const id = randomUUID();
+    await options.ledger.execute(
+      FAUCET_GRANT.map(({ asset, amount }) => ({
+        id: `faucet:${id}:${asset}`,
+        debit: systemAccount('treasury'),
+        credit: userAccount(userId, wallet),
+        asset,
+        amount,
+        code: 'demo_faucet',
+      })),
+    );
+    return FAUCET_GRANT.map(({ asset, amount }) => ({ asset, amount: amount.toString() }));
+  }
+  return {
+    grant,
+    registerRoutes(http) {
+      http.post(
+        '/account/demoFaucet',
+        {
+          preHandler: options.requireUser,
+          // Play money still should not be minted in a loop.
+          config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
+          schema: {
+            tags: ['account'],
+            security: [{ token: [] }],
+            summary: 'Demo mode only: credits play USDT and BTC to your spot wallet (not real money)',
+          },
+        },
+        async (request) => {
+          const granted = await grant(currentUser(request).id);
+          const amounts = granted.map(({ asset, amount }) => `${amount} ${asset}`).join(', ');
+          return ok(granted, 'faucet.credited', { amounts });
+        },
+      );
+    },
+  };
+}

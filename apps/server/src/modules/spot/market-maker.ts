@@ -1,0 +1,162 @@
+import { Dec } from '@halyard/money';
+import type { IndexPriceSource } from '../../market/index.ts';
+import type { PairMarket } from './pair-market.ts';
+import type { SpotService } from './service.ts';
+import { HOUSE_QUOTER, HOUSE_TAKER } from './trader.ts';
+
+/** Levels quoted on each side: the spec's book shows 20; two spare keep it full while fills are replaced. */
+export const LEVELS_PER_SIDE = 22;
+/** Distance between two levels and from the index to the first level, as a fraction of the index price. */
+const LEVEL_GAP = Dec.parse('0.0005');
+/** Quote value of the first level; level i holds (1 + i/4) times this. */
+const LEVEL_VALUE = Dec.parse('400');
+/** Cancels plus placements per pair per requote, at most (TIGER_STYLE: bounded work per tick). */
+const CHANGES_MAX = 2 * LEVELS_PER_SIDE + 4;
+/** A small market order crosses the spread on every pair every this many requotes. */
+const CROSS_EVERY = 5;
+
+interface Quote {
+  side: 'buy' | 'sell';
+  price: Dec;
+  amount: Dec;
+}
+
+export interface MarketMakerOptions {
+  spot: SpotService;
+  index: IndexPriceSource;
+  onError: (error: unknown) => void;
+}
+
+/**
+ * The house's quotes (DESIGN §6): on every pair quoted in the index's coin,
+ * LEVELS_PER_SIDE levels each side on a fixed price grid around the index
+ * price. Prices sit on multiples of the pair's grid step, so when the index
+ * moves only the levels that leave or enter the ladder are cancelled or
+ * placed. Every few requotes the house's taker role sends a small market order
+ * across the spread so trades print and charts move (demo mode only: that is
+ * the house trading with itself). Orders go through the spot service like
+ * anyone's: spec checks, ledger holds, matching, settlement.
+ */
+export class MarketMaker {
+  private readonly running = new Map<number, Promise<void>>();
+  private readonly requotes = new Map<number, number>();
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(private readonly options: MarketMakerOptions) {}
+
+  /** Requotes every pair on each index tick. */
+  start(): void {
+    if (this.unsubscribe) return;
+    this.unsubscribe = this.options.index.subscribe(() => {
+      this.requoteAll().catch(this.options.onError);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    await Promise.all(this.running.values());
+  }
+
+  /** One requote of every pair; a pair still busy with the previous one is skipped. */
+  async requoteAll(): Promise<void> {
+    await Promise.all(
+      this.options.spot.pairs().map((market) => {
+        const id = market.pair.autoid;
+        if (this.running.has(id)) return this.running.get(id);
+        const run = this.requote(market)
+          .catch(this.options.onError)
+          .finally(() => this.running.delete(id));
+        this.running.set(id, run);
+        return run;
+      }),
+    );
+  }
+
+  private async requote(market: PairMarket): Promise<void> {
+    const { pair } = market;
+    if (pair.maincoin !== this.options.index.quote || pair.state !== 1) return;
+    const index = this.options.index.current(pair.tradcoin)?.price;
+    if (!index?.isPositive()) return;
+    const wanted = ladder(index, pair.price_accuracy, pair.amount_accuracy, Dec.parse(pair.minnumber));
+    const wantedKeys = new Set(wanted.map(quoteKey));
+    const resting = market.openOrdersOf(HOUSE_QUOTER);
+    const restingKeys = new Set(resting.map((row) => `${row.type}:${Dec.parse(row.price ?? '0')}`));
+    let changesLeft = CHANGES_MAX;
+    // Stale levels first, so new quotes never meet the house's own old ones.
+    for (const row of resting) {
+      if (changesLeft <= 0) return;
+      if (wantedKeys.has(`${row.type}:${Dec.parse(row.price ?? '0')}`)) continue;
+      changesLeft -= 1;
+      await this.options.spot.cancelForHouse(row).catch(this.options.onError);
+    }
+    const coins = { tradcoin: pair.tradcoin, maincoin: pair.maincoin };
+    const missing = wanted.filter((quote) => !restingKeys.has(quoteKey(quote))).slice(0, changesLeft);
+    await Promise.all(
+      missing.map((quote) =>
+        this.options.spot
+          .placeForHouse(HOUSE_QUOTER, {
+            ...coins,
+            side: quote.side,
+            style: 'limit',
+            price: quote.price.toString(),
+            number: quote.amount.toString(),
+          })
+          .catch(this.options.onError),
+      ),
+    );
+    await this.crossWhenDue(market);
+  }
+
+  /** Every CROSS_EVERY requotes, a market order of the pair's minimum times three, alternately buying and selling. */
+  private async crossWhenDue(market: PairMarket): Promise<void> {
+    const { pair } = market;
+    const count = (this.requotes.get(pair.autoid) ?? 0) + 1;
+    this.requotes.set(pair.autoid, count);
+    if (count % CROSS_EVERY !== 0) return;
+    const side = (count / CROSS_EVERY) % 2 === 0 ? 'sell' : 'buy';
+    await this.options.spot
+      .placeForHouse(HOUSE_TAKER, {
+        tradcoin: pair.tradcoin,
+        maincoin: pair.maincoin,
+        side,
+        style: 'market',
+        number: Dec.parse(pair.minnumber).mul(Dec.fromInt(3)).toString(),
+      })
+      .catch(this.options.onError);
+  }
+}
+
+/**
+ * The quotes wanted at an index price: bids on the grid below index × (1 − gap),
+ * asks on the grid above index × (1 + gap), one grid step apart. The grid step is
+ * the gap's worth of price rounded down to the pair's price step (at least one step).
+ */
+export function ladder(index: Dec, priceAccuracy: number, amountAccuracy: number, minNumber: Dec): Quote[] {
+  const tick = Dec.step(priceAccuracy);
+  const grid = Dec.max(index.mul(LEVEL_GAP).floorTo(priceAccuracy), tick);
+  const firstBid = onGridBelow(index.sub(index.mul(LEVEL_GAP)), grid);
+  const firstAsk = onGridBelow(index.add(index.mul(LEVEL_GAP)), grid).add(grid);
+  const quotes: Quote[] = [];
+  for (let level = 0; level < LEVELS_PER_SIDE; level++) {
+    const offset = grid.mul(Dec.fromInt(level));
+    const value = LEVEL_VALUE.add(LEVEL_VALUE.mul(Dec.fromInt(level)).div(Dec.fromInt(4)));
+    const bid = firstBid.sub(offset);
+    const ask = firstAsk.add(offset);
+    if (bid.isPositive()) quotes.push({ side: 'buy', price: bid, amount: levelAmount(value, bid, amountAccuracy, minNumber) });
+    quotes.push({ side: 'sell', price: ask, amount: levelAmount(value, ask, amountAccuracy, minNumber) });
+  }
+  return quotes;
+}
+
+function onGridBelow(price: Dec, grid: Dec): Dec {
+  return Dec.fromUnits((price.units / grid.units) * grid.units);
+}
+
+function levelAmount(value: Dec, price: Dec, amountAccuracy: number, minNumber: Dec): Dec {
+  return Dec.max(value.div(price).floorTo(amountAccuracy), minNumber);
+}
+
+function quoteKey(quote: Quote): string {
+  return `${quote.side}:${quote.price}`;
+}

@@ -1,0 +1,544 @@
+import { Dec } from '@halyard/money';
+import { type BookEvent, type DepthSnapshot, OrderBook, type PairPrecision, type TradeEvent } from '@halyard/matching';
+import { checkSpotOrder, type RuleError } from '@halyard/rules';
+import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import { type Ledger, systemAccount, type TransferInput } from '../../ledger/index.ts';
+import type { Executor, Trx } from '../../store/database.ts';
+import {
+  insertOrder,
+  insertTrades,
+  type OrderRow,
+  type OrderState,
+  type PairRow,
+  selectLatestTrades,
+  selectOpenOrdersOfPair,
+  type TradeRow,
+  updateOrder,
+} from './store.ts';
+import { type Trader, traderOf } from './trader.ts';
+
+/** Commands waiting in one pair's queue, at most; beyond it orders are refused with `spot.busy`. */
+export const QUEUE_MAX = 10_000;
+/** Queued commands committed together in one transaction, at most (group commit). */
+export const GROUP_MAX = 64;
+/** Latest trades kept per pair for the `top` push and the trade screen. */
+export const TOP_TRADES = 20;
+/**
+ * A market buy holds latest price × amount × (1 + this), capped at the usable
+ * quote: the book may fill at worse prices than the latest, but never spends
+ * more than the hold.
+ */
+export const MARKET_BUY_SLIPPAGE = Dec.parse('0.05');
+
+export interface PlaceOrder {
+  kind: 'place';
+  trader: Trader;
+  /** The trader's bound email (spec §5: none means refused); the house passes its own. */
+  email: string | null;
+  side: 'buy' | 'sell';
+  style: 'limit' | 'market';
+  /** Limit only, as typed. */
+  price?: string | undefined;
+  /** Base amount, as typed; for a market buy too (spec: "amount"). */
+  amount: string;
+}
+
+export interface CancelOrder {
+  kind: 'cancel';
+  trader: Trader;
+  autoid: number;
+}
+
+export interface CancelAllOrders {
+  kind: 'cancelAll';
+  trader: Trader;
+}
+
+export type SpotCommand = PlaceOrder | CancelOrder | CancelAllOrders;
+
+/** What a committed command answers: the orders it created or ended, as stored after commit. */
+export interface CommandResult {
+  orders: OrderRow[];
+}
+
+/** What one committed group changed, for the pushes that follow it. */
+export interface GroupEffects {
+  trades: TradeRow[];
+  orders: OrderRow[];
+  depth: DepthSnapshot;
+}
+
+export interface PairMarketOptions {
+  pair: PairRow;
+  db: Executor;
+  ledger: Ledger;
+  now: () => number;
+  /** The index price of the trade coin, when one is known: the last resort for a market order's cost. */
+  indexPrice: () => Dec | null;
+  /** Called after each committed group (pushes); must not throw. */
+  onCommitted: (effects: GroupEffects) => void;
+  onError: (error: unknown) => void;
+}
+
+interface Job {
+  command: SpotCommand;
+  resolve(result: CommandResult): void;
+  reject(error: unknown): void;
+}
+
+/** A place command after the checks: exact values, ready to write. */
+interface PlacePlan {
+  command: PlaceOrder;
+  price: Dec | null;
+  amount: Dec;
+  /** Quote for a buy, base for a sell. */
+  hold: Dec;
+}
+
+type Plan =
+  | ({ kind: 'place' } & PlacePlan)
+  | { kind: 'cancel'; row: OrderRow }
+  | { kind: 'cancelAll'; owner: string };
+
+type Outcome = { ok: true; value: CommandResult } | { ok: false; error: AppError };
+
+const CLEARING = systemAccount('clearing');
+const FEES = systemAccount('fees');
+const DEPTH_LEVELS = 20;
+
+/**
+ * One spot pair: its order book, its open orders and its write queue.
+ *
+ * Stages (exchange-core): check and hold funds → match → settle → publish.
+ * Writes of the pair are serialised through one in-process queue; queued
+ * commands are taken up to GROUP_MAX at a time and run in ONE ledger
+ * transaction (group commit), so a burst costs one commit. A command's
+ * caller is answered only after that transaction commits.
+ *
+ * A refusal (a spec §5 rule, an unknown order) is decided from reads before
+ * the command writes anything, so it fails alone and the group goes on. Any
+ * other error rolls the whole group back, fails every command in it, and the
+ * pair's in-memory book and open-order cache are rebuilt from the store: the
+ * book is matched in memory during the transaction, and rebuilding is the
+ * simple way to guarantee no change survives a rollback.
+ */
+export class PairMarket {
+  readonly pair: PairRow;
+  readonly precision: PairPrecision;
+  private book: OrderBook;
+  /** The orders in the book, by autoid, mirrored from their rows. */
+  private open = new Map<number, OrderRow>();
+  private readonly queue: Job[] = [];
+  private draining = false;
+  private committedDepth: DepthSnapshot;
+  /** Newest first. */
+  private trades: TradeRow[] = [];
+  private readonly makerFee: Dec;
+  private readonly takerFee: Dec;
+
+  constructor(private readonly options: PairMarketOptions) {
+    this.pair = options.pair;
+    this.precision = {
+      priceAccuracy: options.pair.price_accuracy,
+      amountAccuracy: options.pair.amount_accuracy,
+      minNumber: Dec.parse(options.pair.minnumber),
+    };
+    this.makerFee = Dec.parse(options.pair.maker_fee);
+    this.takerFee = Dec.parse(options.pair.taker_fee);
+    this.book = new OrderBook(this.precision);
+    this.committedDepth = this.book.depth(DEPTH_LEVELS);
+  }
+
+  /** Rebuilds the book from the open orders in the store (restart, or after a rolled-back group). */
+  async restore(): Promise<void> {
+    const rows = await selectOpenOrdersOfPair(this.options.db, this.pair.autoid);
+    this.book = OrderBook.restore(
+      this.precision,
+      rows.map((row) => ({
+        orderId: String(row.autoid),
+        userId: row.owner,
+        side: row.type,
+        price: Dec.parse(row.price ?? '0'),
+        amount: Dec.parse(row.number),
+        remaining: Dec.parse(row.unfilled),
+        sequence: row.autoid,
+      })),
+    );
+    this.open = new Map(rows.map((row) => [row.autoid, row]));
+    this.trades = await selectLatestTrades(this.options.db, this.pair.autoid, TOP_TRADES);
+    this.committedDepth = this.book.depth(DEPTH_LEVELS);
+  }
+
+  /** Queues a command; answers after its transaction commits. */
+  submit(command: SpotCommand): Promise<CommandResult> {
+    if (this.queue.length >= QUEUE_MAX) return Promise.reject(new AppError('spot.busy', {}, 429));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ command, resolve, reject });
+      if (!this.draining) void this.drain();
+    });
+  }
+
+  /** Resolves once every queued command has been run (shutdown, tests). */
+  async idle(): Promise<void> {
+    while (this.draining) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /** The book as of the last commit, best first, up to 20 levels a side. */
+  depth(): DepthSnapshot {
+    return this.committedDepth;
+  }
+
+  /** The latest committed trades, newest first. */
+  latestTrades(): readonly TradeRow[] {
+    return this.trades;
+  }
+
+  /** Last trade price, else the index price; null when neither is known. */
+  latestPrice(): Dec | null {
+    const last = this.trades[0];
+    return last ? Dec.parse(last.price) : this.options.indexPrice();
+  }
+
+  /** The open orders of one owner in this pair, oldest first. */
+  openOrdersOf(owner: string): OrderRow[] {
+    return [...this.open.values()].filter((row) => row.owner === owner);
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.queue.length > 0) await this.runGroup(this.queue.splice(0, GROUP_MAX));
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async runGroup(jobs: Job[]): Promise<void> {
+    const outcomes: Outcome[] = [];
+    const effects: GroupEffects = { trades: [], orders: [], depth: this.committedDepth };
+    try {
+      await this.options.ledger.transaction(async (trx) => {
+        for (const job of jobs) outcomes.push(await this.run(trx, job.command, effects));
+      });
+    } catch (error) {
+      for (const job of jobs) job.reject(error);
+      await this.rebuildAfterRollback();
+      return;
+    }
+    this.trades = [...effects.trades].reverse().concat(this.trades).slice(0, TOP_TRADES);
+    this.committedDepth = this.book.depth(DEPTH_LEVELS);
+    effects.depth = this.committedDepth;
+    jobs.forEach((job, index) => {
+      const outcome = outcomes[index]!;
+      if (outcome.ok) job.resolve(outcome.value);
+      else job.reject(outcome.error);
+    });
+    try {
+      this.options.onCommitted(effects);
+    } catch (error) {
+      this.options.onError(error);
+    }
+  }
+
+  private async rebuildAfterRollback(): Promise<void> {
+    try {
+      await this.restore();
+    } catch (error) {
+      this.options.onError(error);
+    }
+  }
+
+  /**
+   * One command: planned from reads (a refusal throws there, before anything
+   * is written, and fails the command alone), then executed. An error while
+   * executing propagates and rolls the whole group back.
+   */
+  private async run(trx: Trx, command: SpotCommand, effects: GroupEffects): Promise<Outcome> {
+    let plan: Plan;
+    try {
+      plan = await this.plan(trx, command);
+    } catch (error) {
+      if (error instanceof AppError) return { ok: false, error };
+      throw error;
+    }
+    return { ok: true, value: await this.execute(trx, plan, effects) };
+  }
+
+  private async plan(trx: Trx, command: SpotCommand): Promise<Plan> {
+    switch (command.kind) {
+      case 'place':
+        return { kind: 'place', ...(await this.planPlace(trx, command)) };
+      case 'cancel': {
+        const row = this.open.get(command.autoid);
+        if (!row || row.owner !== command.trader.owner) throw notFound('spot.orderNotOpen');
+        return { kind: 'cancel', row };
+      }
+      case 'cancelAll':
+        return { kind: 'cancelAll', owner: command.trader.owner };
+    }
+  }
+
+  private async execute(trx: Trx, plan: Plan, effects: GroupEffects): Promise<CommandResult> {
+    switch (plan.kind) {
+      case 'place':
+        return this.place(trx, plan, effects);
+      case 'cancel': {
+        const events = this.book.cancel({ kind: 'cancel', orderId: String(plan.row.autoid), userId: plan.row.owner });
+        return { orders: await this.settle(trx, events, plan.row.autoid, effects) };
+      }
+      case 'cancelAll': {
+        const events = this.book.cancelAll({ kind: 'cancelAll', userId: plan.owner });
+        return { orders: await this.settle(trx, events, null, effects) };
+      }
+    }
+  }
+
+  /**
+   * Spec §5 checks in order, from balances read under the ledger's lock, then
+   * the pair's precision: a limit price may not be finer than price_accuracy;
+   * the amount is floored to amount_accuracy (spec: amounts are floored) and
+   * checked again, so the minimum applies to what is actually ordered.
+   */
+  private async planPlace(trx: Trx, command: PlaceOrder): Promise<PlacePlan> {
+    const { ledger } = this.options;
+    const account = command.trader.account;
+    const [main, trade] = await Promise.all([
+      ledger.balance({ ...account, asset: this.pair.maincoin }, trx),
+      ledger.balance({ ...account, asset: this.pair.tradcoin }, trx),
+    ]);
+    const latest = this.latestPrice();
+    const check = (amount: string): void =>
+      throwRule(
+        checkSpotOrder({
+          side: command.side,
+          style: command.style,
+          ...(command.style === 'limit' ? { price: command.price ?? '' } : {}),
+          amount,
+          latestPrice: (latest ?? Dec.ZERO).toString(),
+          minNumber: this.pair.minnumber,
+          maxNumber: this.pair.maxnumber,
+          usableMain: main.available.toString(),
+          usableTrade: trade.available.toString(),
+          email: command.email,
+        }),
+      );
+    check(command.amount);
+    const amount = Dec.parse(command.amount).floorTo(this.pair.amount_accuracy);
+    check(amount.toString());
+    if (command.style === 'limit') {
+      const price = Dec.parse(command.price ?? '');
+      if (!price.hasAtMostDigits(this.pair.price_accuracy)) {
+        throw badRequest('rules.tooManyDecimals', { digits: this.pair.price_accuracy });
+      }
+      return { command, price, amount, hold: command.side === 'buy' ? price.mul(amount) : amount };
+    }
+    if (command.side === 'sell') return { command, price: null, amount, hold: amount };
+    if (latest === null) throw badRequest('spot.noPrice');
+    const guarded = latest.mul(amount).mul(Dec.ONE.add(MARKET_BUY_SLIPPAGE));
+    return { command, price: null, amount, hold: Dec.min(guarded, main.available) };
+  }
+
+  /** Writes the order and its hold, matches it, settles what traded. */
+  private async place(trx: Trx, plan: PlacePlan, effects: GroupEffects): Promise<CommandResult> {
+    const { command } = plan;
+    const now = this.options.now();
+    const row = await insertOrder(trx, {
+      pair_id: this.pair.autoid,
+      user_id: command.trader.userId,
+      owner: command.trader.owner,
+      type: command.side,
+      style: command.style,
+      price: plan.price?.toString() ?? null,
+      number: plan.amount.toString(),
+      unfilled: plan.amount.toString(),
+      held: plan.hold.toString(),
+      hold_spent: '0',
+      deal_amount: '0',
+      deal_money: '0',
+      fee: '0',
+      state: 'unfilled',
+      cancel_reason: null,
+      wdate: now,
+      updated_at: now,
+    });
+    await this.options.ledger.execute(
+      [
+        {
+          id: holdId(row.autoid),
+          type: 'pending',
+          debit: command.trader.account,
+          credit: CLEARING,
+          asset: command.side === 'buy' ? this.pair.maincoin : this.pair.tradcoin,
+          amount: plan.hold,
+          code: 'spot_order',
+          reference: orderReference(row.autoid),
+        },
+      ],
+      trx,
+    );
+    this.open.set(row.autoid, row);
+    const common = {
+      orderId: String(row.autoid),
+      userId: row.owner,
+      sequence: row.autoid,
+      amount: plan.amount,
+    };
+    const events =
+      command.style === 'limit'
+        ? this.book.place({ ...common, kind: 'limit', side: command.side, price: plan.price! })
+        : command.side === 'buy'
+          ? this.book.place({ ...common, kind: 'market', side: 'buy', quoteBudget: plan.hold })
+          : this.book.place({ ...common, kind: 'market', side: 'sell' });
+    const orders = await this.settle(trx, events, row.autoid, effects);
+    return { orders: orders.filter((order) => order.autoid === row.autoid) };
+  }
+
+  /**
+   * Turns book events into ledger batches and row updates: per trade one
+   * linked batch (both holds posted by what traded, base and quote delivered
+   * from clearing, fees deducted from what each side receives into the fee
+   * account); per ended order the rest of its hold voided. Answers the
+   * touched orders as written, `subject` (if any) first.
+   */
+  private async settle(
+    trx: Trx,
+    events: readonly BookEvent[],
+    subject: number | null,
+    effects: GroupEffects,
+  ): Promise<OrderRow[]> {
+    const now = this.options.now();
+    const touched = new Map<number, OrderRow>();
+    const touch = (orderId: string): OrderRow => {
+      const autoid = Number(orderId);
+      const row = this.open.get(autoid);
+      if (!row) throw new Error(`spot: order ${orderId} is in the book but not in the open orders`);
+      touched.set(autoid, row);
+      return row;
+    };
+    if (subject !== null) touch(String(subject));
+    const trades: TradeRow[] = [];
+    for (const event of events) {
+      if (event.type === 'trade') trades.push(await this.settleTrade(trx, event, touch, trades.length, now));
+      else if (event.type === 'done') await this.endOrder(trx, touch(event.orderId), event, now);
+      else if (event.type === 'rejected') throw new Error(`spot: the book rejected a checked order (${event.reason})`);
+    }
+    for (const row of touched.values()) {
+      if (isOpen(row.state)) row.state = Dec.parse(row.deal_amount).isPositive() ? 'partial' : 'unfilled';
+      row.updated_at = now;
+      await updateOrder(trx, row.autoid, {
+        unfilled: row.unfilled,
+        hold_spent: row.hold_spent,
+        deal_amount: row.deal_amount,
+        deal_money: row.deal_money,
+        fee: row.fee,
+        state: row.state,
+        cancel_reason: row.cancel_reason,
+        updated_at: row.updated_at,
+      });
+      if (!isOpen(row.state)) this.open.delete(row.autoid);
+    }
+    await insertTrades(
+      trx,
+      trades.map(({ autoid: _autoid, ...trade }) => trade),
+    );
+    effects.trades.push(...trades);
+    const rows = [...touched.values()];
+    effects.orders.push(...rows);
+    return rows.map((row) => ({ ...row }));
+  }
+
+  private async settleTrade(
+    trx: Trx,
+    trade: TradeEvent,
+    touch: (orderId: string) => OrderRow,
+    index: number,
+    now: number,
+  ): Promise<TradeRow> {
+    const maker = touch(trade.makerOrderId);
+    const taker = touch(trade.takerOrderId);
+    const [buyer, seller] = trade.takerSide === 'buy' ? [taker, maker] : [maker, taker];
+    const buyerFee = trade.amount.mul(buyer === maker ? this.makerFee : this.takerFee);
+    const sellerFee = trade.quoteAmount.mul(seller === maker ? this.makerFee : this.takerFee);
+    const buyerAccount = traderOf(buyer.owner).account;
+    const sellerAccount = traderOf(seller.owner).account;
+    const { maincoin, tradcoin } = this.pair;
+    const id = (leg: string) => `spot:${taker.autoid}:t${index}:${leg}`;
+    const reference = orderReference(taker.autoid);
+    const batch: TransferInput[] = [
+      { id: id('quote'), type: 'post_pending', pendingId: holdId(buyer.autoid), amount: trade.quoteAmount, code: 'spot_trade', reference },
+      { id: id('base'), type: 'post_pending', pendingId: holdId(seller.autoid), amount: trade.amount, code: 'spot_trade', reference },
+      { id: id('to-seller'), debit: CLEARING, credit: sellerAccount, asset: maincoin, amount: trade.quoteAmount.sub(sellerFee), code: 'spot_trade', reference },
+      { id: id('to-buyer'), debit: CLEARING, credit: buyerAccount, asset: tradcoin, amount: trade.amount.sub(buyerFee), code: 'spot_trade', reference },
+    ];
+    if (sellerFee.isPositive()) {
+      batch.push({ id: id('seller-fee'), debit: CLEARING, credit: FEES, asset: maincoin, amount: sellerFee, code: 'spot_fee', reference });
+    }
+    if (buyerFee.isPositive()) {
+      batch.push({ id: id('buyer-fee'), debit: CLEARING, credit: FEES, asset: tradcoin, amount: buyerFee, code: 'spot_fee', reference });
+    }
+    await this.options.ledger.execute(batch, trx);
+    fill(buyer, trade, trade.quoteAmount, buyerFee);
+    fill(seller, trade, trade.amount, sellerFee);
+    return {
+      autoid: 0,
+      pair_id: this.pair.autoid,
+      maker_order_id: maker.autoid,
+      taker_order_id: taker.autoid,
+      taker_side: trade.takerSide,
+      price: trade.price.toString(),
+      amount: trade.amount.toString(),
+      quote_amount: trade.quoteAmount.toString(),
+      buyer_fee: buyerFee.toString(),
+      seller_fee: sellerFee.toString(),
+      wdate: now,
+    };
+  }
+
+  /**
+   * An order left the book: filled, or cancelled (by its owner, for want of
+   * liquidity, or by self-trade prevention). What its hold still reserves —
+   * a cancelled rest, or the dust of a buy filled below its limit — is released.
+   */
+  private async endOrder(
+    trx: Trx,
+    row: OrderRow,
+    done: Extract<BookEvent, { type: 'done' }>,
+    now: number,
+  ): Promise<void> {
+    const filled = Dec.parse(row.deal_amount).isPositive();
+    row.state = done.status === 'filled' ? 'filled' : filled ? 'partially_cancelled' : 'cancelled';
+    row.cancel_reason = done.cancelReason;
+    row.updated_at = now;
+    const rest = Dec.parse(row.held).sub(Dec.parse(row.hold_spent));
+    if (!rest.isPositive()) return;
+    await this.options.ledger.execute(
+      [{ id: `spot:${row.autoid}:release`, type: 'void_pending', pendingId: holdId(row.autoid), code: 'spot_release', reference: orderReference(row.autoid) }],
+      trx,
+    );
+  }
+}
+
+/** A fill of one side: its unfilled amount, hold used, deal totals and fee. */
+function fill(row: OrderRow, trade: TradeEvent, holdUsed: Dec, fee: Dec): void {
+  row.unfilled = Dec.parse(row.unfilled).sub(trade.amount).toString();
+  row.hold_spent = Dec.parse(row.hold_spent).add(holdUsed).toString();
+  row.deal_amount = Dec.parse(row.deal_amount).add(trade.amount).toString();
+  row.deal_money = Dec.parse(row.deal_money).add(trade.quoteAmount).toString();
+  row.fee = Dec.parse(row.fee).add(fee).toString();
+}
+
+export function isOpen(state: OrderState): boolean {
+  return state === 'unfilled' || state === 'partial';
+}
+
+function holdId(autoid: number): string {
+  return `spot:${autoid}:hold`;
+}
+
+function orderReference(autoid: number): string {
+  return `spot:${autoid}`;
+}
+
+function throwRule(error: RuleError | null): void {
+  if (error !== null) throw badRequest(error.key, error.params);
+}

@@ -1,0 +1,416 @@
+import { Dec } from '@halyard/money';
+import {
+  type DepthLevel,
+  type Locale,
+  marketKey,
+  type MarketRef,
+  type SpotSymbolRow,
+  type TradeRow as TradePushRow,
+} from '@halyard/protocol';
+import { DEPTH_BAR_SCALE, SPOT_BOOK_MAX_LEVELS } from '@halyard/rules';
+import type { Clock } from '../../clock.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import { type Ledger, systemAccount } from '../../ledger/index.ts';
+import type { MarketModule } from '../../market/index.ts';
+import { DEMO_COINS } from '../../market/index-price.ts';
+import type { Publisher } from '../../realtime/publisher.ts';
+import type { Db } from '../../store/database.ts';
+import type { IdentityService } from '../identity/index.ts';
+import { demoPairRows } from './demo-pairs.ts';
+import { type GroupEffects, PairMarket, type PlaceOrder } from './pair-market.ts';
+import {
+  insertMissingPairs,
+  type OrderRow,
+  type OrderState,
+  type PairRow,
+  selectOrder,
+  selectOrderPage,
+  selectPairs,
+} from './store.ts';
+import { HOUSE_QUOTER, HOUSE_TAKER, houseTrader, type Trader, userTrader } from './trader.ts';
+
+/** A pair as the routes name it. */
+export interface Coins {
+  tradcoin: string;
+  maincoin: string;
+}
+
+export interface OrderInput extends Coins {
+  side: 'buy' | 'sell';
+  style: 'limit' | 'market';
+  /** Limit orders only. */
+  price?: string | undefined;
+  /** Base amount (spec "number"), for a market buy too. */
+  number: string;
+}
+
+/** Spec §3 "Open order (spot)" plus the fill totals. */
+export interface OrderView {
+  autoid: number;
+  /** The order number as text (the spec's `id`); cancel takes the autoid. */
+  id: string;
+  type: 'buy' | 'sell';
+  style: 'limit' | 'market';
+  /** The limit price; for a market order the average fill price ('0' before any fill). */
+  price: string;
+  number: string;
+  unfilled: string;
+  /** Base amount filled, quote amount it traded for, fee paid (in the coin received). */
+  deal_amount: string;
+  deal_money: string;
+  fee: string;
+  wdate: number;
+  state: OrderState;
+  tradcoin: string;
+  maincoin: string;
+}
+
+/** Spec §3 "Order book level" with its depth-bar width (spec §9). */
+export interface BookLevelView extends DepthLevel {
+  /** Percent of the bar, 2 decimals: amount × 800 / total of the side shown, capped at 100. */
+  width: string;
+}
+
+export interface PageView<T> {
+  list: T[];
+  count: number;
+  page: number;
+  limit: number;
+}
+
+export interface SpotServiceOptions {
+  db: Db;
+  ledger: Ledger;
+  clock: Clock;
+  identity: IdentityService;
+  market: MarketModule;
+  publisher: Publisher;
+  onError: (error: unknown) => void;
+}
+
+/** What the treasury gives the house at the demo seed, per asset: enough for 20+ levels a side on every pair. */
+const HOUSE_QUOTE_FUNDING = Dec.parse('20000000');
+/** Base funding of the house, worth this much quote at the index price of the seed. */
+const HOUSE_BASE_FUNDING_VALUE = Dec.parse('5000000');
+const HUNDRED = Dec.fromInt(100);
+const BAR_SCALE = Dec.fromInt(DEPTH_BAR_SCALE);
+
+/**
+ * The spot exchange's use-cases (spec §7 "Spot (trad)"): one {@link PairMarket}
+ * per listed pair does the writing; this service resolves pairs and traders,
+ * runs the identity checks, answers the reads and publishes what each
+ * committed group changed.
+ */
+export class SpotService {
+  private readonly markets = new Map<string, PairMarket>();
+  private readonly marketsById = new Map<number, PairMarket>();
+
+  constructor(private readonly options: SpotServiceOptions) {}
+
+  /** Lists the pairs of the store and rebuilds each new pair's book from its open orders. */
+  async load(): Promise<void> {
+    for (const pair of await selectPairs(this.options.db)) {
+      if (this.marketsById.has(pair.autoid)) continue;
+      const market = new PairMarket({
+        pair,
+        db: this.options.db,
+        ledger: this.options.ledger,
+        now: () => this.options.clock.now(),
+        indexPrice: () => this.indexPrice(pair),
+        onCommitted: (effects) => this.publishCommitted(pair, effects),
+        onError: this.options.onError,
+      });
+      await market.restore();
+      this.markets.set(coinsKey(pair), market);
+      this.marketsById.set(pair.autoid, market);
+    }
+  }
+
+  /** Demo seed (idempotent): the demo pairs, and the house funded from the treasury. */
+  async seedDemo(): Promise<void> {
+    await insertMissingPairs(this.options.db, demoPairRows());
+    await this.load();
+    await this.fundHouse();
+  }
+
+  pairs(): PairMarket[] {
+    return [...this.markets.values()];
+  }
+
+  market(coins: Coins): PairMarket {
+    const market = this.markets.get(coinsKey(coins));
+    if (!market) throw notFound('spot.pairNotFound');
+    return market;
+  }
+
+  // ── orders ──────────────────────────────────────────────────────────────
+
+  /** A user's order: frozen accounts are refused, then the spec §5 checks (bound email first). */
+  async placeForUser(userId: number, input: OrderInput): Promise<OrderView> {
+    const market = this.market(input);
+    await this.options.identity.assertNotFrozen(userId);
+    const { email } = await this.options.identity.getUser(userId);
+    return this.place(market, userTrader(userId), email, input);
+  }
+
+  /** The market maker's order, through the same queue, checks, holds and settlement as a user's. */
+  async placeForHouse(role: typeof HOUSE_QUOTER | typeof HOUSE_TAKER, input: OrderInput): Promise<OrderView> {
+    return this.place(this.market(input), houseTrader(role), HOUSE_EMAIL, input);
+  }
+
+  private async place(market: PairMarket, trader: Trader, email: string | null, input: OrderInput) {
+    if (market.pair.state !== 1) throw badRequest('spot.pairClosed');
+    const command: PlaceOrder = {
+      kind: 'place',
+      trader,
+      email,
+      side: input.side,
+      style: input.style,
+      price: input.price,
+      amount: input.number,
+    };
+    const { orders } = await market.submit(command);
+    return this.view(market.pair, orders[0]!);
+  }
+
+  /** Cancels one of the user's open orders by autoid; another user's order reads as not found. */
+  async cancelForUser(userId: number, autoid: number): Promise<OrderView> {
+    const row = await selectOrder(this.options.db, autoid);
+    if (!row || row.user_id !== userId || row.owner !== String(userId)) throw notFound('spot.orderNotFound');
+    return this.cancel(userTrader(userId), row);
+  }
+
+  async cancelForHouse(row: OrderRow): Promise<OrderView> {
+    return this.cancel(houseTrader(HOUSE_QUOTER), row);
+  }
+
+  private async cancel(trader: Trader, row: OrderRow): Promise<OrderView> {
+    const market = this.marketsById.get(row.pair_id)!;
+    const { orders } = await market.submit({ kind: 'cancel', trader, autoid: row.autoid });
+    return this.view(market.pair, orders[0]!);
+  }
+
+  /** Cancels every open order of the user, in one pair or in all; answers the cancelled orders. */
+  async cancelAllForUser(userId: number, coins: Coins | null): Promise<OrderView[]> {
+    const markets = coins ? [this.market(coins)] : this.pairs();
+    const trader = userTrader(userId);
+    const results = await Promise.all(
+      markets.map(async (market) => {
+        const { orders } = await market.submit({ kind: 'cancelAll', trader });
+        return orders.map((row) => this.view(market.pair, row));
+      }),
+    );
+    return results.flat();
+  }
+
+  // ── reads ───────────────────────────────────────────────────────────────
+
+  /** Spec §3 "Market pair (spot)" of every pair; favourites (isOptional) are kept by the browser. */
+  symbols(): SpotSymbolRow[] {
+    return this.pairs().map((market) => this.symbolRow(market));
+  }
+
+  /** The home screen's overview: the pairs open for trading. */
+  overview(): SpotSymbolRow[] {
+    return this.symbols().filter((row) => row.state === 1);
+  }
+
+  /** GET /trad/trad: the pair's info and its book, 20 levels a side with bar widths. */
+  trad(coins: Coins) {
+    const market = this.market(coins);
+    const depth = market.depth();
+    const ticker = this.options.market.data.ticker(marketRef(market.pair));
+    return {
+      info: {
+        ...this.symbolRow(market),
+        maxnumber: market.pair.maxnumber,
+        maker_fee: market.pair.maker_fee,
+        taker_fee: market.pair.taker_fee,
+        high: ticker?.high ?? '0',
+        low: ticker?.low ?? '0',
+      },
+      buy: bookLevels(depth.bids),
+      sell: bookLevels(depth.asks),
+      top: market.latestTrades().map(tradePushRow),
+    };
+  }
+
+  introduction(coins: Coins, locale: Locale) {
+    const { pair } = this.market(coins);
+    const texts = JSON.parse(pair.introduction) as Partial<Record<Locale, string>>;
+    return { tradcoin: pair.tradcoin, maincoin: pair.maincoin, content: texts[locale] ?? texts.en ?? '' };
+  }
+
+  /** GET /trad/tradAccount: usable balances of both coins and the user's open orders in the pair. */
+  async tradAccount(userId: number, coins: Coins) {
+    const market = this.market(coins);
+    const account = userTrader(userId).account;
+    const [main, trade] = await Promise.all([
+      this.options.ledger.balance({ ...account, asset: market.pair.maincoin }),
+      this.options.ledger.balance({ ...account, asset: market.pair.tradcoin }),
+    ]);
+    return {
+      balance: { mainusable: main.available.toString(), tradusable: trade.available.toString() },
+      entrust_order: market
+        .openOrdersOf(String(userId))
+        .reverse()
+        .map((row) => this.view(market.pair, row)),
+    };
+  }
+
+  /** Open orders (entrustOrder) or finished ones (entrustHistory), newest first, optionally of one pair. */
+  async orderPage(
+    userId: number,
+    open: boolean,
+    coins: Coins | null,
+    page: number,
+    limit: number,
+  ): Promise<PageView<OrderView>> {
+    const pairId = coins ? this.market(coins).pair.autoid : undefined;
+    const { rows, count } = await selectOrderPage(
+      this.options.db,
+      { userId, open, pairId },
+      (page - 1) * limit,
+      limit,
+    );
+    const list = rows.map((row) => this.view(this.marketsById.get(row.pair_id)!.pair, row));
+    return { list, count, page, limit };
+  }
+
+  /** Waits until every pair's queue is empty (shutdown, tests). */
+  async idle(): Promise<void> {
+    await Promise.all(this.pairs().map((market) => market.idle()));
+  }
+
+  /** The periodic broadcast of both pair lists (spec: `overview`, `symbols`). */
+  publishLists(): void {
+    this.options.publisher.publish({ type: 'overview', data: this.overview() });
+    this.options.publisher.publish({ type: 'symbols', data: this.symbols() });
+  }
+
+  // ── helpers ─────────────────────────────────────────────────────────────
+
+  private symbolRow(market: PairMarket): SpotSymbolRow {
+    const { pair } = market;
+    const ticker = this.options.market.data.ticker(marketRef(pair));
+    const depth = market.depth();
+    return {
+      autoid: pair.autoid,
+      tradcoin: pair.tradcoin,
+      maincoin: pair.maincoin,
+      price: (market.latestPrice() ?? Dec.ZERO).toFixed(pair.price_accuracy),
+      rise: ticker?.rise ?? '0.00',
+      volume: ticker?.volume ?? '0',
+      state: pair.state,
+      plate: pair.plate,
+      minnumber: pair.minnumber,
+      price_accuracy: pair.price_accuracy,
+      amount_accuracy: pair.amount_accuracy,
+      buyprice: depth.bestBid?.toString() ?? '0',
+      sellprice: depth.bestAsk?.toString() ?? '0',
+      unit: pair.unit,
+      isOptional: false,
+    };
+  }
+
+  view(pair: PairRow, row: OrderRow): OrderView {
+    const dealAmount = Dec.parse(row.deal_amount);
+    const averagePrice = dealAmount.isPositive()
+      ? Dec.parse(row.deal_money).div(dealAmount).floorTo(pair.price_accuracy)
+      : Dec.ZERO;
+    return {
+      autoid: row.autoid,
+      id: String(row.autoid),
+      type: row.type,
+      style: row.style,
+      price: row.price === null ? averagePrice.toString() : Dec.parse(row.price).toString(),
+      number: Dec.parse(row.number).toString(),
+      unfilled: Dec.parse(row.unfilled).toString(),
+      deal_amount: dealAmount.toString(),
+      deal_money: Dec.parse(row.deal_money).toString(),
+      fee: Dec.parse(row.fee).toString(),
+      wdate: row.wdate,
+      state: row.state,
+      tradcoin: pair.tradcoin,
+      maincoin: pair.maincoin,
+    };
+  }
+
+  private indexPrice(pair: PairRow): Dec | null {
+    const { index } = this.options.market;
+    if (index.quote !== pair.maincoin) return null;
+    return index.current(pair.tradcoin)?.price ?? null;
+  }
+
+  /**
+   * The treasury mints the house's play money once per store (the transfer ids
+   * are fixed, so a restart's seed is answered, not repeated).
+   */
+  private async fundHouse(): Promise<void> {
+    const house = systemAccount('market_maker');
+    const treasury = systemAccount('treasury');
+    const quote = this.options.market.index.quote;
+    const batch = [
+      { id: `spot:house-funding:${quote}`, debit: treasury, credit: house, asset: quote, amount: HOUSE_QUOTE_FUNDING, code: 'demo_funding' },
+    ];
+    for (const market of this.pairs()) {
+      const { pair } = market;
+      const start = demoStartPrice(pair.tradcoin);
+      if (pair.maincoin !== quote || start === null) continue;
+      const amount = HOUSE_BASE_FUNDING_VALUE.div(start).floorTo(pair.amount_accuracy);
+      batch.push({ id: `spot:house-funding:${pair.tradcoin}`, debit: treasury, credit: house, asset: pair.tradcoin, amount, code: 'demo_funding' });
+    }
+    await this.options.ledger.execute(batch);
+  }
+
+  private publishCommitted(pair: PairRow, effects: GroupEffects): void {
+    const { publisher, market } = this.options;
+    const ref = marketRef(pair);
+    const key = marketKey(ref);
+    publisher.publish({ type: 'buy', key, data: bookLevels(effects.depth.bids) });
+    publisher.publish({ type: 'sell', key, data: bookLevels(effects.depth.asks) });
+    if (effects.trades.length === 0) return;
+    market.data.recordTrades(
+      ref,
+      effects.trades.map((trade) => ({ price: Dec.parse(trade.price), amount: Dec.parse(trade.amount), ts: trade.wdate })),
+    );
+    const top = this.marketsById.get(pair.autoid)?.latestTrades() ?? [];
+    publisher.publish({ type: 'top', key, data: top.map(tradePushRow) });
+  }
+}
+
+/** The email the house's orders carry through the spec checks: it is no person and has nothing to bind. */
+const HOUSE_EMAIL = 'market-maker@halyard.local';
+
+function demoStartPrice(coin: string): Dec | null {
+  const found = DEMO_COINS.find((demo) => demo.coin === coin);
+  return found ? Dec.parse(found.startPrice) : null;
+}
+
+function coinsKey(coins: Coins): string {
+  return `${coins.tradcoin.toUpperCase()}/${coins.maincoin.toUpperCase()}`;
+}
+
+function marketRef(pair: PairRow): MarketRef {
+  return { kind: 'trad', maincoin: pair.maincoin, tradcoin: pair.tradcoin };
+}
+
+function tradePushRow(trade: { price: string; amount: string; taker_side: 'buy' | 'sell'; wdate: number }): TradePushRow {
+  return {
+    price: Dec.parse(trade.price).toString(),
+    amount: Dec.parse(trade.amount).toString(),
+    type: trade.taker_side,
+    wdate: trade.wdate,
+  };
+}
+
+/** Up to 20 levels with the spec §9 bar width: amount × 800 / total of the levels shown, at most 100 %. */
+export function bookLevels(levels: readonly { price: Dec; amount: Dec }[]): BookLevelView[] {
+  const shown = levels.slice(0, SPOT_BOOK_MAX_LEVELS);
+  const total = Dec.sum(shown.map((level) => level.amount));
+  return shown.map((level) => ({
+    price: level.price.toString(),
+    amount: level.amount.toString(),
+    width: Dec.min(level.amount.mul(BAR_SCALE).div(total), HUNDRED).toFixed(2),
+  }));
+}
