@@ -11,11 +11,9 @@ export type TestApp = App & { store: Store };
 /** A fresh app on a fresh store; `demo` decides whether the demo seeds run. */
 export async function startApp(options: { demo: boolean; clock?: Clock }): Promise<TestApp> {
   const store = await openTestStore();
-  const config = loadConfig({
-    ADMIN_TOKEN,
-    HALYARD_DEMO: String(options.demo),
-    LOG_LEVEL: 'silent',
-  });
+  // Loaded as a demo and then switched: only the content seeds should differ,
+  // not the settings other modules require outside demo mode (chain keys, feeds).
+  const config = { ...loadConfig({ ADMIN_TOKEN, LOG_LEVEL: 'silent' }), demo: options.demo };
   const app = await createApp({ config, store, clock: options.clock, rateLimits: false });
   return {
     ...app,
