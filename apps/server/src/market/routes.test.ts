@@ -17,7 +17,7 @@ afterEach(async () => {
 async function start() {
   const store = await openTestStore();
   const clock = new ManualClock(Date.parse('2026-03-18T10:00:00Z'));
-  const config = loadConfig({ HALYARD_DEMO: 'false', LOG_LEVEL: 'silent', HALYARD_PRICE_SEED: 'routes' });
+  const config = loadConfig({ LOG_LEVEL: 'silent', HALYARD_PRICE_SEED: 'routes' });
   const app = await createApp({ config, store, clock, rateLimits: false });
   opened.push({ app, store });
   return { app, clock };

@@ -53,7 +53,11 @@ export function registerMarketRoutes(http: FastifyInstance, market: MarketData):
 function registerKlineRoute(http: FastifyInstance, market: MarketData, kind: MarketKind): void {
   http.get<{ Querystring: KlineQuery }>(
     `/${kind}/kline`,
-    { schema: { tags: ['market'], querystring: klineQuerySchema, description: klineResponseDescription } },
+    {
+      schema: { tags: ['market'], querystring: klineQuerySchema, description: klineResponseDescription },
+      // Up to 1000 bars a call: generous for a chart, a bound for a scraper.
+      config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
+    },
     async (request) => {
       const { pairname, type, mine, count, date } = request.query;
       const coins = parsePairName(pairname);

@@ -46,6 +46,8 @@ export class TickerBook {
   apply(bar: Candle): void {
     if (bar.period !== 1) return;
     const market = this.window(bar.kind, bar.pair);
+    // Rolling here too keeps the window bounded even for a market nobody reads.
+    this.roll(market);
     if (bar.start < windowStart(this.clock.now())) {
       if (!market.anchor || bar.start >= market.anchor.start) market.anchor = bar;
       return;

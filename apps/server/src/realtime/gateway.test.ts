@@ -85,10 +85,26 @@ async function listen(http: FastifyInstance): Promise<string> {
   return `ws://127.0.0.1:${(http.server.address() as AddressInfo).port}`;
 }
 
+/** The gateway alone on an HTTP server, so no other module's pushes mix in. */
+async function startGateway(
+  options: { maxBufferedBytes?: number } = {},
+): Promise<{ gateway: RealtimeGateway; clock: ManualClock; base: string }> {
+  const clock = new ManualClock(Date.parse('2026-03-18T10:00:00Z'));
+  const http = await createHttpServer({ logLevel: 'silent' });
+  const gateway = new RealtimeGateway({ clock, ...options });
+  await gateway.register(http);
+  cleanups.push(async () => {
+    gateway.close();
+    await http.close();
+  });
+  return { gateway, clock, base: await listen(http) };
+}
+
+/** The whole app: market data wired to the gateway. */
 async function startApp(): Promise<{ app: App; clock: ManualClock; base: string }> {
   const store = await openTestStore();
   const clock = new ManualClock(Date.parse('2026-03-18T10:00:00Z'));
-  const config = loadConfig({ HALYARD_DEMO: 'false', LOG_LEVEL: 'silent' });
+  const config = loadConfig({ LOG_LEVEL: 'silent' });
   const app = await createApp({ config, store, clock, rateLimits: false });
   cleanups.push(async () => {
     await app.close();
@@ -112,25 +128,25 @@ const depth = (amount: number): DepthLevel[] => [{ price: '96500', amount: Strin
 
 describe('realtime gateway', () => {
   it('answers ping with pong', async () => {
-    const { base } = await startApp();
+    const { base } = await startGateway();
     const client = await TestClient.connect(base, '/ws/1700000000000123');
     client.socket.send('ping');
     await client.waitFor(() => client.frames.includes('pong'));
   });
 
   it('routes market pushes to the market, kline pushes to the period, broadcasts to all', async () => {
-    const { app, base } = await startApp();
+    const { gateway, base } = await startGateway();
     const btc1 = await TestClient.connect(base, '/ws/a1');
     const btc5 = await TestClient.connect(base, '/ws/a2');
     const idle = await TestClient.connect(base, '/ws/a3');
     await btc1.subscribe('USDT_BTC_trad_1');
     await btc5.subscribe('usdt_btc_trad_5');
 
-    app.realtime.publish({ type: 'top', key: 'USDT_BTC_trad', data: [] });
-    app.realtime.publish({ type: 'kline', key: 'USDT_BTC_trad_1', mine: 1, data: { series: ['a'] } });
-    app.realtime.publish({ type: 'kline', key: 'USDT_BTC_trad_5', mine: 5, data: { series: ['b'] } });
-    app.realtime.publish({ type: 'contop', key: 'USDT_BTC_contract', data: [] });
-    app.realtime.publish({ type: 'symbols', data: [] });
+    gateway.publish({ type: 'top', key: 'USDT_BTC_trad', data: [] });
+    gateway.publish({ type: 'kline', key: 'USDT_BTC_trad_1', mine: 1, data: { series: ['a'] } });
+    gateway.publish({ type: 'kline', key: 'USDT_BTC_trad_5', mine: 5, data: { series: ['b'] } });
+    gateway.publish({ type: 'contop', key: 'USDT_BTC_contract', data: [] });
+    gateway.publish({ type: 'symbols', data: [] });
     for (const client of [btc1, btc5, idle]) await client.barrier();
 
     expect(btc1.pushes().map((push) => push.type)).toEqual(['top', 'kline', 'symbols']);
@@ -146,22 +162,22 @@ describe('realtime gateway', () => {
   });
 
   it('holds one subscription at a time: a new key replaces the old', async () => {
-    const { app, base } = await startApp();
+    const { gateway, base } = await startGateway();
     const client = await TestClient.connect(base, '/ws/b1');
     await client.subscribe('USDT_BTC_trad_1');
     await client.subscribe('USDT_ETH_contract_15');
-    app.realtime.publish({ type: 'top', key: 'USDT_BTC_trad', data: [] });
-    app.realtime.publish({ type: 'kline', key: 'USDT_BTC_trad_1', mine: 1, data: { series: [] } });
-    app.realtime.publish({ type: 'contop', key: 'USDT_ETH_contract', data: [] });
+    gateway.publish({ type: 'top', key: 'USDT_BTC_trad', data: [] });
+    gateway.publish({ type: 'kline', key: 'USDT_BTC_trad_1', mine: 1, data: { series: [] } });
+    gateway.publish({ type: 'contop', key: 'USDT_ETH_contract', data: [] });
     await client.barrier();
     expect(client.pushes().map((push) => push.type)).toEqual(['contop']);
   });
 
   it('sends the latest snapshots on connect and on subscribe', async () => {
-    const { app, base } = await startApp();
-    app.realtime.publish({ type: 'overview', data: [] });
-    app.realtime.publish({ type: 'info', key: 'USDT_BTC_trad', data: ticker('1') });
-    app.realtime.publish({ type: 'buy', key: 'USDT_BTC_trad', data: depth(1) });
+    const { gateway, base } = await startGateway();
+    gateway.publish({ type: 'overview', data: [] });
+    gateway.publish({ type: 'info', key: 'USDT_BTC_trad', data: ticker('1') });
+    gateway.publish({ type: 'buy', key: 'USDT_BTC_trad', data: depth(1) });
     const client = await TestClient.connect(base, '/ws/c1');
     await client.subscribe('USDT_BTC_trad_1');
     expect(client.pushes().map((push) => push.type)).toEqual(['overview', 'info', 'buy']);
@@ -189,12 +205,12 @@ describe('realtime gateway', () => {
   });
 
   it('coalesces a burst of depth updates: at most two frames, the last one wins', async () => {
-    const { app, base } = await startApp();
+    const { gateway, base } = await startGateway();
     const client = await TestClient.connect(base, '/ws/e1');
     await client.subscribe('USDT_BTC_trad_1');
     // One synchronous burst: all 50 land inside one coalescing window.
     for (let update = 1; update <= 50; update += 1) {
-      app.realtime.publish({ type: 'buy', key: 'USDT_BTC_trad', data: depth(update) });
+      gateway.publish({ type: 'buy', key: 'USDT_BTC_trad', data: depth(update) });
     }
     // The trailing frame leaves when the 100 ms window closes.
     const lastDepth = JSON.stringify(depth(50));
@@ -206,13 +222,13 @@ describe('realtime gateway', () => {
     expect(buys.length).toBeLessThanOrEqual(2);
     expect(buys.at(-1)?.data).toEqual(depth(50));
     // Each side and key has its own window.
-    app.realtime.publish({ type: 'sell', key: 'USDT_BTC_trad', data: depth(7) });
+    gateway.publish({ type: 'sell', key: 'USDT_BTC_trad', data: depth(7) });
     await client.barrier();
     expect(client.ofType('sell')).toHaveLength(1);
   });
 
   it('refuses an unknown subscription with a localised error and keeps the connection', async () => {
-    const { base } = await startApp();
+    const { base } = await startGateway();
     const client = await TestClient.connect(base, '/ws/f1?lang=ru');
     await client.subscribe('BTC-USDT');
     expect(client.ofType('error')[0]).toMatchObject({
@@ -223,34 +239,26 @@ describe('realtime gateway', () => {
   });
 
   it('closes a socket with a malformed client id', async () => {
-    const { base } = await startApp();
+    const { base } = await startGateway();
     const client = await TestClient.connect(base, `/ws/${'x'.repeat(65)}`);
     expect(await client.closed).toBe(1008);
   });
 
   it('disconnects clients idle for more than 60 s and keeps the ones that talk', async () => {
-    const { app, clock, base } = await startApp();
+    const { gateway, clock, base } = await startGateway();
     const quiet = await TestClient.connect(base, '/ws/g1');
     const chatty = await TestClient.connect(base, '/ws/g2');
     clock.advance(45_000);
     await chatty.barrier();
     clock.advance(16_000);
-    app.realtime.sweepIdle();
+    gateway.sweepIdle();
     await quiet.closed;
-    expect(app.realtime.clientCount()).toBe(1);
+    expect(gateway.clientCount()).toBe(1);
     await chatty.barrier();
   });
 
   it('drops a client that does not read instead of buffering without bound', async () => {
-    const clock = new ManualClock();
-    const http = await createHttpServer({ logLevel: 'silent' });
-    const gateway = new RealtimeGateway({ clock, maxBufferedBytes: 64 * 1024 });
-    await gateway.register(http);
-    cleanups.push(async () => {
-      gateway.close();
-      await http.close();
-    });
-    const base = await listen(http);
+    const { gateway, base } = await startGateway({ maxBufferedBytes: 64 * 1024 });
     const slow = await TestClient.connect(base, '/ws/slow');
     const fast = await TestClient.connect(base, '/ws/fast');
     await slow.subscribe('USDT_BTC_trad_1');
