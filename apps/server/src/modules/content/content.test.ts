@@ -164,6 +164,8 @@ describe('tips', () => {
     expect(visitor.data.oneTips).toBeNull();
     expect(visitor.data.allTips.title).toBe('Chào mừng đến với Halyard');
     expect((await get('/user/tipsList', { lang: 'en' })).data.allTips.content).toContain('not real');
+    // The same tip keeps its id in every locale: read once, read in all.
+    expect((await get('/user/tipsList', { lang: 'en' })).data.allTips.id).toBe(visitor.data.allTips.id);
 
     const alice = await signUp(app, 'alice@example.com');
     const bob = await signUp(app, 'bob@example.com');

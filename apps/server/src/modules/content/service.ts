@@ -150,7 +150,10 @@ function noticeView(notice: NoticeRow, locale: Locale): NoticeView {
 function tipView(rows: TipRow[], locale: Locale): TipView | null {
   const texts = new Map(rows.map((row) => [row.locale, row]));
   const row = pickLocale(texts, locale);
-  return row ? { id: Number(row.id), title: row.title, content: row.content } : null;
+  // One id for the tip in every locale (its first row), so the client's "read"
+  // flag survives a language switch; a replaced tip gets new rows and a new id.
+  const id = Math.min(...rows.map((each) => Number(each.id)));
+  return row ? { id, title: row.title, content: row.content } : null;
 }
 
 /** Home and help-centre content: notices, banners, tips, about-us, versions, area codes. */
