@@ -10,6 +10,8 @@ import { createFaucetModule, type FaucetModule } from './modules/faucet/index.ts
 import { createIdentityModule, type IdentityModule } from './modules/identity/index.ts';
 import { createSpotModule, type SpotModule } from './modules/spot/index.ts';
 import { createSupportModule, type SupportModule } from './modules/support/index.ts';
+import { createWalletModule, type WalletModule } from './modules/wallet/index.ts';
+import { type ConvertModule, createConvertModule } from './modules/convert/index.ts';
 import { RealtimeGateway } from './realtime/gateway.ts';
 import type { Store } from './store/connect.ts';
 
@@ -37,6 +39,10 @@ export interface App {
   spot: SpotModule;
   /** Demo play money through the ledger (POST /account/demoFaucet in demo mode). */
   faucet: FaucetModule;
+  /** Coins, deposits from the chain, withdrawals, transfers, balances and totals (/account/*). */
+  wallet: WalletModule;
+  /** Flash exchange at the index price less a spread (/flash/*). */
+  convert: ConvertModule;
   /** Starts the timers (index ticks, idle sweep): main.ts calls it; tests step by hand. */
   start(): void;
   close(): Promise<void>;
@@ -91,10 +97,39 @@ export async function createApp(options: AppOptions): Promise<App> {
   spot.registerRoutes(http);
   const faucet = createFaucetModule({ ledger, requireUser: identity.requireUser });
   if (config.demo) faucet.registerRoutes(http);
+  const wallet = createWalletModule({
+    store,
+    ledger,
+    clock,
+    identity: identity.service,
+    index: market.index,
+    requireUser: identity.requireUser,
+    config: config.wallet,
+    adminToken: config.adminToken,
+    demo: config.demo,
+    onError: (error, context) => http.log.error({ err: error }, context),
+    onInfo: (message) => http.log.info(message),
+  });
+  wallet.registerRoutes(http);
+  const convert = createConvertModule({
+    db: store.db,
+    ledger,
+    clock,
+    index: market.index,
+    identity: identity.service,
+    spread: config.wallet.convertSpread,
+    quoteTtlMs: config.wallet.quoteTtlMs,
+    requireUser: identity.requireUser,
+  });
+  convert.registerRoutes(http);
 
   // Demo data (AMENDMENTS A5): each module's seed is idempotent and runs on
   // every start while demo mode is on. Add your module's seed to this list.
-  const demoSeeds: Array<() => Promise<void>> = [() => seedContentDemo(store.db, clock), () => spot.seedDemo()];
+  const demoSeeds: Array<() => Promise<void>> = [
+    () => seedContentDemo(store.db, clock),
+    () => spot.seedDemo(),
+    () => wallet.seedDemo(),
+  ];
   if (config.demo) for (const seed of demoSeeds) await seed();
 
   // Last: the built web app and its single-page fallback, when it has been built.
@@ -110,12 +145,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     realtime,
     spot,
     faucet,
+    wallet,
+    convert,
     start() {
       market.start();
       realtime.start();
       if (config.demo) spot.start();
+      wallet.start();
     },
     async close() {
+      await wallet.close();
       await spot.close();
       await market.close();
       realtime.close();

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { loadWalletConfig, type WalletConfig } from './modules/wallet/config.ts';
 
 /**
  * Every setting Halyard reads, from the environment, each with a default that
@@ -29,6 +30,8 @@ export interface Config {
   priceSeed: string;
   /** Interval between index-price ticks. */
   priceTickMs: number;
+  /** Chains, deposit xpub, hot wallet, demo chain, convert spread (modules/wallet/config.ts). */
+  wallet: WalletConfig;
 }
 
 function readInt(value: string | undefined, fallback: number): number {
@@ -62,5 +65,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     priceSeed: env.HALYARD_PRICE_SEED || 'halyard',
     priceTickMs: readInt(env.PRICE_TICK_MS, 1000),
+    wallet: loadWalletConfig(env, { demo: env.HALYARD_DEMO !== 'false', dataDir }),
   };
 }

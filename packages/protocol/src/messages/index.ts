@@ -8,6 +8,7 @@ import { market } from './market.ts';
 import { rules } from './rules.ts';
 import { spot } from './spot.ts';
 import { support } from './support.ts';
+import { wallet } from './wallet.ts';
 
 export type { Catalogue } from './catalogue.ts';
 
@@ -21,6 +22,7 @@ export const catalogues: Record<string, Catalogue> = {
   support,
   market,
   spot,
+  wallet,
 };
 
 function merge(): Record<Locale, Record<string, string>> {

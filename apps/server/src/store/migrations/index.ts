@@ -5,6 +5,8 @@ import { contentMigration } from './003_content.ts';
 import { supportMigration } from './004_support.ts';
 import { marketMigration } from './005_market.ts';
 import { spotMigration } from './006_spot.ts';
+import { walletMigration } from './007_wallet.ts';
+import { convertMigration } from './008_convert.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -17,4 +19,6 @@ export const migrations: Record<string, HalyardMigration> = {
   '004_support': supportMigration,
   '005_market': marketMigration,
   '006_spot': spotMigration,
+  '007_wallet': walletMigration,
+  '008_convert': convertMigration,
 };

@@ -1,0 +1,268 @@
+import { randomUUID } from 'node:crypto';
+import { Dec } from '@halyard/money';
+import { type Locale, messages, translate } from '@halyard/protocol';
+import { checkTransfer, type RuleError } from '@halyard/rules';
+import { badRequest } from '../../http/errors.ts';
+import { type AccountBalance, type Ledger, type UserWallet, userAccount } from '../../ledger/index.ts';
+import type { IndexPriceSource } from '../../market/index.ts';
+import type { IdentityService } from '../identity/index.ts';
+import { CHAIN_NAMES, DEFAULT_CHAIN } from './config.ts';
+import type { WalletService } from './service.ts';
+
+/** Spec §9: totals are shown with 8 decimals, floored. */
+const USDT_DIGITS = 8;
+
+/**
+ * DEMO RATES, not market data: what one USDT is worth in each local currency,
+ * for the Balances page's local-currency estimate (spec §2). A live deployment
+ * replaces them with a feed.
+ */
+export const DEMO_FIAT_RATES: Record<string, { symbol: string; price: string }> = {
+  USD: { symbol: '$', price: '1' },
+  CNY: { symbol: '¥', price: '7.2' },
+  TWD: { symbol: 'NT$', price: '32.4' },
+  JPY: { symbol: '¥', price: '151' },
+  KRW: { symbol: '₩', price: '1390' },
+  TRY: { symbol: '₺', price: '34.2' },
+  VND: { symbol: '₫', price: '25400' },
+  IDR: { symbol: 'Rp', price: '15900' },
+  RUB: { symbol: '₽', price: '96' },
+  EUR: { symbol: '€', price: '0.92' },
+};
+
+/** The two transfer routes of spec §7: spot ⇄ futures and spot ⇄ fiat (c2c). */
+export const TRANSFER_ROUTES = {
+  contract: ['spot', 'futures'],
+  c2c: ['spot', 'fiat'],
+} as const satisfies Record<string, readonly [UserWallet, UserWallet]>;
+export type TransferRoute = keyof typeof TRANSFER_ROUTES;
+
+export interface TransferRequest {
+  coin: string;
+  amount: string;
+  from: UserWallet;
+  to: UserWallet;
+}
+
+function throwIf(error: RuleError | null): void {
+  if (error) throw badRequest(error.key, error.params);
+}
+
+interface AssetRow {
+  coin: string;
+  usable: Dec;
+  disable: Dec;
+  usdt: Dec;
+}
+
+/**
+ * What a user holds, read from the ledger and valued at index prices:
+ * the spec's Balances, Spot/Futures asset, Totals, Rate and the balance
+ * record; and transfers between the user's own wallets.
+ */
+export class AssetsService {
+  constructor(
+    private readonly options: {
+      ledger: Ledger;
+      index: IndexPriceSource;
+      identity: IdentityService;
+      wallet: WalletService;
+    },
+  ) {}
+
+  /** Every coin the exchange knows: the wallet's coins, the priced coins and the quote coin. */
+  async knownCoins(): Promise<string[]> {
+    const { wallet, index } = this.options;
+    const coins = new Set<string>([
+      index.quote,
+      ...(await wallet.coins()).map((entry) => entry.coin),
+      ...index.coins(),
+    ]);
+    return [...coins];
+  }
+
+  private async requireCoin(coin: string): Promise<void> {
+    if (!(await this.knownCoins()).includes(coin)) throw badRequest('wallet.unknownCoin', { coin });
+  }
+
+  /** The coin's index price in USDT, or null while it has none. */
+  priceOf(coin: string): Dec | null {
+    const { index } = this.options;
+    if (coin === index.quote) return Dec.ONE;
+    return index.current(coin)?.price ?? null;
+  }
+
+  private usdtOf(coin: string, amount: Dec): Dec {
+    const price = this.priceOf(coin);
+    return price ? amount.mul(price).floorTo(USDT_DIGITS) : Dec.ZERO;
+  }
+
+  /** One row per known coin (zero balances included, for the hide-zero checkbox), then any other held coin. */
+  private async rows(userId: number, wallet: UserWallet): Promise<AssetRow[]> {
+    const held = (await this.options.ledger.balances(userId)).filter((balance) => balance.wallet === wallet);
+    const byCoin = new Map<string, AccountBalance>(held.map((balance) => [balance.asset, balance]));
+    const coins = [...new Set([...(await this.knownCoins()), ...byCoin.keys()])];
+    return coins.map((coin) => {
+      const balance = byCoin.get(coin);
+      const usable = balance?.available ?? Dec.ZERO;
+      const disable = balance?.locked ?? Dec.ZERO;
+      return { coin, usable, disable, usdt: this.usdtOf(coin, usable.add(disable)) };
+    });
+  }
+
+  /** Spec §3 Spot asset: coin, blockname, usable, disable, usdt. */
+  async spotAssets(userId: number) {
+    const chains = new Map<string, string>();
+    for (const entry of await this.options.wallet.coins()) {
+      if (!chains.has(entry.coin) || entry.chainId === DEFAULT_CHAIN)
+        chains.set(entry.coin, CHAIN_NAMES[entry.chainId]);
+    }
+    return (await this.rows(userId, 'spot')).map((row) => ({
+      coin: row.coin,
+      blockname: chains.get(row.coin) ?? '',
+      usable: row.usable.toString(),
+      disable: row.disable.toString(),
+      usdt: row.usdt.toString(),
+    }));
+  }
+
+  /**
+   * Spec §3 Futures asset. `orders` is what open orders hold (the ledger's
+   * locked amount); `profit` and `entrust` are unrealised profit and margin of
+   * open positions, which are 0 until the futures module opens positions.
+   */
+  async futuresAssets(userId: number) {
+    return (await this.rows(userId, 'futures')).map((row) => ({
+      coin: row.coin,
+      usable: row.usable.toString(),
+      orders: row.disable.toString(),
+      profit: '0',
+      entrust: '0',
+    }));
+  }
+
+  /** The fiat (c2c) wallet, shaped like the spot list. */
+  async fiatAssets(userId: number) {
+    return (await this.rows(userId, 'fiat')).map((row) => ({
+      coin: row.coin,
+      usable: row.usable.toString(),
+      disable: row.disable.toString(),
+      usdt: row.usdt.toString(),
+    }));
+  }
+
+  /**
+   * Spec §3 Totals: per wallet a map coin → total held and its USDT value;
+   * `usdt` values everything the user holds (every wallet, cycle and IEO included).
+   */
+  async totals(userId: number) {
+    const balances = await this.options.ledger.balances(userId);
+    const of = (wallet: UserWallet) => {
+      const rows = balances.filter((balance) => balance.wallet === wallet);
+      return {
+        map: Object.fromEntries(rows.map((balance) => [balance.asset, balance.total.toString()])),
+        usdt: Dec.sum(rows.map((balance) => this.usdtOf(balance.asset, balance.total))),
+      };
+    };
+    const spot = of('spot');
+    const futures = of('futures');
+    const fiat = of('fiat');
+    const all = Dec.sum(balances.map((balance) => this.usdtOf(balance.asset, balance.total)));
+    return {
+      usdt: all.toString(),
+      assets: spot.map,
+      assets_amount: spot.usdt.toString(),
+      contract_assets: futures.map,
+      contract_assets_amount: futures.usdt.toString(),
+      c2c_assets: fiat.map,
+      c2c_assets_amount: fiat.usdt.toString(),
+    };
+  }
+
+  /** One coin's balance in one wallet: `usable` is what can be spent now. */
+  async balance(userId: number, wallet: UserWallet, coin: string) {
+    await this.requireCoin(coin);
+    const balance = await this.options.ledger.balance({ ...userAccount(userId, wallet), asset: coin });
+    return { coin, usable: balance.available.toString(), disable: balance.locked.toString() };
+  }
+
+  /** Spec §5 "Transfer": an amount covered by the source wallet; refused while the funds are frozen. */
+  async transfer(userId: number, route: TransferRoute, input: TransferRequest) {
+    const allowed: readonly UserWallet[] = TRANSFER_ROUTES[route];
+    if (input.from === input.to || !allowed.includes(input.from) || !allowed.includes(input.to)) {
+      throw badRequest('wallet.sameWallet');
+    }
+    await this.requireCoin(input.coin);
+    const { ledger, identity } = this.options;
+    const source = await ledger.balance({ ...userAccount(userId, input.from), asset: input.coin });
+    throwIf(checkTransfer({ amount: input.amount, usable: source.available.toString() }));
+    await identity.assertNotFrozen(userId);
+    const amount = Dec.parse(input.amount);
+    const [transfer] = await ledger.execute([
+      {
+        id: `transfer:${randomUUID()}`,
+        code: 'transfer',
+        reference: `${input.from}>${input.to}`,
+        debit: userAccount(userId, input.from),
+        credit: userAccount(userId, input.to),
+        asset: input.coin,
+        amount,
+      },
+    ]);
+    return {
+      id: transfer?.id ?? null,
+      coin: input.coin,
+      amount: amount.toString(),
+      from: input.from,
+      to: input.to,
+    };
+  }
+
+  /**
+   * The balance record (spec §2 /balanceRecord): one wallet's ledger entries
+   * for a coin, newest first, with a signed amount and a human type.
+   */
+  async records(
+    userId: number,
+    query: { coin: string; wallet: UserWallet; before: number | null; limit: number; locale: Locale },
+  ) {
+    await this.requireCoin(query.coin);
+    const page = await this.options.ledger.transfers(
+      { ...userAccount(userId, query.wallet), asset: query.coin },
+      // Holds and their voids change nothing spendable-or-owned on their own: only movements are listed.
+      { limit: query.limit, before: query.before, types: ['posted', 'post_pending'] },
+    );
+    return {
+      items: page.items.map((entry) => ({
+        id: entry.id,
+        coin: entry.asset,
+        wallet: query.wallet,
+        type: entry.code,
+        typeName: typeName(query.locale, entry.code),
+        kind: entry.type,
+        amount: (entry.side === 'debit' ? entry.amount.neg() : entry.amount).toString(),
+        reference: entry.reference,
+        time: entry.timestamp,
+      })),
+      next: page.next,
+    };
+  }
+
+  /**
+   * Spec §3 Rate {symbol, price, coin}: for a local currency, what one USDT
+   * is worth in it (DEMO_FIAT_RATES); for a coin, its index price in USDT.
+   */
+  rate(coin: string) {
+    const fiat = DEMO_FIAT_RATES[coin];
+    if (fiat) return { symbol: fiat.symbol, price: fiat.price, coin };
+    const price = this.priceOf(coin);
+    if (!price) throw badRequest('wallet.noPrice', { coin });
+    return { symbol: this.options.index.quote, price: price.toString(), coin };
+  }
+}
+
+/** The record type in the user's language; codes without a name of their own read "Other". */
+function typeName(locale: Locale, code: string): string {
+  const key = `wallet.type.${code}`;
+  return key in messages.en ? translate(locale, key) : translate(locale, 'wallet.type.other');
+}

@@ -1,0 +1,348 @@
+import { Dec } from '@halyard/money';
+import { type Address, getAddress } from 'viem';
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { systemAccount } from '../../ledger/index.ts';
+import { custodyOf } from './chain-watcher.ts';
+import { walletStore } from './store.ts';
+import {
+  ADMIN_TOKEN,
+  balanceOf,
+  CHAIN,
+  expectHealthyLedger,
+  expectOk,
+  FUND_PASSWORD,
+  fund,
+  get,
+  type Harness,
+  plainUser,
+  post,
+  spot,
+  startTestChain,
+  startWalletHarness,
+  type TestChain,
+  type TestUser,
+  verifiedUser,
+} from './test-support.ts';
+
+let chain: TestChain;
+let h: Harness;
+
+beforeAll(async () => {
+  chain = await startTestChain();
+}, 60_000);
+afterAll(async () => {
+  await chain?.close();
+});
+beforeEach(async () => {
+  h = await startWalletHarness(chain);
+});
+afterEach(async () => {
+  await expectHealthyLedger(h.store.db);
+  await h.close();
+  await chain.reset();
+});
+
+const watcher = () => {
+  const found = h.app.wallet.service.watchers.get(CHAIN);
+  if (!found) throw new Error('no watcher');
+  return found;
+};
+
+async function depositAddress(user: TestUser, coin = 'USDT'): Promise<Address> {
+  const answer = await expectOk(get(h, `/account/getCoinAddress?coin=${coin}&chain=${CHAIN}`, user.token));
+  return (answer.data as { address: Address }).address;
+}
+
+async function records(user: TestUser) {
+  const answer = await expectOk(get(h, '/account/rechargeRecord', user.token));
+  return answer.data as { id: string; state: string; reason: string | null; amount: string; coin: string }[];
+}
+
+async function usable(user: TestUser, coin: string): Promise<string> {
+  return ((await expectOk(get(h, `/account/balance?coin=${coin}`, user.token))).data as { usable: string })
+    .usable;
+}
+
+describe('deposit addresses', () => {
+  it('are unique per user and chain, stable, checksummed, with an EIP-681 URI and the minimum', async () => {
+    const alice = await plainUser(h);
+    const bob = await plainUser(h);
+    const first = await expectOk(get(h, `/account/getCoinAddress?coin=USDT&chain=${CHAIN}`, alice.token));
+    const again = await depositAddress(alice, 'HAL');
+    const onEthereum = await expectOk(get(h, '/account/getCoinAddress?coin=USDT&chain=1', alice.token));
+    const data = first.data as { address: Address; uri: string; min: string; contract: string };
+    expect(again).toBe(data.address);
+    expect(getAddress(data.address)).toBe(data.address);
+    expect((onEthereum.data as { address: string }).address).not.toBe(data.address);
+    expect(await depositAddress(bob)).not.toBe(data.address);
+    expect(data).toMatchObject({
+      min: '1',
+      uri: `ethereum:${data.contract}@56/transfer?address=${data.address}`,
+    });
+    expect((await get(h, '/account/getCoinAddress?coin=USDT&chain=5', alice.token)).code).toBe(400);
+    expect((await get(h, '/account/getCoinAddress?coin=DOGE&chain=56', alice.token)).msg).toBe(
+      'DOGE is not available on this chain',
+    );
+  });
+});
+
+describe('deposits from the chain', () => {
+  it('wait for the confirmations, then credit exactly the amount (18 and 6 decimals)', async () => {
+    const user = await plainUser(h);
+    const address = await depositAddress(user);
+    await chain.send('USDT', address, '250.5');
+    await chain.send('HAL', address, '12.345678');
+    expect(await watcher().poll()).toMatchObject({ found: 2, credited: 0 });
+    expect((await records(user)).map((record) => record.state)).toEqual(['waiting', 'waiting']);
+    await chain.mine(1);
+    expect(await watcher().poll()).toMatchObject({ credited: 1 });
+    expect(await usable(user, 'HAL')).toBe('0');
+    expect(await usable(user, 'USDT')).toBe('250.5');
+    await chain.mine(1);
+    expect(await watcher().poll()).toMatchObject({ credited: 1 });
+    expect(await usable(user, 'HAL')).toBe('12.345678');
+    expect((await records(user)).map((record) => record.state)).toEqual(['completed', 'completed']);
+    expect(await balanceOf(h, custodyOf(CHAIN), 'USDT')).toEqual({ available: '-250.5', locked: '0' });
+  });
+
+  it('ignore transfers to addresses that are not deposit addresses, and reject ones below the minimum', async () => {
+    const user = await plainUser(h);
+    const address = await depositAddress(user);
+    await chain.send('USDT', privateKeyToAddress(generatePrivateKey()), '500');
+    await chain.send('USDT', address, '0.5');
+    await chain.mine(3);
+    expect(await watcher().poll()).toMatchObject({ found: 1, credited: 0, rejected: 1 });
+    expect(await records(user)).toMatchObject([{ state: 'rejected', reason: 'belowMinimum', amount: '0.5' }]);
+    expect(await usable(user, 'USDT')).toBe('0');
+  });
+
+  it('credit once when the same range is read again (duplicate-log replay)', async () => {
+    const user = await plainUser(h);
+    await chain.send('USDT', await depositAddress(user), '40');
+    await chain.mine(3);
+    await watcher().poll();
+    await watcher().rewind(0);
+    await watcher().poll();
+    await watcher().rewind(0);
+    await Promise.all([watcher().poll(), watcher().poll()]);
+    expect(await usable(user, 'USDT')).toBe('40');
+    const entries = await h.app.ledger.transfers({ ...spot(user), asset: 'USDT' });
+    expect(entries.items.map((entry) => entry.code)).toEqual(['deposit']);
+    expect(await records(user)).toHaveLength(1);
+  });
+
+  it('reverse a credited deposit that a reorg removed, and credit nothing twice after', async () => {
+    const user = await plainUser(h);
+    const address = await depositAddress(user);
+    const before = await chain.snapshot();
+    await chain.send('USDT', address, '75');
+    await chain.mine(3);
+    expect(await watcher().poll()).toMatchObject({ credited: 1 });
+    expect(await usable(user, 'USDT')).toBe('75');
+
+    await chain.revert(before);
+    await chain.mine(6);
+    expect(await watcher().poll()).toMatchObject({ reversed: 1, credited: 0 });
+    expect(await usable(user, 'USDT')).toBe('0');
+    expect(await records(user)).toMatchObject([{ state: 'rejected', reason: 'reorg' }]);
+    expect(await balanceOf(h, custodyOf(CHAIN), 'USDT')).toEqual({ available: '0', locked: '0' });
+    expect(await watcher().poll()).toMatchObject({ reversed: 0, credited: 0 });
+    const codes = (await h.app.ledger.transfers({ ...spot(user), asset: 'USDT' })).items.map(
+      (entry) => entry.code,
+    );
+    expect(codes).toEqual(['deposit_reversal', 'deposit']);
+  });
+
+  it('reject a waiting deposit whose block a reorg removed', async () => {
+    const user = await plainUser(h);
+    const before = await chain.snapshot();
+    await chain.send('USDT', await depositAddress(user), '30');
+    expect(await watcher().poll()).toMatchObject({ found: 1 });
+    await chain.revert(before);
+    await chain.mine(4);
+    expect(await watcher().poll()).toMatchObject({ rejected: 1, credited: 0 });
+    expect(await records(user)).toMatchObject([{ state: 'rejected', reason: 'reorg' }]);
+    expect(await usable(user, 'USDT')).toBe('0');
+  });
+
+  it('freeze the user when a reorged deposit was already moved away, and reverse once the funds are back', async () => {
+    const user = await plainUser(h);
+    const before = await chain.snapshot();
+    await chain.send('USDT', await depositAddress(user), '60');
+    await chain.mine(3);
+    await watcher().poll();
+    await expectOk(
+      post(
+        h,
+        '/account/contractTransfer',
+        { coin: 'USDT', number: '60', from: 'spot', to: 'futures' },
+        user.token,
+      ),
+    );
+    await chain.revert(before);
+    await chain.mine(6);
+    expect(await watcher().poll()).toMatchObject({ reversed: 0 });
+    await expect(h.app.identity.service.assertNotFrozen(user.id)).rejects.toMatchObject({
+      key: 'common.frozen',
+    });
+    expect(await records(user)).toMatchObject([{ state: 'completed', reason: 'reorgUnpaid' }]);
+
+    // The operator moves the funds back (the user is frozen): the next poll takes the deposit back.
+    await h.app.ledger.execute([
+      {
+        id: 'ops-return',
+        code: 'transfer',
+        debit: { owner: user.id, wallet: 'futures' },
+        credit: spot(user),
+        asset: 'USDT',
+        amount: Dec.parse('60'),
+      },
+    ]);
+    expect(await watcher().poll()).toMatchObject({ reversed: 1 });
+    expect(await records(user)).toMatchObject([{ state: 'rejected', reason: 'reorg' }]);
+    expect(await usable(user, 'USDT')).toBe('0');
+  });
+});
+
+describe('withdrawals on chain', () => {
+  async function withdraw(user: TestUser, to: Address, number: string, coin = 'USDT') {
+    await expectOk(
+      post(h, '/account/addAddress', { coin, chain: CHAIN, address: to, remark: 'cold' }, user.token),
+    );
+    return post(
+      h,
+      '/account/sendCoinOrder',
+      { coin, chain: CHAIN, address: to, number, payPassword: FUND_PASSWORD },
+      user.token,
+    );
+  }
+
+  it('hold amount + fee, send the ERC-20 transfer, land on chain, then post the hold and the fee', async () => {
+    const user = await verifiedUser(h);
+    await chain.send('USDT', await depositAddress(user), '500');
+    await chain.mine(3);
+    await watcher().poll();
+    const destination = privateKeyToAddress(generatePrivateKey());
+
+    const answer = await expectOk(withdraw(user, destination, '120'));
+    expect(answer.data).toMatchObject({ state: 'waiting', step: 'approved', amount: '120', fee: '1' });
+    expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '379', locked: '121' });
+
+    await h.app.wallet.service.sendQueued();
+    await h.app.wallet.service.sendQueued();
+    expect((await chain.tokenBalance('USDT', destination)).toString()).toBe('120');
+    const [record] = (await expectOk(get(h, '/account/withdrawRecord', user.token))).data as {
+      state: string;
+      txHash: string;
+    }[];
+    expect(record).toMatchObject({ state: 'completed' });
+    expect(record?.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '379', locked: '0' });
+    expect(await balanceOf(h, systemAccount('fees'), 'USDT')).toEqual({ available: '1', locked: '0' });
+    // Custody mirrors the chain: 500 came in, 120 went out.
+    expect(await balanceOf(h, custodyOf(CHAIN), 'USDT')).toEqual({ available: '-380', locked: '0' });
+  });
+
+  it('above the threshold wait for an operator: approve sends, reject releases; both audited', async () => {
+    const user = await verifiedUser(h);
+    await fund(h, user.id, { USDT: '50000' });
+    const destination = privateKeyToAddress(generatePrivateKey());
+    const big = await expectOk(withdraw(user, destination, '20000'));
+    const other = await expectOk(
+      post(
+        h,
+        '/account/sendCoinOrder',
+        { coin: 'USDT', chain: CHAIN, address: destination, number: '15000', payPassword: FUND_PASSWORD },
+        user.token,
+      ),
+    );
+    expect(big.data).toMatchObject({ state: 'waiting', step: 'review' });
+    await h.app.wallet.service.sendQueued();
+    expect((await chain.tokenBalance('USDT', destination)).toString()).toBe('0');
+
+    const admin = { 'admin-token': ADMIN_TOKEN };
+    const queue = await expectOk(get(h, '/admin/wallet/withdrawals?state=review', undefined, admin));
+    expect((queue.data as unknown[]).length).toBe(2);
+    const bigId = (big.data as { id: number }).id;
+    const otherId = (other.data as { id: number }).id;
+    expect((await post(h, `/admin/wallet/withdrawals/${bigId}/approve`, { operator: 'ops-ann' })).code).toBe(
+      403,
+    );
+    await expectOk(
+      post(h, `/admin/wallet/withdrawals/${bigId}/approve`, { operator: 'ops-ann' }, undefined, admin),
+    );
+    await expectOk(
+      post(
+        h,
+        `/admin/wallet/withdrawals/${otherId}/reject`,
+        { operator: 'ops-bo', reason: 'Unusual pattern' },
+        undefined,
+        admin,
+      ),
+    );
+    expect(
+      (
+        await post(
+          h,
+          `/admin/wallet/withdrawals/${otherId}/approve`,
+          { operator: 'ops-ann' },
+          undefined,
+          admin,
+        )
+      ).code,
+    ).toBe(409);
+    await h.app.wallet.service.sendQueued();
+    await h.app.wallet.service.sendQueued();
+    expect((await chain.tokenBalance('USDT', destination)).toString()).toBe('20000');
+    expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '29999', locked: '0' });
+    const audit = await expectOk(get(h, '/admin/wallet/audit', undefined, admin));
+    expect(audit.data).toMatchObject([
+      {
+        operator: 'ops-bo',
+        action: 'withdrawal.reject',
+        withdrawalId: otherId,
+        details: { reason: 'Unusual pattern' },
+      },
+      { operator: 'ops-ann', action: 'withdrawal.approve', withdrawalId: bigId },
+    ]);
+    const history = (await expectOk(get(h, '/account/withdrawRecord', user.token))).data as {
+      state: string;
+    }[];
+    expect(history.map((entry) => entry.state)).toEqual(['rejected', 'completed']);
+  });
+
+  it('a send the chain refuses is rejected and the hold released', async () => {
+    const user = await verifiedUser(h);
+    const hal = chain.coin('HAL');
+    // More than the hot wallet holds: the transfer would revert, so it is never sent.
+    await walletStore.upsertCoin(h.store.db, {
+      ...hal,
+      withdrawMax: Dec.parse('10000000000'),
+      withdrawDailyMax: Dec.parse('10000000000'),
+      approvalThreshold: Dec.parse('10000000000'),
+    });
+    await fund(h, user.id, { HAL: '3000000000' });
+    await expectOk(withdraw(user, privateKeyToAddress(generatePrivateKey()), '2000000000', 'HAL'));
+    await h.app.wallet.service.sendQueued();
+    const [record] = (await expectOk(get(h, '/account/withdrawRecord', user.token))).data as {
+      state: string;
+      reason: string;
+    }[];
+    expect(record).toMatchObject({ state: 'rejected', reason: 'sendFailed' });
+    expect(await balanceOf(h, spot(user), 'HAL')).toEqual({ available: '3000000000', locked: '0' });
+  });
+});
+
+describe('demo deposit', () => {
+  it('sends play tokens on chain to the deposit address; the watcher credits them like any deposit', async () => {
+    const user = await plainUser(h);
+    const answer = await expectOk(
+      post(h, '/account/demoDeposit', { coin: 'USDT', chain: CHAIN, number: '1000' }, user.token),
+    );
+    expect(answer.data).toMatchObject({ address: await depositAddress(user), amount: '1000' });
+    await chain.mine(3);
+    await watcher().poll();
+    expect(await usable(user, 'USDT')).toBe('1000');
+  });
+});

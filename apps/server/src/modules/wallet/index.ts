@@ -1,0 +1,132 @@
+import path from 'node:path';
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { Clock } from '../../clock.ts';
+import type { Ledger } from '../../ledger/index.ts';
+import type { IndexPriceSource } from '../../market/index.ts';
+import type { Store } from '../../store/connect.ts';
+import type { IdentityService } from '../identity/index.ts';
+import { AssetsService } from './assets.ts';
+import { demoCoinChains } from './coins.ts';
+import { CHAIN_IDS, type ChainId, type LocalChainSettings, type WalletConfig } from './config.ts';
+import { deployDemoTokens, type LocalChain, startLocalChain } from './local-chain.ts';
+import { registerWalletRoutes } from './routes.ts';
+import { WalletService } from './service.ts';
+import { walletStore } from './store.ts';
+
+export { AssetsService } from './assets.ts';
+export type { ChainWatcher, PollReport } from './chain-watcher.ts';
+export type { CoinChain } from './coins.ts';
+export { type ChainId, loadWalletConfig, type WalletConfig } from './config.ts';
+export { WalletService } from './service.ts';
+
+/** What createApp exposes as `app.wallet`. */
+export interface WalletModule {
+  service: WalletService;
+  assets: AssetsService;
+  registerRoutes(http: FastifyInstance): void;
+  /** Demo: the coin rows of the play tokens (their addresses are known before the chain runs). */
+  seedDemo(): Promise<void>;
+  /** Starts the local chains (demo), then polls the watchers and the withdrawal sender on a timer. */
+  start(): void;
+  close(): Promise<void>;
+}
+
+export interface WalletModuleOptions {
+  store: Store;
+  ledger: Ledger;
+  clock: Clock;
+  identity: IdentityService;
+  index: IndexPriceSource;
+  requireUser: preHandlerAsyncHookHandler;
+  config: WalletConfig;
+  adminToken: string;
+  demo: boolean;
+  onError: (error: unknown, context: string) => void;
+  onInfo: (message: string) => void;
+}
+
+export function createWalletModule(options: WalletModuleOptions): WalletModule {
+  const { store, config, demo } = options;
+  const service = new WalletService({ ...options, db: store.db });
+  const assets = new AssetsService({
+    ledger: options.ledger,
+    index: options.index,
+    identity: options.identity,
+    wallet: service,
+  });
+  const locals: LocalChain[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let closed = false;
+
+  async function startLocalChains(settings: LocalChainSettings): Promise<void> {
+    for (const [offset, chainId] of CHAIN_IDS.entries()) {
+      const local = await startOnFreePort(settings, chainId, offset);
+      if (closed) {
+        await local.close();
+        return;
+      }
+      locals.push(local);
+      await deployDemoTokens(local.rpcUrl, chainId, demoCoinChains(chainId));
+      service.connectChain(chainId, local.rpcUrl, { startAtHead: false });
+      options.onInfo(`demo chain ${chainId} on ${local.rpcUrl}`);
+    }
+  }
+
+  function startPolling(): void {
+    if (closed || timer) return;
+    timer = setInterval(() => void service.pollAll(), config.pollMs);
+    timer.unref();
+  }
+
+  return {
+    service,
+    assets,
+    registerRoutes: (http) =>
+      registerWalletRoutes(http, {
+        wallet: service,
+        assets,
+        requireUser: options.requireUser,
+        adminToken: options.adminToken,
+        demo,
+      }),
+    async seedDemo() {
+      for (const chainId of CHAIN_IDS) {
+        for (const coin of demoCoinChains(chainId)) await walletStore.upsertCoin(store.db, coin);
+      }
+    },
+    start() {
+      if (!config.localChain) {
+        startPolling();
+        return;
+      }
+      startLocalChains(config.localChain).then(startPolling, (error: unknown) =>
+        options.onError(error, 'demo chain: deposits and withdrawals stay unavailable'),
+      );
+    },
+    async close() {
+      closed = true;
+      if (timer) clearInterval(timer);
+      timer = null;
+      for (const local of locals.splice(0)) await local.close();
+    },
+  };
+}
+
+/** The configured port (8545 for BNB chain, the next for Ethereum), or any free port when it is taken. */
+async function startOnFreePort(
+  settings: LocalChainSettings,
+  chainId: ChainId,
+  offset: number,
+): Promise<LocalChain> {
+  const base = {
+    chainId,
+    dbPath: path.join(settings.dataDir, String(chainId)),
+    blockTimeSeconds: settings.blockTimeSeconds,
+  };
+  try {
+    return await startLocalChain({ ...base, port: settings.port + offset });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    return startLocalChain({ ...base, port: 0 });
+  }
+}

@@ -1,0 +1,648 @@
+import { Dec } from '@halyard/money';
+import { checkWithdrawAddress, checkWithdrawal, type RuleError } from '@halyard/rules';
+import { type Address, getAddress, type Hex, isAddress } from 'viem';
+import type { Clock } from '../../clock.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { type Ledger, userAccount } from '../../ledger/index.ts';
+import type { Db, Executor } from '../../store/database.ts';
+import type { IdentityService } from '../identity/index.ts';
+import { ChainWatcher, custodyOf } from './chain-watcher.ts';
+import { type ChainReader, createChainReader, decToUnits } from './chains.ts';
+import type { CoinChain } from './coins.ts';
+import { CHAIN_NAMES, type ChainId, isChainId, type WalletConfig } from './config.ts';
+import { createAddressDeriver, DEPOSIT_INDEX_MAX } from './hd.ts';
+import { sendFromFaucet } from './local-chain.ts';
+import { createSigner, type Signer, TransferRefused } from './signer.ts';
+import {
+  type DepositRow,
+  walletStore as sql,
+  type WithdrawAddressRow,
+  type WithdrawalRow,
+  type WithdrawalState,
+} from './store.ts';
+
+const DAY_MS = 86_400_000;
+/** A reorged deposit the user already spent freezes the account this long, pending an operator's look. */
+const UNPAID_REVERSAL_FREEZE_MS = 30 * DAY_MS;
+/** Withdrawals the sender handles per round (TIGER_STYLE: bounded work). */
+const SEND_BATCH_MAX = 20;
+
+/** Spec §4: what a user sees of a deposit or withdrawal. */
+export type RecordState = 'waiting' | 'completed' | 'rejected';
+
+export interface DepositView {
+  id: string;
+  coin: string;
+  chain: ChainId;
+  blockname: string;
+  address: string;
+  amount: string;
+  txHash: string;
+  state: RecordState;
+  reason: string | null;
+  time: number;
+}
+
+export interface WithdrawalView {
+  id: number;
+  coin: string;
+  chain: ChainId;
+  blockname: string;
+  address: string;
+  amount: string;
+  fee: string;
+  state: RecordState;
+  /** The internal step: review, approved, broadcast, completed, rejected. */
+  step: WithdrawalState;
+  txHash: string | null;
+  reason: string | null;
+  time: number;
+}
+
+export interface WithdrawAddressView {
+  id: number;
+  coin: string;
+  chain: ChainId;
+  blockname: string;
+  address: string;
+  remark: string;
+}
+
+export interface WithdrawalRequest {
+  coin: string;
+  chain: number;
+  address: string;
+  amount: string;
+  payPassword: string;
+}
+
+export interface WalletServiceOptions {
+  db: Db;
+  ledger: Ledger;
+  clock: Clock;
+  identity: IdentityService;
+  config: WalletConfig;
+  /** Demo mode: the faucet endpoint sends play tokens on the local chain. */
+  demo: boolean;
+  onError: (error: unknown, context: string) => void;
+}
+
+function throwIf(error: RuleError | null): void {
+  if (error) throw badRequest(error.key, error.params);
+}
+
+function chainOf(chain: number): ChainId {
+  if (!isChainId(chain)) throw badRequest('wallet.unknownChain', { chain });
+  return chain;
+}
+
+/** Parses an address of an EVM chain: well-formed and, when mixed-case, with a valid EIP-55 checksum. */
+export function parseAddress(text: string): Address {
+  const trimmed = text.trim();
+  if (!isAddress(trimmed, { strict: true })) throw badRequest('wallet.addressInvalid');
+  return getAddress(trimmed);
+}
+
+function depositView(row: DepositRow): DepositView {
+  return {
+    id: row.id,
+    coin: row.coin,
+    chain: row.chain_id as ChainId,
+    blockname: CHAIN_NAMES[row.chain_id as ChainId],
+    address: row.address,
+    amount: Dec.parse(row.amount).toString(),
+    txHash: row.tx_hash,
+    state: row.state,
+    reason: row.reason,
+    time: Number(row.created_at),
+  };
+}
+
+function withdrawalView(row: WithdrawalRow): WithdrawalView {
+  const state: RecordState = row.state === 'completed' || row.state === 'rejected' ? row.state : 'waiting';
+  return {
+    id: Number(row.id),
+    coin: row.coin,
+    chain: row.chain_id as ChainId,
+    blockname: CHAIN_NAMES[row.chain_id as ChainId],
+    address: row.address,
+    amount: Dec.parse(row.amount).toString(),
+    fee: Dec.parse(row.fee).toString(),
+    state,
+    step: row.state,
+    txHash: row.tx_hash,
+    reason: row.reason,
+    time: Number(row.created_at),
+  };
+}
+
+function addressView(row: WithdrawAddressRow): WithdrawAddressView {
+  return {
+    id: Number(row.id),
+    coin: row.coin,
+    chain: row.chain_id as ChainId,
+    blockname: CHAIN_NAMES[row.chain_id as ChainId],
+    address: row.address,
+    remark: row.remark,
+  };
+}
+
+const holdId = (id: number) => `withdraw:${id}:hold`;
+
+/**
+ * Coins, deposit addresses, deposits seen on chain, the withdrawal address
+ * book and withdrawals. Money moves only through the ledger: a deposit from
+ * the chain's custody account to the user's spot account, a withdrawal as a
+ * hold on the user's spot account that is posted when the chain confirms the
+ * transfer and voided when it is rejected or fails.
+ */
+export class WalletService {
+  private readonly db: Db;
+  private readonly ledger: Ledger;
+  private readonly clock: Clock;
+  private readonly deriveAddress: (index: number) => Address;
+  private readonly readers = new Map<ChainId, ChainReader>();
+  private readonly rpcUrls = new Map<ChainId, string>();
+  readonly watchers = new Map<ChainId, ChainWatcher>();
+  private signer: Signer | null = null;
+  private sending: Promise<void> | null = null;
+
+  constructor(private readonly options: WalletServiceOptions) {
+    this.db = options.db;
+    this.ledger = options.ledger;
+    this.clock = options.clock;
+    this.deriveAddress = createAddressDeriver(options.config.depositXpub);
+    for (const chain of options.config.chains) {
+      if (chain.rpcUrl) this.connectChain(chain.id, chain.rpcUrl, { startAtHead: !options.demo });
+    }
+  }
+
+  /** Starts watching a chain at `rpcUrl` (config, or a local chain once it runs) and lets the signer use it. */
+  connectChain(chainId: ChainId, rpcUrl: string, options: { startAtHead: boolean }): void {
+    const reader = createChainReader(chainId, rpcUrl);
+    this.readers.set(chainId, reader);
+    this.rpcUrls.set(chainId, rpcUrl);
+    this.watchers.set(
+      chainId,
+      new ChainWatcher({
+        db: this.db,
+        ledger: this.ledger,
+        clock: this.clock,
+        reader,
+        coins: async () => (await this.coins()).filter((coin) => coin.chainId === chainId),
+        startAtHead: options.startAtHead,
+        onUnpaidReversal: (deposit) => this.freezeForUnpaidReversal(deposit),
+      }),
+    );
+    const key = this.options.config.hotWalletKey;
+    this.signer = key ? createSigner(key, this.rpcUrls) : null;
+  }
+
+  rpcUrl(chainId: ChainId): string | null {
+    return this.rpcUrls.get(chainId) ?? null;
+  }
+
+  // ── coins ──────────────────────────────────────────────────────────────
+
+  coins(): Promise<CoinChain[]> {
+    return sql.coins(this.db);
+  }
+
+  async coin(coin: string, chain: number): Promise<CoinChain> {
+    const chainId = chainOf(chain);
+    const found = (await this.coins()).find((entry) => entry.coin === coin && entry.chainId === chainId);
+    if (!found) throw badRequest('wallet.unknownCoin', { coin });
+    return found;
+  }
+
+  /** Spec §3 Wallet coin entry, with the chains each coin is on and their limits. */
+  async coinList() {
+    const byCoin = new Map<string, CoinChain[]>();
+    for (const entry of await this.coins())
+      byCoin.set(entry.coin, [...(byCoin.get(entry.coin) ?? []), entry]);
+    return [...byCoin.entries()].map(([coin, chains]) => ({
+      coin,
+      isin: chains.some((entry) => entry.isin),
+      isout: chains.some((entry) => entry.isout),
+      chains: chains.map((entry) => ({
+        chain: entry.chainId,
+        blockname: CHAIN_NAMES[entry.chainId],
+        contract: entry.contract,
+        decimals: entry.decimals,
+        isin: entry.isin,
+        isout: entry.isout,
+        depositMin: entry.depositMin.toString(),
+        withdrawMin: entry.withdrawMin.toString(),
+        withdrawMax: entry.withdrawMax.toString(),
+        withdrawDailyMax: entry.withdrawDailyMax.toString(),
+        withdrawFee: entry.withdrawFee.toString(),
+        confirmations: entry.confirmations,
+      })),
+    }));
+  }
+
+  // ── deposits ───────────────────────────────────────────────────────────
+
+  /**
+   * The user's deposit address on a chain, derived on first request from the
+   * next free HD index (unique per user and chain). The URI is EIP-681, for a
+   * QR code a wallet can read: it names the token, the chain and the address.
+   */
+  async depositAddress(userId: number, coinName: string, chain: number) {
+    const coin = await this.coin(coinName, chain);
+    if (!coin.isin) throw badRequest('wallet.depositClosed', { coin: coin.coin });
+    const address = await this.addressOf(userId, coin.chainId);
+    return {
+      coin: coin.coin,
+      chain: coin.chainId,
+      blockname: CHAIN_NAMES[coin.chainId],
+      address,
+      contract: coin.contract,
+      min: coin.depositMin.toString(),
+      confirmations: coin.confirmations,
+      uri: `ethereum:${coin.contract}@${coin.chainId}/transfer?address=${address}`,
+    };
+  }
+
+  private async addressOf(userId: number, chainId: ChainId): Promise<Address> {
+    const known = await sql.depositAddress(this.db, userId, chainId);
+    if (known) return known;
+    // Serialised through the ledger's lock so two first requests cannot take the same index.
+    return this.ledger.transaction(async (trx) => {
+      const again = await sql.depositAddress(trx, userId, chainId);
+      if (again) return again;
+      const index = await sql.nextHdIndex(trx);
+      if (index > DEPOSIT_INDEX_MAX) throw new Error('deposit address indexes exhausted');
+      const address = this.deriveAddress(index);
+      await sql.insertDepositAddress(trx, { userId, chainId, index, address, now: this.clock.now() });
+      return address;
+    });
+  }
+
+  async depositRecords(
+    userId: number,
+    coin: string | null,
+    page: number,
+    limit: number,
+  ): Promise<DepositView[]> {
+    const rows = await sql.userDeposits(this.db, userId, coin, (page - 1) * limit, limit);
+    return rows.map(depositView);
+  }
+
+  /** Demo only: the local chain's faucet sends play tokens to the user's deposit address, on chain. */
+  async demoDeposit(userId: number, input: { coin: string; chain: number; amount: string }) {
+    if (!this.options.demo) throw forbidden('wallet.demoOnly');
+    const coin = await this.coin(input.coin, input.chain);
+    const amount = Dec.tryParse(input.amount);
+    if (!amount?.isPositive()) throw badRequest('rules.amountInvalid');
+    if (!amount.hasAtMostDigits(coin.decimals))
+      throw badRequest('rules.tooManyDecimals', { digits: coin.decimals });
+    const rpcUrl = this.rpcUrls.get(coin.chainId);
+    if (!rpcUrl) throw badRequest('wallet.chainUnavailable');
+    const address = await this.addressOf(userId, coin.chainId);
+    const txHash = await sendFromFaucet(rpcUrl, coin, address, decToUnits(amount, coin.decimals));
+    return { txHash, address, chain: coin.chainId, coin: coin.coin, amount: amount.toString() };
+  }
+
+  private async freezeForUnpaidReversal(deposit: DepositRow): Promise<void> {
+    const now = this.clock.now();
+    await this.options.identity.freeze({
+      userId: Number(deposit.user_id),
+      reason: `Deposit ${deposit.tx_hash} was reversed by a chain reorganisation after it was spent`,
+      setBy: 'rule:deposit-reorg',
+      endsAt: now + UNPAID_REVERSAL_FREEZE_MS,
+    });
+  }
+
+  // ── withdrawal address book ────────────────────────────────────────────
+
+  async addAddress(userId: number, input: { coin: string; chain: number; address: string; remark: string }) {
+    throwIf(checkWithdrawAddress(input));
+    const coin = await this.coin(input.coin, input.chain);
+    const address = parseAddress(input.address);
+    if (await sql.findWithdrawAddress(this.db, userId, coin.coin, coin.chainId, address)) {
+      throw conflict('wallet.addressExists');
+    }
+    const row = await sql.insertWithdrawAddress(this.db, {
+      userId,
+      coin: coin.coin,
+      chainId: coin.chainId,
+      address,
+      remark: input.remark.trim(),
+      now: this.clock.now(),
+    });
+    return addressView(row);
+  }
+
+  async deleteAddress(userId: number, id: number): Promise<void> {
+    if (!(await sql.deleteWithdrawAddress(this.db, userId, id))) throw notFound('wallet.addressNotFound');
+  }
+
+  async addresses(userId: number, coin: string | null): Promise<WithdrawAddressView[]> {
+    return (await sql.withdrawAddresses(this.db, userId, coin)).map(addressView);
+  }
+
+  // ── withdrawals ────────────────────────────────────────────────────────
+
+  /**
+   * Spec §5 "Withdrawal" and §6, in the order the user meets them: the rules
+   * (identity verification and fund password set, amount, address, fund
+   * password entered, per-withdrawal minimum and maximum, daily maximum,
+   * balance including the fee); the token's decimals; a checksum-valid saved
+   * address; the 24 h lock; a freeze; the fund password itself. Then the
+   * amount plus fee is held, and the withdrawal waits for an operator when it
+   * is above the coin's approval threshold. A refusal changes nothing.
+   */
+  async requestWithdrawal(userId: number, input: WithdrawalRequest): Promise<WithdrawalView> {
+    const coin = await this.coin(input.coin, input.chain);
+    if (!coin.isout) throw badRequest('wallet.withdrawClosed', { coin: coin.coin });
+    const user = await this.options.identity.getUser(userId);
+    const now = this.clock.now();
+    const since = Math.floor(now / DAY_MS) * DAY_MS;
+    const available = (await this.ledger.balance({ ...userAccount(userId, 'spot'), asset: coin.coin }))
+      .available;
+    const rules = (withdrawnToday: Dec, usable: Dec) =>
+      checkWithdrawal({
+        amount: input.amount,
+        address: input.address,
+        fundPassword: input.payPassword,
+        min: coin.withdrawMin.toString(),
+        max: coin.withdrawMax.toString(),
+        dailyMax: coin.withdrawDailyMax.toString(),
+        withdrawnToday: withdrawnToday.toString(),
+        usable: Dec.max(Dec.ZERO, usable.sub(coin.withdrawFee)).toString(),
+        kycVerified: user.kyc === 'succeeded',
+        fundPasswordSet: user.hasFundPassword,
+      });
+    throwIf(rules(await sql.withdrawnSince(this.db, userId, coin.coin, since), available));
+    const amount = Dec.parse(input.amount);
+    if (!amount.hasAtMostDigits(coin.decimals))
+      throw badRequest('rules.tooManyDecimals', { digits: coin.decimals });
+    const address = parseAddress(input.address);
+    if (!(await sql.findWithdrawAddress(this.db, userId, coin.coin, coin.chainId, address))) {
+      throw badRequest('wallet.addressNotSaved');
+    }
+    await this.options.identity.assertNotLocked(userId);
+    await this.options.identity.assertNotFrozen(userId);
+    await this.options.identity.assertFundPassword(userId, input.payPassword);
+
+    const state: WithdrawalState = amount.gt(coin.approvalThreshold) ? 'review' : 'approved';
+    const row = await this.ledger.transaction(async (trx) => {
+      // Checked again under the ledger's lock: two requests at once cannot both use the same daily room.
+      throwIf(rules(await sql.withdrawnSince(trx, userId, coin.coin, since), available));
+      const inserted = await sql.insertWithdrawal(trx, {
+        user_id: userId,
+        coin: coin.coin,
+        chain_id: coin.chainId,
+        address,
+        amount: amount.toString(),
+        fee: coin.withdrawFee.toString(),
+        state,
+        created_at: now,
+        updated_at: now,
+      });
+      const id = Number(inserted.id);
+      await this.ledger.execute(
+        [
+          {
+            id: holdId(id),
+            type: 'pending',
+            code: 'withdraw',
+            reference: String(id),
+            debit: userAccount(userId, 'spot'),
+            credit: custodyOf(coin.chainId),
+            asset: coin.coin,
+            amount: amount.add(coin.withdrawFee),
+          },
+        ],
+        trx,
+      );
+      return inserted;
+    });
+    if (state === 'approved') this.kickSender();
+    return withdrawalView(row);
+  }
+
+  async withdrawalRecords(userId: number, coin: string | null, page: number, limit: number) {
+    const rows = await sql.userWithdrawals(this.db, userId, coin, (page - 1) * limit, limit);
+    return rows.map(withdrawalView);
+  }
+
+  async withdrawalsInState(state: WithdrawalState, limit: number): Promise<WithdrawalView[]> {
+    return (await sql.withdrawalsInState(this.db, state, limit)).map(withdrawalView);
+  }
+
+  /** Operator: lets a withdrawal above the threshold go to the signer; audited. */
+  async approveWithdrawal(id: number, operator: string): Promise<void> {
+    await this.ledger.transaction(async (trx) => {
+      await this.requireInReview(trx, id);
+      const now = this.clock.now();
+      await sql.moveWithdrawal(trx, id, 'review', {
+        state: 'approved',
+        decided_by: operator,
+        updated_at: now,
+      });
+      await sql.appendOperatorAction(trx, {
+        at: now,
+        operator,
+        action: 'withdrawal.approve',
+        withdrawalId: id,
+        details: {},
+      });
+    });
+    this.kickSender();
+  }
+
+  /** Operator: refuses a withdrawal with a reason; the hold is released; audited. */
+  async rejectWithdrawal(id: number, operator: string, reason: string): Promise<void> {
+    const why = reason.trim();
+    if (!why) throw badRequest('identity.reasonRequired');
+    await this.ledger.transaction(async (trx) => {
+      await this.requireInReview(trx, id);
+      const now = this.clock.now();
+      await sql.moveWithdrawal(trx, id, 'review', {
+        state: 'rejected',
+        reason: why,
+        decided_by: operator,
+        updated_at: now,
+      });
+      await this.ledger.execute(
+        [
+          {
+            id: `withdraw:${id}:void`,
+            type: 'void_pending',
+            code: 'withdraw',
+            reference: String(id),
+            pendingId: holdId(id),
+          },
+        ],
+        trx,
+      );
+      await sql.appendOperatorAction(trx, {
+        at: now,
+        operator,
+        action: 'withdrawal.reject',
+        withdrawalId: id,
+        details: { reason: why },
+      });
+    });
+  }
+
+  async operatorActions(limit: number) {
+    const rows = await sql.operatorActions(this.db, limit);
+    return rows.map((row) => ({
+      id: Number(row.id),
+      at: Number(row.at),
+      operator: row.operator,
+      action: row.action,
+      withdrawalId: Number(row.withdrawal_id),
+      details: JSON.parse(row.details) as Record<string, unknown>,
+    }));
+  }
+
+  private async requireInReview(db: Executor, id: number) {
+    const row = await sql.withdrawal(db, id);
+    if (!row) throw notFound('wallet.withdrawalNotFound');
+    if (row.state !== 'review') throw conflict('wallet.withdrawalNotInReview');
+    return row;
+  }
+
+  // ── the sender ─────────────────────────────────────────────────────────
+
+  private kickSender(): void {
+    this.sendQueued().catch((error: unknown) => this.options.onError(error, 'withdrawal sender'));
+  }
+
+  /**
+   * One round of the sender: signs approved withdrawals (the hash is stored
+   * before the bytes leave), re-sends those still unmined, and settles the
+   * mined ones — posted on success, voided on failure. Overlapping calls share
+   * the round. Without a signer (no hot-wallet key) withdrawals wait.
+   */
+  sendQueued(): Promise<void> {
+    if (!this.sending) {
+      this.sending = this.sendRound().finally(() => {
+        this.sending = null;
+      });
+    }
+    return this.sending;
+  }
+
+  private async sendRound(): Promise<void> {
+    const signer = this.signer;
+    if (!signer) return;
+    for (const row of await sql.withdrawalsInState(this.db, 'approved', SEND_BATCH_MAX)) {
+      if (!this.rpcUrls.has(row.chain_id as ChainId)) continue;
+      await this.signAndSend(signer, row);
+    }
+    for (const row of await sql.withdrawalsInState(this.db, 'broadcast', SEND_BATCH_MAX)) {
+      await this.settle(signer, row);
+    }
+  }
+
+  private async signAndSend(signer: Signer, row: WithdrawalRow): Promise<void> {
+    const id = Number(row.id);
+    const coin = await this.coin(row.coin, row.chain_id);
+    let signed: { hash: Hex; raw: Hex };
+    try {
+      signed = await signer.sign({
+        chainId: coin.chainId,
+        token: coin.contract,
+        to: row.address as Address,
+        units: decToUnits(Dec.parse(row.amount), coin.decimals),
+      });
+    } catch (error) {
+      if (!(error instanceof TransferRefused)) throw error;
+      await this.fail(id, 'approved', 'sendFailed');
+      return;
+    }
+    const moved = await sql.moveWithdrawal(this.db, id, 'approved', {
+      state: 'broadcast',
+      tx_hash: signed.hash,
+      raw_tx: signed.raw,
+      updated_at: this.clock.now(),
+    });
+    if (moved) await signer.broadcast(coin.chainId, signed.raw);
+  }
+
+  private async settle(signer: Signer, row: WithdrawalRow): Promise<void> {
+    const id = Number(row.id);
+    const chainId = row.chain_id as ChainId;
+    if (!row.tx_hash || !row.raw_tx || !this.rpcUrls.has(chainId)) return;
+    const outcome = await signer.outcome(chainId, row.tx_hash as Hex);
+    if (outcome === 'pending') {
+      await signer.broadcast(chainId, row.raw_tx as Hex);
+      return;
+    }
+    if (outcome === 'reverted') {
+      await this.fail(id, 'broadcast', 'sendFailed');
+      return;
+    }
+    const total = Dec.parse(row.amount).add(Dec.parse(row.fee));
+    await this.ledger.transaction(async (trx) => {
+      if (
+        !(await sql.moveWithdrawal(trx, id, 'broadcast', {
+          state: 'completed',
+          updated_at: this.clock.now(),
+        }))
+      )
+        return;
+      await this.ledger.execute(
+        [
+          {
+            id: `withdraw:${id}:post`,
+            type: 'post_pending',
+            code: 'withdraw',
+            reference: String(id),
+            pendingId: holdId(id),
+            amount: total,
+          },
+          {
+            id: `withdraw:${id}:fee`,
+            code: 'withdraw_fee',
+            reference: String(id),
+            debit: custodyOf(chainId),
+            credit: { owner: 'system', wallet: 'fees' },
+            asset: row.coin,
+            amount: Dec.parse(row.fee),
+          },
+        ],
+        trx,
+      );
+    });
+  }
+
+  /** A failed send: rejected, and the hold released. */
+  private async fail(id: number, from: WithdrawalState, reason: string): Promise<void> {
+    await this.ledger.transaction(async (trx) => {
+      if (
+        !(await sql.moveWithdrawal(trx, id, from, {
+          state: 'rejected',
+          reason,
+          updated_at: this.clock.now(),
+        }))
+      )
+        return;
+      await this.ledger.execute(
+        [
+          {
+            id: `withdraw:${id}:void`,
+            type: 'void_pending',
+            code: 'withdraw',
+            reference: String(id),
+            pendingId: holdId(id),
+          },
+        ],
+        trx,
+      );
+    });
+  }
+
+  /** One round of every watcher and of the sender; errors are reported per chain and do not stop the others. */
+  async pollAll(): Promise<void> {
+    for (const [chainId, watcher] of this.watchers) {
+      await watcher.poll().catch((error: unknown) => this.options.onError(error, `chain watcher ${chainId}`));
+    }
+    await this.sendQueued().catch((error: unknown) => this.options.onError(error, 'withdrawal sender'));
+  }
+}
