@@ -88,7 +88,17 @@ const FIRST_SENTENCE: Record<Locale, string> = {
 };
 
 /** Chinese and Japanese run sentences together; the other scripts put a space between them. */
-const SENTENCE_GAP: Record<Locale, string> = { en: ' ', cn: '', tw: '', jp: '', ko: ' ', tr: ' ', vi: ' ', id: ' ', ru: ' ' };
+const SENTENCE_GAP: Record<Locale, string> = {
+  en: ' ',
+  cn: '',
+  tw: '',
+  jp: '',
+  ko: ' ',
+  tr: ' ',
+  vi: ' ',
+  id: ' ',
+  ru: ' ',
+};
 
 interface DemoPair {
   coin: string;
@@ -105,15 +115,105 @@ interface DemoPair {
 
 /** The demo pairs against USDT; price accuracies match the index simulator's. */
 const DEMO_PAIRS: readonly DemoPair[] = [
-  { coin: 'BTC', name: 'Bitcoin', year: 2009, category: 'money', priceAccuracy: 2, amountAccuracy: 5, minNumber: '0.0001', maxNumber: '100', plate: 1 },
-  { coin: 'ETH', name: 'Ethereum', year: 2015, category: 'platform', priceAccuracy: 2, amountAccuracy: 4, minNumber: '0.001', maxNumber: '1000', plate: 1 },
-  { coin: 'SOL', name: 'Solana', year: 2020, category: 'platform', priceAccuracy: 3, amountAccuracy: 3, minNumber: '0.01', maxNumber: '20000', plate: 1 },
-  { coin: 'BNB', name: 'BNB', year: 2017, category: 'exchange', priceAccuracy: 2, amountAccuracy: 3, minNumber: '0.01', maxNumber: '5000', plate: 1 },
-  { coin: 'XRP', name: 'XRP', year: 2012, category: 'payments', priceAccuracy: 4, amountAccuracy: 1, minNumber: '1', maxNumber: '1000000', plate: 1 },
-  { coin: 'DOGE', name: 'Dogecoin', year: 2013, category: 'meme', priceAccuracy: 5, amountAccuracy: 0, minNumber: '10', maxNumber: '10000000', plate: 1 },
-  { coin: 'TRX', name: 'TRON', year: 2017, category: 'platform', priceAccuracy: 5, amountAccuracy: 0, minNumber: '10', maxNumber: '10000000', plate: 1 },
-  { coin: 'LTC', name: 'Litecoin', year: 2011, category: 'money', priceAccuracy: 2, amountAccuracy: 3, minNumber: '0.01', maxNumber: '10000', plate: 1 },
-  { coin: 'HAL', name: 'Halyard Token', year: 2026, category: 'house', priceAccuracy: 4, amountAccuracy: 2, minNumber: '1', maxNumber: '1000000', plate: 2 },
+  {
+    coin: 'BTC',
+    name: 'Bitcoin',
+    year: 2009,
+    category: 'money',
+    priceAccuracy: 2,
+    amountAccuracy: 5,
+    minNumber: '0.0001',
+    maxNumber: '100',
+    plate: 1,
+  },
+  {
+    coin: 'ETH',
+    name: 'Ethereum',
+    year: 2015,
+    category: 'platform',
+    priceAccuracy: 2,
+    amountAccuracy: 4,
+    minNumber: '0.001',
+    maxNumber: '1000',
+    plate: 1,
+  },
+  {
+    coin: 'SOL',
+    name: 'Solana',
+    year: 2020,
+    category: 'platform',
+    priceAccuracy: 3,
+    amountAccuracy: 3,
+    minNumber: '0.01',
+    maxNumber: '20000',
+    plate: 1,
+  },
+  {
+    coin: 'BNB',
+    name: 'BNB',
+    year: 2017,
+    category: 'exchange',
+    priceAccuracy: 2,
+    amountAccuracy: 3,
+    minNumber: '0.01',
+    maxNumber: '5000',
+    plate: 1,
+  },
+  {
+    coin: 'XRP',
+    name: 'XRP',
+    year: 2012,
+    category: 'payments',
+    priceAccuracy: 4,
+    amountAccuracy: 1,
+    minNumber: '1',
+    maxNumber: '1000000',
+    plate: 1,
+  },
+  {
+    coin: 'DOGE',
+    name: 'Dogecoin',
+    year: 2013,
+    category: 'meme',
+    priceAccuracy: 5,
+    amountAccuracy: 0,
+    minNumber: '10',
+    maxNumber: '10000000',
+    plate: 1,
+  },
+  {
+    coin: 'TRX',
+    name: 'TRON',
+    year: 2017,
+    category: 'platform',
+    priceAccuracy: 5,
+    amountAccuracy: 0,
+    minNumber: '10',
+    maxNumber: '10000000',
+    plate: 1,
+  },
+  {
+    coin: 'LTC',
+    name: 'Litecoin',
+    year: 2011,
+    category: 'money',
+    priceAccuracy: 2,
+    amountAccuracy: 3,
+    minNumber: '0.01',
+    maxNumber: '10000',
+    plate: 1,
+  },
+  {
+    coin: 'HAL',
+    name: 'Halyard Token',
+    year: 2026,
+    category: 'house',
+    priceAccuracy: 4,
+    amountAccuracy: 2,
+    minNumber: '1',
+    maxNumber: '1000000',
+    plate: 2,
+  },
 ];
 
 /** 0.1 % for maker and taker alike, deducted from what each side receives. */

@@ -45,7 +45,11 @@ export interface SpotModuleOptions {
 export async function createSpotModule(options: SpotModuleOptions): Promise<SpotModule> {
   const service = new SpotService({ ...options, db: options.store.db });
   await service.load();
-  const marketMaker = new MarketMaker({ spot: service, index: options.market.index, onError: options.onError });
+  const marketMaker = new MarketMaker({
+    spot: service,
+    index: options.market.index,
+    onError: options.onError,
+  });
   let lists: NodeJS.Timeout | null = null;
   return {
     service,

@@ -10,6 +10,8 @@ export const LEVELS_PER_SIDE = 22;
 const LEVEL_GAP = Dec.parse('0.0005');
 /** Quote value of the first level; level i holds (1 + i/4) times this. */
 const LEVEL_VALUE = Dec.parse('400');
+const TEN = Dec.fromInt(10);
+const GRID_FACTORS = [Dec.fromInt(1), Dec.fromInt(2), Dec.fromInt(5)];
 /** Cancels plus placements per pair per requote, at most (TIGER_STYLE: bounded work per tick). */
 const CHANGES_MAX = 2 * LEVELS_PER_SIDE + 4;
 /** A small market order crosses the spread on every pair every this many requotes. */
@@ -128,29 +130,49 @@ export class MarketMaker {
 }
 
 /**
- * The quotes wanted at an index price: bids on the grid below index × (1 − gap),
- * asks on the grid above index × (1 + gap), one grid step apart. The grid step is
- * the gap's worth of price rounded down to the pair's price step (at least one step).
+ * The quotes wanted at an index price: bids on the grid at or below
+ * index × (1 − gap), asks on the grid at or above index × (1 + gap), one grid
+ * step apart. The grid step is the largest 1-2-5 multiple of the pair's price
+ * step within the gap's worth of price, so it stays put while the index walks
+ * and the same prices are wanted again tick after tick.
  */
 export function ladder(index: Dec, priceAccuracy: number, amountAccuracy: number, minNumber: Dec): Quote[] {
-  const tick = Dec.step(priceAccuracy);
-  const grid = Dec.max(index.mul(LEVEL_GAP).floorTo(priceAccuracy), tick);
-  const firstBid = onGridBelow(index.sub(index.mul(LEVEL_GAP)), grid);
-  const firstAsk = onGridBelow(index.add(index.mul(LEVEL_GAP)), grid).add(grid);
+  const grid = gridStep(index.mul(LEVEL_GAP), priceAccuracy);
+  const firstBid = onGridAtOrBelow(index.sub(index.mul(LEVEL_GAP)), grid);
+  const firstAsk = onGridAtOrAbove(index.add(index.mul(LEVEL_GAP)), grid);
   const quotes: Quote[] = [];
   for (let level = 0; level < LEVELS_PER_SIDE; level++) {
     const offset = grid.mul(Dec.fromInt(level));
     const value = LEVEL_VALUE.add(LEVEL_VALUE.mul(Dec.fromInt(level)).div(Dec.fromInt(4)));
     const bid = firstBid.sub(offset);
     const ask = firstAsk.add(offset);
-    if (bid.isPositive()) quotes.push({ side: 'buy', price: bid, amount: levelAmount(value, bid, amountAccuracy, minNumber) });
+    if (bid.isPositive())
+      quotes.push({ side: 'buy', price: bid, amount: levelAmount(value, bid, amountAccuracy, minNumber) });
     quotes.push({ side: 'sell', price: ask, amount: levelAmount(value, ask, amountAccuracy, minNumber) });
   }
   return quotes;
 }
 
-function onGridBelow(price: Dec, grid: Dec): Dec {
+/** The largest of step × {1, 2, 5} × 10^k not above `target`, and at least one price step. */
+export function gridStep(target: Dec, priceAccuracy: number): Dec {
+  let best = Dec.step(priceAccuracy);
+  // 18 decades cover every price Dec can hold: the loop is bounded.
+  for (let decade = best, count = 0; count < 19 && decade.lte(target); decade = decade.mul(TEN), count++) {
+    for (const factor of GRID_FACTORS) {
+      const candidate = decade.mul(factor);
+      if (candidate.lte(target)) best = candidate;
+    }
+  }
+  return best;
+}
+
+function onGridAtOrBelow(price: Dec, grid: Dec): Dec {
   return Dec.fromUnits((price.units / grid.units) * grid.units);
+}
+
+function onGridAtOrAbove(price: Dec, grid: Dec): Dec {
+  const below = onGridAtOrBelow(price, grid);
+  return below.eq(price) ? below : below.add(grid);
 }
 
 function levelAmount(value: Dec, price: Dec, amountAccuracy: number, minNumber: Dec): Dec {

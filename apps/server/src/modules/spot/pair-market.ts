@@ -1,5 +1,11 @@
+import {
+  type BookEvent,
+  type DepthSnapshot,
+  OrderBook,
+  type PairPrecision,
+  type TradeEvent,
+} from '@halyard/matching';
 import { Dec } from '@halyard/money';
-import { type BookEvent, type DepthSnapshot, OrderBook, type PairPrecision, type TradeEvent } from '@halyard/matching';
 import { checkSpotOrder, type RuleError } from '@halyard/rules';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { type Ledger, systemAccount, type TransferInput } from '../../ledger/index.ts';
@@ -283,7 +289,11 @@ export class PairMarket {
       case 'place':
         return this.place(trx, plan, effects);
       case 'cancel': {
-        const events = this.book.cancel({ kind: 'cancel', orderId: String(plan.row.autoid), userId: plan.row.owner });
+        const events = this.book.cancel({
+          kind: 'cancel',
+          orderId: String(plan.row.autoid),
+          userId: plan.row.owner,
+        });
         return { orders: await this.settle(trx, events, plan.row.autoid, effects) };
       }
       case 'cancelAll': {
@@ -420,7 +430,8 @@ export class PairMarket {
     for (const event of events) {
       if (event.type === 'trade') trades.push(await this.settleTrade(trx, event, touch, trades.length, now));
       else if (event.type === 'done') await this.endOrder(trx, touch(event.orderId), event, now);
-      else if (event.type === 'rejected') throw new Error(`spot: the book rejected a checked order (${event.reason})`);
+      else if (event.type === 'rejected')
+        throw new Error(`spot: the book rejected a checked order (${event.reason})`);
     }
     for (const row of touched.values()) {
       if (isOpen(row.state)) row.state = Dec.parse(row.deal_amount).isPositive() ? 'partial' : 'unfilled';
@@ -465,16 +476,62 @@ export class PairMarket {
     const id = (leg: string) => `spot:${taker.autoid}:t${index}:${leg}`;
     const reference = orderReference(taker.autoid);
     const batch: TransferInput[] = [
-      { id: id('quote'), type: 'post_pending', pendingId: holdId(buyer.autoid), amount: trade.quoteAmount, code: 'spot_trade', reference },
-      { id: id('base'), type: 'post_pending', pendingId: holdId(seller.autoid), amount: trade.amount, code: 'spot_trade', reference },
-      { id: id('to-seller'), debit: CLEARING, credit: sellerAccount, asset: maincoin, amount: trade.quoteAmount.sub(sellerFee), code: 'spot_trade', reference },
-      { id: id('to-buyer'), debit: CLEARING, credit: buyerAccount, asset: tradcoin, amount: trade.amount.sub(buyerFee), code: 'spot_trade', reference },
+      {
+        id: id('quote'),
+        type: 'post_pending',
+        pendingId: holdId(buyer.autoid),
+        amount: trade.quoteAmount,
+        code: 'spot_trade',
+        reference,
+      },
+      {
+        id: id('base'),
+        type: 'post_pending',
+        pendingId: holdId(seller.autoid),
+        amount: trade.amount,
+        code: 'spot_trade',
+        reference,
+      },
+      {
+        id: id('to-seller'),
+        debit: CLEARING,
+        credit: sellerAccount,
+        asset: maincoin,
+        amount: trade.quoteAmount.sub(sellerFee),
+        code: 'spot_trade',
+        reference,
+      },
+      {
+        id: id('to-buyer'),
+        debit: CLEARING,
+        credit: buyerAccount,
+        asset: tradcoin,
+        amount: trade.amount.sub(buyerFee),
+        code: 'spot_trade',
+        reference,
+      },
     ];
     if (sellerFee.isPositive()) {
-      batch.push({ id: id('seller-fee'), debit: CLEARING, credit: FEES, asset: maincoin, amount: sellerFee, code: 'spot_fee', reference });
+      batch.push({
+        id: id('seller-fee'),
+        debit: CLEARING,
+        credit: FEES,
+        asset: maincoin,
+        amount: sellerFee,
+        code: 'spot_fee',
+        reference,
+      });
     }
     if (buyerFee.isPositive()) {
-      batch.push({ id: id('buyer-fee'), debit: CLEARING, credit: FEES, asset: tradcoin, amount: buyerFee, code: 'spot_fee', reference });
+      batch.push({
+        id: id('buyer-fee'),
+        debit: CLEARING,
+        credit: FEES,
+        asset: tradcoin,
+        amount: buyerFee,
+        code: 'spot_fee',
+        reference,
+      });
     }
     await this.options.ledger.execute(batch, trx);
     fill(buyer, trade, trade.quoteAmount, buyerFee);
@@ -512,7 +569,15 @@ export class PairMarket {
     const rest = Dec.parse(row.held).sub(Dec.parse(row.hold_spent));
     if (!rest.isPositive()) return;
     await this.options.ledger.execute(
-      [{ id: `spot:${row.autoid}:release`, type: 'void_pending', pendingId: holdId(row.autoid), code: 'spot_release', reference: orderReference(row.autoid) }],
+      [
+        {
+          id: `spot:${row.autoid}:release`,
+          type: 'void_pending',
+          pendingId: holdId(row.autoid),
+          code: 'spot_release',
+          reference: orderReference(row.autoid),
+        },
+      ],
       trx,
     );
   }

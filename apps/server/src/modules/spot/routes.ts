@@ -40,7 +40,12 @@ const orderBody = (withPrice: boolean) =>
       number: money('Amount in the trade coin (a market buy too: it is held at latest price × amount + 5 %)'),
       tradcoin: coin,
       maincoin: coin,
-      plate: { type: 'integer', minimum: 0, maximum: 99, description: "The pair's board; must match when given" },
+      plate: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 99,
+        description: "The pair's board; must match when given",
+      },
     },
   }) as const;
 
@@ -75,20 +80,36 @@ export function registerSpotRoutes(http: FastifyInstance, options: SpotRoutesOpt
 
 function registerMarketReads(http: FastifyInstance, spot: SpotService): void {
   const tags = ['spot'];
-  http.get('/trad/overview', { schema: { tags, summary: 'Pairs open for trading with price, rise and volume' } }, async () =>
-    ok(spot.overview()),
+  http.get(
+    '/trad/overview',
+    { schema: { tags, summary: 'Pairs open for trading with price, rise and volume' } },
+    async () => ok(spot.overview()),
   );
-  http.get('/trad/symbols', { schema: { tags, summary: 'Every spot pair (spec §3 Market pair)' } }, async () =>
-    ok(spot.symbols()),
+  http.get(
+    '/trad/symbols',
+    { schema: { tags, summary: 'Every spot pair (spec §3 Market pair)' } },
+    async () => ok(spot.symbols()),
   );
   http.get<{ Querystring: Coins }>(
     '/trad/trad',
-    { schema: { tags, querystring: coinsQuery, summary: 'Pair info and its book: buy and sell, 20 levels each with bar width' } },
+    {
+      schema: {
+        tags,
+        querystring: coinsQuery,
+        summary: 'Pair info and its book: buy and sell, 20 levels each with bar width',
+      },
+    },
     async (request) => ok(spot.trad(upperCoins(request.query))),
   );
   http.get<{ Querystring: Coins }>(
     '/trad/currencyIntroduction',
-    { schema: { tags, querystring: coinsQuery, summary: "The trade coin's introduction in the request's language" } },
+    {
+      schema: {
+        tags,
+        querystring: coinsQuery,
+        summary: "The trade coin's introduction in the request's language",
+      },
+    },
     async (request) => ok(spot.introduction(upperCoins(request.query), request.locale)),
   );
 }
@@ -98,12 +119,23 @@ function registerAccountReads(http: FastifyInstance, { spot, requireUser }: Spot
   const schema = { tags: ['spot'], security: [{ token: [] }] };
   http.get<{ Querystring: Coins }>(
     '/trad/tradAccount',
-    { ...guarded, schema: { ...schema, querystring: coinsQuery, summary: 'balance {mainusable, tradusable} and entrust_order' } },
+    {
+      ...guarded,
+      schema: {
+        ...schema,
+        querystring: coinsQuery,
+        summary: 'balance {mainusable, tradusable} and entrust_order',
+      },
+    },
     async (request) => ok(await spot.tradAccount(currentUser(request).id, upperCoins(request.query))),
   );
   const pages = [
     { path: '/trad/entrustOrder', open: true, summary: 'Open orders, newest first, paged' },
-    { path: '/trad/entrustHistory', open: false, summary: 'Filled and cancelled orders, newest first, paged' },
+    {
+      path: '/trad/entrustHistory',
+      open: false,
+      summary: 'Filled and cancelled orders, newest first, paged',
+    },
   ];
   for (const { path, open, summary } of pages) {
     http.get<{ Querystring: PageQuery }>(
@@ -153,7 +185,8 @@ function registerOrderWrites(http: FastifyInstance, { spot, requireUser }: SpotR
         body: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
       },
     },
-    async (request) => ok(await spot.cancelForUser(currentUser(request).id, request.body.id), 'spot.cancelled'),
+    async (request) =>
+      ok(await spot.cancelForUser(currentUser(request).id, request.body.id), 'spot.cancelled'),
   );
   http.post<{ Body: { tradcoin?: string; maincoin?: string } }>(
     '/trad/closeAllEntrust',
@@ -166,7 +199,10 @@ function registerOrderWrites(http: FastifyInstance, { spot, requireUser }: SpotR
       },
     },
     async (request) => {
-      const cancelled = await spot.cancelAllForUser(currentUser(request).id, optionalCoins(request.body ?? {}));
+      const cancelled = await spot.cancelAllForUser(
+        currentUser(request).id,
+        optionalCoins(request.body ?? {}),
+      );
       return ok(cancelled, 'spot.allCancelled', { count: cancelled.length });
     },
   );
@@ -177,10 +213,15 @@ function upperCoins(coins: Coins): Coins {
 }
 
 /** Both coins, or neither: one alone names no pair. */
-function optionalCoins(query: { tradcoin?: string | undefined; maincoin?: string | undefined }): Coins | null {
+function optionalCoins(query: {
+  tradcoin?: string | undefined;
+  maincoin?: string | undefined;
+}): Coins | null {
   if (query.tradcoin === undefined && query.maincoin === undefined) return null;
   if (query.tradcoin === undefined || query.maincoin === undefined) {
-    throw badRequest('common.invalidParams', { field: query.tradcoin === undefined ? 'tradcoin' : 'maincoin' });
+    throw badRequest('common.invalidParams', {
+      field: query.tradcoin === undefined ? 'tradcoin' : 'maincoin',
+    });
   }
   return upperCoins({ tradcoin: query.tradcoin, maincoin: query.maincoin });
 }

@@ -2,8 +2,8 @@ import { Dec } from '@halyard/money';
 import {
   type DepthLevel,
   type Locale,
-  marketKey,
   type MarketRef,
+  marketKey,
   type SpotSymbolRow,
   type TradeRow as TradePushRow,
 } from '@halyard/protocol';
@@ -27,7 +27,7 @@ import {
   selectOrderPage,
   selectPairs,
 } from './store.ts';
-import { HOUSE_QUOTER, HOUSE_TAKER, houseTrader, type Trader, userTrader } from './trader.ts';
+import { HOUSE_QUOTER, type HOUSE_TAKER, houseTrader, type Trader, userTrader } from './trader.ts';
 
 /** A pair as the routes name it. */
 export interface Coins {
@@ -351,14 +351,28 @@ export class SpotService {
     const treasury = systemAccount('treasury');
     const quote = this.options.market.index.quote;
     const batch = [
-      { id: `spot:house-funding:${quote}`, debit: treasury, credit: house, asset: quote, amount: HOUSE_QUOTE_FUNDING, code: 'demo_funding' },
+      {
+        id: `spot:house-funding:${quote}`,
+        debit: treasury,
+        credit: house,
+        asset: quote,
+        amount: HOUSE_QUOTE_FUNDING,
+        code: 'demo_funding',
+      },
     ];
     for (const market of this.pairs()) {
       const { pair } = market;
       const start = demoStartPrice(pair.tradcoin);
       if (pair.maincoin !== quote || start === null) continue;
       const amount = HOUSE_BASE_FUNDING_VALUE.div(start).floorTo(pair.amount_accuracy);
-      batch.push({ id: `spot:house-funding:${pair.tradcoin}`, debit: treasury, credit: house, asset: pair.tradcoin, amount, code: 'demo_funding' });
+      batch.push({
+        id: `spot:house-funding:${pair.tradcoin}`,
+        debit: treasury,
+        credit: house,
+        asset: pair.tradcoin,
+        amount,
+        code: 'demo_funding',
+      });
     }
     await this.options.ledger.execute(batch);
   }
@@ -372,7 +386,11 @@ export class SpotService {
     if (effects.trades.length === 0) return;
     market.data.recordTrades(
       ref,
-      effects.trades.map((trade) => ({ price: Dec.parse(trade.price), amount: Dec.parse(trade.amount), ts: trade.wdate })),
+      effects.trades.map((trade) => ({
+        price: Dec.parse(trade.price),
+        amount: Dec.parse(trade.amount),
+        ts: trade.wdate,
+      })),
     );
     const top = this.marketsById.get(pair.autoid)?.latestTrades() ?? [];
     publisher.publish({ type: 'top', key, data: top.map(tradePushRow) });
@@ -395,7 +413,12 @@ function marketRef(pair: PairRow): MarketRef {
   return { kind: 'trad', maincoin: pair.maincoin, tradcoin: pair.tradcoin };
 }
 
-function tradePushRow(trade: { price: string; amount: string; taker_side: 'buy' | 'sell'; wdate: number }): TradePushRow {
+function tradePushRow(trade: {
+  price: string;
+  amount: string;
+  taker_side: 'buy' | 'sell';
+  wdate: number;
+}): TradePushRow {
   return {
     price: Dec.parse(trade.price).toString(),
     amount: Dec.parse(trade.amount).toString(),

@@ -48,20 +48,85 @@ async function openOrderCount(user: TestUser): Promise<number> {
 describe('spec §5 refusals change nothing', () => {
   const cases: { name: string; path: string; body: Record<string, string>; msg: string }[] = [
     { name: 'price required', path: '/trad/buyLimit', body: { number: '1' }, msg: 'Please enter a price' },
-    { name: 'price numeric', path: '/trad/buyLimit', body: { price: 'abc', number: '1' }, msg: 'Please enter a valid price' },
-    { name: 'price above 0', path: '/trad/buyLimit', body: { price: '0', number: '1' }, msg: 'The price must be greater than 0' },
-    { name: 'amount required', path: '/trad/buyLimit', body: { price: '100' }, msg: 'Please enter an amount' },
-    { name: 'amount numeric', path: '/trad/sellLimit', body: { price: '100', number: '1x' }, msg: 'Please enter a valid amount' },
-    { name: 'amount above 0', path: '/trad/sellLimit', body: { price: '100', number: '0' }, msg: 'The amount must be greater than 0' },
-    { name: 'minimum buy', path: '/trad/buyLimit', body: { price: '100', number: '0.00005' }, msg: 'Minimum buy 0.0001' },
-    { name: 'minimum sell', path: '/trad/sellLimit', body: { price: '100', number: '0.00009' }, msg: 'Minimum sell 0.0001' },
-    { name: 'maximum buy', path: '/trad/buyLimit', body: { price: '1', number: '100.5' }, msg: 'Maximum buy 100' },
+    {
+      name: 'price numeric',
+      path: '/trad/buyLimit',
+      body: { price: 'abc', number: '1' },
+      msg: 'Please enter a valid price',
+    },
+    {
+      name: 'price above 0',
+      path: '/trad/buyLimit',
+      body: { price: '0', number: '1' },
+      msg: 'The price must be greater than 0',
+    },
+    {
+      name: 'amount required',
+      path: '/trad/buyLimit',
+      body: { price: '100' },
+      msg: 'Please enter an amount',
+    },
+    {
+      name: 'amount numeric',
+      path: '/trad/sellLimit',
+      body: { price: '100', number: '1x' },
+      msg: 'Please enter a valid amount',
+    },
+    {
+      name: 'amount above 0',
+      path: '/trad/sellLimit',
+      body: { price: '100', number: '0' },
+      msg: 'The amount must be greater than 0',
+    },
+    {
+      name: 'minimum buy',
+      path: '/trad/buyLimit',
+      body: { price: '100', number: '0.00005' },
+      msg: 'Minimum buy 0.0001',
+    },
+    {
+      name: 'minimum sell',
+      path: '/trad/sellLimit',
+      body: { price: '100', number: '0.00009' },
+      msg: 'Minimum sell 0.0001',
+    },
+    {
+      name: 'maximum buy',
+      path: '/trad/buyLimit',
+      body: { price: '1', number: '100.5' },
+      msg: 'Maximum buy 100',
+    },
     { name: 'maximum sell', path: '/trad/sellMarket', body: { number: '101' }, msg: 'Maximum sell 100' },
-    { name: 'buy cost above usable', path: '/trad/buyLimit', body: { price: '100', number: '10.1' }, msg: 'Insufficient balance' },
-    { name: 'sell above usable', path: '/trad/sellLimit', body: { price: '100', number: '2.5' }, msg: 'Insufficient balance' },
-    { name: 'market sell above usable', path: '/trad/sellMarket', body: { number: '3' }, msg: 'Insufficient balance' },
-    { name: 'price finer than the pair', path: '/trad/buyLimit', body: { price: '100.001', number: '1' }, msg: 'At most 2 decimal places are allowed' },
-    { name: 'market buy without a price', path: '/trad/buyMarket', body: { number: '1' }, msg: 'There is no market price yet, please place a limit order' },
+    {
+      name: 'buy cost above usable',
+      path: '/trad/buyLimit',
+      body: { price: '100', number: '10.1' },
+      msg: 'Insufficient balance',
+    },
+    {
+      name: 'sell above usable',
+      path: '/trad/sellLimit',
+      body: { price: '100', number: '2.5' },
+      msg: 'Insufficient balance',
+    },
+    {
+      name: 'market sell above usable',
+      path: '/trad/sellMarket',
+      body: { number: '3' },
+      msg: 'Insufficient balance',
+    },
+    {
+      name: 'price finer than the pair',
+      path: '/trad/buyLimit',
+      body: { price: '100.001', number: '1' },
+      msg: 'At most 2 decimal places are allowed',
+    },
+    {
+      name: 'market buy without a price',
+      path: '/trad/buyMarket',
+      body: { number: '1' },
+      msg: 'There is no market price yet, please place a limit order',
+    },
   ];
   for (const { name, path, body, msg } of cases) {
     it(`refuses: ${name}`, async () => {
@@ -81,12 +146,20 @@ describe('spec §5 refusals change nothing', () => {
 
   it('checks the bound email before anything else', async () => {
     const user = await userWithoutEmail(h);
-    expectRefused(await post(h, '/trad/buyLimit', { ...BTC }, user.token), 'Please bind an email address first');
+    expectRefused(
+      await post(h, '/trad/buyLimit', { ...BTC }, user.token),
+      'Please bind an email address first',
+    );
   });
 
   it('refuses a frozen user', async () => {
     const user = await fundedUser(h, { USDT: '1000' });
-    await h.app.identity.service.freeze({ userId: user.id, reason: 'review', setBy: 'test', endsAt: h.clock.now() + 3_600_000 });
+    await h.app.identity.service.freeze({
+      userId: user.id,
+      reason: 'review',
+      setBy: 'test',
+      endsAt: h.clock.now() + 3_600_000,
+    });
     const answer = await limit('buy', user, '100', '1', h);
     expect(answer.code).toBe(403);
     expect(answer.msg).toContain('review');
@@ -96,10 +169,18 @@ describe('spec §5 refusals change nothing', () => {
   it('refuses an unknown pair, a wrong plate and a visitor', async () => {
     const user = await fundedUser(h, { USDT: '1000' });
     expectRefused(
-      await post(h, '/trad/buyLimit', { tradcoin: 'NOPE', maincoin: 'USDT', price: '1', number: '1' }, user.token),
+      await post(
+        h,
+        '/trad/buyLimit',
+        { tradcoin: 'NOPE', maincoin: 'USDT', price: '1', number: '1' },
+        user.token,
+      ),
       'No such trading pair',
     );
-    expectRefused(await post(h, '/trad/buyLimit', { ...BTC, price: '1', number: '1', plate: 7 }, user.token), 'Invalid parameter: plate');
+    expectRefused(
+      await post(h, '/trad/buyLimit', { ...BTC, price: '1', number: '1', plate: 7 }, user.token),
+      'Invalid parameter: plate',
+    );
     expect((await post(h, '/trad/buyLimit', { ...BTC, price: '1', number: '1' })).code).toBe(401);
   });
 });
@@ -122,13 +203,25 @@ describe('limit orders', () => {
     const ask = await placed(limit('sell', seller, '100', '1', h));
     expect(ask).toMatchObject({ state: 'filled', unfilled: '0', deal_amount: '1', fee: '0.1' });
     // Fees come out of what each side receives: the buyer's in BTC, the seller's in USDT.
-    expect(await balances(buyer)).toEqual({ USDT: { available: '900', locked: '0' }, BTC: { available: '0.999', locked: '0' } });
-    expect(await balances(seller)).toEqual({ USDT: { available: '99.9', locked: '0' }, BTC: { available: '0', locked: '0' } });
+    expect(await balances(buyer)).toEqual({
+      USDT: { available: '900', locked: '0' },
+      BTC: { available: '0.999', locked: '0' },
+    });
+    expect(await balances(seller)).toEqual({
+      USDT: { available: '99.9', locked: '0' },
+      BTC: { available: '0', locked: '0' },
+    });
     expect(await balanceOf(h, FEES, 'USDT')).toEqual({ available: '0.1', locked: '0' });
     expect(await balanceOf(h, FEES, 'BTC')).toEqual({ available: '0.001', locked: '0' });
     const history = await expectOk(get(h, '/trad/entrustHistory', buyer.token));
-    expect(history.data).toMatchObject({ count: 1, list: [{ autoid: bid.autoid, state: 'filled', fee: '0.001' }] });
-    const trad = (await expectOk(get(h, '/trad/trad?tradcoin=BTC&maincoin=USDT'))).data as { top: unknown[]; info: { price: string } };
+    expect(history.data).toMatchObject({
+      count: 1,
+      list: [{ autoid: bid.autoid, state: 'filled', fee: '0.001' }],
+    });
+    const trad = (await expectOk(get(h, '/trad/trad?tradcoin=BTC&maincoin=USDT'))).data as {
+      top: unknown[];
+      info: { price: string };
+    };
     expect(trad.top).toEqual([{ price: '100', amount: '1', type: 'sell', wdate: h.clock.now() }]);
     expect(trad.info.price).toBe('100.00');
   });
@@ -149,13 +242,23 @@ describe('limit orders', () => {
     await placed(limit('sell', seller, '200', '0.75', h));
     expect((await balances(buyer)).USDT).toEqual({ available: '400', locked: '450' });
     const open = await expectOk(get(h, '/trad/entrustOrder', buyer.token));
-    expect(open.data).toMatchObject({ count: 1, list: [{ autoid: bid.autoid, state: 'partial', unfilled: '2.25' }] });
+    expect(open.data).toMatchObject({
+      count: 1,
+      list: [{ autoid: bid.autoid, state: 'partial', unfilled: '2.25' }],
+    });
     const cancelled = await expectOk(post(h, '/trad/closeEntrust', { id: bid.autoid }, buyer.token));
     expect(cancelled.msg).toBe('Order cancelled');
-    expect(cancelled.data).toMatchObject({ state: 'partially_cancelled', unfilled: '2.25', deal_amount: '0.75' });
+    expect(cancelled.data).toMatchObject({
+      state: 'partially_cancelled',
+      unfilled: '2.25',
+      deal_amount: '0.75',
+    });
     expect((await balances(buyer)).USDT).toEqual({ available: '850', locked: '0' });
     expect(await openOrderCount(buyer)).toBe(0);
-    expectRefused(await post(h, '/trad/closeEntrust', { id: bid.autoid }, buyer.token), 'This order is no longer open');
+    expectRefused(
+      await post(h, '/trad/closeEntrust', { id: bid.autoid }, buyer.token),
+      'This order is no longer open',
+    );
   });
 
   it('cancels an unfilled order as fully cancelled', async () => {
@@ -180,7 +283,10 @@ describe('limit orders', () => {
     await placed(limit('sell', user, '100', '1', h));
     const bid = await placed(limit('buy', user, '100', '1', h));
     expect(bid).toMatchObject({ state: 'cancelled', deal_amount: '0' });
-    expect(await balances(user)).toEqual({ USDT: { available: '1000', locked: '0' }, BTC: { available: '0', locked: '1' } });
+    expect(await balances(user)).toEqual({
+      USDT: { available: '1000', locked: '0' },
+      BTC: { available: '0', locked: '1' },
+    });
   });
 
   it('cancels all, per pair or everywhere, and releases every hold', async () => {
@@ -188,13 +294,23 @@ describe('limit orders', () => {
     await placed(limit('buy', user, '100', '1', h));
     await placed(limit('buy', user, '101', '1', h));
     await placed(limit('sell', user, '500', '0.5', h));
-    await placed(post(h, '/trad/sellLimit', { tradcoin: 'ETH', maincoin: 'USDT', price: '4000', number: '1' }, user.token));
+    await placed(
+      post(
+        h,
+        '/trad/sellLimit',
+        { tradcoin: 'ETH', maincoin: 'USDT', price: '4000', number: '1' },
+        user.token,
+      ),
+    );
     const btcOnly = await expectOk(post(h, '/trad/closeAllEntrust', BTC, user.token));
     expect(btcOnly.msg).toBe('3 orders cancelled');
     expect(await openOrderCount(user)).toBe(1);
     const rest = await expectOk(post(h, '/trad/closeAllEntrust', {}, user.token));
     expect(rest.data).toMatchObject([{ state: 'cancelled', tradcoin: 'ETH' }]);
-    expect(await balances(user)).toEqual({ USDT: { available: '1000', locked: '0' }, BTC: { available: '1', locked: '0' } });
+    expect(await balances(user)).toEqual({
+      USDT: { available: '1000', locked: '0' },
+      BTC: { available: '1', locked: '0' },
+    });
     expect(await balanceOf(h, spotOf(user), 'ETH')).toEqual({ available: '5', locked: '0' });
   });
 });
@@ -223,7 +339,10 @@ describe('market orders', () => {
     const order = await placed(market('sell', seller, '1.5', h));
     expect(order).toMatchObject({ state: 'partially_cancelled', deal_amount: '1', unfilled: '0.5' });
     // 75 + 70 = 145 quote, less the 0.1 % fee.
-    expect(await balances(seller)).toEqual({ USDT: { available: '144.855', locked: '0' }, BTC: { available: '1', locked: '0' } });
+    expect(await balances(seller)).toEqual({
+      USDT: { available: '144.855', locked: '0' },
+      BTC: { available: '1', locked: '0' },
+    });
   });
 });
 
@@ -253,19 +372,41 @@ describe('reads', () => {
         },
       ],
     });
-    const open = await expectOk(get(h, '/trad/entrustOrder?page=1&limit=5&tradcoin=BTC&maincoin=USDT', user.token));
+    const open = await expectOk(
+      get(h, '/trad/entrustOrder?page=1&limit=5&tradcoin=BTC&maincoin=USDT', user.token),
+    );
     expect(open.data).toMatchObject({ count: 1, page: 1, limit: 5 });
     const ethOnly = await expectOk(get(h, '/trad/entrustOrder?tradcoin=ETH&maincoin=USDT', user.token));
     expect(ethOnly.data).toMatchObject({ count: 0, list: [] });
     const symbols = (await expectOk(get(h, '/trad/symbols'))).data as Record<string, unknown>[];
-    expect(symbols.map((row) => row.tradcoin)).toEqual(['BTC', 'ETH', 'SOL', 'BNB', 'XRP', 'DOGE', 'TRX', 'LTC', 'HAL']);
-    expect(symbols[0]).toMatchObject({ maincoin: 'USDT', buyprice: '100', sellprice: '0', price_accuracy: 2, amount_accuracy: 5, minnumber: '0.0001', isOptional: false });
+    expect(symbols.map((row) => row.tradcoin)).toEqual([
+      'BTC',
+      'ETH',
+      'SOL',
+      'BNB',
+      'XRP',
+      'DOGE',
+      'TRX',
+      'LTC',
+      'HAL',
+    ]);
+    expect(symbols[0]).toMatchObject({
+      maincoin: 'USDT',
+      buyprice: '100',
+      sellprice: '0',
+      price_accuracy: 2,
+      amount_accuracy: 5,
+      minnumber: '0.0001',
+      isOptional: false,
+    });
     const overview = (await expectOk(get(h, '/trad/overview'))).data as unknown[];
     expect(overview).toHaveLength(9);
   });
 
   it('serves the introduction in the request language and the depth widths of spec §9', async () => {
-    const cn = await expectOk(get(h, '/trad/currencyIntroduction?tradcoin=BTC&maincoin=USDT', undefined, { lang: 'cn' }));
+    const cn = await expectOk(
+      get(h, '/trad/currencyIntroduction?tradcoin=BTC&maincoin=USDT', undefined, { lang: 'cn' }),
+    );
     expect((cn.data as { content: string }).content).toBe(
       'Bitcoin（BTC）于 2009 年推出。它是一种总量固定的去中心化数字货币，用于价值储存和支付。',
     );
@@ -290,9 +431,17 @@ describe('durability across a restart', () => {
     await placed(limit('sell', seller, '105', '1.5', h));
     await placed(limit('sell', seller, '99', '1.5', h));
     const before = await bookOf(h);
-    const restarted = await createApp({ config: h.config, store: h.store, clock: h.clock, rateLimits: false });
+    const restarted = await createApp({
+      config: h.config,
+      store: h.store,
+      clock: h.clock,
+      rateLimits: false,
+    });
     try {
-      const answer = await restarted.http.inject({ method: 'GET', url: '/trad/trad?tradcoin=BTC&maincoin=USDT' });
+      const answer = await restarted.http.inject({
+        method: 'GET',
+        url: '/trad/trad?tradcoin=BTC&maincoin=USDT',
+      });
       const after = answer.json().data as typeof before;
       expect(after.buy).toEqual(before.buy);
       expect(after.sell).toEqual(before.sell);
@@ -308,6 +457,9 @@ describe('demo faucet', () => {
     const user = await fundedUser(h);
     const answer = await expectOk(post(h, '/account/demoFaucet', {}, user.token));
     expect(answer.msg).toContain('10000 USDT, 1 BTC');
-    expect(await balances(user)).toEqual({ USDT: { available: '10000', locked: '0' }, BTC: { available: '1', locked: '0' } });
+    expect(await balances(user)).toEqual({
+      USDT: { available: '10000', locked: '0' },
+      BTC: { available: '1', locked: '0' },
+    });
   });
 });

@@ -36,7 +36,13 @@ export async function userWithoutEmail(h: Harness, balances: Record<string, stri
   const phone = `138${String(10_000_000 + registered).slice(-8)}`;
   const code = await requestCode(h, phone, 'register');
   const answer = await expectOk(
-    post(h, '/member/register', { account: phone, code, password: PASSWORD, confirmPassword: PASSWORD, agreed: true }),
+    post(h, '/member/register', {
+      account: phone,
+      code,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      agreed: true,
+    }),
   );
   const { token, member } = answer.data as { token: string; member: { id: number } };
   await fund(h, member.id, balances);
@@ -67,7 +73,12 @@ export const FEES = systemAccount('fees');
 export const BTC = { tradcoin: 'BTC', maincoin: 'USDT' } as const;
 
 export function limit(side: 'buy' | 'sell', user: TestUser, price: string, number: string, h: Harness) {
-  return post(h, side === 'buy' ? '/trad/buyLimit' : '/trad/sellLimit', { ...BTC, price, number }, user.token);
+  return post(
+    h,
+    side === 'buy' ? '/trad/buyLimit' : '/trad/sellLimit',
+    { ...BTC, price, number },
+    user.token,
+  );
 }
 
 export function market(side: 'buy' | 'sell', user: TestUser, number: string, h: Harness) {
@@ -93,7 +104,10 @@ export async function expectAuditClean(h: Harness): Promise<void> {
 
 export async function bookOf(h: Harness) {
   const answer = await expectOk(get(h, '/trad/trad?tradcoin=BTC&maincoin=USDT'));
-  return answer.data as { buy: { price: string; amount: string; width: string }[]; sell: { price: string; amount: string; width: string }[] };
+  return answer.data as {
+    buy: { price: string; amount: string; width: string }[];
+    sell: { price: string; amount: string; width: string }[];
+  };
 }
 
 export function expectRefused(answer: Envelope, msg: string): void {
