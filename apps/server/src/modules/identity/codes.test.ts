@@ -99,6 +99,15 @@ describe('verification codes', () => {
     expect(await get(h, '/user/userInfo')).toMatchObject({ code: 401 });
   });
 
+  it('counts parallel wrong guesses too: never more than 5 comparisons', async () => {
+    const code = await requestCode(h, EMAIL, 'register');
+    const answers = await Promise.all(Array.from({ length: 10 }, () => register(wrong(code))));
+    const messages = answers.map((answer) => answer.msg);
+    expect(messages.filter((msg) => msg.startsWith('Incorrect verification code'))).toHaveLength(4);
+    expect(messages.filter((msg) => msg.startsWith('Too many wrong attempts'))).toHaveLength(6);
+    expect((await register(code)).msg).toMatch(/^Too many wrong attempts/);
+  });
+
   it('refuses an expired code (10 minutes)', async () => {
     const code = await requestCode(h, EMAIL, 'register');
     h.clock.advance(10 * MINUTE_MS);

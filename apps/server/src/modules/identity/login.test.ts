@@ -122,6 +122,14 @@ describe('login', () => {
     await expectOk(login(PASSWORD));
   });
 
+  it('counts parallel guesses: at most 5 passwords are tried', async () => {
+    await registerByEmail(h, EMAIL);
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => login(`wrongpass${i}`)));
+    expect(answers.filter((answer) => answer.code === 400)).toHaveLength(5);
+    expect(answers.filter((answer) => answer.code === 403)).toHaveLength(5);
+    expect((await login(PASSWORD)).code).toBe(403);
+  });
+
   it('forgets failures older than 15 minutes', async () => {
     await registerByEmail(h, EMAIL);
     for (let i = 0; i < 4; i++) await login('wrongpass1');
@@ -143,6 +151,24 @@ describe('password change and reset', () => {
     expect(answer).toMatchObject({ code: 400, msg: 'The current password is incorrect' });
     expect((await get(h, '/user/userInfo', token)).data).toMatchObject({ lockedUntil: null });
     await expectOk(login(PASSWORD));
+  });
+
+  it('locks the password change after 5 wrong old passwords', async () => {
+    const { token } = await registerByEmail(h, EMAIL);
+    const change = (oldPassword: string) =>
+      post(
+        h,
+        '/user/editPassword',
+        { oldPassword, password: 'newpass456', confirmPassword: 'newpass456' },
+        token,
+      );
+    for (let i = 0; i < 5; i++) expect((await change('wrongpass1')).code).toBe(400);
+    expect(await change(PASSWORD)).toMatchObject({
+      code: 403,
+      msg: 'Too many failed attempts. Please try again in 15 minutes',
+    });
+    h.clock.advance(15 * MINUTE_MS);
+    await expectOk(change(PASSWORD));
   });
 
   it('revokes the other sessions on a password change and keeps this one', async () => {

@@ -178,8 +178,9 @@ export class IdentityService implements SessionResolver {
   }
 
   /**
-   * Checks a code against the account's latest one. A wrong code counts a
-   * try (committed at once, whatever happens next); the fifth closes it.
+   * Checks a code against the account's latest one. Each comparison takes a
+   * try first (committed at once, whatever happens next); the right code
+   * gives it back, so only wrong tries count and the fifth closes the code.
    * Returns the code's id for `consumeCode`.
    */
   private async verifyCode(address: string, purpose: CodePurpose, code: string): Promise<number> {
@@ -189,12 +190,17 @@ export class IdentityService implements SessionResolver {
     if (latest.wrong_tries >= CODE_MAX_WRONG_TRIES) throw badRequest('identity.codeTooManyTries');
     if (latest.closed_at !== null) throw badRequest('identity.codeInvalid');
     if (latest.expires_at <= now) throw badRequest('identity.codeExpired');
-    if (!/^\d{6}$/.test(code) || !sameHash(hashCode(latest.salt, code), latest.code_hash)) {
-      const tries = await sql.addWrongTry(this.db, latest.id, CODE_MAX_WRONG_TRIES, now);
-      if (tries >= CODE_MAX_WRONG_TRIES) throw badRequest('identity.codeTooManyTries');
-      throw badRequest('identity.codeWrong', { left: CODE_MAX_WRONG_TRIES - tries });
+    const tries = await sql.claimTry(this.db, latest.id, CODE_MAX_WRONG_TRIES);
+    if (tries === null) throw badRequest('identity.codeTooManyTries');
+    if (/^\d{6}$/.test(code) && sameHash(hashCode(latest.salt, code), latest.code_hash)) {
+      await sql.releaseTry(this.db, latest.id);
+      return latest.id;
     }
-    return latest.id;
+    if (tries >= CODE_MAX_WRONG_TRIES) {
+      await sql.closeCode(this.db, latest.id, now);
+      throw badRequest('identity.codeTooManyTries');
+    }
+    throw badRequest('identity.codeWrong', { left: CODE_MAX_WRONG_TRIES - tries });
   }
 
   /** Verifies and closes the code: each code works once, even under concurrent requests. */
@@ -271,29 +277,38 @@ export class IdentityService implements SessionResolver {
   }
 
   /**
-   * Refuses while `key` has ATTEMPTS_MAX failures within the window. No
-   * failure is recorded while refused, so the newest failure starts the wait.
+   * Runs a secret check (a login or fund password) under the brute-force
+   * guard: after ATTEMPTS_MAX failures within ATTEMPTS_WINDOW_MS, every try
+   * is refused until ATTEMPTS_WINDOW_MS after the last of them. The attempt
+   * is recorded as a failure before the check, so parallel guesses cannot
+   * slip past the count; a success clears the record and a refusal leaves
+   * no trace (it does not prolong the wait).
    */
-  private async assertAttemptsLeft(key: string): Promise<void> {
+  private async guardedCheck(key: string, check: () => Promise<boolean>): Promise<boolean> {
     const now = this.clock.now();
-    const failures = await sql.recentLoginFailures(this.db, key, now - ATTEMPTS_WINDOW_MS);
-    const newest = failures[0];
-    if (failures.length >= ATTEMPTS_MAX && newest) {
-      const minutes = Math.ceil((newest.failed_at + ATTEMPTS_WINDOW_MS - now) / 60_000);
-      throw forbidden('identity.tooManyAttempts', { minutes });
+    const attemptId = await sql.insertLoginFailure(this.db, key, now);
+    const earlier = await sql.failuresBefore(this.db, key, attemptId, ATTEMPTS_MAX);
+    const newest = earlier[0];
+    const oldest = earlier[ATTEMPTS_MAX - 1];
+    if (newest && oldest && newest.failed_at - oldest.failed_at < ATTEMPTS_WINDOW_MS) {
+      const lockedUntil = newest.failed_at + ATTEMPTS_WINDOW_MS;
+      if (lockedUntil > now) {
+        await sql.deleteLoginFailure(this.db, attemptId);
+        throw forbidden('identity.tooManyAttempts', { minutes: Math.ceil((lockedUntil - now) / 60_000) });
+      }
     }
+    if (!(await check())) return false;
+    await sql.clearLoginFailures(this.db, key);
+    return true;
   }
 
   async login(input: AccountInput & { password: string; device?: string | undefined }): Promise<LoginResult> {
     const account = parseAccount(input);
-    const key = `login:${accountAddress(account)}`;
-    await this.assertAttemptsLeft(key);
     const user = await this.userByAccount(account);
-    if (!user || !(await verifyPassword(user.password_hash, input.password))) {
-      await sql.insertLoginFailure(this.db, key, this.clock.now());
-      throw badRequest('identity.loginFailed');
-    }
-    await sql.clearLoginFailures(this.db, key);
+    const passed = await this.guardedCheck(`login:${accountAddress(account)}`, () =>
+      verifyPassword(user?.password_hash ?? null, input.password),
+    );
+    if (!user || !passed) throw badRequest('identity.loginFailed');
     return this.loginResult(user.id, input.device ?? 'web');
   }
 
@@ -334,7 +349,8 @@ export class IdentityService implements SessionResolver {
     throwIf(checkPasswordsMatch(input.password, input.confirmPassword));
     const user = await this.requireUserRow(userId);
     if (!user.password_hash) throw badRequest('identity.noLoginPassword');
-    if (!(await verifyPassword(user.password_hash, input.oldPassword))) {
+    const hash = user.password_hash;
+    if (!(await this.guardedCheck(`password:${userId}`, () => verifyPassword(hash, input.oldPassword)))) {
       throw badRequest('identity.oldPasswordWrong');
     }
     await this.replacePassword(userId, input.password, currentToken);
@@ -706,13 +722,10 @@ export class IdentityService implements SessionResolver {
   async assertFundPassword(userId: number, payPassword: string): Promise<void> {
     const user = await this.requireUserRow(userId);
     if (!user.pay_password_hash) throw forbidden('identity.fundPasswordMissing');
-    const key = `fund:${userId}`;
-    await this.assertAttemptsLeft(key);
-    if (!(await verifyPassword(user.pay_password_hash, payPassword))) {
-      await sql.insertLoginFailure(this.db, key, this.clock.now());
+    const hash = user.pay_password_hash;
+    if (!(await this.guardedCheck(`fund:${userId}`, () => verifyPassword(hash, payPassword)))) {
       throw badRequest('identity.fundPasswordWrong');
     }
-    await sql.clearLoginFailures(this.db, key);
   }
 
   /** The users this user invited (for the referral module's team view). */

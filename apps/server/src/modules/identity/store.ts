@@ -242,19 +242,29 @@ export const identityStore = {
     await db.insertInto('verification_codes').values(code).execute();
   },
 
-  /** Counts one wrong try; closes the code when it reaches `maxTries`. Returns the tries so far. */
-  async addWrongTry(db: Executor, id: number, maxTries: number, now: number): Promise<number> {
+  /**
+   * Takes one of the code's tries before the comparison, so parallel guesses
+   * cannot outrun the limit. Null when the code is closed or out of tries.
+   */
+  async claimTry(db: Executor, id: number, maxTries: number): Promise<number | null> {
     const row = await db
       .updateTable('verification_codes')
       .set((eb) => ({ wrong_tries: eb('wrong_tries', '+', 1) }))
       .where('id', '=', id)
+      .where('closed_at', 'is', null)
+      .where('wrong_tries', '<', maxTries)
       .returning('wrong_tries')
-      .executeTakeFirstOrThrow();
-    const tries = Number(row.wrong_tries);
-    if (tries >= maxTries) {
-      await db.updateTable('verification_codes').set({ closed_at: now }).where('id', '=', id).execute();
-    }
-    return tries;
+      .executeTakeFirst();
+    return row ? Number(row.wrong_tries) : null;
+  },
+
+  /** Gives a try back after the right code was entered. */
+  async releaseTry(db: Executor, id: number): Promise<void> {
+    await db
+      .updateTable('verification_codes')
+      .set((eb) => ({ wrong_tries: eb('wrong_tries', '-', 1) }))
+      .where('id', '=', id)
+      .execute();
   },
 
   /** Closes an open code; false when another request closed it first (single use). */
@@ -279,19 +289,35 @@ export const identityStore = {
     return query.orderBy('id', 'desc').limit(limit).execute();
   },
 
-  // ── login failures ───────────────────────────────────────────────────
-  async insertLoginFailure(db: Executor, account: string, at: number): Promise<void> {
-    await db.insertInto('login_failures').values({ account, failed_at: at }).execute();
+  // ── failed secret checks (logins, fund passwords) ─────────────────────
+  async insertLoginFailure(db: Executor, account: string, at: number): Promise<number> {
+    const row = await db
+      .insertInto('login_failures')
+      .values({ account, failed_at: at })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
   },
 
-  recentLoginFailures(db: Executor, account: string, since: number): Promise<{ failed_at: number }[]> {
+  /** The newest `limit` failures of `account` recorded before the one with id `beforeId`. */
+  failuresBefore(
+    db: Executor,
+    account: string,
+    beforeId: number,
+    limit: number,
+  ): Promise<{ failed_at: number }[]> {
     return db
       .selectFrom('login_failures')
       .select('failed_at')
       .where('account', '=', account)
-      .where('failed_at', '>', since)
-      .orderBy('failed_at', 'desc')
+      .where('id', '<', beforeId)
+      .orderBy('id', 'desc')
+      .limit(limit)
       .execute();
+  },
+
+  async deleteLoginFailure(db: Executor, id: number): Promise<void> {
+    await db.deleteFrom('login_failures').where('id', '=', id).execute();
   },
 
   async clearLoginFailures(db: Executor, account: string): Promise<void> {

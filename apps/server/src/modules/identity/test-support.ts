@@ -28,13 +28,12 @@ export interface Harness {
 
 export async function startHarness(options: { rateLimits?: boolean; demo?: boolean } = {}): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'halyard-identity-'));
-  const config = loadConfig({
-    HALYARD_DATA_DIR: dataDir,
-    ADMIN_TOKEN,
-    PUBLIC_URL,
-    LOG_LEVEL: 'silent',
-    HALYARD_DEMO: options.demo === false ? 'false' : 'true',
-  });
+  // Demo mode off is set after loading: live mode asks other modules for real
+  // credentials that these tests do not need.
+  const config: Config = {
+    ...loadConfig({ HALYARD_DATA_DIR: dataDir, ADMIN_TOKEN, PUBLIC_URL, LOG_LEVEL: 'silent' }),
+    demo: options.demo ?? true,
+  };
   const store = await openTestStore();
   const clock = new ManualClock();
   const app = await createApp({ config, store, clock, rateLimits: options.rateLimits ?? false });
