@@ -39,7 +39,7 @@ export interface TransferQuery {
 
 export interface TransferPage {
   items: AccountEntry[];
-  /** Pass as `before` for the next page; null on the last page. */
+  /** Pass as `before` for the next page; null when this page was not full (there is no more). */
   next: number | null;
 }
 
