@@ -61,6 +61,15 @@ describe('web app serving', () => {
     expect(json.json()).toMatchObject({ code: 404 });
   });
 
+  it('serves a rebuilt bundle without a restart', async () => {
+    const dist = fakeDist();
+    await serverWith(dist);
+    writeFileSync(path.join(dist, 'app', 'index-new.js'), 'console.log(2)');
+    writeFileSync(path.join(dist, 'index.html'), '<script src="/app/index-new.js"></script>');
+    expect((await http.inject({ method: 'GET', url: '/app/index-new.js' })).body).toBe('console.log(2)');
+    expect((await http.inject({ method: 'GET', url: '/', headers: html })).body).toContain('index-new.js');
+  });
+
   it('does nothing when the app has not been built', async () => {
     expect(await serverWith(mkdtempSync(path.join(tmpdir(), 'halyard-empty-')))).toBe(false);
     const root = await http.inject({ method: 'GET', url: '/', headers: html });

@@ -1,14 +1,22 @@
 import { SpinLoading } from 'antd-mobile';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useVersions } from '../features/content/api.ts';
 import { useLoading } from '../shared/loading.ts';
 
 /** AMENDMENTS A5: when the server runs on play money, every screen says so. */
 export function DemoBadge() {
+  const { t } = useTranslation();
   const { data } = useVersions();
-  if (!data?.demo) return null;
+  const demo = data?.demo === true;
+  useEffect(() => {
+    document.documentElement.classList.toggle('hy-demo', demo);
+  }, [demo]);
+  if (!demo) return null;
   return (
-    <div className="hy-demo-badge" data-testid="demo-badge">
-      DEMO
+    <div className="hy-demo-badge" data-testid="demo-badge" role="status">
+      <b>DEMO</b>
+      <span>{t('demo.strip')}</span>
     </div>
   );
 }

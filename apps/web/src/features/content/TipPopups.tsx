@@ -11,9 +11,9 @@ function readTips(): string[] {
   return local.getJson<string[]>(LOCAL_KEYS.readTips, []);
 }
 
-/** A tip is known by its id and text: an edited tip is a new tip. */
+/** A tip is known by its id, so reading it in one language marks it read in all. */
 function tipKey(kind: 'one' | 'all', tip: Tip): string {
-  return `${kind}:${tip.id}:${tip.title}:${tip.content}`.slice(0, 300);
+  return `${kind}:${tip.id}`;
 }
 
 function markRead(key: string): void {

@@ -1,5 +1,5 @@
 import { LOCALES, type Locale } from '@halyard/protocol';
-import { Button, Dialog, List, Picker } from 'antd-mobile';
+import { Button, CheckList, Dialog, List, Popup } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -68,19 +68,27 @@ export function SettingPage() {
           {t('setting.logout')}
         </Button>
       ) : null}
-      <Picker
+      <Popup
         visible={picking}
-        title={t('setting.language')}
-        confirmText={t('common.confirm')}
-        cancelText={t('common.cancel')}
-        value={[locale]}
-        columns={[LOCALES.map((code) => ({ label: LOCALE_NAMES[code], value: code }))]}
-        onClose={() => setPicking(false)}
-        onConfirm={(value) => {
-          const chosen = value[0];
-          if (typeof chosen === 'string') void setLocale(chosen as Locale);
-        }}
-      />
+        onMaskClick={() => setPicking(false)}
+        bodyStyle={{ borderRadius: '12px 12px 0 0', paddingBottom: 16 }}
+      >
+        <div style={{ padding: '14px 16px 6px', fontWeight: 600 }}>{t('setting.language')}</div>
+        <CheckList
+          value={[locale]}
+          onChange={(value) => {
+            const chosen = value[0];
+            setPicking(false);
+            if (typeof chosen === 'string') void setLocale(chosen as Locale);
+          }}
+        >
+          {LOCALES.map((code) => (
+            <CheckList.Item key={code} value={code}>
+              {LOCALE_NAMES[code]}
+            </CheckList.Item>
+          ))}
+        </CheckList>
+      </Popup>
     </PageFrame>
   );
 }

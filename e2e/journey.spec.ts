@@ -1,0 +1,164 @@
+import { expect, type Page, test } from '@playwright/test';
+import { privateKeyToAccount } from 'viem/accounts';
+
+const base = () => {
+  const url = process.env.E2E_BASE_URL;
+  if (!url) throw new Error('E2E_BASE_URL is set by global-setup.ts');
+  return url;
+};
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `e2e/screenshots/${name}.png` });
+
+/** The tip popups of a first visit; each is shown once until read. */
+async function dismissTips(page: Page) {
+  const gotIt = page.getByRole('button', { name: /Got it|我知道了/ }).first();
+  for (let shown = 0; shown < 2; shown += 1) {
+    const appeared = await gotIt.waitFor({ state: 'visible', timeout: 3000 }).then(
+      () => true,
+      () => false,
+    );
+    if (!appeared) return;
+    await gotIt.click();
+    await gotIt.waitFor({ state: 'hidden' });
+  }
+}
+
+test('a visitor sees home, the DEMO badge, switches to Chinese and is stopped on /balances', async ({
+  page,
+}) => {
+  await page.goto(`${base()}/`);
+  await expect(page.getByTestId('demo-badge')).toBeVisible();
+  await expect(page).toHaveTitle('Halyard');
+  await dismissTips(page);
+  await expect(page.getByTestId('banners').locator('img').first()).toBeVisible();
+  await expect(page.getByTestId('notice-ticker')).not.toContainText('No announcements');
+  await shot(page, '01-home-visitor');
+
+  // A notice opens in the right-side popup.
+  await page.getByTestId('notice-ticker').locator('button').first().click();
+  await expect(page.getByTestId('notice-detail')).toBeVisible();
+  await page.waitForTimeout(500); // the slide-in
+  await shot(page, '02-notice-popup');
+  await page.getByRole('button', { name: 'Close' }).click();
+
+  await page.goto(`${base()}/setting`);
+  await page.getByTestId('language').click();
+  await page.getByText('简体中文').click();
+  await expect(page.locator('.adm-nav-bar-title')).toHaveText('设置');
+  await page.goto(`${base()}/`);
+  await expect(page.locator('.hy-tabbar')).toContainText('首页');
+  await expect(page.getByTestId('invite-banner')).toBeVisible();
+  await shot(page, '03-home-cn');
+
+  await page.locator('.hy-tabbar').getByText('资产').click();
+  await expect(page.getByText('请先登录')).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+  await shot(page, '04-login-required-cn');
+
+  await page.goto(`${base()}/balances`);
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText('请先登录')).toBeVisible();
+});
+
+test('a user registers with the emailed code and lands logged in', async ({ page, request }) => {
+  const email = `e2e-${Date.now()}@example.com`;
+  await page.goto(`${base()}/login`);
+  await shot(page, '11-login');
+  await page.goto(`${base()}/register`);
+  await dismissTips(page);
+  await page.getByTestId('account').locator('input').fill(email);
+  await page.getByTestId('send-code').click();
+  await expect(page.getByTestId('send-code')).toContainText(/Resend in/);
+
+  const outbox = await request.get(`${base()}/dev/outbox`, { params: { recipient: email } });
+  const messages: { body: string }[] = (await outbox.json()).data;
+  const code = messages[0]?.body.match(/\b(\d{6})\b/)?.[1];
+  expect(code, 'a 6-digit code in the outbox').toBeTruthy();
+
+  await page
+    .getByTestId('code')
+    .locator('input')
+    .fill(code ?? '');
+  await page.getByTestId('password').locator('input').fill('abc12345');
+  await page.getByTestId('confirm-password').locator('input').fill('abc12345');
+  await page.getByTestId('register-submit').click();
+  // The terms are required first.
+  await expect(page.locator('.adm-toast-main')).toBeVisible();
+  await page.getByTestId('terms').click();
+  await shot(page, '05-register-filled');
+  await page.getByTestId('register-submit').click();
+
+  await expect(page).toHaveURL(`${base()}/`);
+  await dismissTips(page);
+  await page.goto(`${base()}/my`);
+  await expect(page.getByTestId('profile')).toContainText(email);
+  await shot(page, '06-my-logged-in');
+
+  await page.goto(`${base()}/securityCenter`);
+  await expect(page.getByText(email)).toBeVisible();
+  await shot(page, '07-security-center');
+
+  await page.goto(`${base()}/balances`);
+  await expect(page.getByTestId('pending-screen')).toBeVisible();
+  await shot(page, '08-balances-frame');
+
+  // Every other screen of this part, signed in, for a look.
+  const screens = [
+    'idAuth',
+    'helpCenter',
+    'aboutUs',
+    'setting',
+    'modifyLoginPass',
+    'modifyPayPass',
+    'bindPhone',
+    'bindEmail',
+    'notice',
+    'coinSearch',
+    'coinExchange',
+  ];
+  for (const [index, name] of screens.entries()) {
+    await page.goto(`${base()}/${name}`);
+    await expect(page.locator('.adm-nav-bar-title')).not.toBeEmpty();
+    await page.waitForTimeout(400);
+    await shot(page, `${String(20 + index).padStart(2, '0')}-${name}`);
+  }
+});
+
+test('a wallet user signs in with a signed message (SIWE), no approval asked', async ({ page }) => {
+  const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+  const methods: string[] = [];
+  await page.exposeFunction('e2eSign', (message: string) => account.signMessage({ message }));
+  await page.exposeFunction('e2eRecord', (method: string) => {
+    methods.push(method);
+  });
+  await page.addInitScript((address: string) => {
+    const w = window as unknown as {
+      ethereum: unknown;
+      e2eSign(message: string): Promise<string>;
+      e2eRecord(method: string): Promise<void>;
+    };
+    w.ethereum = {
+      async request({ method, params }: { method: string; params?: unknown[] }) {
+        await w.e2eRecord(method);
+        if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [address];
+        if (method === 'eth_chainId') return '0x38';
+        if (method === 'personal_sign') return w.e2eSign(String(params?.[0]));
+        throw Object.assign(new Error(`unsupported ${method}`), { code: 4200 });
+      },
+      on() {},
+      removeListener() {},
+    };
+  }, account.address);
+
+  await page.goto(`${base()}/`);
+  await dismissTips(page);
+  await page.getByRole('button', { name: 'Connect wallet' }).click();
+  await expect(page.getByTestId('wallet-address')).toBeVisible();
+  await expect(page.getByText('Signed in with your wallet')).toBeVisible();
+  await shot(page, '09-home-wallet');
+  expect(methods).toEqual(['eth_requestAccounts', 'eth_chainId', 'personal_sign']);
+
+  await page.goto(`${base()}/my`);
+  await expect(page.getByTestId('profile')).toContainText(`${account.address.slice(0, 6)}`);
+  await shot(page, '10-my-wallet');
+});
