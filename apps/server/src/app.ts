@@ -6,6 +6,7 @@ import { registerWebApp } from './http/web-app.ts';
 import { createLedger, type Ledger } from './ledger/index.ts';
 import { createMarketModule, type MarketModule } from './market/index.ts';
 import { type ContentModule, createContentModule, seedContentDemo } from './modules/content/index.ts';
+import { createCycleModule, type CycleModule } from './modules/cycle/index.ts';
 import { createFaucetModule, type FaucetModule } from './modules/faucet/index.ts';
 import { createIdentityModule, type IdentityModule } from './modules/identity/index.ts';
 import { createSpotModule, type SpotModule } from './modules/spot/index.ts';
@@ -43,6 +44,8 @@ export interface App {
   wallet: WalletModule;
   /** Flash exchange at the index price less a spread (/flash/*). */
   convert: ConvertModule;
+  /** Up/down contracts settled from the index history alone (/cycle/*, AMENDMENTS A3). */
+  cycle: CycleModule;
   /** Starts the timers (index ticks, idle sweep): main.ts calls it; tests step by hand. */
   start(): void;
   close(): Promise<void>;
@@ -122,12 +125,25 @@ export async function createApp(options: AppOptions): Promise<App> {
     requireUser: identity.requireUser,
   });
   convert.registerRoutes(http);
+  const cycle = await createCycleModule({
+    store,
+    ledger,
+    clock,
+    identity: identity.service,
+    market,
+    publisher: realtime,
+    requireUser: identity.requireUser,
+    refusedAreaCodes: config.cycleRefusedAreaCodes,
+    onError: (error) => http.log.error({ err: error }, 'cycle'),
+  });
+  cycle.registerRoutes(http);
 
   // Demo data (AMENDMENTS A5): each module's seed is idempotent and runs on
   // every start while demo mode is on. Add your module's seed to this list.
   const demoSeeds: Array<() => Promise<void>> = [
     () => seedContentDemo(store.db, clock),
     () => spot.seedDemo(),
+    () => cycle.seedDemo(),
     () => wallet.seedDemo(),
   ];
   if (config.demo) for (const seed of demoSeeds) await seed();
@@ -147,13 +163,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     faucet,
     wallet,
     convert,
+    cycle,
     start() {
       market.start();
+      cycle.start();
       realtime.start();
       if (config.demo) spot.start();
       wallet.start();
     },
     async close() {
+      await cycle.close();
       await wallet.close();
       await spot.close();
       await market.close();

@@ -30,6 +30,12 @@ export interface Config {
   priceSeed: string;
   /** Interval between index-price ticks. */
   priceTickMs: number;
+  /**
+   * Phone area codes (digits) whose users may not trade cycle contracts:
+   * regulators ban such products for retail in some places. Identity records
+   * no KYC country, so the area code is the country Halyard knows.
+   */
+  cycleRefusedAreaCodes: string[];
   /** Chains, deposit xpub, hot wallet, demo chain, convert spread (modules/wallet/config.ts). */
   wallet: WalletConfig;
 }
@@ -39,6 +45,14 @@ function readInt(value: string | undefined, fallback: number): number {
   const parsed = Number.parseInt(value, 10);
   if (!Number.isSafeInteger(parsed)) throw new Error(`expected an integer, got ${value}`);
   return parsed;
+}
+
+/** A comma-separated list; blanks and a leading "+" are dropped. */
+function readList(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim().replace(/^\+/, ''))
+    .filter((item) => item !== '');
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -65,6 +79,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     priceSeed: env.HALYARD_PRICE_SEED || 'halyard',
     priceTickMs: readInt(env.PRICE_TICK_MS, 1000),
+    // Default: +1 (US, Canada) and +44 (UK), where fixed-time binary products are barred for retail.
+    cycleRefusedAreaCodes: readList(env.CYCLE_REFUSED_AREA_CODES ?? '1,44'),
     wallet: loadWalletConfig(env, { demo: env.HALYARD_DEMO !== 'false', dataDir }),
   };
 }

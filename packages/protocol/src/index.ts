@@ -1,3 +1,4 @@
+export * from './cycle.ts';
 export * from './envelope.ts';
 export * from './locales.ts';
 export * from './messages/index.ts';

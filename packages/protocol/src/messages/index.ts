@@ -2,6 +2,7 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from '../locales.ts';
 import type { Catalogue } from './catalogue.ts';
 import { common } from './common.ts';
 import { content } from './content.ts';
+import { cycle } from './cycle.ts';
 import { identity } from './identity.ts';
 import { ledger } from './ledger.ts';
 import { market } from './market.ts';
@@ -21,6 +22,7 @@ export const catalogues: Record<string, Catalogue> = {
   content,
   support,
   market,
+  cycle,
   spot,
   wallet,
 };

@@ -7,6 +7,7 @@ import { marketMigration } from './005_market.ts';
 import { spotMigration } from './006_spot.ts';
 import { walletMigration } from './007_wallet.ts';
 import { convertMigration } from './008_convert.ts';
+import { cycleMigration } from './009_cycle.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -21,4 +22,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '006_spot': spotMigration,
   '007_wallet': walletMigration,
   '008_convert': convertMigration,
+  '009_cycle': cycleMigration,
 };

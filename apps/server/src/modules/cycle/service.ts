@@ -1,0 +1,345 @@
+import { Dec } from '@halyard/money';
+import {
+  type CycleHistoryPage,
+  type CycleInfo,
+  type CyclePosition,
+  type CycleSide,
+  type CycleTopRow,
+  type MarketRef,
+  marketKey,
+} from '@halyard/protocol';
+import { CYCLE_CLOCK_TOLERANCE_MS, checkCycleOrder } from '@halyard/rules';
+import type { Clock } from '../../clock.ts';
+import { badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { type Ledger, userAccount } from '../../ledger/index.ts';
+import type { MarketModule } from '../../market/index.ts';
+import type { Publisher } from '../../realtime/publisher.ts';
+import type { Db } from '../../store/database.ts';
+import type { IdentityService } from '../identity/index.ts';
+import { demoCyclePairs } from './demo.ts';
+import { AMOUNT_DIGITS, winIncome } from './outcome.ts';
+import { HOUSE, ratesOf, type SettledOrder, SettlementEngine, stakeHoldId } from './settlement.ts';
+import {
+  insertMissingPairs,
+  insertOrder,
+  type LeverRow,
+  type OrderWithSettlement,
+  type PairRow,
+  selectHistoryPage,
+  selectLatestSettled,
+  selectOpenOrders,
+  selectPairs,
+  selectUserOrder,
+} from './store.ts';
+
+/** A pair as the routes name it. */
+export interface Coins {
+  tradcoin: string;
+  maincoin: string;
+}
+
+export interface CycleOrderInput extends Coins {
+  side: CycleSide;
+  /** The stake, as typed. */
+  number: string;
+  paycoin: string;
+  /** Duration in seconds. */
+  lever: number;
+}
+
+/** Spec §9: top orders show the latest 20. */
+export const TOP_ORDERS = 20;
+
+export interface CycleServiceOptions {
+  db: Db;
+  ledger: Ledger;
+  clock: Clock;
+  identity: IdentityService;
+  market: MarketModule;
+  publisher: Publisher;
+  /** Phone area codes (digits, e.g. "44") whose users may not trade cycle contracts. */
+  refusedAreaCodes: readonly string[];
+}
+
+interface ListedPair {
+  pair: PairRow;
+  levers: LeverRow[];
+}
+
+/**
+ * Cycle contracts (spec §7 "Cycle"): the pairs and their duration options,
+ * accepting an order (stake held in the user's spot wallet, opening index
+ * price recorded), the reads, and the pushes. Settlement is the
+ * {@link SettlementEngine}'s alone.
+ *
+ * Stakes come from the spot wallet: the spec's balance pages show spot,
+ * futures and fiat assets and offer no cycle wallet or transfer into one, so
+ * money in a cycle wallet could be neither seen nor topped up.
+ */
+export class CycleService {
+  readonly settlement: SettlementEngine;
+  private readonly pairs = new Map<string, ListedPair>();
+
+  constructor(private readonly options: CycleServiceOptions) {
+    this.settlement = new SettlementEngine({
+      db: options.db,
+      ledger: options.ledger,
+      clock: options.clock,
+      index: options.market.index,
+    });
+  }
+
+  async load(): Promise<void> {
+    this.pairs.clear();
+    for (const listed of await selectPairs(this.options.db)) this.pairs.set(coinsKey(listed.pair), listed);
+  }
+
+  /** Demo seed (idempotent): the demo pairs. The house is the treasury, which needs no funding. */
+  async seedDemo(): Promise<void> {
+    await insertMissingPairs(this.options.db, demoCyclePairs(this.options.market.index.quote));
+    await this.load();
+  }
+
+  // ── orders ──────────────────────────────────────────────────────────────
+
+  /**
+   * Accepts an up (buy) or down (sell) contract: the option must exist, the
+   * account be neither frozen nor in a refused region, then the spec §5 checks
+   * (bound email first). The stake is held and the opening index price, its
+   * time and source are stored with the order in one transaction.
+   */
+  async place(userId: number, input: CycleOrderInput): Promise<CyclePosition> {
+    const { pair, levers } = this.listed(input);
+    if (!pair.paycoins.split(',').includes(input.paycoin)) {
+      throw badRequest('cycle.payCoinNotAccepted', { coin: input.paycoin });
+    }
+    const lever = levers.find((option) => option.seconds === input.lever);
+    if (!lever) throw badRequest('cycle.durationNotOffered', { seconds: input.lever });
+    await this.options.identity.assertNotFrozen(userId);
+    const user = await this.options.identity.getUser(userId);
+    if (user.areaCode !== null && this.options.refusedAreaCodes.includes(user.areaCode)) {
+      throw forbidden('cycle.regionRefused');
+    }
+    const account = { ...userAccount(userId, 'spot'), asset: input.paycoin };
+    const usable = (await this.options.ledger.balance(account)).available;
+    const refusal = checkCycleOrder({
+      quantity: input.number,
+      usable: usable.toString(),
+      min: lever.minnumber,
+      max: lever.maxnumber,
+      email: user.email,
+    });
+    if (refusal) throw badRequest(refusal.key, refusal.params);
+    const stake = Dec.parse(input.number);
+    if (!stake.hasAtMostDigits(AMOUNT_DIGITS))
+      throw badRequest('rules.tooManyDecimals', { digits: AMOUNT_DIGITS });
+    const open = this.freshTick(pair);
+    const now = this.options.clock.now();
+    const order = await this.options.ledger.transaction(async (trx) => {
+      const row = await insertOrder(trx, {
+        user_id: userId,
+        pair_id: pair.autoid,
+        tradcoin: pair.tradcoin,
+        maincoin: pair.maincoin,
+        paycoin: input.paycoin,
+        type: input.side,
+        number: stake.toString(),
+        seconds: lever.seconds,
+        profit_gas: lever.profit_gas,
+        loss_gas: lever.loss_gas,
+        gas: lever.gas,
+        open_price: open.price.toString(),
+        open_ts: open.ts,
+        open_source: open.source,
+        wdate: now,
+        expires_at: now + lever.seconds * 1000,
+      });
+      await this.options.ledger.execute(
+        [
+          {
+            id: stakeHoldId(row.orderid),
+            type: 'pending',
+            debit: userAccount(userId, 'spot'),
+            credit: HOUSE,
+            asset: input.paycoin,
+            amount: stake,
+            code: 'cycle_stake',
+            reference: `cycle:${row.orderid}`,
+          },
+        ],
+        trx,
+      );
+      return row;
+    });
+    return positionView({ order, settlement: null });
+  }
+
+  /**
+   * The opening price: the latest recorded index tick, refused when there is
+   * none or it is older than the spec's 5 s clock tolerance (a stalled feed
+   * would let someone bet on a move that already happened).
+   */
+  private freshTick(pair: PairRow) {
+    const { index } = this.options.market;
+    const tick = index.quote === pair.maincoin ? index.current(pair.tradcoin) : null;
+    if (!tick || this.options.clock.now() - tick.ts > CYCLE_CLOCK_TOLERANCE_MS) {
+      throw badRequest('cycle.priceUnavailable');
+    }
+    return tick;
+  }
+
+  // ── reads ───────────────────────────────────────────────────────────────
+
+  symbols(): CycleInfo[] {
+    return [...this.pairs.values()].map((listed) => this.infoOf(listed));
+  }
+
+  info(coins: Coins): CycleInfo {
+    return this.infoOf(this.listed(coins));
+  }
+
+  async positions(userId: number, coins: Coins | null): Promise<CyclePosition[]> {
+    const pairId = coins ? this.listed(coins).pair.autoid : null;
+    const rows = await selectOpenOrders(this.options.db, userId, pairId);
+    return rows.map((order) => positionView({ order, settlement: null }));
+  }
+
+  /** The user's order by id, as a one-item list (spec: positionById returns a data list). */
+  async positionById(userId: number, orderid: number): Promise<CyclePosition[]> {
+    const found = await selectUserOrder(this.options.db, userId, orderid);
+    if (!found) throw notFound('cycle.orderNotFound');
+    return [positionView(found)];
+  }
+
+  async history(userId: number, coins: Coins | null, page: number, limit: number): Promise<CycleHistoryPage> {
+    const pairId = coins ? this.listed(coins).pair.autoid : null;
+    const { rows, count } = await selectHistoryPage(
+      this.options.db,
+      userId,
+      pairId,
+      (page - 1) * limit,
+      limit,
+    );
+    return { list: rows.map(positionView), count, page, limit };
+  }
+
+  async topOrders(coins: Coins): Promise<CycleTopRow[]> {
+    const rows = await selectLatestSettled(this.options.db, this.listed(coins).pair.autoid, TOP_ORDERS);
+    return rows.map(topRow);
+  }
+
+  // ── pushes ──────────────────────────────────────────────────────────────
+
+  /** `cycleinfo` of every pair of the coin that just ticked, with `new_date` = the tick's time. */
+  publishInfo(coin: string): void {
+    for (const listed of this.pairs.values()) {
+      if (listed.pair.tradcoin !== coin) continue;
+      this.options.publisher.publish({
+        type: 'cycleinfo',
+        key: marketKey(marketRef(listed.pair)),
+        data: this.infoOf(listed),
+      });
+    }
+  }
+
+  /** `cycletop` of each pair that just had orders settled. */
+  async publishSettled(settled: readonly SettledOrder[]): Promise<void> {
+    const pairIds = new Set(settled.map(({ order }) => order.pair_id));
+    for (const listed of this.pairs.values()) {
+      if (!pairIds.has(listed.pair.autoid)) continue;
+      const data = await this.topOrders(listed.pair);
+      this.options.publisher.publish({ type: 'cycletop', key: marketKey(marketRef(listed.pair)), data });
+    }
+  }
+
+  // ── helpers ─────────────────────────────────────────────────────────────
+
+  private listed(coins: Coins): ListedPair {
+    const listed = this.pairs.get(coinsKey(coins));
+    if (!listed) throw notFound('cycle.pairNotFound');
+    return listed;
+  }
+
+  private infoOf({ pair, levers }: ListedPair): CycleInfo {
+    const { index, data } = this.options.market;
+    const tick = index.quote === pair.maincoin ? index.current(pair.tradcoin) : null;
+    const ticker = data.ticker(marketRef(pair));
+    const price = tick ? tick.price.toFixed(pair.price_accuracy) : '0';
+    const high = ticker?.high ?? price;
+    return {
+      autoid: pair.autoid,
+      tradcoin: pair.tradcoin,
+      maincoin: pair.maincoin,
+      price,
+      rise: ticker?.rise ?? '0.00',
+      high,
+      height: high,
+      low: ticker?.low ?? price,
+      volume: ticker?.volume ?? '0',
+      ts: tick?.ts ?? 0,
+      price_accuracy: pair.price_accuracy,
+      new_date: tick?.ts ?? 0,
+      source: tick?.source ?? index.name,
+      limit: pair.paycoins.split(',').map((paycoin) => ({ paycoin })),
+      lever: levers.map((lever) => ({
+        lever: lever.seconds,
+        minnumber: Dec.parse(lever.minnumber).toString(),
+        maxnumber: Dec.parse(lever.maxnumber).toString(),
+        profitGas: Dec.parse(lever.profit_gas).toString(),
+        lossGas: Dec.parse(lever.loss_gas).toString(),
+        gas: Dec.parse(lever.gas).toString(),
+      })),
+    };
+  }
+}
+
+function coinsKey(coins: Coins): string {
+  return `${coins.tradcoin.toUpperCase()}/${coins.maincoin.toUpperCase()}`;
+}
+
+function marketRef(pair: Coins): MarketRef {
+  return { kind: 'cycle', maincoin: pair.maincoin, tradcoin: pair.tradcoin };
+}
+
+/** Spec §3 "Cycle position" of an order, with both prices, their times and source (AMENDMENTS A3). */
+export function positionView({ order, settlement }: OrderWithSettlement): CyclePosition {
+  const stake = Dec.parse(order.number);
+  return {
+    orderid: String(order.orderid),
+    autoid: order.orderid,
+    tradcoin: order.tradcoin,
+    maincoin: order.maincoin,
+    paycoin: order.paycoin,
+    type: order.type,
+    price: Dec.parse(order.open_price).toString(),
+    number: stake.toString(),
+    wdate: order.wdate,
+    lever: order.seconds,
+    profit_gas: Dec.parse(order.profit_gas).toString(),
+    loss_gas: Dec.parse(order.loss_gas).toString(),
+    gas: Dec.parse(order.gas).toString(),
+    income: winIncome(stake, ratesOf(order)).net.toString(),
+    last_profit: settlement ? Dec.parse(settlement.last_profit).toString() : '0',
+    state: settlement ? 'settled' : 'open',
+    result: settlement?.result ?? null,
+    expires_at: order.expires_at,
+    open_price: Dec.parse(order.open_price).toString(),
+    open_ts: order.open_ts,
+    open_source: order.open_source,
+    close_price: settlement ? Dec.parse(settlement.close_price).toString() : null,
+    close_ts: settlement?.close_ts ?? null,
+    close_source: settlement?.close_source ?? null,
+    fee: settlement ? Dec.parse(settlement.fee).toString() : '0',
+    settled_at: settlement?.settled_at ?? null,
+  };
+}
+
+function topRow(found: OrderWithSettlement): CycleTopRow {
+  const view = positionView(found);
+  return {
+    wdate: view.settled_at ?? view.wdate,
+    type: view.type,
+    income: view.income,
+    last_profit: view.last_profit,
+  };
+}

@@ -1,0 +1,213 @@
+import { Dec } from '@halyard/money';
+import type { CyclePosition } from '@halyard/protocol';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { decideResult, settle } from './outcome.ts';
+import { ratesOf } from './settlement.ts';
+import { selectSettledPage } from './store.ts';
+import {
+  BTC,
+  type CycleHarness,
+  expectAuditClean,
+  expectOk,
+  FEES,
+  fundedUser,
+  get,
+  HOUSE,
+  order,
+  placed,
+  positionById,
+  snapshot,
+  spotOf,
+  startCycleHarness,
+  tickAfter,
+  usdtOf,
+} from './test-support.ts';
+
+const d = (text: string) => Dec.parse(text);
+
+let h: CycleHarness;
+beforeEach(async () => {
+  h = await startCycleHarness();
+});
+afterEach(async () => {
+  await expectAuditClean(h);
+  await h.close();
+});
+
+/** Ticks once a second until just past `seconds`, then settles what is due. */
+async function runFor(seconds: number) {
+  for (let second = 0; second <= seconds; second += 1) await tickAfter(h, 1000);
+  return h.app.cycle.settleDue();
+}
+
+describe('cycle settlement', () => {
+  it('settles an up and a down contract opened together: one wins, one loses, from the recorded prices', async () => {
+    const upper = await fundedUser(h);
+    const downer = await fundedUser(h);
+    const houseBefore = d((await usdtOf(h, HOUSE)).available);
+    const up = await placed(order(h, upper, 'buy'));
+    const down = await placed(order(h, downer, 'sell'));
+    expect(await usdtOf(h, spotOf(upper))).toEqual({ available: '900', locked: '100' });
+    expect(up).toMatchObject({
+      state: 'open',
+      type: 'buy',
+      number: '100',
+      lever: 30,
+      profit_gas: '0.8',
+      loss_gas: '1',
+      gas: '0.02',
+    });
+    // A win of 100 pays 80 less a 2 % fee: 78.4, known before confirming.
+    expect(up.income).toBe('78.4');
+    expect(up.open_source).toBe('halyard-simulator');
+
+    const settled = await runFor(30);
+    expect(settled).toHaveLength(2);
+    const upAfter = await positionById(h, upper, up.orderid);
+    const downAfter = await positionById(h, downer, down.orderid);
+    const rose = d(upAfter.close_price ?? '0').gt(d(upAfter.open_price));
+    expect(upAfter.close_price).not.toBe(upAfter.open_price);
+    const [winner, loser] = rose ? [upper, downer] : [downer, upper];
+    const [won, lost] = rose ? [upAfter, downAfter] : [downAfter, upAfter];
+    expect(won).toMatchObject({ state: 'settled', result: 'win', last_profit: '78.4', fee: '1.6' });
+    expect(lost).toMatchObject({ state: 'settled', result: 'loss', last_profit: '-100', fee: '0' });
+    expect(await usdtOf(h, spotOf(winner))).toEqual({ available: '1078.4', locked: '0' });
+    expect(await usdtOf(h, spotOf(loser))).toEqual({ available: '900', locked: '0' });
+
+    // The closing price is the recorded tick at or just before the expiry instant.
+    const recorded = await h.app.market.index.priceAt('BTC', won.expires_at);
+    expect(won.close_price).toBe(recorded?.price.toString());
+    expect(won.close_ts).toBe(recorded?.ts);
+    expect(won.close_ts).toBeLessThanOrEqual(won.expires_at);
+    expect(won.close_source).toBe('halyard-simulator');
+
+    // Fee accounting: the house paid 80 and took 100; the fee account got 1.6.
+    expect(await usdtOf(h, FEES)).toEqual({ available: '1.6', locked: '0' });
+    expect(
+      d((await usdtOf(h, HOUSE)).available)
+        .sub(houseBefore)
+        .toString(),
+    ).toBe('20');
+  });
+
+  it('returns the stake exactly on a draw (no tick between open and expiry)', async () => {
+    const user = await fundedUser(h, '250.5');
+    const position = await placed(order(h, user, 'buy', { number: '123.45678901' }));
+    h.clock.advance(31_000);
+    const [settled] = await h.app.cycle.settleDue();
+    expect(settled?.settlement.result).toBe('draw');
+    const after = await positionById(h, user, position.orderid);
+    expect(after).toMatchObject({
+      result: 'draw',
+      last_profit: '0',
+      fee: '0',
+      close_price: after.open_price,
+    });
+    expect(await usdtOf(h, spotOf(user))).toEqual({ available: '250.5', locked: '0' });
+    expect(await usdtOf(h, FEES)).toEqual({ available: '0', locked: '0' });
+  });
+
+  it('waits for the expiry: an order is not settled a millisecond early, and never twice', async () => {
+    const user = await fundedUser(h);
+    const position = await placed(order(h, user, 'sell'));
+    h.clock.advance(29_999);
+    expect(await h.app.cycle.settleDue()).toHaveLength(0);
+    expect((await positionById(h, user, position.orderid)).state).toBe('open');
+    h.clock.advance(1);
+    expect(await h.app.cycle.settleDue()).toHaveLength(1);
+    const before = await snapshot(h, [user]);
+    const again = await Promise.all([h.app.cycle.settleDue(), h.app.cycle.settleDue(h.clock.now() + 60_000)]);
+    expect(again.flat()).toHaveLength(0);
+    expect(await snapshot(h, [user])).toEqual(before);
+  });
+
+  it('settles on restart an order whose expiry passed while the server was down, once', async () => {
+    const user = await fundedUser(h);
+    const position = await placed(order(h, user, 'buy', { lever: 60, number: '50' }));
+    await tickAfter(h, 5000);
+    const lastBeforeDown = await h.app.market.index.priceAt('BTC', h.clock.now());
+    await h.app.close();
+    h.clock.advance(10 * 60_000);
+
+    await h.restart();
+    const after = await positionById(h, user, position.orderid);
+    expect(after.state).toBe('settled');
+    // Nothing was recorded while the server was down: the last tick before expiry decides.
+    expect(after.close_ts).toBe(lastBeforeDown?.ts);
+    expect(after.close_price).toBe(lastBeforeDown?.price.toString());
+    expect(after.result).toBe(decideResult('buy', d(after.open_price), d(after.close_price ?? '0')));
+    const settledOnce = await snapshot(h, [user]);
+    expect(settledOnce).toMatchObject({ orders: 1, open: 0, settlements: 1 });
+
+    await h.restart();
+    expect(await snapshot(h, [user])).toEqual(settledOnce);
+    expect(await positionById(h, user, position.orderid)).toEqual(after);
+  });
+
+  it('replaying the recorded prices reproduces every stored outcome', async () => {
+    const users = [await fundedUser(h, '5000'), await fundedUser(h, '5000')];
+    for (let round = 0; round < 12; round += 1) {
+      const user = users[round % 2]!;
+      await placed(
+        order(h, user, round % 3 === 0 ? 'sell' : 'buy', {
+          lever: round % 4 === 0 ? 60 : 30,
+          number: String(20 + round),
+        }),
+      );
+      await tickAfter(h, 1000 + round * 7);
+    }
+    // A draw among them: opened and expired with no tick in between.
+    await placed(order(h, users[0]!, 'buy'));
+    h.clock.advance(30_000);
+    await h.app.cycle.settleDue();
+    await runFor(61);
+
+    const stored = await selectSettledPage(h.store.db, 0, 100);
+    expect(stored).toHaveLength(13);
+    for (const { order: row, settlement } of stored) {
+      const close = await h.app.market.index.priceAt(row.tradcoin, row.expires_at);
+      expect(close, `a recorded price at ${row.expires_at}`).not.toBeNull();
+      const replayed = settle(row.type, d(row.number), ratesOf(row), d(row.open_price), close!.price);
+      expect(settlement).toMatchObject({
+        result: replayed.result,
+        close_ts: close!.ts,
+        close_source: close!.source,
+      });
+      expect(d(settlement!.close_price).eq(close!.price)).toBe(true);
+      expect(d(settlement!.last_profit).eq(replayed.lastProfit)).toBe(true);
+      expect(d(settlement!.fee).eq(replayed.fee)).toBe(true);
+    }
+    expect(new Set(stored.map(({ settlement }) => settlement!.result))).toContain('draw');
+  });
+
+  it('pages the history 15 at a time with the total count, newest first', async () => {
+    const user = await fundedUser(h, '1000');
+    for (let index = 0; index < 20; index += 1) {
+      await placed(order(h, user, 'buy', { number: '10' }));
+      h.clock.advance(100);
+    }
+    const open = await expectOk(get(h, '/cycle/positionByCoin?tradcoin=BTC&maincoin=USDT', user.token));
+    expect(open.data as CyclePosition[]).toHaveLength(20);
+    await runFor(31);
+    const first = await expectOk(
+      get(h, '/cycle/tradHistoryByCoin?tradcoin=BTC&maincoin=USDT&page=1', user.token),
+    );
+    const second = await expectOk(
+      get(h, '/cycle/tradHistoryByCoin?tradcoin=BTC&maincoin=USDT&page=2&limit=15', user.token),
+    );
+    const one = first.data as { list: CyclePosition[]; count: number };
+    const two = second.data as { list: CyclePosition[]; count: number };
+    expect(one.count).toBe(20);
+    expect(one.list).toHaveLength(15);
+    expect(two.list).toHaveLength(5);
+    const ids = [...one.list, ...two.list].map((row) => row.autoid);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(new Set(ids).size).toBe(20);
+    const all = await expectOk(get(h, '/cycle/tradHistory?page=1&limit=100', user.token));
+    expect((all.data as { count: number }).count).toBe(20);
+    const emptyNow = await expectOk(
+      get(h, `/cycle/positionByCoin?tradcoin=${BTC.tradcoin}&maincoin=${BTC.maincoin}`, user.token),
+    );
+    expect(emptyNow.data).toEqual([]);
+  });
+});

@@ -1,0 +1,325 @@
+import type { CycleResult, CycleSide } from '@halyard/protocol';
+import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Executor } from '../../store/database.ts';
+
+export type { CycleResult, CycleSide } from '@halyard/protocol';
+
+export interface CyclePairsTable {
+  autoid: Generated<number>;
+  tradcoin: string;
+  maincoin: string;
+  price_accuracy: number;
+  paycoins: string;
+  sort: number;
+}
+
+export interface CycleLeversTable {
+  pair_id: number;
+  seconds: number;
+  minnumber: string;
+  maxnumber: string;
+  profit_gas: string;
+  loss_gas: string;
+  gas: string;
+}
+
+export interface CycleOrdersTable {
+  orderid: Generated<number>;
+  user_id: number;
+  pair_id: number;
+  tradcoin: string;
+  maincoin: string;
+  paycoin: string;
+  type: CycleSide;
+  number: string;
+  seconds: number;
+  profit_gas: string;
+  loss_gas: string;
+  gas: string;
+  open_price: string;
+  open_ts: number;
+  open_source: string;
+  wdate: number;
+  expires_at: number;
+}
+
+export interface CycleOpenTable {
+  orderid: number;
+  user_id: number;
+  tradcoin: string;
+  expires_at: number;
+}
+
+export interface CycleSettlementsTable {
+  orderid: number;
+  pair_id: number;
+  user_id: number;
+  result: CycleResult;
+  close_price: string;
+  close_ts: number;
+  close_source: string;
+  last_profit: string;
+  fee: string;
+  settled_at: number;
+}
+
+declare module '../../store/database.ts' {
+  interface Database {
+    cycle_pairs: CyclePairsTable;
+    cycle_levers: CycleLeversTable;
+    cycle_orders: CycleOrdersTable;
+    cycle_open: CycleOpenTable;
+    cycle_settlements: CycleSettlementsTable;
+  }
+}
+
+export type PairRow = Selectable<CyclePairsTable>;
+export type LeverRow = Selectable<CycleLeversTable>;
+export type OrderRow = Selectable<CycleOrdersTable>;
+export type SettlementRow = Selectable<CycleSettlementsTable>;
+export type NewOrder = Insertable<CycleOrdersTable>;
+export type NewPair = Omit<Insertable<CyclePairsTable>, 'autoid'>;
+export type NewLever = Omit<LeverRow, 'pair_id'>;
+
+/** An order with its settlement, when it has one. */
+export interface OrderWithSettlement {
+  order: OrderRow;
+  settlement: SettlementRow | null;
+}
+
+/** Every table of this module: the route test checks that only the order routes change them. */
+export const CYCLE_TABLES = [
+  'cycle_pairs',
+  'cycle_levers',
+  'cycle_orders',
+  'cycle_open',
+  'cycle_settlements',
+] as const;
+
+// Postgres answers bigint columns as numbers (see store/connect.ts), SQLite
+// answers integers as numbers: no conversion needed beyond Number() for safety.
+function orderOf(row: OrderRow): OrderRow {
+  return {
+    ...row,
+    orderid: Number(row.orderid),
+    user_id: Number(row.user_id),
+    pair_id: Number(row.pair_id),
+    seconds: Number(row.seconds),
+    open_ts: Number(row.open_ts),
+    wdate: Number(row.wdate),
+    expires_at: Number(row.expires_at),
+  };
+}
+
+export async function selectPairs(db: Executor): Promise<{ pair: PairRow; levers: LeverRow[] }[]> {
+  const pairs = await db.selectFrom('cycle_pairs').selectAll().orderBy('sort').orderBy('autoid').execute();
+  const levers = await db.selectFrom('cycle_levers').selectAll().orderBy('seconds').execute();
+  return pairs.map((pair) => ({
+    pair: { ...pair, autoid: Number(pair.autoid) },
+    levers: levers
+      .filter((lever) => Number(lever.pair_id) === Number(pair.autoid))
+      .map((lever) => ({ ...lever, pair_id: Number(lever.pair_id), seconds: Number(lever.seconds) })),
+  }));
+}
+
+/** Inserts the pairs (and their levers) not yet listed; a listed pair is left as it is. */
+export async function insertMissingPairs(
+  db: Executor,
+  rows: readonly { pair: NewPair; levers: readonly NewLever[] }[],
+): Promise<void> {
+  for (const { pair, levers } of rows) {
+    const listed = await db
+      .selectFrom('cycle_pairs')
+      .select('autoid')
+      .where('tradcoin', '=', pair.tradcoin)
+      .where('maincoin', '=', pair.maincoin)
+      .executeTakeFirst();
+    if (listed) continue;
+    const inserted = await db
+      .insertInto('cycle_pairs')
+      .values(pair)
+      .returning('autoid')
+      .executeTakeFirstOrThrow();
+    const pairId = Number(inserted.autoid);
+    await db
+      .insertInto('cycle_levers')
+      .values(levers.map((lever) => ({ ...lever, pair_id: pairId })))
+      .execute();
+  }
+}
+
+/** Writes an accepted order and lists it as open, in the caller's transaction. */
+export async function insertOrder(db: Executor, order: NewOrder): Promise<OrderRow> {
+  const row = await db.insertInto('cycle_orders').values(order).returningAll().executeTakeFirstOrThrow();
+  const stored = orderOf(row);
+  await db
+    .insertInto('cycle_open')
+    .values({
+      orderid: stored.orderid,
+      user_id: stored.user_id,
+      tradcoin: stored.tradcoin,
+      expires_at: stored.expires_at,
+    })
+    .execute();
+  return stored;
+}
+
+/** Open orders of `coin` (or of every coin) whose expiry is at or before `cut`, oldest expiry first. */
+export async function selectDueOrders(
+  db: Executor,
+  cut: number,
+  coin: string | null,
+  limit: number,
+): Promise<OrderRow[]> {
+  let query = db
+    .selectFrom('cycle_open')
+    .innerJoin('cycle_orders', 'cycle_orders.orderid', 'cycle_open.orderid')
+    .selectAll('cycle_orders')
+    .where('cycle_open.expires_at', '<=', cut);
+  if (coin !== null) query = query.where('cycle_open.tradcoin', '=', coin);
+  const rows = await query
+    .orderBy('cycle_open.expires_at')
+    .orderBy('cycle_open.orderid')
+    .limit(limit)
+    .execute();
+  return rows.map(orderOf);
+}
+
+/** Of `orderids`, those still open (read inside the settling transaction). */
+export async function selectStillOpen(db: Executor, orderids: readonly number[]): Promise<Set<number>> {
+  if (orderids.length === 0) return new Set();
+  const rows = await db.selectFrom('cycle_open').select('orderid').where('orderid', 'in', orderids).execute();
+  return new Set(rows.map((row) => Number(row.orderid)));
+}
+
+/** Records settlements and closes their orders, in the caller's transaction. */
+export async function insertSettlements(db: Executor, rows: readonly SettlementRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('cycle_settlements')
+    .values([...rows])
+    .execute();
+  await db
+    .deleteFrom('cycle_open')
+    .where(
+      'orderid',
+      'in',
+      rows.map((row) => row.orderid),
+    )
+    .execute();
+}
+
+function toSettlement(row: SettlementRow): SettlementRow {
+  return {
+    ...row,
+    orderid: Number(row.orderid),
+    pair_id: Number(row.pair_id),
+    user_id: Number(row.user_id),
+    close_ts: Number(row.close_ts),
+    settled_at: Number(row.settled_at),
+  };
+}
+
+async function withSettlements(db: Executor, orders: OrderRow[]): Promise<OrderWithSettlement[]> {
+  if (orders.length === 0) return [];
+  const settlements = await db
+    .selectFrom('cycle_settlements')
+    .selectAll()
+    .where(
+      'orderid',
+      'in',
+      orders.map((order) => order.orderid),
+    )
+    .execute();
+  const byId = new Map(settlements.map((row) => [Number(row.orderid), toSettlement(row)]));
+  return orders.map((order) => ({ order, settlement: byId.get(order.orderid) ?? null }));
+}
+
+/** The user's open orders, of one pair or all, newest first. */
+export async function selectOpenOrders(
+  db: Executor,
+  userId: number,
+  pairId: number | null,
+): Promise<OrderRow[]> {
+  let query = db
+    .selectFrom('cycle_open')
+    .innerJoin('cycle_orders', 'cycle_orders.orderid', 'cycle_open.orderid')
+    .selectAll('cycle_orders')
+    .where('cycle_open.user_id', '=', userId);
+  if (pairId !== null) query = query.where('cycle_orders.pair_id', '=', pairId);
+  const rows = await query.orderBy('cycle_orders.orderid', 'desc').execute();
+  return rows.map(orderOf);
+}
+
+export async function selectUserOrder(
+  db: Executor,
+  userId: number,
+  orderid: number,
+): Promise<OrderWithSettlement | null> {
+  const row = await db
+    .selectFrom('cycle_orders')
+    .selectAll()
+    .where('orderid', '=', orderid)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const [found] = await withSettlements(db, [orderOf(row)]);
+  return found ?? null;
+}
+
+/** The user's settled orders, of one pair or all, newest first, one page, and how many there are. */
+export async function selectHistoryPage(
+  db: Executor,
+  userId: number,
+  pairId: number | null,
+  offset: number,
+  limit: number,
+): Promise<{ rows: OrderWithSettlement[]; count: number }> {
+  let base = db
+    .selectFrom('cycle_settlements')
+    .innerJoin('cycle_orders', 'cycle_orders.orderid', 'cycle_settlements.orderid')
+    .where('cycle_settlements.user_id', '=', userId);
+  if (pairId !== null) base = base.where('cycle_settlements.pair_id', '=', pairId);
+  const counted = await base.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirst();
+  const rows = await base
+    .selectAll('cycle_orders')
+    .orderBy('cycle_orders.orderid', 'desc')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+  return { rows: await withSettlements(db, rows.map(orderOf)), count: Number(counted?.count ?? 0) };
+}
+
+/** The latest settled orders of a pair, newest first (the cycle screen's top orders). */
+export async function selectLatestSettled(
+  db: Executor,
+  pairId: number,
+  limit: number,
+): Promise<OrderWithSettlement[]> {
+  const rows = await db
+    .selectFrom('cycle_settlements')
+    .innerJoin('cycle_orders', 'cycle_orders.orderid', 'cycle_settlements.orderid')
+    .selectAll('cycle_orders')
+    .where('cycle_settlements.pair_id', '=', pairId)
+    .orderBy('cycle_settlements.orderid', 'desc')
+    .limit(limit)
+    .execute();
+  return withSettlements(db, rows.map(orderOf));
+}
+
+/** Every settled order with its settlement, in order id order (the replay proof reads them all). */
+export async function selectSettledPage(
+  db: Executor,
+  afterOrderid: number,
+  limit: number,
+): Promise<OrderWithSettlement[]> {
+  const rows = await db
+    .selectFrom('cycle_settlements')
+    .innerJoin('cycle_orders', 'cycle_orders.orderid', 'cycle_settlements.orderid')
+    .selectAll('cycle_orders')
+    .where('cycle_orders.orderid', '>', afterOrderid)
+    .orderBy('cycle_orders.orderid')
+    .limit(limit)
+    .execute();
+  return withSettlements(db, rows.map(orderOf));
+}
