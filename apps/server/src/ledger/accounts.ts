@@ -26,6 +26,8 @@ export const NAMED_SYSTEM_WALLETS = {
   market_maker: { mayGoNegative: false },
   /** Where a posted hold lands before it is delivered to the counterparty in the same batch. */
   clearing: { mayGoNegative: false },
+  /** The margin of every open futures position and the PnL owed between them (modules/futures). */
+  futures_margin: { mayGoNegative: false },
 } as const satisfies Record<string, { mayGoNegative: boolean }>;
 export type NamedSystemWallet = keyof typeof NAMED_SYSTEM_WALLETS;
 

@@ -4,9 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
-import { loadConfig } from '../config.ts';
 import { openStore, openTestStore, type Store } from '../store/connect.ts';
 import { custodyWallet, systemAccount, userAccount } from './accounts.ts';
 import { auditLedger } from './audit.ts';
@@ -133,36 +131,4 @@ describe('audit command', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
-});
-
-describe('createApp', () => {
-  it('exposes the ledger on the app, bound to its store and clock', async () => {
-    const store = await openTestStore();
-    const clock = new ManualClock(Date.UTC(2026, 3, 1));
-    const app = await createApp({
-      config: { ...loadConfig({}), demo: false },
-      store,
-      clock,
-      rateLimits: false,
-    });
-    try {
-      const [transfer] = await app.ledger.execute([
-        {
-          id: 'mint',
-          debit: systemAccount('treasury'),
-          credit: userAccount(9, 'spot'),
-          asset: 'USDT',
-          amount: d('5'),
-          code: 'demo',
-        },
-      ]);
-      expect(transfer?.timestamp).toBe(Date.UTC(2026, 3, 1));
-      expect(
-        (await app.ledger.balance({ ...userAccount(9, 'spot'), asset: 'USDT' })).available.toString(),
-      ).toBe('5');
-    } finally {
-      await app.close();
-      await store.close();
-    }
-  });
 });

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
+import { loadConfig } from '../config.ts';
 import { openTestStore, type Store } from '../store/connect.ts';
 import { custodyWallet, systemAccount, userAccount } from './accounts.ts';
 import { LEDGER_ERRORS, LedgerError } from './errors.ts';
@@ -542,5 +544,32 @@ describe('reads', () => {
       ['spot', 'USDT', '0.5'],
     ]);
     expect(await ledger.balances('system')).toHaveLength(2);
+  });
+});
+
+describe('createApp', () => {
+  it('exposes the ledger on the app, bound to its store and clock', async () => {
+    const app = await createApp({
+      config: { ...loadConfig({}), demo: false },
+      store,
+      clock,
+      rateLimits: false,
+    });
+    try {
+      const [transfer] = await app.ledger.execute([
+        {
+          id: 'mint',
+          debit: systemAccount('treasury'),
+          credit: userAccount(9, 'spot'),
+          asset: 'USDT',
+          amount: d('5'),
+          code: 'demo',
+        },
+      ]);
+      expect(transfer?.timestamp).toBe(clock.now());
+      expect(await balanceOf(9)).toEqual({ available: '5', locked: '0', total: '5' });
+    } finally {
+      await app.close();
+    }
   });
 });
