@@ -7,7 +7,9 @@ import { guard, type RouteDef } from './routes.ts';
 
 function LoginRedirect({ from }: { from: string }) {
   const { t } = useTranslation();
-  useEffect(() => toast(t('common.pleaseLogin', { ns: 'server' })), [t]);
+  useEffect(() => {
+    toast(t('common.pleaseLogin', { ns: 'server' }));
+  }, [t]);
   return <Navigate to="/login" replace state={{ from }} />;
 }
 

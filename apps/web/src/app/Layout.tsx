@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
+import { useUserInfo } from '../features/identity/api.ts';
 import { setNavigator } from '../shared/navigation.ts';
 import { SESSION_KEYS, session } from '../shared/storage.ts';
 import { DemoBadge, GlobalSpinner } from './Chrome.tsx';
@@ -14,6 +15,8 @@ export function Layout() {
   const navigate = useNavigate();
   const route = findRoute(location.pathname);
   const previous = useRef<RouteDef | null>(null);
+  // Spec §7: the signed-in user's info is fetched at app start (and kept fresh in the session store).
+  useUserInfo();
   // Decided once per navigation, against the screen we came from.
   // biome-ignore lint/correctness/useExhaustiveDependencies: recomputed per location on purpose
   const slide = useMemo(() => slideDirection(previous.current, route), [location.key]);

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, Navigate } from 'react-router';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { AboutUsPage } from '../pages/AboutUs/AboutUsPage.tsx';
 import { BindEmailPage, BindPhonePage } from '../pages/BindAccount/BindAccountPage.tsx';
 import { CoinSearchPage } from '../pages/CoinSearch/CoinSearchPage.tsx';
@@ -40,8 +40,9 @@ const SCREENS: Partial<Record<RouteName, ComponentType>> = {
   coinSearch: CoinSearchPage,
 };
 
-export function createRouter() {
-  return createBrowserRouter([
+/** Every route of spec §2 under the layout; unknown paths go home. */
+export function appRoutes(): RouteObject[] {
+  return [
     {
       element: <Layout />,
       children: [
@@ -56,5 +57,9 @@ export function createRouter() {
         { path: '*', element: <Navigate to="/" replace /> },
       ],
     },
-  ]);
+  ];
+}
+
+export function createRouter() {
+  return createBrowserRouter(appRoutes());
 }
