@@ -96,7 +96,7 @@ describe('wallet connect and sign-in', () => {
     const wallet = signingWallet('0x38');
     expect(await connectWallet()).toBe(true);
     expect(wallet.methods()).toEqual(['eth_requestAccounts', 'eth_chainId', 'personal_sign']);
-    const [message, signer] = wallet.calls[2]?.params as [string, string];
+    const [message, signer] = wallet.calls[2]!.params as [string, string];
     expect(signer).toBe(ADDRESS);
     expect(parseSiweMessage(message)).toMatchObject({
       domain: window.location.host,
