@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * The server runs as `node --import tsx apps/server/src/main.ts` (what
  * `npx tsx` runs, minus the wrapper processes). The index price ticks once an hour here, so the market maker stays quiet and
  * only the test's users trade. With TEST_DATABASE_URL set, the run uses a fresh
- * PostgreSQL schema instead of a SQLite file.
+ * PostgreSQL database instead of a SQLite file.
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../../../../..');
@@ -44,7 +44,7 @@ interface Envelope<T> {
 
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
-let dropSchema: (() => Promise<void>) | null = null;
+let dropDatabase: (() => Promise<void>) | null = null;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -163,23 +163,28 @@ beforeAll(async () => {
   };
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
-    const schema = `durability_${randomBytes(5).toString('hex')}`;
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query(`create schema ${schema}`);
-    await client.end();
-    env.DATABASE_URL = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-    dropSchema = async () => {
-      const dropper = new pg.Client({ connectionString: url });
-      await dropper.connect();
-      await dropper.query(`drop schema if exists ${schema} cascade`);
-      await dropper.end();
+    // A database of its own: the server's store has no schema setting, and a
+    // shared database's other schemas would confuse its migrator.
+    const database = `durability_${randomBytes(5).toString('hex')}`;
+    const admin = async (statement: string) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(statement);
+      } finally {
+        await client.end();
+      }
     };
+    await admin(`create database ${database}`);
+    const target = new URL(url);
+    target.pathname = `/${database}`;
+    env.DATABASE_URL = target.toString();
+    dropDatabase = () => admin(`drop database if exists ${database} with (force)`);
   }
 });
 
 afterAll(async () => {
-  await dropSchema?.();
+  await dropDatabase?.();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -223,9 +223,9 @@ export class SpotService {
     return {
       info: {
         ...this.symbolRow(market),
-        maxnumber: market.pair.maxnumber,
-        maker_fee: market.pair.maker_fee,
-        taker_fee: market.pair.taker_fee,
+        maxnumber: Dec.parse(market.pair.maxnumber).toString(),
+        maker_fee: Dec.parse(market.pair.maker_fee).toString(),
+        taker_fee: Dec.parse(market.pair.taker_fee).toString(),
         high: ticker?.high ?? '0',
         low: ticker?.low ?? '0',
       },
@@ -303,7 +303,7 @@ export class SpotService {
       volume: ticker?.volume ?? '0',
       state: pair.state,
       plate: pair.plate,
-      minnumber: pair.minnumber,
+      minnumber: Dec.parse(pair.minnumber).toString(),
       price_accuracy: pair.price_accuracy,
       amount_accuracy: pair.amount_accuracy,
       buyprice: depth.bestBid?.toString() ?? '0',
