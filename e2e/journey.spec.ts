@@ -102,6 +102,19 @@ test('a user registers with the emailed code and lands logged in', async ({ page
   await expect(page.getByTestId('pending-screen')).toBeVisible();
   await shot(page, '08-balances-frame');
 
+  // A help ticket: the browser checks it with the server's own rule and words, then it is filed.
+  await page.goto(`${base()}/helpCenter`);
+  await page.locator('.adm-tabs-tab', { hasText: 'New ticket' }).click();
+  await page.getByPlaceholder('What is it about?').fill('Deposit question');
+  await page.getByPlaceholder('Describe the problem in 10 to 200 characters').fill('Too short');
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('The description must be 10-200 characters')).toBeVisible();
+  await page.getByPlaceholder('Describe the problem in 10 to 200 characters').fill('Where do I find my deposit address?');
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByTestId('ticket')).toContainText('Deposit question');
+  await expect(page.getByTestId('ticket')).toContainText('Waiting');
+  await shot(page, '12-help-ticket');
+
   // Every other screen of this part, signed in, for a look.
   const screens = [
     'idAuth',

@@ -1,6 +1,6 @@
 import { Tabs } from 'antd-mobile';
 import { LinkOutline, RightOutline, SoundOutline, UserOutline } from 'antd-mobile-icons';
-import { useState } from 'react';
+import { type CSSProperties, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { type Notice, useAboutUs, useBanners, useNotices } from '../../features/content/api.ts';
@@ -144,7 +144,7 @@ function Markets() {
   const futures = useFuturesSymbols();
   return (
     <section className="hy-section hy-card" style={{ padding: '0 12px' }}>
-      <Tabs defaultActiveKey="spot" style={{ '--title-font-size': '15px' } as React.CSSProperties}>
+      <Tabs defaultActiveKey="spot" style={{ '--title-font-size': '15px' } as CSSProperties}>
         <Tabs.Tab title={t('home.spotMarket')} key="spot">
           <MarketList
             rows={spot.data}
