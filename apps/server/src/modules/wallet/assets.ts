@@ -229,7 +229,7 @@ export class AssetsService {
     await this.requireCoin(query.coin);
     const page = await this.options.ledger.transfers(
       { ...userAccount(userId, query.wallet), asset: query.coin },
-      // Holds and their voids change nothing spendable-or-owned on their own: only movements are listed.
+      // A hold and its void only reserve and release; what moved money is listed (posts of holds included).
       { limit: query.limit, before: query.before, types: ['posted', 'post_pending'] },
     );
     return {

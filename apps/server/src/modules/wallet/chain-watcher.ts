@@ -96,6 +96,20 @@ export class ChainWatcher {
     return this.polling;
   }
 
+  /**
+   * Called when a chain's first deposit address is handed out: with no cursor
+   * yet, scanning starts after the current head. Nothing before it can be a deposit to an
+   * address nobody had seen, and a chain that outlived a wiped database (a
+   * demo chain kept in data/chain) cannot pay its old transfers to new users
+   * who happen to get the same derived address.
+   */
+  async startIfUnset(): Promise<void> {
+    const { db, reader } = this.options;
+    if ((await sql.cursor(db, this.chainId)) !== null) return;
+    const head = Number(await reader.client.getBlockNumber());
+    await sql.setCursor(db, this.chainId, head + 1);
+  }
+
   /** Moves the scan cursor (tests replay a range; an operator can rescan after an outage). */
   async rewind(toBlock: number): Promise<void> {
     await sql.setCursor(this.options.db, this.chainId, toBlock);

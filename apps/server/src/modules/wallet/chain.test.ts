@@ -205,6 +205,32 @@ describe('deposits from the chain', () => {
   });
 });
 
+describe('a chain that outlived its database', () => {
+  it('does not pay its old transfers to a new user who gets the same derived address', async () => {
+    const first = await plainUser(h);
+    const address = await depositAddress(first);
+    await chain.send('USDT', address, '90');
+    await chain.mine(3);
+    const wiped = await startWalletHarness(chain);
+    try {
+      const newcomer = await plainUser(wiped);
+      const answer = await expectOk(
+        get(wiped, `/account/getCoinAddress?coin=USDT&chain=${CHAIN}`, newcomer.token),
+      );
+      expect((answer.data as { address: string }).address).toBe(address);
+      await wiped.app.wallet.service.watchers.get(CHAIN)?.poll();
+      expect(await balanceOf(wiped, spot(newcomer), 'USDT')).toEqual({ available: '0', locked: '0' });
+      await chain.send('USDT', address, '15');
+      await chain.mine(3);
+      await wiped.app.wallet.service.watchers.get(CHAIN)?.poll();
+      expect(await balanceOf(wiped, spot(newcomer), 'USDT')).toEqual({ available: '15', locked: '0' });
+    } finally {
+      await expectHealthyLedger(wiped.store.db);
+      await wiped.close();
+    }
+  });
+});
+
 describe('withdrawals on chain', () => {
   async function withdraw(user: TestUser, to: Address, number: string, coin = 'USDT') {
     await expectOk(

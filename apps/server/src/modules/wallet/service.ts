@@ -268,15 +268,22 @@ export class WalletService {
     const known = await sql.depositAddress(this.db, userId, chainId);
     if (known) return known;
     // Serialised through the ledger's lock so two first requests cannot take the same index.
-    return this.ledger.transaction(async (trx) => {
+    const created = await this.ledger.transaction(async (trx) => {
       const again = await sql.depositAddress(trx, userId, chainId);
-      if (again) return again;
+      if (again) return { address: again, first: false };
       const index = await sql.nextHdIndex(trx);
       if (index > DEPOSIT_INDEX_MAX) throw new Error('deposit address indexes exhausted');
       const address = this.deriveAddress(index);
       await sql.insertDepositAddress(trx, { userId, chainId, index, address, now: this.clock.now() });
-      return address;
+      return { address, first: (await sql.depositAddressCount(trx, chainId)) === 1 };
     });
+    if (created.first) {
+      await this.watchers
+        .get(chainId)
+        ?.startIfUnset()
+        .catch((error: unknown) => this.options.onError(error, `chain watcher ${chainId}`));
+    }
+    return created.address;
   }
 
   async depositRecords(
@@ -531,12 +538,15 @@ export class WalletService {
   private async sendRound(): Promise<void> {
     const signer = this.signer;
     if (!signer) return;
+    // One withdrawal's trouble (a node timing out) is reported and retried next round; it does not hold up the others.
+    const report = (row: WithdrawalRow) => (error: unknown) =>
+      this.options.onError(error, `withdrawal ${row.id}`);
     for (const row of await sql.withdrawalsInState(this.db, 'approved', SEND_BATCH_MAX)) {
       if (!this.rpcUrls.has(row.chain_id as ChainId)) continue;
-      await this.signAndSend(signer, row);
+      await this.signAndSend(signer, row).catch(report(row));
     }
     for (const row of await sql.withdrawalsInState(this.db, 'broadcast', SEND_BATCH_MAX)) {
-      await this.settle(signer, row);
+      await this.settle(signer, row).catch(report(row));
     }
   }
 

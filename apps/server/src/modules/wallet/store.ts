@@ -189,6 +189,15 @@ export const walletStore = {
     return (row?.address as Address | undefined) ?? null;
   },
 
+  async depositAddressCount(db: Executor, chainId: ChainId): Promise<number> {
+    const row = await db
+      .selectFrom('wallet_deposit_addresses')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .where('chain_id', '=', chainId)
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
+  },
+
   async nextHdIndex(db: Executor): Promise<number> {
     const row = await db
       .selectFrom('wallet_deposit_addresses')
