@@ -202,7 +202,7 @@ function generateStream(
 }
 
 /**
- * Runs the steps in chunks: one chunk in four inside one `ledger.transaction`
+ * Runs the steps in chunks: one chunk in eight inside one `ledger.transaction`
  * (a refused batch is caught and the chunk goes on), the others queued all at
  * once, which the ledger group-commits. Answers each step's outcome.
  */
@@ -220,7 +220,7 @@ async function runStream(
   const checkpointEvery = Math.ceil(steps.length / CHECKPOINTS);
   for (let start = 0; start < steps.length; start += chunkSize) {
     const chunk = steps.slice(start, start + chunkSize);
-    if ((start / chunkSize) % 4 === 0) {
+    if ((start / chunkSize) % 8 === 0) {
       await ledger.transaction(async (trx) => {
         for (const step of chunk) {
           outcomes.push(await ledger.execute(step.batch, trx).then(() => 'ok' as const, outcomeOf));
