@@ -4,6 +4,7 @@ import {
   type KlineMinutes,
   type MarketRef,
   type MarketTicker,
+  marketKey,
   subscriptionKey,
 } from '@halyard/protocol';
 import type { Clock } from '../clock.ts';
@@ -26,7 +27,7 @@ export interface MarketDataOptions {
  * Market data of every market: K-line bars and 24-hour tickers, fed with the
  * prints of committed trades (or index ticks for markets without trades), and
  * pushed live as each batch of bars is committed: `kline` to the market's
- * period subscribers and the ticker as `info`, `coninfo` or `cycleinfo`.
+ * period subscribers and the ticker as `info` (spot) or `coninfo` (futures).
  */
 export class MarketData {
   private readonly aggregator: KlineAggregator;
@@ -105,11 +106,14 @@ export class MarketData {
   }
 
   private publishTicker(market: MarketRef): void {
+    // The cycle module pushes `cycleinfo` itself: the pair's pay coins and
+    // durations around this ticker, one shape per push type.
+    if (market.kind === 'cycle') return;
     const ticker = this.ticker(market);
     if (!ticker) return;
     this.options.publisher.publish({
       type: INFO_PUSH_TYPE[market.kind],
-      key: subscriptionKey({ ...market, mine: null }),
+      key: marketKey(market),
       data: ticker,
     });
   }

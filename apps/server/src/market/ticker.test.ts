@@ -116,6 +116,11 @@ describe('24-hour ticker', () => {
       key: 'USDT_BTC_trad_1',
       data: { series: ['20260318100000|100|100|100|100|1'] },
     });
+    // Cycle markets get their bars pushed; their `cycleinfo` is the cycle module's.
+    pushes.length = 0;
+    data.recordPrice({ kind: 'cycle', maincoin: 'USDT', tradcoin: 'BTC' }, Dec.parse('101'), clock.now());
+    await data.flush();
+    expect(new Set(pushes.map((push) => push.type))).toEqual(new Set(['kline']));
   });
 
   it('rebuilds the tickers from stored bars after a restart', async () => {

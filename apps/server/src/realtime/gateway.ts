@@ -98,8 +98,10 @@ export class RealtimeGateway implements Publisher {
 
   publish(push: Publishable): void {
     const stamped = { ...push, ts: this.options.clock.now() } as ServerPush;
-    const frame = JSON.stringify(stamped);
     const route = routeOf(stamped);
+    // K-line frames are neither remembered nor coalesced: nobody on the key, nothing to do.
+    if (route.to === 'kline' && !this.byKline.has(route.key)) return;
+    const frame = JSON.stringify(stamped);
     this.rememberSnapshot(stamped, frame);
     if (COALESCED.has(stamped.type)) this.coalesce(`${stamped.type}|${route.key}`, route, frame);
     else this.deliver(route, frame);
