@@ -147,6 +147,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     () => wallet.seedDemo(),
   ];
   if (config.demo) for (const seed of demoSeeds) await seed();
+  await wallet.loadCoinsFile();
 
   // Last: the built web app and its single-page fallback, when it has been built.
   await registerWebApp(http);

@@ -1,7 +1,8 @@
 import { Dec } from '@halyard/money';
-import { type Address, getContractAddress } from 'viem';
+import { type Address, getAddress, getContractAddress, isAddress } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
-import { type ChainId, LOCAL_DEPLOYER_INDEX, localChainKey } from './config.ts';
+import { DECIMALS_MAX } from './chains.ts';
+import { type ChainId, isChainId, LOCAL_DEPLOYER_INDEX, localChainKey } from './config.ts';
 
 /** One coin on one chain: its token contract and the limits of spec §5 "Deposit" and "Withdrawal". */
 export interface CoinChain {
@@ -128,4 +129,77 @@ export function demoCoinChains(chainId: ChainId): CoinChain[] {
     confirmations: DEMO_CONFIRMATIONS,
     sort: index,
   }));
+}
+
+const MONEY_FIELDS = [
+  'depositMin',
+  'withdrawMin',
+  'withdrawMax',
+  'withdrawDailyMax',
+  'withdrawFee',
+  'approvalThreshold',
+] as const;
+
+/**
+ * The coins of a live deployment, from the JSON file named by
+ * WALLET_COINS_FILE: an array of objects with the fields of {@link CoinChain}
+ * (amounts as decimal strings). Every entry is checked, and a wrong one stops
+ * the start with the entry and field named: a mistyped contract or limit must
+ * never go live.
+ */
+export function parseCoinFile(text: string): CoinChain[] {
+  const entries: unknown = JSON.parse(text);
+  if (!Array.isArray(entries)) throw new Error('wallet coins file: expected a JSON array');
+  return entries.map((entry, index) => parseCoinEntry(entry, `wallet coins file entry ${index}`));
+}
+
+function parseCoinEntry(entry: unknown, where: string): CoinChain {
+  if (typeof entry !== 'object' || entry === null) throw new Error(`${where}: expected an object`);
+  const field = (name: string): unknown => (entry as Record<string, unknown>)[name];
+  const fail = (name: string): never => {
+    throw new Error(`${where}: invalid ${name}`);
+  };
+  const coin = field('coin');
+  if (typeof coin !== 'string' || !/^[A-Z0-9]{1,20}$/.test(coin)) fail('coin');
+  const chainId = field('chainId');
+  if (typeof chainId !== 'number' || !isChainId(chainId)) fail('chainId');
+  const contract = field('contract');
+  if (typeof contract !== 'string' || !isAddress(contract, { strict: true })) fail('contract');
+  const decimals = field('decimals');
+  if (
+    typeof decimals !== 'number' ||
+    !Number.isInteger(decimals) ||
+    decimals < 0 ||
+    decimals > DECIMALS_MAX
+  ) {
+    fail('decimals');
+  }
+  const confirmations = field('confirmations');
+  if (typeof confirmations !== 'number' || !Number.isInteger(confirmations) || confirmations < 1)
+    fail('confirmations');
+  const flag = (name: 'isin' | 'isout'): boolean => {
+    const value = field(name);
+    return typeof value === 'boolean' ? value : fail(name);
+  };
+  const money = Object.fromEntries(
+    MONEY_FIELDS.map((name) => {
+      const value = field(name);
+      const parsed = typeof value === 'string' ? Dec.tryParse(value) : null;
+      return [name, parsed && !parsed.isNegative() ? parsed : fail(name)];
+    }),
+  ) as Record<(typeof MONEY_FIELDS)[number], Dec>;
+  if (money.withdrawMin.gt(money.withdrawMax)) fail('withdrawMin (above withdrawMax)');
+  if (money.withdrawMax.gt(money.withdrawDailyMax)) fail('withdrawMax (above withdrawDailyMax)');
+  const sort = field('sort');
+  return {
+    coin: coin as string,
+    chainId: chainId as ChainId,
+    contract: getAddress(contract as string),
+    decimals: decimals as number,
+    isin: flag('isin'),
+    isout: flag('isout'),
+    ...money,
+    confirmations: confirmations as number,
+    sort: typeof sort === 'number' && Number.isInteger(sort) ? sort : 0,
+  };
 }

@@ -40,6 +40,8 @@ export interface WalletConfig {
   depositXpub: string;
   /** The hot wallet's key, read by the signer only; null means withdrawals wait for one. */
   hotWalletKey: Hex | null;
+  /** Live: a JSON file of the coins per chain (contracts, decimals, limits), loaded at every start. */
+  coinsFile: string | null;
   /** Demo only: run local EVM nodes in-process and deploy the play tokens. */
   localChain: LocalChainSettings | null;
   /** Interval of the chain watcher and the withdrawal sender. */
@@ -112,6 +114,7 @@ export function loadWalletConfig(
   return {
     chains: CHAIN_IDS.map((id) => ({ id, rpcUrl: env[`WALLET_RPC_${id}`] || null })),
     depositXpub: xpub,
+    coinsFile: env.WALLET_COINS_FILE || null,
     hotWalletKey: key as Hex | null,
     localChain,
     pollMs: readInt(env.WALLET_POLL_MS, 1000),

@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { Clock } from '../../clock.ts';
@@ -6,7 +7,7 @@ import type { IndexPriceSource } from '../../market/index.ts';
 import type { Store } from '../../store/connect.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { AssetsService } from './assets.ts';
-import { demoCoinChains } from './coins.ts';
+import { demoCoinChains, parseCoinFile } from './coins.ts';
 import { CHAIN_IDS, type ChainId, type LocalChainSettings, type WalletConfig } from './config.ts';
 import { deployDemoTokens, type LocalChain, startLocalChain } from './local-chain.ts';
 import { registerWalletRoutes } from './routes.ts';
@@ -26,6 +27,8 @@ export interface WalletModule {
   registerRoutes(http: FastifyInstance): void;
   /** Demo: the coin rows of the play tokens (their addresses are known before the chain runs). */
   seedDemo(): Promise<void>;
+  /** The coins of WALLET_COINS_FILE, when configured (createApp calls it at every start). */
+  loadCoinsFile(): Promise<void>;
   /** Starts the local chains (demo), then polls the watchers and the withdrawal sender on a timer. */
   start(): void;
   close(): Promise<void>;
@@ -92,6 +95,12 @@ export function createWalletModule(options: WalletModuleOptions): WalletModule {
     async seedDemo() {
       for (const chainId of CHAIN_IDS) {
         for (const coin of demoCoinChains(chainId)) await walletStore.upsertCoin(store.db, coin);
+      }
+    },
+    async loadCoinsFile() {
+      if (!config.coinsFile) return;
+      for (const coin of parseCoinFile(await fs.readFile(config.coinsFile, 'utf8'))) {
+        await walletStore.upsertCoin(store.db, coin);
       }
     },
     start() {

@@ -102,7 +102,10 @@ export async function startTestChain(): Promise<TestChain> {
 }
 
 /** A fresh app and store, watching `chain` (or no chain at all), demo coin rows seeded. */
-export async function startWalletHarness(chain: TestChain | null): Promise<Harness> {
+export async function startWalletHarness(
+  chain: TestChain | null,
+  env: Record<string, string> = {},
+): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'halyard-wallet-'));
   const config = loadConfig({
     HALYARD_DATA_DIR: dataDir,
@@ -113,6 +116,7 @@ export async function startWalletHarness(chain: TestChain | null): Promise<Harne
     WALLET_LOCAL_CHAIN: 'false',
     // The local chain's first account deployed the tokens and holds their float: the hot wallet.
     ...(chain ? { WALLET_RPC_56: chain.rpcUrl, WALLET_HOT_KEY: localChainKey(LOCAL_DEPLOYER_INDEX) } : {}),
+    ...env,
   });
   const store = await openTestStore();
   const clock = new ManualClock();
