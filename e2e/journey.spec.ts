@@ -7,6 +7,12 @@ const base = () => {
   return url;
 };
 
+/** A 1×1 PNG: small enough that the browser sends it without recompressing. */
+const ID_PHOTO = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 const shot = (page: Page, name: string) => page.screenshot({ path: `e2e/screenshots/${name}.png` });
 
 /** The tip popups of a first visit; each is shown once until read. */
@@ -109,11 +115,27 @@ test('a user registers with the emailed code and lands logged in', async ({ page
   await page.getByPlaceholder('Describe the problem in 10 to 200 characters').fill('Too short');
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByText('The description must be 10-200 characters')).toBeVisible();
-  await page.getByPlaceholder('Describe the problem in 10 to 200 characters').fill('Where do I find my deposit address?');
+  await page
+    .getByPlaceholder('Describe the problem in 10 to 200 characters')
+    .fill('Where do I find my deposit address?');
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByTestId('ticket')).toContainText('Deposit question');
   await expect(page.getByTestId('ticket')).toContainText('Waiting');
   await shot(page, '12-help-ticket');
+
+  // Identity verification: the photo goes up as multipart field imgurl, then the form.
+  await page.goto(`${base()}/idAuth`);
+  await page.getByPlaceholder('As on your ID document').fill('Zhang San');
+  await page.getByPlaceholder('15 or 18 characters').fill('11010519491231002X');
+  const uploaded = page.waitForResponse((response) => response.url().endsWith('/user/img'));
+  const photo = { name: 'id.png', mimeType: 'image/png', buffer: ID_PHOTO };
+  await page.locator('input[type=file]').setInputFiles(photo);
+  expect((await (await uploaded).json()).data[0].url).toMatch(/^\/uploads\//);
+  await expect(page.locator('.adm-image-uploader-cell-mask')).toHaveCount(0);
+  await shot(page, '13-id-auth-filled');
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page).toHaveURL(`${base()}/my`);
+  await expect(page.getByTestId('profile')).toContainText('Under review');
 
   // Every other screen of this part, signed in, for a look.
   const screens = [
