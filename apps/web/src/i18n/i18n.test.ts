@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { LOCALES, messages } from '@halyard/protocol';
 import { describe, expect, it } from 'vitest';
 import { APP_TEXTS, createI18n } from './index.ts';
@@ -34,5 +37,33 @@ describe('app texts', () => {
     const i18n = createI18n('ru');
     expect(i18n.t('route.home')).toBe('Главная');
     expect(i18n.t('no.such.key')).toBe('no.such.key');
+  });
+});
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return /\.(ts|tsx)$/.test(entry.name) && !/\.test\./.test(entry.name) ? [full] : [];
+  });
+}
+
+describe('keys used by the screens', () => {
+  it('exist in the app texts or the server catalogue', () => {
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+    const used = new Set<string>();
+    for (const file of sourceFiles(root)) {
+      for (const match of readFileSync(file, 'utf8').matchAll(/\bt\(\s*'([\w.]+)'/g))
+        used.add(match[1] ?? '');
+    }
+    // Keys of the route table are passed to t() as data.
+    for (const match of readFileSync(path.join(root, 'app/routes.ts'), 'utf8').matchAll(
+      /title: '([\w.]+)'/g,
+    )) {
+      used.add(match[1] ?? '');
+    }
+    const unknown = [...used].filter((key) => !(key in APP_TEXTS.en) && !(key in messages.en));
+    expect(used.size).toBeGreaterThan(100);
+    expect(unknown).toEqual([]);
   });
 });
