@@ -1,6 +1,12 @@
 import { Dec } from '@halyard/money';
 import type { Clock } from '../../clock.ts';
-import { type Ledger, systemAccount, type TransferInput, userAccount } from '../../ledger/index.ts';
+import {
+  BATCH_MAX,
+  type Ledger,
+  systemAccount,
+  type TransferInput,
+  userAccount,
+} from '../../ledger/index.ts';
 import type { IndexPriceSource, IndexTick } from '../../market/index.ts';
 import type { Db } from '../../store/database.ts';
 import { type OrderRates, type Settlement, settle } from './outcome.ts';
@@ -12,8 +18,8 @@ import {
   selectStillOpen,
 } from './store.ts';
 
-/** Orders settled per transaction: at most 3 transfers each, so one ledger batch (≤ 1000) holds them. */
-export const SETTLE_CHUNK = 300;
+/** Orders settled per transaction (one commit, one fsync); their transfers go in ledger batches of BATCH_MAX. */
+export const SETTLE_CHUNK = 2000;
 /** Chunks per call (TIGER_STYLE: every loop has a bound); what is left waits for the next call. */
 const CHUNKS_MAX = 10_000;
 
@@ -116,6 +122,22 @@ export function settlementTransfers(order: OrderRow, outcome: Settlement): Trans
     });
   }
   return transfers;
+}
+
+/** Splits transfers into ledger batches, never splitting one order's transfers (they share a reference). */
+function batchesOf(transfers: readonly TransferInput[]): TransferInput[][] {
+  const batches: TransferInput[][] = [];
+  let current: TransferInput[] = [];
+  for (const transfer of transfers) {
+    const startsOrder = current.length > 0 && transfer.reference !== current[current.length - 1]?.reference;
+    if (current.length >= BATCH_MAX - 2 && startsOrder) {
+      batches.push(current);
+      current = [];
+    }
+    current.push(transfer);
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
 }
 
 export interface SettledOrder {
@@ -228,7 +250,7 @@ export class SettlementEngine {
         chosen.map(({ settlement }) => settlement),
       );
       const batch = chosen.flatMap(({ order, outcome }) => settlementTransfers(order, outcome));
-      if (batch.length > 0) await ledger.execute(batch, trx);
+      for (const part of batchesOf(batch)) await ledger.execute(part, trx);
       return chosen.map(({ order, settlement }) => ({ order, settlement }));
     });
   }

@@ -79,6 +79,7 @@ export const cycleMigration: HalyardMigration = {
       .addColumn('tradcoin', 'text', (c) => c.notNull())
       .addColumn('expires_at', 'bigint', (c) => c.notNull())
       .execute();
+    // In the order settlement reads them, so a due chunk is an index range, not a sort.
     await db.schema
       .createIndex('cycle_open_due')
       .on('cycle_open')
