@@ -8,6 +8,7 @@ import { createMarketModule, type MarketModule } from './market/index.ts';
 import { type ContentModule, createContentModule, seedContentDemo } from './modules/content/index.ts';
 import { createCycleModule, type CycleModule } from './modules/cycle/index.ts';
 import { createFaucetModule, type FaucetModule } from './modules/faucet/index.ts';
+import { createFuturesModule, type FuturesModule, fundingIntervalFrom } from './modules/futures/index.ts';
 import { createIdentityModule, type IdentityModule } from './modules/identity/index.ts';
 import { createSpotModule, type SpotModule } from './modules/spot/index.ts';
 import { createSupportModule, type SupportModule } from './modules/support/index.ts';
@@ -46,6 +47,8 @@ export interface App {
   convert: ConvertModule;
   /** Up/down contracts settled from the index history alone (/cycle/*, AMENDMENTS A3). */
   cycle: CycleModule;
+  /** Perpetual futures: contracts, positions, liquidation, funding, TP/SL (/contract/*). */
+  futures: FuturesModule;
   /** Starts the timers (index ticks, idle sweep): main.ts calls it; tests step by hand. */
   start(): void;
   close(): Promise<void>;
@@ -137,6 +140,18 @@ export async function createApp(options: AppOptions): Promise<App> {
     onError: (error) => http.log.error({ err: error }, 'cycle'),
   });
   cycle.registerRoutes(http);
+  const futures = await createFuturesModule({
+    store,
+    ledger,
+    clock,
+    identity: identity.service,
+    market,
+    publisher: realtime,
+    requireUser: identity.requireUser,
+    fundingIntervalMs: fundingIntervalFrom(process.env),
+    onError: (error) => http.log.error({ err: error }, 'futures'),
+  });
+  futures.registerRoutes(http);
 
   // Demo data (AMENDMENTS A5): each module's seed is idempotent and runs on
   // every start while demo mode is on. Add your module's seed to this list.
@@ -144,6 +159,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     () => seedContentDemo(store.db, clock),
     () => spot.seedDemo(),
     () => cycle.seedDemo(),
+    () => futures.seedDemo(),
     () => wallet.seedDemo(),
   ];
   if (config.demo) for (const seed of demoSeeds) await seed();
@@ -165,14 +181,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     wallet,
     convert,
     cycle,
+    futures,
     start() {
       market.start();
       cycle.start();
+      futures.start({ demo: config.demo });
       realtime.start();
       if (config.demo) spot.start();
       wallet.start();
     },
     async close() {
+      await futures.close();
       await cycle.close();
       await wallet.close();
       await spot.close();

@@ -3,6 +3,7 @@ import type { Catalogue } from './catalogue.ts';
 import { common } from './common.ts';
 import { content } from './content.ts';
 import { cycle } from './cycle.ts';
+import { futures } from './futures.ts';
 import { identity } from './identity.ts';
 import { ledger } from './ledger.ts';
 import { market } from './market.ts';
@@ -23,6 +24,7 @@ export const catalogues: Record<string, Catalogue> = {
   support,
   market,
   cycle,
+  futures,
   spot,
   wallet,
 };

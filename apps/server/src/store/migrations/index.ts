@@ -8,6 +8,7 @@ import { spotMigration } from './006_spot.ts';
 import { walletMigration } from './007_wallet.ts';
 import { convertMigration } from './008_convert.ts';
 import { cycleMigration } from './009_cycle.ts';
+import { futuresMigration } from './010_futures.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -23,4 +24,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '007_wallet': walletMigration,
   '008_convert': convertMigration,
   '009_cycle': cycleMigration,
+  '010_futures': futuresMigration,
 };

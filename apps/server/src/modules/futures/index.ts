@@ -1,0 +1,90 @@
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { Clock } from '../../clock.ts';
+import type { Ledger } from '../../ledger/index.ts';
+import type { MarketModule } from '../../market/index.ts';
+import type { Publisher } from '../../realtime/publisher.ts';
+import type { Store } from '../../store/connect.ts';
+import type { IdentityService } from '../identity/index.ts';
+import { FuturesMarketMaker } from './market-maker.ts';
+import { registerFuturesRoutes } from './routes.ts';
+import { FuturesService } from './service.ts';
+
+export { FuturesMarketMaker } from './market-maker.ts';
+export type { EntrustView, FuturesOrderInput, PositionView, TriggerView } from './service.ts';
+export { FuturesService } from './service.ts';
+
+/** Funding every 8 hours unless FUNDING_INTERVAL_MS says otherwise. */
+export const FUNDING_INTERVAL_MS_DEFAULT = 8 * 3_600_000;
+/** How often the contract list is pushed to every client (`consymbols`). */
+const SYMBOLS_EVERY_MS = 2000;
+
+export function fundingIntervalFrom(env: NodeJS.ProcessEnv): number {
+  const text = env.FUNDING_INTERVAL_MS;
+  if (text === undefined || text === '') return FUNDING_INTERVAL_MS_DEFAULT;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1000)
+    throw new Error('FUNDING_INTERVAL_MS must be a whole number of milliseconds, at least 1000');
+  return value;
+}
+
+/** What createApp holds as `app.futures`. */
+export interface FuturesModule {
+  service: FuturesService;
+  marketMaker: FuturesMarketMaker;
+  registerRoutes(http: FastifyInstance): void;
+  /** Demo seed: the demo contracts, the house and the insurance fund (idempotent). */
+  seedDemo(): Promise<void>;
+  /** Mark-price risk checks on every index tick (always); with `demo`, the market maker and the `consymbols` pushes. */
+  start(options: { demo: boolean }): void;
+  close(): Promise<void>;
+}
+
+export interface FuturesModuleOptions {
+  store: Store;
+  ledger: Ledger;
+  clock: Clock;
+  identity: IdentityService;
+  market: MarketModule;
+  publisher: Publisher;
+  requireUser: preHandlerAsyncHookHandler;
+  fundingIntervalMs: number;
+  onError: (error: unknown) => void;
+}
+
+/** Perpetual futures: contracts, books and positions rebuilt from the store, the API, the risk loop and the market maker. */
+export async function createFuturesModule(options: FuturesModuleOptions): Promise<FuturesModule> {
+  const service = new FuturesService({ ...options, db: options.store.db });
+  await service.load();
+  const marketMaker = new FuturesMarketMaker({
+    futures: service,
+    index: options.market.index,
+    onError: options.onError,
+  });
+  let symbols: NodeJS.Timeout | null = null;
+  let unsubscribe: (() => void) | null = null;
+  return {
+    service,
+    marketMaker,
+    registerRoutes: (http) =>
+      registerFuturesRoutes(http, { futures: service, requireUser: options.requireUser }),
+    seedDemo: () => service.seedDemo(),
+    start({ demo }) {
+      if (unsubscribe) return;
+      unsubscribe = options.market.index.subscribe((tick) => {
+        service.onIndexTick(tick).catch(options.onError);
+      });
+      if (!demo) return;
+      marketMaker.start();
+      symbols = setInterval(() => service.publishSymbols(), SYMBOLS_EVERY_MS);
+      symbols.unref();
+    },
+    async close() {
+      unsubscribe?.();
+      unsubscribe = null;
+      if (symbols) clearInterval(symbols);
+      symbols = null;
+      await marketMaker.stop();
+      await service.idle();
+    },
+  };
+}

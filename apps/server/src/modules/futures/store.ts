@@ -1,0 +1,300 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Executor } from '../../store/database.ts';
+
+/**
+ * Spec §3 entrust states: unfilled (resting, nothing filled), section (resting,
+ * partly filled), all (filled), cancel (ended with nothing filled), uncancel
+ * (ended partly filled: the rest was cancelled, the filled part stands).
+ */
+export const ENTRUST_STATES = ['unfilled', 'section', 'all', 'cancel', 'uncancel'] as const;
+export type EntrustState = (typeof ENTRUST_STATES)[number];
+export const OPEN_ENTRUST_STATES: readonly EntrustState[] = ['unfilled', 'section'];
+
+/** Margin modes as the spec spells them: isolated is "lsolate". */
+export type TdMode = 'lsolate' | 'cross';
+export type PositionState = 'open' | 'closed' | 'liquidated';
+export type TriggerState = 'active' | 'fired' | 'cancelled';
+
+export interface FuturesContractsTable {
+  autoid: Generated<number>;
+  tradcoin: string;
+  maincoin: string;
+  chinaname: string;
+  symbol: string;
+  unit: string;
+  minnumber: string;
+  maxnumber: string;
+  max_lever: number;
+  levers: string;
+  gas: string;
+  price_accuracy: number;
+  initial_margin_rate: string;
+  maintenance_margin_rate: string;
+  state: number;
+  plate: number;
+  sort: number;
+}
+
+export interface FuturesOrdersTable {
+  autoid: Generated<number>;
+  contract_id: number;
+  user_id: number;
+  owner: string;
+  type: 'buy' | 'sell';
+  action: 'open' | 'close';
+  td_mode: TdMode;
+  lever: number;
+  style: 'limit' | 'market';
+  price: string | null;
+  number: string;
+  unfilled: string;
+  held: string;
+  hold_spent: string;
+  deal_money: string;
+  fee: string;
+  margin: string;
+  profit_price: string | null;
+  loss_price: string | null;
+  position_id: number | null;
+  state: EntrustState;
+  cancel_reason: string | null;
+  wdate: number;
+  updated_at: number;
+}
+
+export interface FuturesPositionsTable {
+  autoid: Generated<number>;
+  contract_id: number;
+  user_id: number;
+  owner: string;
+  type: 'buy' | 'sell';
+  td_mode: TdMode;
+  lever: number;
+  number: string;
+  cost: string;
+  margin: string;
+  open_price: string;
+  realised: string;
+  fees: string;
+  funding: string;
+  closed_number: string;
+  close_money: string;
+  close_price: string | null;
+  state: PositionState;
+  wdate: number;
+  closedate: number | null;
+  updated_at: number;
+}
+
+export interface FuturesTriggersTable {
+  autoid: Generated<number>;
+  position_id: number;
+  user_id: number;
+  profit_price: string | null;
+  loss_price: string | null;
+  number: string | null;
+  state: TriggerState;
+  fired_price: string | null;
+  wdate: number;
+  updated_at: number;
+}
+
+export interface FuturesTradesTable {
+  autoid: Generated<number>;
+  contract_id: number;
+  maker_order_id: number;
+  taker_order_id: number;
+  taker_side: 'buy' | 'sell';
+  price: string;
+  number: string;
+  wdate: number;
+}
+
+export interface FuturesFundingTable {
+  autoid: Generated<number>;
+  contract_id: number;
+  slot: number;
+  rate: string;
+  mark: string;
+  mid: string;
+  wdate: number;
+}
+
+declare module '../../store/database.ts' {
+  interface Database {
+    futures_contracts: FuturesContractsTable;
+    futures_orders: FuturesOrdersTable;
+    futures_positions: FuturesPositionsTable;
+    futures_triggers: FuturesTriggersTable;
+    futures_trades: FuturesTradesTable;
+    futures_funding: FuturesFundingTable;
+  }
+}
+
+export type ContractRow = Selectable<FuturesContractsTable>;
+export type EntrustRow = Selectable<FuturesOrdersTable>;
+export type PositionRow = Selectable<FuturesPositionsTable>;
+export type TriggerRow = Selectable<FuturesTriggersTable>;
+export type FuturesTradeRow = Selectable<FuturesTradesTable>;
+export type FundingRow = Selectable<FuturesFundingTable>;
+
+export async function selectContracts(db: Executor): Promise<ContractRow[]> {
+  return db.selectFrom('futures_contracts').selectAll().orderBy('sort').orderBy('autoid').execute();
+}
+
+export async function insertMissingContracts(
+  db: Executor,
+  rows: readonly Insertable<FuturesContractsTable>[],
+): Promise<void> {
+  for (const row of rows) {
+    await db
+      .insertInto('futures_contracts')
+      .values(row)
+      .onConflict((conflict) => conflict.columns(['tradcoin', 'maincoin']).doNothing())
+      .execute();
+  }
+}
+
+export async function insertEntrust(db: Executor, row: Insertable<FuturesOrdersTable>): Promise<EntrustRow> {
+  return db.insertInto('futures_orders').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function saveEntrust(db: Executor, row: EntrustRow): Promise<void> {
+  const { autoid, ...fields } = row;
+  await db.updateTable('futures_orders').set(fields).where('autoid', '=', autoid).execute();
+}
+
+export async function selectOpenEntrusts(db: Executor): Promise<EntrustRow[]> {
+  return db
+    .selectFrom('futures_orders')
+    .selectAll()
+    .where('state', 'in', OPEN_ENTRUST_STATES)
+    .orderBy('autoid')
+    .execute();
+}
+
+export async function selectEntrustPage(
+  db: Executor,
+  filter: { userId: number; open: boolean; contractId?: number | undefined },
+  offset: number,
+  limit: number,
+): Promise<{ rows: EntrustRow[]; count: number }> {
+  let query = db
+    .selectFrom('futures_orders')
+    .where('user_id', '=', filter.userId)
+    .where('owner', '=', String(filter.userId))
+    .where('state', filter.open ? 'in' : 'not in', OPEN_ENTRUST_STATES);
+  if (filter.contractId !== undefined) query = query.where('contract_id', '=', filter.contractId);
+  const rows = await query.selectAll().orderBy('autoid', 'desc').offset(offset).limit(limit).execute();
+  const counted = await query
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirst();
+  return { rows, count: Number(counted?.count ?? 0) };
+}
+
+export async function insertPosition(
+  db: Executor,
+  row: Insertable<FuturesPositionsTable>,
+): Promise<PositionRow> {
+  return db.insertInto('futures_positions').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function savePosition(db: Executor, row: PositionRow): Promise<void> {
+  const { autoid, ...fields } = row;
+  await db.updateTable('futures_positions').set(fields).where('autoid', '=', autoid).execute();
+}
+
+export async function selectOpenPositions(db: Executor): Promise<PositionRow[]> {
+  return db
+    .selectFrom('futures_positions')
+    .selectAll()
+    .where('state', '=', 'open')
+    .orderBy('autoid')
+    .execute();
+}
+
+export async function selectPosition(db: Executor, autoid: number): Promise<PositionRow | undefined> {
+  return db.selectFrom('futures_positions').selectAll().where('autoid', '=', autoid).executeTakeFirst();
+}
+
+/** Closed and liquidated positions of a user, newest first (tradHistory). */
+export async function selectClosedPositionPage(
+  db: Executor,
+  userId: number,
+  contractId: number | undefined,
+  offset: number,
+  limit: number,
+): Promise<{ rows: PositionRow[]; count: number }> {
+  let query = db
+    .selectFrom('futures_positions')
+    .where('user_id', '=', userId)
+    .where('owner', '=', String(userId))
+    .where('state', '!=', 'open');
+  if (contractId !== undefined) query = query.where('contract_id', '=', contractId);
+  const rows = await query.selectAll().orderBy('autoid', 'desc').offset(offset).limit(limit).execute();
+  const counted = await query
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirst();
+  return { rows, count: Number(counted?.count ?? 0) };
+}
+
+export async function insertTrigger(
+  db: Executor,
+  row: Insertable<FuturesTriggersTable>,
+): Promise<TriggerRow> {
+  return db.insertInto('futures_triggers').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function saveTrigger(db: Executor, row: TriggerRow): Promise<void> {
+  const { autoid, ...fields } = row;
+  await db.updateTable('futures_triggers').set(fields).where('autoid', '=', autoid).execute();
+}
+
+export async function selectActiveTriggers(db: Executor): Promise<TriggerRow[]> {
+  return db
+    .selectFrom('futures_triggers')
+    .selectAll()
+    .where('state', '=', 'active')
+    .orderBy('autoid')
+    .execute();
+}
+
+export async function insertTrades(
+  db: Executor,
+  rows: readonly Insertable<FuturesTradesTable>[],
+): Promise<void> {
+  if (rows.length > 0)
+    await db
+      .insertInto('futures_trades')
+      .values([...rows])
+      .execute();
+}
+
+export async function selectLatestTrades(
+  db: Executor,
+  contractId: number,
+  limit: number,
+): Promise<FuturesTradeRow[]> {
+  return db
+    .selectFrom('futures_trades')
+    .selectAll()
+    .where('contract_id', '=', contractId)
+    .orderBy('autoid', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function insertFunding(db: Executor, row: Insertable<FuturesFundingTable>): Promise<void> {
+  await db.insertInto('futures_funding').values(row).execute();
+}
+
+export async function selectLastFundingSlot(db: Executor, contractId: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('futures_funding')
+    .select('slot')
+    .where('contract_id', '=', contractId)
+    .orderBy('slot', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? Number(row.slot) : null;
+}
