@@ -47,6 +47,7 @@ export interface WatcherOptions {
 export interface PollReport {
   head: number;
   scanned: { from: number; to: number } | null;
+  /** Transfer logs to deposit addresses read in this pass (the re-read tail included). */
   found: number;
   credited: number;
   rejected: number;
@@ -125,11 +126,16 @@ export class ChainWatcher {
     const rewindTo = await this.checkReorgs(hashes, report);
     let cursor = (await sql.cursor(db, this.chainId)) ?? (this.options.startAtHead ? head : 0);
     if (rewindTo !== null) cursor = Math.min(cursor, rewindTo);
-    if (cursor <= head) {
-      const to = Math.min(head, cursor + SCAN_BLOCKS_MAX - 1);
-      report.scanned = { from: cursor, to };
-      report.found = await this.scan(coins, cursor, to);
-      cursor = to + 1;
+    // The unconfirmed tail is read again every poll: a reorg may have put a
+    // deposit into a block height already read, and it must be seen before
+    // it could gather its confirmations. Re-reading a log changes nothing.
+    const tail = Math.max(1, ...coins.map((coin) => coin.confirmations));
+    const from = Math.max(0, Math.min(cursor, head - tail + 1));
+    const to = Math.min(head, from + SCAN_BLOCKS_MAX - 1);
+    if (from <= to) {
+      report.scanned = { from, to };
+      report.found = await this.scan(coins, from, to);
+      cursor = Math.max(cursor, to + 1);
     }
     await sql.setCursor(db, this.chainId, cursor);
     await this.confirm(coins, hashes, report);

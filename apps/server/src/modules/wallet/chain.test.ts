@@ -166,6 +166,20 @@ describe('deposits from the chain', () => {
     expect(await usable(user, 'USDT')).toBe('0');
   });
 
+  it('find a deposit that a reorg put into a block height already read', async () => {
+    const user = await plainUser(h);
+    const address = await depositAddress(user);
+    const before = await chain.snapshot();
+    await chain.mine(1);
+    expect(await watcher().poll()).toMatchObject({ found: 0 });
+    await chain.revert(before);
+    await chain.send('USDT', address, '33');
+    expect(await watcher().poll()).toMatchObject({ found: 1 });
+    await chain.mine(2);
+    await watcher().poll();
+    expect(await usable(user, 'USDT')).toBe('33');
+  });
+
   it('freeze the user when a reorged deposit was already moved away, and reverse once the funds are back', async () => {
     const user = await plainUser(h);
     const before = await chain.snapshot();
