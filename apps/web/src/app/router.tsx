@@ -3,6 +3,8 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { AboutUsPage } from '../pages/AboutUs/AboutUsPage.tsx';
 import { BindEmailPage, BindPhonePage } from '../pages/BindAccount/BindAccountPage.tsx';
 import { CoinSearchPage } from '../pages/CoinSearch/CoinSearchPage.tsx';
+import { CyclePage } from '../pages/Cycle/CyclePage.tsx';
+import { CycleHistoryPage } from '../pages/CycleHistory/CycleHistoryPage.tsx';
 import { HelpCenterPage } from '../pages/HelpCenter/HelpCenterPage.tsx';
 import { HomePage } from '../pages/Home/HomePage.tsx';
 import { IdAuthPage } from '../pages/IdAuth/IdAuthPage.tsx';
@@ -38,6 +40,8 @@ const SCREENS: Partial<Record<RouteName, ComponentType>> = {
   aboutUs: AboutUsPage,
   helpCenter: HelpCenterPage,
   coinSearch: CoinSearchPage,
+  cycle: CyclePage,
+  cycleHistory: CycleHistoryPage,
 };
 
 /** Every route of spec §2 under the layout; unknown paths go home. */
