@@ -58,6 +58,28 @@ function openPostgres(url: string, schema: string | undefined): Store {
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 
+/** Any constant: the advisory lock that keeps test-schema drops apart from migrations. */
+const TEST_SCHEMA_LOCK_KEY = 4_861_302;
+
+/**
+ * Runs `work` holding the test-schema advisory lock. Migrations hold it shared
+ * (they run in parallel); a drop holds it exclusively. Kysely's migrator
+ * introspects every schema by name, and a schema dropped by a parallel test
+ * in the middle of that query fails it ("schema … does not exist").
+ */
+async function withTestSchemaLock<T>(url: string, mode: 'shared' | 'exclusive', work: () => Promise<T>) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const lock = mode === 'shared' ? 'pg_advisory_lock_shared' : 'pg_advisory_lock';
+    await client.query(`select ${lock}($1)`, [TEST_SCHEMA_LOCK_KEY]);
+    return await work();
+  } finally {
+    // Ending the session releases its advisory locks.
+    await client.end();
+  }
+}
+
 /**
  * A fresh, migrated store for one test: an in-memory SQLite database, or, when
  * `TEST_DATABASE_URL` is set (CI sets it), a new PostgreSQL schema that is
@@ -67,11 +89,15 @@ export async function openTestStore(): Promise<Store> {
   const url = process.env.TEST_DATABASE_URL || null;
   if (!url) return openStore({ databaseUrl: null, sqliteFile: ':memory:' });
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const store = await openStore({ databaseUrl: url, sqliteFile: '', schema });
+  const store = await withTestSchemaLock(url, 'shared', () =>
+    openStore({ databaseUrl: url, sqliteFile: '', schema }),
+  );
   return {
     ...store,
     async close() {
-      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(store.db);
+      await withTestSchemaLock(url, 'exclusive', () =>
+        sql`drop schema if exists ${sql.id(schema)} cascade`.execute(store.db),
+      );
       await store.close();
     },
   };
