@@ -106,8 +106,8 @@ export function TopOrders({ rows }: { rows: CycleTopRow[] }) {
         <span>{t('cycle.income')}</span>
         <span>{t('cycle.lastProfit')}</span>
       </div>
-      {rows.map((row, index) => (
-        <div className="hy-cycle-top-row" key={`${row.wdate}-${index}`}>
+      {rows.map((row) => (
+        <div className="hy-cycle-top-row" key={`${row.wdate}-${row.type}-${row.income}-${row.last_profit}`}>
           <span>{new Date(row.wdate).toLocaleTimeString(i18n.language, { hour12: false })}</span>
           <Direction type={row.type} />
           <span>{formatMoney(row.income, 2, locale)}</span>

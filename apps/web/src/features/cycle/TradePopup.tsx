@@ -58,7 +58,7 @@ export function TradePopup({ side, info, onClose, onSubmit }: TradePopupProps) {
     if (!side || !option) return;
     if (!email) {
       const bind = await Dialog.confirm({
-        content: t('cycle.bindEmailFirst'),
+        content: t('rules.bindEmailFirst'),
         confirmText: t('cycle.goBind'),
         cancelText: t('common.cancel'),
       });

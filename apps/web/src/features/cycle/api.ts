@@ -44,26 +44,31 @@ export function useCycleSymbols() {
  */
 export function useCycleInfo(pair: CyclePair) {
   const client = useQueryClient();
-  const queryKey = ['cycle', 'info', pair.tradcoin, pair.maincoin];
-  useEffect(
-    () =>
-      onPairPush(pair, (push) => {
-        if (push.type !== 'cycleinfo') return;
-        client.setQueryData<CycleInfo>(queryKey, (held) => {
-          if (!held) return held;
-          const data: Partial<CycleInfo> = push.data;
-          return {
-            ...held,
-            ...data,
-            new_date: data.new_date ?? push.data.ts,
-            height: data.height ?? push.data.high,
-          };
-        });
-      }),
-    // biome-ignore lint/correctness/useExhaustiveDependencies: the key is derived from the pair.
-    [client, pair.tradcoin, pair.maincoin],
-  );
-  return useQuery({ queryKey, queryFn: () => api.get<CycleInfo>('/cycle/info', { ...pair }) });
+  const { tradcoin, maincoin } = pair;
+  useEffect(() => {
+    const queryKey = infoKey({ tradcoin, maincoin });
+    return onPairPush({ tradcoin, maincoin }, (push) => {
+      if (push.type !== 'cycleinfo') return;
+      client.setQueryData<CycleInfo>(queryKey, (held) => {
+        if (!held) return held;
+        const data: Partial<CycleInfo> = push.data;
+        return {
+          ...held,
+          ...data,
+          new_date: data.new_date ?? push.data.ts,
+          height: data.height ?? push.data.high,
+        };
+      });
+    });
+  }, [client, tradcoin, maincoin]);
+  return useQuery({
+    queryKey: infoKey(pair),
+    queryFn: () => api.get<CycleInfo>('/cycle/info', { tradcoin, maincoin }),
+  });
+}
+
+function infoKey(pair: CyclePair) {
+  return ['cycle', 'info', pair.tradcoin, pair.maincoin];
 }
 
 /** Open positions; polled every 3 s while any is open (spec §9). */
@@ -103,16 +108,23 @@ export function useHistory(pair: CyclePair | null, enabled: boolean) {
 /** The latest 20 settled orders of the pair, replaced by each `cycletop` push. */
 export function useTopOrders(pair: CyclePair) {
   const client = useQueryClient();
-  const queryKey = ['cycle', 'top', pair.tradcoin, pair.maincoin];
+  const { tradcoin, maincoin } = pair;
   useEffect(
     () =>
-      onPairPush(pair, (push) => {
-        if (push.type === 'cycletop') client.setQueryData<CycleTopRow[]>(queryKey, push.data);
+      onPairPush({ tradcoin, maincoin }, (push) => {
+        if (push.type === 'cycletop')
+          client.setQueryData<CycleTopRow[]>(topKey({ tradcoin, maincoin }), push.data);
       }),
-    // biome-ignore lint/correctness/useExhaustiveDependencies: the key is derived from the pair.
-    [client, pair.tradcoin, pair.maincoin],
+    [client, tradcoin, maincoin],
   );
-  return useQuery({ queryKey, queryFn: () => api.get<CycleTopRow[]>('/cycle/topOrders', { ...pair }) });
+  return useQuery({
+    queryKey: topKey(pair),
+    queryFn: () => api.get<CycleTopRow[]>('/cycle/topOrders', { tradcoin, maincoin }),
+  });
+}
+
+function topKey(pair: CyclePair) {
+  return ['cycle', 'top', pair.tradcoin, pair.maincoin];
 }
 
 /** Spec §4: the server clock offset, fetched once when the screen starts. */

@@ -42,7 +42,7 @@ export function ratePercent(rate: string): string {
 /** What a win would pay on `quantity` after the fee, floored to 8 decimals, or null when no valid quantity. */
 export function expectedProfit(quantity: string, option: CycleLeverOption | undefined): string | null {
   const stake = Dec.tryParse(quantity.trim());
-  if (!option || !stake || !stake.isPositive()) return null;
+  if (!option || !stake?.isPositive()) return null;
   const payout = stake.mul(Dec.parse(option.profitGas)).floorTo(8);
   const fee = payout.mul(Dec.parse(option.gas)).floorTo(8);
   return payout.sub(fee).toString();

@@ -18,12 +18,12 @@ import {
   useServerOffset,
   useTopOrders,
 } from '../../features/cycle/api.ts';
-import { secondsLeft } from '../../features/cycle/calc.ts';
 import { CycleKline } from '../../features/cycle/CycleKline.tsx';
+import { secondsLeft } from '../../features/cycle/calc.ts';
 import { PositionList, TopOrders } from '../../features/cycle/OrderLists.tsx';
 import { PositionBox } from '../../features/cycle/PositionBox.tsx';
 import { ResultPopup } from '../../features/cycle/ResultPopup.tsx';
-import { type TradeRequest, TradePopup } from '../../features/cycle/TradePopup.tsx';
+import { TradePopup, type TradeRequest } from '../../features/cycle/TradePopup.tsx';
 import { ruleText } from '../../i18n/index.ts';
 import { useAuth } from '../../shared/auth-store.ts';
 import { formatChange, formatMoney, trendOf } from '../../shared/format.ts';
@@ -54,16 +54,31 @@ function useNow(stepMs: number): number {
 function useUsdRate() {
   return useQuery({
     queryKey: ['rate', 'USD'],
-    queryFn: () => api.get<{ symbol: string; price: string }>('/account/getExchangeRateByCoin', { coin: 'USD' }, { quiet: true }),
+    queryFn: () =>
+      api.get<{ symbol: string; price: string }>(
+        '/account/getExchangeRateByCoin',
+        { coin: 'USD' },
+        { quiet: true },
+      ),
     staleTime: 60_000,
   });
 }
 
-function Header({ info, pairs, onPair }: { info: CycleInfo; pairs: CycleInfo[]; onPair(pair: CyclePair): void }) {
+function Header({
+  info,
+  pairs,
+  onPair,
+}: {
+  info: CycleInfo;
+  pairs: CycleInfo[];
+  onPair(pair: CyclePair): void;
+}) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language as Locale;
   const rate = useUsdRate();
-  const fiat = rate.data ? (Dec.tryParse(info.price) ?? Dec.ZERO).mul(Dec.parse(rate.data.price)).toString() : null;
+  const fiat = rate.data
+    ? (Dec.tryParse(info.price) ?? Dec.ZERO).mul(Dec.parse(rate.data.price)).toString()
+    : null;
   const tone = trendOf(info.rise) === 'up' ? 'hy-up' : 'hy-down';
   return (
     <section className="hy-cycle-header">
@@ -89,7 +104,8 @@ function Header({ info, pairs, onPair }: { info: CycleInfo; pairs: CycleInfo[]; 
           </div>
           <div className="hy-muted">
             ≈ {rate.data?.symbol ?? '$'}
-            {fiat === null ? '—' : formatMoney(fiat, 2, locale)} <span className={tone}>{formatChange(info.rise, locale)}</span>
+            {fiat === null ? '—' : formatMoney(fiat, 2, locale)}{' '}
+            <span className={tone}>{formatChange(info.rise, locale)}</span>
           </div>
         </div>
         <div className="hy-cycle-hilo">
@@ -187,14 +203,30 @@ export function CyclePage() {
   return (
     <main className="hy-content hy-cycle" data-testid="cycle-page">
       {current ? (
-        <Header info={current} pairs={symbols.data ?? [current]} onPair={(next) => setPair({ tradcoin: next.tradcoin, maincoin: next.maincoin })} />
+        <Header
+          info={current}
+          pairs={symbols.data ?? [current]}
+          onPair={(next) => setPair({ tradcoin: next.tradcoin, maincoin: next.maincoin })}
+        />
       ) : null}
       <CycleKline pair={pair} pricePrecision={accuracy} />
       <div className="hy-cycle-actions">
-        <button type="button" className="hy-cycle-up" data-testid="cycle-up" onClick={() => setSide('buy')} disabled={!current}>
+        <button
+          type="button"
+          className="hy-cycle-up"
+          data-testid="cycle-up"
+          onClick={() => setSide('buy')}
+          disabled={!current}
+        >
           {t('cycle.buyUp')}
         </button>
-        <button type="button" className="hy-cycle-down" data-testid="cycle-down" onClick={() => setSide('sell')} disabled={!current}>
+        <button
+          type="button"
+          className="hy-cycle-down"
+          data-testid="cycle-down"
+          onClick={() => setSide('sell')}
+          disabled={!current}
+        >
           {t('cycle.sellDown')}
         </button>
       </div>
@@ -206,7 +238,11 @@ export function CyclePage() {
           <PositionList
             positions={(history.data?.pages ?? []).flatMap((page) => page.list)}
             priceAccuracy={() => accuracy}
-            more={{ hasMore: history.hasNextPage, loading: history.isFetchingNextPage, load: () => void history.fetchNextPage() }}
+            more={{
+              hasMore: history.hasNextPage,
+              loading: history.isFetchingNextPage,
+              load: () => void history.fetchNextPage(),
+            }}
           />
         </Tabs.Tab>
         <Tabs.Tab title={t('cycle.top')} key="top">
@@ -227,7 +263,9 @@ export function CyclePage() {
               />
             ))
         : null}
-      {current ? <TradePopup side={side} info={current} onClose={() => setSide(null)} onSubmit={submit} /> : null}
+      {current ? (
+        <TradePopup side={side} info={current} onClose={() => setSide(null)} onSubmit={submit} />
+      ) : null}
       <ResultPopup position={result} priceAccuracy={accuracy} onClose={() => setResult(null)} />
     </main>
   );

@@ -10,14 +10,19 @@ export function CycleHistoryPage() {
   const history = useHistory(null, true);
   const symbols = useCycleSymbols();
   const accuracyOf = (position: { tradcoin: string; maincoin: string }) =>
-    symbols.data?.find((pair) => pair.tradcoin === position.tradcoin && pair.maincoin === position.maincoin)?.price_accuracy ?? 2;
+    symbols.data?.find((pair) => pair.tradcoin === position.tradcoin && pair.maincoin === position.maincoin)
+      ?.price_accuracy ?? 2;
   return (
     <PageFrame title={t('route.cycleHistory')} fallback="/cycle">
       <div className="hy-cycle" data-testid="cycle-history">
         <PositionList
           positions={(history.data?.pages ?? []).flatMap((page) => page.list)}
           priceAccuracy={accuracyOf}
-          more={{ hasMore: history.hasNextPage, loading: history.isFetchingNextPage, load: () => void history.fetchNextPage() }}
+          more={{
+            hasMore: history.hasNextPage,
+            loading: history.isFetchingNextPage,
+            load: () => void history.fetchNextPage(),
+          }}
         />
       </div>
     </PageFrame>
