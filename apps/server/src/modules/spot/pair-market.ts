@@ -6,20 +6,18 @@ import {
   type TradeEvent,
 } from '@halyard/matching';
 import { Dec } from '@halyard/money';
-import { checkSpotOrder, type RuleError } from '@halyard/rules';
+import { checkSpotOrder, PRICE_INTEGER_DIGITS, type RuleError } from '@halyard/rules';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
-import { type Ledger, systemAccount, type TransferInput } from '../../ledger/index.ts';
-import type { Executor, Trx } from '../../store/database.ts';
+import { type AccountRef, type Ledger, systemAccount } from '../../ledger/index.ts';
+import type { Executor } from '../../store/database.ts';
+import { GroupWork } from './group.ts';
 import {
-  insertOrder,
-  insertTrades,
   type OrderRow,
   type OrderState,
   type PairRow,
   selectLatestTrades,
   selectOpenOrdersOfPair,
   type TradeRow,
-  updateOrder,
 } from './store.ts';
 import { type Trader, traderOf } from './trader.ts';
 
@@ -111,6 +109,7 @@ type Outcome = { ok: true; value: CommandResult } | { ok: false; error: AppError
 const CLEARING = systemAccount('clearing');
 const FEES = systemAccount('fees');
 const DEPTH_LEVELS = 20;
+const PRICE_CEILING = Dec.fromInt(10n ** BigInt(PRICE_INTEGER_DIGITS));
 
 /**
  * One spot pair: its order book, its open orders and its write queue.
@@ -224,7 +223,10 @@ export class PairMarket {
     const effects: GroupEffects = { trades: [], orders: [], depth: this.committedDepth };
     try {
       await this.options.ledger.transaction(async (trx) => {
-        for (const job of jobs) outcomes.push(await this.run(trx, job.command, effects));
+        const work = await GroupWork.open(trx, this.options.ledger);
+        for (const job of jobs) outcomes.push(await this.run(work, job.command, effects));
+        await work.flush();
+        effects.trades = work.trades;
       });
     } catch (error) {
       for (const job of jobs) job.reject(error);
@@ -259,21 +261,21 @@ export class PairMarket {
    * is written, and fails the command alone), then executed. An error while
    * executing propagates and rolls the whole group back.
    */
-  private async run(trx: Trx, command: SpotCommand, effects: GroupEffects): Promise<Outcome> {
+  private async run(work: GroupWork, command: SpotCommand, effects: GroupEffects): Promise<Outcome> {
     let plan: Plan;
     try {
-      plan = await this.plan(trx, command);
+      plan = await this.plan(work, command);
     } catch (error) {
       if (error instanceof AppError) return { ok: false, error };
       throw error;
     }
-    return { ok: true, value: await this.execute(trx, plan, effects) };
+    return { ok: true, value: this.execute(work, plan, effects) };
   }
 
-  private async plan(trx: Trx, command: SpotCommand): Promise<Plan> {
+  private async plan(work: GroupWork, command: SpotCommand): Promise<Plan> {
     switch (command.kind) {
       case 'place':
-        return { kind: 'place', ...(await this.planPlace(trx, command)) };
+        return { kind: 'place', ...(await this.planPlace(work, command)) };
       case 'cancel': {
         const row = this.open.get(command.autoid);
         if (!row || row.owner !== command.trader.owner) throw notFound('spot.orderNotOpen');
@@ -284,21 +286,21 @@ export class PairMarket {
     }
   }
 
-  private async execute(trx: Trx, plan: Plan, effects: GroupEffects): Promise<CommandResult> {
+  private execute(work: GroupWork, plan: Plan, effects: GroupEffects): CommandResult {
     switch (plan.kind) {
       case 'place':
-        return this.place(trx, plan, effects);
+        return this.place(work, plan, effects);
       case 'cancel': {
         const events = this.book.cancel({
           kind: 'cancel',
           orderId: String(plan.row.autoid),
           userId: plan.row.owner,
         });
-        return { orders: await this.settle(trx, events, plan.row.autoid, effects) };
+        return { orders: this.settle(work, events, plan.row.autoid, effects) };
       }
       case 'cancelAll': {
         const events = this.book.cancelAll({ kind: 'cancelAll', userId: plan.owner });
-        return { orders: await this.settle(trx, events, null, effects) };
+        return { orders: this.settle(work, events, null, effects) };
       }
     }
   }
@@ -309,13 +311,10 @@ export class PairMarket {
    * the amount is floored to amount_accuracy (spec: amounts are floored) and
    * checked again, so the minimum applies to what is actually ordered.
    */
-  private async planPlace(trx: Trx, command: PlaceOrder): Promise<PlacePlan> {
-    const { ledger } = this.options;
+  private async planPlace(work: GroupWork, command: PlaceOrder): Promise<PlacePlan> {
     const account = command.trader.account;
-    const [main, trade] = await Promise.all([
-      ledger.balance({ ...account, asset: this.pair.maincoin }, trx),
-      ledger.balance({ ...account, asset: this.pair.tradcoin }, trx),
-    ]);
+    const main = await work.available(account, this.pair.maincoin);
+    const trade = await work.available(account, this.pair.tradcoin);
     const latest = this.latestPrice();
     const check = (amount: string): void =>
       throwRule(
@@ -327,8 +326,8 @@ export class PairMarket {
           latestPrice: (latest ?? Dec.ZERO).toString(),
           minNumber: this.pair.minnumber,
           maxNumber: this.pair.maxnumber,
-          usableMain: main.available.toString(),
-          usableTrade: trade.available.toString(),
+          usableMain: main.toString(),
+          usableTrade: trade.toString(),
           email: command.email,
         }),
       );
@@ -337,6 +336,9 @@ export class PairMarket {
     check(amount.toString());
     if (command.style === 'limit') {
       const price = Dec.parse(command.price ?? '');
+      // Spec §5: a price has at most 13 integer digits; it also keeps every hold inside a NUMERIC(48,18).
+      if (price.gte(PRICE_CEILING))
+        throw badRequest('rules.tooManyIntegerDigits', { digits: PRICE_INTEGER_DIGITS });
       if (!price.hasAtMostDigits(this.pair.price_accuracy)) {
         throw badRequest('rules.tooManyDecimals', { digits: this.pair.price_accuracy });
       }
@@ -345,14 +347,14 @@ export class PairMarket {
     if (command.side === 'sell') return { command, price: null, amount, hold: amount };
     if (latest === null) throw badRequest('spot.noPrice');
     const guarded = latest.mul(amount).mul(Dec.ONE.add(MARKET_BUY_SLIPPAGE));
-    return { command, price: null, amount, hold: Dec.min(guarded, main.available) };
+    return { command, price: null, amount, hold: Dec.min(guarded, main) };
   }
 
   /** Writes the order and its hold, matches it, settles what traded. */
-  private async place(trx: Trx, plan: PlacePlan, effects: GroupEffects): Promise<CommandResult> {
+  private place(work: GroupWork, plan: PlacePlan, effects: GroupEffects): CommandResult {
     const { command } = plan;
     const now = this.options.now();
-    const row = await insertOrder(trx, {
+    const row = work.newOrder({
       pair_id: this.pair.autoid,
       user_id: command.trader.userId,
       owner: command.trader.owner,
@@ -371,21 +373,16 @@ export class PairMarket {
       wdate: now,
       updated_at: now,
     });
-    await this.options.ledger.execute(
-      [
-        {
-          id: holdId(row.autoid),
-          type: 'pending',
-          debit: command.trader.account,
-          credit: CLEARING,
-          asset: command.side === 'buy' ? this.pair.maincoin : this.pair.tradcoin,
-          amount: plan.hold,
-          code: 'spot_order',
-          reference: orderReference(row.autoid),
-        },
-      ],
-      trx,
-    );
+    work.hold({
+      id: holdId(row.autoid),
+      type: 'pending',
+      debit: command.trader.account,
+      credit: CLEARING,
+      asset: this.heldAsset(command.side),
+      amount: plan.hold,
+      code: 'spot_order',
+      reference: orderReference(row.autoid),
+    });
     this.open.set(row.autoid, row);
     const common = {
       orderId: String(row.autoid),
@@ -399,8 +396,13 @@ export class PairMarket {
         : command.side === 'buy'
           ? this.book.place({ ...common, kind: 'market', side: 'buy', quoteBudget: plan.hold })
           : this.book.place({ ...common, kind: 'market', side: 'sell' });
-    const orders = await this.settle(trx, events, row.autoid, effects);
+    const orders = this.settle(work, events, row.autoid, effects);
     return { orders: orders.filter((order) => order.autoid === row.autoid) };
+  }
+
+  /** A buy holds the main coin, a sell the trade coin. */
+  private heldAsset(side: 'buy' | 'sell'): string {
+    return side === 'buy' ? this.pair.maincoin : this.pair.tradcoin;
   }
 
   /**
@@ -410,12 +412,12 @@ export class PairMarket {
    * account); per ended order the rest of its hold voided. Answers the
    * touched orders as written, `subject` (if any) first.
    */
-  private async settle(
-    trx: Trx,
+  private settle(
+    work: GroupWork,
     events: readonly BookEvent[],
     subject: number | null,
     effects: GroupEffects,
-  ): Promise<OrderRow[]> {
+  ): OrderRow[] {
     const now = this.options.now();
     const touched = new Map<number, OrderRow>();
     const touch = (orderId: string): OrderRow => {
@@ -428,43 +430,30 @@ export class PairMarket {
     if (subject !== null) touch(String(subject));
     const trades: TradeRow[] = [];
     for (const event of events) {
-      if (event.type === 'trade') trades.push(await this.settleTrade(trx, event, touch, trades.length, now));
-      else if (event.type === 'done') await this.endOrder(trx, touch(event.orderId), event, now);
+      if (event.type === 'trade') trades.push(this.settleTrade(work, event, touch, trades.length, now));
+      else if (event.type === 'done') this.endOrder(work, touch(event.orderId), event, now);
       else if (event.type === 'rejected')
         throw new Error(`spot: the book rejected a checked order (${event.reason})`);
     }
     for (const row of touched.values()) {
       if (isOpen(row.state)) row.state = Dec.parse(row.deal_amount).isPositive() ? 'partial' : 'unfilled';
       row.updated_at = now;
-      await updateOrder(trx, row.autoid, {
-        unfilled: row.unfilled,
-        hold_spent: row.hold_spent,
-        deal_amount: row.deal_amount,
-        deal_money: row.deal_money,
-        fee: row.fee,
-        state: row.state,
-        cancel_reason: row.cancel_reason,
-        updated_at: row.updated_at,
-      });
+      work.touched(row);
       if (!isOpen(row.state)) this.open.delete(row.autoid);
     }
-    await insertTrades(
-      trx,
-      trades.map(({ autoid: _autoid, ...trade }) => trade),
-    );
-    effects.trades.push(...trades);
+    work.trades.push(...trades);
     const rows = [...touched.values()];
     effects.orders.push(...rows);
     return rows.map((row) => ({ ...row }));
   }
 
-  private async settleTrade(
-    trx: Trx,
+  private settleTrade(
+    work: GroupWork,
     trade: TradeEvent,
     touch: (orderId: string) => OrderRow,
     index: number,
     now: number,
-  ): Promise<TradeRow> {
+  ): TradeRow {
     const maker = touch(trade.makerOrderId);
     const taker = touch(trade.takerOrderId);
     const [buyer, seller] = trade.takerSide === 'buy' ? [taker, maker] : [maker, taker];
@@ -475,65 +464,24 @@ export class PairMarket {
     const { maincoin, tradcoin } = this.pair;
     const id = (leg: string) => `spot:${taker.autoid}:t${index}:${leg}`;
     const reference = orderReference(taker.autoid);
-    const batch: TransferInput[] = [
-      {
-        id: id('quote'),
+    const post = (leg: string, order: OrderRow, amount: Dec) =>
+      work.post({
+        id: id(leg),
         type: 'post_pending',
-        pendingId: holdId(buyer.autoid),
-        amount: trade.quoteAmount,
+        pendingId: holdId(order.autoid),
+        amount,
         code: 'spot_trade',
-        reference,
-      },
-      {
-        id: id('base'),
-        type: 'post_pending',
-        pendingId: holdId(seller.autoid),
-        amount: trade.amount,
-        code: 'spot_trade',
-        reference,
-      },
-      {
-        id: id('to-seller'),
-        debit: CLEARING,
-        credit: sellerAccount,
-        asset: maincoin,
-        amount: trade.quoteAmount.sub(sellerFee),
-        code: 'spot_trade',
-        reference,
-      },
-      {
-        id: id('to-buyer'),
-        debit: CLEARING,
-        credit: buyerAccount,
-        asset: tradcoin,
-        amount: trade.amount.sub(buyerFee),
-        code: 'spot_trade',
-        reference,
-      },
-    ];
-    if (sellerFee.isPositive()) {
-      batch.push({
-        id: id('seller-fee'),
-        debit: CLEARING,
-        credit: FEES,
-        asset: maincoin,
-        amount: sellerFee,
-        code: 'spot_fee',
         reference,
       });
-    }
-    if (buyerFee.isPositive()) {
-      batch.push({
-        id: id('buyer-fee'),
-        debit: CLEARING,
-        credit: FEES,
-        asset: tradcoin,
-        amount: buyerFee,
-        code: 'spot_fee',
-        reference,
-      });
-    }
-    await this.options.ledger.execute(batch, trx);
+    const pay = (leg: string, credit: AccountRef, asset: string, amount: Dec, code: string) =>
+      work.pay({ id: id(leg), debit: CLEARING, credit, asset, amount, code, reference });
+    // One trade's legs: both holds posted into clearing, then each side paid from it, fees deducted from what it receives.
+    post('quote', buyer, trade.quoteAmount);
+    post('base', seller, trade.amount);
+    pay('to-seller', sellerAccount, maincoin, trade.quoteAmount.sub(sellerFee), 'spot_trade');
+    pay('to-buyer', buyerAccount, tradcoin, trade.amount.sub(buyerFee), 'spot_trade');
+    if (sellerFee.isPositive()) pay('seller-fee', FEES, maincoin, sellerFee, 'spot_fee');
+    if (buyerFee.isPositive()) pay('buyer-fee', FEES, tradcoin, buyerFee, 'spot_fee');
     fill(buyer, trade, trade.quoteAmount, buyerFee);
     fill(seller, trade, trade.amount, sellerFee);
     return {
@@ -556,29 +504,29 @@ export class PairMarket {
    * liquidity, or by self-trade prevention). What its hold still reserves —
    * a cancelled rest, or the dust of a buy filled below its limit — is released.
    */
-  private async endOrder(
-    trx: Trx,
+  private endOrder(
+    work: GroupWork,
     row: OrderRow,
     done: Extract<BookEvent, { type: 'done' }>,
     now: number,
-  ): Promise<void> {
+  ): void {
     const filled = Dec.parse(row.deal_amount).isPositive();
     row.state = done.status === 'filled' ? 'filled' : filled ? 'partially_cancelled' : 'cancelled';
     row.cancel_reason = done.cancelReason;
     row.updated_at = now;
     const rest = Dec.parse(row.held).sub(Dec.parse(row.hold_spent));
     if (!rest.isPositive()) return;
-    await this.options.ledger.execute(
-      [
-        {
-          id: `spot:${row.autoid}:release`,
-          type: 'void_pending',
-          pendingId: holdId(row.autoid),
-          code: 'spot_release',
-          reference: orderReference(row.autoid),
-        },
-      ],
-      trx,
+    work.release(
+      {
+        id: `spot:${row.autoid}:release`,
+        type: 'void_pending',
+        pendingId: holdId(row.autoid),
+        code: 'spot_release',
+        reference: orderReference(row.autoid),
+      },
+      traderOf(row.owner).account,
+      this.heldAsset(row.type),
+      rest,
     );
   }
 }

@@ -122,6 +122,12 @@ describe('spec §5 refusals change nothing', () => {
       msg: 'At most 2 decimal places are allowed',
     },
     {
+      name: 'price with more than 13 integer digits',
+      path: '/trad/sellLimit',
+      body: { price: '10000000000000', number: '1' },
+      msg: 'At most 13 digits are allowed before the decimal point',
+    },
+    {
       name: 'market buy without a price',
       path: '/trad/buyMarket',
       body: { number: '1' },

@@ -86,8 +86,26 @@ export async function insertMissingPairs(db: Executor, pairs: Insertable<SpotPai
   if (missing.length > 0) await db.insertInto('spot_pairs').values(missing).execute();
 }
 
-export async function insertOrder(db: Executor, order: Insertable<SpotOrdersTable>): Promise<OrderRow> {
-  return db.insertInto('spot_orders').values(order).returningAll().executeTakeFirstOrThrow();
+/** The highest order autoid so far (0 when none): new orders are numbered after it. */
+export async function selectMaxOrderAutoid(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('spot_orders')
+    .select((eb) => eb.fn.max('autoid').as('max'))
+    .executeTakeFirst();
+  return Number(row?.max ?? 0);
+}
+
+/** Rows per INSERT statement: well inside every engine's bound on bound parameters. */
+const INSERT_CHUNK = 200;
+
+/** Inserts orders with the autoids they were given. */
+export async function insertOrders(db: Executor, orders: OrderRow[]): Promise<void> {
+  for (let start = 0; start < orders.length; start += INSERT_CHUNK) {
+    await db
+      .insertInto('spot_orders')
+      .values(orders.slice(start, start + INSERT_CHUNK))
+      .execute();
+  }
 }
 
 export async function updateOrder(db: Executor, autoid: number, changes: OrderChanges): Promise<void> {
@@ -95,7 +113,12 @@ export async function updateOrder(db: Executor, autoid: number, changes: OrderCh
 }
 
 export async function insertTrades(db: Executor, trades: Insertable<SpotTradesTable>[]): Promise<void> {
-  if (trades.length > 0) await db.insertInto('spot_trades').values(trades).execute();
+  for (let start = 0; start < trades.length; start += INSERT_CHUNK) {
+    await db
+      .insertInto('spot_trades')
+      .values(trades.slice(start, start + INSERT_CHUNK))
+      .execute();
+  }
 }
 
 /** Every order still in the book of a pair, oldest first: what a restart restores. */
