@@ -41,7 +41,13 @@ describe('web app serving', () => {
 
   it('answers screen paths that accept HTML with index.html', async () => {
     await serverWith(fakeDist());
-    for (const url of ['/my', '/marketDetails/trad', '/exchangeRecord/%7B%7D?x=1']) {
+    for (const url of [
+      '/my',
+      '/marketDetails/trad',
+      '/exchangeRecord/%7B%7D?x=1',
+      '/cycle',
+      '/cycleHistory',
+    ]) {
       const response = await http.inject({ method: 'GET', url, headers: html });
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toContain('text/html');

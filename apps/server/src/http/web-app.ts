@@ -28,8 +28,12 @@ const API_PREFIXES = [
   '/ws',
 ];
 
+/** Screens whose path is also an API prefix: the bare path is the screen (spec §2 /cycle). */
+const SCREENS_AT_PREFIX = ['/cycle'];
+
 function isApiPath(url: string): boolean {
   const pathname = url.split('?')[0] ?? '';
+  if (SCREENS_AT_PREFIX.includes(pathname)) return false;
   return API_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
 }
 
