@@ -265,7 +265,11 @@ export class CycleService {
     const tick = index.quote === pair.maincoin ? index.current(pair.tradcoin) : null;
     const ticker = data.ticker(marketRef(pair));
     const price = tick ? tick.price.toFixed(pair.price_accuracy) : '0';
-    const high = ticker?.high ?? price;
+    // The ticker is built from committed bars, a moment behind the latest tick: the range includes the price.
+    const high =
+      ticker && tick ? Dec.max(Dec.parse(ticker.high), tick.price).toString() : (ticker?.high ?? price);
+    const low =
+      ticker && tick ? Dec.min(Dec.parse(ticker.low), tick.price).toString() : (ticker?.low ?? price);
     return {
       autoid: pair.autoid,
       tradcoin: pair.tradcoin,
@@ -274,7 +278,7 @@ export class CycleService {
       rise: ticker?.rise ?? '0.00',
       high,
       height: high,
-      low: ticker?.low ?? price,
+      low,
       volume: ticker?.volume ?? '0',
       ts: tick?.ts ?? 0,
       price_accuracy: pair.price_accuracy,

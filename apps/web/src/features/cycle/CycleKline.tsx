@@ -16,6 +16,11 @@ import { parseSeries } from './kline.ts';
 const CHART_PERIODS = KLINE_PERIODS.filter((period) => period.type === 0 && period.minutes <= 60);
 const DEFAULT_PERIOD = KLINE_PERIODS[CYCLE_CHART_DEFAULT_PERIOD_INDEX];
 
+/** The app's fonts on the chart (a canvas cannot read CSS variables; klinecharts would fall back to serif). */
+const FONT = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Noto Sans", sans-serif';
+const TEXT = { family: FONT, color: '#848e9c' };
+const MARK = { text: { family: FONT } };
+
 const STYLES = {
   grid: { horizontal: { color: '#2b3139' }, vertical: { color: '#2b3139' } },
   candle: {
@@ -27,10 +32,12 @@ const STYLES = {
       upWickColor: '#0ecb81',
       downWickColor: '#f6465d',
     },
-    tooltip: { text: { color: '#848e9c' } },
+    priceMark: { high: { textFamily: FONT }, low: { textFamily: FONT }, last: MARK },
+    tooltip: { text: TEXT },
   },
-  xAxis: { tickText: { color: '#848e9c' } },
-  yAxis: { tickText: { color: '#848e9c' } },
+  xAxis: { tickText: TEXT },
+  yAxis: { tickText: TEXT },
+  crosshair: { horizontal: { text: MARK.text }, vertical: { text: MARK.text } },
 };
 
 /**

@@ -141,9 +141,8 @@ export function CyclePage() {
   const now = useNow(COUNTDOWN_STEP_MS);
   const offsetMs = offset.data ?? 0;
 
-  useEffect(() => {
-    live().subscribe(`${pair.maincoin}_${pair.tradcoin}_cycle`);
-  }, [pair]);
+  // The chart subscribes to the pair with its period; that one subscription also brings
+  // cycleinfo and cycletop (a second subscription would replace it).
 
   /** Spec §4: poll the result up to 4 more times at 1 s; the popup opens once it is settled. */
   const awaitResult = useCallback(
