@@ -179,6 +179,34 @@ describe('order → position → partial close → full close', () => {
   });
 });
 
+describe('close by side and by coin', () => {
+  it('closes a hedged user’s long by side, then the rest of the coin; reads list positions and entrusts', async () => {
+    const hedger = await futuresUser(h);
+    const maker = await futuresUser(h);
+    await placed(order(h, maker, 'sell', 'limit', '5', { price: '100000' }));
+    await placed(order(h, maker, 'buy', 'limit', '5', { price: '99000' }));
+    await placed(order(h, hedger, 'buy', 'market', '2'));
+    await placed(order(h, hedger, 'sell', 'market', '2'));
+    const byCoin = (
+      await expectOk(get(h, '/contract/positionByCoin?tradcoin=BTC&maincoin=USDT', hedger.token))
+    ).data as PositionView[];
+    expect(byCoin.map((row) => row.type).sort()).toEqual(['buy', 'sell']);
+    const open = (await expectOk(get(h, '/contract/tradEntrust', maker.token))).data as { count: number };
+    expect(open.count).toBe(2);
+
+    const bySide = await expectOk(
+      post(h, '/contract/closeAllPosition', { coin: 'BTC', type: 'buy' }, hedger.token),
+    );
+    expect(bySide.msg).toBe('1 positions closed');
+    expect((await positionsOf(h, hedger)).map((row) => row.type)).toEqual(['sell']);
+    const byContract = await expectOk(
+      post(h, '/contract/closeCoinPosition', { tradcoin: 'BTC', maincoin: 'USDT' }, hedger.token),
+    );
+    expect(byContract.data).toMatchObject([{ type: 'sell', state: 'closed' }]);
+    expect(await positionsOf(h, hedger)).toEqual([]);
+  });
+});
+
 describe('take-profit and stop-loss', () => {
   it('a TP attached to the order becomes a trigger on the position and fires on a mark move', async () => {
     const long = await futuresUser(h);
