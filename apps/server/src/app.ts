@@ -6,14 +6,14 @@ import { registerWebApp } from './http/web-app.ts';
 import { createLedger, type Ledger } from './ledger/index.ts';
 import { createMarketModule, type MarketModule } from './market/index.ts';
 import { type ContentModule, createContentModule, seedContentDemo } from './modules/content/index.ts';
-import { createCycleModule, type CycleModule } from './modules/cycle/index.ts';
+import { type ConvertModule, createConvertModule } from './modules/convert/index.ts';
+import { type CycleModule, createCycleModule } from './modules/cycle/index.ts';
 import { createFaucetModule, type FaucetModule } from './modules/faucet/index.ts';
 import { createFuturesModule, type FuturesModule, fundingIntervalFrom } from './modules/futures/index.ts';
 import { createIdentityModule, type IdentityModule } from './modules/identity/index.ts';
 import { createSpotModule, type SpotModule } from './modules/spot/index.ts';
 import { createSupportModule, type SupportModule } from './modules/support/index.ts';
 import { createWalletModule, type WalletModule } from './modules/wallet/index.ts';
-import { type ConvertModule, createConvertModule } from './modules/convert/index.ts';
 import { RealtimeGateway } from './realtime/gateway.ts';
 import type { Store } from './store/connect.ts';
 
