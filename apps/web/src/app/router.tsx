@@ -1,10 +1,16 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { AboutUsPage } from '../pages/AboutUs/AboutUsPage.tsx';
+import { BalanceRecordPage } from '../pages/BalanceRecord/BalanceRecordPage.tsx';
+import { BalancesPage } from '../pages/Balances/BalancesPage.tsx';
 import { BindEmailPage, BindPhonePage } from '../pages/BindAccount/BindAccountPage.tsx';
+import { CoinExchangePage } from '../pages/CoinExchange/CoinExchangePage.tsx';
 import { CoinSearchPage } from '../pages/CoinSearch/CoinSearchPage.tsx';
 import { CyclePage } from '../pages/Cycle/CyclePage.tsx';
 import { CycleHistoryPage } from '../pages/CycleHistory/CycleHistoryPage.tsx';
+import { ExchangeRecordPage } from '../pages/ExchangeRecord/ExchangeRecordPage.tsx';
+import { FuturesPage } from '../pages/Futures/FuturesPage.tsx';
+import { FuturesRecordPage } from '../pages/FuturesRecord/FuturesRecordPage.tsx';
 import { HelpCenterPage } from '../pages/HelpCenter/HelpCenterPage.tsx';
 import { HomePage } from '../pages/Home/HomePage.tsx';
 import { IdAuthPage } from '../pages/IdAuth/IdAuthPage.tsx';
@@ -18,6 +24,7 @@ import { RegisterPage } from '../pages/Register/RegisterPage.tsx';
 import { ResetPassPage } from '../pages/ResetPass/ResetPassPage.tsx';
 import { SecurityCenterPage } from '../pages/SecurityCenter/SecurityCenterPage.tsx';
 import { SettingPage } from '../pages/Setting/SettingPage.tsx';
+import { StopPlPage } from '../pages/StopPl/StopPlPage.tsx';
 import { Guarded } from './Guarded.tsx';
 import { Layout } from './Layout.tsx';
 import { ROUTES, type RouteName } from './routes.ts';
@@ -42,6 +49,13 @@ const SCREENS: Partial<Record<RouteName, ComponentType>> = {
   coinSearch: CoinSearchPage,
   cycle: CyclePage,
   cycleHistory: CycleHistoryPage,
+  futures: FuturesPage,
+  futuresRecord: FuturesRecordPage,
+  stopPl: StopPlPage,
+  coinExchange: CoinExchangePage,
+  exchangeRecord: ExchangeRecordPage,
+  balances: BalancesPage,
+  balanceRecord: BalanceRecordPage,
 };
 
 /** Every route of spec §2 under the layout; unknown paths go home. */

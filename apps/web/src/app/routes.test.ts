@@ -29,6 +29,7 @@ describe('route table', () => {
       '/resetPass': [11, false],
       '/downloadApp': [12, false],
       '/coinRecharge': [3, true],
+      '/coinWithdraw': [3, true],
       '/coinTransfer': [3, true],
       '/coinConvert': [3, true],
       '/balanceRecord': [3, true],

@@ -52,6 +52,7 @@ export const ROUTES = [
   { name: 'resetPass', path: '/resetPass', depth: 11, login: false, title: 'route.resetPass' },
   { name: 'downloadApp', path: '/downloadApp', depth: 12, login: false, title: 'route.downloadApp' },
   { name: 'coinRecharge', path: '/coinRecharge', depth: 3, login: true, title: 'route.coinRecharge' },
+  { name: 'coinWithdraw', path: '/coinWithdraw', depth: 3, login: true, title: 'route.coinWithdraw' },
   { name: 'coinTransfer', path: '/coinTransfer', depth: 3, login: true, title: 'route.coinTransfer' },
   { name: 'coinConvert', path: '/coinConvert', depth: 3, login: true, title: 'route.coinConvert' },
   { name: 'balanceRecord', path: '/balanceRecord', depth: 3, login: true, title: 'route.balanceRecord' },

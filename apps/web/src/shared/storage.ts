@@ -11,6 +11,7 @@ export const LOCAL_KEYS = {
   recentPairs: 'recentPairs',
   locale: 'lang',
   readTips: 'readTips',
+  hideAmounts: 'hideAmounts',
 } as const;
 
 export const SESSION_KEYS = {
@@ -20,6 +21,13 @@ export const SESSION_KEYS = {
   selectedCoin: 'selectedCoin',
   tradeType: 'tradeType',
   balancesData: 'balancesData',
+  /** Spec §3: the futures screen's stored order style, pair, tab and direction. */
+  futuresMode: 'futuresMode',
+  futuresPair: 'futuresPair',
+  futuresTab: 'futuresTab',
+  futuresDirection: 'futuresDirection',
+  /** The position the TP/SL screen (/stopPl) opens on (spec §2: stored before leaving). */
+  futuresPosition: 'futuresPosition',
 } as const;
 
 type LocalKey = (typeof LOCAL_KEYS)[keyof typeof LOCAL_KEYS];

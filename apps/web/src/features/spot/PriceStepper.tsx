@@ -1,0 +1,42 @@
+import { Input } from 'antd-mobile';
+import { AddOutline, MinusOutline } from 'antd-mobile-icons';
+import { useTranslation } from 'react-i18next';
+import { stepPrice } from './price.ts';
+
+interface PriceStepperProps {
+  value: string;
+  accuracy: number;
+  readOnly: boolean;
+  onChange(value: string): void;
+}
+
+export function PriceStepper({ value, accuracy, readOnly, onChange }: PriceStepperProps) {
+  const { t } = useTranslation();
+  return (
+    <div className={readOnly ? 'hy-stepper read-only' : 'hy-stepper'} data-testid="price">
+      <button
+        type="button"
+        aria-label={t('exchange.priceDown')}
+        disabled={readOnly}
+        onClick={() => onChange(stepPrice(value, accuracy, -1))}
+      >
+        <MinusOutline />
+      </button>
+      <Input
+        value={value}
+        readOnly={readOnly}
+        inputMode="decimal"
+        placeholder={t('exchange.price')}
+        onChange={onChange}
+      />
+      <button
+        type="button"
+        aria-label={t('exchange.priceUp')}
+        disabled={readOnly}
+        onClick={() => onChange(stepPrice(value, accuracy, 1))}
+      >
+        <AddOutline />
+      </button>
+    </div>
+  );
+}
