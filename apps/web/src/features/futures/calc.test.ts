@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import {
+  BOOK_ROWS,
+  bookSide,
+  depthWidth,
+  entrustCard,
+  pollDelay,
+  positionCard,
+  posterIncome,
+  posterPercent,
+  posterProfit,
+  posterTheme,
+} from './calc.ts';
+import type { Entrust, Position } from './types.ts';
+
+const position: Position = {
+  autoid: 7,
+  type: 'buy',
+  tdMode: 'cross',
+  lever: 10,
+  tradcoin: 'BTC',
+  maincoin: 'USDT',
+  wdate: Date.UTC(2026, 0, 2, 3, 4),
+  price: '30000.5',
+  open_price: '30000.5',
+  number: '5',
+  unfilled: '5',
+  position: '150.0025',
+  profit: '-12.3456789',
+  profit_rate: '-8.23',
+  realised: '1.5',
+  gas: '0.0005',
+  fess: '0.075',
+  point: 2,
+  profitOrder: 1,
+  mark_price: '29975.81',
+  liquidation_price: '27300.129',
+  tp_price: '',
+  sl_price: '',
+  state: 'open',
+  closedate: null,
+  close_price: '0',
+  last_profit: '0',
+  income: '0',
+};
+
+const entrust: Entrust = {
+  autoid: 3,
+  type: 'sell',
+  action: 'open',
+  tdMode: 'lsolate',
+  lever: 20,
+  tradcoin: 'ETH',
+  maincoin: 'USDT',
+  wdate: Date.UTC(2026, 0, 2),
+  entrust_price: '2000.129',
+  price: '1990',
+  profitPrice: '1800',
+  lossPrice: '',
+  number: '12',
+  unfilled: '4',
+  style: 'limit',
+  point: 2,
+  state: 'section',
+};
+
+describe('poster', () => {
+  it('shows income = profit / position × 100 with 2 decimals, floored', () => {
+    expect(posterIncome('15', '150')).toBe('10.00');
+    expect(posterIncome('1', '3')).toBe('33.33');
+    expect(posterIncome('-12.3456789', '150.0025')).toBe('-8.24');
+  });
+
+  it('shows 0.00 for a zero margin rather than dividing by zero', () => {
+    expect(posterIncome('5', '0')).toBe('0.00');
+  });
+
+  it('uses the unrealised profit while open and the realised one once closed', () => {
+    expect(posterProfit(position)).toBe('-12.3456789');
+    expect(posterProfit({ ...position, closedate: 1, last_profit: '20' })).toBe('20');
+  });
+
+  it("shows a closed position's income as the server measured it on its opening margin", () => {
+    expect(posterPercent(position)).toBe('-8.24');
+    expect(posterPercent({ ...position, closedate: 1, position: '0', income: '12.50' })).toBe('12.50');
+  });
+
+  it('takes the profit theme at zero or more and the loss theme below', () => {
+    expect(posterTheme('0.00')).toBe('profit');
+    expect(posterTheme('3.10')).toBe('profit');
+    expect(posterTheme('-0.01')).toBe('loss');
+  });
+});
+
+describe('polling', () => {
+  it('polls every 3 s while any entrust or position exists and stops otherwise', () => {
+    expect(pollDelay({ entrusts: [entrust], positions: [] })).toBe(3000);
+    expect(pollDelay({ entrusts: [], positions: [position] })).toBe(3000);
+    expect(pollDelay({ entrusts: [], positions: [] })).toBe(false);
+    expect(pollDelay(undefined)).toBe(false);
+  });
+});
+
+describe('order book', () => {
+  const rows = [
+    { price: '100', amount: '2' },
+    { price: '101', amount: '6' },
+  ];
+
+  it('pads each side to 7 rows; sells put the best price last, next to the current price', () => {
+    const sells = bookSide(rows, 'sell');
+    expect(sells).toHaveLength(BOOK_ROWS);
+    expect(sells.slice(0, 5)).toEqual([null, null, null, null, null]);
+    expect(sells[6]?.price).toBe('100');
+    const buys = bookSide(rows, 'buy');
+    expect(buys[0]?.price).toBe('100');
+    expect(buys[6]).toBeNull();
+  });
+
+  it('cuts a deeper book to 7 rows', () => {
+    const deep = Array.from({ length: 12 }, (_, index) => ({ price: String(index + 1), amount: '1' }));
+    expect(bookSide(deep, 'buy').map((row) => row?.price)).toEqual(['1', '2', '3', '4', '5', '6', '7']);
+  });
+
+  it('sizes depth bars as amount × 800 / total, capped at 100, unless the server sent a width', () => {
+    expect(depthWidth({ price: '100', amount: '2' }, rows)).toBe('100.00');
+    const wide = [
+      { price: '1', amount: '1' },
+      ...Array.from({ length: 6 }, () => ({ price: '2', amount: '3' })),
+    ];
+    expect(depthWidth({ price: '1', amount: '1' }, wide)).toBe('42.10');
+    expect(depthWidth({ price: '1', amount: '1', width: '12.50' }, rows)).toBe('12.50');
+  });
+});
+
+describe('cards', () => {
+  it('lists every entrust field of spec §2, a market order showing "market price"', () => {
+    const card = entrustCard(entrust, 'en');
+    expect(card.header).toMatchObject({
+      pair: 'ETH/USDT',
+      direction: 'perp.short',
+      mode: 'perp.isolated',
+      lever: '20×',
+    });
+    expect(Object.fromEntries(card.fields.map((field) => [field.label, field.value]))).toEqual({
+      'perp.entrustPrice': '2,000.12',
+      'perp.latestPrice': '1,990.00',
+      'perp.triggerPrice': '1,800.00 / --',
+      'perp.quantity': '12',
+      'perp.unfilled': '4',
+      'perp.style': 'perp.limit',
+      'perp.point': '2',
+    });
+    const market = entrustCard({ ...entrust, style: 'market', entrust_price: '0' }, 'en');
+    expect(market.fields[0]?.value).toBe('perp.marketPrice');
+  });
+
+  it('lists every position field with profit tone and percent of the margin', () => {
+    const card = positionCard(position, 'en');
+    expect(card.header).toMatchObject({ direction: 'perp.long', mode: 'perp.cross', lever: '10×' });
+    expect(card.profit).toBe('-12.3457 USDT');
+    expect(card.percent).toBe('-8.24%');
+    expect(card.tone).toBe('down');
+    expect(Object.fromEntries(card.fields.map((field) => [field.label, field.value]))).toEqual({
+      'perp.openPrice': '30,000.50',
+      'perp.point': '2',
+      'perp.realised': '1.5000 USDT',
+      'perp.feeRate': '0.0500%',
+      'perp.quantity': '5',
+      'perp.fees': '0.0750 USDT',
+      'perp.liquidationPrice': '27,300.12',
+      'perp.margin': '150.0025 USDT',
+    });
+  });
+});

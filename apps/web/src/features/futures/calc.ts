@@ -1,0 +1,170 @@
+import { Dec } from '@halyard/money';
+import type { Locale } from '@halyard/protocol';
+import { FUTURES_POLL_MS } from '@halyard/rules';
+import { formatChange, formatDateTime, formatMoney, trendOf } from '../../shared/format.ts';
+import type { BookRow, Entrust, Position, Side, TdMode } from './types.ts';
+
+/** Spec §9: the futures book shows 7 rows a side. */
+export const BOOK_ROWS = 7;
+/** Amounts in the main coin (margin, fee, profit) show 4 decimals. */
+export const MONEY_DIGITS = 4;
+
+/** Spec §4: open orders and positions refresh every 3 s while any exists; otherwise polling stops. */
+export function pollDelay(
+  lists: { entrusts: readonly unknown[]; positions: readonly unknown[] } | undefined,
+) {
+  if (!lists) return false;
+  return lists.entrusts.length > 0 || lists.positions.length > 0 ? FUTURES_POLL_MS : false;
+}
+
+/**
+ * One side of the book as shown: exactly 7 rows, null where the book is
+ * thinner (drawn as dashes). Sells are listed best (lowest) last so both
+ * sides meet at the current price in the middle.
+ */
+export function bookSide(rows: readonly BookRow[], side: Side): (BookRow | null)[] {
+  const shown: (BookRow | null)[] = rows.slice(0, BOOK_ROWS);
+  while (shown.length < BOOK_ROWS) shown.push(null);
+  return side === 'sell' ? shown.reverse() : shown;
+}
+
+/** Spec §9: depth bar width = amount × 800 / total of the shown rows, capped at 100 %. */
+export function depthWidth(row: BookRow, rows: readonly BookRow[]): string {
+  if (row.width !== undefined) return row.width;
+  const total = Dec.sum(rows.slice(0, BOOK_ROWS).map((level) => Dec.tryParse(level.amount) ?? Dec.ZERO));
+  if (!total.isPositive()) return '0';
+  const width = Dec.parse(row.amount).mul(Dec.fromInt(800)).div(total);
+  return Dec.min(width, Dec.fromInt(100)).toFixed(2);
+}
+
+/** Spec §3 "Poster order": income shown = profit / position × 100, 2 decimals (floored). */
+export function posterIncome(profit: string, margin: string): string {
+  const base = Dec.tryParse(margin) ?? Dec.ZERO;
+  if (base.isZero()) return '0.00';
+  return (Dec.tryParse(profit) ?? Dec.ZERO).mul(Dec.fromInt(100)).div(base).toFixed(2);
+}
+
+/** The profit a poster shows: realised for a closed position, unrealised while open. */
+export function posterProfit(position: Position): string {
+  return position.closedate === null ? position.profit : position.last_profit;
+}
+
+/**
+ * The poster's percent: profit / margin × 100 while open. A closed position's
+ * margin is released (0), so the server measures it on the margin it was
+ * opened with and sends that as `income`; it is shown as sent.
+ */
+export function posterPercent(position: Position): string {
+  return position.closedate === null ? posterIncome(position.profit, position.position) : position.income;
+}
+
+/** Spec §2: positive or zero income shows the profit theme, negative the loss theme. */
+export function posterTheme(income: string): 'profit' | 'loss' {
+  return trendOf(income) === 'up' ? 'profit' : 'loss';
+}
+
+export function directionKey(side: Side): string {
+  return side === 'buy' ? 'perp.long' : 'perp.short';
+}
+
+export function modeKey(mode: TdMode): string {
+  return mode === 'cross' ? 'perp.cross' : 'perp.isolated';
+}
+
+/** A labelled figure of a card: the i18n key of its label, the text, an optional tone. */
+export interface CardField {
+  label: string;
+  value: string;
+  tone?: 'up' | 'down';
+}
+
+export interface CardHeader {
+  pair: string;
+  direction: string;
+  side: Side;
+  mode: string;
+  lever: string;
+  time: string;
+}
+
+function header(row: Entrust | Position, locale: Locale): CardHeader {
+  return {
+    pair: `${row.tradcoin}/${row.maincoin}`,
+    direction: directionKey(row.type),
+    side: row.type,
+    mode: modeKey(row.tdMode),
+    lever: `${row.lever}×`,
+    time: formatDateTime(row.wdate, locale),
+  };
+}
+
+const DASH = '--';
+
+function priceOrDash(text: string, point: number, locale: Locale): string {
+  const value = Dec.tryParse(text);
+  return value === null || value.isZero() ? DASH : formatMoney(text, point, locale);
+}
+
+/** Spec §2 entrust card: every field, formatted. */
+export function entrustCard(entrust: Entrust, locale: Locale) {
+  const triggers = [entrust.profitPrice, entrust.lossPrice]
+    .map((text) => priceOrDash(text, entrust.point, locale))
+    .join(' / ');
+  const fields: CardField[] = [
+    {
+      label: 'perp.entrustPrice',
+      value:
+        entrust.style === 'market'
+          ? 'perp.marketPrice'
+          : formatMoney(entrust.entrust_price, entrust.point, locale),
+    },
+    { label: 'perp.latestPrice', value: priceOrDash(entrust.price, entrust.point, locale) },
+    { label: 'perp.triggerPrice', value: triggers },
+    { label: 'perp.quantity', value: formatMoney(entrust.number, 0, locale) },
+    { label: 'perp.unfilled', value: formatMoney(entrust.unfilled, 0, locale) },
+    { label: 'perp.style', value: entrust.style === 'limit' ? 'perp.limit' : 'perp.market' },
+    { label: 'perp.point', value: String(entrust.point) },
+  ];
+  return { header: header(entrust, locale), fields };
+}
+
+function signedTone(text: string): 'up' | 'down' {
+  return trendOf(text);
+}
+
+/** Spec §2 position card: every field, formatted; profit and percent coloured by sign. */
+export function positionCard(position: Position, locale: Locale) {
+  const coin = position.maincoin;
+  const fields: CardField[] = [
+    { label: 'perp.openPrice', value: formatMoney(position.price, position.point, locale) },
+    { label: 'perp.point', value: String(position.point) },
+    {
+      label: 'perp.realised',
+      value: `${formatMoney(position.realised, MONEY_DIGITS, locale)} ${coin}`,
+      tone: signedTone(position.realised),
+    },
+    {
+      label: 'perp.feeRate',
+      value: `${formatMoney(Dec.parse(position.gas).mul(Dec.fromInt(100)).toString(), 4, locale)}%`,
+    },
+    { label: 'perp.quantity', value: formatMoney(position.number, 0, locale) },
+    { label: 'perp.fees', value: `${formatMoney(position.fess, MONEY_DIGITS, locale)} ${coin}` },
+    {
+      label: 'perp.liquidationPrice',
+      value: priceOrDash(position.liquidation_price, position.point, locale),
+    },
+    { label: 'perp.margin', value: `${formatMoney(position.position, MONEY_DIGITS, locale)} ${coin}` },
+  ];
+  return {
+    header: header(position, locale),
+    profit: `${formatMoney(position.profit, MONEY_DIGITS, locale)} ${coin}`,
+    percent: formatChange(posterPercent(position), locale),
+    tone: signedTone(position.profit),
+    fields,
+  };
+}
+
+/** Values that are i18n keys rather than figures (market price, order style). */
+export function isTextKey(value: string): boolean {
+  return value.startsWith('perp.');
+}

@@ -1,0 +1,65 @@
+/** Draws the position poster on a canvas and saves it as a PNG (no extra library). */
+export interface PosterContent {
+  theme: 'profit' | 'loss';
+  title: string;
+  income: string;
+  rows: [string, string][];
+  caption: string;
+  qr: HTMLCanvasElement | null;
+}
+
+const WIDTH = 600;
+const HEIGHT = 900;
+const THEMES = {
+  profit: { top: '#0b3d2e', bottom: '#0b0e11', accent: '#0ecb81' },
+  loss: { top: '#4a1520', bottom: '#0b0e11', accent: '#f6465d' },
+} as const;
+
+export function drawPoster(canvas: HTMLCanvasElement, content: PosterContent): void {
+  canvas.width = WIDTH;
+  canvas.height = HEIGHT;
+  const context = canvas.getContext('2d');
+  if (!context) return;
+  const theme = THEMES[content.theme];
+  const gradient = context.createLinearGradient(0, 0, 0, HEIGHT);
+  gradient.addColorStop(0, theme.top);
+  gradient.addColorStop(1, theme.bottom);
+  context.fillStyle = gradient;
+  context.fillRect(0, 0, WIDTH, HEIGHT);
+  context.textAlign = 'center';
+  context.fillStyle = '#eaecef';
+  context.font = '600 32px sans-serif';
+  context.fillText(content.title, WIDTH / 2, 90);
+  context.fillStyle = theme.accent;
+  context.font = '700 96px sans-serif';
+  context.fillText(content.income, WIDTH / 2, 230);
+  context.font = '24px sans-serif';
+  content.rows.forEach(([label, value], index) => {
+    const y = 320 + index * 52;
+    context.textAlign = 'left';
+    context.fillStyle = '#848e9c';
+    context.fillText(label, 60, y);
+    context.textAlign = 'right';
+    context.fillStyle = '#eaecef';
+    context.fillText(value, WIDTH - 60, y);
+  });
+  if (content.qr) {
+    const size = 180;
+    context.fillStyle = '#ffffff';
+    context.fillRect(60 - 8, HEIGHT - size - 68, size + 16, size + 16);
+    context.drawImage(content.qr, 60, HEIGHT - size - 60, size, size);
+  }
+  context.textAlign = 'left';
+  context.fillStyle = '#848e9c';
+  context.font = '22px sans-serif';
+  context.fillText(content.caption, 270, HEIGHT - 150);
+}
+
+export function downloadCanvas(canvas: HTMLCanvasElement, fileName: string): void {
+  const link = document.createElement('a');
+  link.href = canvas.toDataURL('image/png');
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
