@@ -85,6 +85,26 @@ describe('the house market maker', () => {
   });
 });
 
+/** A position as numbers, canonical on both dialects (PostgreSQL numeric answers trailing zeros). */
+function positionFigures(row: {
+  autoid: number;
+  type: string;
+  td_mode: string;
+  number: string;
+  cost: string;
+  margin: string;
+}) {
+  const canonical = (text: string) => Dec.parse(text).toString();
+  return {
+    autoid: row.autoid,
+    type: row.type,
+    mode: row.td_mode,
+    number: canonical(row.number),
+    cost: canonical(row.cost),
+    margin: canonical(row.margin),
+  };
+}
+
 describe('restart', () => {
   it('rebuilds books, open orders, positions and triggers from the store', async () => {
     await mark(h, '100000');
@@ -96,20 +116,14 @@ describe('restart', () => {
     const before = {
       depth: JSON.stringify(engine.market(1).book.depth(20)),
       open: [...engine.open.keys()],
-      positions: [...engine.positions.values()].map((row) => ({
-        ...row,
-        number: Dec.parse(row.number).toString(),
-      })),
+      positions: [...engine.positions.values()].map(positionFigures),
       triggers: [...engine.triggers.keys()],
     };
     await engine.restore();
     expect({
       depth: JSON.stringify(engine.market(1).book.depth(20)),
       open: [...engine.open.keys()],
-      positions: [...engine.positions.values()].map((row) => ({
-        ...row,
-        number: Dec.parse(row.number).toString(),
-      })),
+      positions: [...engine.positions.values()].map(positionFigures),
       triggers: [...engine.triggers.keys()],
     }).toEqual(before);
   });
