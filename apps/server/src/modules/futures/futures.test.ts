@@ -133,7 +133,14 @@ describe('order → position → partial close → full close', () => {
       count: number;
     };
     expect(history.count).toBe(1);
-    expect(history.list[0]).toMatchObject({ autoid: position!.autoid, last_profit: '-2', state: 'closed' });
+    // Poster order: average entry 100000, income = −2 / margin 100 × 100.
+    expect(history.list[0]).toMatchObject({
+      autoid: position!.autoid,
+      last_profit: '-2',
+      state: 'closed',
+      price: '100000',
+      income: '-2.00',
+    });
     expect(history.list[0]!.closedate).toBe(h.clock.now());
     // Fees: 0.5 + 0.5 on opening, 0.202 + 0.297 on closing, and the bidder's opening fees 0.202 + 0.297.
     expect(await balanceOf(h, FEES)).toEqual({ available: '1.998', locked: '0' });

@@ -67,7 +67,13 @@ describe('liquidation', () => {
       list: PositionView[];
     };
     // Closed at the bankruptcy price (1000 − 50) / 0.01: the owner loses exactly the margin.
-    expect(history.list[0]).toMatchObject({ state: 'liquidated', close_price: '95000', last_profit: '-50' });
+    expect(history.list[0]).toMatchObject({
+      state: 'liquidated',
+      close_price: '95000',
+      last_profit: '-50',
+      price: '100000',
+      income: '-100.00',
+    });
     expect(await balanceOf(h, futuresOf(long))).toEqual({ available: '949.5', locked: '0' });
     // Equity at the mark, 50 + (954 − 1000) = 4, moved from the margin pool to the insurance fund.
     expect(await insuranceEntries()).toEqual([{ side: 'credit', amount: '4', code: 'futures_liquidation' }]);

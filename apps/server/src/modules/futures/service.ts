@@ -542,7 +542,10 @@ export class FuturesService {
       (trigger) => trigger.position_id === row.autoid,
     );
     const realised = Dec.parse(row.realised);
-    const closedMargin = open ? margin : realisedBase(row, market);
+    // A closed position's margin is gone: its income is measured on the margin it was opened with (cost / lever).
+    const closedCost = open ? Dec.ZERO : closedEntryCost(row, market);
+    const closedSize = Dec.parse(row.closed_number).mul(market.unit);
+    const closedMargin = open ? margin : closedCost.div(Dec.fromInt(row.lever));
     return {
       autoid: row.autoid,
       type: row.type,
@@ -551,7 +554,9 @@ export class FuturesService {
       tradcoin: market.contract.tradcoin,
       maincoin: market.contract.maincoin,
       wdate: row.wdate,
-      price: open ? averagePrice(figures).floorTo(accuracy).toString() : Dec.parse(row.open_price).toString(),
+      price: (open ? averagePrice(figures) : closedSize.isPositive() ? closedCost.div(closedSize) : Dec.ZERO)
+        .floorTo(accuracy)
+        .toString(),
       open_price: Dec.parse(row.open_price).toString(),
       number: figures.lots.toString(),
       unfilled: figures.lots.toString(),
@@ -631,10 +636,16 @@ export class FuturesService {
   }
 }
 
-/** A closed position's margin is gone; its income is measured on the margin it was opened with (cost / lever). */
-function realisedBase(row: PositionRow, market: ContractMarket): Dec {
-  const openNotional = Dec.parse(row.open_price).mul(Dec.parse(row.closed_number)).mul(market.unit);
-  return openNotional.div(Dec.fromInt(row.lever));
+/**
+ * The entry notional of a closed position, recovered from its closes: what
+ * the closes traded for minus the realised PnL for a long, plus it for a
+ * short (a liquidation closed at the bankruptcy price with PnL −margin fits
+ * the same identity).
+ */
+function closedEntryCost(row: PositionRow, market: ContractMarket): Dec {
+  const closedNotional = Dec.parse(row.close_money).mul(market.unit);
+  const realised = Dec.parse(row.realised);
+  return row.type === 'buy' ? closedNotional.sub(realised) : closedNotional.add(realised);
 }
 
 /** A stored optional price as canonical text, '' when none. */
