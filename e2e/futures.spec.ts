@@ -118,6 +118,35 @@ test('a user funds futures, opens a 10× long with TP and SL, sets a TP, closes 
   await confirmDialog(page);
   await expect(page.getByTestId('position-card')).toHaveCount(0);
 
+  // A limit order at a tapped bid rests as an entrust card; cancelling asks first.
+  await page.getByTestId('futures-style').getByText('Limit').click();
+  await page.getByTestId('book-buy').last().click();
+  await expect(page.getByTestId('futures-price-input').locator('input')).not.toHaveValue('');
+  await page.getByTestId('futures-quantity').locator('input').fill('1');
+  await page.getByTestId('futures-submit').click();
+  await confirmDialog(page);
+  const entrust = page.getByTestId('entrust-card').first();
+  await expect(entrust).toContainText('Limit');
+  await entrust.scrollIntoViewIfNeeded();
+  await shot(page, '59-futures-entrust');
+  await entrust.getByTestId('entrust-cancel').click();
+  await confirmDialog(page);
+  await expect(page.getByTestId('entrust-card')).toHaveCount(0);
+
+  // A short at market, closed through the close-by-side sheet.
+  await page.getByTestId('futures-style').getByText('Market').click();
+  await page.getByTestId('futures-direction').getByText('Short').click();
+  await page.getByTestId('futures-quantity').locator('input').fill('1');
+  await page.getByTestId('futures-submit').click();
+  await confirmDialog(page);
+  await expect(page.getByTestId('position-card').first()).toContainText('Short');
+  await page.getByTestId('close-side').click();
+  await page.waitForTimeout(400);
+  await shot(page, '60-close-by-side');
+  await page.locator('.adm-action-sheet-button-item').filter({ hasText: 'Close shorts' }).click();
+  await confirmDialog(page);
+  await expect(page.getByTestId('position-card')).toHaveCount(0);
+
   // History: the closed position and its poster.
   await page.goto(`${base()}/futuresRecord`);
   await page.locator('.adm-tabs-tab', { hasText: 'Closed positions' }).click();
@@ -129,6 +158,9 @@ test('a user funds futures, opens a 10× long with TP and SL, sets a TP, closes 
   // The same screen in Chinese.
   await page.evaluate(() => localStorage.setItem('lang', 'cn'));
   await page.goto(`${base()}/futures`);
+  // The direction chosen last is kept for the session (spec §3).
+  await expect(page.getByTestId('futures-submit')).toHaveText('卖出开空');
+  await page.getByTestId('futures-direction').getByText('开多').click();
   await expect(page.getByTestId('futures-submit')).toHaveText('买入开多');
   await shot(page, '58-futures-cn');
 });

@@ -21,8 +21,10 @@ export const SESSION_KEYS = {
   selectedCoin: 'selectedCoin',
   tradeType: 'tradeType',
   balancesData: 'balancesData',
-  /** Spec §3: the futures screen's stored order style, pair, tab and direction. */
+  /** Spec §3: the futures screen's stored margin mode, pair, tab and direction; also its order style and leverage. */
   futuresMode: 'futuresMode',
+  futuresStyle: 'futuresStyle',
+  futuresLever: 'futuresLever',
   futuresPair: 'futuresPair',
   futuresTab: 'futuresTab',
   futuresDirection: 'futuresDirection',

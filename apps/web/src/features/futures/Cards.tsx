@@ -1,6 +1,13 @@
 import type { Locale } from '@halyard/protocol';
 import { useTranslation } from 'react-i18next';
-import { type CardField, type CardHeader, entrustCard, isTextKey, positionCard } from './calc.ts';
+import {
+  type CardField,
+  type CardHeader,
+  closedFields,
+  entrustCard,
+  isTextKey,
+  positionCard,
+} from './calc.ts';
 import type { Entrust, Position } from './types.ts';
 
 function CardTop({ header }: { header: CardHeader }) {
@@ -122,7 +129,7 @@ export function ClosedPositionCard({ position, onPoster }: { position: Position;
             <div className={`hy-${view.tone}`}>{view.percent}</div>
           </div>
         </div>
-        <Fields fields={view.fields.filter((field) => field.label !== 'perp.liquidationPrice')} />
+        <Fields fields={closedFields(position, locale)} />
       </button>
     </article>
   );

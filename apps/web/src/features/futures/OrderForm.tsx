@@ -31,6 +31,11 @@ interface OrderFormProps {
   onSubmit(order: FuturesOrder): Promise<boolean>;
 }
 
+/** The live price as the read-only market field shows it: the contract's decimals, no grouping. */
+function marketPriceText(info: ContractInfo): string {
+  return (Dec.tryParse(info.price) ?? Dec.ZERO).toFixed(info.price_accuracy);
+}
+
 /** The price the order is estimated and checked at: the typed one for limit, the live one for market. */
 export function referencePrice(state: OrderFormState, info: ContractInfo): string {
   return state.style === 'market' ? info.price : state.price;
@@ -201,7 +206,7 @@ export function OrderForm({ info, levers, usable, state, onChange, onSubmit }: O
       />
       <div className={`hy-finput ${state.style === 'market' ? 'readonly' : ''}`}>
         <Input
-          value={state.style === 'market' ? price : state.price}
+          value={state.style === 'market' ? marketPriceText(info) : state.price}
           readOnly={state.style === 'market'}
           onChange={(value) => onChange({ price: value })}
           inputMode="decimal"

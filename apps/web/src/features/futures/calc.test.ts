@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BOOK_ROWS,
   bookSide,
+  closedFields,
   depthWidth,
   entrustCard,
   pollDelay,
@@ -171,5 +172,21 @@ describe('cards', () => {
       'perp.liquidationPrice': '27,300.12',
       'perp.margin': '150.0025 USDT',
     });
+  });
+
+  it('shows how a closed position opened and closed instead of its emptied lots and margin', () => {
+    const closed = {
+      ...position,
+      state: 'closed' as const,
+      closedate: Date.UTC(2026, 0, 3),
+      close_price: '31000',
+      number: '0',
+      position: '0',
+    };
+    const fields = Object.fromEntries(closedFields(closed, 'en').map((field) => [field.label, field.value]));
+    expect(fields['perp.closePrice']).toBe('31,000.00');
+    expect(fields['perp.openPrice']).toBe('30,000.50');
+    expect(Object.keys(fields)).not.toContain('perp.margin');
+    expect(Object.keys(fields)).not.toContain('perp.quantity');
   });
 });

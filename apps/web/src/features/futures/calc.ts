@@ -168,3 +168,18 @@ export function positionCard(position: Position, locale: Locale) {
 export function isTextKey(value: string): boolean {
   return value.startsWith('perp.');
 }
+
+/** A closed position has no lots, margin or liquidation price left: its card shows how it opened and closed. */
+export function closedFields(position: Position, locale: Locale): CardField[] {
+  const coin = position.maincoin;
+  return [
+    { label: 'perp.openPrice', value: formatMoney(position.price, position.point, locale) },
+    { label: 'perp.closePrice', value: priceOrDash(position.close_price, position.point, locale) },
+    {
+      label: 'perp.closeTime',
+      value: position.closedate === null ? DASH : formatDateTime(position.closedate, locale),
+    },
+    { label: 'perp.fees', value: `${formatMoney(position.fess, MONEY_DIGITS, locale)} ${coin}` },
+    { label: 'perp.point', value: String(position.point) },
+  ];
+}

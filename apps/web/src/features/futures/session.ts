@@ -1,7 +1,7 @@
 import { SESSION_KEYS, session } from '../../shared/storage.ts';
-import type { FuturesPair, OrderStyle, Position, Side } from './types.ts';
+import type { FuturesPair, OrderStyle, Position, Side, TdMode } from './types.ts';
 
-/** Spec §3: the futures screen keeps its order style, pair, tab and direction for the session. */
+/** Spec §3: the futures screen keeps its margin mode, pair, tab and direction (and order style, leverage) for the session. */
 export type FuturesTab = 'open' | 'position';
 
 function readJson<T>(text: string | null): T | null {
@@ -18,8 +18,13 @@ function oneOf<T extends string>(text: string | null, allowed: readonly T[], fal
 }
 
 export const futuresSession = {
-  style: () => oneOf<OrderStyle>(session.get(SESSION_KEYS.futuresMode), ['limit', 'market'], 'market'),
-  setStyle: (style: OrderStyle) => session.set(SESSION_KEYS.futuresMode, style),
+  mode: () => oneOf<TdMode>(session.get(SESSION_KEYS.futuresMode), ['cross', 'lsolate'], 'cross'),
+  setMode: (mode: TdMode) => session.set(SESSION_KEYS.futuresMode, mode),
+  style: () => oneOf<OrderStyle>(session.get(SESSION_KEYS.futuresStyle), ['limit', 'market'], 'market'),
+  setStyle: (style: OrderStyle) => session.set(SESSION_KEYS.futuresStyle, style),
+  /** 0 when none was chosen: the page then takes the first of the contract's list. */
+  lever: () => Number.parseInt(session.get(SESSION_KEYS.futuresLever) ?? '0', 10) || 0,
+  setLever: (lever: number) => session.set(SESSION_KEYS.futuresLever, String(lever)),
   pair: (fallback: FuturesPair): FuturesPair => {
     const stored = readJson<FuturesPair>(session.get(SESSION_KEYS.futuresPair));
     return stored && typeof stored.tradcoin === 'string' && typeof stored.maincoin === 'string'
@@ -27,6 +32,8 @@ export const futuresSession = {
       : fallback;
   },
   setPair: (pair: FuturesPair) => session.set(SESSION_KEYS.futuresPair, JSON.stringify(pair)),
+  /** The pair /marketDetails opens on (spec §3 session key marketDetails). */
+  setChartPair: (pair: FuturesPair) => session.set(SESSION_KEYS.marketDetails, JSON.stringify(pair)),
   tab: () => oneOf<FuturesTab>(session.get(SESSION_KEYS.futuresTab), ['open', 'position'], 'open'),
   setTab: (tab: FuturesTab) => session.set(SESSION_KEYS.futuresTab, tab),
   direction: () => oneOf<Side>(session.get(SESSION_KEYS.futuresDirection), ['buy', 'sell'], 'buy'),

@@ -73,8 +73,8 @@ function initialForm(): OrderFormState {
   return {
     side: futuresSession.direction(),
     style: futuresSession.style(),
-    tdMode: 'cross',
-    lever: 0,
+    tdMode: futuresSession.mode(),
+    lever: futuresSession.lever(),
     price: '',
     quantity: '',
     takeProfit: '',
@@ -135,6 +135,8 @@ export function FuturesPage() {
   const change = (patch: Partial<OrderFormState>) => {
     if (patch.side) futuresSession.setDirection(patch.side);
     if (patch.style) futuresSession.setStyle(patch.style);
+    if (patch.tdMode) futuresSession.setMode(patch.tdMode);
+    if (patch.lever) futuresSession.setLever(patch.lever);
     setForm((held) => ({ ...held, ...patch }));
   };
 
@@ -208,7 +210,7 @@ export function FuturesPage() {
           </span>
         ) : null}
         <nav className="hy-fhead-links">
-          <Link to="/marketDetails/contract" onClick={() => futuresSession.setPair(pair)}>
+          <Link to="/marketDetails/contract" onClick={() => futuresSession.setChartPair(pair)}>
             {t('perp.chart')}
           </Link>
           <button type="button" className="hy-flink" onClick={() => openStopPl(positions[0] ?? null)}>
