@@ -7,7 +7,7 @@ import { type Ledger, userAccount } from '../../ledger/index.ts';
 import type { Db, Executor } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { ChainWatcher, custodyOf } from './chain-watcher.ts';
-import { type ChainReader, createChainReader, decToUnits } from './chains.ts';
+import { createChainReader, decToUnits } from './chains.ts';
 import type { CoinChain } from './coins.ts';
 import { CHAIN_NAMES, type ChainId, isChainId, type WalletConfig } from './config.ts';
 import { createAddressDeriver, DEPOSIT_INDEX_MAX } from './hd.ts';
@@ -161,10 +161,10 @@ export class WalletService {
   private readonly ledger: Ledger;
   private readonly clock: Clock;
   private readonly deriveAddress: (index: number) => Address;
-  private readonly readers = new Map<ChainId, ChainReader>();
   private readonly rpcUrls = new Map<ChainId, string>();
   readonly watchers = new Map<ChainId, ChainWatcher>();
-  private signer: Signer | null = null;
+  /** Reads the RPC URLs as chains connect; null without a hot-wallet key (withdrawals then wait). */
+  private readonly signer: Signer | null;
   private sending: Promise<void> | null = null;
 
   constructor(private readonly options: WalletServiceOptions) {
@@ -172,6 +172,8 @@ export class WalletService {
     this.ledger = options.ledger;
     this.clock = options.clock;
     this.deriveAddress = createAddressDeriver(options.config.depositXpub);
+    const key = options.config.hotWalletKey;
+    this.signer = key ? createSigner(key, this.rpcUrls) : null;
     for (const chain of options.config.chains) {
       if (chain.rpcUrl) this.connectChain(chain.id, chain.rpcUrl, { startAtHead: !options.demo });
     }
@@ -180,7 +182,6 @@ export class WalletService {
   /** Starts watching a chain at `rpcUrl` (config, or a local chain once it runs) and lets the signer use it. */
   connectChain(chainId: ChainId, rpcUrl: string, options: { startAtHead: boolean }): void {
     const reader = createChainReader(chainId, rpcUrl);
-    this.readers.set(chainId, reader);
     this.rpcUrls.set(chainId, rpcUrl);
     this.watchers.set(
       chainId,
@@ -194,8 +195,6 @@ export class WalletService {
         onUnpaidReversal: (deposit) => this.freezeForUnpaidReversal(deposit),
       }),
     );
-    const key = this.options.config.hotWalletKey;
-    this.signer = key ? createSigner(key, this.rpcUrls) : null;
   }
 
   rpcUrl(chainId: ChainId): string | null {
