@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../app.ts';
 import {
   BTC,
@@ -425,6 +425,35 @@ describe('reads', () => {
       { price: '101', amount: '0.1', width: '40.00' },
       { price: '102', amount: '1.9', width: '100.00' },
     ]);
+  });
+});
+
+describe('live data', () => {
+  it('pushes depth and latest trades on the spec keys after the commit, and both pair lists', async () => {
+    const buyer = await fundedUser(h, { USDT: '1000' });
+    const seller = await fundedUser(h, { BTC: '1' });
+    const publish = vi.spyOn(h.app.realtime, 'publish');
+    await placed(limit('buy', buyer, '100', '1', h));
+    await placed(limit('sell', seller, '100', '0.4', h));
+    const pushes = publish.mock.calls.map(([push]) => push);
+    expect(pushes).toContainEqual({
+      type: 'buy',
+      key: 'USDT_BTC_trad',
+      data: [{ price: '100', amount: '0.6', width: '100.00' }],
+    });
+    expect(pushes).toContainEqual({ type: 'sell', key: 'USDT_BTC_trad', data: [] });
+    expect(pushes).toContainEqual({
+      type: 'top',
+      key: 'USDT_BTC_trad',
+      data: [{ price: '100', amount: '0.4', type: 'sell', wdate: h.clock.now() }],
+    });
+    // The trade reaches the K-line: the 1-minute bar holds it once flushed.
+    await h.app.market.data.flush();
+    const kline = await expectOk(get(h, '/trad/kline?pairname=BTC/USDT&mine=1&count=1'));
+    expect((kline.data as { series: string[] }).series[0]).toMatch(/\|100\|100\|100\|100\|0\.4$/);
+    publish.mockClear();
+    h.app.spot.service.publishLists();
+    expect(publish.mock.calls.map(([push]) => push.type)).toEqual(['overview', 'symbols']);
   });
 });
 
