@@ -44,7 +44,10 @@ async function inject<T>(method: 'GET' | 'POST', url: string, payload?: object):
 async function trader(index: number): Promise<number> {
   const email = `bench${index}@example.com`;
   await inject('GET', `/user/getCode?account=${encodeURIComponent(email)}&purpose=register`);
-  const [mail] = await inject<{ body: string }[]>('GET', `/dev/outbox?recipient=${encodeURIComponent(email)}`);
+  const [mail] = await inject<{ body: string }[]>(
+    'GET',
+    `/dev/outbox?recipient=${encodeURIComponent(email)}`,
+  );
   const code = /\b(\d{6})\b/.exec(mail?.body ?? '')?.[1];
   const { member } = await inject<{ member: { id: number } }>('POST', '/member/register', {
     account: email,
