@@ -96,7 +96,8 @@ export const spot: Catalogue = {
     'spot.orderNotOpen': 'Order ini sudah tidak terbuka',
     'spot.noPrice': 'Belum ada harga pasar, silakan gunakan order limit',
     'spot.busy': 'Pasar sedang sibuk, silakan coba lagi',
-    'faucet.credited': 'Uang mainan demo ditambahkan ke dompet spot Anda: {amounts}. Ini bukan uang sungguhan.',
+    'faucet.credited':
+      'Uang mainan demo ditambahkan ke dompet spot Anda: {amounts}. Ini bukan uang sungguhan.',
   },
   ru: {
     'spot.placed': 'Ордер размещён',

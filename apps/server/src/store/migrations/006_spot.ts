@@ -57,7 +57,11 @@ export const spotMigration: HalyardMigration = {
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
       .execute();
     // Open orders of a pair (restore) and of a user (entrustOrder, tradAccount).
-    await db.schema.createIndex('spot_orders_pair_state').on('spot_orders').columns(['pair_id', 'state']).execute();
+    await db.schema
+      .createIndex('spot_orders_pair_state')
+      .on('spot_orders')
+      .columns(['pair_id', 'state'])
+      .execute();
     await db.schema
       .createIndex('spot_orders_user')
       .on('spot_orders')
@@ -78,6 +82,10 @@ export const spotMigration: HalyardMigration = {
       .addColumn('seller_fee', money, (c) => c.notNull())
       .addColumn('wdate', 'bigint', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('spot_trades_pair').on('spot_trades').columns(['pair_id', 'autoid']).execute();
+    await db.schema
+      .createIndex('spot_trades_pair')
+      .on('spot_trades')
+      .columns(['pair_id', 'autoid'])
+      .execute();
   },
 };
