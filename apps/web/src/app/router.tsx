@@ -15,6 +15,7 @@ import { HelpCenterPage } from '../pages/HelpCenter/HelpCenterPage.tsx';
 import { HomePage } from '../pages/Home/HomePage.tsx';
 import { IdAuthPage } from '../pages/IdAuth/IdAuthPage.tsx';
 import { LoginPage } from '../pages/Login/LoginPage.tsx';
+import { MarketDetailsPage } from '../pages/MarketDetails/MarketDetailsPage.tsx';
 import { ModifyLoginPassPage } from '../pages/ModifyLoginPass/ModifyLoginPassPage.tsx';
 import { ModifyPayPassPage } from '../pages/ModifyPayPass/ModifyPayPassPage.tsx';
 import { MyPage } from '../pages/My/MyPage.tsx';
@@ -56,6 +57,7 @@ const SCREENS: Partial<Record<RouteName, ComponentType>> = {
   exchangeRecord: ExchangeRecordPage,
   balances: BalancesPage,
   balanceRecord: BalanceRecordPage,
+  marketDetails: MarketDetailsPage,
 };
 
 /** Every route of spec §2 under the layout; unknown paths go home. */

@@ -71,7 +71,7 @@ describe('app shell', () => {
     const router = start('/balances');
     await settle();
     expect(router.state.location.pathname).toBe('/balances');
-    expect(document.querySelector('[data-testid="pending-screen"]')).not.toBeNull();
+    expect(document.querySelector('.hy-funds')).not.toBeNull();
   });
 
   it('sends unknown paths home, keeps the title and remembers the route name', async () => {

@@ -9,36 +9,13 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/http.ts';
 import { live } from '../../shared/live.ts';
+import { CHART_STYLES as STYLES } from '../market/chart-styles.ts';
+import { parseSeries } from '../market/kline.ts';
 import { type CyclePair, onPairPush } from './api.ts';
-import { parseSeries } from './kline.ts';
 
 /** The chips offered on the cycle chart: bar periods only (the minute line belongs to the full chart). */
 const CHART_PERIODS = KLINE_PERIODS.filter((period) => period.type === 0 && period.minutes <= 60);
 const DEFAULT_PERIOD = KLINE_PERIODS[CYCLE_CHART_DEFAULT_PERIOD_INDEX];
-
-/** The app's fonts on the chart (a canvas cannot read CSS variables; klinecharts would fall back to serif). */
-const FONT = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Noto Sans", sans-serif';
-const TEXT = { family: FONT, color: '#848e9c' };
-const MARK = { text: { family: FONT } };
-
-const STYLES = {
-  grid: { horizontal: { color: '#2b3139' }, vertical: { color: '#2b3139' } },
-  candle: {
-    bar: {
-      upColor: '#0ecb81',
-      downColor: '#f6465d',
-      upBorderColor: '#0ecb81',
-      downBorderColor: '#f6465d',
-      upWickColor: '#0ecb81',
-      downWickColor: '#f6465d',
-    },
-    priceMark: { high: { textFamily: FONT }, low: { textFamily: FONT }, last: MARK },
-    tooltip: { text: TEXT },
-  },
-  xAxis: { tickText: TEXT },
-  yAxis: { tickText: TEXT },
-  crosshair: { horizontal: { text: MARK.text }, vertical: { text: MARK.text } },
-};
 
 /**
  * The cycle K-line (spec §2): history first, then the live bars of the

@@ -1,4 +1,3 @@
-import { Dec } from '@halyard/money';
 import type { Locale } from '@halyard/protocol';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api } from '../../shared/http.ts';
@@ -124,30 +123,6 @@ export function useBalanceRecords(coin: string, wallet: WalletName) {
       }),
     getNextPageParam: (last) => last.next ?? undefined,
   });
-}
-
-/** Spot + futures usable and held amounts of a row, for the hide-zero filter. */
-export function isZeroRow(amounts: readonly string[]): boolean {
-  return amounts.every((amount) => (Dec.tryParse(amount) ?? Dec.ZERO).isZero());
-}
-
-/** Rows matching the search (coin name contains it, case-insensitive) and, when asked, not all zero. */
-export function filterAssetRows<T extends { coin: string }>(
-  rows: readonly T[],
-  search: string,
-  hideZero: boolean,
-  amounts: (row: T) => string[],
-): T[] {
-  const needle = search.trim().toUpperCase();
-  return rows.filter(
-    (row) => row.coin.toUpperCase().includes(needle) && !(hideZero && isZeroRow(amounts(row))),
-  );
-}
-
-/** A USDT figure in the local currency: usdt × rate (decimal). */
-export function toLocal(usdt: string, rate: Rate | undefined): string | null {
-  if (!rate) return null;
-  return (Dec.tryParse(usdt) ?? Dec.ZERO).mul(Dec.tryParse(rate.price) ?? Dec.ZERO).toString();
 }
 
 export function requestFaucet(): Promise<Array<{ asset: string; amount: string }>> {

@@ -1,11 +1,17 @@
 import type { Locale } from '@halyard/protocol';
 import { useTranslation } from 'react-i18next';
 import { formatMoney, trendOf } from '../../shared/format.ts';
-import type { SpotSnapshot } from './api.ts';
+import type { SpotInfo, SpotSnapshot } from './api.ts';
 import { type BookRow, bookSide } from './book.ts';
 
+/** What the book needs of a pair: coins, latest price and change, digits. */
+export type BookInfo = Pick<
+  SpotInfo,
+  'tradcoin' | 'maincoin' | 'price' | 'rise' | 'price_accuracy' | 'amount_accuracy'
+>;
+
 interface OrderBookProps {
-  snapshot: SpotSnapshot;
+  snapshot: Pick<SpotSnapshot, 'buy' | 'sell'> & { info: BookInfo };
   onPick(price: string): void;
 }
 

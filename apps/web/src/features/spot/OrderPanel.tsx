@@ -22,7 +22,10 @@ interface OrderPanelProps {
 }
 
 const MARKS = Object.fromEntries(
-  Array.from({ length: SLIDER.max / SLIDER.markStep + 1 }, (_, index) => [index * SLIDER.markStep, '']),
+  Array.from({ length: SLIDER.max / SLIDER.markStep + 1 }, (_, index) => [
+    index * SLIDER.markStep,
+    `${index * SLIDER.markStep}%`,
+  ]),
 );
 
 /** The spot order form (spec §2/§4/§5): side tabs, style sheet, price, amount, slider, balance, submit. */
@@ -181,7 +184,6 @@ export function OrderPanel({ info, account, form, dispatch }: OrderPanelProps) {
           value={form.percent}
           onChange={slide}
         />
-        <span className="hy-num hy-muted">{form.percent}%</span>
       </div>
       <div className="hy-usable">
         <span className="hy-muted">{t('exchange.usable')}</span>

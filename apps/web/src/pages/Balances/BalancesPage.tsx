@@ -15,14 +15,13 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useVersions } from '../../features/content/api.ts';
 import {
-  filterAssetRows,
   requestFaucet,
-  toLocal,
   useFuturesAssets,
   useLocalRate,
   useSpotAssets,
   useTotals,
 } from '../../features/funds/api.ts';
+import { filterAssetRows, toLocal } from '../../features/funds/rows.ts';
 import { formatMoney } from '../../shared/format.ts';
 import { LOCAL_KEYS, local } from '../../shared/storage.ts';
 import { EmptyState } from '../../shared/ui/EmptyState.tsx';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterAssetRows, isZeroRow, toLocal } from './api.ts';
+import { filterAssetRows, isZeroRow, toLocal } from './rows.ts';
 
 const rows = [
   { coin: 'USDT', usable: '10', disable: '0' },
