@@ -107,7 +107,9 @@ test('a user funds futures, opens a 10× long with TP and SL, sets a TP, closes 
   await shot(page, '56-poster');
   const download = page.waitForEvent('download');
   await page.getByTestId('poster-save').click();
-  expect((await download).suggestedFilename()).toMatch(/^halyard-BTC-\d+\.png$/);
+  const saved = await download;
+  expect(saved.suggestedFilename()).toMatch(/^halyard-BTC-\d+\.png$/);
+  await saved.saveAs('e2e/screenshots/56-poster-saved.png');
   await page
     .locator('.adm-mask')
     .last()

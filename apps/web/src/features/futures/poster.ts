@@ -52,7 +52,34 @@ export function drawPoster(canvas: HTMLCanvasElement, content: PosterContent): v
   context.textAlign = 'left';
   context.fillStyle = '#848e9c';
   context.font = '22px sans-serif';
-  context.fillText(content.caption, 270, HEIGHT - 150);
+  wrapText(context, content.caption, 270, HEIGHT - 170, WIDTH - 270 - 40, 30);
+}
+
+/** Fills `text` over as many lines as it needs within `maxWidth` (words, or characters for CJK text without spaces). */
+function wrapText(
+  context: CanvasRenderingContext2D,
+  text: string,
+  x: number,
+  y: number,
+  maxWidth: number,
+  lineHeight: number,
+): void {
+  const pieces = text.includes(' ')
+    ? text.split(' ').map((word, index) => (index === 0 ? word : ` ${word}`))
+    : [...text];
+  let line = '';
+  let row = 0;
+  for (const piece of pieces) {
+    const candidate = line + piece;
+    if (line !== '' && context.measureText(candidate).width > maxWidth) {
+      context.fillText(line, x, y + row * lineHeight);
+      row += 1;
+      line = piece.trimStart();
+    } else {
+      line = candidate;
+    }
+  }
+  context.fillText(line, x, y + row * lineHeight);
 }
 
 export function downloadCanvas(canvas: HTMLCanvasElement, fileName: string): void {
