@@ -39,7 +39,7 @@ test('a user gets play money, places and cancels a limit buy, buys at market, an
 
   // A market buy fills against the demo market maker: BTC arrives.
   await page.getByRole('tab', { name: 'Sell' }).click();
-  const btcBefore = await page.getByTestId('usable').innerText();
+  const btcBefore = (await page.getByTestId('usable').textContent()) ?? '';
   await page.getByRole('tab', { name: 'Buy' }).click();
   await page.getByTestId('order-style').click();
   await page.locator('.adm-action-sheet-button-item', { hasText: 'Market' }).click();

@@ -29,7 +29,9 @@ export async function dismissTips(page: Page) {
 export async function registerAndSignIn(page: Page, prefix: string) {
   const email = `${prefix}-${Date.now()}@example.com`;
   await page.request.get(`${base()}/user/getCode`, { params: { account: email, purpose: 'register' } });
-  const outbox = await (await page.request.get(`${base()}/dev/outbox`, { params: { recipient: email } })).json();
+  const outbox = await (
+    await page.request.get(`${base()}/dev/outbox`, { params: { recipient: email } })
+  ).json();
   const code = (outbox.data as { body: string }[])[0]?.body.match(/\b(\d{6})\b/)?.[1] ?? '';
   expect(code, 'a 6-digit code in the outbox').toMatch(/^\d{6}$/);
   const registered = await page.request.post(`${base()}/member/register`, {

@@ -4,8 +4,12 @@ import { AboutUsPage } from '../pages/AboutUs/AboutUsPage.tsx';
 import { BalanceRecordPage } from '../pages/BalanceRecord/BalanceRecordPage.tsx';
 import { BalancesPage } from '../pages/Balances/BalancesPage.tsx';
 import { BindEmailPage, BindPhonePage } from '../pages/BindAccount/BindAccountPage.tsx';
+import { CoinConvertPage } from '../pages/CoinConvert/CoinConvertPage.tsx';
 import { CoinExchangePage } from '../pages/CoinExchange/CoinExchangePage.tsx';
+import { CoinRechargePage } from '../pages/CoinRecharge/CoinRechargePage.tsx';
 import { CoinSearchPage } from '../pages/CoinSearch/CoinSearchPage.tsx';
+import { CoinTransferPage } from '../pages/CoinTransfer/CoinTransferPage.tsx';
+import { CoinWithdrawPage } from '../pages/CoinWithdraw/CoinWithdrawPage.tsx';
 import { CyclePage } from '../pages/Cycle/CyclePage.tsx';
 import { CycleHistoryPage } from '../pages/CycleHistory/CycleHistoryPage.tsx';
 import { ExchangeRecordPage } from '../pages/ExchangeRecord/ExchangeRecordPage.tsx';
@@ -58,6 +62,10 @@ const SCREENS: Partial<Record<RouteName, ComponentType>> = {
   balances: BalancesPage,
   balanceRecord: BalanceRecordPage,
   marketDetails: MarketDetailsPage,
+  coinRecharge: CoinRechargePage,
+  coinWithdraw: CoinWithdrawPage,
+  coinTransfer: CoinTransferPage,
+  coinConvert: CoinConvertPage,
 };
 
 /** Every route of spec §2 under the layout; unknown paths go home. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterAssetRows, isZeroRow, toLocal } from './rows.ts';
+import { filterAssetRows, isZeroRow, secondsLeft, toLocal, withdrawalDebit, withdrawnSince } from './rows.ts';
 
 const rows = [
   { coin: 'USDT', usable: '10', disable: '0' },
@@ -22,5 +22,28 @@ describe('asset rows', () => {
   it('value USDT in the local currency with decimals, not floats', () => {
     expect(toLocal('0.1', { symbol: '¥', price: '7.2', coin: 'CNY' })).toBe('0.72');
     expect(toLocal('1', undefined)).toBeNull();
+  });
+});
+
+describe('funds arithmetic', () => {
+  it('counts a quote down in whole seconds to 0', () => {
+    expect(secondsLeft(10_000, 0)).toBe(10);
+    expect(secondsLeft(10_000, 9_001)).toBe(1);
+    expect(secondsLeft(10_000, 12_000)).toBe(0);
+  });
+
+  it('debits amount plus fee, exactly', () => {
+    expect(withdrawalDebit('0.1', '0.2')).toBe('0.3');
+    expect(withdrawalDebit('x', '1')).toBeNull();
+  });
+
+  it('counts non-rejected withdrawals since the start of the day', () => {
+    const records = [
+      { amount: '5', state: 'waiting', time: 100 },
+      { amount: '7', state: 'rejected', time: 100 },
+      { amount: '1.5', state: 'completed', time: 200 },
+      { amount: '9', state: 'completed', time: 50 },
+    ];
+    expect(withdrawnSince(records, 100)).toBe('6.5');
   });
 });

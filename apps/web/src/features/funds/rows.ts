@@ -24,3 +24,26 @@ export function toLocal(usdt: string, rate: Rate | undefined): string | null {
   if (!rate) return null;
   return (Dec.tryParse(usdt) ?? Dec.ZERO).mul(Dec.tryParse(rate.price) ?? Dec.ZERO).toString();
 }
+
+/** Whole seconds left on a convert quote, never below 0. */
+export function secondsLeft(expiresAt: number, now: number): number {
+  return Math.max(0, Math.ceil((expiresAt - now) / 1000));
+}
+
+/** What the withdrawal takes from the balance: the amount the address receives plus the fee. */
+export function withdrawalDebit(amount: string, fee: string): string | null {
+  const parsed = Dec.tryParse(amount);
+  return parsed ? parsed.add(Dec.tryParse(fee) ?? Dec.ZERO).toString() : null;
+}
+
+/** Sum of the withdrawals still counting against today's limit (not rejected) since `since`. */
+export function withdrawnSince(
+  records: ReadonlyArray<{ amount: string; state: string; time: number }>,
+  since: number,
+): string {
+  return Dec.sum(
+    records
+      .filter((record) => record.state !== 'rejected' && record.time >= since)
+      .map((record) => Dec.tryParse(record.amount) ?? Dec.ZERO),
+  ).toString();
+}

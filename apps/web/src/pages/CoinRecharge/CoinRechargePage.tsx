@@ -1,0 +1,118 @@
+import type { Locale } from '@halyard/protocol';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Input } from 'antd-mobile';
+import { QRCodeSVG } from 'qrcode.react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useVersions } from '../../features/content/api.ts';
+import { ChainRecords } from '../../features/funds/ChainRecords.tsx';
+import { CoinChainPicker, useCoinChain } from '../../features/funds/CoinChainPicker.tsx';
+import {
+  demoDeposit,
+  useDepositAddress,
+  useDepositRecords,
+  useWalletCoins,
+} from '../../features/funds/wallet-api.ts';
+import { formatMoney } from '../../shared/format.ts';
+import { EmptyState } from '../../shared/ui/EmptyState.tsx';
+import { PageFrame } from '../../shared/ui/PageFrame.tsx';
+import { toast } from '../../shared/ui/toast.ts';
+import '../../features/funds/funds.css';
+
+const DEMO_AMOUNT = '100';
+/** How long to look for a sent demo transfer before the chain watcher has recorded it. */
+const WATCH_MS = 60_000;
+
+/**
+ * Deposit (spec §2 coinRecharge): coin and chain, the address with its QR
+ * code, the minimum and confirmations, the records. The chain is the proof:
+ * no approval (AMENDMENTS A1) and no screenshot (A4).
+ */
+export function CoinRechargePage() {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language as Locale;
+  const client = useQueryClient();
+  const coins = useWalletCoins();
+  const pick = useCoinChain(coins.data, 'isin');
+  const address = useDepositAddress(pick.coin, pick.chain);
+  const [watchUntil, setWatchUntil] = useState(0);
+  const records = useDepositRecords(pick.coin, watchUntil);
+  const demo = useVersions().data?.demo === true;
+  const [amount, setAmount] = useState(DEMO_AMOUNT);
+
+  const copy = () => {
+    if (!address.data) return;
+    navigator.clipboard
+      .writeText(address.data.address)
+      .then(() => toast(t('funds.copied')))
+      .catch(() => toast(address.data.address));
+  };
+  async function sendPlayTokens() {
+    if (pick.chain === null) return;
+    await demoDeposit(pick.coin, pick.chain, amount);
+    toast(t('funds.demoDepositSent'));
+    setWatchUntil(Date.now() + WATCH_MS);
+    await client.invalidateQueries({ queryKey: ['wallet', 'deposits'] });
+  }
+
+  return (
+    <PageFrame title={t('route.coinRecharge')} fallback="/balances">
+      <div className="hy-funds-page">
+        <CoinChainPicker
+          coins={coins.data ?? []}
+          coin={pick.coin}
+          chain={pick.chain}
+          direction="isin"
+          onCoin={pick.setCoin}
+          onChain={pick.setChain}
+        />
+        {address.data ? (
+          <section className="hy-address-card" data-testid="deposit-address">
+            <div className="hy-qr" data-testid="deposit-qr">
+              <QRCodeSVG value={address.data.uri} size={168} />
+            </div>
+            <div className="hy-address-text" data-testid="address-text">
+              {address.data.address}
+            </div>
+            <Button size="small" color="primary" fill="outline" onClick={copy}>
+              {t('funds.copyAddress')}
+            </Button>
+          </section>
+        ) : (
+          <EmptyState>{address.isLoading ? t('common.loading') : t('funds.noAddress')}</EmptyState>
+        )}
+        {address.data ? (
+          <div className="hy-facts">
+            <span className="hy-muted">{t('funds.minDeposit')}</span>
+            <span className="hy-num">
+              {formatMoney(address.data.min, 8, locale)} {address.data.coin}
+            </span>
+            <span className="hy-muted">{t('funds.confirmations')}</span>
+            <span className="hy-num">{address.data.confirmations}</span>
+            <span className="hy-muted">{t('funds.chain')}</span>
+            <span>{address.data.blockname}</span>
+          </div>
+        ) : null}
+        <p className="hy-muted hy-small">{t('funds.depositHint', { coin: pick.coin })}</p>
+        {demo && address.data ? (
+          <section className="hy-demo-note" data-testid="demo-deposit">
+            <span>{t('funds.demoDepositHint')}</span>
+            <Input value={amount} onChange={setAmount} inputMode="decimal" style={{ width: 70 }} />
+            <Button
+              size="small"
+              color="primary"
+              data-testid="demo-deposit-send"
+              onClick={() => {
+                sendPlayTokens().catch(() => undefined);
+              }}
+            >
+              {t('funds.demoDepositSend')}
+            </Button>
+          </section>
+        ) : null}
+        <div className="hy-section-title">{t('funds.depositRecords')}</div>
+        <ChainRecords records={records.data} testId="deposit-records" />
+      </div>
+    </PageFrame>
+  );
+}
