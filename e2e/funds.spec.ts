@@ -50,7 +50,13 @@ test('a user sees a deposit address with its QR code, receives a demo deposit an
   await shot(page, '74-withdraw');
   await page.goto(`${base()}/coinConvert`);
   await expect(page.getByTestId('quote-countdown')).toHaveText(/\d+ s/);
+  await page.getByPlaceholder('Amount').fill('20');
+  await expect(page.getByTestId('convert-receive')).not.toHaveText('≈ 0.00000000');
   await shot(page, '75-convert');
+  await page.getByTestId('convert-submit').click();
+  await expect(page.getByText(/Converted: received/)).toBeVisible();
+  await expect(page.locator('.hy-record-row').first()).toContainText('BTC');
+  await shot(page, '77-convert-done');
   await page.goto(`${base()}/balanceRecord?coin=USDT&wallet=spot`);
   await expect(page.getByTestId('balance-record').locator('.hy-record-row').first()).toBeVisible();
   await shot(page, '76-balance-record');

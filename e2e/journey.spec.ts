@@ -149,7 +149,6 @@ test('a user registers with the emailed code and lands logged in', async ({ page
     'bindEmail',
     'notice',
     'coinSearch',
-    'coinExchange',
   ];
   for (const [index, name] of screens.entries()) {
     await page.goto(`${base()}/${name}`);
