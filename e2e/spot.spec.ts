@@ -21,6 +21,14 @@ test('a user gets play money, places and cancels a limit buy, buys at market, an
   await dismissTips(page);
   await expect(page.getByTestId('book-bids').locator('button').first()).toBeVisible();
   await shot(page, '61-spot-market-order-form');
+  await page.getByTestId('pair-picker').click();
+  await expect(page.locator('.hy-pair-option').first()).toBeVisible();
+  await page.waitForTimeout(400); // the slide-in
+  await shot(page, '67-spot-pair-popup');
+  await page
+    .locator('.adm-mask')
+    .last()
+    .click({ position: { x: 370, y: 400 } });
   await page.getByTestId('order-style').click();
   await page.locator('.adm-action-sheet-button-item', { hasText: 'Limit' }).click();
   await page.getByTestId('price').locator('input').fill('1000');
@@ -61,4 +69,13 @@ test('a user gets play money, places and cancels a limit buy, buys at market, an
   await expect(page.getByTestId('market-price')).not.toHaveText('0');
   await page.waitForTimeout(1500);
   await shot(page, '66-market-details');
+  // A custom main indicator (registered with klinecharts) and the time-share line draw without errors.
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.getByTestId('main-indicator').click();
+  await page.locator('.adm-action-sheet-button-item', { hasText: 'MIKE' }).click();
+  await page.getByRole('tab', { name: 'Line' }).click();
+  await page.waitForTimeout(1000);
+  await shot(page, '68-market-details-line-mike');
+  expect(errors).toEqual([]);
 });

@@ -9,7 +9,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/http.ts';
 import { live } from '../../shared/live.ts';
-import { CHART_STYLES as STYLES } from '../market/chart-styles.ts';
+import { CHART_OPTIONS } from '../market/chart-styles.ts';
 import { parseSeries } from '../market/kline.ts';
 import { type CyclePair, onPairPush } from './api.ts';
 
@@ -29,7 +29,7 @@ export function CycleKline({ pair, pricePrecision }: { pair: CyclePair; pricePre
 
   useEffect(() => {
     if (!element.current) return;
-    chart.current = init(element.current, { styles: STYLES });
+    chart.current = init(element.current, CHART_OPTIONS);
     return () => {
       if (element.current) dispose(element.current);
       chart.current = null;

@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/http.ts';
 import { live } from '../../shared/live.ts';
-import { CHART_STYLES } from './chart-styles.ts';
+import { AREA_STYLE, CHART_OPTIONS } from './chart-styles.ts';
 import { registerCustomIndicators } from './indicators.ts';
 import { parseSeries } from './kline.ts';
 
@@ -68,7 +68,7 @@ export function KlineChart({
   useEffect(() => {
     if (!element.current) return;
     registerCustomIndicators();
-    const created = init(element.current, { styles: CHART_STYLES });
+    const created = init(element.current, CHART_OPTIONS);
     created?.createIndicator('VOL', false, { height: 80 });
     chart.current = created;
     return () => {
@@ -90,7 +90,7 @@ export function KlineChart({
   useEffect(() => {
     // The time-share view hides the candles and draws the closes as an area.
     chart.current?.setStyles({
-      candle: { type: (period.type === -1 ? 'area' : 'candle_solid') as CandleType },
+      candle: { type: (period.type === -1 ? 'area' : 'candle_solid') as CandleType, area: AREA_STYLE },
     });
   }, [period.type]);
 

@@ -23,3 +23,15 @@ export const CHART_STYLES = {
   yAxis: { tickText: TEXT },
   crosshair: { horizontal: { text: MARK.text }, vertical: { text: MARK.text } },
 };
+
+/** Chart options: no "0.0{3}3" folding of small amounts (18 zeros never fit a tooltip anyway). */
+export const CHART_OPTIONS = { styles: CHART_STYLES, decimalFoldThreshold: 18 };
+
+/** The time-share line: the closes as an accent area. */
+export const AREA_STYLE = {
+  lineColor: '#f5a524',
+  backgroundColor: [
+    { offset: 0, color: 'rgba(245, 165, 36, 0.01)' },
+    { offset: 1, color: 'rgba(245, 165, 36, 0.2)' },
+  ],
+};
