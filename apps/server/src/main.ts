@@ -8,6 +8,11 @@ const app = await createApp({ config, store });
 await app.http.listen({ port: config.port, host: config.host });
 app.start();
 app.http.log.info(`Halyard on ${config.publicUrl} (${store.dialect}${config.demo ? ', demo' : ''})`);
+if (config.demo && !process.env.ADMIN_TOKEN) {
+  // A demo operator needs the generated token to try the /admin routes; a real
+  // deployment sets ADMIN_TOKEN and it is never printed.
+  app.http.log.info(`demo admin-token for /admin routes: ${config.adminToken}`);
+}
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {
