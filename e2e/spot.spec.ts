@@ -61,6 +61,7 @@ test('a user gets play money, places and cancels a limit buy, buys at market, an
 
   await page.getByTestId('record-link').click();
   await expect(page.getByTestId('exchange-record').getByTestId('order-card').first()).toBeVisible();
+  await page.waitForTimeout(400); // the slide-in
   await shot(page, '65-exchange-record');
 
   // The chart: history first, candles drawn.
