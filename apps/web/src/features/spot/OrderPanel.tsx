@@ -154,18 +154,12 @@ export function OrderPanel({ info, account, form, dispatch }: OrderPanelProps) {
           },
         }))}
       />
-      {form.style === 'market' ? (
-        <div className="hy-stepper read-only" data-testid="price">
-          <span className="hy-muted">{t('exchange.marketPrice')}</span>
-        </div>
-      ) : (
-        <PriceStepper
-          value={form.price}
-          accuracy={info.price_accuracy}
-          readOnly={false}
-          onChange={(value) => dispatch({ type: 'price', price: value })}
-        />
-      )}
+      <PriceStepper
+        value={form.style === 'market' ? formatMoney(info.price, info.price_accuracy, locale) : form.price}
+        accuracy={info.price_accuracy}
+        readOnly={form.style === 'market'}
+        onChange={(value) => dispatch({ type: 'price', price: value })}
+      />
       <div className="hy-amount-input" data-testid="amount">
         <Input
           value={form.amount}

@@ -14,14 +14,15 @@ export function PriceStepper({ value, accuracy, readOnly, onChange }: PriceStepp
   const { t } = useTranslation();
   return (
     <div className={readOnly ? 'hy-stepper read-only' : 'hy-stepper'} data-testid="price">
-      <button
-        type="button"
-        aria-label={t('exchange.priceDown')}
-        disabled={readOnly}
-        onClick={() => onChange(stepPrice(value, accuracy, -1))}
-      >
-        <MinusOutline />
-      </button>
+      {readOnly ? null : (
+        <button
+          type="button"
+          aria-label={t('exchange.priceDown')}
+          onClick={() => onChange(stepPrice(value, accuracy, -1))}
+        >
+          <MinusOutline />
+        </button>
+      )}
       <Input
         value={value}
         readOnly={readOnly}
@@ -29,14 +30,15 @@ export function PriceStepper({ value, accuracy, readOnly, onChange }: PriceStepp
         placeholder={t('exchange.price')}
         onChange={onChange}
       />
-      <button
-        type="button"
-        aria-label={t('exchange.priceUp')}
-        disabled={readOnly}
-        onClick={() => onChange(stepPrice(value, accuracy, 1))}
-      >
-        <AddOutline />
-      </button>
+      {readOnly ? null : (
+        <button
+          type="button"
+          aria-label={t('exchange.priceUp')}
+          onClick={() => onChange(stepPrice(value, accuracy, 1))}
+        >
+          <AddOutline />
+        </button>
+      )}
     </div>
   );
 }
