@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const START_TIMEOUT_MS = 60_000;
+/** The operator token of the started server: tests approve KYC with it. */
+const ADMIN_TOKEN = 'e2e-admin-token';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -56,11 +58,13 @@ export default async function globalSetup() {
       HALYARD_DEMO: 'true',
       PUBLIC_URL: baseUrl,
       LOG_LEVEL: 'warn',
+      ADMIN_TOKEN,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   await waitUntilUp(`${baseUrl}/home/versions`, server);
   process.env.E2E_BASE_URL = baseUrl;
+  process.env.E2E_ADMIN_TOKEN = ADMIN_TOKEN;
   return async () => {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));

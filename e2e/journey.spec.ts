@@ -1,33 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { privateKeyToAccount } from 'viem/accounts';
-
-const base = () => {
-  const url = process.env.E2E_BASE_URL;
-  if (!url) throw new Error('E2E_BASE_URL is set by global-setup.ts');
-  return url;
-};
-
-/** A 1×1 PNG: small enough that the browser sends it without recompressing. */
-const ID_PHOTO = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
-
-const shot = (page: Page, name: string) => page.screenshot({ path: `e2e/screenshots/${name}.png` });
-
-/** The tip popups of a first visit; each is shown once until read. */
-async function dismissTips(page: Page) {
-  const gotIt = page.getByRole('button', { name: /Got it|我知道了/ }).first();
-  for (let shown = 0; shown < 2; shown += 1) {
-    const appeared = await gotIt.waitFor({ state: 'visible', timeout: 3000 }).then(
-      () => true,
-      () => false,
-    );
-    if (!appeared) return;
-    await gotIt.click();
-    await gotIt.waitFor({ state: 'hidden' });
-  }
-}
+import { base, dismissTips, ID_PHOTO, injectTestWallet, shot } from './support.ts';
 
 test('a visitor sees home, the DEMO badge, switches to Chinese and is stopped on /balances', async ({
   page,
@@ -160,29 +133,7 @@ test('a user registers with the emailed code and lands logged in', async ({ page
 
 test('a wallet user signs in with a signed message (SIWE), no approval asked', async ({ page }) => {
   const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
-  const methods: string[] = [];
-  await page.exposeFunction('e2eSign', (message: string) => account.signMessage({ message }));
-  await page.exposeFunction('e2eRecord', (method: string) => {
-    methods.push(method);
-  });
-  await page.addInitScript((address: string) => {
-    const w = window as unknown as {
-      ethereum: unknown;
-      e2eSign(message: string): Promise<string>;
-      e2eRecord(method: string): Promise<void>;
-    };
-    w.ethereum = {
-      async request({ method, params }: { method: string; params?: unknown[] }) {
-        await w.e2eRecord(method);
-        if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [address];
-        if (method === 'eth_chainId') return '0x38';
-        if (method === 'personal_sign') return w.e2eSign(String(params?.[0]));
-        throw Object.assign(new Error(`unsupported ${method}`), { code: 4200 });
-      },
-      on() {},
-      removeListener() {},
-    };
-  }, account.address);
+  const methods = await injectTestWallet(page, account, { chainId: 56 });
 
   await page.goto(`${base()}/`);
   await dismissTips(page);

@@ -1,4 +1,6 @@
 import { expect, type Page } from '@playwright/test';
+import { type Address, createPublicClient, createWalletClient, defineChain, type Hex, http } from 'viem';
+import type { PrivateKeyAccount } from 'viem/accounts';
 
 export const base = () => {
   const url = process.env.E2E_BASE_URL;
@@ -47,4 +49,69 @@ export async function registerAndSignIn(page: Page, prefix: string) {
     [token, JSON.stringify(member)] as const,
   );
   return { email, token };
+}
+
+/** A 1×1 PNG: small enough that the browser sends it without recompressing. */
+export const ID_PHOTO = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** A demo server's local EVM chain as viem describes chains. */
+export const localChain = (id: number, rpcUrl: string) =>
+  defineChain({
+    id,
+    name: `local ${id}`,
+    nativeCurrency: { name: 'Play', symbol: 'PLAY', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+
+export interface TestWalletOptions {
+  chainId: number;
+  /** The local chain the wallet sends through; without it the wallet only signs messages. */
+  rpcUrl?: string;
+}
+
+interface TransactionRequest {
+  to: Address;
+  data?: Hex;
+  value?: Hex;
+}
+
+/**
+ * Injects `window.ethereum` backed by a viem local account in the test
+ * process: it answers accounts and chain, signs messages, and signs and sends
+ * transactions to the local chain; any other read goes to that chain. Returns
+ * the methods the page called, in order.
+ */
+export async function injectTestWallet(page: Page, account: PrivateKeyAccount, options: TestWalletOptions) {
+  const methods: string[] = [];
+  const transport = options.rpcUrl ? http(options.rpcUrl) : null;
+  const chain = localChain(options.chainId, options.rpcUrl ?? '');
+  const sender = transport ? createWalletClient({ account, chain, transport }) : null;
+  const reader = transport ? createPublicClient({ chain, transport }) : null;
+  await page.exposeFunction('e2eWallet', async (method: string, params: unknown[] = []) => {
+    methods.push(method);
+    if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [account.address];
+    if (method === 'eth_chainId') return `0x${options.chainId.toString(16)}`;
+    if (method === 'personal_sign') return account.signMessage({ message: String(params[0]) });
+    if (!sender || !reader) throw new Error(`unsupported ${method}`);
+    if (method === 'eth_sendTransaction') {
+      const { to, data, value } = params[0] as TransactionRequest;
+      return sender.sendTransaction({ to, data, value: value ? BigInt(value) : 0n });
+    }
+    return reader.request({ method, params } as Parameters<typeof reader.request>[0]);
+  });
+  await page.addInitScript(() => {
+    const w = window as unknown as {
+      ethereum: unknown;
+      e2eWallet(method: string, params?: unknown[]): Promise<unknown>;
+    };
+    w.ethereum = {
+      request: ({ method, params }: { method: string; params?: unknown[] }) => w.e2eWallet(method, params),
+      on() {},
+      removeListener() {},
+    };
+  });
+  return methods;
 }

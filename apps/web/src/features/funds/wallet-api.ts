@@ -28,6 +28,8 @@ export interface DepositAddress {
   chain: number;
   blockname: string;
   address: string;
+  /** The coin's token contract on this chain. */
+  contract: `0x${string}`;
   min: string;
   confirmations: number;
   /** EIP-681 URI for the QR code. */
@@ -114,6 +116,23 @@ export function useDepositRecords(coin: string, watchUntil = 0) {
     enabled: coin !== '',
     refetchInterval: (query) =>
       Date.now() < watchUntil ? RECORDS_POLL_MS : polledWhileWaiting(query.state.data),
+  });
+}
+
+/** A coin's token on one chain, from /account/getContractInfo. */
+export interface TokenContract {
+  coin: string;
+  chain: number;
+  contract: string;
+  decimals: number;
+}
+
+/** The token contracts and their decimals; they change only with a deployment. */
+export function useTokenContracts() {
+  return useQuery({
+    queryKey: ['wallet', 'contracts'],
+    queryFn: () => api.get<{ tokens: TokenContract[] }>('/account/getContractInfo'),
+    staleTime: Number.POSITIVE_INFINITY,
   });
 }
 

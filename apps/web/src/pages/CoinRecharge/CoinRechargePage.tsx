@@ -1,3 +1,4 @@
+import { Dec } from '@halyard/money';
 import type { Locale } from '@halyard/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Input } from 'antd-mobile';
@@ -8,16 +9,25 @@ import { useVersions } from '../../features/content/api.ts';
 import { ChainRecords } from '../../features/funds/ChainRecords.tsx';
 import { CoinChainPicker, useCoinChain } from '../../features/funds/CoinChainPicker.tsx';
 import {
+  type DepositAddress,
   demoDeposit,
   useDepositAddress,
   useDepositRecords,
+  useTokenContracts,
   useWalletCoins,
 } from '../../features/funds/wallet-api.ts';
+import {
+  errorCode,
+  errorMessage,
+  injectedProvider,
+  PROVIDER_ERRORS,
+} from '../../features/wallet/provider.ts';
 import { formatMoney } from '../../shared/format.ts';
 import { EmptyState } from '../../shared/ui/EmptyState.tsx';
 import { PageFrame } from '../../shared/ui/PageFrame.tsx';
 import { toast } from '../../shared/ui/toast.ts';
 import '../../features/funds/funds.css';
+import { sendFromWallet, tokenUnits } from './wallet-deposit.ts';
 
 const DEMO_AMOUNT = '100';
 /** How long to look for a sent demo transfer before the chain watcher has recorded it. */
@@ -40,6 +50,12 @@ export function CoinRechargePage() {
   const demo = useVersions().data?.demo === true;
   const [amount, setAmount] = useState(DEMO_AMOUNT);
 
+  const watchForDeposit = async () => {
+    toast(t('funds.demoDepositSent'));
+    setWatchUntil(Date.now() + WATCH_MS);
+    await client.invalidateQueries({ queryKey: ['wallet', 'deposits'] });
+  };
+
   const copy = () => {
     if (!address.data) return;
     navigator.clipboard
@@ -50,9 +66,7 @@ export function CoinRechargePage() {
   async function sendPlayTokens() {
     if (pick.chain === null) return;
     await demoDeposit(pick.coin, pick.chain, amount);
-    toast(t('funds.demoDepositSent'));
-    setWatchUntil(Date.now() + WATCH_MS);
-    await client.invalidateQueries({ queryKey: ['wallet', 'deposits'] });
+    await watchForDeposit();
   }
 
   return (
@@ -94,6 +108,7 @@ export function CoinRechargePage() {
           </div>
         ) : null}
         <p className="hy-muted hy-small">{t('funds.depositHint', { coin: pick.coin })}</p>
+        {address.data ? <WalletDeposit deposit={address.data} onSent={watchForDeposit} /> : null}
         {demo && address.data ? (
           <section className="hy-demo-note" data-testid="demo-deposit">
             <span>{t('funds.demoDepositHint')}</span>
@@ -114,5 +129,81 @@ export function CoinRechargePage() {
         <ChainRecords records={records.data} testId="deposit-records" />
       </div>
     </PageFrame>
+  );
+}
+
+/**
+ * "Send from my wallet": the connected (or injected) wallet pays the deposit
+ * address by a plain token transfer of exactly the typed amount.
+ */
+function WalletDeposit({ deposit, onSent }: { deposit: DepositAddress; onSent: () => Promise<void> }) {
+  const { t } = useTranslation();
+  const tokens = useTokenContracts();
+  const [amount, setAmount] = useState('');
+  const [sending, setSending] = useState(false);
+  const token = tokens.data?.tokens.find(
+    (entry) => entry.coin === deposit.coin && entry.chain === deposit.chain,
+  );
+
+  async function send() {
+    const provider = injectedProvider();
+    if (!provider) {
+      toast(t('wallet.install'));
+      return;
+    }
+    if (!token) return;
+    const units = tokenUnits(amount, token.decimals);
+    const typed = Dec.tryParse(amount);
+    if (units === null || typed === null || typed.lt(Dec.parse(deposit.min))) {
+      toast(t('funds.walletDepositAmount', { min: deposit.min, decimals: token.decimals }));
+      return;
+    }
+    setSending(true);
+    try {
+      await sendFromWallet({
+        provider,
+        chain: deposit.chain,
+        token: deposit.contract,
+        to: deposit.address as `0x${string}`,
+        units,
+      });
+      setAmount('');
+      await onSent();
+    } catch (error) {
+      toast(
+        errorCode(error) === PROVIDER_ERRORS.userRejected
+          ? t('wallet.rejected')
+          : t('funds.walletDepositFailed', { reason: errorMessage(error) }),
+      );
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <section className="hy-wallet-deposit" data-testid="wallet-deposit">
+      <div className="hy-section-title">{t('funds.walletDepositTitle')}</div>
+      <div className="hy-wallet-deposit-row">
+        <Input
+          data-testid="wallet-deposit-amount"
+          value={amount}
+          onChange={setAmount}
+          inputMode="decimal"
+          placeholder={t('funds.walletDepositPlaceholder', { coin: deposit.coin })}
+        />
+        <Button
+          size="small"
+          color="primary"
+          loading={sending}
+          disabled={!token}
+          data-testid="wallet-deposit-send"
+          onClick={() => {
+            void send();
+          }}
+        >
+          {t('funds.walletDepositSend')}
+        </Button>
+      </div>
+    </section>
   );
 }
