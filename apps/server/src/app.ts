@@ -109,6 +109,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     clock,
     identity: identity.service,
     index: market.index,
+    // Read at request time, after the futures module below exists: futures never depends on the wallet.
+    futuresExposure: async (userId) => futures.service.exposure(userId),
     requireUser: identity.requireUser,
     config: config.wallet,
     adminToken: config.adminToken,

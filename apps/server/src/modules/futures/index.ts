@@ -10,7 +10,13 @@ import { registerFuturesRoutes } from './routes.ts';
 import { FuturesService } from './service.ts';
 
 export { FuturesMarketMaker } from './market-maker.ts';
-export type { EntrustView, FuturesOrderInput, PositionView, TriggerView } from './service.ts';
+export type {
+  EntrustView,
+  FuturesExposureView,
+  FuturesOrderInput,
+  PositionView,
+  TriggerView,
+} from './service.ts';
 export { FuturesService } from './service.ts';
 
 /** Funding every 8 hours unless FUNDING_INTERVAL_MS says otherwise. */

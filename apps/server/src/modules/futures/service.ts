@@ -128,6 +128,14 @@ export interface PositionView {
   income: string;
 }
 
+/** Per settlement coin: open positions' margin and unrealised PnL, and open entrusts' remaining hold. */
+export interface FuturesExposureView {
+  coin: string;
+  margin: Dec;
+  profit: Dec;
+  entrust: Dec;
+}
+
 export interface TriggerView {
   id: number;
   autoid: number;
@@ -417,6 +425,40 @@ export class FuturesService {
       })
     ).available;
     return rows.map((row) => this.positionView(row, free));
+  }
+
+  /**
+   * What the user's futures hold outside their free balance, per settlement
+   * coin: the margin of open positions (it sits in the `futures_margin` pool,
+   * not in the user's account), their unrealised PnL at the mark (a contract
+   * without a mark adds none) and what open entrusts still hold for margin
+   * and fee (the pending part of the user's futures account).
+   */
+  exposure(userId: number): FuturesExposureView[] {
+    const owner = String(userId);
+    const byCoin = new Map<string, FuturesExposureView>();
+    const of = (contractId: number): FuturesExposureView => {
+      const coin = this.engine.market(contractId).contract.maincoin;
+      const found = byCoin.get(coin);
+      if (found) return found;
+      const fresh = { coin, margin: Dec.ZERO, profit: Dec.ZERO, entrust: Dec.ZERO };
+      byCoin.set(coin, fresh);
+      return fresh;
+    };
+    for (const row of this.engine.positions.values()) {
+      if (row.owner !== owner || row.state !== 'open') continue;
+      const figures = this.engine.positionFigures(row);
+      const mark = this.engine.markOf(row.contract_id);
+      const entry = of(row.contract_id);
+      entry.margin = entry.margin.add(figures.margin);
+      if (mark) entry.profit = entry.profit.add(unrealisedPnl(figures, mark));
+    }
+    for (const row of this.engine.open.values()) {
+      if (row.owner !== owner) continue;
+      const entry = of(row.contract_id);
+      entry.entrust = entry.entrust.add(Dec.parse(row.held).sub(Dec.parse(row.hold_spent)));
+    }
+    return [...byCoin.values()];
   }
 
   async entrustPage(

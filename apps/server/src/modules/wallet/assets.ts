@@ -48,6 +48,20 @@ function throwIf(error: RuleError | null): void {
   if (error) throw badRequest(error.key, error.params);
 }
 
+/**
+ * What a user's futures hold beyond their futures wallet, per settlement
+ * coin, as the futures module reports it (the wallet never reads futures
+ * tables): open positions' margin, which lives in the system margin pool,
+ * their unrealised PnL at the mark, and the margin + fee open entrusts hold.
+ */
+export interface FuturesExposure {
+  coin: string;
+  margin: Dec;
+  profit: Dec;
+  entrust: Dec;
+}
+export type FuturesExposureSource = (userId: number) => Promise<FuturesExposure[]>;
+
 interface AssetRow {
   coin: string;
   usable: Dec;
@@ -67,8 +81,14 @@ export class AssetsService {
       index: IndexPriceSource;
       identity: IdentityService;
       wallet: WalletService;
+      futuresExposure: FuturesExposureSource;
     },
   ) {}
+
+  private async exposureByCoin(userId: number): Promise<Map<string, FuturesExposure>> {
+    const exposures = await this.options.futuresExposure(userId);
+    return new Map(exposures.map((exposure) => [exposure.coin, exposure]));
+  }
 
   /** Every coin the exchange knows: the wallet's coins, the priced coins and the quote coin. */
   async knownCoins(): Promise<string[]> {
@@ -127,18 +147,22 @@ export class AssetsService {
   }
 
   /**
-   * Spec §3 Futures asset. `orders` is what open orders hold (the ledger's
-   * locked amount); `profit` and `entrust` are unrealised profit and margin of
-   * open positions, which are 0 until the futures module opens positions.
+   * Spec §3 Futures asset: `usable` is the free futures balance, `orders` the
+   * margin of open positions, `profit` their unrealised PnL at the mark and
+   * `entrust` what open entrusts hold for margin and fee.
    */
   async futuresAssets(userId: number) {
-    return (await this.rows(userId, 'futures')).map((row) => ({
-      coin: row.coin,
-      usable: row.usable.toString(),
-      orders: row.disable.toString(),
-      profit: '0',
-      entrust: '0',
-    }));
+    const exposures = await this.exposureByCoin(userId);
+    return (await this.rows(userId, 'futures')).map((row) => {
+      const exposure = exposures.get(row.coin);
+      return {
+        coin: row.coin,
+        usable: row.usable.toString(),
+        orders: (exposure?.margin ?? Dec.ZERO).toString(),
+        profit: (exposure?.profit ?? Dec.ZERO).toString(),
+        entrust: (exposure?.entrust ?? Dec.ZERO).toString(),
+      };
+    });
   }
 
   /** The fiat (c2c) wallet, shaped like the spot list. */
@@ -153,21 +177,31 @@ export class AssetsService {
 
   /**
    * Spec §3 Totals: per wallet a map coin → total held and its USDT value;
-   * `usdt` values everything the user holds (every wallet, cycle and IEO included).
+   * `usdt` values everything the user holds (every wallet, cycle and IEO
+   * included). The futures wallet counts its equity: the ledger balance plus
+   * the margin of open positions (held in the system margin pool) and their
+   * unrealised PnL, so opening a position does not lower the totals.
    */
   async totals(userId: number) {
     const balances = await this.options.ledger.balances(userId);
-    const of = (wallet: UserWallet) => {
-      const rows = balances.filter((balance) => balance.wallet === wallet);
-      return {
-        map: Object.fromEntries(rows.map((balance) => [balance.asset, balance.total.toString()])),
-        usdt: Dec.sum(rows.map((balance) => this.usdtOf(balance.asset, balance.total))),
-      };
-    };
-    const spot = of('spot');
-    const futures = of('futures');
-    const fiat = of('fiat');
-    const all = Dec.sum(balances.map((balance) => this.usdtOf(balance.asset, balance.total)));
+    const heldIn = (wallet: UserWallet) =>
+      new Map(balances.filter((entry) => entry.wallet === wallet).map((entry) => [entry.asset, entry.total]));
+    const futuresHeld = heldIn('futures');
+    for (const exposure of await this.options.futuresExposure(userId)) {
+      const total = futuresHeld.get(exposure.coin) ?? Dec.ZERO;
+      futuresHeld.set(exposure.coin, total.add(exposure.margin).add(exposure.profit));
+    }
+    const summary = (held: Map<string, Dec>) => ({
+      map: Object.fromEntries([...held].map(([coin, total]) => [coin, total.toString()])),
+      usdt: Dec.sum([...held].map(([coin, total]) => this.usdtOf(coin, total))),
+    });
+    const spot = summary(heldIn('spot'));
+    const futures = summary(futuresHeld);
+    const fiat = summary(heldIn('fiat'));
+    const outsideFutures = balances.filter((balance) => balance.wallet !== 'futures');
+    const all = Dec.sum(outsideFutures.map((balance) => this.usdtOf(balance.asset, balance.total))).add(
+      futures.usdt,
+    );
     return {
       usdt: all.toString(),
       assets: spot.map,

@@ -6,7 +6,7 @@ import type { Ledger } from '../../ledger/index.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
 import type { Store } from '../../store/connect.ts';
 import type { IdentityService } from '../identity/index.ts';
-import { AssetsService } from './assets.ts';
+import { AssetsService, type FuturesExposureSource } from './assets.ts';
 import { demoCoinChains, parseCoinFile } from './coins.ts';
 import { CHAIN_IDS, type ChainId, type LocalChainSettings, type WalletConfig } from './config.ts';
 import { deployDemoTokens, type LocalChain, startLocalChain } from './local-chain.ts';
@@ -14,7 +14,7 @@ import { registerWalletRoutes } from './routes.ts';
 import { WalletService } from './service.ts';
 import { walletStore } from './store.ts';
 
-export { AssetsService } from './assets.ts';
+export { AssetsService, type FuturesExposure, type FuturesExposureSource } from './assets.ts';
 export type { ChainWatcher, PollReport } from './chain-watcher.ts';
 export type { CoinChain } from './coins.ts';
 export { type ChainId, loadWalletConfig, type WalletConfig } from './config.ts';
@@ -40,6 +40,8 @@ export interface WalletModuleOptions {
   clock: Clock;
   identity: IdentityService;
   index: IndexPriceSource;
+  /** The futures module's margin, unrealised PnL and entrust holds of a user (for the futures asset and the totals). */
+  futuresExposure: FuturesExposureSource;
   requireUser: preHandlerAsyncHookHandler;
   config: WalletConfig;
   adminToken: string;
@@ -56,6 +58,7 @@ export function createWalletModule(options: WalletModuleOptions): WalletModule {
     index: options.index,
     identity: options.identity,
     wallet: service,
+    futuresExposure: options.futuresExposure,
   });
   const locals: LocalChain[] = [];
   let timer: NodeJS.Timeout | null = null;

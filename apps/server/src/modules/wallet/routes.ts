@@ -261,7 +261,7 @@ function registerAssetRoutes(
     ],
     [
       '/account/contractAssets',
-      'Futures assets: coin, usable, orders (held by open orders), profit, entrust',
+      'Futures assets: coin, usable, orders (margin of open positions), profit (unrealised PnL at the mark), entrust (held by open entrusts)',
       (id: number) => assets.futuresAssets(id),
     ],
     [
