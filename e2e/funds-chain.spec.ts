@@ -121,6 +121,7 @@ test('a wallet pays 1,000 USDT to the deposit address, then convert, futures tra
   await page.getByTestId('wallet-deposit-send').click();
   const state = page.getByTestId('deposit-records').getByTestId('record-state').first();
   await expect(state).toHaveText('Waiting', { timeout: 30_000 });
+  await state.scrollIntoViewIfNeeded();
   await shot(page, '81-deposit-waiting');
   await expect(state).toHaveText('Completed', { timeout: 90_000 });
   await shot(page, '82-deposit-completed');
@@ -164,10 +165,12 @@ test('a wallet pays 1,000 USDT to the deposit address, then convert, futures tra
   await expect(page.getByText('Cold wallet')).toBeVisible();
   await page.getByTestId('withdraw-amount').locator('input').fill(WITHDRAW);
   await page.locator('.hy-field-box input[type=password]').fill(FUND_PASSWORD);
+  await expect(page.locator('.adm-toast-main')).toHaveCount(0);
   await shot(page, '88-withdraw-filled');
   await page.getByTestId('withdraw-submit').click();
   const withdrawal = page.getByTestId('withdraw-records').getByTestId('record-state').first();
   await expect(withdrawal).toHaveText('Completed', { timeout: 90_000 });
+  await withdrawal.scrollIntoViewIfNeeded();
   await shot(page, '89-withdraw-completed');
   expect(await balanceOf(destination)).toBe(parseUnits(WITHDRAW, usdt.decimals));
 
