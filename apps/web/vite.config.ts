@@ -20,6 +20,21 @@ const API_PREFIXES = [
   '/docs',
 ];
 
+/**
+ * React, and the wallet stack apart: a few long-lived chunks instead of many
+ * tiny shared ones (a phone on a slow link pays a round trip per file), and
+ * viem out of the home page's chunks, loaded only by what uses the wallet.
+ * Vite's preload helper rides with React, or it lands in whichever chunk
+ * first shares it (viem) and drags that chunk into the entry.
+ */
+const VENDOR_CHUNKS = [
+  {
+    name: 'react',
+    test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]|vite[\\/]preload-helper/,
+  },
+  { name: 'viem', test: /node_modules[\\/](viem|ox|abitype|@noble|@scure|@adraffy)[\\/]/ },
+];
+
 export default defineConfig({
   plugins: [react()],
   server: {
@@ -29,5 +44,11 @@ export default defineConfig({
     },
   },
   // The server owns /assets (coin icons), so the bundle lives under /app.
-  build: { outDir: 'dist', assetsDir: 'app', emptyOutDir: true, chunkSizeWarningLimit: 1500 },
+  build: {
+    outDir: 'dist',
+    assetsDir: 'app',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1500,
+    rolldownOptions: { output: { codeSplitting: { groups: VENDOR_CHUNKS } } },
+  },
 });

@@ -4,7 +4,6 @@ import { RouterProvider } from 'react-router';
 import './app/app.css';
 import { Providers } from './app/Providers.tsx';
 import { createRouter } from './app/router.tsx';
-import { restoreWallet } from './features/wallet/wallet.ts';
 import { currentLocale } from './i18n/index.ts';
 
 // antd-mobile 5 renders toasts and dialogs with React 18's API; on React 19 it
@@ -23,7 +22,8 @@ unstableSetRender((node, container) => {
 
 document.documentElement.lang = currentLocale();
 document.documentElement.setAttribute('data-prefers-color-scheme', 'dark');
-restoreWallet();
+// The wallet stack (viem) is its own chunk, fetched after the first paint.
+void import('./features/wallet/wallet.ts').then(({ restoreWallet }) => restoreWallet());
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');

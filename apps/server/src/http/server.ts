@@ -1,3 +1,4 @@
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -49,6 +50,9 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
       },
     },
   });
+  // Brotli/gzip for every answer over 1 KiB (the web app's bundle above all):
+  // a phone on a slow link downloads a fraction of the bytes.
+  await app.register(compress, { global: true, threshold: 1024 });
   await app.register(rateLimit, {
     global: false,
     enableDraftSpec: true,

@@ -71,7 +71,8 @@ describe('app shell', () => {
     const router = start('/balances');
     await settle();
     expect(router.state.location.pathname).toBe('/balances');
-    expect(document.querySelector('.hy-funds')).not.toBeNull();
+    // The screen is its own chunk (router.tsx lazyScreen): it shows once loaded.
+    await vi.waitFor(() => expect(document.querySelector('.hy-funds')).not.toBeNull());
   });
 
   it('sends unknown paths home, keeps the title and remembers the route name', async () => {

@@ -40,8 +40,11 @@ export function TipPopups() {
     queue.forEach(([kind, tip], position) => {
       timers.push(
         setTimeout(() => {
+          const title = tip.title || t('tips.title');
           void Dialog.alert({
-            title: tip.title || t('tips.title'),
+            // The dialog's accessible name (antd-mobile gives role="dialog" no label of its own).
+            'aria-label': title,
+            title,
             content: <div style={{ whiteSpace: 'pre-wrap', lineHeight: 1.6 }}>{tip.content}</div>,
             confirmText: t('tips.read'),
             onConfirm: () => markRead(tipKey(kind, tip)),

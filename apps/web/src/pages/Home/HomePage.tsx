@@ -1,6 +1,6 @@
 import { Tabs } from 'antd-mobile';
 import { LinkOutline, RightOutline, SoundOutline, UserOutline } from 'antd-mobile-icons';
-import { type CSSProperties, useState } from 'react';
+import { type CSSProperties, lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { type Notice, useAboutUs, useBanners, useNotices } from '../../features/content/api.ts';
@@ -9,10 +9,14 @@ import { TipPopups } from '../../features/content/TipPopups.tsx';
 import { useFuturesSymbols, useSpotOverview } from '../../features/market/api.ts';
 import { MarketList } from '../../features/market/MarketList.tsx';
 import { rememberViewed } from '../../features/market/pair-lists.ts';
-import { WalletButton } from '../../features/wallet/WalletButton.tsx';
 import { AutoCarousel } from '../../shared/ui/AutoCarousel.tsx';
 
 const TICKER_HEIGHT_PX = 36;
+
+/** The wallet control brings viem: loaded beside the page, not before its first paint. */
+const WalletButton = lazy(async () => ({
+  default: (await import('../../features/wallet/WalletButton.tsx')).WalletButton,
+}));
 
 function TopBar() {
   const { t } = useTranslation();
@@ -23,7 +27,9 @@ function TopBar() {
         <UserOutline />
       </Link>
       <span className="hy-brand">Halyard</span>
-      <WalletButton />
+      <Suspense fallback={<span className="hy-wallet-slot" />}>
+        <WalletButton />
+      </Suspense>
       {about?.externalUrl ? (
         <a
           href={about.externalUrl}
@@ -43,7 +49,9 @@ function Banners() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { data } = useBanners('app');
-  if (!data || data.length === 0) return null;
+  // While loading, the empty frame keeps its height so the page below does not jump.
+  if (!data) return <div className="hy-banner" aria-hidden="true" />;
+  if (data.length === 0) return null;
   const open = (link: string) => {
     if (link.startsWith('/')) navigate(link);
     else if (link) window.open(link, '_blank', 'noopener');
@@ -54,10 +62,11 @@ function Banners() {
         label={t('home.banners')}
         direction="horizontal"
         dots
-        items={data.map((banner) => (
+        items={data.map((banner, position) => (
           <button
             key={banner.id}
             type="button"
+            aria-label={`${t('home.banners')} ${position + 1}`}
             onClick={() => open(banner.link)}
             style={{ display: 'block', width: '100%', padding: 0, border: 0, background: 'none' }}
           >
@@ -125,8 +134,11 @@ function InviteBanner() {
   const image = data?.[0]?.image;
   return (
     <Link to="/inviteFriends" className="hy-invite" data-testid="invite-banner">
-      {image ? (
-        <img src={image} alt={t('home.inviteTitle')} />
+      {data === undefined ? (
+        <div className="hy-invite-loading" />
+      ) : image ? (
+        // The server's invite banners are 750×300: the box is reserved before the image arrives.
+        <img src={image} alt={t('home.inviteTitle')} width={750} height={300} />
       ) : (
         <div className="hy-invite-fallback">
           <b className="hy-invite-title">{t('home.inviteTitle')}</b>
