@@ -1,3 +1,4 @@
+import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { requireAdmin, requireUser } from './auth.ts';
 import { ok } from './envelope.ts';
@@ -102,5 +103,23 @@ describe('HTTP conventions', () => {
     expect(response.headers['content-security-policy']).toContain("default-src 'self'");
     const docs = await app.inject({ method: 'GET', url: '/docs/json' });
     expect(docs.json().paths).toHaveProperty('/typed');
+  });
+
+  it('compresses answers over 1 KiB for clients that accept it, and only for them', async () => {
+    const app = await createHttpServer({ logLevel: 'silent' });
+    const rows = Array.from({ length: 200 }, (_, id) => ({ id, price: '63250.5', amount: '0.01' }));
+    app.get('/big', async () => ok(rows));
+    app.get('/small', async () => ok({ hello: 'world' }));
+    await app.ready();
+    const plain = await app.inject({ method: 'GET', url: '/big' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await app.inject({ method: 'GET', url: '/big', headers: { 'accept-encoding': 'br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json());
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    const gzip = await app.inject({ method: 'GET', url: '/big', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    const small = await app.inject({ method: 'GET', url: '/small', headers: { 'accept-encoding': 'br' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
   });
 });
