@@ -5,6 +5,7 @@ import './app/app.css';
 import { Providers } from './app/Providers.tsx';
 import { createRouter } from './app/router.tsx';
 import { currentLocale } from './i18n/index.ts';
+import { useAuth } from './shared/auth-store.ts';
 
 // antd-mobile 5 renders toasts and dialogs with React 18's API; on React 19 it
 // needs createRoot handed in (https://mobile.ant.design/guide/v5-for-19).
@@ -22,8 +23,10 @@ unstableSetRender((node, container) => {
 
 document.documentElement.lang = currentLocale();
 document.documentElement.setAttribute('data-prefers-color-scheme', 'dark');
-// The wallet stack (viem) is its own chunk, fetched after the first paint.
-void import('./features/wallet/wallet.ts').then(({ restoreWallet }) => restoreWallet());
+// The wallet stack (viem) is its own chunk, fetched only when there is a wallet to restore.
+if (useAuth.getState().walletAddress) {
+  void import('./features/wallet/wallet.ts').then(({ restoreWallet }) => restoreWallet());
+}
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');

@@ -2,7 +2,10 @@ import { shortAddress } from '@halyard/rules';
 import { ActionSheet, Button } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { connectWallet, disconnectWallet, useWallet } from './wallet.ts';
+import { useWallet } from './wallet-store.ts';
+
+/** The actions bring viem: fetched on the first tap, not with the page. */
+const walletActions = () => import('./wallet.ts');
 
 /** The top-bar wallet control: connect (and sign in), or the short address with a disconnect sheet. */
 export function WalletButton() {
@@ -16,7 +19,7 @@ export function WalletButton() {
         color="primary"
         shape="rounded"
         loading={connecting}
-        onClick={() => void connectWallet()}
+        onClick={() => void walletActions().then(({ connectWallet }) => connectWallet())}
       >
         {t('wallet.connect')}
       </Button>
@@ -32,7 +35,12 @@ export function WalletButton() {
         onClose={() => setSheet(false)}
         cancelText={t('common.cancel')}
         actions={[
-          { key: 'disconnect', text: t('wallet.disconnect'), danger: true, onClick: disconnectWallet },
+          {
+            key: 'disconnect',
+            text: t('wallet.disconnect'),
+            danger: true,
+            onClick: () => void walletActions().then(({ disconnectWallet }) => disconnectWallet()),
+          },
         ]}
         onAction={() => setSheet(false)}
       />

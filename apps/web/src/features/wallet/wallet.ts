@@ -1,7 +1,6 @@
 import { type ChainId, DEFAULT_CHAIN } from '@halyard/rules';
 import { type Address, createWalletClient, custom, getAddress, type WalletClient } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
-import { create } from 'zustand';
 import { i18n } from '../../i18n/index.ts';
 import { ApiError, RequestCancelled } from '../../shared/api.ts';
 import { useAuth } from '../../shared/auth-store.ts';
@@ -15,26 +14,14 @@ import {
   injectedProvider,
   PROVIDER_ERRORS,
 } from './provider.ts';
+import { DISCONNECTED, useWallet } from './wallet-store.ts';
 
 /** Spec §4/§9: after a chain change the client is re-created 500 ms later. */
 export const CHAIN_CHANGE_RECREATE_MS = 500;
 /** How long the signed login message stays valid; the server's nonce lives 10 minutes. */
 const SIWE_VALIDITY_MS = 10 * 60 * 1000;
 
-/** Spec §3 "Wallet connection". */
-export interface WalletState {
-  chainId: number;
-  address: Address | null;
-  connected: boolean;
-  connecting: boolean;
-  provider: Eip1193Provider | null;
-  /** viem's wallet client over the provider: the spec's "signer". */
-  client: WalletClient | null;
-}
-
-const DISCONNECTED = { address: null, connected: false, connecting: false, provider: null, client: null };
-
-export const useWallet = create<WalletState>(() => ({ chainId: DEFAULT_CHAIN, ...DISCONNECTED }));
+export { useWallet, type WalletState } from './wallet-store.ts';
 
 const t = (key: string, params?: Record<string, string | number>) => i18n.t(key, params);
 
@@ -211,10 +198,3 @@ export function restoreWallet(): void {
     () => undefined,
   );
 }
-
-/** A 401 logout clears the stored address; the wallet follows. */
-useAuth.subscribe((state, previous) => {
-  if (previous.walletAddress !== null && state.walletAddress === null && useWallet.getState().connected) {
-    useWallet.setState({ ...DISCONNECTED });
-  }
-});

@@ -1,6 +1,6 @@
 import { Tabs } from 'antd-mobile';
 import { LinkOutline, RightOutline, SoundOutline, UserOutline } from 'antd-mobile-icons';
-import { type CSSProperties, lazy, Suspense, useState } from 'react';
+import { type CSSProperties, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { type Notice, useAboutUs, useBanners, useNotices } from '../../features/content/api.ts';
@@ -9,14 +9,10 @@ import { TipPopups } from '../../features/content/TipPopups.tsx';
 import { useFuturesSymbols, useSpotOverview } from '../../features/market/api.ts';
 import { MarketList } from '../../features/market/MarketList.tsx';
 import { rememberViewed } from '../../features/market/pair-lists.ts';
+import { WalletButton } from '../../features/wallet/WalletButton.tsx';
 import { AutoCarousel } from '../../shared/ui/AutoCarousel.tsx';
 
 const TICKER_HEIGHT_PX = 36;
-
-/** The wallet control brings viem: loaded beside the page, not before its first paint. */
-const WalletButton = lazy(async () => ({
-  default: (await import('../../features/wallet/WalletButton.tsx')).WalletButton,
-}));
 
 function TopBar() {
   const { t } = useTranslation();
@@ -27,9 +23,7 @@ function TopBar() {
         <UserOutline />
       </Link>
       <span className="hy-brand">Halyard</span>
-      <Suspense fallback={<span className="hy-wallet-slot" />}>
-        <WalletButton />
-      </Suspense>
+      <WalletButton />
       {about?.externalUrl ? (
         <a
           href={about.externalUrl}
