@@ -3,7 +3,9 @@ import {
   type Address,
   createPublicClient,
   createWalletClient,
+  decodeFunctionData,
   erc20Abi,
+  getAddress,
   http,
   parseEther,
   parseUnits,
@@ -17,6 +19,7 @@ import {
   injectTestWallet,
   localChain,
   registerAndSignIn,
+  setMining,
   shot,
 } from './support.ts';
 
@@ -109,7 +112,7 @@ test('a wallet pays 1,000 USDT to the deposit address, then convert, futures tra
     expect((await reader.waitForTransactionReceipt({ hash })).status).toBe('success');
   }
   expect(await balanceOf(payer.address)).toBe(parseUnits(DEPOSIT, usdt.decimals));
-  const methods = await injectTestWallet(page, payer, { chainId: CHAIN_ID, rpcUrl });
+  const wallet = await injectTestWallet(page, payer, { chainId: CHAIN_ID, rpcUrl });
 
   // 1. Deposit by a plain transfer from the wallet.
   await page.goto(`${base()}/coinRecharge`);
@@ -119,13 +122,28 @@ test('a wallet pays 1,000 USDT to the deposit address, then convert, futures tra
   await page.getByTestId('wallet-deposit-amount').locator('input').fill(DEPOSIT);
   await shot(page, '80-deposit-from-wallet');
   await page.getByTestId('wallet-deposit-send').click();
+  await expect.poll(() => wallet.sent.length, { timeout: 30_000 }).toBe(1);
+  // Hold the chain once the transfer is in a block, so it stays short of its confirmations while we look.
+  await reader.waitForTransactionReceipt({ hash: wallet.sent[0] ?? '0x', pollingInterval: 100 });
+  await setMining(rpcUrl, false);
   const state = page.getByTestId('deposit-records').getByTestId('record-state').first();
-  await expect(state).toHaveText('Waiting', { timeout: 30_000 });
-  await state.scrollIntoViewIfNeeded();
-  await shot(page, '81-deposit-waiting');
+  try {
+    await expect(state).toHaveText('Waiting', { timeout: 30_000 });
+    await state.scrollIntoViewIfNeeded();
+    await shot(page, '81-deposit-waiting');
+  } finally {
+    await setMining(rpcUrl, true);
+  }
   await expect(state).toHaveText('Completed', { timeout: 90_000 });
   await shot(page, '82-deposit-completed');
-  expect(methods).toContain('eth_sendTransaction');
+  // One plain transfer of exactly the typed amount, to the token, never an approval (AMENDMENTS A1).
+  expect(wallet.sent).toHaveLength(1);
+  const paid = await reader.getTransaction({ hash: wallet.sent[0] ?? '0x' });
+  expect(paid.to?.toLowerCase()).toBe(usdt.contract.toLowerCase());
+  expect(decodeFunctionData({ abi: erc20Abi, data: paid.input })).toEqual({
+    functionName: 'transfer',
+    args: [getAddress(depositAddress), parseUnits(DEPOSIT, usdt.decimals)],
+  });
   expect(await balanceOf(payer.address)).toBe(0n);
   expect(await balanceOf(depositAddress as Address)).toBe(parseUnits(DEPOSIT, usdt.decimals));
 

@@ -133,7 +133,7 @@ test('a user registers with the emailed code and lands logged in', async ({ page
 
 test('a wallet user signs in with a signed message (SIWE), no approval asked', async ({ page }) => {
   const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
-  const methods = await injectTestWallet(page, account, { chainId: 56 });
+  const { methods } = await injectTestWallet(page, account, { chainId: 56 });
 
   await page.goto(`${base()}/`);
   await dismissTips(page);

@@ -82,10 +82,11 @@ interface TransactionRequest {
  * Injects `window.ethereum` backed by a viem local account in the test
  * process: it answers accounts and chain, signs messages, and signs and sends
  * transactions to the local chain; any other read goes to that chain. Returns
- * the methods the page called, in order.
+ * the methods the page called, in order, and the hashes of what it sent.
  */
 export async function injectTestWallet(page: Page, account: PrivateKeyAccount, options: TestWalletOptions) {
   const methods: string[] = [];
+  const sent: Hex[] = [];
   const transport = options.rpcUrl ? http(options.rpcUrl) : null;
   const chain = localChain(options.chainId, options.rpcUrl ?? '');
   const sender = transport ? createWalletClient({ account, chain, transport }) : null;
@@ -98,7 +99,9 @@ export async function injectTestWallet(page: Page, account: PrivateKeyAccount, o
     if (!sender || !reader) throw new Error(`unsupported ${method}`);
     if (method === 'eth_sendTransaction') {
       const { to, data, value } = params[0] as TransactionRequest;
-      return sender.sendTransaction({ to, data, value: value ? BigInt(value) : 0n });
+      const hash = await sender.sendTransaction({ to, data, value: value ? BigInt(value) : 0n });
+      sent.push(hash);
+      return hash;
     }
     return reader.request({ method, params } as Parameters<typeof reader.request>[0]);
   });
@@ -113,5 +116,16 @@ export async function injectTestWallet(page: Page, account: PrivateKeyAccount, o
       removeListener() {},
     };
   });
-  return methods;
+  return { methods, sent };
+}
+
+/** Stops or restarts a local ganache chain's block production, to hold a state the test looks at. */
+export async function setMining(rpcUrl: string, on: boolean) {
+  const response = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: on ? 'miner_start' : 'miner_stop', params: [] }),
+  });
+  const body = (await response.json()) as { error?: { message: string } };
+  if (body.error) throw new Error(body.error.message);
 }

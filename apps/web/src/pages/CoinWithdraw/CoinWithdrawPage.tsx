@@ -266,7 +266,7 @@ export function CoinWithdrawPage() {
           </span>
           <span className="hy-muted">{t('funds.receive')}</span>
           <span className="hy-num">
-            {formatMoney(amount, DISPLAY_PRECISION.total, locale)} {pick.coin}
+            {debit === null ? '--' : formatMoney(amount, DISPLAY_PRECISION.total, locale)} {pick.coin}
           </span>
           <span className="hy-muted">{t('funds.debit')}</span>
           <span className="hy-num">
