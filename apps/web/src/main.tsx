@@ -1,4 +1,5 @@
 import { unstableSetRender } from 'antd-mobile';
+import { startTransition } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import './app/app.css';
@@ -30,8 +31,13 @@ if (useAuth.getState().walletAddress) {
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');
-createRoot(container).render(
-  <Providers>
-    <RouterProvider router={createRouter()} />
-  </Providers>,
-);
+const root = createRoot(container);
+// A transition renders in slices that yield to the browser: the first render
+// of home is no single long task on a slow phone (the shell stays painted meanwhile).
+startTransition(() => {
+  root.render(
+    <Providers>
+      <RouterProvider router={createRouter()} />
+    </Providers>,
+  );
+});
