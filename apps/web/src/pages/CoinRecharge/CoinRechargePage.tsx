@@ -27,7 +27,7 @@ import { EmptyState } from '../../shared/ui/EmptyState.tsx';
 import { PageFrame } from '../../shared/ui/PageFrame.tsx';
 import { toast } from '../../shared/ui/toast.ts';
 import '../../features/funds/funds.css';
-import { sendFromWallet, tokenUnits } from './wallet-deposit.ts';
+import { tokenUnits } from './token-units.ts';
 
 const DEMO_AMOUNT = '100';
 /** How long to look for a sent demo transfer before the chain watcher has recorded it. */
@@ -160,6 +160,8 @@ function WalletDeposit({ deposit, onSent }: { deposit: DepositAddress; onSent: (
     }
     setSending(true);
     try {
+      // viem comes with the first send, not with the page.
+      const { sendFromWallet } = await import('./wallet-deposit.ts');
       await sendFromWallet({
         provider,
         chain: deposit.chain,

@@ -1,7 +1,8 @@
 import { decodeFunctionData, erc20Abi } from 'viem';
 import { describe, expect, it, vi } from 'vitest';
 import type { Eip1193Provider } from '../../features/wallet/provider.ts';
-import { sendFromWallet, tokenUnits } from './wallet-deposit.ts';
+import { tokenUnits } from './token-units.ts';
+import { sendFromWallet } from './wallet-deposit.ts';
 
 describe('tokenUnits', () => {
   it('converts the typed amount to the token units exactly', () => {

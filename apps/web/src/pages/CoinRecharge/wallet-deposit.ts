@@ -1,23 +1,6 @@
-import { Dec } from '@halyard/money';
 import { type Address, createWalletClient, custom, erc20Abi, getAddress, type Hex } from 'viem';
 import { parseChainId, toHexChain } from '../../features/wallet/chains.ts';
 import type { Eip1193Provider } from '../../features/wallet/provider.ts';
-
-const FRACTION = /^\s*\d*(?:\.(\d*))?\s*$/;
-
-/**
- * The typed amount in the token's smallest units, exactly: null when it is not
- * a positive plain decimal or has more fractional digits than the token
- * (rounding would send something other than what the user typed).
- */
-export function tokenUnits(amount: string, decimals: number): bigint | null {
-  const fraction = FRACTION.exec(amount);
-  if (!fraction || (fraction[1] ?? '').length > decimals) return null;
-  const value = Dec.tryParse(amount);
-  if (value === null || !value.isPositive()) return null;
-  // Dec keeps 18 fractional digits; a token with fewer drops the trailing zeros.
-  return value.units / 10n ** BigInt(18 - decimals);
-}
 
 export interface WalletDeposit {
   provider: Eip1193Provider;
