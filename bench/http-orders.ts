@@ -1,0 +1,193 @@
+/**
+ * HTTP order placement end to end: autocannon, 50 connections, each signed in
+ * as its own user, alternating authenticated POST /trad/buyLimit and
+ * /trad/sellLimit on USDT/BTC with prices around one level so some cross. The
+ * server is the real one (bench/support/bench-server.ts: SQLite default, demo
+ * seeds, group commit, durable before the reply) in a child process on a temp
+ * data directory.
+ *
+ * Anchor (the ceiling): a bare Fastify route answering {code:200} to the same
+ * requests, in its own child process, measured the same way. Target: order
+ * placement at ≥ 25% of the ceiling's requests/s.
+ *
+ *   npm run bench:http          (or: npx tsx bench/http-orders.ts [seconds])
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+
+const SECONDS = Number(process.argv[2] ?? 15);
+const CONNECTIONS = 50;
+const SERVER_PORT = 18_431;
+const CEILING_PORT = 18_432;
+const HERE = path.dirname(new URL(import.meta.url).pathname);
+const PASSWORD = 'abc12345';
+/** Limit prices step around this level (USDT per BTC), so buys and sells meet. */
+const PRICE_LEVEL = 60_000;
+const ORDER_AMOUNT = '0.0001';
+
+interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+if (process.argv[2] === '--ceiling-server') {
+  const http = Fastify();
+  http.post('/trad/:route', async () => ({ code: 200 }));
+  await http.listen({ port: CEILING_PORT, host: '127.0.0.1' });
+  process.send?.('listening');
+} else {
+  await main();
+}
+
+async function main(): Promise<void> {
+  const load = (): string =>
+    `load ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'halyard-bench-http-'));
+  const server = await startChild(path.join(HERE, 'support/bench-server.ts'), [], {
+    PORT: String(SERVER_PORT),
+    HALYARD_DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+  });
+  try {
+    const base = `http://127.0.0.1:${SERVER_PORT}`;
+    const tokens: string[] = [];
+    for (let index = 0; index < CONNECTIONS; index++) tokens.push(await fundedUser(base, index));
+    console.log(`${tokens.length} users registered and funded (${load()})`);
+    await sampleOrder(base, tokens[0]!);
+
+    const orders = await measure(base, tokens);
+    print('orders (buyLimit/sellLimit)', orders);
+    const ordersLoad = load();
+    const ceilingServer = await startChild(path.join(HERE, 'http-orders.ts'), ['--ceiling-server'], {});
+    let ceiling: autocannon.Result;
+    try {
+      ceiling = await measure(`http://127.0.0.1:${CEILING_PORT}`, tokens);
+    } finally {
+      ceilingServer.kill('SIGTERM');
+    }
+    print('ceiling (bare Fastify route)', ceiling);
+    const ratio = orders.requests.average / ceiling.requests.average;
+    console.log(`orders measured at ${ordersLoad}; ceiling at ${load()}`);
+    console.log(
+      `ratio orders/ceiling: ${(ratio * 100).toFixed(1)}% (target ≥ 25%) ${ratio >= 0.25 ? 'MET' : 'MISSED'}`,
+    );
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function print(label: string, result: autocannon.Result): void {
+  const failed = result.non2xx + result.errors + result.timeouts;
+  console.log(
+    `${label.padEnd(30)} ${Math.round(result.requests.average).toLocaleString('en-US').padStart(7)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   (${result.requests.total} requests, ${failed} failed)`,
+  );
+}
+
+/** A tsx child process, resolved once it says it is listening. */
+function startChild(file: string, args: string[], env: Record<string, string>): Promise<ChildProcess> {
+  const child = fork(file, args, {
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', () => resolve(child));
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code} before listening`)));
+  });
+}
+
+async function call<T>(
+  base: string,
+  method: string,
+  url: string,
+  body?: unknown,
+  token?: string,
+): Promise<T> {
+  const response = await fetch(base + url, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { token } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const envelope = (await response.json()) as Envelope<T>;
+  if (envelope.code !== 200) throw new Error(`${method} ${url}: ${JSON.stringify(envelope)}`);
+  return envelope.data;
+}
+
+/** Registers a user by email the way a person does (code from the dev outbox) and funds it from the demo faucet. */
+async function fundedUser(base: string, index: number): Promise<string> {
+  const email = `bench${index}.${process.pid}@example.com`;
+  const query = new URLSearchParams({ account: email, purpose: 'register' });
+  await call(base, 'GET', `/user/getCode?${query}`);
+  const mails = await call<{ body: string }[]>(
+    base,
+    'GET',
+    `/dev/outbox?${new URLSearchParams({ recipient: email })}`,
+  );
+  const code = mails[0]?.body.match(/\b(\d{6})\b/)?.[1];
+  if (code === undefined) throw new Error(`no code in the outbox for ${email}`);
+  const registered = await call<{ token: string }>(base, 'POST', '/member/register', {
+    account: email,
+    code,
+    password: PASSWORD,
+    confirmPassword: PASSWORD,
+    agreed: true,
+  });
+  await call(base, 'POST', '/account/demoFaucet', undefined, registered.token);
+  return registered.token;
+}
+
+/** One order before the run, to show that orders are accepted (autocannon sees only HTTP statuses) and what one costs alone. */
+async function sampleOrder(base: string, token: string): Promise<void> {
+  const started = performance.now();
+  const placed = await call<unknown>(
+    base,
+    'POST',
+    '/trad/buyLimit',
+    orderBody(PRICE_LEVEL.toFixed(2)),
+    token,
+  );
+  console.log(
+    `one order alone: ${(performance.now() - started).toFixed(1)} ms, answered ${JSON.stringify(placed)}`,
+  );
+}
+
+function orderBody(price: string): { tradcoin: string; maincoin: string; price: string; number: string } {
+  return { tradcoin: 'BTC', maincoin: 'USDT', price, number: ORDER_AMOUNT };
+}
+
+/** Buy and sell limit orders in turn, prices a few cents either side of PRICE_LEVEL; each connection is one user. */
+function measure(base: string, tokens: string[]): Promise<autocannon.Result> {
+  let nextUser = 0;
+  let nextPrice = 0;
+  const order = (side: 'buy' | 'sell'): autocannon.Request => ({
+    method: 'POST',
+    path: `/trad/${side}Limit`,
+    setupRequest: (request, context) => {
+      context.token ??= tokens[nextUser++ % tokens.length];
+      const price = (PRICE_LEVEL + ((nextPrice++ % 11) - 5) / 100).toFixed(2);
+      return {
+        ...request,
+        headers: { 'content-type': 'application/json', token: context.token! },
+        body: JSON.stringify(orderBody(price)),
+      };
+    },
+  });
+  return autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [order('buy'), order('sell')],
+  });
+}

@@ -1,0 +1,178 @@
+/**
+ * WebSocket fan-out: K subscribers of one depth key (USDT_BTC_trad_1), depth
+ * snapshots (20 levels) published at 10 pushes/s through app.realtime.publish.
+ * The server (createApp + listen, the real gateway) runs in this process; the
+ * subscribers run in two child processes so they do not share its event loop.
+ * Each push carries its publish time (`ts`, stamped by the gateway); a client's
+ * lag is its receive time minus `ts` (one machine, one clock).
+ *
+ * Anchor: the target of 5,000 subscribers with p99 lag < 100 ms and every
+ * subscriber receiving ≥ 95% of the pushes. K ramps up; the largest K that
+ * passes is the figure (every step runs, so one unlucky step does not end the ramp). Each step lasts STEP_SECONDS of publishing.
+ *
+ *   npm run bench:ws            (or: npx tsx bench/ws-fanout.ts [K,K,...])
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { WebSocket } from 'ws';
+import { createApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { openTestStore } from '../apps/server/src/store/connect.ts';
+
+const STEPS = (process.argv[2] ?? '1000,2000,5000,8000').split(',').map(Number);
+const CLIENT_PROCESSES = 2;
+const PUSHES_PER_S = 10;
+const STEP_SECONDS = 10;
+const SUBSCRIPTION = 'USDT_BTC_trad_1';
+const MARKET_KEY = 'USDT_BTC_trad';
+const PORT = 18_433;
+const CONNECT_BATCH = 200;
+
+/** Parent → client process. */
+type Command = { kind: 'connect'; count: number; offset: number } | { kind: 'report' } | { kind: 'close' };
+/** Client process → parent. */
+type Reply =
+  | { kind: 'connected'; open: number }
+  | { kind: 'report'; lagsMs: number[]; receivedPerClient: number[] }
+  | { kind: 'closed' };
+
+if (process.argv[2] === '--clients') runClients();
+else await main();
+
+async function main(): Promise<void> {
+  const load = (): string =>
+    `load ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}`;
+  const store = await openTestStore();
+  const app = await createApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), store, rateLimits: false });
+  await app.http.listen({ port: PORT, host: '127.0.0.1' });
+  const children = Array.from({ length: CLIENT_PROCESSES }, () =>
+    fork(new URL(import.meta.url).pathname, ['--clients', String(PORT)], { execArgv: ['--import', 'tsx'] }),
+  );
+  let best = 0;
+  try {
+    for (const subscribers of STEPS) {
+      // Every step runs, even after a failure: on a shared machine one step can fail on a burst of outside load.
+      const passed = await step(app.realtime.publish.bind(app.realtime), children, subscribers, load);
+      if (passed) best = Math.max(best, subscribers);
+    }
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await app.close();
+    await store.close();
+  }
+  console.log(
+    `largest K with p99 < 100 ms and ≥ 95% delivered: ${best.toLocaleString('en-US')} (target ≥ 5,000) ${best >= 5_000 ? 'MET' : 'MISSED'}; ratio to target ${(best / 5_000).toFixed(2)}×`,
+  );
+}
+
+type Publish = (push: { type: 'buy'; key: string; data: { price: string; amount: string }[] }) => void;
+
+async function step(publish: Publish, children: ChildProcess[], subscribers: number, load: () => string) {
+  const share = Math.ceil(subscribers / children.length);
+  const connected = await Promise.all(
+    children.map((child, index) =>
+      ask(child, {
+        kind: 'connect',
+        count: Math.min(share, subscribers - index * share),
+        offset: index * share,
+      }),
+    ),
+  );
+  const open = connected.reduce((sum, reply) => sum + (reply.kind === 'connected' ? reply.open : 0), 0);
+  const pushes = PUSHES_PER_S * STEP_SECONDS;
+  let sequence = 0;
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      publish({ type: 'buy', key: MARKET_KEY, data: depthSnapshot(sequence) });
+      if (++sequence === pushes) {
+        clearInterval(timer);
+        setTimeout(resolve, 1_000); // the last pushes' delivery
+      }
+    }, 1_000 / PUSHES_PER_S);
+  });
+  const reports = await Promise.all(children.map((child) => ask(child, { kind: 'report' })));
+  await Promise.all(children.map((child) => ask(child, { kind: 'close' })));
+  const lags: number[] = [];
+  const received: number[] = [];
+  for (const report of reports) {
+    if (report.kind !== 'report') continue;
+    for (const lag of report.lagsMs) lags.push(lag);
+    for (const count of report.receivedPerClient) received.push(count);
+  }
+  lags.sort((a, b) => a - b);
+  const at = (fraction: number): number =>
+    lags[Math.min(lags.length - 1, Math.floor(lags.length * fraction))] ?? NaN;
+  const worstShare = Math.min(...received) / pushes;
+  const passed = open === subscribers && at(0.99) < 100 && worstShare >= 0.95;
+  console.log(
+    `K=${subscribers.toLocaleString('en-US')}: ${open} open, ${lags.length.toLocaleString('en-US')} deliveries of ${pushes} pushes, lag p50 ${at(0.5)} ms p99 ${at(0.99)} ms max ${at(1)} ms, worst subscriber got ${(worstShare * 100).toFixed(1)}% — ${passed ? 'PASS' : 'FAIL'} (${load()})`,
+  );
+  return passed;
+}
+
+/** 20 levels a side's worth of depth, different each push like a live book. */
+function depthSnapshot(sequence: number): { price: string; amount: string }[] {
+  return Array.from({ length: 20 }, (_, level) => ({
+    price: (60_000 - level).toFixed(2),
+    amount: ((sequence % 97) / 1000 + level / 100 + 0.001).toFixed(5),
+  }));
+}
+
+function ask(child: ChildProcess, command: Command): Promise<Reply> {
+  return new Promise((resolve) => {
+    child.once('message', (reply: Reply) => resolve(reply));
+    child.send(command);
+  });
+}
+
+/** A client process: opens subscribers on request, counts what each receives and how late. */
+function runClients(): void {
+  const port = process.argv[3];
+  let sockets: WebSocket[] = [];
+  let received: number[] = [];
+  let lags: number[] = [];
+
+  const open = (index: number): Promise<WebSocket | null> =>
+    new Promise((resolve) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}/ws/bench${index}`);
+      const slot = received.length;
+      received.push(0);
+      socket.on('open', () => {
+        socket.send(SUBSCRIPTION);
+        resolve(socket);
+      });
+      socket.on('error', () => resolve(null));
+      socket.on('message', (data) => {
+        const push = JSON.parse(String(data)) as { type: string; key?: string; ts: number };
+        if (push.type !== 'buy' || push.key !== MARKET_KEY) return;
+        lags.push(Date.now() - push.ts);
+        received[slot]! += 1;
+      });
+    });
+
+  process.on('message', async (command: Command) => {
+    if (command.kind === 'connect') {
+      for (let first = 0; first < command.count; first += CONNECT_BATCH) {
+        const batch = Array.from({ length: Math.min(CONNECT_BATCH, command.count - first) }, (_, index) =>
+          open(command.offset + first + index),
+        );
+        for (const socket of await Promise.all(batch)) if (socket) sockets.push(socket);
+      }
+      // Let the subscriptions land (and their first snapshot pass) before counting.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      received.fill(0);
+      lags = [];
+      process.send?.({ kind: 'connected', open: sockets.length } satisfies Reply);
+    } else if (command.kind === 'report') {
+      process.send?.({ kind: 'report', lagsMs: lags, receivedPerClient: received } satisfies Reply);
+    } else {
+      for (const socket of sockets) socket.terminate();
+      sockets = [];
+      received = [];
+      lags = [];
+      process.send?.({ kind: 'closed' } satisfies Reply);
+    }
+  });
+}
