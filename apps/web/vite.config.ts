@@ -21,8 +21,8 @@ const API_PREFIXES = [
 ];
 
 /**
- * React, and the wallet stack apart: a few long-lived chunks instead of many
- * tiny shared ones (a phone on a slow link pays a round trip per file), and
+ * React, the base UI, and the wallet stack apart: a few long-lived chunks
+ * instead of many tiny shared ones (a phone on a slow link pays a round trip per file), and
  * viem out of the home page's chunks, loaded only by what uses the wallet.
  * Vite's preload helper rides with React, or it lands in whichever chunk
  * first shares it (viem) and drags that chunk into the entry.
@@ -31,6 +31,11 @@ const VENDOR_CHUNKS = [
   {
     name: 'react',
     test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]|vite[\\/]preload-helper/,
+  },
+  {
+    // What the layout and home use on every visit: data, i18n, state and the base of antd-mobile.
+    name: 'base',
+    test: /node_modules[\\/](@tanstack|i18next|react-i18next|zustand|ahooks|@use-gesture|@react-spring|lodash|classnames|rc-util|antd-mobile[\\/]es[\\/](utils|global|components[\\/](popup|mask|button|dot-loading|image|tabs|dialog|center-popup|toast|spin-loading|tab-bar|badge|safe-area|auto-center|config-provider)[\\/]))/,
   },
   { name: 'viem', test: /node_modules[\\/](viem|ox|abitype|@noble|@scure|@adraffy)[\\/]/ },
 ];
