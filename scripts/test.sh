@@ -13,7 +13,7 @@ step "lint and format (biome)"
 npx biome check .
 
 step "typecheck"
-for project in packages/money packages/protocol packages/rules packages/matching apps/server apps/web; do
+for project in packages/money packages/protocol packages/rules packages/matching apps/server apps/web e2e; do
   if [ -f "$project/tsconfig.json" ]; then
     echo "tsc -p $project"
     npx tsc -p "$project" --noEmit
