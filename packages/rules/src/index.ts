@@ -1,6 +1,7 @@
 export * from './account.ts';
 export * from './constants.ts';
 export * from './cycle.ts';
+export * from './depth.ts';
 export { firstError, type RuleError } from './error.ts';
 export * from './format.ts';
 export * from './funds.ts';

@@ -5,7 +5,7 @@ import {
   marketKey,
   type TradeRow as TradePushRow,
 } from '@halyard/protocol';
-import { DEPTH_BAR_SCALE } from '@halyard/rules';
+import { depthBarWidths } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
 import { notFound } from '../../http/errors.ts';
 import { type Ledger, systemAccount, userAccount } from '../../ledger/index.ts';
@@ -179,7 +179,6 @@ export const FUTURES_BOOK_ROWS = 7;
 const HOUSE_FUNDING = Dec.parse('5000000');
 const INSURANCE_FUNDING = Dec.parse('1000000');
 const HUNDRED = Dec.fromInt(100);
-const BAR_SCALE = Dec.fromInt(DEPTH_BAR_SCALE);
 
 /**
  * The futures use-cases (spec §7 "Contract"): resolves contracts and users,
@@ -724,10 +723,10 @@ function tradePushRow(trade: {
 /** Seven rows a side with the spec §9 bar width: amount × 800 / total of the rows shown, at most 100 %. */
 export function bookRows(levels: readonly { price: Dec; amount: Dec }[]): BookRow[] {
   const shown = levels.slice(0, FUTURES_BOOK_ROWS);
-  const total = Dec.sum(shown.map((level) => level.amount));
-  return shown.map((level) => ({
+  const widths = depthBarWidths(shown.map((level) => level.amount));
+  return shown.map((level, index) => ({
     price: level.price.toString(),
     amount: level.amount.toString(),
-    width: Dec.min(level.amount.mul(BAR_SCALE).div(total), HUNDRED).toFixed(2),
+    width: widths[index] ?? '0.00',
   }));
 }

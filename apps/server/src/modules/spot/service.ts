@@ -7,7 +7,7 @@ import {
   type SpotSymbolRow,
   type TradeRow as TradePushRow,
 } from '@halyard/protocol';
-import { DEPTH_BAR_SCALE, SPOT_BOOK_MAX_LEVELS } from '@halyard/rules';
+import { depthBarWidths, SPOT_BOOK_MAX_LEVELS } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { type Ledger, systemAccount } from '../../ledger/index.ts';
@@ -92,8 +92,6 @@ export interface SpotServiceOptions {
 const HOUSE_QUOTE_FUNDING = Dec.parse('20000000');
 /** Base funding of the house, worth this much quote at the index price of the seed. */
 const HOUSE_BASE_FUNDING_VALUE = Dec.parse('5000000');
-const HUNDRED = Dec.fromInt(100);
-const BAR_SCALE = Dec.fromInt(DEPTH_BAR_SCALE);
 
 /**
  * The spot exchange's use-cases (spec §7 "Spot (trad)"): one {@link PairMarket}
@@ -430,10 +428,10 @@ function tradePushRow(trade: {
 /** Up to 20 levels with the spec §9 bar width: amount × 800 / total of the levels shown, at most 100 %. */
 export function bookLevels(levels: readonly { price: Dec; amount: Dec }[]): BookLevelView[] {
   const shown = levels.slice(0, SPOT_BOOK_MAX_LEVELS);
-  const total = Dec.sum(shown.map((level) => level.amount));
-  return shown.map((level) => ({
+  const widths = depthBarWidths(shown.map((level) => level.amount));
+  return shown.map((level, index) => ({
     price: level.price.toString(),
     amount: level.amount.toString(),
-    width: Dec.min(level.amount.mul(BAR_SCALE).div(total), HUNDRED).toFixed(2),
+    width: widths[index] ?? '0.00',
   }));
 }
