@@ -15,6 +15,8 @@ describe('cycle calculators', () => {
   it('counts down from open time + duration against the server-synced clock', () => {
     const position = { wdate: 1_000_000, lever: 30 };
     expect(secondsLeft(position, 1_000_000, 0)).toBe(30);
+    // The local clock or the measured offset a little behind the server's: still at most the duration.
+    expect(secondsLeft(position, 1_000_000, -400)).toBe(30);
     expect(secondsLeft(position, 1_000_000, 10_500)).toBe(20);
     expect(secondsLeft(position, 1_029_001, 0)).toBe(1);
     expect(secondsLeft(position, 1_030_000, 0)).toBe(0);

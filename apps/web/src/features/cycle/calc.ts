@@ -12,7 +12,9 @@ export function boxTop(index: number): number {
 
 /**
  * Spec §4: seconds left = open time + duration − (local now + server offset),
- * never below 0, whole seconds rounded up so "1" shows until the very end.
+ * never below 0 and never above the duration (a clock offset measured a few
+ * ms off must not show 31 on a 30 s contract), whole seconds rounded up so "1"
+ * shows until the very end.
  */
 export function secondsLeft(
   position: Pick<CyclePosition, 'wdate' | 'lever'>,
@@ -20,7 +22,7 @@ export function secondsLeft(
   offsetMs: number,
 ): number {
   const leftMs = position.wdate + position.lever * 1000 - (localNow + offsetMs);
-  return leftMs <= 0 ? 0 : Math.ceil(leftMs / 1000);
+  return leftMs <= 0 ? 0 : Math.min(Math.ceil(leftMs / 1000), position.lever);
 }
 
 /** Whether an open position is winning at `price` (AMENDMENTS A3: equal is neither). */
