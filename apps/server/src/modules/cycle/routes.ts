@@ -1,24 +1,21 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { currentUser } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
-import { badRequest } from '../../http/errors.ts';
-import type { Coins, CycleService } from './service.ts';
+import {
+  type Coins,
+  coin,
+  coinsQuery,
+  optionalCoins,
+  optionalCoinsQuery,
+  upperCoins,
+} from '../../http/pair-params.ts';
+import type { CycleService } from './service.ts';
 
 export interface CycleRoutesOptions {
   cycle: CycleService;
   /** The identity module's `token` guard. */
   requireUser: preHandlerAsyncHookHandler;
 }
-
-const coin = { type: 'string', pattern: '^[A-Za-z0-9]{1,20}$' } as const;
-
-const coinsQuery = {
-  type: 'object',
-  required: ['tradcoin', 'maincoin'],
-  properties: { tradcoin: coin, maincoin: coin },
-} as const;
-
-const optionalCoinsQuery = { type: 'object', properties: { tradcoin: coin, maincoin: coin } } as const;
 
 const pageQuery = {
   type: 'object',
@@ -197,22 +194,4 @@ function registerOrderWrites(http: FastifyInstance, { cycle, requireUser }: Cycl
       },
     );
   }
-}
-
-function upperCoins(coins: Coins): Coins {
-  return { tradcoin: coins.tradcoin.toUpperCase(), maincoin: coins.maincoin.toUpperCase() };
-}
-
-/** Both coins, or neither: one alone names no pair. */
-function optionalCoins(query: {
-  tradcoin?: string | undefined;
-  maincoin?: string | undefined;
-}): Coins | null {
-  if (query.tradcoin === undefined && query.maincoin === undefined) return null;
-  if (query.tradcoin === undefined || query.maincoin === undefined) {
-    throw badRequest('common.invalidParams', {
-      field: query.tradcoin === undefined ? 'tradcoin' : 'maincoin',
-    });
-  }
-  return upperCoins({ tradcoin: query.tradcoin, maincoin: query.maincoin });
 }

@@ -1,8 +1,16 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { currentUser } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
-import { badRequest } from '../../http/errors.ts';
-import type { Coins, FuturesService } from './service.ts';
+import {
+  type Coins,
+  coin,
+  coinsQuery,
+  money,
+  optionalCoins,
+  optionalCoinsQuery,
+  upperCoins,
+} from '../../http/pair-params.ts';
+import type { FuturesService } from './service.ts';
 import type { TdMode } from './store.ts';
 
 export interface FuturesRoutesOptions {
@@ -10,18 +18,7 @@ export interface FuturesRoutesOptions {
   requireUser: preHandlerAsyncHookHandler;
 }
 
-const coin = { type: 'string', pattern: '^[A-Za-z0-9]{1,20}$' } as const;
-/** Money travels as a decimal string; a JSON number is accepted and read as its text. */
-const money = (description: string) => ({ type: 'string', maxLength: 40, description }) as const;
 const id = { type: 'integer', minimum: 1 } as const;
-
-const coinsQuery = {
-  type: 'object',
-  required: ['tradcoin', 'maincoin'],
-  properties: { tradcoin: coin, maincoin: coin },
-} as const;
-
-const optionalCoinsQuery = { type: 'object', properties: { tradcoin: coin, maincoin: coin } } as const;
 
 const pageQuery = {
   type: 'object',
@@ -373,22 +370,4 @@ function cleanTpSl(prices: { profitPrice?: string; lossPrice?: string; number?: 
 
 function blankToUndefined(text: string | undefined): string | undefined {
   return text === undefined || text.trim() === '' ? undefined : text.trim();
-}
-
-function upperCoins(coins: Coins): Coins {
-  return { tradcoin: coins.tradcoin.toUpperCase(), maincoin: coins.maincoin.toUpperCase() };
-}
-
-/** Both coins, or neither: one alone names no contract. */
-function optionalCoins(query: {
-  tradcoin?: string | undefined;
-  maincoin?: string | undefined;
-}): Coins | null {
-  if (query.tradcoin === undefined && query.maincoin === undefined) return null;
-  if (query.tradcoin === undefined || query.maincoin === undefined) {
-    throw badRequest('common.invalidParams', {
-      field: query.tradcoin === undefined ? 'tradcoin' : 'maincoin',
-    });
-  }
-  return upperCoins({ tradcoin: query.tradcoin, maincoin: query.maincoin });
 }

@@ -2,23 +2,14 @@ import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { currentUser } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
-import type { Coins, OrderInput, SpotService } from './service.ts';
+import { type Coins, coin, coinsQuery, money, optionalCoins, upperCoins } from '../../http/pair-params.ts';
+import type { OrderInput, SpotService } from './service.ts';
 
 export interface SpotRoutesOptions {
   spot: SpotService;
   /** The identity module's `token` guard. */
   requireUser: preHandlerAsyncHookHandler;
 }
-
-const coin = { type: 'string', pattern: '^[A-Za-z0-9]{1,20}$' } as const;
-/** Money travels as a decimal string; a JSON number is accepted and read as its text. */
-const money = (description: string) => ({ type: 'string', maxLength: 40, description }) as const;
-
-const coinsQuery = {
-  type: 'object',
-  required: ['tradcoin', 'maincoin'],
-  properties: { tradcoin: coin, maincoin: coin },
-} as const;
 
 const pageQuery = {
   type: 'object',
@@ -206,22 +197,4 @@ function registerOrderWrites(http: FastifyInstance, { spot, requireUser }: SpotR
       return ok(cancelled, 'spot.allCancelled', { count: cancelled.length });
     },
   );
-}
-
-function upperCoins(coins: Coins): Coins {
-  return { tradcoin: coins.tradcoin.toUpperCase(), maincoin: coins.maincoin.toUpperCase() };
-}
-
-/** Both coins, or neither: one alone names no pair. */
-function optionalCoins(query: {
-  tradcoin?: string | undefined;
-  maincoin?: string | undefined;
-}): Coins | null {
-  if (query.tradcoin === undefined && query.maincoin === undefined) return null;
-  if (query.tradcoin === undefined || query.maincoin === undefined) {
-    throw badRequest('common.invalidParams', {
-      field: query.tradcoin === undefined ? 'tradcoin' : 'maincoin',
-    });
-  }
-  return upperCoins({ tradcoin: query.tradcoin, maincoin: query.maincoin });
 }
