@@ -1,7 +1,7 @@
 import type { Locale } from '@halyard/protocol';
 import { useTranslation } from 'react-i18next';
 import { formatChange, formatMoney, trendOf } from '../../shared/format.ts';
-import { bookSide, depthWidth } from './calc.ts';
+import { bookSide } from './calc.ts';
 import type { BookRow, Side } from './types.ts';
 
 interface OrderBookProps {
@@ -44,7 +44,7 @@ function BookSide({
             data-testid={`book-${side}`}
             onClick={() => onPick(row.price)}
           >
-            <i className="hy-fbook-bar" style={{ width: `${depthWidth(row, rows)}%` }} />
+            <i className="hy-fbook-bar" style={{ width: `${row.width}%` }} />
             <span className={side === 'buy' ? 'hy-up' : 'hy-down'}>
               {formatMoney(row.price, point, locale)}
             </span>

@@ -3,7 +3,6 @@ import {
   BOOK_ROWS,
   bookSide,
   closedFields,
-  depthWidth,
   entrustCard,
   pollDelay,
   positionCard,
@@ -123,14 +122,15 @@ describe('order book', () => {
     expect(bookSide(deep, 'buy').map((row) => row?.price)).toEqual(['1', '2', '3', '4', '5', '6', '7']);
   });
 
-  it('sizes depth bars as amount × 800 / total, capped at 100, unless the server sent a width', () => {
-    expect(depthWidth({ price: '100', amount: '2' }, rows)).toBe('100.00');
-    const wide = [
+  it('keeps the width the server sent, else sizes bars over the 7 rows shown', () => {
+    expect(bookSide([{ price: '1', amount: '1', width: '12.50' }], 'buy')[0]?.width).toBe('12.50');
+    // The 7 shown total 1 + 6 × 3 = 19, so the first bar is 1 × 800 / 19 = 42.10 %; deeper rows do not count.
+    const deep = [
       { price: '1', amount: '1' },
       ...Array.from({ length: 6 }, () => ({ price: '2', amount: '3' })),
+      ...Array.from({ length: 5 }, () => ({ price: '3', amount: '100' })),
     ];
-    expect(depthWidth({ price: '1', amount: '1' }, wide)).toBe('42.10');
-    expect(depthWidth({ price: '1', amount: '1', width: '12.50' }, rows)).toBe('12.50');
+    expect(bookSide(deep, 'buy')[0]?.width).toBe('42.10');
   });
 });
 

@@ -1,6 +1,6 @@
 import { Dec } from '@halyard/money';
 import type { Locale } from '@halyard/protocol';
-import { FUTURES_POLL_MS } from '@halyard/rules';
+import { depthBarWidths, FUTURES_POLL_MS } from '@halyard/rules';
 import { formatChange, formatDateTime, formatMoney, trendOf } from '../../shared/format.ts';
 import type { BookRow, Entrust, Position, Side, TdMode } from './types.ts';
 
@@ -17,24 +17,24 @@ export function pollDelay(
   return lists.entrusts.length > 0 || lists.positions.length > 0 ? FUTURES_POLL_MS : false;
 }
 
+/** A book row as drawn, its depth bar width known. */
+export type ShownBookRow = BookRow & { width: string };
+
 /**
  * One side of the book as shown: exactly 7 rows, null where the book is
  * thinner (drawn as dashes). Sells are listed best (lowest) last so both
- * sides meet at the current price in the middle.
+ * sides meet at the current price in the middle. Each row keeps the bar width
+ * the server sent, else gets the spec §9 one over the rows shown.
  */
-export function bookSide(rows: readonly BookRow[], side: Side): (BookRow | null)[] {
-  const shown: (BookRow | null)[] = rows.slice(0, BOOK_ROWS);
+export function bookSide(rows: readonly BookRow[], side: Side): (ShownBookRow | null)[] {
+  const top = rows.slice(0, BOOK_ROWS);
+  const widths = depthBarWidths(top.map((row) => Dec.tryParse(row.amount) ?? Dec.ZERO));
+  const shown: (ShownBookRow | null)[] = top.map((row, index) => ({
+    ...row,
+    width: row.width ?? widths[index] ?? '0.00',
+  }));
   while (shown.length < BOOK_ROWS) shown.push(null);
   return side === 'sell' ? shown.reverse() : shown;
-}
-
-/** Spec §9: depth bar width = amount × 800 / total of the shown rows, capped at 100 %. */
-export function depthWidth(row: BookRow, rows: readonly BookRow[]): string {
-  if (row.width !== undefined) return row.width;
-  const total = Dec.sum(rows.slice(0, BOOK_ROWS).map((level) => Dec.tryParse(level.amount) ?? Dec.ZERO));
-  if (!total.isPositive()) return '0';
-  const width = Dec.parse(row.amount).mul(Dec.fromInt(800)).div(total);
-  return Dec.min(width, Dec.fromInt(100)).toFixed(2);
 }
 
 /** Spec §3 "Poster order": income shown = profit / position × 100, 2 decimals (floored). */
