@@ -1,6 +1,6 @@
 import { Dec } from '@halyard/money';
 import type { CycleInfo, CyclePosition, Locale } from '@halyard/protocol';
-import { CYCLE_RELOAD_DELAY_MS, CYCLE_RESULT_POLL, checkClockDrift } from '@halyard/rules';
+import { CYCLE_RELOAD_DELAY_MS, checkClockDrift } from '@halyard/rules';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Tabs } from 'antd-mobile';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -23,6 +23,7 @@ import { secondsLeft } from '../../features/cycle/calc.ts';
 import { PositionList, TopOrders } from '../../features/cycle/OrderLists.tsx';
 import { PositionBox } from '../../features/cycle/PositionBox.tsx';
 import { ResultPopup } from '../../features/cycle/ResultPopup.tsx';
+import { pollSettled } from '../../features/cycle/result.ts';
 import { TradePopup, type TradeRequest } from '../../features/cycle/TradePopup.tsx';
 import { ruleText } from '../../i18n/index.ts';
 import { useAuth } from '../../shared/auth-store.ts';
@@ -144,19 +145,14 @@ export function CyclePage() {
   // The chart subscribes to the pair with its period; that one subscription also brings
   // cycleinfo and cycletop (a second subscription would replace it).
 
-  /** Spec §4: poll the result up to 4 more times at 1 s; the popup opens once it is settled. */
+  /** Spec §4: the result popup opens once the finished position is settled. */
   const awaitResult = useCallback(
     async (orderid: string) => {
-      for (let attempt = 0; attempt <= CYCLE_RESULT_POLL.repeats; attempt += 1) {
-        const [position] = await positionById(orderid).catch(() => []);
-        if (position?.state === 'settled') {
-          setResult(position);
-          void client.invalidateQueries({ queryKey: ['cycle', 'history'] });
-          void client.invalidateQueries({ queryKey: ['cycle', 'usable'] });
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, CYCLE_RESULT_POLL.intervalMs));
-      }
+      const position = await pollSettled(orderid, positionById);
+      if (!position) return;
+      setResult(position);
+      void client.invalidateQueries({ queryKey: ['cycle', 'history'] });
+      void client.invalidateQueries({ queryKey: ['cycle', 'usable'] });
     },
     [client],
   );
