@@ -81,11 +81,14 @@ export function createSigner(privateKey: Hex, rpcUrls: ReadonlyMap<ChainId, stri
     },
 
     async broadcast(chainId, raw) {
+      const { client } = readerOf(chainId);
       try {
-        await readerOf(chainId).client.sendRawTransaction({ serializedTransaction: raw });
+        await client.sendRawTransaction({ serializedTransaction: raw });
       } catch (error) {
-        // A re-send of bytes the node already has (or has mined) is not a failure.
-        if (/already known|nonce too low|known transaction/i.test(String(error))) return;
+        // A re-send of bytes the node already has (pooled or mined) is not a failure. Nodes word
+        // that differently ("already known", "nonce too low", ganache's "transaction underpriced"),
+        // so ask the node for the transaction itself rather than parse its message.
+        if (await client.getTransaction({ hash: keccak256(raw) }).then(Boolean, () => false)) return;
         throw error;
       }
     },
