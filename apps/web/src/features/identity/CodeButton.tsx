@@ -2,18 +2,16 @@ import { Button } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../shared/ui/toast.ts';
-import { areaDigits, type CodePurpose, identityApi } from './api.ts';
-import { type AccountKind, checkAccount, passes } from './checks.ts';
+import { type AccountEntry, accountFields, type CodePurpose, identityApi } from './api.ts';
+import { checkAccount, passes } from './checks.ts';
 
 interface CodeButtonProps {
-  kind: AccountKind;
-  account: string;
-  area: string;
+  entry: AccountEntry;
   purpose: CodePurpose;
 }
 
 /** Sends a verification code (GET /user/getCode) and counts down the server's resend cooldown. */
-export function CodeButton({ kind, account, area, purpose }: CodeButtonProps) {
+export function CodeButton({ entry, purpose }: CodeButtonProps) {
   const { t } = useTranslation();
   const [wait, setWait] = useState(0);
   useEffect(() => {
@@ -22,14 +20,8 @@ export function CodeButton({ kind, account, area, purpose }: CodeButtonProps) {
     return () => clearTimeout(timer);
   }, [wait]);
   const send = async () => {
-    if (!passes(() => checkAccount(kind, account, t('identity.account')))) return;
-    const result = await identityApi
-      .sendCode({
-        account: account.trim(),
-        ...(kind === 'phone' ? { areaCode: areaDigits(area) } : {}),
-        purpose,
-      })
-      .catch(() => null);
+    if (!passes(() => checkAccount(entry.kind, entry.account, t('identity.account')))) return;
+    const result = await identityApi.sendCode({ ...accountFields(entry), purpose }).catch(() => null);
     if (!result) return;
     toast(t('identity.codeSent'));
     setWait(result.cooldownSeconds);

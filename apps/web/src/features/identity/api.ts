@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type UserInfo, useAuth } from '../../shared/auth-store.ts';
 import { api } from '../../shared/http.ts';
+import type { AccountKind } from './checks.ts';
 
 /** Request bodies of apps/server/src/modules/identity/routes.ts. */
 export interface AccountFields {
@@ -25,9 +26,17 @@ export interface SiweNonce {
   expiresAt: number;
 }
 
-/** "+86" → "86": the picker shows the plus, the server stores the digits. */
-export function areaDigits(initials: string): string {
-  return initials.replace(/^\+/, '');
+/** The account an identity form is about: email or phone, the typed account and the phone's area code. */
+export interface AccountEntry {
+  kind: AccountKind;
+  account: string;
+  /** As the picker shows it, "+86". */
+  area: string;
+}
+
+/** What the server takes for an account: the trimmed account, and for a phone the area code's digits. */
+export function accountFields({ kind, account, area }: AccountEntry): AccountFields {
+  return { account: account.trim(), ...(kind === 'phone' ? { areaCode: area.replace(/^\+/, '') } : {}) };
 }
 
 export const identityApi = {

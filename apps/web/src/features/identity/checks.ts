@@ -1,4 +1,12 @@
-import { checkEmail, checkPhone, checkRequired, firstError, type RuleError } from '@halyard/rules';
+import {
+  checkEmail,
+  checkPassword,
+  checkPasswordsMatch,
+  checkPhone,
+  checkRequired,
+  firstError,
+  type RuleError,
+} from '@halyard/rules';
 import { ruleText } from '../../i18n/index.ts';
 import { toast } from '../../shared/ui/toast.ts';
 
@@ -9,6 +17,20 @@ export function checkAccount(kind: AccountKind, account: string, field: string):
   return firstError(
     () => checkRequired(account, field),
     () => (kind === 'email' ? checkEmail(account.trim()) : checkPhone(account.trim())),
+  );
+}
+
+/** A new login password: the password rule, then the confirmation matches it. */
+export function checkNewPassword({
+  password,
+  confirmPassword,
+}: {
+  password: string;
+  confirmPassword: string;
+}) {
+  return firstError(
+    () => checkPassword(password),
+    () => checkPasswordsMatch(password, confirmPassword),
   );
 }
 

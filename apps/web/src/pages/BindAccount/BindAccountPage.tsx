@@ -1,12 +1,11 @@
 import { checkRequired } from '@halyard/rules';
-import { Button, Form, Input } from 'antd-mobile';
+import { Button, Form } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { AccountInput, DEFAULT_AREA } from '../../features/identity/AccountInput.tsx';
-import { areaDigits, identityApi, useRefreshUserInfo, useUserInfo } from '../../features/identity/api.ts';
-import { CodeButton } from '../../features/identity/CodeButton.tsx';
+import { accountFields, identityApi, useRefreshUserInfo, useUserInfo } from '../../features/identity/api.ts';
 import { type AccountKind, checkAccount, passes } from '../../features/identity/checks.ts';
+import { AccountField, CodeField, useAccountEntry } from '../../features/identity/FormFields.tsx';
 import { PageFrame } from '../../shared/ui/PageFrame.tsx';
 import { toast } from '../../shared/ui/toast.ts';
 
@@ -16,15 +15,14 @@ function BindAccountPage({ kind }: { kind: AccountKind }) {
   const navigate = useNavigate();
   const refresh = useRefreshUserInfo();
   const { data: user } = useUserInfo();
-  const [account, setAccount] = useState('');
-  const [area, setArea] = useState(DEFAULT_AREA);
+  const entry = useAccountEntry(kind);
   const [code, setCode] = useState('');
   const current = kind === 'email' ? user?.email : user?.phone;
 
   const submit = async () => {
     if (
       !passes(
-        () => checkAccount(kind, account, t('identity.account')),
+        () => checkAccount(kind, entry.account, t('identity.account')),
         () => checkRequired(code, t('identity.code')),
       )
     ) {
@@ -32,8 +30,7 @@ function BindAccountPage({ kind }: { kind: AccountKind }) {
     }
     const done = await identityApi
       .bindAccount({
-        account: account.trim(),
-        ...(kind === 'phone' ? { areaCode: areaDigits(area) } : {}),
+        ...accountFields(entry),
         code: code.trim(),
       })
       .then(
@@ -54,20 +51,8 @@ function BindAccountPage({ kind }: { kind: AccountKind }) {
         </p>
       ) : null}
       <Form className="hy-form" layout="vertical">
-        <Form.Item label={kind === 'email' ? t('bind.newEmail') : t('bind.newPhone')}>
-          <AccountInput kind={kind} account={account} onAccount={setAccount} area={area} onArea={setArea} />
-        </Form.Item>
-        <Form.Item
-          label={t('identity.code')}
-          extra={<CodeButton kind={kind} account={account} area={area} purpose="bind" />}
-        >
-          <Input
-            inputMode="numeric"
-            placeholder={t('identity.codePlaceholder')}
-            value={code}
-            onChange={setCode}
-          />
-        </Form.Item>
+        <AccountField entry={entry} label={kind === 'email' ? t('bind.newEmail') : t('bind.newPhone')} />
+        <CodeField entry={entry} purpose="bind" value={code} onChange={setCode} />
       </Form>
       <div className="hy-form-footer">
         <Button block color="primary" size="large" onClick={() => void submit()}>

@@ -3,9 +3,10 @@ import { Button, Divider, Form, Input } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { AccountInput, AccountKindSwitch, DEFAULT_AREA } from '../../features/identity/AccountInput.tsx';
-import { areaDigits, identityApi } from '../../features/identity/api.ts';
-import { type AccountKind, checkAccount, passes } from '../../features/identity/checks.ts';
+import { AccountKindSwitch } from '../../features/identity/AccountInput.tsx';
+import { accountFields, identityApi } from '../../features/identity/api.ts';
+import { checkAccount, passes } from '../../features/identity/checks.ts';
+import { AccountField, useAccountEntry } from '../../features/identity/FormFields.tsx';
 import { useSignedIn } from '../../features/identity/useSignedIn.ts';
 import { connectWallet, useWallet } from '../../features/wallet/wallet.ts';
 import { PageFrame } from '../../shared/ui/PageFrame.tsx';
@@ -14,38 +15,28 @@ export function LoginPage() {
   const { t } = useTranslation();
   const signedIn = useSignedIn();
   const connecting = useWallet((state) => state.connecting);
-  const [kind, setKind] = useState<AccountKind>('email');
-  const [account, setAccount] = useState('');
-  const [area, setArea] = useState(DEFAULT_AREA);
+  const entry = useAccountEntry();
   const [password, setPassword] = useState('');
 
   const submit = async () => {
     if (
       !passes(
-        () => checkAccount(kind, account, t('identity.account')),
+        () => checkAccount(entry.kind, entry.account, t('identity.account')),
         () => checkRequired(password, t('identity.password')),
       )
     ) {
       return;
     }
-    const result = await identityApi
-      .login({
-        account: account.trim(),
-        ...(kind === 'phone' ? { areaCode: areaDigits(area) } : {}),
-        password,
-      })
-      .catch(() => null);
+    const result = await identityApi.login({ ...accountFields(entry), password }).catch(() => null);
     if (result) signedIn(result);
   };
 
   return (
     <PageFrame title={t('route.login')}>
       <h1 style={{ fontSize: 24, margin: '8px 0 16px' }}>{t('login.welcome')}</h1>
-      <AccountKindSwitch kind={kind} onChange={setKind} />
+      <AccountKindSwitch kind={entry.kind} onChange={entry.setKind} />
       <Form className="hy-form" layout="vertical">
-        <Form.Item label={kind === 'email' ? t('identity.email') : t('identity.phone')}>
-          <AccountInput kind={kind} account={account} onAccount={setAccount} area={area} onArea={setArea} />
-        </Form.Item>
+        <AccountField entry={entry} />
         <Form.Item label={t('identity.password')}>
           <Input
             type="password"

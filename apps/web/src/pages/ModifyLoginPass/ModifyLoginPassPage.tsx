@@ -1,10 +1,11 @@
-import { checkPassword, checkPasswordsMatch, checkRequired } from '@halyard/rules';
+import { checkRequired } from '@halyard/rules';
 import { Button, Form, Input } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { identityApi, useRefreshUserInfo } from '../../features/identity/api.ts';
-import { passes } from '../../features/identity/checks.ts';
+import { checkNewPassword, passes } from '../../features/identity/checks.ts';
+import { NewPasswordFields, PasswordLockNote, useNewPassword } from '../../features/identity/FormFields.tsx';
 import { PageFrame } from '../../shared/ui/PageFrame.tsx';
 import { toast } from '../../shared/ui/toast.ts';
 
@@ -14,15 +15,14 @@ export function ModifyLoginPassPage() {
   const navigate = useNavigate();
   const refresh = useRefreshUserInfo();
   const [oldPassword, setOldPassword] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
+  const newPassword = useNewPassword();
+  const { password, confirmPassword } = newPassword;
 
   const submit = async () => {
     if (
       !passes(
         () => checkRequired(oldPassword, t('modifyLoginPass.old')),
-        () => checkPassword(password),
-        () => checkPasswordsMatch(password, confirmPassword),
+        () => checkNewPassword(newPassword),
       )
     ) {
       return;
@@ -49,28 +49,9 @@ export function ModifyLoginPassPage() {
             placeholder={t('modifyLoginPass.oldPlaceholder')}
           />
         </Form.Item>
-        <Form.Item label={t('identity.newPassword')} description={t('identity.passwordHint')}>
-          <Input
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={setPassword}
-            placeholder={t('identity.passwordPlaceholder')}
-          />
-        </Form.Item>
-        <Form.Item label={t('identity.confirmPassword')}>
-          <Input
-            type="password"
-            autoComplete="new-password"
-            value={confirmPassword}
-            onChange={setConfirmPassword}
-            placeholder={t('identity.confirmPasswordPlaceholder')}
-          />
-        </Form.Item>
+        <NewPasswordFields label={t('identity.newPassword')} value={newPassword} />
       </Form>
-      <p className="hy-muted" style={{ fontSize: 12, lineHeight: 1.5 }}>
-        {t('resetPass.lockNote')}
-      </p>
+      <PasswordLockNote />
       <Button block color="primary" size="large" onClick={() => void submit()}>
         {t('common.submit')}
       </Button>

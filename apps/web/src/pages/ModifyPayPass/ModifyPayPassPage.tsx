@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { AccountInput, DEFAULT_AREA } from '../../features/identity/AccountInput.tsx';
 import { identityApi, useRefreshUserInfo, useUserInfo } from '../../features/identity/api.ts';
-import { CodeButton } from '../../features/identity/CodeButton.tsx';
-import { passes } from '../../features/identity/checks.ts';
+import { type AccountKind, passes } from '../../features/identity/checks.ts';
+import { CodeField } from '../../features/identity/FormFields.tsx';
 import { PageFrame } from '../../shared/ui/PageFrame.tsx';
 import { toast } from '../../shared/ui/toast.ts';
 
@@ -21,7 +21,7 @@ export function ModifyPayPassPage() {
   const refresh = useRefreshUserInfo();
   const { data: user } = useUserInfo();
   const changing = user?.hasFundPassword ?? false;
-  const kind = user?.email ? 'email' : 'phone';
+  const kind: AccountKind = user?.email ? 'email' : 'phone';
   const [phone, setPhone] = useState('');
   const [area, setArea] = useState(user?.areaCode ? `+${user.areaCode}` : DEFAULT_AREA);
   const [code, setCode] = useState('');
@@ -69,17 +69,7 @@ export function ModifyPayPassPage() {
           </Form.Item>
         ) : null}
         {changing && !noContact ? (
-          <Form.Item
-            label={t('identity.code')}
-            extra={<CodeButton kind={kind} account={account} area={area} purpose="fund" />}
-          >
-            <Input
-              inputMode="numeric"
-              placeholder={t('identity.codePlaceholder')}
-              value={code}
-              onChange={setCode}
-            />
-          </Form.Item>
+          <CodeField entry={{ kind, account, area }} purpose="fund" value={code} onChange={setCode} />
         ) : null}
         <Form.Item label={t('modifyPayPass.new')} description={t('modifyPayPass.hint')}>
           <Input

@@ -1,12 +1,18 @@
-import { checkPassword, checkPasswordsMatch, checkRequired, checkTermsAgreed } from '@halyard/rules';
+import { checkRequired, checkTermsAgreed } from '@halyard/rules';
 import { Button, Checkbox, Form, Input, Popup } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { AccountInput, AccountKindSwitch, DEFAULT_AREA } from '../../features/identity/AccountInput.tsx';
-import { areaDigits, identityApi } from '../../features/identity/api.ts';
-import { CodeButton } from '../../features/identity/CodeButton.tsx';
-import { type AccountKind, checkAccount, passes } from '../../features/identity/checks.ts';
+import { AccountKindSwitch } from '../../features/identity/AccountInput.tsx';
+import { accountFields, identityApi } from '../../features/identity/api.ts';
+import { checkAccount, checkNewPassword, passes } from '../../features/identity/checks.ts';
+import {
+  AccountField,
+  CodeField,
+  NewPasswordFields,
+  useAccountEntry,
+  useNewPassword,
+} from '../../features/identity/FormFields.tsx';
 import { useSignedIn } from '../../features/identity/useSignedIn.ts';
 import { PageFrame } from '../../shared/ui/PageFrame.tsx';
 
@@ -14,12 +20,10 @@ export function RegisterPage() {
   const { t } = useTranslation();
   const signedIn = useSignedIn();
   const [params] = useSearchParams();
-  const [kind, setKind] = useState<AccountKind>('email');
-  const [account, setAccount] = useState('');
-  const [area, setArea] = useState(DEFAULT_AREA);
+  const entry = useAccountEntry();
   const [code, setCode] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
+  const newPassword = useNewPassword();
+  const { password, confirmPassword } = newPassword;
   // An invitation link is /register?code=XXXX (the user's recomurl).
   const [invitationCode, setInvitationCode] = useState(params.get('code') ?? '');
   const [agreed, setAgreed] = useState(false);
@@ -28,10 +32,9 @@ export function RegisterPage() {
   const submit = async () => {
     if (
       !passes(
-        () => checkAccount(kind, account, t('identity.account')),
+        () => checkAccount(entry.kind, entry.account, t('identity.account')),
         () => checkRequired(code, t('identity.code')),
-        () => checkPassword(password),
-        () => checkPasswordsMatch(password, confirmPassword),
+        () => checkNewPassword(newPassword),
         () => checkTermsAgreed(agreed),
       )
     ) {
@@ -39,8 +42,7 @@ export function RegisterPage() {
     }
     const result = await identityApi
       .register({
-        account: account.trim(),
-        ...(kind === 'phone' ? { areaCode: areaDigits(area) } : {}),
+        ...accountFields(entry),
         code: code.trim(),
         password,
         confirmPassword,
@@ -53,43 +55,11 @@ export function RegisterPage() {
 
   return (
     <PageFrame title={t('route.register')}>
-      <AccountKindSwitch kind={kind} onChange={setKind} />
+      <AccountKindSwitch kind={entry.kind} onChange={entry.setKind} />
       <Form className="hy-form" layout="vertical">
-        <Form.Item label={kind === 'email' ? t('identity.email') : t('identity.phone')}>
-          <AccountInput kind={kind} account={account} onAccount={setAccount} area={area} onArea={setArea} />
-        </Form.Item>
-        <Form.Item
-          label={t('identity.code')}
-          extra={<CodeButton kind={kind} account={account} area={area} purpose="register" />}
-        >
-          <Input
-            inputMode="numeric"
-            placeholder={t('identity.codePlaceholder')}
-            value={code}
-            onChange={setCode}
-            data-testid="code"
-          />
-        </Form.Item>
-        <Form.Item label={t('identity.password')} description={t('identity.passwordHint')}>
-          <Input
-            type="password"
-            autoComplete="new-password"
-            placeholder={t('identity.passwordPlaceholder')}
-            value={password}
-            onChange={setPassword}
-            data-testid="password"
-          />
-        </Form.Item>
-        <Form.Item label={t('identity.confirmPassword')}>
-          <Input
-            type="password"
-            autoComplete="new-password"
-            placeholder={t('identity.confirmPasswordPlaceholder')}
-            value={confirmPassword}
-            onChange={setConfirmPassword}
-            data-testid="confirm-password"
-          />
-        </Form.Item>
+        <AccountField entry={entry} />
+        <CodeField entry={entry} purpose="register" value={code} onChange={setCode} />
+        <NewPasswordFields label={t('identity.password')} value={newPassword} />
         <Form.Item label={t('identity.invitationCode')}>
           <Input
             placeholder={t('identity.optional')}

@@ -1,12 +1,19 @@
-import { checkPassword, checkPasswordsMatch, checkRequired } from '@halyard/rules';
-import { Button, Form, Input } from 'antd-mobile';
+import { checkRequired } from '@halyard/rules';
+import { Button, Form } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { AccountInput, AccountKindSwitch, DEFAULT_AREA } from '../../features/identity/AccountInput.tsx';
-import { areaDigits, identityApi } from '../../features/identity/api.ts';
-import { CodeButton } from '../../features/identity/CodeButton.tsx';
-import { type AccountKind, checkAccount, passes } from '../../features/identity/checks.ts';
+import { AccountKindSwitch } from '../../features/identity/AccountInput.tsx';
+import { accountFields, identityApi } from '../../features/identity/api.ts';
+import { checkAccount, checkNewPassword, passes } from '../../features/identity/checks.ts';
+import {
+  AccountField,
+  CodeField,
+  NewPasswordFields,
+  PasswordLockNote,
+  useAccountEntry,
+  useNewPassword,
+} from '../../features/identity/FormFields.tsx';
 import { PageFrame } from '../../shared/ui/PageFrame.tsx';
 import { toast } from '../../shared/ui/toast.ts';
 
@@ -14,28 +21,24 @@ import { toast } from '../../shared/ui/toast.ts';
 export function ResetPassPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [kind, setKind] = useState<AccountKind>('email');
-  const [account, setAccount] = useState('');
-  const [area, setArea] = useState(DEFAULT_AREA);
+  const entry = useAccountEntry();
   const [code, setCode] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
+  const newPassword = useNewPassword();
+  const { password, confirmPassword } = newPassword;
 
   const submit = async () => {
     if (
       !passes(
-        () => checkAccount(kind, account, t('identity.account')),
+        () => checkAccount(entry.kind, entry.account, t('identity.account')),
         () => checkRequired(code, t('identity.code')),
-        () => checkPassword(password),
-        () => checkPasswordsMatch(password, confirmPassword),
+        () => checkNewPassword(newPassword),
       )
     ) {
       return;
     }
     const done = await identityApi
-      .resetPassword(kind, {
-        account: account.trim(),
-        ...(kind === 'phone' ? { areaCode: areaDigits(area) } : {}),
+      .resetPassword(entry.kind, {
+        ...accountFields(entry),
         code: code.trim(),
         password,
         confirmPassword,
@@ -51,44 +54,13 @@ export function ResetPassPage() {
 
   return (
     <PageFrame title={t('route.resetPass')} fallback="/login">
-      <AccountKindSwitch kind={kind} onChange={setKind} />
+      <AccountKindSwitch kind={entry.kind} onChange={entry.setKind} />
       <Form className="hy-form" layout="vertical">
-        <Form.Item label={kind === 'email' ? t('identity.email') : t('identity.phone')}>
-          <AccountInput kind={kind} account={account} onAccount={setAccount} area={area} onArea={setArea} />
-        </Form.Item>
-        <Form.Item
-          label={t('identity.code')}
-          extra={<CodeButton kind={kind} account={account} area={area} purpose="reset" />}
-        >
-          <Input
-            inputMode="numeric"
-            placeholder={t('identity.codePlaceholder')}
-            value={code}
-            onChange={setCode}
-          />
-        </Form.Item>
-        <Form.Item label={t('identity.newPassword')} description={t('identity.passwordHint')}>
-          <Input
-            type="password"
-            autoComplete="new-password"
-            placeholder={t('identity.passwordPlaceholder')}
-            value={password}
-            onChange={setPassword}
-          />
-        </Form.Item>
-        <Form.Item label={t('identity.confirmPassword')}>
-          <Input
-            type="password"
-            autoComplete="new-password"
-            placeholder={t('identity.confirmPasswordPlaceholder')}
-            value={confirmPassword}
-            onChange={setConfirmPassword}
-          />
-        </Form.Item>
+        <AccountField entry={entry} />
+        <CodeField entry={entry} purpose="reset" value={code} onChange={setCode} />
+        <NewPasswordFields label={t('identity.newPassword')} value={newPassword} />
       </Form>
-      <p className="hy-muted" style={{ fontSize: 12, lineHeight: 1.5 }}>
-        {t('resetPass.lockNote')}
-      </p>
+      <PasswordLockNote />
       <Button block color="primary" size="large" onClick={() => void submit()}>
         {t('common.submit')}
       </Button>
