@@ -15,11 +15,16 @@ import {
 } from '@halyard/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
+import { Coalescer } from './coalescer.ts';
 import type { Publishable, Publisher } from './publisher.ts';
 
 export interface GatewayOptions {
   clock: Clock;
-  /** At most one snapshot push (depth, ticker, lists) per type and key per window; the latest wins. */
+  /**
+   * At most one snapshot push (depth, ticker, lists) per type and key in this
+   * time; the latest wins. A push goes out at once when the last one of its
+   * type and key is at least this old.
+   */
   coalesceMs?: number;
   /** A client whose unsent data exceeds this is dropped rather than buffered further. */
   maxBufferedBytes?: number;
@@ -39,10 +44,10 @@ interface Client {
   subscription: { market: string; kline: string | null } | null;
 }
 
-interface CoalescingWindow {
-  timer: NodeJS.Timeout;
-  /** The latest frame held back during the window, sent when it closes. */
-  pending: string | null;
+/** A frame and where it goes. */
+interface Delivery {
+  route: Route;
+  frame: string;
 }
 
 /** Every client gets these, whatever it subscribes to. */
@@ -59,8 +64,9 @@ const MAX_INBOUND_BYTES = 1024;
  * The WebSocket gateway at `/ws/:clientId` (spec §7 "Live data", DESIGN §7).
  * One JSON frame is built per push and shared by every recipient. Snapshot
  * pushes are coalesced per type and key, so a burst of depth changes costs
- * each client at most one frame per window; a client that cannot keep up is
- * dropped, never buffered without bound.
+ * each client at most one frame per 100 ms, while a steady 10 a second pass
+ * undelayed; a client that cannot keep up is dropped, never buffered without
+ * bound.
  */
 export class RealtimeGateway implements Publisher {
   private readonly clients = new Set<Client>();
@@ -70,8 +76,7 @@ export class RealtimeGateway implements Publisher {
   private readonly latestBroadcast = new Map<PushType, string>();
   /** The latest snapshot frames of each market, sent to a client when it subscribes. */
   private readonly latestByMarket = new Map<string, Map<PushType, string>>();
-  private readonly windows = new Map<string, CoalescingWindow>();
-  private readonly coalesceMs: number;
+  private readonly coalescer: Coalescer<Delivery>;
   private readonly maxBufferedBytes: number;
   private readonly idleMs: number;
   private readonly sweepEveryMs: number;
@@ -79,7 +84,11 @@ export class RealtimeGateway implements Publisher {
   private sweeper: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: GatewayOptions) {
-    this.coalesceMs = options.coalesceMs ?? 100;
+    this.coalescer = new Coalescer({
+      intervalMs: options.coalesceMs ?? 100,
+      now: () => performance.now(),
+      emit: ({ route, frame }) => this.deliver(route, frame),
+    });
     this.maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
     this.idleMs = options.idleMs ?? 60_000;
     this.sweepEveryMs = options.sweepEveryMs ?? 10_000;
@@ -103,7 +112,7 @@ export class RealtimeGateway implements Publisher {
     if (route.to === 'kline' && !this.byKline.has(route.key)) return;
     const frame = JSON.stringify(stamped);
     this.rememberSnapshot(stamped, frame);
-    if (COALESCED.has(stamped.type)) this.coalesce(`${stamped.type}|${route.key}`, route, frame);
+    if (COALESCED.has(stamped.type)) this.coalescer.offer(`${stamped.type}|${route.key}`, { route, frame });
     else this.deliver(route, frame);
   }
 
@@ -130,8 +139,7 @@ export class RealtimeGateway implements Publisher {
   close(): void {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = null;
-    for (const window of this.windows.values()) clearTimeout(window.timer);
-    this.windows.clear();
+    this.coalescer.close();
   }
 
   private accept(
@@ -207,35 +215,6 @@ export class RealtimeGateway implements Publisher {
       this.latestByMarket.set(push.key, frames);
     }
     frames.set(push.type, frame);
-  }
-
-  /**
-   * Leading and trailing edge: the first frame goes out at once and opens a
-   * window; frames during the window replace each other and the last one goes
-   * out when it closes (which opens the next window).
-   */
-  private coalesce(windowKey: string, route: Route, frame: string): void {
-    const open = this.windows.get(windowKey);
-    if (open) {
-      open.pending = frame;
-      return;
-    }
-    this.deliver(route, frame);
-    this.openWindow(windowKey, route);
-  }
-
-  private openWindow(windowKey: string, route: Route): void {
-    const window: CoalescingWindow = {
-      pending: null,
-      timer: setTimeout(() => {
-        this.windows.delete(windowKey);
-        if (window.pending === null) return;
-        this.deliver(route, window.pending);
-        this.openWindow(windowKey, route);
-      }, this.coalesceMs),
-    };
-    window.timer.unref();
-    this.windows.set(windowKey, window);
   }
 
   private deliver(route: Route, frame: string): void {
