@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
+// The web app's i18n imports one locale's server messages at a time (virtual modules).
+import { serverMessagesPlugin } from './apps/web/src/i18n/vite-plugin.ts';
 
 export default defineConfig({
+  plugins: [serverMessagesPlugin()],
   test: {
     include: [
       'tests/**/*.test.ts',

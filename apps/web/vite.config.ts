@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { serverMessagesPlugin } from './src/i18n/vite-plugin.ts';
 
 const SERVER = 'http://localhost:8080';
 /** Every server prefix the app calls; the dev server forwards them so the app stays same-origin. */
@@ -41,7 +42,7 @@ const VENDOR_CHUNKS = [
 ];
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), serverMessagesPlugin()],
   server: {
     proxy: {
       ...Object.fromEntries(API_PREFIXES.map((prefix) => [prefix, { target: SERVER, changeOrigin: true }])),

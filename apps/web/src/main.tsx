@@ -5,7 +5,7 @@ import { RouterProvider } from 'react-router';
 import './app/app.css';
 import { Providers } from './app/Providers.tsx';
 import { createRouter } from './app/router.tsx';
-import { currentLocale } from './i18n/index.ts';
+import { startLocale } from './i18n/index.ts';
 import { useAuth } from './shared/auth-store.ts';
 
 // antd-mobile 5 renders toasts and dialogs with React 18's API; on React 19 it
@@ -22,7 +22,6 @@ unstableSetRender((node, container) => {
   };
 });
 
-document.documentElement.lang = currentLocale();
 document.documentElement.setAttribute('data-prefers-color-scheme', 'dark');
 // The wallet stack (viem) is its own chunk, fetched only when there is a wallet to restore.
 if (useAuth.getState().walletAddress) {
@@ -32,12 +31,16 @@ if (useAuth.getState().walletAddress) {
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');
 const root = createRoot(container);
-// A transition renders in slices that yield to the browser: the first render
-// of home is no single long task on a slow phone (the shell stays painted meanwhile).
-startTransition(() => {
-  root.render(
-    <Providers>
-      <RouterProvider router={createRouter()} />
-    </Providers>,
-  );
+// The chosen language's texts come before the first render (English is in the bundle).
+// Not a top-level await: that would make the bundler split the entry into many small chunks.
+void startLocale().then(() => {
+  // A transition renders in slices that yield to the browser: the first render
+  // of home is no single long task on a slow phone (the shell stays painted meanwhile).
+  startTransition(() => {
+    root.render(
+      <Providers>
+        <RouterProvider router={createRouter()} />
+      </Providers>,
+    );
+  });
 });

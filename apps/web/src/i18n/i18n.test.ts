@@ -3,15 +3,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOCALES, messages } from '@halyard/protocol';
 import { describe, expect, it } from 'vitest';
-import { APP_TEXTS, createI18n } from './index.ts';
+import english from './en.json';
+import { createI18n, loadCatalogue, showLocale } from './index.ts';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
 
 describe('app texts', () => {
-  const english = APP_TEXTS.en;
-
-  it.each(LOCALES)('%s has every key, none empty, with the same placeholders', (locale) => {
-    const texts = APP_TEXTS[locale];
+  it.each(LOCALES)('%s has every key, none empty, with the same placeholders', async (locale) => {
+    const texts: Record<string, string> = (await loadCatalogue(locale)).app;
     const missing = Object.keys(english).filter((key) => !texts[key]?.trim());
     const extra = Object.keys(texts).filter((key) => !(key in english));
     expect({ missing, extra }).toEqual({ missing: [], extra: [] });
@@ -25,17 +24,29 @@ describe('app texts', () => {
     expect(shadowed).toEqual([]);
   });
 
-  it("translates rule keys exactly as the server's catalogue words them, placeholders filled", () => {
-    const i18n = createI18n('cn');
+  it.each(LOCALES)("loads %s's server messages exactly as @halyard/protocol has them", async (locale) => {
+    expect((await loadCatalogue(locale)).server).toEqual(messages[locale]);
+  });
+
+  it("translates rule keys exactly as the server's catalogue words them, placeholders filled", async () => {
+    const i18n = createI18n();
+    await showLocale(i18n, 'cn');
     expect(i18n.t('common.invalidParams', { ns: 'server', field: 'x' })).toBe(
       messages.cn['common.invalidParams']?.replace('{field}', 'x'),
     );
     expect(i18n.t('identity.resendIn', { seconds: 5 })).toBe('5 秒后重发');
   });
 
-  it('falls back to English for a key a locale lacks at run time', () => {
-    const i18n = createI18n('ru');
+  it('starts in English', () => {
+    expect(createI18n().t('route.home')).toBe(english['route.home']);
+  });
+
+  it('falls back to English for a key a locale lacks at run time', async () => {
+    const i18n = createI18n();
+    await showLocale(i18n, 'ru');
     expect(i18n.t('route.home')).toBe('Главная');
+    i18n.removeResourceBundle('ru', 'app');
+    expect(i18n.t('route.home')).toBe(english['route.home']);
     expect(i18n.t('no.such.key')).toBe('no.such.key');
   });
 });
@@ -62,7 +73,7 @@ describe('keys used by the screens', () => {
     )) {
       used.add(match[1] ?? '');
     }
-    const unknown = [...used].filter((key) => !(key in APP_TEXTS.en) && !(key in messages.en));
+    const unknown = [...used].filter((key) => !(key in english) && !(key in messages.en));
     expect(used.size).toBeGreaterThan(100);
     expect(unknown).toEqual([]);
   });
