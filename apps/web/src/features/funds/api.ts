@@ -1,4 +1,3 @@
-import type { Locale } from '@halyard/protocol';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api } from '../../shared/http.ts';
 
@@ -33,12 +32,6 @@ export interface AssetTotals {
   c2c_assets_amount: string;
 }
 
-export interface Rate {
-  symbol: string;
-  price: string;
-  coin: string;
-}
-
 export interface BalanceRecord {
   id: string;
   coin: string;
@@ -53,19 +46,6 @@ interface RecordPage {
   items: BalanceRecord[];
   next: number | null;
 }
-
-/** The local currency each language reads its estimates in. */
-export const LOCAL_CURRENCY: Record<Locale, string> = {
-  cn: 'CNY',
-  tw: 'TWD',
-  en: 'USD',
-  jp: 'JPY',
-  ko: 'KRW',
-  tr: 'TRY',
-  vi: 'VND',
-  id: 'IDR',
-  ru: 'RUB',
-};
 
 export const RECORD_PAGE_SIZE = 20;
 
@@ -84,16 +64,6 @@ export function useTotals() {
   return useQuery({
     queryKey: ['funds', 'totals'],
     queryFn: () => api.get<AssetTotals>('/account/myAccountCount'),
-  });
-}
-
-/** What one USDT is worth in the user's local currency. */
-export function useLocalRate(locale: Locale) {
-  const currency = LOCAL_CURRENCY[locale];
-  return useQuery({
-    queryKey: ['rate', currency],
-    queryFn: () => api.get<Rate>('/account/getExchangeRateByCoin', { coin: currency }, { quiet: true }),
-    staleTime: 60_000,
   });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterAssetRows, isZeroRow, secondsLeft, toLocal, withdrawalDebit, withdrawnSince } from './rows.ts';
+import { filterAssetRows, isZeroRow, secondsLeft, withdrawalDebit, withdrawnSince } from './rows.ts';
 
 const rows = [
   { coin: 'USDT', usable: '10', disable: '0' },
@@ -17,11 +17,6 @@ describe('asset rows', () => {
 
   it('search the coin name, case-insensitively', () => {
     expect(filterAssetRows(rows, ' et', false, () => []).map((row) => row.coin)).toEqual(['ETH']);
-  });
-
-  it('value USDT in the local currency with decimals, not floats', () => {
-    expect(toLocal('0.1', { symbol: '¥', price: '7.2', coin: 'CNY' })).toBe('0.72');
-    expect(toLocal('1', undefined)).toBeNull();
   });
 });
 

@@ -1,5 +1,4 @@
 import { Dec } from '@halyard/money';
-import type { Rate } from './api.ts';
 
 /** Spot + futures usable and held amounts of a row, for the hide-zero filter. */
 export function isZeroRow(amounts: readonly string[]): boolean {
@@ -17,12 +16,6 @@ export function filterAssetRows<T extends { coin: string }>(
   return rows.filter(
     (row) => row.coin.toUpperCase().includes(needle) && !(hideZero && isZeroRow(amounts(row))),
   );
-}
-
-/** A USDT figure in the local currency: usdt × rate (decimal). */
-export function toLocal(usdt: string, rate: Rate | undefined): string | null {
-  if (!rate) return null;
-  return (Dec.tryParse(usdt) ?? Dec.ZERO).mul(Dec.tryParse(rate.price) ?? Dec.ZERO).toString();
 }
 
 /** Whole seconds left on a convert quote, never below 0. */

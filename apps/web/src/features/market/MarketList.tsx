@@ -2,10 +2,11 @@ import type { Locale } from '@halyard/protocol';
 import { DISPLAY_PRECISION } from '@halyard/rules';
 import { useTranslation } from 'react-i18next';
 import { formatChange, formatMoney, trendOf } from '../../shared/format.ts';
+import { useLocalValue } from '../../shared/local-currency.ts';
 import { EmptyState } from '../../shared/ui/EmptyState.tsx';
 import { pairName } from './api.ts';
 
-/** Dollar stablecoins: a price quoted in them reads as US dollars. */
+/** Dollar stablecoins: a price quoted in them is valued at the USDT rate of the local currency. */
 const USD_COINS = new Set(['USDT', 'USDC']);
 
 export interface MarketRow {
@@ -22,10 +23,11 @@ interface MarketListProps {
   onPick?(row: MarketRow): void;
 }
 
-/** Pair, last price, approximate value and the 24 h change (green up, red down). */
+/** Pair, last price, approximate local-currency value and the 24 h change (green up, red down). */
 export function MarketList({ rows, loading, onPick }: MarketListProps) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language as Locale;
+  const localValue = useLocalValue(locale);
   if (!rows || rows.length === 0) {
     return <EmptyState>{loading ? t('common.loading') : t('market.empty')}</EmptyState>;
   }
@@ -39,11 +41,7 @@ export function MarketList({ rows, loading, onPick }: MarketListProps) {
           </span>
           <span className="hy-price">
             <div>{formatMoney(row.price, row.price_accuracy ?? DISPLAY_PRECISION.balance, locale)}</div>
-            {USD_COINS.has(row.maincoin) ? (
-              <div className="hy-sub">
-                ≈ ${formatMoney(row.price, DISPLAY_PRECISION.localCurrency, locale)}
-              </div>
-            ) : null}
+            {USD_COINS.has(row.maincoin) ? <div className="hy-sub">{localValue(row.price)}</div> : null}
           </span>
           <span className={`hy-change ${trendOf(row.rise)}`}>{formatChange(row.rise, locale)}</span>
         </button>

@@ -14,15 +14,10 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useVersions } from '../../features/content/api.ts';
-import {
-  requestFaucet,
-  useFuturesAssets,
-  useLocalRate,
-  useSpotAssets,
-  useTotals,
-} from '../../features/funds/api.ts';
-import { filterAssetRows, toLocal } from '../../features/funds/rows.ts';
+import { requestFaucet, useFuturesAssets, useSpotAssets, useTotals } from '../../features/funds/api.ts';
+import { filterAssetRows } from '../../features/funds/rows.ts';
 import { formatMoney } from '../../shared/format.ts';
+import { useLocalValue } from '../../shared/local-currency.ts';
 import { LOCAL_KEYS, local } from '../../shared/storage.ts';
 import { EmptyState } from '../../shared/ui/EmptyState.tsx';
 import { toast } from '../../shared/ui/toast.ts';
@@ -68,7 +63,7 @@ export function BalancesPage() {
   const totals = useTotals();
   const spot = useSpotAssets();
   const futures = useFuturesAssets();
-  const rate = useLocalRate(locale);
+  const localValue = useLocalValue(locale);
   const demo = useVersions().data?.demo === true;
   const { hidden, toggle } = useMasked();
   const [tab, setTab] = useState<Tab>('exchange');
@@ -76,7 +71,6 @@ export function BalancesPage() {
   const [search, setSearch] = useState('');
   const money = (value: string | undefined, digits: number) =>
     hidden ? MASK : formatMoney(value ?? '0', digits, locale);
-  const fiat = toLocal(totals.data?.usdt ?? '0', rate.data);
 
   async function faucet() {
     await requestFaucet();
@@ -109,9 +103,8 @@ export function BalancesPage() {
         <div className="hy-total-value hy-num" data-testid="total-usdt">
           {money(totals.data?.usdt, DISPLAY_PRECISION.balance)}
         </div>
-        <div className="hy-muted hy-num">
-          ≈ {rate.data?.symbol ?? ''}
-          {fiat === null ? '--' : money(fiat, DISPLAY_PRECISION.localCurrency)}
+        <div className="hy-muted hy-num" data-testid="total-local">
+          {hidden ? `≈ ${MASK}` : localValue(totals.data?.usdt)}
         </div>
         {demo ? (
           <div className="hy-demo-note" data-testid="demo-note">

@@ -1,7 +1,6 @@
-import { Dec } from '@halyard/money';
 import type { CycleInfo, CyclePosition, Locale } from '@halyard/protocol';
 import { CYCLE_RELOAD_DELAY_MS, checkClockDrift } from '@halyard/rules';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Tabs } from 'antd-mobile';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -28,8 +27,8 @@ import { TradePopup, type TradeRequest } from '../../features/cycle/TradePopup.t
 import { ruleText } from '../../i18n/index.ts';
 import { useAuth } from '../../shared/auth-store.ts';
 import { formatChange, formatMoney, trendOf } from '../../shared/format.ts';
-import { api } from '../../shared/http.ts';
 import { live } from '../../shared/live.ts';
+import { useLocalValue } from '../../shared/local-currency.ts';
 import { toast } from '../../shared/ui/toast.ts';
 import '../../features/cycle/cycle.css';
 
@@ -51,20 +50,6 @@ function useNow(stepMs: number): number {
   return now;
 }
 
-/** The approximate USD value of the price (spec §2 header), from the USD rate. */
-function useUsdRate() {
-  return useQuery({
-    queryKey: ['rate', 'USD'],
-    queryFn: () =>
-      api.get<{ symbol: string; price: string }>(
-        '/account/getExchangeRateByCoin',
-        { coin: 'USD' },
-        { quiet: true },
-      ),
-    staleTime: 60_000,
-  });
-}
-
 function Header({
   info,
   pairs,
@@ -76,10 +61,7 @@ function Header({
 }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language as Locale;
-  const rate = useUsdRate();
-  const fiat = rate.data
-    ? (Dec.tryParse(info.price) ?? Dec.ZERO).mul(Dec.parse(rate.data.price)).toString()
-    : null;
+  const localValue = useLocalValue(locale);
   const tone = trendOf(info.rise) === 'up' ? 'hy-up' : 'hy-down';
   return (
     <section className="hy-cycle-header">
@@ -104,8 +86,7 @@ function Header({
             {formatMoney(info.price, info.price_accuracy, locale)}
           </div>
           <div className="hy-muted">
-            ≈ {rate.data?.symbol ?? '$'}
-            {fiat === null ? '—' : formatMoney(fiat, 2, locale)}{' '}
+            <span data-testid="cycle-local">{localValue(info.price)}</span>{' '}
             <span className={tone}>{formatChange(info.rise, locale)}</span>
           </div>
         </div>
