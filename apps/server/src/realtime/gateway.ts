@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import websocket, { type WebSocket } from '@fastify/websocket';
 import {
   COALESCED_PUSH_TYPES,
@@ -16,6 +17,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { Coalescer } from './coalescer.ts';
+import { textFrame, transportOf } from './frame.ts';
 import type { Publishable, Publisher } from './publisher.ts';
 
 export interface GatewayOptions {
@@ -38,6 +40,8 @@ export interface GatewayOptions {
 interface Client {
   id: string;
   socket: WebSocket;
+  /** Where the socket's frames are written; pushes go there as pre-built frames. */
+  transport: Writable;
   locale: Locale;
   lastSeenAt: number;
   /** The market key and the K-line key (null without a period) of the one subscription held. */
@@ -47,7 +51,7 @@ interface Client {
 /** A frame and where it goes. */
 interface Delivery {
   route: Route;
-  frame: string;
+  frame: Buffer;
 }
 
 /** Every client gets these, whatever it subscribes to. */
@@ -59,10 +63,12 @@ const CLOSE_POLICY = 1008;
 const CLOSE_TRY_LATER = 1013;
 /** Inbound frames are subscription keys and pings: a few dozen bytes. */
 const MAX_INBOUND_BYTES = 1024;
+const PONG_FRAME = textFrame(PONG);
 
 /**
  * The WebSocket gateway at `/ws/:clientId` (spec §7 "Live data", DESIGN §7).
- * One JSON frame is built per push and shared by every recipient. Snapshot
+ * One WebSocket frame is built per push (JSON serialised once, framed once)
+ * and the same bytes are written to every recipient. Snapshot
  * pushes are coalesced per type and key, so a burst of depth changes costs
  * each client at most one frame per 100 ms, while a steady 10 a second pass
  * undelayed; a client that cannot keep up is dropped, never buffered without
@@ -73,9 +79,9 @@ export class RealtimeGateway implements Publisher {
   private readonly byMarket = new Map<string, Set<Client>>();
   private readonly byKline = new Map<string, Set<Client>>();
   /** The latest snapshot frame of each broadcast type, sent to a client when it connects. */
-  private readonly latestBroadcast = new Map<PushType, string>();
+  private readonly latestBroadcast = new Map<PushType, Buffer>();
   /** The latest snapshot frames of each market, sent to a client when it subscribes. */
-  private readonly latestByMarket = new Map<string, Map<PushType, string>>();
+  private readonly latestByMarket = new Map<string, Map<PushType, Buffer>>();
   private readonly coalescer: Coalescer<Delivery>;
   private readonly maxBufferedBytes: number;
   private readonly idleMs: number;
@@ -97,7 +103,8 @@ export class RealtimeGateway implements Publisher {
 
   /** Adds the WebSocket plugin and the `/ws/:clientId` route to the HTTP server. */
   async register(http: FastifyInstance): Promise<void> {
-    await http.register(websocket, { options: { maxPayload: MAX_INBOUND_BYTES } });
+    // No permessage-deflate: a broadcast frame is built once and must go out as is to every socket.
+    await http.register(websocket, { options: { maxPayload: MAX_INBOUND_BYTES, perMessageDeflate: false } });
     http.get<{ Params: { clientId: string }; Querystring: { lang?: string } }>(
       '/ws/:clientId',
       { websocket: true, schema: { hide: true } },
@@ -110,7 +117,7 @@ export class RealtimeGateway implements Publisher {
     const route = routeOf(stamped);
     // K-line frames are neither remembered nor coalesced: nobody on the key, nothing to do.
     if (route.to === 'kline' && !this.byKline.has(route.key)) return;
-    const frame = JSON.stringify(stamped);
+    const frame = textFrame(JSON.stringify(stamped));
     this.rememberSnapshot(stamped, frame);
     if (COALESCED.has(stamped.type)) this.coalescer.offer(`${stamped.type}|${route.key}`, { route, frame });
     else this.deliver(route, frame);
@@ -157,6 +164,7 @@ export class RealtimeGateway implements Publisher {
     const client: Client = {
       id: request.params.clientId,
       socket,
+      transport: transportOf(socket),
       // Browsers cannot set headers on a WebSocket: `?lang=` carries the choice.
       locale: toLocale(request.query.lang) ?? request.locale,
       lastSeenAt: this.options.clock.now(),
@@ -174,7 +182,7 @@ export class RealtimeGateway implements Publisher {
     this.touch(client);
     const message = text.trim();
     if (message === PING) {
-      this.send(client, PONG);
+      this.send(client, PONG_FRAME);
       return;
     }
     const subscription = parseSubscriptionKey(message);
@@ -184,7 +192,7 @@ export class RealtimeGateway implements Publisher {
         ts: this.options.clock.now(),
         data: { msg: translate(client.locale, 'market.badSubscription', { key: message.slice(0, 64) }) },
       };
-      this.send(client, JSON.stringify(refusal));
+      this.send(client, textFrame(JSON.stringify(refusal)));
       return;
     }
     this.unindex(client);
@@ -202,7 +210,7 @@ export class RealtimeGateway implements Publisher {
     client.lastSeenAt = this.options.clock.now();
   }
 
-  private rememberSnapshot(push: ServerPush, frame: string): void {
+  private rememberSnapshot(push: ServerPush, frame: Buffer): void {
     if (!COALESCED.has(push.type)) return;
     if (BROADCAST_TYPES.has(push.type)) {
       this.latestBroadcast.set(push.type, frame);
@@ -217,7 +225,7 @@ export class RealtimeGateway implements Publisher {
     frames.set(push.type, frame);
   }
 
-  private deliver(route: Route, frame: string): void {
+  private deliver(route: Route, frame: Buffer): void {
     const recipients =
       route.to === 'all'
         ? this.clients
@@ -225,13 +233,13 @@ export class RealtimeGateway implements Publisher {
     for (const client of recipients ?? []) this.send(client, frame);
   }
 
-  private send(client: Client, frame: string): void {
+  private send(client: Client, frame: Buffer): void {
     if (client.socket.readyState !== client.socket.OPEN) return;
     if (client.socket.bufferedAmount > this.maxBufferedBytes) {
       this.drop(client);
       return;
     }
-    client.socket.send(frame);
+    client.transport.write(frame);
   }
 
   private drop(client: Client): void {
