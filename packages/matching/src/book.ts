@@ -4,12 +4,20 @@
  * Structure. Each side keeps its price levels in an array sorted from the worst
  * price to the best, so the best level is the last element (read and removed in
  * O(1); a new level is placed by binary search, usually near the end, where the
- * action is), plus a map from price units to level. A level is a FIFO queue of
- * orders as an intrusive doubly-linked list (append at the tail, match from the
- * head, unlink anywhere in O(1)) with a running total. `ordersById` finds an
- * order for a cancel in O(1); `ordersByUser` serves cancel-all. Both maps are
- * filled in sequence order (commands arrive in sequence order and a restore
- * sorts first), so iterating them yields the oldest order first.
+ * action is), plus a map from price units to level. A resting order is one
+ * object that is a node of two intrusive doubly-linked lists at once: its
+ * level's FIFO queue (append at the tail, match from the head, unlink anywhere
+ * in O(1)) and its user's list, oldest first, for cancel-all. `ordersById` finds
+ * an order for a cancel in O(1), and is filled in sequence order (commands
+ * arrive in sequence order and a restore sorts first), so iterating it yields
+ * the oldest order first.
+ *
+ * Cost per resting order. A deep book holds hundreds of thousands of orders, and
+ * what each one keeps alive is what the garbage collector copies and scans: so
+ * an order is that one node and nothing else (no entry in a per-user set, no
+ * Dec of its own). Remaining amounts, level totals and a taker's budget are
+ * bigint units; a Dec is made only for what leaves the book (events, depth,
+ * resting orders).
  *
  * Matching. An incoming order (the taker) meets the best opposite level while
  * the price crosses, always at the head of the queue, and trades at the maker's
@@ -37,6 +45,7 @@ import {
   type BookEvent,
   type CancelAllCommand,
   type CancelCommand,
+  type CancelReason,
   type DepthLevel,
   type DepthSnapshot,
   type MatchingBook,
@@ -48,27 +57,51 @@ import {
 } from './types.ts';
 import { assertSequenceAfter, PairRules } from './validate.ts';
 
-interface BookOrder {
-  readonly orderId: string;
-  readonly userId: string;
-  readonly side: Side;
-  readonly price: Dec;
-  readonly amount: Dec;
-  readonly sequence: number;
-  readonly level: PriceLevel;
-  remaining: Dec;
-  previous: BookOrder | null;
-  next: BookOrder | null;
+/**
+ * A resting order, linked into its level's queue and into its user's list. Its
+ * side and price are its level's, so the order does not carry them again.
+ */
+class BookOrder {
+  /** Neighbours in the level's queue: the next older and the next newer order at this price. */
+  previous: BookOrder | null = null;
+  next: BookOrder | null = null;
+  /** Neighbours in the user's list (both sides): the user's next older and next newer order. */
+  previousOfUser: BookOrder | null = null;
+  nextOfUser: BookOrder | null = null;
+
+  constructor(
+    readonly orderId: string,
+    readonly userId: string,
+    readonly amount: Dec,
+    readonly sequence: number,
+    readonly level: PriceLevel,
+    /** Base units not yet filled: in (0, amount.units] while the order rests. */
+    public remainingUnits: bigint,
+  ) {}
+
+  get side(): Side {
+    return this.level.side;
+  }
+
+  get price(): Dec {
+    return this.level.price;
+  }
+
+  /** The remaining amount as a Dec; the order's own amount while nothing has traded. */
+  get remaining(): Dec {
+    return decOf(this.remainingUnits, this.amount);
+  }
 }
 
 /** All orders at one price on one side, oldest first. */
 class PriceLevel {
-  total = Dec.ZERO;
+  totalUnits = 0n;
   orderCount = 0;
   head: BookOrder | null = null;
   tail: BookOrder | null = null;
 
   constructor(
+    readonly side: Side,
     readonly price: Dec,
     /** Higher is better for a taker: the price for bids, minus the price for asks. */
     readonly rank: bigint,
@@ -79,7 +112,7 @@ class PriceLevel {
     if (this.tail === null) this.head = order;
     else this.tail.next = order;
     this.tail = order;
-    this.total = this.total.add(order.remaining);
+    this.totalUnits += order.remainingUnits;
     this.orderCount += 1;
   }
 
@@ -90,17 +123,45 @@ class PriceLevel {
     else order.next.previous = order.previous;
     order.previous = null;
     order.next = null;
-    this.total = this.total.sub(order.remaining);
+    this.totalUnits -= order.remainingUnits;
     this.orderCount -= 1;
   }
 
-  reduce(order: BookOrder, amount: Dec): void {
-    order.remaining = order.remaining.sub(amount);
-    this.total = this.total.sub(amount);
+  reduce(order: BookOrder, units: bigint): void {
+    order.remainingUnits -= units;
+    this.totalUnits -= units;
   }
 
   isEmpty(): boolean {
     return this.head === null;
+  }
+}
+
+/**
+ * The resting orders of one user, oldest first: the same kind of list as a
+ * level's queue, threaded through each order's own pair of user links.
+ */
+class UserOrders {
+  head: BookOrder | null = null;
+  tail: BookOrder | null = null;
+  orderCount = 0;
+
+  append(order: BookOrder): void {
+    order.previousOfUser = this.tail;
+    if (this.tail === null) this.head = order;
+    else this.tail.nextOfUser = order;
+    this.tail = order;
+    this.orderCount += 1;
+  }
+
+  unlink(order: BookOrder): void {
+    if (order.previousOfUser === null) this.head = order.nextOfUser;
+    else order.previousOfUser.nextOfUser = order.nextOfUser;
+    if (order.nextOfUser === null) this.tail = order.previousOfUser;
+    else order.nextOfUser.previousOfUser = order.previousOfUser;
+    order.previousOfUser = null;
+    order.nextOfUser = null;
+    this.orderCount -= 1;
   }
 }
 
@@ -119,7 +180,7 @@ class BookSide {
   levelAt(price: Dec): PriceLevel {
     const existing = this.levelsByPrice.get(price.units);
     if (existing !== undefined) return existing;
-    const level = new PriceLevel(price, this.side === 'buy' ? price.units : -price.units);
+    const level = new PriceLevel(this.side, price, this.side === 'buy' ? price.units : -price.units);
     this.levels.splice(this.firstIndexAtOrAbove(level.rank), 0, level);
     this.levelsByPrice.set(price.units, level);
     return level;
@@ -165,11 +226,12 @@ interface Taker {
   readonly orderId: string;
   readonly userId: string;
   readonly side: Side;
+  readonly amount: Dec;
   /** Null for a market order: any price crosses. */
-  readonly limitPrice: Dec | null;
-  remaining: Dec;
-  /** Quote still spendable by a market buy with a budget; null when unbounded. */
-  budgetLeft: Dec | null;
+  readonly limitUnits: bigint | null;
+  remainingUnits: bigint;
+  /** Quote units still spendable by a market buy with a budget; null when unbounded. */
+  budgetLeftUnits: bigint | null;
 }
 
 /** Why a taker stopped matching. */
@@ -179,12 +241,15 @@ export class OrderBook implements MatchingBook {
   private readonly bids = new BookSide('buy');
   private readonly asks = new BookSide('sell');
   private readonly ordersById = new Map<string, BookOrder>();
-  private readonly ordersByUser = new Map<string, Set<BookOrder>>();
+  private readonly ordersByUser = new Map<string, UserOrders>();
   private lastSequence = Number.NEGATIVE_INFINITY;
   private readonly rules: PairRules;
+  /** Units of one amount step: a budget buys whole steps only. */
+  private readonly amountStepUnits: bigint;
 
   constructor(readonly precision: PairPrecision) {
     this.rules = new PairRules(precision);
+    this.amountStepUnits = Dec.step(precision.amountAccuracy).units;
   }
 
   /**
@@ -201,7 +266,7 @@ export class OrderBook implements MatchingBook {
       assertRestable(order);
       if (book.ordersById.has(order.orderId)) throw new MatchingError(`duplicate order id ${order.orderId}`);
       book.lastSequence = order.sequence;
-      book.rest(order, order.remaining);
+      book.rest(order, order.remaining.units);
     }
     book.assertNotCrossed();
     return book;
@@ -232,15 +297,15 @@ export class OrderBook implements MatchingBook {
       orderId: command.orderId,
       userId: command.userId,
       side: command.side,
-      limitPrice: command.kind === 'limit' ? command.price : null,
-      remaining: command.amount,
-      budgetLeft: command.kind === 'market' ? (command.quoteBudget ?? null) : null,
+      amount: command.amount,
+      limitUnits: command.kind === 'limit' ? command.price.units : null,
+      remainingUnits: command.amount.units,
+      budgetLeftUnits: command.kind === 'market' ? (command.quoteBudget?.units ?? null) : null,
     };
     const stop = this.match(taker, events);
     if (stop === 'filled') events.push(filledEvent(taker));
-    else if (stop === 'no_cross' && command.kind === 'limit') this.rest(command, taker.remaining);
-    else if (stop === 'no_cross') events.push(cancelledEvent(taker, taker.remaining, 'no_liquidity'));
-    else events.push(cancelledEvent(taker, taker.remaining, stop));
+    else if (stop === 'no_cross' && command.kind === 'limit') this.rest(command, taker.remainingUnits);
+    else events.push(cancelledEvent(taker, decOf(taker.remainingUnits, taker.amount), cancelReasonOf(stop)));
     return events;
   }
 
@@ -256,11 +321,16 @@ export class OrderBook implements MatchingBook {
 
   /** Cancels every resting order of the user, oldest first; nothing to cancel is no event. */
   cancelAll(command: CancelAllCommand): BookEvent[] {
-    const orders = [...(this.ordersByUser.get(command.userId) ?? [])];
-    return orders.map((order) => {
+    const events: BookEvent[] = [];
+    let order = this.ordersByUser.get(command.userId)?.head ?? null;
+    while (order !== null) {
+      // Read before the removal, which clears the order's links.
+      const newer = order.nextOfUser;
       this.remove(order);
-      return cancelledEvent(order, order.remaining, 'user');
-    });
+      events.push(cancelledEvent(order, order.remaining, 'user'));
+      order = newer;
+    }
+    return events;
   }
 
   depth(levelsMax: number): DepthSnapshot {
@@ -291,23 +361,15 @@ export class OrderBook implements MatchingBook {
   /**
    * Walks the whole structure and throws on the first broken invariant: levels
    * sorted and non-empty, FIFO by sequence, totals and counts equal to their
-   * orders, the maps agreeing with the levels, and the book not crossed. Costs
-   * O(orders): for tests and audits, not for every command.
+   * orders, the user lists and the map agreeing with the levels, and the book
+   * not crossed. Costs O(orders): for tests and audits, not for every command.
    */
   checkInvariants(): void {
     let ordersSeen = 0;
     for (const side of [this.bids, this.asks]) ordersSeen += this.checkSide(side);
     if (ordersSeen !== this.ordersById.size) throw new MatchingError('orders by id disagree with the levels');
     let usersTotal = 0;
-    for (const [userId, orders] of this.ordersByUser) {
-      if (orders.size === 0) throw new MatchingError(`empty order set kept for user ${userId}`);
-      for (const order of orders) {
-        if (order.userId !== userId || this.ordersById.get(order.orderId) !== order) {
-          throw new MatchingError(`order ${order.orderId} is misfiled under user ${userId}`);
-        }
-      }
-      usersTotal += orders.size;
-    }
+    for (const [userId, orders] of this.ordersByUser) usersTotal += this.checkUserOrders(userId, orders);
     if (usersTotal !== this.ordersById.size) {
       throw new MatchingError('orders by user disagree with the levels');
     }
@@ -325,32 +387,38 @@ export class OrderBook implements MatchingBook {
     const makers = taker.side === 'buy' ? this.asks : this.bids;
     // Each pass fills a maker completely or is the last but one: the resting count bounds the loop.
     for (let passesLeft = this.ordersById.size + 1; passesLeft > 0; passesLeft--) {
-      if (taker.remaining.isZero()) return 'filled';
+      if (taker.remainingUnits === 0n) return 'filled';
       const level = makers.best();
-      if (level === undefined || !crosses(taker, level.price)) return 'no_cross';
+      if (level === undefined || !crosses(taker, level)) return 'no_cross';
       const maker = level.head!;
       if (maker.userId === taker.userId) return 'self_trade';
-      const amount = this.fillAmount(taker, maker);
-      if (amount.isZero()) return 'budget_exhausted';
-      this.trade(taker, maker, amount, events);
+      const units = this.fillUnits(taker, maker);
+      if (units === 0n) return 'budget_exhausted';
+      this.trade(taker, maker, units, events);
     }
     throw new MatchingError(`matching ${taker.orderId} exceeded its bound`);
   }
 
-  private fillAmount(taker: Taker, maker: BookOrder): Dec {
-    const amount = Dec.min(taker.remaining, maker.remaining);
-    if (taker.budgetLeft === null) return amount;
-    const affordable = taker.budgetLeft.div(maker.price).floorTo(this.precision.amountAccuracy);
-    return Dec.min(amount, affordable);
+  /**
+   * min(taker rest, maker rest), and for a budget also the whole amount steps
+   * the budget left buys at the maker's price. Every operand is non-negative,
+   * so bigint division (which truncates) floors here.
+   */
+  private fillUnits(taker: Taker, maker: BookOrder): bigint {
+    const units = minUnits(taker.remainingUnits, maker.remainingUnits);
+    if (taker.budgetLeftUnits === null) return units;
+    const affordableUnits = (taker.budgetLeftUnits * Dec.ONE.units) / maker.level.price.units;
+    const affordableStepsUnits = affordableUnits - (affordableUnits % this.amountStepUnits);
+    return minUnits(units, affordableStepsUnits);
   }
 
-  private trade(taker: Taker, maker: BookOrder, amount: Dec, events: BookEvent[]): void {
-    const trade = tradeEvent(maker, taker, amount);
+  private trade(taker: Taker, maker: BookOrder, units: bigint, events: BookEvent[]): void {
+    const trade = tradeEvent(maker, taker, Dec.fromUnits(units));
     events.push(trade);
-    taker.remaining = taker.remaining.sub(amount);
-    if (taker.budgetLeft !== null) taker.budgetLeft = taker.budgetLeft.sub(trade.quoteAmount);
-    maker.level.reduce(maker, amount);
-    if (maker.remaining.isZero()) {
+    taker.remainingUnits -= units;
+    if (taker.budgetLeftUnits !== null) taker.budgetLeftUnits -= trade.quoteAmount.units;
+    maker.level.reduce(maker, units);
+    if (maker.remainingUnits === 0n) {
       this.remove(maker);
       events.push(filledEvent(maker));
     }
@@ -358,36 +426,35 @@ export class OrderBook implements MatchingBook {
 
   private rest(
     order: Pick<RestingOrder, 'orderId' | 'userId' | 'side' | 'price' | 'amount' | 'sequence'>,
-    remaining: Dec,
+    remainingUnits: bigint,
   ): void {
     const level = this.sideOf(order.side).levelAt(order.price);
-    const bookOrder: BookOrder = {
-      orderId: order.orderId,
-      userId: order.userId,
-      side: order.side,
-      price: order.price,
-      amount: order.amount,
-      sequence: order.sequence,
+    const bookOrder = new BookOrder(
+      order.orderId,
+      order.userId,
+      order.amount,
+      order.sequence,
       level,
-      remaining,
-      previous: null,
-      next: null,
-    };
+      remainingUnits,
+    );
     level.append(bookOrder);
     this.ordersById.set(bookOrder.orderId, bookOrder);
-    const userOrders = this.ordersByUser.get(bookOrder.userId);
-    if (userOrders === undefined) this.ordersByUser.set(bookOrder.userId, new Set([bookOrder]));
-    else userOrders.add(bookOrder);
+    let userOrders = this.ordersByUser.get(bookOrder.userId);
+    if (userOrders === undefined) {
+      userOrders = new UserOrders();
+      this.ordersByUser.set(bookOrder.userId, userOrders);
+    }
+    userOrders.append(bookOrder);
   }
 
   private remove(order: BookOrder): void {
     const { level } = order;
     level.unlink(order);
-    if (level.isEmpty()) this.sideOf(order.side).remove(level);
+    if (level.isEmpty()) this.sideOf(level.side).remove(level);
     this.ordersById.delete(order.orderId);
     const userOrders = this.ordersByUser.get(order.userId)!;
-    userOrders.delete(order);
-    if (userOrders.size === 0) this.ordersByUser.delete(order.userId);
+    userOrders.unlink(order);
+    if (userOrders.orderCount === 0) this.ordersByUser.delete(order.userId);
   }
 
   private sideOf(side: Side): BookSide {
@@ -402,10 +469,34 @@ export class OrderBook implements MatchingBook {
       previousRank = level.rank;
       if (!side.hasLevelAt(level.price, level))
         throw new MatchingError(`level ${level.price} is not indexed`);
-      ordersSeen += checkLevel(level, side.side, (order) => this.ordersById.get(order.orderId) === order);
+      if (level.side !== side.side) throw new MatchingError(`level ${level.price} is on the wrong side`);
+      ordersSeen += checkLevel(level, (order) => this.ordersById.get(order.orderId) === order);
     }
     if (side.levelCount !== side.levels.length) throw new MatchingError('level index has stale prices');
     return ordersSeen;
+  }
+
+  /** Checks one user's list and returns how many orders it holds. */
+  private checkUserOrders(userId: string, orders: UserOrders): number {
+    if (orders.head === null) throw new MatchingError(`empty order list kept for user ${userId}`);
+    let count = 0;
+    let previous: BookOrder | null = null;
+    // A list longer than its count is a broken link: stop there instead of looping forever.
+    for (let order: BookOrder | null = orders.head; order !== null && count <= orders.orderCount; ) {
+      if (order.previousOfUser !== previous) throw new MatchingError(`broken user link at ${order.orderId}`);
+      if (order.userId !== userId || this.ordersById.get(order.orderId) !== order) {
+        throw new MatchingError(`order ${order.orderId} is misfiled under user ${userId}`);
+      }
+      if (previous !== null && order.sequence <= previous.sequence) {
+        throw new MatchingError(`orders of user ${userId} out of sequence at ${order.orderId}`);
+      }
+      count += 1;
+      previous = order;
+      order = order.nextOfUser;
+    }
+    if (previous !== orders.tail) throw new MatchingError(`tail of user ${userId} is not their last order`);
+    if (count !== orders.orderCount) throw new MatchingError(`user ${userId} counts ${orders.orderCount}`);
+    return count;
   }
 
   private assertNotCrossed(): void {
@@ -417,13 +508,27 @@ export class OrderBook implements MatchingBook {
   }
 }
 
-function crosses(taker: Taker, makerPrice: Dec): boolean {
-  if (taker.limitPrice === null) return true;
-  return taker.side === 'buy' ? makerPrice.lte(taker.limitPrice) : makerPrice.gte(taker.limitPrice);
+function crosses(taker: Taker, level: PriceLevel): boolean {
+  if (taker.limitUnits === null) return true;
+  return taker.side === 'buy' ? level.price.units <= taker.limitUnits : level.price.units >= taker.limitUnits;
+}
+
+function cancelReasonOf(stop: Exclude<MatchStop, 'filled'>): CancelReason {
+  return stop === 'no_cross' ? 'no_liquidity' : stop;
+}
+
+/** Math.min for bigints (Math.min takes numbers only). */
+function minUnits(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
+}
+
+/** `units` as a Dec, reusing `whole` when they are equal (nothing traded): no allocation then. */
+function decOf(units: bigint, whole: Dec): Dec {
+  return units === whole.units ? whole : Dec.fromUnits(units);
 }
 
 /** Checks one level's queue and returns how many orders it holds. */
-function checkLevel(level: PriceLevel, side: Side, isIndexed: (order: BookOrder) => boolean): number {
+function checkLevel(level: PriceLevel, isIndexed: (order: BookOrder) => boolean): number {
   if (level.isEmpty()) throw new MatchingError(`empty level ${level.price} kept`);
   let totalUnits = 0n;
   let count = 0;
@@ -434,21 +539,21 @@ function checkLevel(level: PriceLevel, side: Side, isIndexed: (order: BookOrder)
     if (previous !== null && order.sequence <= previous.sequence) {
       throw new MatchingError(`FIFO broken at ${level.price}: ${order.orderId} after ${previous.orderId}`);
     }
-    if (order.level !== level || order.side !== side || !order.price.eq(level.price)) {
-      throw new MatchingError(`order ${order.orderId} sits in the wrong level`);
-    }
-    if (!order.remaining.isPositive() || order.remaining.gt(order.amount)) {
+    if (order.level !== level) throw new MatchingError(`order ${order.orderId} sits in the wrong level`);
+    if (order.remainingUnits <= 0n || order.remainingUnits > order.amount.units) {
       throw new MatchingError(`order ${order.orderId} has remaining ${order.remaining} of ${order.amount}`);
     }
     if (!isIndexed(order)) throw new MatchingError(`order ${order.orderId} is not indexed by id`);
-    totalUnits += order.remaining.units;
+    totalUnits += order.remainingUnits;
     count += 1;
     previous = order;
   }
   if (previous !== level.tail) throw new MatchingError(`tail of ${level.price} is not its last order`);
   if (count !== level.orderCount) throw new MatchingError(`level ${level.price} counts ${level.orderCount}`);
-  if (totalUnits !== level.total.units) {
-    throw new MatchingError(`level ${level.price} total ${level.total} ≠ ${Dec.fromUnits(totalUnits)}`);
+  if (totalUnits !== level.totalUnits) {
+    throw new MatchingError(
+      `level ${level.price} total ${Dec.fromUnits(level.totalUnits)} ≠ ${Dec.fromUnits(totalUnits)}`,
+    );
   }
   return count;
 }
@@ -461,7 +566,7 @@ function assertRestable(order: RestingOrder): void {
 }
 
 function depthLevelOf(level: PriceLevel): DepthLevel {
-  return { price: level.price, amount: level.total, orderCount: level.orderCount };
+  return { price: level.price, amount: Dec.fromUnits(level.totalUnits), orderCount: level.orderCount };
 }
 
 function restingOrderOf(order: BookOrder): RestingOrder {
