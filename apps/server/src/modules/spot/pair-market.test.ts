@@ -80,9 +80,9 @@ describe('group commit', () => {
       Array.from({ length: 10 }, (_, index) => market.submit(order(BUYER, 'buy', String(100 + index), '1'))),
     );
     expect(results.map((result) => result.orders[0]!.state)).toEqual(Array(10).fill('unfilled'));
-    // The first order starts a transaction alone; the nine queued behind it share the next.
-    expect(transactions).toBe(2);
-    expect(committed).toHaveLength(2);
+    // Submitted in one turn of the event loop, they share one transaction.
+    expect(transactions).toBe(1);
+    expect(committed).toHaveLength(1);
     expect(market.depth().bids).toHaveLength(10);
   });
 
@@ -104,14 +104,14 @@ describe('a rolled-back group', () => {
     await market.submit(order(SELLER, 'sell', '100', '2'));
     const depthBefore = market.depth();
     const usdtBefore = await h.app.ledger.balance({ ...userTrader(BUYER).account, asset: 'USDT' });
-    // The first order commits alone; the two queued behind it share the transaction that fails.
-    failTransaction = transactions + 2;
+    await market.submit(order(BUYER, 'buy', '80', '1'));
+    // The next two share one transaction, and it fails: the crossing buy traded in memory before it did.
+    failTransaction = transactions + 1;
     const outcomes = await Promise.allSettled([
-      market.submit(order(BUYER, 'buy', '80', '1')),
       market.submit(order(BUYER, 'buy', '100', '1')),
       market.submit(order(BUYER, 'buy', '90', '1')),
     ]);
-    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
     await market.idle();
     expect(market.depth().asks).toEqual(depthBefore.asks);
     expect(market.depth().bids.map((level) => level.price.toString())).toEqual(['80']);

@@ -209,10 +209,20 @@ export class PairMarket {
     return [...this.open.values()].filter((row) => row.owner === owner);
   }
 
+  /**
+   * Runs the queue group by group. Each group starts on the event loop's next
+   * turn, not at once: every command submitted in this turn (every request
+   * read in one poll of the sockets) joins it. Started at once, a group would
+   * hold the one command that woke the queue, and on SQLite, whose commit
+   * blocks the thread, every group would stay that small.
+   */
   private async drain(): Promise<void> {
     this.draining = true;
     try {
-      while (this.queue.length > 0) await this.runGroup(this.queue.splice(0, GROUP_MAX));
+      while (this.queue.length > 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        await this.runGroup(this.queue.splice(0, GROUP_MAX));
+      }
     } finally {
       this.draining = false;
     }
