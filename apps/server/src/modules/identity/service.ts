@@ -20,6 +20,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts'
 import type { Store } from '../../store/connect.ts';
 import type { Executor } from '../../store/database.ts';
 import { type Account, type AccountInput, accountAddress, parseAccount, throwIf } from './accounts.ts';
+import { type CachedTrader, ChecksCache, freezeInForce } from './checks-cache.ts';
 import { sniffImageType } from './images.ts';
 import type { Messengers } from './messenger.ts';
 import type { AuditEntry, FreezeView, KycStatus, LoginResult, UserInfo, UserSummary } from './model.ts';
@@ -81,19 +82,26 @@ export class IdentityService implements SessionResolver {
   private readonly clock: Clock;
   private readonly config: Config;
   private readonly messengers: Messengers;
+  /** Sessions, bound emails and freezes as every guarded request and order reads them; forgotten on change. */
+  private readonly checks: ChecksCache;
 
   constructor(options: IdentityServiceOptions) {
     this.db = options.store.db;
     this.clock = options.clock;
     this.config = options.config;
     this.messengers = options.messengers;
+    this.checks = new ChecksCache(() => this.clock.now());
   }
 
   // ── sessions ───────────────────────────────────────────────────────────
 
   async resolve(token: string): Promise<AuthUser | null> {
-    const session = await sql.liveSessionUser(this.db, sha256Hex(token), this.clock.now());
-    return session ? { id: Number(session.user_id) } : null;
+    const tokenHash = sha256Hex(token);
+    const session = await this.checks.session(tokenHash, async () => {
+      const row = await sql.liveSessionUser(this.db, tokenHash, this.clock.now());
+      return row ? { userId: Number(row.user_id), expiresAt: Number(row.expires_at) } : null;
+    });
+    return session ? { id: session.userId } : null;
   }
 
   private async openSession(userId: number, device: string): Promise<string> {
@@ -111,7 +119,9 @@ export class IdentityService implements SessionResolver {
   }
 
   async logout(token: string): Promise<void> {
-    await sql.revokeSession(this.db, sha256Hex(token), this.clock.now());
+    const tokenHash = sha256Hex(token);
+    await sql.revokeSession(this.db, tokenHash, this.clock.now());
+    this.checks.forgetSession(tokenHash);
   }
 
   private async loginResult(userId: number, device: string): Promise<LoginResult> {
@@ -331,13 +341,15 @@ export class IdentityService implements SessionResolver {
   private async replacePassword(userId: number, password: string, keepToken: string | null): Promise<void> {
     const now = this.clock.now();
     const passwordHash = await hashPassword(password);
+    const keepTokenHash = keepToken ? sha256Hex(keepToken) : null;
     await this.db.transaction().execute(async (trx) => {
       await sql.updateUser(trx, userId, {
         password_hash: passwordHash,
         locked_until: now + PASSWORD_CHANGE_LOCK_MS,
       });
-      await sql.revokeUserSessions(trx, userId, keepToken ? sha256Hex(keepToken) : null, now);
+      await sql.revokeUserSessions(trx, userId, keepTokenHash, now);
     });
+    this.checks.forgetUserSessions(userId, keepTokenHash);
   }
 
   async changePassword(
@@ -461,6 +473,7 @@ export class IdentityService implements SessionResolver {
         ? { email: account.email }
         : { area_code: account.areaCode, phone: account.phone },
     );
+    this.checks.forgetTrader(userId);
   }
 
   /**
@@ -635,6 +648,7 @@ export class IdentityService implements SessionResolver {
         details: JSON.stringify({ freezeId, reason, startsAt, endsAt: input.endsAt }),
       });
     });
+    this.checks.forgetTrader(input.userId);
   }
 
   async unfreeze(input: { userId: number; operator: string; reason: string }): Promise<void> {
@@ -652,6 +666,7 @@ export class IdentityService implements SessionResolver {
         details: JSON.stringify({ reason, lifted }),
       });
     });
+    this.checks.forgetTrader(input.userId);
   }
 
   async auditLog(userId: number | null, limit: number): Promise<AuditEntry[]> {
@@ -701,8 +716,27 @@ export class IdentityService implements SessionResolver {
 
   /** Throws `common.frozen` (reason and end) while a freeze is in force. */
   async assertNotFrozen(userId: number): Promise<void> {
-    const freeze = await sql.activeFreeze(this.db, userId, this.clock.now());
-    if (freeze) throw forbidden('common.frozen', { reason: freeze.reason, until: formatUtc(freeze.ends_at) });
+    const freezes = (await this.traderChecks(userId))?.freezes ?? [];
+    const freeze = freezeInForce(freezes, this.clock.now());
+    if (freeze) throw forbidden('common.frozen', { reason: freeze.reason, until: formatUtc(freeze.endsAt) });
+  }
+
+  /** The user's bound email (spec §5: orders need one); null when none is bound. */
+  async boundEmail(userId: number): Promise<string | null> {
+    return (await this.traderChecks(userId))?.email ?? null;
+  }
+
+  /** What orders are checked against, from memory while nothing changed it (see ChecksCache). */
+  private traderChecks(userId: number): Promise<CachedTrader | null> {
+    return this.checks.trader(userId, async () => {
+      const user = await sql.userById(this.db, userId);
+      if (!user) return null;
+      const freezes = await sql.freezesNotOver(this.db, userId, this.clock.now());
+      return {
+        email: user.email,
+        freezes: freezes.map((row) => ({ reason: row.reason, startsAt: row.starts_at, endsAt: row.ends_at })),
+      };
+    });
   }
 
   /** Throws during the 24 h after a login-password change or reset (withdrawals, fiat deposits). */

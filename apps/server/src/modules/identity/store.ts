@@ -185,10 +185,14 @@ export const identityStore = {
     await db.insertInto('sessions').values(session).execute();
   },
 
-  liveSessionUser(db: Executor, tokenHash: string, now: number): Promise<{ user_id: number } | undefined> {
+  liveSessionUser(
+    db: Executor,
+    tokenHash: string,
+    now: number,
+  ): Promise<{ user_id: number; expires_at: number } | undefined> {
     return db
       .selectFrom('sessions')
-      .select('user_id')
+      .select(['user_id', 'expires_at'])
       .where('token_hash', '=', tokenHash)
       .where('revoked_at', 'is', null)
       .where('expires_at', '>', now)
@@ -417,6 +421,17 @@ export const identityStore = {
       .orderBy('ends_at', 'desc')
       .limit(1)
       .executeTakeFirst();
+  },
+
+  /** The user's freezes not lifted and not over at `now`, in force or still to start. */
+  freezesNotOver(db: Executor, userId: number, now: number): Promise<FreezeRow[]> {
+    return db
+      .selectFrom('freezes')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('lifted_at', 'is', null)
+      .where('ends_at', '>', now)
+      .execute();
   },
 
   /** Lifts every freeze of the user not yet over; returns how many. */

@@ -147,7 +147,7 @@ export class SpotService {
   async placeForUser(userId: number, input: OrderInput): Promise<OrderView> {
     const market = this.market(input);
     await this.options.identity.assertNotFrozen(userId);
-    const { email } = await this.options.identity.getUser(userId);
+    const email = await this.options.identity.boundEmail(userId);
     return this.place(market, userTrader(userId), email, input);
   }
 
