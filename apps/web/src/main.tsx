@@ -1,10 +1,9 @@
 import { unstableSetRender } from 'antd-mobile';
 import { startTransition } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
 import './app/app.css';
 import { Providers } from './app/Providers.tsx';
-import { createRouter } from './app/router.tsx';
+import { AppRouter } from './app/router.tsx';
 import { startLocale } from './i18n/index.ts';
 import { useAuth } from './shared/auth-store.ts';
 
@@ -39,7 +38,7 @@ void startLocale().then(() => {
   startTransition(() => {
     root.render(
       <Providers>
-        <RouterProvider router={createRouter()} />
+        <AppRouter />
       </Providers>,
     );
   });

@@ -1,11 +1,12 @@
 // @vitest-environment happy-dom
 import { act, cleanup, render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { type Location, MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAuth } from '../shared/auth-store.ts';
+import { goTo } from '../shared/navigation.ts';
 import { SESSION_KEYS } from '../shared/storage.ts';
 import { Providers } from './Providers.tsx';
-import { appRoutes } from './router.tsx';
+import { AppRoutes } from './router.tsx';
 import { TAB_BAR_HIDE_DELAY_MS } from './TabBarNav.tsx';
 
 const toasts = vi.hoisted(() => [] as string[]);
@@ -15,15 +16,26 @@ vi.mock('../shared/ui/toast.ts', () => ({
 }));
 vi.mock('../shared/live.ts', () => ({ live: () => ({ onMessage: () => () => undefined }) }));
 
+/** Where the router is, read after each render. */
+let routerLocation: Location;
+function LocationProbe() {
+  routerLocation = useLocation();
+  return null;
+}
+
 function start(path: string) {
-  const router = createMemoryRouter(appRoutes(), { initialEntries: [path] });
   render(
     <Providers>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+        <LocationProbe />
+      </MemoryRouter>
     </Providers>,
   );
-  return router;
 }
+
+/** Moves the app the way code outside React does (shared/navigation.ts, wired by the layout). */
+const navigate = (to: string) => act(() => goTo(to));
 
 const settle = () => act(async () => new Promise((resolve) => setTimeout(resolve, 20)));
 
@@ -45,10 +57,10 @@ afterEach(() => {
 
 describe('app shell', () => {
   it('stops a visitor on a login route: "please log in" and the login screen', async () => {
-    const router = start('/balances');
+    start('/balances');
     await settle();
-    expect(router.state.location.pathname).toBe('/login');
-    expect(router.state.location.state).toEqual({ from: '/balances' });
+    expect(routerLocation.pathname).toBe('/login');
+    expect(routerLocation.state).toEqual({ from: '/balances' });
     expect(toasts).toContain('Please log in');
   });
 
@@ -68,39 +80,39 @@ describe('app shell', () => {
       lockedUntil: null,
       frozen: null,
     });
-    const router = start('/balances');
+    start('/balances');
     await settle();
-    expect(router.state.location.pathname).toBe('/balances');
+    expect(routerLocation.pathname).toBe('/balances');
     // The screen is its own chunk (router.tsx lazyScreen): it shows once loaded.
     await vi.waitFor(() => expect(document.querySelector('.hy-funds')).not.toBeNull());
   });
 
   it('sends unknown paths home, keeps the title and remembers the route name', async () => {
-    const router = start('/setting');
+    start('/setting');
     await settle();
     expect(document.title).toBe('Halyard');
     expect(sessionStorage.getItem(SESSION_KEYS.lastRoute)).toBe('setting');
-    await act(() => router.navigate('/no/such/page'));
+    await navigate('/no/such/page');
     await settle();
-    expect(router.state.location.pathname).toBe('/');
+    expect(routerLocation.pathname).toBe('/');
     expect(sessionStorage.getItem(SESSION_KEYS.lastRoute)).toBe('home');
   });
 
   it('slides deeper screens in from the right and shallower from the left', async () => {
-    const router = start('/my');
+    start('/my');
     await settle();
-    await act(() => router.navigate('/setting'));
+    await navigate('/setting');
     expect(document.querySelector('.hy-page')?.className).toContain('hy-slide-left');
-    await act(() => router.navigate('/my'));
+    await navigate('/my');
     expect(document.querySelector('.hy-page')?.className).toContain('hy-slide-right');
   });
 
   it('shows the tab bar on tab screens and hides it shortly after leaving', async () => {
-    const router = start('/');
+    start('/');
     await settle();
     const bar = () => document.querySelector('.hy-tabbar');
     expect(bar()?.className).not.toContain('hidden');
-    await act(() => router.navigate('/my'));
+    await navigate('/my');
     expect(bar()?.className).not.toContain('hidden');
     await act(async () => new Promise((resolve) => setTimeout(resolve, TAB_BAR_HIDE_DELAY_MS + 50)));
     expect(bar()?.className).toContain('hidden');
