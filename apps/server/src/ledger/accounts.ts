@@ -93,5 +93,10 @@ export function accountRefFromColumns(owner: string, wallet: string): AccountRef
 
 /** A stable text key for maps: one per account. */
 export function accountMapKey(key: AccountKey): string {
-  return `${ownerColumn(key.owner)}|${key.asset}|${key.wallet}`;
+  return accountMapKeyOf(key, key.asset);
+}
+
+/** `accountMapKey` of `ref` in `asset`, without building the key (the ledger's hot path). */
+export function accountMapKeyOf(ref: AccountRef, asset: string): string {
+  return `${ownerColumn(ref.owner)}|${asset}|${ref.wallet}`;
 }

@@ -1,18 +1,25 @@
 import { Dec } from '@halyard/money';
 import type { Executor } from '../store/database.ts';
 import type { DialectName } from '../store/dialect.ts';
-import { type AccountKey, accountMapKey, accountRefFromColumns, ownerColumn } from './accounts.ts';
+import {
+  type AccountKey,
+  accountMapKey,
+  accountMapKeyOf,
+  accountRefFromColumns,
+  ownerColumn,
+} from './accounts.ts';
 import { isLedgerError, type LedgerError } from './errors.ts';
 import {
   type AccountState,
   assertBatchShape,
   type LedgerState,
   mergePlan,
-  type PlannedTransfer,
+  type NewTransfer,
+  type Plan,
   planBatch,
 } from './plan.ts';
-import { type AccountRow, ledgerStore } from './store.ts';
-import type { Transfer, TransferInput } from './transfers.ts';
+import { type AccountRow, ledgerStore, type TransferRow } from './store.ts';
+import { BULK_MAX, type Transfer, type TransferInput } from './transfers.ts';
 
 /**
  * Several batches inside one open transaction, each all-or-nothing on its
@@ -32,30 +39,51 @@ export async function applyBatches(
   const outcomes: (string[] | LedgerError)[] = batches.map((batch) => refusalOfShape(batch) ?? []);
   const valid = batches.filter((_, index) => !isLedgerError(outcomes[index]));
   const { state, loaded } = await readState(trx, dialect, valid);
-  const written: Written = { accounts: new Set(), holds: new Set(), transfers: [] };
+  const written = new Written();
   batches.forEach((batch, index) => {
     if (isLedgerError(outcomes[index])) return;
     try {
       const plan = planBatch(state, batch, now);
-      mergePlan(state, plan);
-      for (const account of plan.accounts) written.accounts.add(accountMapKey(account.key));
-      for (const id of plan.holds.keys()) written.holds.add(id);
-      written.transfers.push(...plan.newTransfers);
+      written.add(state, plan);
       outcomes[index] = plan.results;
     } catch (error) {
       if (!isLedgerError(error)) throw error;
       outcomes[index] = error;
     }
   });
-  const stored = await writeState(trx, state, written);
+  const seqs = await writeState(trx, state, written, 'answer');
   return outcomes.map((outcome) => {
     if (isLedgerError(outcome)) return outcome;
     return outcome.map((id) => {
-      const transfer = stored.get(id) ?? loaded.get(id);
-      if (!transfer) throw new Error(`ledger: transfer ${id} is neither stored nor written`);
-      return transfer;
+      const stored = loaded.get(id);
+      if (stored) return stored;
+      const transfer = written.transfers.get(id);
+      const seq = seqs.get(id);
+      if (!transfer || seq === undefined)
+        throw new Error(`ledger: transfer ${id} is neither stored nor written`);
+      const { debitKey: _debit, creditKey: _credit, ...planned } = transfer;
+      return { seq, ...planned };
     });
   });
+}
+
+/**
+ * Up to BULK_MAX transfers inside one open transaction, all-or-nothing and
+ * checked in order like one batch, answering nothing: the same reads, plan and
+ * writes as `applyBatches` without building a Transfer per input. A refusal
+ * throws its LedgerError before anything is written.
+ */
+export async function applyBulk(
+  trx: Executor,
+  dialect: DialectName,
+  transfers: readonly TransferInput[],
+  now: number,
+): Promise<void> {
+  assertBatchShape(transfers, BULK_MAX);
+  const { state } = await readState(trx, dialect, [transfers]);
+  const written = new Written();
+  written.add(state, planBatch(state, transfers, now, BULK_MAX));
+  await writeState(trx, state, written, 'silent');
 }
 
 function refusalOfShape(batch: readonly TransferInput[]): LedgerError | null {
@@ -68,16 +96,28 @@ function refusalOfShape(batch: readonly TransferInput[]): LedgerError | null {
   }
 }
 
-/** What the accepted batches changed, to be written. */
-interface Written {
-  accounts: Set<string>;
-  holds: Set<string>;
-  transfers: PlannedTransfer[];
+/** What the accepted plans changed, to be written: merged into the state as they are accepted. */
+class Written {
+  readonly accounts = new Set<string>();
+  readonly holds = new Set<string>();
+  /** In plan order, so `seq` follows it. */
+  readonly transfers = new Map<string, NewTransfer>();
+
+  add(state: LedgerState, plan: Plan): void {
+    mergePlan(state, plan);
+    for (const account of plan.accounts) this.accounts.add(account.mapKey);
+    for (const id of plan.holds.keys()) this.holds.add(id);
+    for (const transfer of plan.newTransfers) this.transfers.set(transfer.id, transfer);
+  }
 }
 
-const keyOf = (transfer: { asset: string }, ref: PlannedTransfer['debit']): AccountKey =>
-  ({ ...ref, asset: transfer.asset }) as AccountKey;
-
+/**
+ * What the batches touch, as stored: their transfers that exist (a retry) and
+ * the holds they post or void, then every account involved, locked on
+ * PostgreSQL, then those holds. Holds change, so they are read after their
+ * accounts are locked (every writer of a hold locks its accounts first);
+ * transfers never change once written.
+ */
 async function readState(
   trx: Executor,
   dialect: DialectName,
@@ -85,43 +125,78 @@ async function readState(
 ): Promise<{ state: LedgerState; loaded: Map<string, Transfer> }> {
   const ids = new Set<string>();
   const keys = new Map<string, AccountKey>();
-  const addKey = (key: AccountKey) => keys.set(accountMapKey(key), key);
-  for (const input of batches.flat()) {
-    ids.add(input.id);
-    if (input.type === 'post_pending' || input.type === 'void_pending') ids.add(input.pendingId);
-    else {
-      addKey(keyOf(input, input.debit));
-      addKey(keyOf(input, input.credit));
+  for (const batch of batches) {
+    for (const input of batch) {
+      ids.add(input.id);
+      if (input.type === 'post_pending' || input.type === 'void_pending') ids.add(input.pendingId);
+      else {
+        for (const ref of [input.debit, input.credit]) {
+          const mapKey = accountMapKeyOf(ref, input.asset);
+          if (!keys.has(mapKey)) keys.set(mapKey, { ...ref, asset: input.asset } as AccountKey);
+        }
+      }
     }
+  }
+  const rows = await ledgerStore.transferRowsByIds(trx, [...ids]);
+  const accountIds = new Set<number>();
+  for (const row of rows) {
+    accountIds.add(Number(row.debit_account_id));
+    accountIds.add(Number(row.credit_account_id));
   }
   const state: LedgerState = { transfers: new Map(), holds: new Map(), accounts: new Map() };
+  const byId = new Map<number, AccountState>();
+  for (const row of await ledgerStore.lockAccounts(trx, dialect, [...keys.values()], [...accountIds])) {
+    if (byId.has(Number(row.id))) continue;
+    const account = accountStateOf(row);
+    byId.set(Number(row.id), account);
+    state.accounts.set(account.mapKey, account);
+  }
   const loaded = new Map<string, Transfer>();
-  for (const { transfer, hold } of await ledgerStore.transfersByIds(trx, [...ids])) {
+  for (const row of rows) {
+    const transfer = transferOf(row, byId);
     loaded.set(transfer.id, transfer);
     state.transfers.set(transfer.id, transfer);
-    if (hold) state.holds.set(transfer.id, hold);
-    if (transfer.type === 'pending') {
-      addKey(keyOf(transfer, transfer.debit));
-      addKey(keyOf(transfer, transfer.credit));
-    }
   }
-  for (const row of await ledgerStore.accountsByKeys(trx, dialect, [...keys.values()])) {
-    const account = accountStateOf(row);
-    state.accounts.set(accountMapKey(account.key), account);
+  const pendingIds = rows.filter((row) => row.type === 'pending').map((row) => row.id);
+  for (const hold of await ledgerStore.holdsByIds(trx, pendingIds)) {
+    state.holds.set(hold.transfer_id, { remaining: Dec.parse(hold.remaining), state: hold.state });
   }
   return { state, loaded };
 }
 
-function accountStateOf(row: AccountRow): AccountState {
+function transferOf(row: TransferRow, accounts: Map<number, AccountState>): Transfer {
+  const debit = accounts.get(Number(row.debit_account_id));
+  const credit = accounts.get(Number(row.credit_account_id));
+  if (!debit || !credit) throw new Error(`ledger: the accounts of transfer ${row.id} were not read`);
+  const { asset: _debitAsset, ...debitRef } = debit.key;
+  const { asset: _creditAsset, ...creditRef } = credit.key;
   return {
-    key: { ...accountRefFromColumns(row.owner, row.wallet), asset: row.asset } as AccountKey,
+    seq: Number(row.seq),
     id: row.id,
-    mayGoNegative: row.may_go_negative === 1,
+    type: row.type,
+    debit: debitRef as Transfer['debit'],
+    credit: creditRef as Transfer['credit'],
+    asset: row.asset,
+    amount: Dec.parse(row.amount),
+    code: row.code,
+    reference: row.reference,
+    pendingId: row.pending_id,
+    timestamp: Number(row.timestamp),
+  };
+}
+
+function accountStateOf(row: AccountRow): AccountState {
+  const key = { ...accountRefFromColumns(row.owner, row.wallet), asset: row.asset } as AccountKey;
+  return {
+    key,
+    mapKey: accountMapKey(key),
+    id: Number(row.id),
+    mayGoNegative: Number(row.may_go_negative) === 1,
     debitsPosted: Dec.parse(row.debits_posted),
     creditsPosted: Dec.parse(row.credits_posted),
     debitsPending: Dec.parse(row.debits_pending),
     creditsPending: Dec.parse(row.credits_pending),
-    createdAt: row.created_at,
+    createdAt: Number(row.created_at),
   };
 }
 
@@ -139,34 +214,40 @@ function accountRowOf(state: AccountState): Omit<AccountRow, 'id'> {
   };
 }
 
-/** Writes accounts, then transfers, then holds; answers the new transfers by id. */
+/**
+ * Writes accounts, then transfers, then holds. `answer` asks the database
+ * for each new transfer's `seq` (answered by id); `silent` does not.
+ */
 async function writeState(
   trx: Executor,
   state: LedgerState,
   written: Written,
-): Promise<Map<string, Transfer>> {
-  const accounts = [...written.accounts].map((key) => state.accounts.get(key)!);
-  const accountIds = await writeAccounts(trx, accounts);
-  const idOf = (transfer: PlannedTransfer, side: 'debit' | 'credit') => {
-    const id = accountIds.get(accountMapKey(keyOf(transfer, transfer[side])));
-    if (id === undefined) throw new Error(`ledger: no account id for ${side} of transfer ${transfer.id}`);
+  mode: 'answer' | 'silent',
+): Promise<Map<string, number>> {
+  const accountIds = await writeAccounts(
+    trx,
+    [...written.accounts].map((key) => state.accounts.get(key)!),
+  );
+  const idOf = (key: string, transfer: NewTransfer) => {
+    const id = accountIds.get(key);
+    if (id === undefined) throw new Error(`ledger: no account id for ${key} in transfer ${transfer.id}`);
     return id;
   };
-  const seqs = await ledgerStore.insertTransfers(
-    trx,
-    written.transfers.map((transfer) => ({
-      id: transfer.id,
-      type: transfer.type,
-      debit_account_id: idOf(transfer, 'debit'),
-      credit_account_id: idOf(transfer, 'credit'),
-      asset: transfer.asset,
-      amount: transfer.amount.toString(),
-      code: transfer.code,
-      reference: transfer.reference,
-      pending_id: transfer.pendingId,
-      timestamp: transfer.timestamp,
-    })),
-  );
+  const rows = [...written.transfers.values()].map((transfer) => ({
+    id: transfer.id,
+    type: transfer.type,
+    debit_account_id: idOf(transfer.debitKey, transfer),
+    credit_account_id: idOf(transfer.creditKey, transfer),
+    asset: transfer.asset,
+    amount: transfer.amount.toString(),
+    code: transfer.code,
+    reference: transfer.reference,
+    pending_id: transfer.pendingId,
+    timestamp: transfer.timestamp,
+  }));
+  let seqs = new Map<string, number>();
+  if (mode === 'answer') seqs = await ledgerStore.insertTransfers(trx, rows);
+  else await ledgerStore.insertTransfersSilently(trx, rows);
   await ledgerStore.saveHolds(
     trx,
     [...written.holds].map((id) => {
@@ -174,13 +255,7 @@ async function writeState(
       return { transfer_id: id, remaining: hold.remaining.toString(), state: hold.state };
     }),
   );
-  const stored = new Map<string, Transfer>();
-  for (const transfer of written.transfers) {
-    const seq = seqs.get(transfer.id);
-    if (seq === undefined) throw new Error(`ledger: transfer ${transfer.id} was not inserted`);
-    stored.set(transfer.id, { seq, ...transfer });
-  }
-  return stored;
+  return seqs;
 }
 
 /** Creates the new accounts and saves the changed totals; answers every touched account's id. */
@@ -192,10 +267,10 @@ async function writeAccounts(trx: Executor, accounts: readonly AccountState[]): 
     if (account.id === null) created.push(accountRowOf(account));
     else {
       existing.push({ id: account.id, ...accountRowOf(account) });
-      ids.set(accountMapKey(account.key), account.id);
+      ids.set(account.mapKey, account.id);
     }
   }
   await ledgerStore.updateAccountTotals(trx, existing);
-  for (const { id, key } of await ledgerStore.insertAccounts(trx, created)) ids.set(key, id);
+  for (const [key, id] of await ledgerStore.insertAccounts(trx, created)) ids.set(key, id);
   return ids;
 }

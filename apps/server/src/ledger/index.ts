@@ -28,6 +28,7 @@ export {
 } from './ledger.ts';
 export {
   BATCH_MAX,
+  BULK_MAX,
   type Hold,
   type HoldState,
   type MoveInput,

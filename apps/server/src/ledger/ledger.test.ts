@@ -7,7 +7,7 @@ import { custodyWallet, systemAccount, userAccount } from './accounts.ts';
 import { LEDGER_ERRORS, LedgerError } from './errors.ts';
 import { createLedger, type Ledger } from './ledger.ts';
 import { d, expectHealthyLedger, shown } from './test-support.ts';
-import type { TransferInput } from './transfers.ts';
+import { BATCH_MAX, type TransferInput } from './transfers.ts';
 
 const ALICE = 1;
 const BOB = 2;
@@ -494,6 +494,98 @@ describe('ledger.transaction (a module writes its rows and its batch atomically)
     );
     expect(nested).toMatch(/already inside ledger.transaction/);
     expect(await transferCount()).toBe(0);
+  });
+});
+
+describe('executeBulk (more transfers than a batch, answering nothing)', () => {
+  /** A hold per order and its settlement: a post of the whole hold or a void and a payout. */
+  function settlements(orders: number, prefix = 'o'): TransferInput[] {
+    const transfers: TransferInput[] = [];
+    for (let order = 0; order < orders; order += 1) {
+      const pendingId = `${prefix}${order}:hold`;
+      transfers.push({
+        id: pendingId,
+        type: 'pending',
+        debit: userAccount(1 + (order % 3), 'spot'),
+        credit: fees,
+        asset: 'USDT',
+        amount: d('1'),
+        code: 'stake',
+      });
+      if (order % 2 === 0) {
+        transfers.push({
+          id: `${prefix}${order}:lose`,
+          type: 'post_pending',
+          pendingId,
+          amount: d('1'),
+          code: 'loss',
+        });
+      } else {
+        transfers.push({ id: `${prefix}${order}:void`, type: 'void_pending', pendingId, code: 'release' });
+        transfers.push({
+          id: `${prefix}${order}:pay`,
+          debit: systemAccount('treasury'),
+          credit: userAccount(1 + (order % 3), 'spot'),
+          asset: 'USDT',
+          amount: d('0.5'),
+          code: 'payout',
+        });
+      }
+    }
+    return transfers;
+  }
+
+  beforeEach(async () => {
+    await ledger.execute([1, 2, 3].map((owner) => deposit(`dep-${owner}`, owner, '1000')));
+  });
+
+  it('commits thousands of transfers in one ledger transaction', async () => {
+    const transfers = settlements(1000);
+    expect(transfers.length).toBeGreaterThan(BATCH_MAX);
+    await ledger.transaction((trx) => ledger.executeBulk(transfers, trx));
+    expect(await transferCount()).toBe(3 + transfers.length);
+    // Even orders lose 1, odd ones win 0.5: user 1 has 167 of each, user 2 166 losses and
+    // 167 wins, user 3 167 losses and 166 wins.
+    expect(await balanceOf(1)).toEqual({ available: '916.5', locked: '0', total: '916.5' });
+    expect(await balanceOf(2)).toEqual({ available: '917.5', locked: '0', total: '917.5' });
+    expect(await balanceOf(3)).toEqual({ available: '916', locked: '0', total: '916' });
+    expect((await ledger.hold('o0:hold'))?.state).toBe('posted');
+    expect((await ledger.hold('o1:hold'))?.state).toBe('voided');
+    const [pay] = (await ledger.transfers({ ...userAccount(2, 'spot'), asset: 'USDT' }, { limit: 1 })).items;
+    expect(pay).toMatchObject({ id: 'o997:pay', side: 'credit', code: 'payout' });
+  });
+
+  it('skips ids already written with the same fields, refuses them with other fields', async () => {
+    const transfers = settlements(10);
+    await ledger.executeBulk(transfers);
+    await ledger.executeBulk(transfers);
+    expect(await transferCount()).toBe(3 + transfers.length);
+    const changed = transfers.map((input) => (input.id === 'o3:pay' ? { ...input, code: 'bonus' } : input));
+    const error = await refusal(ledger.executeBulk(changed));
+    expect(error).toMatchObject({ key: LEDGER_ERRORS.idConflict, transferId: 'o3:pay' });
+  });
+
+  it('writes nothing when one transfer of thousands is refused', async () => {
+    const transfers = [
+      ...settlements(1000),
+      {
+        id: 'too-much',
+        debit: aliceSpot,
+        credit: bobSpot,
+        asset: 'USDT',
+        amount: d('1000'),
+        code: 'transfer',
+      },
+    ];
+    const error = await refusal(ledger.transaction((trx) => ledger.executeBulk(transfers, trx)));
+    expect(error).toMatchObject({ key: LEDGER_ERRORS.insufficientBalance, transferId: 'too-much' });
+    expect(await transferCount()).toBe(3);
+    expect(await balanceOf(1)).toEqual({ available: '1000', locked: '0', total: '1000' });
+    const duplicated = [...settlements(2), ...settlements(1)];
+    expect(await refusal(ledger.executeBulk(duplicated))).toMatchObject({
+      key: LEDGER_ERRORS.invalidTransfer,
+      transferId: 'o0:hold',
+    });
   });
 });
 

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { Db, Executor, Trx } from '../store/database.ts';
 import type { DialectName } from '../store/dialect.ts';
 import { type AccountKey, type AccountRef, ownerColumn, type Wallet } from './accounts.ts';
-import { applyBatches } from './apply.ts';
+import { applyBatches, applyBulk } from './apply.ts';
 import { isLedgerError, LEDGER_ERRORS, LedgerError } from './errors.ts';
 import { type AccountRow, ledgerStore } from './store.ts';
 import type { Hold, Transfer, TransferInput, TransferType } from './transfers.ts';
@@ -54,6 +54,16 @@ export interface Ledger {
    * Refusals throw a LedgerError before anything is written.
    */
   execute(batch: readonly TransferInput[], trx?: Trx): Promise<Transfer[]>;
+  /**
+   * Commits up to BULK_MAX transfers as one all-or-nothing unit, checked in
+   * order like a batch, and answers nothing: for writes too large for a
+   * batch whose caller needs no Transfer back (a tick's cycle settlements).
+   * A retried id with the same fields is skipped; a refusal throws a
+   * LedgerError before anything is written. With `trx` (of a
+   * `ledger.transaction` callback) it joins that transaction; without, it
+   * runs in its own, in the queue's order.
+   */
+  executeBulk(transfers: readonly TransferInput[], trx?: Trx): Promise<void>;
   /**
    * Runs `work` in a database transaction that holds the ledger's write lock
    * from begin to commit, so a module can write its own rows and its ledger
@@ -210,7 +220,8 @@ export function createLedger(
     }
   }
 
-  function executeIn(trx: Trx, batch: readonly TransferInput[]): Promise<Transfer[]> {
+  /** Runs `write` in ledger transaction `trx`, after the writes already queued in it. */
+  function writeIn<T>(trx: Trx, write: () => Promise<T>): Promise<T> {
     const tail = open.get(trx);
     if (!tail) {
       return Promise.reject(
@@ -218,16 +229,27 @@ export function createLedger(
       );
     }
     // Batches in one transaction run one after another even if the caller does not await each.
-    const next = tail.then(async () => {
-      const [outcome] = await applyBatches(trx, dialect, [batch], clock.now());
-      if (isLedgerError(outcome)) throw outcome;
-      return outcome!;
-    });
+    const next = tail.then(write);
     open.set(
       trx,
       next.catch(() => undefined),
     );
     return next;
+  }
+
+  function executeIn(trx: Trx, batch: readonly TransferInput[]): Promise<Transfer[]> {
+    return writeIn(trx, async () => {
+      const [outcome] = await applyBatches(trx, dialect, [batch], clock.now());
+      if (isLedgerError(outcome)) throw outcome;
+      return outcome!;
+    });
+  }
+
+  const bulkIn = (trx: Trx, transfers: readonly TransferInput[]) =>
+    writeIn(trx, () => applyBulk(trx, dialect, transfers, clock.now()));
+
+  function transaction<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
+    return enqueue<T>((settle) => ({ kind: 'work', work, settle: settle as Settle<unknown> }));
   }
 
   const reader = (given: Executor | undefined): Executor => given ?? current.getStore() ?? db;
@@ -238,9 +260,12 @@ export function createLedger(
       return enqueue<Transfer[]>((settle) => ({ kind: 'batch', batch, settle }));
     },
 
-    transaction<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
-      return enqueue<T>((settle) => ({ kind: 'work', work, settle: settle as Settle<unknown> }));
+    executeBulk(transfers, trx) {
+      if (trx) return bulkIn(trx, transfers);
+      return transaction((own) => bulkIn(own, transfers));
     },
+
+    transaction,
 
     async balance(key, given) {
       const row = await ledgerStore.accountByKey(reader(given), key);

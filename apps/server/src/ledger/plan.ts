@@ -3,6 +3,7 @@ import {
   type AccountKey,
   type AccountRef,
   accountMapKey,
+  accountMapKeyOf,
   invalidAccountField,
   isValidAsset,
   mayGoNegative,
@@ -27,6 +28,8 @@ import {
 
 export interface AccountState {
   key: AccountKey;
+  /** `accountMapKey(key)`, kept so the hot path does not build it again. */
+  mapKey: string;
   /** null for an account this batch creates. */
   id: number | null;
   mayGoNegative: boolean;
@@ -45,6 +48,12 @@ export interface HoldBalance {
 /** A transfer this batch adds; its `seq` is given when it is written. */
 export type PlannedTransfer = Omit<Transfer, 'seq'>;
 
+/** A transfer a plan adds, with the map keys of its two accounts (the writer needs their ids). */
+export interface NewTransfer extends PlannedTransfer {
+  debitKey: string;
+  creditKey: string;
+}
+
 /**
  * What the batches of one step see: what the database held, plus what the
  * batches planned before this one added. `mergePlan` folds a plan in.
@@ -61,7 +70,7 @@ export interface LedgerState {
 export interface Plan {
   /** One id per input, in order: the batch answers these transfers. */
   results: string[];
-  newTransfers: PlannedTransfer[];
+  newTransfers: NewTransfer[];
   /** Accounts whose totals changed, new ones included. */
   accounts: AccountState[];
   /** Holds created or changed, by pending transfer id. */
@@ -69,7 +78,7 @@ export interface Plan {
 }
 
 export function mergePlan(state: LedgerState, plan: Plan): void {
-  for (const account of plan.accounts) state.accounts.set(accountMapKey(account.key), account);
+  for (const account of plan.accounts) state.accounts.set(account.mapKey, account);
   for (const [id, hold] of plan.holds) state.holds.set(id, hold);
   for (const transfer of plan.newTransfers) state.transfers.set(transfer.id, transfer);
 }
@@ -106,9 +115,9 @@ export function invalidInputField(input: TransferInput): string | null {
   return sameRef(input.debit, input.credit) ? 'credit' : null;
 }
 
-/** Refuses a batch whose shape is wrong, before the database is touched. */
-export function assertBatchShape(batch: readonly TransferInput[]): void {
-  if (batch.length === 0 || batch.length > BATCH_MAX) {
+/** Refuses a batch whose shape is wrong (or longer than `lengthMax`), before the database is touched. */
+export function assertBatchShape(batch: readonly TransferInput[], lengthMax = BATCH_MAX): void {
+  if (batch.length === 0 || batch.length > lengthMax) {
     throw new LedgerError(LEDGER_ERRORS.invalidTransfer, null, { field: 'batch' });
   }
   const ids = new Set<string>();
@@ -144,21 +153,28 @@ function keyOf(ref: AccountRef, asset: string): AccountKey {
   return { ...ref, asset } as AccountKey;
 }
 
-/** Plans one batch against the state; throws a LedgerError to refuse it. The state is not changed. */
-export function planBatch(snapshot: LedgerState, batch: readonly TransferInput[], now: number): Plan {
-  assertBatchShape(batch);
+/**
+ * Plans one batch (at most `lengthMax` transfers) against the state; throws
+ * a LedgerError to refuse it. The state is not changed.
+ */
+export function planBatch(
+  snapshot: LedgerState,
+  batch: readonly TransferInput[],
+  now: number,
+  lengthMax = BATCH_MAX,
+): Plan {
+  assertBatchShape(batch, lengthMax);
   const accounts = new Map<string, AccountState>();
   const holds = new Map<string, HoldBalance>();
   const created = new Map<string, PlannedTransfer>();
   const plan: Plan = { results: [], newTransfers: [], accounts: [], holds };
 
   function account(ref: AccountRef, asset: string): AccountState {
-    const key = keyOf(ref, asset);
-    const mapKey = accountMapKey(key);
+    const mapKey = accountMapKeyOf(ref, asset);
     let state = accounts.get(mapKey);
     if (!state) {
       const stored = snapshot.accounts.get(mapKey);
-      state = stored ? { ...stored } : newAccount(key, now);
+      state = stored ? { ...stored } : newAccount(keyOf(ref, asset), now);
       accounts.set(mapKey, state);
     }
     return state;
@@ -174,7 +190,7 @@ export function planBatch(snapshot: LedgerState, batch: readonly TransferInput[]
     return { pending, hold: stored };
   }
 
-  function move(input: MoveInput): PlannedTransfer {
+  function move(input: MoveInput): NewTransfer {
     const type = input.type ?? 'posted';
     const debit = account(input.debit, input.asset);
     const credit = account(input.credit, input.asset);
@@ -187,10 +203,13 @@ export function planBatch(snapshot: LedgerState, batch: readonly TransferInput[]
       credit.creditsPosted = credit.creditsPosted.add(input.amount);
     }
     assertNotOverdrawn(debit, input.id);
-    return transferOf(input, type, input.debit, input.credit, input.asset, input.amount, null, now);
+    return transferOf(input, type, input.debit, input.credit, input.asset, input.amount, null, now, [
+      debit,
+      credit,
+    ]);
   }
 
-  function settle(input: PostInput | VoidInput): PlannedTransfer {
+  function settle(input: PostInput | VoidInput): NewTransfer {
     const { pending, hold } = holdOf(input);
     const amount = input.type === 'post_pending' ? input.amount : hold.remaining;
     if (amount.gt(hold.remaining)) throw new LedgerError(LEDGER_ERRORS.exceedsHold, input.id);
@@ -215,6 +234,7 @@ export function planBatch(snapshot: LedgerState, batch: readonly TransferInput[]
       amount,
       input.pendingId,
       now,
+      [debit, credit],
     );
   }
 
@@ -238,6 +258,7 @@ export function planBatch(snapshot: LedgerState, batch: readonly TransferInput[]
 function newAccount(key: AccountKey, now: number): AccountState {
   return {
     key,
+    mapKey: accountMapKey(key),
     id: null,
     mayGoNegative: mayGoNegative(key),
     debitsPosted: Dec.ZERO,
@@ -270,7 +291,8 @@ function transferOf(
   amount: Dec,
   pendingId: string | null,
   now: number,
-): PlannedTransfer {
+  [debitAccount, creditAccount]: [AccountState, AccountState],
+): NewTransfer {
   return {
     id: input.id,
     type,
@@ -282,5 +304,7 @@ function transferOf(
     reference: input.reference ?? null,
     pendingId,
     timestamp: now,
+    debitKey: debitAccount.mapKey,
+    creditKey: creditAccount.mapKey,
   };
 }

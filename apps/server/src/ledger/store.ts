@@ -1,5 +1,6 @@
 import { Dec } from '@halyard/money';
-import type { ExpressionBuilder, Generated, Insertable, Selectable } from 'kysely';
+import { type ExpressionBuilder, type Generated, type Insertable, type Selectable, sql } from 'kysely';
+import { placeholderRows, SizedStatement } from '../store/batched.ts';
 import type { Database, Executor } from '../store/database.ts';
 import type { DialectName } from '../store/dialect.ts';
 import { type AccountKey, accountRefFromColumns, ownerColumn } from './accounts.ts';
@@ -124,52 +125,156 @@ function keyMatches(eb: ExpressionBuilder<Database, 'ledger_accounts'>, key: Acc
   ]);
 }
 
-/**
- * Statements stay well inside SQLite's limits on bound parameters (32,766)
- * and on expression depth (1,000, which a long OR chain would reach).
- */
-const ROWS_PER_STATEMENT = 500;
-const KEYS_PER_LOOKUP = 200;
+export type TransferRow = Selectable<LedgerTransfersTable>;
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
-  return result;
+const TRANSFER_COLUMNS = [
+  'id',
+  'type',
+  'debit_account_id',
+  'credit_account_id',
+  'asset',
+  'amount',
+  'code',
+  'reference',
+  'pending_id',
+  'timestamp',
+] as const satisfies readonly (keyof NewTransferRow)[];
+const ACCOUNT_COLUMNS = [
+  'owner',
+  'asset',
+  'wallet',
+  'may_go_negative',
+  'debits_posted',
+  'credits_posted',
+  'debits_pending',
+  'credits_pending',
+  'created_at',
+] as const satisfies readonly (keyof NewAccountRow)[];
+const HOLD_COLUMNS = ['transfer_id', 'remaining', 'state'] as const satisfies readonly (keyof HoldRow)[];
+
+/** A row of placeholders: `SizedStatement` binds the real values in the columns' order. */
+function placeholder<const C extends readonly string[]>(columns: C): Record<C[number], null> {
+  return Object.fromEntries(columns.map((column) => [column, null])) as Record<C[number], null>;
 }
+
+/** The rows' values in the columns' order, one row after another. */
+function flatten<R>(rows: readonly R[], columns: readonly (keyof R)[]): unknown[] {
+  const values: unknown[] = [];
+  for (const row of rows) for (const column of columns) values.push(row[column]);
+  return values;
+}
+
+// The write path's statements, each compiled once per store and size (store/batched.ts).
+const transferRowsById = new SizedStatement<TransferRow>(1, (db, size) =>
+  db.selectFrom('ledger_transfers').selectAll().where('id', 'in', placeholderRows(null, size)).compile(),
+);
+const holdsById = new SizedStatement<HoldRow>(1, (db, size) =>
+  db.selectFrom('ledger_holds').selectAll().where('transfer_id', 'in', placeholderRows(null, size)).compile(),
+);
+/** A join on the key columns uses the (owner, asset, wallet) index; an OR chain or a row-value IN does not. */
+const accountsByKey = (lock: boolean) =>
+  new SizedStatement<AccountRow>(3, (db, size) => {
+    const keys = sql.join(placeholderRows(sql`(${null}, ${null}, ${null})`, size));
+    return sql<AccountRow>`select a.* from (values ${keys}) as k join ledger_accounts as a
+      on a.owner = k.column1 and a.asset = k.column2 and a.wallet = k.column3
+      order by a.id${lock ? sql` for update of a` : sql``}`.compile(db);
+  });
+const accountsById = (lock: boolean) =>
+  new SizedStatement<AccountRow>(1, (db, size) => {
+    const query = db
+      .selectFrom('ledger_accounts')
+      .selectAll()
+      .where('id', 'in', placeholderRows(null, size))
+      .orderBy('id');
+    return (lock ? query.forUpdate() : query).compile();
+  });
+const ACCOUNT_LOOKUPS = {
+  sqlite: { byKey: accountsByKey(false), byId: accountsById(false) },
+  postgres: { byKey: accountsByKey(true), byId: accountsById(true) },
+} satisfies Record<DialectName, unknown>;
+const insertAccountRows = new SizedStatement<Pick<AccountRow, 'id' | 'owner' | 'asset' | 'wallet'>>(
+  ACCOUNT_COLUMNS.length,
+  (db, size) =>
+    db
+      .insertInto('ledger_accounts')
+      .values(placeholderRows(placeholder(ACCOUNT_COLUMNS) as unknown as NewAccountRow, size))
+      .returning(['id', 'owner', 'asset', 'wallet'])
+      .compile(),
+);
+const ACCOUNT_UPDATE_COLUMNS = ['id', ...ACCOUNT_COLUMNS] as const;
+const updateAccountRows = new SizedStatement<never>(ACCOUNT_UPDATE_COLUMNS.length, (db, size) =>
+  db
+    .insertInto('ledger_accounts')
+    .values(placeholderRows(placeholder(ACCOUNT_UPDATE_COLUMNS) as unknown as AccountRow, size))
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet((eb) => ({
+        debits_posted: eb.ref('excluded.debits_posted'),
+        credits_posted: eb.ref('excluded.credits_posted'),
+        debits_pending: eb.ref('excluded.debits_pending'),
+        credits_pending: eb.ref('excluded.credits_pending'),
+      })),
+    )
+    .compile(),
+);
+const insertTransferRows = (returning: boolean) =>
+  new SizedStatement<Pick<TransferRow, 'seq' | 'id'>>(TRANSFER_COLUMNS.length, (db, size) => {
+    const query = db
+      .insertInto('ledger_transfers')
+      .values(placeholderRows(placeholder(TRANSFER_COLUMNS) as unknown as NewTransferRow, size));
+    return (returning ? query.returning(['seq', 'id']) : query).compile();
+  });
+const insertTransfersStatement = { answering: insertTransferRows(true), silent: insertTransferRows(false) };
+const saveHoldRows = new SizedStatement<never>(HOLD_COLUMNS.length, (db, size) =>
+  db
+    .insertInto('ledger_holds')
+    .values(placeholderRows(placeholder(HOLD_COLUMNS) as unknown as HoldRow, size))
+    .onConflict((oc) =>
+      oc.column('transfer_id').doUpdateSet((eb) => ({
+        remaining: eb.ref('excluded.remaining'),
+        state: eb.ref('excluded.state'),
+      })),
+    )
+    .compile(),
+);
 
 /** The ledger's SQL. Only the ledger module calls it. */
 export const ledgerStore = {
+  /** Transfers with their accounts' owners and wallets and their holds: the reads of one or a few. */
   async transfersByIds(db: Executor, ids: readonly string[]): Promise<LoadedTransfer[]> {
-    const loaded: LoadedTransfer[] = [];
-    for (const chunk of chunks(ids, ROWS_PER_STATEMENT)) {
-      const rows = await transfersWithAccounts(db).where('t.id', 'in', chunk).execute();
-      loaded.push(...rows.map(toLoaded));
-    }
-    return loaded;
+    if (ids.length === 0) return [];
+    const rows = await transfersWithAccounts(db).where('t.id', 'in', ids).execute();
+    return rows.map(toLoaded);
+  },
+
+  /** The stored rows of these transfer ids (the write path: transfers never change once written). */
+  transferRowsByIds(db: Executor, ids: readonly string[]): Promise<TransferRow[]> {
+    return transferRowsById.run(db, ids);
+  },
+
+  /** The holds of these pending transfer ids. */
+  holdsByIds(db: Executor, ids: readonly string[]): Promise<HoldRow[]> {
+    return holdsById.run(db, ids);
   },
 
   /**
-   * The accounts with these keys that exist. On PostgreSQL the rows are locked
-   * (FOR UPDATE, in id order within each lookup) until the transaction ends;
-   * SQLite has a single writer already. In one process the ledger's queue
-   * already orders writers; across processes PostgreSQL breaks any lock cycle
-   * by failing one transaction, which its caller may retry.
+   * The accounts with these keys or ids that exist. On PostgreSQL the rows are
+   * locked (FOR UPDATE, in id order within each statement) until the
+   * transaction ends; SQLite has a single writer already. In one process the
+   * ledger's queue already orders writers; across processes PostgreSQL breaks
+   * any lock cycle by failing one transaction, which its caller may retry.
    */
-  async accountsByKeys(
+  async lockAccounts(
     db: Executor,
     dialect: DialectName,
     keys: readonly AccountKey[],
+    ids: readonly number[],
   ): Promise<AccountRow[]> {
-    const rows: AccountRow[] = [];
-    for (const chunk of chunks(keys, KEYS_PER_LOOKUP)) {
-      const query = db
-        .selectFrom('ledger_accounts')
-        .selectAll()
-        .where((eb) => eb.or(chunk.map((key) => keyMatches(eb, key))))
-        .orderBy('id');
-      rows.push(...(await (dialect === 'postgres' ? query.forUpdate() : query).execute()));
-    }
-    return rows;
+    const lookups = ACCOUNT_LOOKUPS[dialect];
+    const byKey = await lookups.byKey.run(
+      db,
+      keys.flatMap((key) => [ownerColumn(key.owner), key.asset, key.wallet]),
+    );
+    return [...byKey, ...(await lookups.byId.run(db, ids))];
   },
 
   async accountByKey(db: Executor, key: AccountKey): Promise<AccountRow | undefined> {
@@ -190,64 +295,30 @@ export const ledgerStore = {
       .execute();
   },
 
-  async insertAccounts(db: Executor, rows: readonly NewAccountRow[]): Promise<{ id: number; key: string }[]> {
-    const ids: { id: number; key: string }[] = [];
-    for (const chunk of chunks(rows, ROWS_PER_STATEMENT)) {
-      const inserted = await db
-        .insertInto('ledger_accounts')
-        .values(chunk)
-        .returning(['id', 'owner', 'asset', 'wallet'])
-        .execute();
-      ids.push(...inserted.map((row) => ({ id: row.id, key: `${row.owner}|${row.asset}|${row.wallet}` })));
-    }
-    return ids;
+  /** Creates accounts; answers each one's id by `accountMapKey`. */
+  async insertAccounts(db: Executor, rows: readonly NewAccountRow[]): Promise<Map<string, number>> {
+    const inserted = await insertAccountRows.run(db, flatten(rows, ACCOUNT_COLUMNS));
+    return new Map(inserted.map((row) => [`${row.owner}|${row.asset}|${row.wallet}`, Number(row.id)]));
   },
 
-  /** Writes the new totals of accounts that exist (one statement for the whole batch). */
+  /** Writes the new totals of accounts that exist. */
   async updateAccountTotals(db: Executor, rows: readonly AccountRow[]): Promise<void> {
-    for (const chunk of chunks(rows, ROWS_PER_STATEMENT)) {
-      await db
-        .insertInto('ledger_accounts')
-        .values(chunk)
-        .onConflict((oc) =>
-          oc.column('id').doUpdateSet((eb) => ({
-            debits_posted: eb.ref('excluded.debits_posted'),
-            credits_posted: eb.ref('excluded.credits_posted'),
-            debits_pending: eb.ref('excluded.debits_pending'),
-            credits_pending: eb.ref('excluded.credits_pending'),
-          })),
-        )
-        .execute();
-    }
+    await updateAccountRows.run(db, flatten(rows, ACCOUNT_UPDATE_COLUMNS));
   },
 
-  /** Inserts in the given order, so `seq` follows it. */
+  /** Inserts in the given order, so `seq` follows it; answers each new transfer's `seq` by id. */
   async insertTransfers(db: Executor, rows: readonly NewTransferRow[]): Promise<Map<string, number>> {
-    const seqs = new Map<string, number>();
-    for (const chunk of chunks(rows, ROWS_PER_STATEMENT)) {
-      const inserted = await db
-        .insertInto('ledger_transfers')
-        .values(chunk)
-        .returning(['seq', 'id'])
-        .execute();
-      for (const row of inserted) seqs.set(row.id, row.seq);
-    }
-    return seqs;
+    const inserted = await insertTransfersStatement.answering.run(db, flatten(rows, TRANSFER_COLUMNS));
+    return new Map(inserted.map((row) => [row.id, Number(row.seq)]));
+  },
+
+  /** Inserts in the given order, answering nothing (a bulk write whose caller needs no `seq`). */
+  async insertTransfersSilently(db: Executor, rows: readonly NewTransferRow[]): Promise<void> {
+    await insertTransfersStatement.silent.run(db, flatten(rows, TRANSFER_COLUMNS));
   },
 
   async saveHolds(db: Executor, rows: readonly HoldRow[]): Promise<void> {
-    for (const chunk of chunks(rows, ROWS_PER_STATEMENT)) {
-      await db
-        .insertInto('ledger_holds')
-        .values(chunk)
-        .onConflict((oc) =>
-          oc.column('transfer_id').doUpdateSet((eb) => ({
-            remaining: eb.ref('excluded.remaining'),
-            state: eb.ref('excluded.state'),
-          })),
-        )
-        .execute();
-    }
+    await saveHoldRows.run(db, flatten(rows, HOLD_COLUMNS));
   },
 
   /** One account's transfers, newest first, from `beforeSeq` down. */

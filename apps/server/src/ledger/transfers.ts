@@ -71,3 +71,6 @@ export interface Hold {
 
 /** The most transfers one batch may carry (TIGER_STYLE: every batch has a bound). */
 export const BATCH_MAX = 1000;
+
+/** The most transfers one `executeBulk` may carry. */
+export const BULK_MAX = 100_000;
