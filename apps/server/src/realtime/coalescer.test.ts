@@ -79,6 +79,23 @@ describe('coalescer', () => {
     ]);
   });
 
+  it('keeps to the schedule when a held value goes out late: the next one is not held for it', () => {
+    const { coalescer, emitted } = recording();
+    coalescer.offer('buy|BTC', 'a');
+    vi.advanceTimersByTime(50);
+    coalescer.offer('buy|BTC', 'b');
+    // A busy event loop: the clock moves on and the release timer (due at 100) fires at 155.
+    vi.setSystemTime(105);
+    vi.advanceTimersByTime(50);
+    vi.advanceTimersByTime(45);
+    coalescer.offer('buy|BTC', 'c');
+    expect(emitted).toEqual([
+      { value: 'a', at: 0 },
+      { value: 'b', at: 155 },
+      { value: 'c', at: 200 },
+    ]);
+  });
+
   it('limits each key on its own', () => {
     const { coalescer, emitted } = recording();
     coalescer.offer('buy|BTC', 'a');

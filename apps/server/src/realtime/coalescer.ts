@@ -7,10 +7,14 @@ export interface CoalescerOptions<T> {
 }
 
 interface KeyState<T> {
-  /** When the key's last value was emitted (before the emit ran, so its own duration does not count). */
+  /**
+   * When the key's last value was emitted: the start of an immediate emit (so
+   * its own duration does not count), or the time a held one was due (so a
+   * timer firing late does not push the next emits later, one slip after another).
+   */
   lastEmitAt: number;
-  /** The latest value waiting for the interval to pass, with its timer. */
-  held: { value: T; timer: NodeJS.Timeout } | null;
+  /** The latest value waiting for the interval to pass, when it is due, and its timer. */
+  held: { value: T; dueAt: number; timer: NodeJS.Timeout } | null;
 }
 
 /**
@@ -19,7 +23,9 @@ interface KeyState<T> {
  * interval old, so a steady stream at the limit (10 depth pushes a second on
  * a 100 ms interval) passes without delay, and so does a push after a quiet
  * spell; only a faster stream waits, at most one interval, and its
- * intermediate values are dropped.
+ * intermediate values are dropped. Held values keep to a schedule one
+ * interval apart, so a stream arriving a little early each time (timer
+ * jitter) is held a little each time rather than slipping further behind.
  */
 export class Coalescer<T> {
   private readonly keys = new Map<string, KeyState<T>>();
@@ -38,16 +44,16 @@ export class Coalescer<T> {
       state.held.value = value;
       return;
     }
-    const wait = state.lastEmitAt + this.options.intervalMs - now;
-    if (wait <= 0) {
+    const dueAt = state.lastEmitAt + this.options.intervalMs;
+    if (now >= dueAt) {
       state.lastEmitAt = now;
       this.options.emit(value);
       return;
     }
     // Rounded up: a timer may not fire before the interval has passed.
-    const timer = setTimeout(() => this.release(state), Math.ceil(wait));
+    const timer = setTimeout(() => this.release(state), Math.ceil(dueAt - now));
     timer.unref();
-    state.held = { value, timer };
+    state.held = { value, dueAt, timer };
   }
 
   /** Cancels the held values; nothing is emitted after this. */
@@ -58,9 +64,9 @@ export class Coalescer<T> {
 
   private release(state: KeyState<T>): void {
     if (!state.held) return;
-    const { value } = state.held;
+    const { value, dueAt } = state.held;
     state.held = null;
-    state.lastEmitAt = this.options.now();
+    state.lastEmitAt = dueAt;
     this.options.emit(value);
   }
 }
