@@ -14,8 +14,11 @@
  * between them and the server as between separate programs (remote clients
  * would not share the server's CPU at all). Each step also prints the CPU the
  * server process and the probe processes used while publishing, as a share
- * of one core, and how long one publish call (the synchronous fan-out) took:
- * these are steadier than the lag on a shared machine.
+ * of one core and per delivery: steadier than the lag on a shared machine.
+ *
+ * Pushes follow a fixed schedule (push i due at i × 100 ms); a push published
+ * late (the server's loop busy) counts against the step: it passes when the
+ * p99 delivery lag plus the p99 publish lateness stays under 100 ms.
  *
  * Anchor: the target of 5,000 subscribers with p99 lag < 100 ms and every
  * subscriber receiving ≥ 95% of the pushes. K ramps up; the largest K that
@@ -98,22 +101,18 @@ async function step(publish: Publish, children: ChildProcess[], subscribers: num
   );
   const open = connected.reduce((sum, reply) => sum + (reply.kind === 'connected' ? reply.open : 0), 0);
   const pushes = PUSHES_PER_S * STEP_SECONDS;
-  const publishMs: number[] = [];
+  const lateMs: number[] = [];
   const cpuBefore = process.cpuUsage();
   const wallBefore = performance.now();
-  let sequence = 0;
-  await new Promise<void>((resolve) => {
-    const timer = setInterval(() => {
-      const data = depthSnapshot(sequence);
-      const started = performance.now();
-      publish({ type: 'buy', key: MARKET_KEY, data });
-      publishMs.push(performance.now() - started);
-      if (++sequence === pushes) {
-        clearInterval(timer);
-        setTimeout(resolve, 1_000); // the last pushes' delivery
-      }
-    }, 1_000 / PUSHES_PER_S);
-  });
+  // A fixed schedule: push i is due at i × 100 ms. A server too busy to publish on time shows as lateness.
+  for (let sequence = 0; sequence < pushes; sequence += 1) {
+    const due = wallBefore + (sequence * 1_000) / PUSHES_PER_S;
+    await sleep(due - performance.now());
+    const data = depthSnapshot(sequence);
+    lateMs.push(performance.now() - due);
+    publish({ type: 'buy', key: MARKET_KEY, data });
+  }
+  await sleep(1_000); // the last pushes' delivery
   const cpu = process.cpuUsage(cpuBefore);
   const wallMs = performance.now() - wallBefore;
   const reports = await Promise.all(children.map((child) => ask(child, { kind: 'report' })));
@@ -128,9 +127,10 @@ async function step(publish: Publish, children: ChildProcess[], subscribers: num
     probeCpuMs += report.cpuMs;
   }
   const lag = percentiles(lags);
-  const publishing = percentiles(publishMs);
   const worstShare = Math.min(...received) / pushes;
-  const passed = open === subscribers && lag(0.99) < 100 && worstShare >= 0.95;
+  const late = percentiles(lateMs);
+  // A push published late reaches its clients that much later: the step passes only if both p99s together stay under 100 ms.
+  const passed = open === subscribers && lag(0.99) + late(0.99) < 100 && worstShare >= 0.95;
   const core = (cpuMs: number): string => `${((cpuMs / wallMs) * 100).toFixed(0)}%`;
   const serverCpuMs = (cpu.user + cpu.system) / 1000;
   const perDeliveryUs = (cpuMs: number): string => ((cpuMs * 1000) / Math.max(1, lags.length)).toFixed(2);
@@ -138,9 +138,13 @@ async function step(publish: Publish, children: ChildProcess[], subscribers: num
     `K=${subscribers.toLocaleString('en-US')}: ${open} open, ${lags.length.toLocaleString('en-US')} deliveries of ${pushes} pushes, lag p50 ${lag(0.5)} ms p99 ${lag(0.99)} ms max ${lag(1)} ms, worst subscriber got ${(worstShare * 100).toFixed(1)}% — ${passed ? 'PASS' : 'FAIL'} (${load()})`,
   );
   console.log(
-    `  server CPU ${core(serverCpuMs)} of a core (user ${core(cpu.user / 1000)}, system ${core(cpu.system / 1000)}), ${perDeliveryUs(serverCpuMs)} µs a delivery; probes ${core(probeCpuMs)}, ${perDeliveryUs(probeCpuMs)} µs a delivery; one publish call p50 ${publishing(0.5).toFixed(1)} ms max ${publishing(1).toFixed(1)} ms`,
+    `  server CPU ${core(serverCpuMs)} of a core (user ${core(cpu.user / 1000)}, system ${core(cpu.system / 1000)}), ${perDeliveryUs(serverCpuMs)} µs a delivery; probes ${core(probeCpuMs)}, ${perDeliveryUs(probeCpuMs)} µs a delivery; published late p50 ${late(0.5).toFixed(1)} ms p99 ${late(0.99).toFixed(1)} ms`,
   );
   return passed;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }
 
 /** The value at a fraction (0…1) of the sorted values. */
