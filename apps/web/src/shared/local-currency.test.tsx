@@ -50,9 +50,16 @@ describe('local-currency estimates', () => {
     expect(toLocal('1', undefined)).toBeNull();
     // 0.0199 × 7.2 = 0.14328 → 0.14, never rounded up.
     expect(formatLocal('0.0199', cny, 'cn')).toBe('≈ ¥0.14');
+  });
+
+  it('put the sign where the language writes it', () => {
+    // Russian and Vietnamese write it after the amount, the others before.
     expect(formatLocal('1234.5', { symbol: '₽', price: '96', coin: 'RUB' }, 'ru')).toMatch(
-      /^≈ ₽118\s512,00$/,
+      /^≈ 118\s512,00\u00a0₽$/,
     );
+    expect(formatLocal('1', { symbol: '₫', price: '25400', coin: 'VND' }, 'vi')).toBe('≈ 25.400,00\u00a0₫');
+    expect(formatLocal('1', { symbol: '₺', price: '34.2', coin: 'TRY' }, 'tr')).toBe('≈ ₺34,20');
+    expect(formatLocal('1', { symbol: 'Rp', price: '15900', coin: 'IDR' }, 'id')).toBe('≈ Rp\u00a015.900,00');
     expect(formatLocal('1', undefined, 'en')).toBe('≈ --');
   });
 

@@ -2,6 +2,7 @@ import { Dec } from '@halyard/money';
 import type { Locale } from '@halyard/protocol';
 import { DISPLAY_PRECISION } from '@halyard/rules';
 import { useQuery } from '@tanstack/react-query';
+import { INTL_TAGS } from '../i18n/locale.ts';
 import { formatMoney } from './format.ts';
 import { api } from './http.ts';
 
@@ -34,11 +35,47 @@ export function toLocal(usdt: string | null | undefined, rate: Rate | undefined)
   return (Dec.tryParse(String(usdt ?? '')) ?? Dec.ZERO).mul(Dec.tryParse(rate.price) ?? Dec.ZERO).toString();
 }
 
-/** "≈ ¥7.20": the estimate with the currency's sign and 2 decimals, floored (spec §9); "≈ --" without a rate. */
+interface SignPlace {
+  after: boolean;
+  /** What stands between sign and amount: nothing, or a no-break space. */
+  gap: string;
+}
+
+const signPlaces = new Map<string, SignPlace>();
+
+/**
+ * Where the language writes a currency's sign, as Intl knows it: after the
+ * amount ("1,00 ₽") or before ("¥1", "Rp 1,00"), and with or without a space.
+ */
+function signPlace(locale: Locale, currency: string): SignPlace {
+  const key = `${locale}:${currency}`;
+  const cached = signPlaces.get(key);
+  if (cached) return cached;
+  let place: SignPlace = { after: false, gap: '' };
+  try {
+    const parts = new Intl.NumberFormat(INTL_TAGS[locale], { style: 'currency', currency }).formatToParts(1);
+    const sign = parts.findIndex((part) => part.type === 'currency');
+    const integer = parts.findIndex((part) => part.type === 'integer');
+    const between = parts.slice(Math.min(sign, integer) + 1, Math.max(sign, integer));
+    place = { after: sign > integer, gap: between.some((part) => /\s/.test(part.value)) ? '\u00a0' : '' };
+  } catch {
+    // Not an ISO currency Intl knows: the sign goes first.
+  }
+  signPlaces.set(key, place);
+  return place;
+}
+
+/**
+ * "≈ ¥7.20", "≈ 9 265 180,80 ₽": the estimate with 2 decimals, floored
+ * (spec §9), and the server's sign where the language puts it (a no-break
+ * space keeps sign and amount on one line); "≈ --" without a rate.
+ */
 export function formatLocal(usdt: string | null | undefined, rate: Rate | undefined, locale: Locale): string {
   const value = toLocal(usdt, rate);
   if (value === null || !rate) return '≈ --';
-  return `≈ ${rate.symbol}${formatMoney(value, DISPLAY_PRECISION.localCurrency, locale)}`;
+  const amount = formatMoney(value, DISPLAY_PRECISION.localCurrency, locale);
+  const { after, gap } = signPlace(locale, rate.coin);
+  return after ? `≈ ${amount}${gap}${rate.symbol}` : `≈ ${rate.symbol}${gap}${amount}`;
 }
 
 /**
