@@ -74,7 +74,7 @@ export function CycleKline({ pair, pricePrecision }: { pair: CyclePair; pricePre
 
   return (
     <section className="hy-cycle-chart">
-      <div className="hy-chips" role="tablist" aria-label={t('cycle.period')}>
+      <div className="hy-chips hy-chips-row" role="tablist" aria-label={t('cycle.period')}>
         {CHART_PERIODS.map((option) => (
           <button
             key={option.id}

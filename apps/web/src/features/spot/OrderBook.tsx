@@ -73,11 +73,14 @@ export function OrderBook({ snapshot, onPick }: OrderBookProps) {
   return (
     <section className="hy-book" data-testid="order-book">
       <div className="hy-book-head">
+        {/* <wbr>: a long word (RU "Количество") may put the coin on a second line rather than overflow. */}
         <span>
-          {t('exchange.price')}({info.maincoin})
+          {t('exchange.price')}
+          <wbr />({info.maincoin})
         </span>
         <span>
-          {t('exchange.amount')}({info.tradcoin})
+          {t('exchange.amount')}
+          <wbr />({info.tradcoin})
         </span>
       </div>
       <div className="hy-book-side asks" data-testid="book-asks">

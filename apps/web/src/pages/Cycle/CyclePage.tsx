@@ -206,7 +206,7 @@ export function CyclePage() {
           {t('cycle.sellDown')}
         </button>
       </div>
-      <Tabs activeKey={tab} onChange={(key) => setTab(key as Tab)}>
+      <Tabs className="hy-cycle-tabs" activeKey={tab} onChange={(key) => setTab(key as Tab)}>
         <Tabs.Tab title={t('cycle.current')} key="current">
           <PositionList positions={open} priceAccuracy={() => accuracy} />
         </Tabs.Tab>
