@@ -1,6 +1,14 @@
 import { expect, test } from '@playwright/test';
 import { privateKeyToAccount } from 'viem/accounts';
-import { base, dismissTips, ID_PHOTO, injectTestWallet, shot } from './support.ts';
+import {
+  base,
+  chooseLanguage,
+  dismissTips,
+  ID_PHOTO,
+  injectTestWallet,
+  registerAndSignIn,
+  shot,
+} from './support.ts';
 
 test('a visitor sees home, the DEMO badge, switches to Chinese and is stopped on /balances', async ({
   page,
@@ -146,4 +154,140 @@ test('a wallet user signs in with a signed message (SIWE), no approval asked', a
   await page.goto(`${base()}/my`);
   await expect(page.getByTestId('profile')).toContainText(`${account.address.slice(0, 6)}`);
   await shot(page, '10-my-wallet');
+});
+
+/** What a screen must read in one language: spot trade and balances words, the local currency's sign. */
+interface LanguageCheck {
+  code: string;
+  name: string;
+  settings: string;
+  logout: string;
+  logoutConfirm: string;
+  confirm: string;
+  totalAssets: string;
+  exchangeWallet: string;
+  buy: string;
+  sell: string;
+  openOrders: string;
+  up: string;
+  long: string;
+  home: string;
+  balances: string;
+  pleaseLogin: string;
+  login: string;
+  /** A local-currency estimate as the language writes it (JPY, RUB). */
+  localValue: RegExp;
+}
+
+const JAPANESE: LanguageCheck = {
+  code: 'jp',
+  name: '日本語',
+  settings: '設定',
+  logout: 'ログアウト',
+  logoutConfirm: 'この端末からログアウトしますか？',
+  confirm: '確認',
+  totalAssets: '総資産',
+  exchangeWallet: '現物',
+  buy: '買い',
+  sell: '売り',
+  openOrders: '未約定注文',
+  up: '上昇',
+  long: 'ロング',
+  home: 'ホーム',
+  balances: '資産',
+  pleaseLogin: 'ログインしてください',
+  login: 'ログイン',
+  localValue: /^≈ ¥[\d,]+\.\d{2}$/,
+};
+
+const RUSSIAN: LanguageCheck = {
+  code: 'ru',
+  name: 'Русский',
+  settings: 'Настройки',
+  logout: 'Выйти',
+  logoutConfirm: 'Выйти на этом устройстве?',
+  confirm: 'Подтвердить',
+  totalAssets: 'Всего активов',
+  exchangeWallet: 'Спот',
+  buy: 'Купить',
+  sell: 'Продать',
+  openOrders: 'Открытые ордера',
+  up: 'Вверх',
+  long: 'Лонг',
+  home: 'Главная',
+  balances: 'Активы',
+  pleaseLogin: 'Пожалуйста, войдите',
+  login: 'Войти',
+  localValue: /^≈ [\d\s]+,\d{2}\s₽$/,
+};
+
+/** Visits the main screens in the chosen language, checks their words and screenshots each. */
+async function readScreensIn(page: import('@playwright/test').Page, language: LanguageCheck, first: number) {
+  const name = (index: number, screen: string) => `${first + index}-${language.code}-${screen}`;
+  await chooseLanguage(page, language.name, language.settings);
+  await expect(page.getByTestId('logout')).toHaveText(language.logout);
+  await shot(page, name(0, 'setting'));
+
+  await page.goto(`${base()}/`);
+  await dismissTips(page);
+  await expect(page.locator('.hy-tabbar')).toContainText(language.home);
+  await expect(page.locator('.hy-market-row .hy-sub').first()).toHaveText(language.localValue);
+  await shot(page, name(1, 'home'));
+
+  await page.goto(`${base()}/balances`);
+  await expect(page.locator('.hy-total-label')).toContainText(language.totalAssets);
+  await expect(page.locator('.adm-tabs-tab').first()).toHaveText(language.exchangeWallet);
+  // The total's local-currency estimate is in the language's currency, at the server's rate.
+  await expect(page.getByTestId('total-local')).toHaveText(language.localValue);
+  await shot(page, name(2, 'balances'));
+
+  await page.goto(`${base()}/coinExchange`);
+  await expect(page.getByTestId('book-bids').locator('button').first()).toBeVisible();
+  await expect(page.getByText(language.buy, { exact: true }).first()).toBeVisible();
+  await expect(page.getByText(language.sell, { exact: true }).first()).toBeVisible();
+  await expect(page.getByText(language.openOrders).first()).toBeVisible();
+  await shot(page, name(3, 'spot'));
+
+  await page.goto(`${base()}/futures`);
+  await expect(page.getByTestId('futures-book')).toBeVisible();
+  await expect(page.getByText(language.long).first()).toBeVisible();
+  await shot(page, name(4, 'futures'));
+
+  await page.goto(`${base()}/cycle`);
+  await expect(page.getByTestId('cycle-up')).toHaveText(language.up);
+  await expect(page.getByTestId('cycle-local')).toHaveText(language.localValue);
+  await shot(page, name(5, 'cycle'));
+
+  await page.goto(`${base()}/my`);
+  await expect(page.getByTestId('profile')).toBeVisible();
+  await shot(page, name(6, 'my'));
+}
+
+test('a user reads the app in Japanese, then Russian, chosen in settings, and logs out', async ({ page }) => {
+  test.setTimeout(120_000);
+  await registerAndSignIn(page, 'languages');
+  await page.goto(`${base()}/balances`);
+  await dismissTips(page);
+  await page.getByTestId('faucet').click();
+  await expect(page.getByTestId('total-usdt')).not.toHaveText('0.0000');
+
+  await readScreensIn(page, JAPANESE, 70);
+  await readScreensIn(page, RUSSIAN, 80);
+
+  // Log out from the settings screen, in Russian, with its confirmation.
+  await page.goto(`${base()}/setting`);
+  await page.getByTestId('logout').click();
+  const confirm = page.getByRole('dialog');
+  await expect(confirm).toContainText(RUSSIAN.logoutConfirm);
+  await page.waitForTimeout(400); // the dialog's fade-in
+  await shot(page, '87-ru-logout-confirm');
+  await confirm.getByRole('button', { name: RUSSIAN.confirm }).click();
+  await expect(page).toHaveURL(`${base()}/`);
+  await expect(page.locator('.hy-tabbar')).toContainText(RUSSIAN.home);
+  // In the app, not by a new page load (which would run the signed-in init script again).
+  await page.locator('.hy-tabbar').getByText(RUSSIAN.balances).click();
+  await expect(page.getByText(RUSSIAN.pleaseLogin)).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByTestId('login-submit')).toHaveText(RUSSIAN.login);
+  await shot(page, '88-ru-login-after-logout');
 });

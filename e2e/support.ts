@@ -10,9 +10,9 @@ export const base = () => {
 
 export const shot = (page: Page, name: string) => page.screenshot({ path: `e2e/screenshots/${name}.png` });
 
-/** The tip popups of a first visit; each is shown once until read. */
+/** The tip popups of a first visit; each is shown once until read (EN, CN, JP or RU button). */
 export async function dismissTips(page: Page) {
-  const gotIt = page.getByRole('button', { name: /Got it|我知道了/ }).first();
+  const gotIt = page.getByRole('button', { name: /Got it|我知道了|了解しました|Понятно/ }).first();
   for (let shown = 0; shown < 2; shown += 1) {
     const appeared = await gotIt.waitFor({ state: 'visible', timeout: 3000 }).then(
       () => true,
@@ -22,6 +22,19 @@ export async function dismissTips(page: Page) {
     await gotIt.click();
     await gotIt.waitFor({ state: 'hidden' });
   }
+}
+
+/**
+ * Picks a language on the settings screen, as a user does: the language row,
+ * then the language by its own name; the screen's title turns to `settingsTitle`.
+ */
+export async function chooseLanguage(page: Page, name: string, settingsTitle: string) {
+  await page.goto(`${base()}/setting`);
+  await page.getByTestId('language').click();
+  await page.getByText(name, { exact: true }).click();
+  await expect(page.locator('.adm-nav-bar-title')).toHaveText(settingsTitle);
+  await expect(page.getByTestId('language')).toContainText(name);
+  await expect(page.locator('.adm-popup-body')).toBeHidden(); // the picker has slid away
 }
 
 /**
