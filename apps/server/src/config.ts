@@ -25,6 +25,8 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   sessionTtlMs: number;
+  /** argon2id cost of new password hashes; a stored hash carries its own, so changing this never locks anyone out. */
+  passwordHashCost: PasswordHashCost;
   logLevel: string;
   /** Seed of the index-price simulator: the same seed gives the same price path. */
   priceSeed: string;
@@ -38,6 +40,11 @@ export interface Config {
   cycleRefusedAreaCodes: string[];
   /** Chains, deposit xpub, hot wallet, demo chain, convert spread (modules/wallet/config.ts). */
   wallet: WalletConfig;
+}
+
+export interface PasswordHashCost {
+  memoryKib: number;
+  passes: number;
 }
 
 function readInt(value: string | undefined, fallback: number): number {
@@ -76,6 +83,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'Halyard <no-reply@halyard.local>',
     sessionTtlMs: readInt(env.SESSION_TTL_HOURS, 24 * 7) * 3_600_000,
+    // argon2's own defaults (64 MiB, 3 passes), the OWASP-recommended range.
+    passwordHashCost: {
+      memoryKib: readInt(env.PASSWORD_HASH_MEMORY_KIB, 65_536),
+      passes: readInt(env.PASSWORD_HASH_PASSES, 3),
+    },
     logLevel: env.LOG_LEVEL ?? 'info',
     priceSeed: env.HALYARD_PRICE_SEED || 'halyard',
     priceTickMs: readInt(env.PRICE_TICK_MS, 1000),

@@ -19,6 +19,7 @@ import {
   PASSWORD,
   post,
   registerByEmail,
+  TEST_ENV,
 } from '../identity/test-support.ts';
 
 export { type Envelope, expectOk, get, type Harness, post } from '../identity/test-support.ts';
@@ -28,7 +29,7 @@ export const HOUSE = systemAccount('treasury');
 export const FEES = systemAccount('fees');
 
 function testConfig(dataDir: string): Config {
-  return loadConfig({ HALYARD_DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', HALYARD_DEMO: 'true' });
+  return loadConfig({ ...TEST_ENV, HALYARD_DATA_DIR: dataDir, ADMIN_TOKEN, HALYARD_DEMO: 'true' });
 }
 
 /**

@@ -280,7 +280,7 @@ export class IdentityService implements SessionResolver {
       area_code: account.kind === 'phone' ? account.areaCode : null,
       phone: account.kind === 'phone' ? account.phone : null,
       wallet_address: null,
-      password_hash: await hashPassword(input.password),
+      password_hash: await hashPassword(input.password, this.config.passwordHashCost),
       parent_id: parentId,
     });
     return this.loginResult(userId, input.device ?? 'web');
@@ -340,7 +340,7 @@ export class IdentityService implements SessionResolver {
   /** Sets a new login password, revokes the other sessions (all when `keepToken` is null), locks funds 24 h. */
   private async replacePassword(userId: number, password: string, keepToken: string | null): Promise<void> {
     const now = this.clock.now();
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await hashPassword(password, this.config.passwordHashCost);
     const keepTokenHash = keepToken ? sha256Hex(keepToken) : null;
     await this.db.transaction().execute(async (trx) => {
       await sql.updateUser(trx, userId, {
@@ -494,7 +494,9 @@ export class IdentityService implements SessionResolver {
       if (!input.code) throw badRequest('identity.codeRequired');
       await this.consumeCode(accountAddress(contact), 'fund', input.code);
     }
-    await sql.updateUser(this.db, userId, { pay_password_hash: await hashPassword(input.payPassword) });
+    await sql.updateUser(this.db, userId, {
+      pay_password_hash: await hashPassword(input.payPassword, this.config.passwordHashCost),
+    });
   }
 
   private contactOf(user: UserRow): Account | null {

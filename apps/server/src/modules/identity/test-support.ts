@@ -12,6 +12,17 @@ export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const PUBLIC_URL = 'https://halyard.test';
 export const PASSWORD = 'secret123';
 
+/**
+ * Settings every test app shares: quiet logs, and argon2id at its floor cost so
+ * the hundreds of registrations and logins in the suite do not spend minutes
+ * hashing (passwords.test.ts checks the production cost separately).
+ */
+export const TEST_ENV = {
+  LOG_LEVEL: 'silent',
+  PASSWORD_HASH_MEMORY_KIB: '1024',
+  PASSWORD_HASH_PASSES: '1',
+} as const;
+
 /** A real 1×1 PNG. */
 export const TINY_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -31,7 +42,7 @@ export async function startHarness(options: { rateLimits?: boolean; demo?: boole
   // Demo mode off is set after loading: live mode asks other modules for real
   // credentials that these tests do not need.
   const config: Config = {
-    ...loadConfig({ HALYARD_DATA_DIR: dataDir, ADMIN_TOKEN, PUBLIC_URL, LOG_LEVEL: 'silent' }),
+    ...loadConfig({ ...TEST_ENV, HALYARD_DATA_DIR: dataDir, ADMIN_TOKEN, PUBLIC_URL }),
     demo: options.demo ?? true,
   };
   const store = await openTestStore();

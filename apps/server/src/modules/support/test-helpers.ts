@@ -2,6 +2,7 @@ import { type App, createApp } from '../../app.ts';
 import type { Clock } from '../../clock.ts';
 import { loadConfig } from '../../config.ts';
 import { openTestStore, type Store } from '../../store/connect.ts';
+import { TEST_ENV } from '../identity/test-support.ts';
 
 export const ADMIN_TOKEN = 'content-support-admin-token';
 
@@ -13,7 +14,7 @@ export async function startApp(options: { demo: boolean; clock?: Clock }): Promi
   const store = await openTestStore();
   // Loaded as a demo and then switched: only the content seeds should differ,
   // not the settings other modules require outside demo mode (chain keys, feeds).
-  const config = { ...loadConfig({ ADMIN_TOKEN, LOG_LEVEL: 'silent' }), demo: options.demo };
+  const config = { ...loadConfig({ ...TEST_ENV, ADMIN_TOKEN }), demo: options.demo };
   const app = await createApp({ config, store, clock: options.clock, rateLimits: false });
   return {
     ...app,

@@ -9,7 +9,13 @@ import { loadConfig } from '../../config.ts';
 import { type AccountRef, systemAccount, userAccount } from '../../ledger/index.ts';
 import { expectHealthyLedger } from '../../ledger/test-support.ts';
 import { openTestStore } from '../../store/connect.ts';
-import { ADMIN_TOKEN, type Harness, PUBLIC_URL, registerByEmail } from '../identity/test-support.ts';
+import {
+  ADMIN_TOKEN,
+  type Harness,
+  PUBLIC_URL,
+  registerByEmail,
+  TEST_ENV,
+} from '../identity/test-support.ts';
 import { chainDefinition, createChainReader, unitsToDec } from './chains.ts';
 import { type CoinChain, demoCoinChains } from './coins.ts';
 import { type ChainId, LOCAL_DEPLOYER_INDEX, localChainKey } from './config.ts';
@@ -108,10 +114,10 @@ export async function startWalletHarness(
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'halyard-wallet-'));
   const config = loadConfig({
+    ...TEST_ENV,
     HALYARD_DATA_DIR: dataDir,
     ADMIN_TOKEN,
     PUBLIC_URL,
-    LOG_LEVEL: 'silent',
     HALYARD_DEMO: 'true',
     WALLET_LOCAL_CHAIN: 'false',
     // The local chain's first account deployed the tokens and holds their float: the hot wallet.
