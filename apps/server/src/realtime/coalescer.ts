@@ -1,5 +1,5 @@
 export interface CoalescerOptions<T> {
-  /** The shortest time between two emits of one key. */
+  /** The average time between two emits of one key at the most (100 ms: 10 a second). */
   intervalMs: number;
   /** A monotonic clock in milliseconds, the one `setTimeout` follows. */
   now: () => number;
@@ -8,24 +8,27 @@ export interface CoalescerOptions<T> {
 
 interface KeyState<T> {
   /**
-   * When the key's last value was emitted: the start of an immediate emit (so
-   * its own duration does not count), or the time a held one was due (so a
-   * timer firing late does not push the next emits later, one slip after another).
+   * The key's schedule: where the next emit would fall if emits kept exactly
+   * one interval apart. It moves one interval per emit, from the emit's start
+   * (so a slow fan-out does not count against the next one).
    */
-  lastEmitAt: number;
-  /** The latest value waiting for the interval to pass, when it is due, and its timer. */
-  held: { value: T; dueAt: number; timer: NodeJS.Timeout } | null;
+  scheduledAt: number;
+  /** The latest value waiting for room, with its timer. */
+  held: { value: T; timer: NodeJS.Timeout } | null;
 }
 
 /**
- * Rate-limits snapshots per key to one emit per interval, the latest value
- * winning. A value goes out at once when the key's last emit is at least an
- * interval old, so a steady stream at the limit (10 depth pushes a second on
- * a 100 ms interval) passes without delay, and so does a push after a quiet
- * spell; only a faster stream waits, at most one interval, and its
- * intermediate values are dropped. Held values keep to a schedule one
- * interval apart, so a stream arriving a little early each time (timer
- * jitter) is held a little each time rather than slipping further behind.
+ * Rate-limits snapshots per key to one emit per interval on average, the
+ * latest value winning, with one emit of slack: a value may go out up to one
+ * interval ahead of the key's schedule. So a steady stream at the limit (10
+ * depth pushes a second on 100 ms) passes without delay even when one push
+ * comes late and the next one on time; with no slack that one late push
+ * would hold every later push back by as much, for as long as the stream
+ * keeps up the pace. A faster stream waits (at most one interval) and its
+ * intermediate values are dropped. The cost of the slack: two emits may come
+ * back to back (the second after a gap of at least one interval), so a
+ * 1-second window holds at most 11 emits, and the long-run rate stays at one
+ * per interval.
  */
 export class Coalescer<T> {
   private readonly keys = new Map<string, KeyState<T>>();
@@ -34,26 +37,24 @@ export class Coalescer<T> {
 
   offer(key: string, value: T): void {
     const now = this.options.now();
-    const state = this.keys.get(key);
+    let state = this.keys.get(key);
     if (!state) {
-      this.keys.set(key, { lastEmitAt: now, held: null });
-      this.options.emit(value);
-      return;
+      state = { scheduledAt: now, held: null };
+      this.keys.set(key, state);
     }
     if (state.held) {
       state.held.value = value;
       return;
     }
-    const dueAt = state.lastEmitAt + this.options.intervalMs;
-    if (now >= dueAt) {
-      state.lastEmitAt = now;
-      this.options.emit(value);
+    const roomAt = state.scheduledAt - this.options.intervalMs;
+    if (now >= roomAt) {
+      this.emit(state, now, value);
       return;
     }
-    // Rounded up: a timer may not fire before the interval has passed.
-    const timer = setTimeout(() => this.release(state), Math.ceil(dueAt - now));
+    // Rounded up: a timer may not fire before there is room.
+    const timer = setTimeout(() => this.release(state), Math.ceil(roomAt - now));
     timer.unref();
-    state.held = { value, dueAt, timer };
+    state.held = { value, timer };
   }
 
   /** Cancels the held values; nothing is emitted after this. */
@@ -64,9 +65,13 @@ export class Coalescer<T> {
 
   private release(state: KeyState<T>): void {
     if (!state.held) return;
-    const { value, dueAt } = state.held;
+    const { value } = state.held;
     state.held = null;
-    state.lastEmitAt = dueAt;
+    this.emit(state, this.options.now(), value);
+  }
+
+  private emit(state: KeyState<T>, now: number, value: T): void {
+    state.scheduledAt = Math.max(now, state.scheduledAt) + this.options.intervalMs;
     this.options.emit(value);
   }
 }

@@ -204,22 +204,23 @@ describe('realtime gateway', () => {
     ]);
   });
 
-  it('coalesces a burst of depth updates: at most two frames, the last one wins', async () => {
+  it('coalesces a burst of depth updates: at most three frames, the last one wins', async () => {
     const { gateway, base } = await startGateway();
     const client = await TestClient.connect(base, '/ws/e1');
     await client.subscribe('USDT_BTC_trad_1');
-    // One synchronous burst: all 50 land inside one coalescing window.
+    // One synchronous burst: all 50 land within one interval.
     for (let update = 1; update <= 50; update += 1) {
       gateway.publish({ type: 'buy', key: 'USDT_BTC_trad', data: depth(update) });
     }
-    // The trailing frame leaves when the 100 ms window closes.
+    // The trailing frame leaves 100 ms later.
     const lastDepth = JSON.stringify(depth(50));
     await client.waitFor(() => client.ofType('buy').some((push) => JSON.stringify(push.data) === lastDepth));
     await new Promise((resolve) => setTimeout(resolve, 250));
     await client.barrier();
+    // The first two go out at once (the rate limit's one frame of slack), the last when there is room.
     const buys = client.ofType('buy');
     expect(buys.length).toBeGreaterThanOrEqual(1);
-    expect(buys.length).toBeLessThanOrEqual(2);
+    expect(buys.length).toBeLessThanOrEqual(3);
     expect(buys.at(-1)?.data).toEqual(depth(50));
     // Each side and key has its own window.
     gateway.publish({ type: 'sell', key: 'USDT_BTC_trad', data: depth(7) });

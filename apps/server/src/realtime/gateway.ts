@@ -23,9 +23,8 @@ import type { Publishable, Publisher } from './publisher.ts';
 export interface GatewayOptions {
   clock: Clock;
   /**
-   * At most one snapshot push (depth, ticker, lists) per type and key in this
-   * time; the latest wins. A push goes out at once when the last one of its
-   * type and key is at least this old.
+   * One snapshot push (depth, ticker, lists) per type and key per this time
+   * on average, with one push of slack; the latest wins (see Coalescer).
    */
   coalesceMs?: number;
   /** A client whose unsent data exceeds this is dropped rather than buffered further. */
@@ -70,9 +69,9 @@ const PONG_FRAME = textFrame(PONG);
  * One WebSocket frame is built per push (JSON serialised once, framed once)
  * and the same bytes are written to every recipient. Snapshot
  * pushes are coalesced per type and key, so a burst of depth changes costs
- * each client at most one frame per 100 ms, while a steady 10 a second pass
- * undelayed; a client that cannot keep up is dropped, never buffered without
- * bound.
+ * each client one frame per 100 ms (after one of slack), while a steady 10 a
+ * second pass undelayed; a client that cannot keep up is dropped, never
+ * buffered without bound.
  */
 export class RealtimeGateway implements Publisher {
   private readonly clients = new Set<Client>();
