@@ -7,7 +7,10 @@ import { registerWebApp } from './web-app.ts';
 
 function fakeDist(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'halyard-web-'));
-  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Halyard</title><div id="root"></div>');
+  writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><html><head><title>Halyard</title></head><body><div id="root"></div></body></html>',
+  );
   mkdirSync(path.join(dir, 'app'));
   writeFileSync(path.join(dir, 'app', 'index-abc.js'), 'console.log(1)');
   return dir;
@@ -74,6 +77,45 @@ describe('web app serving', () => {
     writeFileSync(path.join(dist, 'index.html'), '<script src="/app/index-new.js"></script>');
     expect((await http.inject({ method: 'GET', url: '/app/index-new.js' })).body).toBe('console.log(2)');
     expect((await http.inject({ method: 'GET', url: '/', headers: html })).body).toContain('index-new.js');
+  });
+
+  it("carries the screen's first answers in the visitor's language, and reserves the DEMO strip", async () => {
+    http = await createHttpServer({ logLevel: 'silent', rateLimits: false });
+    http.get('/home/versions', async (request) => ({
+      code: 200,
+      msg: '',
+      data: { demo: true, lang: request.headers.lang },
+    }));
+    http.get('/home/banner', async (request) => {
+      const { type } = request.query as { type: string };
+      return { code: 200, msg: '', data: [{ image: `/${type}.svg</script>` }] };
+    });
+    http.get('/trad/overview', async () => ({ code: 500, msg: 'down', data: null }));
+    await registerWebApp(http, fakeDist());
+    await http.ready();
+
+    const home = await http.inject({
+      method: 'GET',
+      url: '/',
+      headers: { ...html, 'accept-language': 'ja-JP,en;q=0.8' },
+    });
+    const json = /<script type="application\/json" id="hy-first-answers">(.*?)<\/script>/.exec(
+      home.body,
+    )?.[1];
+    expect(json).toBeDefined();
+    // "</script>" inside an answer cannot close the element.
+    expect(json).not.toContain('</script');
+    const first = JSON.parse(json ?? '');
+    expect(first.lang).toBe('jp');
+    expect(first.answers['/home/versions'].data).toEqual({ demo: true, lang: 'jp' });
+    expect(first.answers['/home/banner?type=invite'].data).toEqual([{ image: '/invite.svg</script>' }]);
+    // A failed GET is left to the app.
+    expect(first.answers['/trad/overview']).toBeUndefined();
+    expect(home.body).toContain('<html class="hy-demo"');
+
+    const other = await http.inject({ method: 'GET', url: '/my', headers: html });
+    const otherFirst = JSON.parse(/id="hy-first-answers">(.*?)<\/script>/.exec(other.body)?.[1] ?? '');
+    expect(Object.keys(otherFirst.answers)).toEqual(['/home/versions']);
   });
 
   it('does nothing when the app has not been built', async () => {

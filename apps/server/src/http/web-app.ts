@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
+import { CODE, type Locale } from '@halyard/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** apps/web/dist: where `npm run build -w @halyard/web` puts the app. */
@@ -45,9 +46,64 @@ function wantsHtml(request: FastifyRequest): boolean {
 const BUNDLE_DIR = 'app';
 
 /**
+ * The public GETs a screen makes as it starts, exactly as the web app's api client
+ * spells them. Their answers ride inside the page (apps/web/src/shared/first-answers.ts),
+ * so the first render has its data without a round trip: on home, the banners are the
+ * largest paint. Only answers that are the same for every visitor (no token) belong here.
+ */
+const FIRST_GETS_EVERY_SCREEN = ['/home/versions'];
+const FIRST_GETS_BY_SCREEN: Record<string, string[]> = {
+  '/': [
+    '/home/banner?type=app',
+    '/home/banner?type=invite',
+    '/home/articles?page=1&limit=10',
+    '/home/aboutUs',
+    '/trad/overview',
+    '/contract/symbols',
+  ],
+};
+/** The element the web app reads them from. */
+const FIRST_ANSWERS_ID = 'hy-first-answers';
+
+/** What the page carries: each GET's envelope, in the language the server guessed for the visitor. */
+interface FirstAnswers {
+  lang: Locale;
+  answers: Record<string, { code: number; data?: unknown }>;
+}
+
+async function firstAnswers(http: FastifyInstance, pathname: string, lang: Locale): Promise<FirstAnswers> {
+  const urls = [...FIRST_GETS_EVERY_SCREEN, ...(FIRST_GETS_BY_SCREEN[pathname] ?? [])];
+  const replies = await Promise.all(
+    urls.map((url) => http.inject({ method: 'GET', url, headers: { lang, accept: 'application/json' } })),
+  );
+  const answers: FirstAnswers['answers'] = {};
+  replies.forEach((reply, index) => {
+    const envelope = reply.statusCode === 200 ? reply.json() : null;
+    if (envelope?.code === CODE.ok) answers[urls[index] as string] = envelope;
+  });
+  return { lang, answers };
+}
+
+/** JSON safe inside <script>: no "</script>" or "<!--" can close or bend the element. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/**
+ * index.html with the screen's first answers, and the DEMO strip's room reserved
+ * (AMENDMENTS A5) so nothing moves when the strip appears.
+ */
+function withFirstAnswers(html: string, first: FirstAnswers): string {
+  const versions = first.answers['/home/versions']?.data as { demo?: boolean } | undefined;
+  const script = `<script type="application/json" id="${FIRST_ANSWERS_ID}">${scriptJson(first)}</script>`;
+  const page = html.replace('</head>', `${script}</head>`);
+  return versions?.demo ? page.replace('<html', '<html class="hy-demo"') : page;
+}
+
+/**
  * Serves the built web app at / with a single-page fallback: a GET for a
- * screen path (/my, /marketDetails/trad…) that accepts HTML gets index.html
- * and the app's router takes over. Registered last, and only when the app has
+ * screen path (/my, /marketDetails/trad…) that accepts HTML gets index.html,
+ * carrying the screen's first answers, and the app's router takes over. Registered last, and only when the app has
  * been built, so API routes and their 404 envelopes stay as they are. Files
  * are looked up per request, so a rebuild needs no restart.
  */
@@ -68,11 +124,16 @@ export async function registerWebApp(
   });
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!wantsHtml(request) || isApiPath(request.url)) return reply.callNotFound();
+    const pathname = request.url.split('?')[0] ?? '/';
+    const [html, first] = await Promise.all([
+      readFile(indexFile, 'utf8'),
+      firstAnswers(http, pathname, request.locale),
+    ]);
     // index.html names the current bundle: never cached, re-read after a rebuild.
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .send(await readFile(indexFile));
+      .send(withFirstAnswers(html, first));
   };
   http.get('/', { schema: { hide: true } }, sendIndex);
   http.get('/*', { schema: { hide: true } }, sendIndex);

@@ -10,8 +10,9 @@ export function DemoBadge() {
   const { data } = useVersions();
   const demo = data?.demo === true;
   useEffect(() => {
-    document.documentElement.classList.toggle('hy-demo', demo);
-  }, [demo]);
+    // Until the answer is in, the page keeps the room the server reserved (web-app.ts marks demo pages).
+    if (data) document.documentElement.classList.toggle('hy-demo', demo);
+  }, [data, demo]);
   if (!demo) return null;
   return (
     <div className="hy-demo-badge" data-testid="demo-badge" role="status">
