@@ -190,9 +190,39 @@ function depthPushTime(frame: Buffer): number | null {
  */
 function openProbe(port: number, index: number, onText: (payload: Buffer) => void): Promise<Socket | null> {
   return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
     let pending = Buffer.alloc(0);
     let upgraded = false;
+    const socket = connect({
+      port,
+      host: '127.0.0.1',
+      // Reads land in one shared buffer and come straight here, past the stream machinery.
+      onread: {
+        buffer: READ_BUFFER,
+        callback: (size, buffer) => {
+          const chunk = buffer.subarray(0, size);
+          pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+          if (!upgraded) {
+            const end = pending.indexOf('\r\n\r\n');
+            if (end < 0) {
+              pending = Buffer.from(pending);
+              return true;
+            }
+            if (!pending.toString('latin1', 0, 12).endsWith('101')) {
+              socket.destroy();
+              resolve(null);
+              return false;
+            }
+            upgraded = true;
+            pending = pending.subarray(end + 4);
+            socket.write(maskedTextFrame(SUBSCRIPTION));
+            resolve(socket);
+          }
+          // What is left (a frame cut short) is copied out of the shared buffer before the next read.
+          pending = Buffer.from(readFrames(pending, onText));
+          return true;
+        },
+      },
+    });
     socket.setNoDelay(true);
     socket.on('connect', () =>
       socket.write(
@@ -201,25 +231,11 @@ function openProbe(port: number, index: number, onText: (payload: Buffer) => voi
       ),
     );
     socket.on('error', () => resolve(null));
-    socket.on('data', (chunk: Buffer) => {
-      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-      if (!upgraded) {
-        const end = pending.indexOf('\r\n\r\n');
-        if (end < 0) return;
-        if (!pending.toString('latin1', 0, 12).endsWith('101')) {
-          socket.destroy();
-          resolve(null);
-          return;
-        }
-        upgraded = true;
-        pending = pending.subarray(end + 4);
-        socket.write(maskedTextFrame(SUBSCRIPTION));
-        resolve(socket);
-      }
-      pending = readFrames(pending, onText);
-    });
   });
 }
+
+/** One read buffer for all of a probe process's sockets: each read is handled before the next. */
+const READ_BUFFER = Buffer.allocUnsafe(256 * 1024);
 
 /** Calls onText for each whole text frame in the bytes; returns the rest (a frame cut short). */
 function readFrames(bytes: Buffer, onText: (payload: Buffer) => void): Buffer {
