@@ -600,4 +600,16 @@ describe('OrderBook.checkInvariants', () => {
     expect(book.order('b1')).toBeNull();
     expect(book.orderCount).toBe(1);
   });
+
+  it("throws when a user's list of orders loses a link", () => {
+    const book = new OrderBook(PAIR);
+    const commands = new Commands();
+    book.apply(commands.limit('s1', 'alice', 'sell', '101', '1'));
+    book.apply(commands.limit('b1', 'alice', 'buy', '99', '1'));
+    book.checkInvariants();
+    // Reaches into the private structure on purpose: the check must notice a list the book itself broke.
+    const internals = book as unknown as { ordersByUser: Map<string, { head: { nextOfUser: unknown } }> };
+    internals.ordersByUser.get('alice')!.head.nextOfUser = null;
+    expect(() => book.checkInvariants()).toThrow(MatchingError);
+  });
 });

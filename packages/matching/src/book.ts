@@ -244,12 +244,9 @@ export class OrderBook implements MatchingBook {
   private readonly ordersByUser = new Map<string, UserOrders>();
   private lastSequence = Number.NEGATIVE_INFINITY;
   private readonly rules: PairRules;
-  /** Units of one amount step: a budget buys whole steps only. */
-  private readonly amountStepUnits: bigint;
 
   constructor(readonly precision: PairPrecision) {
     this.rules = new PairRules(precision);
-    this.amountStepUnits = Dec.step(precision.amountAccuracy).units;
   }
 
   /**
@@ -408,7 +405,7 @@ export class OrderBook implements MatchingBook {
     const units = minUnits(taker.remainingUnits, maker.remainingUnits);
     if (taker.budgetLeftUnits === null) return units;
     const affordableUnits = (taker.budgetLeftUnits * Dec.ONE.units) / maker.level.price.units;
-    const affordableStepsUnits = affordableUnits - (affordableUnits % this.amountStepUnits);
+    const affordableStepsUnits = affordableUnits - (affordableUnits % this.rules.amountStepUnits);
     return minUnits(units, affordableStepsUnits);
   }
 

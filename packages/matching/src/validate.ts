@@ -34,7 +34,8 @@ export function assertSequenceAfter(sequence: number, lastSequence: number): voi
  */
 export class PairRules {
   private readonly priceStepUnits: bigint;
-  private readonly amountStepUnits: bigint;
+  /** Units of one amount step: amounts, and what a quote budget buys, are whole steps. */
+  readonly amountStepUnits: bigint;
 
   constructor(readonly precision: PairPrecision) {
     assertPairPrecision(precision);
