@@ -22,7 +22,11 @@ const postgresUrl = process.env.HALYARD_TEST_POSTGRES_URL;
 const projects: TestProjectInlineConfiguration[] = [
   {
     extends: true,
-    test: { name: 'sqlite', include: everyTest, ...(postgresUrl ? { env: { TEST_DATABASE_URL: '' } } : {}) },
+    test: {
+      name: process.env.TEST_DATABASE_URL && !postgresUrl ? 'postgres' : 'sqlite',
+      include: everyTest,
+      ...(postgresUrl ? { env: { TEST_DATABASE_URL: '' } } : {}),
+    },
   },
 ];
 if (postgresUrl) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every check and test Halyard has, in the order CI runs them:
-# lint → typecheck → unit and server tests on SQLite → the same server tests on
-# PostgreSQL → browser tests in Chromium. Ends with "N passed, N failed".
+# lint → typecheck → one Vitest run (unit and server tests on SQLite, and the
+# server tests again on PostgreSQL) → browser tests in Chromium. Ends with
+# "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,27 +14,23 @@ step "lint and format (biome)"
 npx biome check .
 
 step "typecheck"
-for project in packages/money packages/protocol packages/rules packages/matching apps/server apps/web e2e; do
-  if [ -f "$project/tsconfig.json" ]; then
-    echo "tsc -p $project"
-    npx tsc -p "$project" --noEmit
-  fi
-done
-
-step "unit and server tests (SQLite)"
-npx vitest run --reporter=default --reporter=json --outputFile="$results_dir/sqlite.json"
+# Two at a time: each tsc is single-threaded.
+printf '%s\n' packages/money packages/protocol packages/rules packages/matching apps/server apps/web e2e |
+  xargs -P 2 -I {} sh -c 'echo "tsc -p {}" && npx tsc -p {} --noEmit'
 
 postgres_url=${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}
 if node scripts/can-reach-postgres.mjs "$postgres_url"; then
-  step "server tests (PostgreSQL at ${postgres_url%%\?*})"
-  TEST_DATABASE_URL=$postgres_url npx vitest run apps/server \
-    --reporter=default --reporter=json --outputFile="$results_dir/postgres.json"
+  # One Vitest run, two projects: everything on SQLite, and the server tests again on PostgreSQL.
+  export HALYARD_TEST_POSTGRES_URL=$postgres_url
+  step "unit and server tests (SQLite), server tests again (PostgreSQL at ${postgres_url%%\?*})"
 elif [ "${CI:-}" = "true" ]; then
   echo "PostgreSQL is not reachable at $postgres_url and CI requires it" >&2
   exit 1
 else
-  step "PostgreSQL not reachable at $postgres_url: its run is skipped (CI always runs it)"
+  step "unit and server tests (SQLite; PostgreSQL not reachable at $postgres_url: its run is skipped, CI always runs it)"
 fi
+unset TEST_DATABASE_URL
+npx vitest run --reporter=default --reporter=json --outputFile="$results_dir/vitest.json"
 
 step "browser tests (Playwright in Chromium)"
 if bash scripts/ensure-chromium.sh; then

@@ -104,25 +104,76 @@ async function withTestSchemaLock<T>(url: string, mode: 'shared' | 'exclusive', 
   }
 }
 
+/** Migrated test schemas of this process, emptied by their last test, ready for the next. */
+const idleTestSchemas: string[] = [];
+/** Test schemas older than this were left by a run that ended without closing them. */
+const STALE_TEST_SCHEMA_MS = 6 * 3_600_000;
+let staleTestSchemasSwept = false;
+
 /**
  * A fresh, migrated store for one test: an in-memory SQLite database, or, when
- * `TEST_DATABASE_URL` is set (CI sets it), a new PostgreSQL schema that is
- * dropped on close.
+ * `TEST_DATABASE_URL` is set (CI sets it), a PostgreSQL schema of its own.
+ * Creating and migrating a schema costs about a second, so a closed test's
+ * schema is emptied (TRUNCATE … RESTART IDENTITY) and handed to the next test
+ * of the same process instead of being dropped.
  */
 export async function openTestStore(): Promise<Store> {
   const url = process.env.TEST_DATABASE_URL || null;
   if (!url) return openStore({ databaseUrl: null, sqliteFile: ':memory:' });
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const store = await withTestSchemaLock(url, 'shared', () =>
-    openStore({ databaseUrl: url, sqliteFile: '', schema }),
-  );
+  const schema = idleTestSchemas.pop() ?? (await createTestSchema(url));
+  const store = openPostgres(url, schema);
+  let closed = false;
   return {
     ...store,
     async close() {
-      await withTestSchemaLock(url, 'exclusive', () =>
-        sql`drop schema if exists ${sql.id(schema)} cascade`.execute(store.db),
-      );
-      await store.close();
+      if (closed) return;
+      closed = true;
+      try {
+        await emptySchema(store.db, schema);
+        idleTestSchemas.push(schema);
+      } finally {
+        await store.close();
+      }
     },
   };
+}
+
+/** Named `t_<base-36 creation time>_<random>`, so a later run can tell a leftover by its age. */
+async function createTestSchema(url: string): Promise<string> {
+  if (!staleTestSchemasSwept) {
+    staleTestSchemasSwept = true;
+    await withTestSchemaLock(url, 'exclusive', () => dropStaleTestSchemas(url));
+  }
+  const schema = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const store = await withTestSchemaLock(url, 'shared', () =>
+    openStore({ databaseUrl: url, sqliteFile: '', schema }),
+  );
+  await store.close();
+  return schema;
+}
+
+async function emptySchema(db: Db, schema: string): Promise<void> {
+  const { rows } = await sql<{ tablename: string }>`
+    select tablename from pg_tables
+    where schemaname = ${schema} and tablename not like 'kysely\_%'`.execute(db);
+  if (rows.length === 0) return;
+  const tables = sql.join(rows.map((row) => sql.table(`${schema}.${row.tablename}`)));
+  await sql`truncate table ${tables} restart identity cascade`.execute(db);
+}
+
+async function dropStaleTestSchemas(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string }>(
+      String.raw`select nspname as name from pg_namespace where nspname like 't\_%'`,
+    );
+    for (const { name } of rows) {
+      const created = Number.parseInt(/^t_([0-9a-z]+)_[0-9a-f]+$/.exec(name)?.[1] ?? '', 36);
+      if (Number.isFinite(created) && Date.now() - created < STALE_TEST_SCHEMA_MS) continue;
+      await client.query(`drop schema if exists "${name}" cascade`);
+    }
+  } finally {
+    await client.end();
+  }
 }
