@@ -1,6 +1,6 @@
 import type { CyclePosition } from '@halyard/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { pollSettled } from './result.ts';
+import { pollSettled, refreshHistory } from './result.ts';
 
 const open = { orderid: 'c1', state: 'open' } as CyclePosition;
 const settled = { orderid: 'c1', state: 'settled', last_profit: '0' } as CyclePosition;
@@ -46,5 +46,20 @@ describe('the result of a finished cycle position', () => {
   it('is not fetched once only: an answer on the 5th ask still comes through', async () => {
     const { result } = await run([[open], [open], [open], [open], [settled]]);
     expect(result).toBe(settled);
+  });
+});
+
+describe('the history after a finish', () => {
+  it('is fetched 4 times, 1 s apart, even when a fetch fails', async () => {
+    const fetchedAt: number[] = [];
+    const start = Date.now();
+    const refetch = vi.fn(async () => {
+      fetchedAt.push(Date.now() - start);
+      if (fetchedAt.length === 2) throw new Error('offline');
+    });
+    const done = refreshHistory(refetch);
+    await vi.runAllTimersAsync();
+    await done;
+    expect(fetchedAt).toEqual([1000, 2000, 3000, 4000]);
   });
 });

@@ -21,3 +21,15 @@ export async function pollSettled(
   }
   return null;
 }
+
+/**
+ * Spec §4: after a finish the history is fetched again 4 times, 1 s apart, so
+ * the newly settled order appears even when settlement lands a little after
+ * the countdown. A failed fetch does not stop the rest.
+ */
+export async function refreshHistory(refetch: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 0; attempt < CYCLE_RESULT_POLL.repeats; attempt += 1) {
+    await wait(CYCLE_RESULT_POLL.intervalMs);
+    await refetch().catch(() => undefined);
+  }
+}

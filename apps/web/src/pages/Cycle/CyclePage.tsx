@@ -22,7 +22,7 @@ import { secondsLeft } from '../../features/cycle/calc.ts';
 import { PositionList, TopOrders } from '../../features/cycle/OrderLists.tsx';
 import { PositionBox } from '../../features/cycle/PositionBox.tsx';
 import { ResultPopup } from '../../features/cycle/ResultPopup.tsx';
-import { pollSettled } from '../../features/cycle/result.ts';
+import { pollSettled, refreshHistory } from '../../features/cycle/result.ts';
 import { TradePopup, type TradeRequest } from '../../features/cycle/TradePopup.tsx';
 import { ruleText } from '../../i18n/index.ts';
 import { useAuth } from '../../shared/auth-store.ts';
@@ -147,8 +147,9 @@ export function CyclePage() {
     for (const orderid of ended) finished.current.add(orderid);
     setTab('history');
     void positions.refetch();
+    void refreshHistory(() => client.invalidateQueries({ queryKey: ['cycle', 'history'] }));
     for (const orderid of ended) void awaitResult(orderid);
-  }, [counting, positions.refetch, awaitResult]);
+  }, [counting, positions.refetch, awaitResult, client]);
 
   const submit = async (request: TradeRequest): Promise<boolean> => {
     const current = info.data;
