@@ -67,11 +67,11 @@ const PONG_FRAME = textFrame(PONG);
 /**
  * The WebSocket gateway at `/ws/:clientId` (spec §7 "Live data", DESIGN §7).
  * One WebSocket frame is built per push (JSON serialised once, framed once)
- * and the same bytes are written to every recipient. Snapshot
- * pushes are coalesced per type and key, so a burst of depth changes costs
- * each client one frame per 100 ms (after one of slack), while a steady 10 a
- * second pass undelayed; a client that cannot keep up is dropped, never
- * buffered without bound.
+ * and the same bytes are written to every recipient. Snapshot pushes are
+ * coalesced per type and key, so a burst of depth changes costs each client
+ * one frame per 100 ms (after one of slack), while a steady 10 a second pass
+ * undelayed; a client that cannot keep up is dropped, never buffered without
+ * bound.
  */
 export class RealtimeGateway implements Publisher {
   private readonly clients = new Set<Client>();
