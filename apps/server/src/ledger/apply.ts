@@ -3,6 +3,7 @@ import type { Executor } from '../store/database.ts';
 import type { DialectName } from '../store/dialect.ts';
 import {
   type AccountKey,
+  type AccountRef,
   accountMapKey,
   accountMapKeyOf,
   accountRefFromColumns,
@@ -112,11 +113,11 @@ class Written {
 }
 
 /**
- * What the batches touch, as stored: their transfers that exist (a retry) and
- * the holds they post or void, then every account involved, locked on
- * PostgreSQL, then those holds. Holds change, so they are read after their
- * accounts are locked (every writer of a hold locks its accounts first);
- * transfers never change once written.
+ * What the batches touch, as stored: their transfers that exist (a retry),
+ * the holds they post or void (locked on PostgreSQL), then every account
+ * involved (locked on PostgreSQL). Transfers never change once written; a
+ * hold and an account are read under their lock, so nothing another writer
+ * changes can be read stale.
  */
 async function readState(
   trx: Executor,
@@ -124,22 +125,26 @@ async function readState(
   batches: readonly (readonly TransferInput[])[],
 ): Promise<{ state: LedgerState; loaded: Map<string, Transfer> }> {
   const ids = new Set<string>();
+  const pendingIds = new Set<string>();
   const keys = new Map<string, AccountKey>();
+  const addKey = (ref: AccountRef, asset: string) => {
+    const mapKey = accountMapKeyOf(ref, asset);
+    if (!keys.has(mapKey)) keys.set(mapKey, { ...ref, asset } as AccountKey);
+  };
   for (const batch of batches) {
     for (const input of batch) {
       ids.add(input.id);
-      if (input.type === 'post_pending' || input.type === 'void_pending') ids.add(input.pendingId);
+      if (input.type === 'post_pending' || input.type === 'void_pending') pendingIds.add(input.pendingId);
       else {
-        for (const ref of [input.debit, input.credit]) {
-          const mapKey = accountMapKeyOf(ref, input.asset);
-          if (!keys.has(mapKey)) keys.set(mapKey, { ...ref, asset: input.asset } as AccountKey);
-        }
+        addKey(input.debit, input.asset);
+        addKey(input.credit, input.asset);
       }
     }
   }
   const rows = await ledgerStore.transferRowsByIds(trx, [...ids]);
+  const holds = await ledgerStore.holdsByIds(trx, dialect, [...pendingIds]);
   const accountIds = new Set<number>();
-  for (const row of rows) {
+  for (const row of [...rows, ...holds]) {
     accountIds.add(Number(row.debit_account_id));
     accountIds.add(Number(row.credit_account_id));
   }
@@ -151,31 +156,40 @@ async function readState(
     byId.set(Number(row.id), account);
     state.accounts.set(account.mapKey, account);
   }
+  const refOf = (accountId: number | string, of: string): AccountRef => {
+    const account = byId.get(Number(accountId));
+    if (!account) throw new Error(`ledger: the accounts of ${of} were not read`);
+    return accountRefFromColumns(ownerColumn(account.key.owner), account.key.wallet);
+  };
   const loaded = new Map<string, Transfer>();
   for (const row of rows) {
-    const transfer = transferOf(row, byId);
+    const transfer = transferOf(
+      row,
+      refOf(row.debit_account_id, row.id),
+      refOf(row.credit_account_id, row.id),
+    );
     loaded.set(transfer.id, transfer);
     state.transfers.set(transfer.id, transfer);
   }
-  const pendingIds = rows.filter((row) => row.type === 'pending').map((row) => row.id);
-  for (const hold of await ledgerStore.holdsByIds(trx, pendingIds)) {
-    state.holds.set(hold.transfer_id, { remaining: Dec.parse(hold.remaining), state: hold.state });
+  for (const hold of holds) {
+    state.holds.set(hold.transfer_id, {
+      remaining: Dec.parse(hold.remaining),
+      state: hold.state,
+      debit: refOf(hold.debit_account_id, hold.transfer_id),
+      credit: refOf(hold.credit_account_id, hold.transfer_id),
+      asset: hold.asset,
+    });
   }
   return { state, loaded };
 }
 
-function transferOf(row: TransferRow, accounts: Map<number, AccountState>): Transfer {
-  const debit = accounts.get(Number(row.debit_account_id));
-  const credit = accounts.get(Number(row.credit_account_id));
-  if (!debit || !credit) throw new Error(`ledger: the accounts of transfer ${row.id} were not read`);
-  const { asset: _debitAsset, ...debitRef } = debit.key;
-  const { asset: _creditAsset, ...creditRef } = credit.key;
+function transferOf(row: TransferRow, debit: AccountRef, credit: AccountRef): Transfer {
   return {
     seq: Number(row.seq),
     id: row.id,
     type: row.type,
-    debit: debitRef as Transfer['debit'],
-    credit: creditRef as Transfer['credit'],
+    debit,
+    credit,
     asset: row.asset,
     amount: Dec.parse(row.amount),
     code: row.code,

@@ -45,6 +45,13 @@ export interface HoldBalance {
   state: HoldState;
 }
 
+/** A hold as a batch sees it: its balance, and the accounts and asset of its pending transfer. */
+export interface HoldEntry extends HoldBalance {
+  debit: AccountRef;
+  credit: AccountRef;
+  asset: string;
+}
+
 /** A transfer this batch adds; its `seq` is given when it is written. */
 export type PlannedTransfer = Omit<Transfer, 'seq'>;
 
@@ -59,10 +66,10 @@ export interface NewTransfer extends PlannedTransfer {
  * batches planned before this one added. `mergePlan` folds a plan in.
  */
 export interface LedgerState {
-  /** Transfers by id: existing ones (the batch's ids and the holds it settles) and earlier plans'. */
+  /** Transfers by id: those of the batches' ids that exist (retries), and earlier plans'. */
   transfers: Map<string, PlannedTransfer>;
-  /** Holds by pending transfer id. */
-  holds: Map<string, HoldBalance>;
+  /** Holds by pending transfer id: those the batches post or void, and earlier plans'. */
+  holds: Map<string, HoldEntry>;
   /** Accounts by `accountMapKey`. */
   accounts: Map<string, AccountState>;
 }
@@ -74,7 +81,7 @@ export interface Plan {
   /** Accounts whose totals changed, new ones included. */
   accounts: AccountState[];
   /** Holds created or changed, by pending transfer id. */
-  holds: Map<string, HoldBalance>;
+  holds: Map<string, HoldEntry>;
 }
 
 export function mergePlan(state: LedgerState, plan: Plan): void {
@@ -165,8 +172,7 @@ export function planBatch(
 ): Plan {
   assertBatchShape(batch, lengthMax);
   const accounts = new Map<string, AccountState>();
-  const holds = new Map<string, HoldBalance>();
-  const created = new Map<string, PlannedTransfer>();
+  const holds = new Map<string, HoldEntry>();
   const plan: Plan = { results: [], newTransfers: [], accounts: [], holds };
 
   function account(ref: AccountRef, asset: string): AccountState {
@@ -180,14 +186,12 @@ export function planBatch(
     return state;
   }
 
-  function holdOf(input: PostInput | VoidInput): { pending: PlannedTransfer; hold: HoldBalance } {
-    const pending = created.get(input.pendingId) ?? snapshot.transfers.get(input.pendingId);
-    const stored = holds.get(input.pendingId) ?? snapshot.holds.get(input.pendingId);
-    if (pending?.type !== 'pending' || !stored) {
-      throw new LedgerError(LEDGER_ERRORS.holdNotFound, input.id);
-    }
-    if (stored.state !== 'open') throw new LedgerError(LEDGER_ERRORS.holdClosed, input.id);
-    return { pending, hold: stored };
+  /** Only a pending transfer has a hold: any other id is not found. */
+  function holdOf(input: PostInput | VoidInput): HoldEntry {
+    const hold = holds.get(input.pendingId) ?? snapshot.holds.get(input.pendingId);
+    if (!hold) throw new LedgerError(LEDGER_ERRORS.holdNotFound, input.id);
+    if (hold.state !== 'open') throw new LedgerError(LEDGER_ERRORS.holdClosed, input.id);
+    return hold;
   }
 
   function move(input: MoveInput): NewTransfer {
@@ -197,7 +201,13 @@ export function planBatch(
     if (type === 'pending') {
       debit.debitsPending = debit.debitsPending.add(input.amount);
       credit.creditsPending = credit.creditsPending.add(input.amount);
-      holds.set(input.id, { remaining: input.amount, state: 'open' });
+      holds.set(input.id, {
+        remaining: input.amount,
+        state: 'open',
+        debit: input.debit,
+        credit: input.credit,
+        asset: input.asset,
+      });
     } else {
       debit.debitsPosted = debit.debitsPosted.add(input.amount);
       credit.creditsPosted = credit.creditsPosted.add(input.amount);
@@ -210,32 +220,25 @@ export function planBatch(
   }
 
   function settle(input: PostInput | VoidInput): NewTransfer {
-    const { pending, hold } = holdOf(input);
+    const hold = holdOf(input);
     const amount = input.type === 'post_pending' ? input.amount : hold.remaining;
     if (amount.gt(hold.remaining)) throw new LedgerError(LEDGER_ERRORS.exceedsHold, input.id);
-    const debit = account(pending.debit, pending.asset);
-    const credit = account(pending.credit, pending.asset);
+    const debit = account(hold.debit, hold.asset);
+    const credit = account(hold.credit, hold.asset);
     debit.debitsPending = debit.debitsPending.sub(amount);
     credit.creditsPending = credit.creditsPending.sub(amount);
     const remaining = hold.remaining.sub(amount);
     if (input.type === 'post_pending') {
       debit.debitsPosted = debit.debitsPosted.add(amount);
       credit.creditsPosted = credit.creditsPosted.add(amount);
-      holds.set(input.pendingId, { remaining, state: remaining.isZero() ? 'posted' : 'open' });
+      holds.set(input.pendingId, { ...hold, remaining, state: remaining.isZero() ? 'posted' : 'open' });
     } else {
-      holds.set(input.pendingId, { remaining, state: 'voided' });
+      holds.set(input.pendingId, { ...hold, remaining, state: 'voided' });
     }
-    return transferOf(
-      input,
-      input.type,
-      pending.debit,
-      pending.credit,
-      pending.asset,
-      amount,
-      input.pendingId,
-      now,
-      [debit, credit],
-    );
+    return transferOf(input, input.type, hold.debit, hold.credit, hold.asset, amount, input.pendingId, now, [
+      debit,
+      credit,
+    ]);
   }
 
   for (const input of batch) {
@@ -247,7 +250,6 @@ export function planBatch(
     }
     const planned =
       input.type === 'post_pending' || input.type === 'void_pending' ? settle(input) : move(input);
-    created.set(planned.id, planned);
     plan.newTransfers.push(planned);
     plan.results.push(planned.id);
   }

@@ -1,6 +1,6 @@
 import { Dec } from '@halyard/money';
 import { type ExpressionBuilder, type Generated, type Insertable, type Selectable, sql } from 'kysely';
-import { placeholderRows, SizedStatement } from '../store/batched.ts';
+import { placeholderRow, placeholderRows, SizedStatement, valuesOf } from '../store/batched.ts';
 import type { Database, Executor } from '../store/database.ts';
 import type { DialectName } from '../store/dialect.ts';
 import { type AccountKey, accountRefFromColumns, ownerColumn } from './accounts.ts';
@@ -152,25 +152,33 @@ const ACCOUNT_COLUMNS = [
 ] as const satisfies readonly (keyof NewAccountRow)[];
 const HOLD_COLUMNS = ['transfer_id', 'remaining', 'state'] as const satisfies readonly (keyof HoldRow)[];
 
-/** A row of placeholders: `SizedStatement` binds the real values in the columns' order. */
-function placeholder<const C extends readonly string[]>(columns: C): Record<C[number], null> {
-  return Object.fromEntries(columns.map((column) => [column, null])) as Record<C[number], null>;
-}
-
-/** The rows' values in the columns' order, one row after another. */
-function flatten<R>(rows: readonly R[], columns: readonly (keyof R)[]): unknown[] {
-  const values: unknown[] = [];
-  for (const row of rows) for (const column of columns) values.push(row[column]);
-  return values;
-}
-
 // The write path's statements, each compiled once per store and size (store/batched.ts).
 const transferRowsById = new SizedStatement<TransferRow>(1, (db, size) =>
   db.selectFrom('ledger_transfers').selectAll().where('id', 'in', placeholderRows(null, size)).compile(),
 );
-const holdsById = new SizedStatement<HoldRow>(1, (db, size) =>
-  db.selectFrom('ledger_holds').selectAll().where('transfer_id', 'in', placeholderRows(null, size)).compile(),
-);
+/** A hold with the accounts and asset of its pending transfer. */
+export interface HoldWithTransfer extends HoldRow {
+  debit_account_id: number;
+  credit_account_id: number;
+  asset: string;
+}
+
+const holdsById = (lock: boolean) =>
+  new SizedStatement<HoldWithTransfer>(1, (db, size) => {
+    const query = db
+      .selectFrom('ledger_holds as h')
+      .innerJoin('ledger_transfers as t', 't.id', 'h.transfer_id')
+      .select([
+        'h.transfer_id',
+        'h.remaining',
+        'h.state',
+        't.debit_account_id',
+        't.credit_account_id',
+        't.asset',
+      ])
+      .where('h.transfer_id', 'in', placeholderRows(null, size));
+    return (lock ? query.forUpdate('h') : query).compile();
+  });
 /** A join on the key columns uses the (owner, asset, wallet) index; an OR chain or a row-value IN does not. */
 const accountsByKey = (lock: boolean) =>
   new SizedStatement<AccountRow>(3, (db, size) => {
@@ -188,16 +196,16 @@ const accountsById = (lock: boolean) =>
       .orderBy('id');
     return (lock ? query.forUpdate() : query).compile();
   });
-const ACCOUNT_LOOKUPS = {
-  sqlite: { byKey: accountsByKey(false), byId: accountsById(false) },
-  postgres: { byKey: accountsByKey(true), byId: accountsById(true) },
+const LOOKUPS = {
+  sqlite: { holds: holdsById(false), accountsByKey: accountsByKey(false), accountsById: accountsById(false) },
+  postgres: { holds: holdsById(true), accountsByKey: accountsByKey(true), accountsById: accountsById(true) },
 } satisfies Record<DialectName, unknown>;
 const insertAccountRows = new SizedStatement<Pick<AccountRow, 'id' | 'owner' | 'asset' | 'wallet'>>(
   ACCOUNT_COLUMNS.length,
   (db, size) =>
     db
       .insertInto('ledger_accounts')
-      .values(placeholderRows(placeholder(ACCOUNT_COLUMNS) as unknown as NewAccountRow, size))
+      .values(placeholderRows(placeholderRow(ACCOUNT_COLUMNS) as unknown as NewAccountRow, size))
       .returning(['id', 'owner', 'asset', 'wallet'])
       .compile(),
 );
@@ -205,7 +213,7 @@ const ACCOUNT_UPDATE_COLUMNS = ['id', ...ACCOUNT_COLUMNS] as const;
 const updateAccountRows = new SizedStatement<never>(ACCOUNT_UPDATE_COLUMNS.length, (db, size) =>
   db
     .insertInto('ledger_accounts')
-    .values(placeholderRows(placeholder(ACCOUNT_UPDATE_COLUMNS) as unknown as AccountRow, size))
+    .values(placeholderRows(placeholderRow(ACCOUNT_UPDATE_COLUMNS) as unknown as AccountRow, size))
     .onConflict((oc) =>
       oc.column('id').doUpdateSet((eb) => ({
         debits_posted: eb.ref('excluded.debits_posted'),
@@ -220,14 +228,14 @@ const insertTransferRows = (returning: boolean) =>
   new SizedStatement<Pick<TransferRow, 'seq' | 'id'>>(TRANSFER_COLUMNS.length, (db, size) => {
     const query = db
       .insertInto('ledger_transfers')
-      .values(placeholderRows(placeholder(TRANSFER_COLUMNS) as unknown as NewTransferRow, size));
+      .values(placeholderRows(placeholderRow(TRANSFER_COLUMNS) as unknown as NewTransferRow, size));
     return (returning ? query.returning(['seq', 'id']) : query).compile();
   });
 const insertTransfersStatement = { answering: insertTransferRows(true), silent: insertTransferRows(false) };
 const saveHoldRows = new SizedStatement<never>(HOLD_COLUMNS.length, (db, size) =>
   db
     .insertInto('ledger_holds')
-    .values(placeholderRows(placeholder(HOLD_COLUMNS) as unknown as HoldRow, size))
+    .values(placeholderRows(placeholderRow(HOLD_COLUMNS) as unknown as HoldRow, size))
     .onConflict((oc) =>
       oc.column('transfer_id').doUpdateSet((eb) => ({
         remaining: eb.ref('excluded.remaining'),
@@ -251,9 +259,14 @@ export const ledgerStore = {
     return transferRowsById.run(db, ids);
   },
 
-  /** The holds of these pending transfer ids. */
-  holdsByIds(db: Executor, ids: readonly string[]): Promise<HoldRow[]> {
-    return holdsById.run(db, ids);
+  /**
+   * The holds of these pending transfer ids, with their transfers' accounts
+   * and asset. On PostgreSQL the hold rows are locked (FOR UPDATE) until the
+   * transaction ends, so what they still reserve is read after any writer
+   * that changes them has committed.
+   */
+  holdsByIds(db: Executor, dialect: DialectName, ids: readonly string[]): Promise<HoldWithTransfer[]> {
+    return LOOKUPS[dialect].holds.run(db, ids);
   },
 
   /**
@@ -269,12 +282,12 @@ export const ledgerStore = {
     keys: readonly AccountKey[],
     ids: readonly number[],
   ): Promise<AccountRow[]> {
-    const lookups = ACCOUNT_LOOKUPS[dialect];
-    const byKey = await lookups.byKey.run(
+    const lookups = LOOKUPS[dialect];
+    const byKey = await lookups.accountsByKey.run(
       db,
       keys.flatMap((key) => [ownerColumn(key.owner), key.asset, key.wallet]),
     );
-    return [...byKey, ...(await lookups.byId.run(db, ids))];
+    return [...byKey, ...(await lookups.accountsById.run(db, ids))];
   },
 
   async accountByKey(db: Executor, key: AccountKey): Promise<AccountRow | undefined> {
@@ -297,28 +310,28 @@ export const ledgerStore = {
 
   /** Creates accounts; answers each one's id by `accountMapKey`. */
   async insertAccounts(db: Executor, rows: readonly NewAccountRow[]): Promise<Map<string, number>> {
-    const inserted = await insertAccountRows.run(db, flatten(rows, ACCOUNT_COLUMNS));
+    const inserted = await insertAccountRows.run(db, valuesOf(rows, ACCOUNT_COLUMNS));
     return new Map(inserted.map((row) => [`${row.owner}|${row.asset}|${row.wallet}`, Number(row.id)]));
   },
 
   /** Writes the new totals of accounts that exist. */
   async updateAccountTotals(db: Executor, rows: readonly AccountRow[]): Promise<void> {
-    await updateAccountRows.run(db, flatten(rows, ACCOUNT_UPDATE_COLUMNS));
+    await updateAccountRows.run(db, valuesOf(rows, ACCOUNT_UPDATE_COLUMNS));
   },
 
   /** Inserts in the given order, so `seq` follows it; answers each new transfer's `seq` by id. */
   async insertTransfers(db: Executor, rows: readonly NewTransferRow[]): Promise<Map<string, number>> {
-    const inserted = await insertTransfersStatement.answering.run(db, flatten(rows, TRANSFER_COLUMNS));
+    const inserted = await insertTransfersStatement.answering.run(db, valuesOf(rows, TRANSFER_COLUMNS));
     return new Map(inserted.map((row) => [row.id, Number(row.seq)]));
   },
 
   /** Inserts in the given order, answering nothing (a bulk write whose caller needs no `seq`). */
   async insertTransfersSilently(db: Executor, rows: readonly NewTransferRow[]): Promise<void> {
-    await insertTransfersStatement.silent.run(db, flatten(rows, TRANSFER_COLUMNS));
+    await insertTransfersStatement.silent.run(db, valuesOf(rows, TRANSFER_COLUMNS));
   },
 
   async saveHolds(db: Executor, rows: readonly HoldRow[]): Promise<void> {
-    await saveHoldRows.run(db, flatten(rows, HOLD_COLUMNS));
+    await saveHoldRows.run(db, valuesOf(rows, HOLD_COLUMNS));
   },
 
   /** One account's transfers, newest first, from `beforeSeq` down. */

@@ -36,6 +36,8 @@ describe('SizedStatement', () => {
     await sql`create table batched_rows (id integer primary key, label text not null)`.execute(store.db);
   });
   afterAll(async () => {
+    // PostgreSQL test schemas are reused by later tests: leave it as it was.
+    await sql`drop table batched_rows`.execute(store.db);
     await store.close();
   });
 

@@ -89,7 +89,22 @@ export class SizedStatement<R> {
   }
 }
 
-/** `size` copies of `row`: the placeholder rows a `SizedStatement` builds its insert from. */
+/** `size` copies of `row`: the placeholder rows a `SizedStatement` builds its query from. */
 export function placeholderRows<T>(row: T, size: number): T[] {
   return Array.from({ length: size }, () => row);
+}
+
+/**
+ * A row of nulls, one per column: Kysely binds each as a parameter, in the
+ * columns' order, which is the order `valuesOf` lays the real values out in.
+ */
+export function placeholderRow<const C extends readonly string[]>(columns: C): Record<C[number], null> {
+  return Object.fromEntries(columns.map((column) => [column, null])) as Record<C[number], null>;
+}
+
+/** The rows' values in the columns' order, one row after another: what `SizedStatement.run` takes. */
+export function valuesOf<R>(rows: readonly R[], columns: readonly (keyof R)[]): unknown[] {
+  const values: unknown[] = [];
+  for (const row of rows) for (const column of columns) values.push(row[column]);
+  return values;
 }

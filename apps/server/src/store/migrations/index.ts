@@ -9,6 +9,7 @@ import { walletMigration } from './007_wallet.ts';
 import { convertMigration } from './008_convert.ts';
 import { cycleMigration } from './009_cycle.ts';
 import { futuresMigration } from './010_futures.ts';
+import { ledgerUnusedIndexesMigration } from './011_ledger_unused_indexes.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -25,4 +26,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '008_convert': convertMigration,
   '009_cycle': cycleMigration,
   '010_futures': futuresMigration,
+  '011_ledger_unused_indexes': ledgerUnusedIndexesMigration,
 };
