@@ -2,7 +2,7 @@ import { Dec } from '@halyard/money';
 import type { CyclePosition } from '@halyard/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decideResult, settle } from './outcome.ts';
-import { ratesOf } from './settlement.ts';
+import { ratesOf, SettlementEngine } from './settlement.ts';
 import { selectSettledPage } from './store.ts';
 import {
   BTC,
@@ -34,9 +34,14 @@ afterEach(async () => {
   await h.close();
 });
 
+/** Ticks once a second until just past `seconds`. */
+async function runUntilDue(seconds: number) {
+  for (let second = 0; second <= seconds; second += 1) await tickAfter(h, 1000);
+}
+
 /** Ticks once a second until just past `seconds`, then settles what is due. */
 async function runFor(seconds: number) {
-  for (let second = 0; second <= seconds; second += 1) await tickAfter(h, 1000);
+  await runUntilDue(seconds);
   return h.app.cycle.settleDue();
 }
 
@@ -81,6 +86,13 @@ describe('cycle settlement', () => {
     expect(won.close_ts).toBeLessThanOrEqual(won.expires_at);
     expect(won.close_source).toBe('halyard-simulator');
 
+    // The winner's record: the payout less its fee, in one transfer; the stake's hold was voided.
+    const record = await h.app.ledger.transfers({ ...spotOf(winner), asset: 'USDT' }, { limit: 3 });
+    expect(record.items.map(({ code, type, amount }) => [code, type, amount.toString()])).toEqual([
+      ['cycle_payout', 'posted', '78.4'],
+      ['cycle_release', 'void_pending', '100'],
+      ['cycle_stake', 'pending', '100'],
+    ]);
     // Fee accounting: the house paid 80 and took 100; the fee account got 1.6.
     expect(await usdtOf(h, FEES)).toEqual({ available: '1.6', locked: '0' });
     expect(
@@ -88,6 +100,34 @@ describe('cycle settlement', () => {
         .sub(houseBefore)
         .toString(),
     ).toBe('20');
+  });
+
+  it('settles a tick in chunks of bounded size, each paying its wins’ fees in one transfer', async () => {
+    const users = [await fundedUser(h), await fundedUser(h)];
+    for (let index = 0; index < 5; index += 1) {
+      await placed(order(h, users[index % 2]!, index % 2 === 0 ? 'buy' : 'sell', { number: '10' }));
+    }
+    await runUntilDue(30);
+    const engine = new SettlementEngine({
+      db: h.store.db,
+      ledger: h.app.ledger,
+      clock: h.clock,
+      index: h.app.market.index,
+      chunkMax: 2,
+    });
+    const settled = await engine.settleDue(h.clock.now(), 'BTC');
+    expect(settled).toHaveLength(5);
+    expect(await h.app.cycle.settleDue()).toHaveLength(0);
+    const chunks = [settled.slice(0, 2), settled.slice(2, 4), settled.slice(4)];
+    const withWins = chunks.filter((chunk) => chunk.some(({ settlement }) => settlement.result === 'win'));
+    const fees = await h.app.ledger.transfers({ ...FEES, asset: 'USDT' }, { codes: ['cycle_fee'] });
+    expect(fees.items).toHaveLength(withWins.length);
+    expect(fees.items.map(({ amount }) => amount.toString())).toEqual(
+      withWins.reverse().map((chunk) => Dec.sum(chunk.map(({ settlement }) => d(settlement.fee))).toString()),
+    );
+    expect(
+      fees.items.every(({ debit }) => debit.owner === HOUSE.owner && debit.wallet === HOUSE.wallet),
+    ).toBe(true);
   });
 
   it('returns the stake exactly on a draw (no tick between open and expiry)', async () => {

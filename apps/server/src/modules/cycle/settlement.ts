@@ -1,27 +1,29 @@
 import { Dec } from '@halyard/money';
 import type { Clock } from '../../clock.ts';
-import {
-  BATCH_MAX,
-  type Ledger,
-  systemAccount,
-  type TransferInput,
-  userAccount,
-} from '../../ledger/index.ts';
+import { BULK_MAX, type Ledger, systemAccount, type TransferInput, userAccount } from '../../ledger/index.ts';
 import type { IndexPriceSource, IndexTick } from '../../market/index.ts';
 import type { Db } from '../../store/database.ts';
 import { type OrderRates, type Settlement, settle } from './outcome.ts';
 import {
+  type DueInstant,
   insertSettlements,
   type OrderRow,
   type SettlementRow,
+  selectDueInstants,
   selectDueOrders,
-  selectStillOpen,
 } from './store.ts';
 
-/** Orders settled per transaction (one commit, one fsync); their transfers go in ledger batches of BATCH_MAX. */
-export const SETTLE_CHUNK = 2000;
-/** Chunks per call (TIGER_STYLE: every loop has a bound); what is left waits for the next call. */
-const CHUNKS_MAX = 10_000;
+/**
+ * Orders settled per ledger transaction: one commit, a few dozen statements.
+ * The bound keeps other ledger writers (spot orders) waiting for at most one
+ * chunk: queued batches run between two chunks.
+ */
+export const SETTLE_CHUNK = 10_000;
+/** Expiry instants priced per round; the orders of later instants wait for the next round. */
+const INSTANTS_MAX = 1000;
+/** Rounds and chunks per call (TIGER_STYLE: every loop has a bound); what is left waits for the next call. */
+const ROUNDS_MAX = 100;
+const CHUNKS_MAX = 1000;
 
 /** Where cycle stakes go on a loss and payouts come from: the exchange's own money. */
 export const HOUSE = systemAccount('treasury');
@@ -32,15 +34,23 @@ export function stakeHoldId(orderid: number): string {
   return `cycle:${orderid}:stake`;
 }
 
-export function settleId(orderid: number, leg?: 'payout' | 'fee' | 'release'): string {
+/**
+ * A settlement's transfer ids. `fees` is the one transfer per chunk that
+ * moves its wins' fees, named after the chunk's first order: that order is
+ * settled once, so the id is used once.
+ */
+export function settleId(orderid: number, leg?: 'payout' | 'release' | 'fees'): string {
   return leg ? `cycle:${orderid}:settle:${leg}` : `cycle:${orderid}:settle`;
 }
 
-export function ratesOf(order: Pick<OrderRow, 'profit_gas' | 'loss_gas' | 'gas'>): OrderRates {
+export function ratesOf(
+  order: Pick<OrderRow, 'profit_gas' | 'loss_gas' | 'gas'>,
+  parse: (text: string) => Dec = Dec.parse,
+): OrderRates {
   return {
-    profitGas: Dec.parse(order.profit_gas),
-    lossGas: Dec.parse(order.loss_gas),
-    gas: Dec.parse(order.gas),
+    profitGas: parse(order.profit_gas),
+    lossGas: parse(order.loss_gas),
+    gas: parse(order.gas),
   };
 }
 
@@ -57,24 +67,37 @@ export function closingTick(order: OrderRow, recorded: IndexTick | null): IndexT
   };
 }
 
-/** What settling `order` at `close` stores and moves. */
-export function settlementOf(order: OrderRow, close: IndexTick): Settlement {
+/**
+ * What settling `order` at `close` stores and moves. `parse` reads the
+ * order's rates and opening price: a chunk passes a cached one, as its orders
+ * share a few rates and opening prices.
+ */
+export function settlementOf(
+  order: OrderRow,
+  close: IndexTick,
+  parse: (text: string) => Dec = Dec.parse,
+): Settlement {
   return settle(
     order.type,
     Dec.parse(order.number),
-    ratesOf(order),
-    Dec.parse(order.open_price),
+    ratesOf(order, parse),
+    parse(order.open_price),
     close.price,
   );
 }
 
-/** The ledger transfers of one settlement: release or take the stake, pay a win and its fee. */
+/**
+ * The ledger transfers of one settlement, the fewest that do it: a loss posts
+ * the taken part of the stake's hold (and voids the rest, if any); a draw
+ * voids the hold; a win voids it and the house pays the payout less its fee.
+ * The fee itself goes from the house to the fee account in one transfer per
+ * chunk (`feesTransfer`): the user, the house and the fee account end where
+ * a payout and a fee paid by the user would leave them.
+ */
 export function settlementTransfers(order: OrderRow, outcome: Settlement): TransferInput[] {
   const id = order.orderid;
-  const user = userAccount(order.user_id, 'spot');
   const reference = `cycle:${id}`;
   const pendingId = stakeHoldId(id);
-  const asset = order.paycoin;
   if (outcome.result === 'loss' && outcome.loss.isPositive()) {
     const taken: TransferInput = {
       id: settleId(id),
@@ -97,47 +120,43 @@ export function settlementTransfers(order: OrderRow, outcome: Settlement): Trans
     code: 'cycle_release',
     reference,
   };
-  if (outcome.result !== 'win') return [release];
-  const transfers: TransferInput[] = [release];
-  if (outcome.payout.isPositive()) {
-    transfers.push({
+  const net = outcome.payout.sub(outcome.fee);
+  if (outcome.result !== 'win' || !net.isPositive()) return [release];
+  return [
+    release,
+    {
       id: settleId(id, 'payout'),
       debit: HOUSE,
-      credit: user,
-      asset,
-      amount: outcome.payout,
+      credit: userAccount(order.user_id, 'spot'),
+      asset: order.paycoin,
+      amount: net,
       code: 'cycle_payout',
       reference,
-    });
-  }
-  if (outcome.fee.isPositive()) {
-    transfers.push({
-      id: settleId(id, 'fee'),
-      debit: user,
-      credit: FEES,
-      asset,
-      amount: outcome.fee,
-      code: 'cycle_fee',
-      reference,
-    });
-  }
-  return transfers;
+    },
+  ];
 }
 
-/** Splits transfers into ledger batches, never splitting one order's transfers (they share a reference). */
-function batchesOf(transfers: readonly TransferInput[]): TransferInput[][] {
-  const batches: TransferInput[][] = [];
-  let current: TransferInput[] = [];
-  for (const transfer of transfers) {
-    const startsOrder = current.length > 0 && transfer.reference !== current[current.length - 1]?.reference;
-    if (current.length >= BATCH_MAX - 2 && startsOrder) {
-      batches.push(current);
-      current = [];
-    }
-    current.push(transfer);
+/**
+ * The fees of a chunk's wins, one transfer per pay coin from the house to the
+ * fee account, named after the chunk's lowest order id.
+ */
+export function feesTransfers(settled: readonly { order: OrderRow; outcome: Settlement }[]): TransferInput[] {
+  let lowest = Number.POSITIVE_INFINITY;
+  const perCoin = new Map<string, Dec>();
+  for (const { order, outcome } of settled) {
+    lowest = Math.min(lowest, order.orderid);
+    if (!outcome.fee.isPositive()) continue;
+    perCoin.set(order.paycoin, (perCoin.get(order.paycoin) ?? Dec.ZERO).add(outcome.fee));
   }
-  if (current.length > 0) batches.push(current);
-  return batches;
+  return [...perCoin].map(([asset, amount]) => ({
+    id: `${settleId(lowest, 'fees')}:${asset}`,
+    debit: HOUSE,
+    credit: FEES,
+    asset,
+    amount,
+    code: 'cycle_fee',
+    reference: `cycle-settlement:${lowest}`,
+  }));
 }
 
 export interface SettledOrder {
@@ -150,6 +169,36 @@ export interface SettlementEngineOptions {
   ledger: Ledger;
   clock: Clock;
   index: IndexPriceSource;
+  /** Orders per ledger transaction; SETTLE_CHUNK unless a test wants several chunks. */
+  chunkMax?: number;
+}
+
+/** The key of an expiry instant of one coin. */
+const instantKey = (coin: string, expiresAt: number) => `${coin}|${expiresAt}`;
+
+/**
+ * The last expiry up to which every due instant was read: all of them, or,
+ * when the read stopped at its limit, those before the last instant's expiry
+ * (other coins may share that one; they come in the next round).
+ */
+function pricedUntil(instants: readonly DueInstant[], more: boolean): number {
+  const last = instants[instants.length - 1]!.expires_at;
+  if (!more) return last;
+  const earlier = instants.findLast((instant) => instant.expires_at < last);
+  return earlier?.expires_at ?? last;
+}
+
+/** `Dec.parse` remembering what it read: a chunk's orders share a few rates and opening prices. */
+function cachedParse(): (text: string) => Dec {
+  const parsed = new Map<string, Dec>();
+  return (text) => {
+    let value = parsed.get(text);
+    if (!value) {
+      value = Dec.parse(text);
+      parsed.set(text, value);
+    }
+    return value;
+  };
 }
 
 /**
@@ -158,15 +207,25 @@ export interface SettlementEngineOptions {
  * Nothing else decides an outcome: the closing price is the recorded tick at
  * or just before the expiry instant, the result follows from the two prices,
  * and the amounts from the rates the order copied when it was accepted.
- * Each chunk of orders is settled in one ledger transaction that re-reads which
- * of them are still open, writes their settlement rows (primary key: the order
- * id) and their transfers (ids derived from the order id), so a crash, a
- * retry or a second caller can never settle an order twice.
+ * The recorded prices of the due instants are read first; then each chunk of
+ * orders is settled in one ledger transaction that reads which orders are
+ * due (and so still open) under the ledger's lock, writes their settlement
+ * rows (primary key: the order id), closes them and writes their transfers
+ * (ids derived from the order ids) in one bulk, so a crash, a retry or a
+ * second caller can never settle an order twice.
  */
 export class SettlementEngine {
   private running: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly options: SettlementEngineOptions) {}
+  private readonly chunkMax: number;
+
+  constructor(private readonly options: SettlementEngineOptions) {
+    this.chunkMax = options.chunkMax ?? SETTLE_CHUNK;
+    // A chunk's transfers go in one bulk: at most two per order and one fee transfer per pay coin.
+    if (!(this.chunkMax >= 1 && this.chunkMax * 3 <= BULK_MAX)) {
+      throw new Error(`cycle: chunkMax ${this.chunkMax} does not fit a ledger bulk`);
+    }
+  }
 
   /**
    * Settles every open order (of `coin`, or of every coin) whose expiry is at
@@ -187,49 +246,60 @@ export class SettlementEngine {
 
   private async settleAll(cut: number, coin: string | null): Promise<SettledOrder[]> {
     const settled: SettledOrder[] = [];
-    const closes = new Map<string, Promise<IndexTick | null>>();
-    for (let chunk = 0; chunk < CHUNKS_MAX; chunk += 1) {
-      const due = await selectDueOrders(this.options.db, cut, coin, SETTLE_CHUNK);
-      if (due.length === 0) break;
-      const planned = await Promise.all(
-        due.map(async (order) => {
-          const close = closingTick(order, await this.recordedClose(order, closes));
-          return { order, close, outcome: settlementOf(order, close) };
-        }),
-      );
-      settled.push(...(await this.commit(planned)));
-      if (due.length < SETTLE_CHUNK) break;
+    for (let round = 0; round < ROUNDS_MAX; round += 1) {
+      const instants = await selectDueInstants(this.options.db, cut, coin, INSTANTS_MAX);
+      if (instants.length === 0) break;
+      const more = instants.length === INSTANTS_MAX;
+      const closes = await this.recordedCloses(instants);
+      const until = pricedUntil(instants, more);
+      for (let chunk = 0; chunk < CHUNKS_MAX; chunk += 1) {
+        const { part, full } = await this.settleChunk(until, coin, closes);
+        settled.push(...part);
+        if (!full || part.length === 0) break;
+      }
+      if (!more) break;
     }
     return settled;
   }
 
-  /** One lookup per coin and expiry instant: orders opened in the same second share it. */
-  private recordedClose(
-    order: OrderRow,
-    closes: Map<string, Promise<IndexTick | null>>,
-  ): Promise<IndexTick | null> {
-    const key = `${order.tradcoin}|${order.expires_at}`;
-    let close = closes.get(key);
-    if (!close) {
-      close = this.options.index.priceAt(order.tradcoin, order.expires_at);
-      closes.set(key, close);
-    }
-    return close;
+  /** The recorded tick at or just before each instant: one lookup per coin and instant. */
+  private async recordedCloses(instants: readonly DueInstant[]): Promise<Map<string, IndexTick | null>> {
+    const { index } = this.options;
+    const closes = await Promise.all(
+      instants.map((instant) => index.priceAt(instant.tradcoin, instant.expires_at)),
+    );
+    return new Map(
+      instants.map((instant, at) => [instantKey(instant.tradcoin, instant.expires_at), closes[at]!]),
+    );
   }
 
-  private commit(
-    planned: { order: OrderRow; close: IndexTick; outcome: Settlement }[],
-  ): Promise<SettledOrder[]> {
+  /**
+   * Settles up to `chunkMax` orders due by `until` whose instants are priced,
+   * in one ledger transaction; `full` when there may be more.
+   */
+  private settleChunk(
+    until: number,
+    coin: string | null,
+    closes: ReadonlyMap<string, IndexTick | null>,
+  ): Promise<{ part: SettledOrder[]; full: boolean }> {
     const { ledger, clock } = this.options;
     return ledger.transaction(async (trx) => {
-      const open = await selectStillOpen(
-        trx,
-        planned.map(({ order }) => order.orderid),
-      );
+      const due = await selectDueOrders(trx, until, coin, this.chunkMax);
       const now = clock.now();
-      const chosen = planned
-        .filter(({ order }) => open.has(order.orderid))
-        .map(({ order, close, outcome }) => ({
+      const parse = cachedParse();
+      const closePrices = new Map<IndexTick, string>();
+      const chosen: { order: OrderRow; outcome: Settlement; settlement: SettlementRow }[] = [];
+      for (const order of due) {
+        const recorded = closes.get(instantKey(order.tradcoin, order.expires_at));
+        if (recorded === undefined) continue;
+        const close = closingTick(order, recorded);
+        const outcome = settlementOf(order, close, parse);
+        let closePrice = closePrices.get(close);
+        if (closePrice === undefined) {
+          closePrice = close.price.toString();
+          closePrices.set(close, closePrice);
+        }
+        chosen.push({
           order,
           outcome,
           settlement: {
@@ -237,21 +307,25 @@ export class SettlementEngine {
             pair_id: order.pair_id,
             user_id: order.user_id,
             result: outcome.result,
-            close_price: close.price.toString(),
+            close_price: closePrice,
             close_ts: close.ts,
             close_source: close.source,
             last_profit: outcome.lastProfit.toString(),
             fee: outcome.fee.toString(),
             settled_at: now,
           },
-        }));
+        });
+      }
+      const full = due.length === this.chunkMax;
+      if (chosen.length === 0) return { part: [], full };
       await insertSettlements(
         trx,
         chosen.map(({ settlement }) => settlement),
       );
-      const batch = chosen.flatMap(({ order, outcome }) => settlementTransfers(order, outcome));
-      for (const part of batchesOf(batch)) await ledger.execute(part, trx);
-      return chosen.map(({ order, settlement }) => ({ order, settlement }));
+      const transfers = chosen.flatMap(({ order, outcome }) => settlementTransfers(order, outcome));
+      transfers.push(...feesTransfers(chosen));
+      await ledger.executeBulk(transfers, trx);
+      return { part: chosen.map(({ order, settlement }) => ({ order, settlement })), full };
     });
   }
 }

@@ -1,5 +1,6 @@
 import type { CycleResult, CycleSide } from '@halyard/protocol';
 import type { Generated, Insertable, Selectable } from 'kysely';
+import { placeholderRow, placeholderRows, SizedStatement, valuesOf } from '../../store/batched.ts';
 import type { Executor } from '../../store/database.ts';
 
 export type { CycleResult, CycleSide } from '@halyard/protocol';
@@ -182,28 +183,61 @@ export async function selectDueOrders(
   return rows.map(orderOf);
 }
 
-/** Of `orderids`, those still open (read inside the settling transaction). */
-export async function selectStillOpen(db: Executor, orderids: readonly number[]): Promise<Set<number>> {
-  if (orderids.length === 0) return new Set();
-  const rows = await db.selectFrom('cycle_open').select('orderid').where('orderid', 'in', orderids).execute();
-  return new Set(rows.map((row) => Number(row.orderid)));
+/** An expiry instant of one coin. */
+export interface DueInstant {
+  tradcoin: string;
+  expires_at: number;
 }
+
+/** The distinct instants (coin, expiry) of open orders due by `cut`, earliest first, at most `limit`. */
+export async function selectDueInstants(
+  db: Executor,
+  cut: number,
+  coin: string | null,
+  limit: number,
+): Promise<DueInstant[]> {
+  let query = db
+    .selectFrom('cycle_open')
+    .select(['tradcoin', 'expires_at'])
+    .distinct()
+    .where('expires_at', '<=', cut);
+  if (coin !== null) query = query.where('tradcoin', '=', coin);
+  const rows = await query.orderBy('expires_at').orderBy('tradcoin').limit(limit).execute();
+  return rows.map((row) => ({ tradcoin: row.tradcoin, expires_at: Number(row.expires_at) }));
+}
+
+const SETTLEMENT_COLUMNS = [
+  'orderid',
+  'pair_id',
+  'user_id',
+  'result',
+  'close_price',
+  'close_ts',
+  'close_source',
+  'last_profit',
+  'fee',
+  'settled_at',
+] as const satisfies readonly (keyof SettlementRow)[];
+// Thousands of rows per tick: statements of fixed sizes, compiled and prepared once (store/batched.ts).
+const insertSettlementRows = new SizedStatement<never>(SETTLEMENT_COLUMNS.length, (db, size) =>
+  db
+    .insertInto('cycle_settlements')
+    .values(placeholderRows(placeholderRow(SETTLEMENT_COLUMNS) as unknown as SettlementRow, size))
+    .compile(),
+);
+const deleteOpenRows = new SizedStatement<never>(1, (db, size) =>
+  db.deleteFrom('cycle_open').where('orderid', 'in', placeholderRows(null, size)).compile(),
+);
 
 /** Records settlements and closes their orders, in the caller's transaction. */
 export async function insertSettlements(db: Executor, rows: readonly SettlementRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db
-    .insertInto('cycle_settlements')
-    .values([...rows])
-    .execute();
-  await db
-    .deleteFrom('cycle_open')
-    .where(
-      'orderid',
-      'in',
-      rows.map((row) => row.orderid),
-    )
-    .execute();
+  await insertSettlementRows.run(db, valuesOf(rows, SETTLEMENT_COLUMNS));
+  const closed = await deleteOpenRows.count(
+    db,
+    rows.map((row) => row.orderid),
+  );
+  // The settling transaction read them as open; anything else is a second settler, and rolls back.
+  if (closed !== rows.length) throw new Error(`cycle: ${rows.length - closed} settled orders were not open`);
 }
 
 function toSettlement(row: SettlementRow): SettlementRow {
