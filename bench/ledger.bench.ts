@@ -103,6 +103,12 @@ function report(name: string, perSecond: number): void {
   );
 }
 
+const load = (): string =>
+  `load ${os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}`;
+
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'halyard-ledger-bench-'));
 const store = await openStore({ databaseUrl: null, sqliteFile: path.join(dir, 'bench.sqlite') });
 try {
@@ -114,10 +120,12 @@ try {
   console.log(
     `anchor: ${ANCHOR_TRANSFERS_PER_SECOND} transfers/s, a target figure for one SQLite file on 2 cores`,
   );
+  console.log(`${load()} before`);
   report('single transfers, one caller', await measure(ledger, single, 2_000, 1));
   report('single transfers, 256 callers (group commit)', await measure(ledger, single, 20_000, 256));
   report('linked 4-leg trades, one caller', await measure(ledger, trade, 1_000, 1));
   report('linked 4-leg trades, 256 callers', await measure(ledger, trade, 5_000, 256));
+  console.log(`${load()} after (1, 5, 15 min)`);
 } finally {
   await store.close();
   fs.rmSync(dir, { recursive: true, force: true });
