@@ -40,7 +40,7 @@ const CHUNK_GROUPS = [
     // What the layout and home use on every visit: data, i18n, state and the base of antd-mobile.
     name: 'base',
     priority: 2,
-    test: /node_modules[\\/](@tanstack|i18next|react-i18next|zustand|ahooks|@use-gesture|@react-spring|lodash|classnames|rc-util|antd-mobile[\\/]es[\\/](utils|global|components[\\/](popup|mask|button|dot-loading|image|tabs|dialog|center-popup|toast|spin-loading|tab-bar|badge|safe-area|auto-center|config-provider)[\\/]))/,
+    test: /node_modules[\\/](@tanstack|i18next|react-i18next|zustand|ahooks|@use-gesture|@react-spring|lodash|classnames|rc-util|antd-mobile[\\/]es[\\/](utils|global|components[\\/](popup|mask|button|dot-loading|image|dialog|center-popup|toast|spin-loading|tab-bar|badge|safe-area|auto-center|config-provider)[\\/]))/,
   },
   { name: 'viem', test: /node_modules[\\/](viem|ox|abitype|@noble|@scure|@adraffy)[\\/]/ },
   {

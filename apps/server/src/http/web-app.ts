@@ -59,7 +59,6 @@ const FIRST_GETS_BY_SCREEN: Record<string, string[]> = {
     '/home/articles?page=1&limit=10',
     '/home/aboutUs',
     '/trad/overview',
-    '/contract/symbols',
   ],
 };
 /** The element the web app reads them from. */

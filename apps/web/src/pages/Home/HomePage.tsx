@@ -1,6 +1,5 @@
-import { Tabs } from 'antd-mobile';
 import { LinkOutline, RightOutline, SoundOutline, UserOutline } from 'antd-mobile-icons';
-import { type CSSProperties, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { type Notice, useAboutUs, useBanners, useNotices } from '../../features/content/api.ts';
@@ -143,49 +142,98 @@ function InviteBanner() {
   );
 }
 
+function SpotMarkets() {
+  const navigate = useNavigate();
+  const { data, isLoading } = useSpotOverview();
+  return (
+    <MarketList
+      rows={data}
+      loading={isLoading}
+      onPick={(row) => {
+        rememberViewed(row);
+        navigate('/coinExchange');
+      }}
+    />
+  );
+}
+
+function FuturesMarkets() {
+  const navigate = useNavigate();
+  const { data, isLoading } = useFuturesSymbols();
+  return (
+    <MarketList
+      rows={data}
+      loading={isLoading}
+      onPick={(row) => {
+        rememberViewed(row);
+        navigate('/futures');
+      }}
+    />
+  );
+}
+
+type MarketKind = 'spot' | 'futures';
+const MARKET_PANEL_ID = 'hy-market-panel';
+const marketTabId = (kind: MarketKind) => `hy-market-tab-${kind}`;
+
+/**
+ * Spot and futures pairs under two tabs; a list is fetched when its tab is shown.
+ * Plain tabs rather than antd-mobile's Tabs, which measures its titles and
+ * animates its ink bar as it mounts: a forced layout in home's first commit.
+ */
 function Markets() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const spot = useSpotOverview();
-  const futures = useFuturesSymbols();
+  const [shown, setShown] = useState<MarketKind>('spot');
+  const tabs: { kind: MarketKind; title: string }[] = [
+    { kind: 'spot', title: t('home.spotMarket') },
+    { kind: 'futures', title: t('home.contractMarket') },
+  ];
   return (
-    <section className="hy-section hy-card" style={{ padding: '0 12px' }}>
-      <Tabs defaultActiveKey="spot" style={{ '--title-font-size': '15px' } as CSSProperties}>
-        <Tabs.Tab title={t('home.spotMarket')} key="spot">
-          <MarketList
-            rows={spot.data}
-            loading={spot.isLoading}
-            onPick={(row) => {
-              rememberViewed(row);
-              navigate('/coinExchange');
-            }}
-          />
-        </Tabs.Tab>
-        <Tabs.Tab title={t('home.contractMarket')} key="contract">
-          <MarketList
-            rows={futures.data}
-            loading={futures.isLoading}
-            onPick={(row) => {
-              rememberViewed(row);
-              navigate('/futures');
-            }}
-          />
-        </Tabs.Tab>
-      </Tabs>
+    <section className="hy-section hy-card hy-markets">
+      <div role="tablist" className="hy-market-tabs">
+        {tabs.map(({ kind, title }) => (
+          <button
+            key={kind}
+            type="button"
+            role="tab"
+            id={marketTabId(kind)}
+            aria-selected={shown === kind}
+            aria-controls={MARKET_PANEL_ID}
+            className="hy-market-tab"
+            onClick={() => setShown(kind)}
+          >
+            <span>{title}</span>
+          </button>
+        ))}
+      </div>
+      <div
+        role="tabpanel"
+        id={MARKET_PANEL_ID}
+        aria-labelledby={marketTabId(shown)}
+        className="hy-market-panel"
+      >
+        {shown === 'spot' ? <SpotMarkets /> : <FuturesMarkets />}
+      </div>
     </section>
   );
 }
 
 export function HomePage() {
   const [notice, setNotice] = useState<Notice | null>(null);
+  // The notice popup is mounted once a notice is first opened, not with the page.
+  const [noticeOpened, setNoticeOpened] = useState(false);
+  const openNotice = (opened: Notice) => {
+    setNotice(opened);
+    setNoticeOpened(true);
+  };
   return (
     <>
       <TopBar />
       <Banners />
-      <NoticeTicker onOpen={setNotice} />
+      <NoticeTicker onOpen={openNotice} />
       <InviteBanner />
       <Markets />
-      <NoticePopup notice={notice} onClose={() => setNotice(null)} />
+      {noticeOpened ? <NoticePopup notice={notice} onClose={() => setNotice(null)} /> : null}
       <TipPopups />
     </>
   );
