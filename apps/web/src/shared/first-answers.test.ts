@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIRST_ANSWERS_ID, forgetFirstAnswers, takeFirstAnswer } from './first-answers.ts';
+import { FIRST_ANSWERS_ID, firstAnswerData, forgetFirstAnswers, takeFirstAnswer } from './first-answers.ts';
 
 function pageWith(content: string) {
   const script = document.createElement('script');
@@ -32,6 +32,17 @@ describe('first answers', () => {
     expect(takeFirstAnswer('/home/aboutUs', get('cn'))).toBeNull();
     expect(takeFirstAnswer('/home/aboutUs', { method: 'POST', headers: { lang: 'en' } })).toBeNull();
     expect(takeFirstAnswer('/home/aboutUs', get('en'))).not.toBeNull();
+  });
+
+  it("gives a query its answer's data at once, once, and nothing for a failed answer", () => {
+    const failed = { code: 500, msg: 'down', data: null };
+    pageWith(
+      JSON.stringify({ lang: 'en', answers: { '/home/versions': envelope, '/trad/overview': failed } }),
+    );
+    expect(firstAnswerData('/home/versions', 'cn')).toBeUndefined();
+    expect(firstAnswerData('/home/versions', 'en')).toEqual(envelope.data);
+    expect(firstAnswerData('/home/versions', 'en')).toBeUndefined();
+    expect(firstAnswerData('/trad/overview', 'en')).toBeUndefined();
   });
 
   it('answers nothing when the page carries none or garbage', () => {

@@ -1,7 +1,10 @@
+import { CODE } from '@halyard/protocol';
+
 /**
  * Answers the server put inside the page for the GETs a screen makes as it
- * starts (apps/server/src/http/web-app.ts): the first render has its data
- * without a round trip. Each answer serves one call, only for the same URL in
+ * starts (apps/server/src/http/web-app.ts), so the first render has its data
+ * without a round trip: a query takes its answer as `initialData`, else the api
+ * client's fetch finds it. Each answer serves once, only for the same URL in
  * the same language (the server guesses the language from Accept-Language; a
  * stored other choice just goes to the network); later calls always do.
  */
@@ -26,14 +29,30 @@ function readPage(): FirstAnswers | null {
   }
 }
 
-/** The page's answer to this GET as a fetch Response, used up; null when the network must answer. */
-export function takeFirstAnswer(url: string, init?: RequestInit): Response | null {
+/** The page's envelope for a GET of `url` in `lang`, used up; undefined when there is none. */
+function take(url: string, lang: string | null): unknown {
   if (unread === undefined) unread = readPage();
-  if (!unread || (init?.method ?? 'GET') !== 'GET') return null;
-  if (new Headers(init?.headers).get('lang') !== unread.lang || !(url in unread.answers)) return null;
+  if (!unread || lang !== unread.lang || !(url in unread.answers)) return undefined;
   const answer = unread.answers[url];
   delete unread.answers[url];
+  return answer;
+}
+
+/** The page's answer to this GET as a fetch Response, used up; null when the network must answer. */
+export function takeFirstAnswer(url: string, init?: RequestInit): Response | null {
+  if ((init?.method ?? 'GET') !== 'GET') return null;
+  const answer = take(url, new Headers(init?.headers).get('lang'));
+  if (answer === undefined) return null;
   return new Response(JSON.stringify(answer), { headers: { 'content-type': 'application/json' } });
+}
+
+/**
+ * The `data` of the page's answer to a GET of `url` in `lang`, used up: a query's
+ * `initialData`, so its first render already has it (no second render when it lands).
+ */
+export function firstAnswerData<T>(url: string, lang: string): T | undefined {
+  const answer = take(url, lang) as { code?: number; data?: T } | undefined;
+  return answer?.code === CODE.ok ? answer.data : undefined;
 }
 
 /** Tests: forget what was read, so the next call reads the page again. */

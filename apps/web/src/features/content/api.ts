@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { withQuery } from '../../shared/api.ts';
 import { useAuth } from '../../shared/auth-store.ts';
+import { firstAnswerData } from '../../shared/first-answers.ts';
 import { api } from '../../shared/http.ts';
 
 /** Server shapes of apps/server/src/modules/content (GET /home/*, /user/tipsList). */
@@ -62,7 +64,10 @@ export interface AreaCode {
   state: 0 | 1;
 }
 
-/** Content changes rarely; a minute of staleness is fine and spares the server. */
+/**
+ * Content changes rarely; a minute of staleness is fine and spares the server.
+ * Home's content starts from the page's first answers (shared/first-answers.ts).
+ */
 const CONTENT_STALE_MS = 60_000;
 
 /** Query keys carry the locale: the server answers in the `lang` header's language. */
@@ -72,18 +77,22 @@ function useLocaleKey(): string {
 
 export function useBanners(type: 'app' | 'invite') {
   const lang = useLocaleKey();
+  const url = withQuery('/home/banner', { type });
   return useQuery({
     queryKey: ['banners', type, lang],
-    queryFn: () => api.get<Banner[]>('/home/banner', { type }),
+    queryFn: () => api.get<Banner[]>(url),
+    initialData: () => firstAnswerData<Banner[]>(url, lang),
     staleTime: CONTENT_STALE_MS,
   });
 }
 
 export function useNotices(limit = 20) {
   const lang = useLocaleKey();
+  const url = withQuery('/home/articles', { page: 1, limit });
   return useQuery({
     queryKey: ['notices', limit, lang],
-    queryFn: () => api.get<Page<Notice>>('/home/articles', { page: 1, limit }),
+    queryFn: () => api.get<Page<Notice>>(url),
+    initialData: () => firstAnswerData<Page<Notice>>(url, lang),
     staleTime: CONTENT_STALE_MS,
   });
 }
@@ -93,6 +102,7 @@ export function useAboutUs() {
   return useQuery({
     queryKey: ['aboutUs', lang],
     queryFn: () => api.get<AboutUs>('/home/aboutUs'),
+    initialData: () => firstAnswerData<AboutUs>('/home/aboutUs', lang),
     staleTime: CONTENT_STALE_MS,
   });
 }
@@ -102,6 +112,7 @@ export function useVersions() {
   return useQuery({
     queryKey: ['versions', lang],
     queryFn: () => api.get<Versions>('/home/versions', {}, { quiet: true }),
+    initialData: () => firstAnswerData<Versions>('/home/versions', lang),
     staleTime: CONTENT_STALE_MS,
   });
 }
