@@ -70,6 +70,8 @@ interface FirstAnswers {
   answers: Record<string, { code: number; data?: unknown }>;
 }
 
+const NO_ANSWERS: FirstAnswers = { lang: 'en', answers: {} };
+
 async function firstAnswers(http: FastifyInstance, pathname: string, lang: Locale): Promise<FirstAnswers> {
   const urls = [...FIRST_GETS_EVERY_SCREEN, ...(FIRST_GETS_BY_SCREEN[pathname] ?? [])];
   const replies = await Promise.all(
@@ -102,9 +104,10 @@ function withFirstAnswers(html: string, first: FirstAnswers): string {
 /**
  * Serves the built web app at / with a single-page fallback: a GET for a
  * screen path (/my, /marketDetails/trad…) that accepts HTML gets index.html,
- * carrying the screen's first answers, and the app's router takes over. Registered last, and only when the app has
- * been built, so API routes and their 404 envelopes stay as they are. Files
- * are looked up per request, so a rebuild needs no restart.
+ * carrying the screen's first answers, and the app's router takes over.
+ * Registered last, and only when the app has been built, so API routes and
+ * their 404 envelopes stay as they are. Files are looked up per request, so a
+ * rebuild needs no restart.
  */
 export async function registerWebApp(
   http: FastifyInstance,
@@ -126,7 +129,8 @@ export async function registerWebApp(
     const pathname = request.url.split('?')[0] ?? '/';
     const [html, first] = await Promise.all([
       readFile(indexFile, 'utf8'),
-      firstAnswers(http, pathname, request.locale),
+      // Without them the app just asks the network: a failure here never costs the page.
+      firstAnswers(http, pathname, request.locale).catch((): FirstAnswers => NO_ANSWERS),
     ]);
     // index.html names the current bundle: never cached, re-read after a rebuild.
     return reply
