@@ -141,7 +141,7 @@ async function readState(
       }
     }
   }
-  const rows = await ledgerStore.transferRowsByIds(trx, [...ids]);
+  const rows = await ledgerStore.transferRowsByIds(trx, dialect, [...ids]);
   const holds = await ledgerStore.holdsByIds(trx, dialect, [...pendingIds]);
   const accountIds = new Set<number>();
   for (const row of [...rows, ...holds]) {
@@ -149,25 +149,26 @@ async function readState(
     accountIds.add(Number(row.credit_account_id));
   }
   const state: LedgerState = { transfers: new Map(), holds: new Map(), accounts: new Map() };
-  const byId = new Map<number, AccountState>();
+  /** Each account's owner and wallet, by id: holds share them (they are read, never changed). */
+  const refs = new Map<number, AccountRef>();
   for (const row of await ledgerStore.lockAccounts(trx, dialect, [...keys.values()], [...accountIds])) {
-    if (byId.has(Number(row.id))) continue;
+    const id = Number(row.id);
+    if (refs.has(id)) continue;
     const account = accountStateOf(row);
-    byId.set(Number(row.id), account);
+    refs.set(id, accountRefFromColumns(row.owner, row.wallet));
     state.accounts.set(account.mapKey, account);
   }
   const refOf = (accountId: number | string, of: string): AccountRef => {
-    const account = byId.get(Number(accountId));
-    if (!account) throw new Error(`ledger: the accounts of ${of} were not read`);
-    return accountRefFromColumns(ownerColumn(account.key.owner), account.key.wallet);
+    const ref = refs.get(Number(accountId));
+    if (!ref) throw new Error(`ledger: the accounts of ${of} were not read`);
+    return ref;
   };
   const loaded = new Map<string, Transfer>();
   for (const row of rows) {
-    const transfer = transferOf(
-      row,
-      refOf(row.debit_account_id, row.id),
-      refOf(row.credit_account_id, row.id),
-    );
+    // A copy each: these are answered to callers.
+    const debit = { ...refOf(row.debit_account_id, row.id) };
+    const credit = { ...refOf(row.credit_account_id, row.id) };
+    const transfer = transferOf(row, debit, credit);
     loaded.set(transfer.id, transfer);
     state.transfers.set(transfer.id, transfer);
   }

@@ -1,5 +1,12 @@
 import { Dec } from '@halyard/money';
-import { type ExpressionBuilder, type Generated, type Insertable, type Selectable, sql } from 'kysely';
+import {
+  type CompiledQuery,
+  type ExpressionBuilder,
+  type Generated,
+  type Insertable,
+  type Selectable,
+  sql,
+} from 'kysely';
 import { placeholderRow, placeholderRows, SizedStatement, valuesOf } from '../store/batched.ts';
 import type { Database, Executor } from '../store/database.ts';
 import type { DialectName } from '../store/dialect.ts';
@@ -152,10 +159,6 @@ const ACCOUNT_COLUMNS = [
 ] as const satisfies readonly (keyof NewAccountRow)[];
 const HOLD_COLUMNS = ['transfer_id', 'remaining', 'state'] as const satisfies readonly (keyof HoldRow)[];
 
-// The write path's statements, each compiled once per store and size (store/batched.ts).
-const transferRowsById = new SizedStatement<TransferRow>(1, (db, size) =>
-  db.selectFrom('ledger_transfers').selectAll().where('id', 'in', placeholderRows(null, size)).compile(),
-);
 /** A hold with the accounts and asset of its pending transfer. */
 export interface HoldWithTransfer extends HoldRow {
   debit_account_id: number;
@@ -163,43 +166,103 @@ export interface HoldWithTransfer extends HoldRow {
   asset: string;
 }
 
-const holdsById = (lock: boolean) =>
-  new SizedStatement<HoldWithTransfer>(1, (db, size) => {
-    const query = db
-      .selectFrom('ledger_holds as h')
-      .innerJoin('ledger_transfers as t', 't.id', 'h.transfer_id')
-      .select([
-        'h.transfer_id',
-        'h.remaining',
-        'h.state',
-        't.debit_account_id',
-        't.credit_account_id',
-        't.asset',
-      ])
-      .where('h.transfer_id', 'in', placeholderRows(null, size));
-    return (lock ? query.forUpdate('h') : query).compile();
-  });
-/** A join on the key columns uses the (owner, asset, wallet) index; an OR chain or a row-value IN does not. */
-const accountsByKey = (lock: boolean) =>
-  new SizedStatement<AccountRow>(3, (db, size) => {
+const transfersQuery = (db: Executor) => db.selectFrom('ledger_transfers').selectAll();
+const holdsQuery = (db: Executor) =>
+  db
+    .selectFrom('ledger_holds as h')
+    .innerJoin('ledger_transfers as t', 't.id', 'h.transfer_id')
+    .select([
+      'h.transfer_id',
+      'h.remaining',
+      'h.state',
+      't.debit_account_id',
+      't.credit_account_id',
+      't.asset',
+    ]);
+const accountsQuery = (db: Executor) => db.selectFrom('ledger_accounts').selectAll().orderBy('id');
+
+/** The write path's lookups, by lists of ids or keys as long as the batches make them. */
+interface Lookups {
+  transfers(db: Executor, ids: readonly string[]): Promise<TransferRow[]>;
+  /** Locks the holds on PostgreSQL. */
+  holds(db: Executor, ids: readonly string[]): Promise<HoldWithTransfer[]>;
+  /** Locks the accounts on PostgreSQL, in id order within each statement. */
+  accountsByKey(db: Executor, keys: readonly AccountKey[]): Promise<AccountRow[]>;
+  accountsById(db: Executor, ids: readonly number[]): Promise<AccountRow[]>;
+}
+
+/** SQLite has no array parameters: IN lists of fixed sizes, compiled and prepared once (store/batched.ts). */
+function sqliteLookups(): Lookups {
+  const inList = <R>(query: (db: Executor, size: number) => CompiledQuery<R>) =>
+    new SizedStatement<R>(1, query);
+  const transfers = inList((db, size) =>
+    transfersQuery(db).where('id', 'in', placeholderRows(null, size)).compile(),
+  );
+  const holds = inList((db, size) =>
+    holdsQuery(db).where('h.transfer_id', 'in', placeholderRows(null, size)).compile(),
+  );
+  const byId = inList((db, size) =>
+    accountsQuery(db).where('id', 'in', placeholderRows(null, size)).compile(),
+  );
+  // A join on the key columns uses the (owner, asset, wallet) index; an OR chain or a row-value IN does not.
+  const byKey = new SizedStatement<AccountRow>(3, (db, size) => {
     const keys = sql.join(placeholderRows(sql`(${null}, ${null}, ${null})`, size));
     return sql<AccountRow>`select a.* from (values ${keys}) as k join ledger_accounts as a
-      on a.owner = k.column1 and a.asset = k.column2 and a.wallet = k.column3
-      order by a.id${lock ? sql` for update of a` : sql``}`.compile(db);
+      on a.owner = k.column1 and a.asset = k.column2 and a.wallet = k.column3 order by a.id`.compile(db);
   });
-const accountsById = (lock: boolean) =>
-  new SizedStatement<AccountRow>(1, (db, size) => {
-    const query = db
-      .selectFrom('ledger_accounts')
-      .selectAll()
-      .where('id', 'in', placeholderRows(null, size))
-      .orderBy('id');
-    return (lock ? query.forUpdate() : query).compile();
-  });
-const LOOKUPS = {
-  sqlite: { holds: holdsById(false), accountsByKey: accountsByKey(false), accountsById: accountsById(false) },
-  postgres: { holds: holdsById(true), accountsByKey: accountsByKey(true), accountsById: accountsById(true) },
-} satisfies Record<DialectName, unknown>;
+  return {
+    transfers: (db, ids) => transfers.run(db, ids),
+    holds: (db, ids) => holds.run(db, ids),
+    accountsByKey: (db, keys) => byKey.run(db, keys.flatMap(keyColumns)),
+    accountsById: (db, ids) => byId.run(db, ids),
+  };
+}
+
+/** Values per array parameter on PostgreSQL (every loop and statement has a bound). */
+const ARRAY_MAX = 10_000;
+
+/**
+ * PostgreSQL takes a whole list as one array parameter (`= any($1)`): one
+ * short statement to parse and plan instead of one with hundreds of
+ * parameters. Rows it reads to change are locked (FOR UPDATE).
+ */
+function postgresLookups(): Lookups {
+  async function inArrays<V, R>(values: readonly V[], read: (chunk: V[]) => Promise<R[]>): Promise<R[]> {
+    const rows: R[] = [];
+    for (let start = 0; start < values.length; start += ARRAY_MAX) {
+      rows.push(...(await read(values.slice(start, start + ARRAY_MAX))));
+    }
+    return rows;
+  }
+  const anyOf = <T>(values: readonly T[]) => sql<T>`any(${values})`;
+  return {
+    transfers: (db, ids) =>
+      inArrays(ids, (chunk) => transfersQuery(db).where('id', '=', anyOf(chunk)).execute()),
+    holds: (db, ids) =>
+      inArrays(ids, (chunk) =>
+        holdsQuery(db).where('h.transfer_id', '=', anyOf(chunk)).forUpdate('h').execute(),
+      ),
+    accountsById: (db, ids) =>
+      inArrays(ids, (chunk) => accountsQuery(db).where('id', '=', anyOf(chunk)).forUpdate().execute()),
+    accountsByKey: (db, keys) =>
+      inArrays(keys, async (chunk) => {
+        const columns = [0, 1, 2].map((column) => chunk.map((key) => keyColumns(key)[column]));
+        const { rows } = await sql<AccountRow>`select a.* from
+          unnest(${columns[0]}::text[], ${columns[1]}::text[], ${columns[2]}::text[]) as k(owner, asset, wallet)
+          join ledger_accounts as a on a.owner = k.owner and a.asset = k.asset and a.wallet = k.wallet
+          order by a.id for update of a`.execute(db);
+        return rows;
+      }),
+  };
+}
+
+const keyColumns = (key: AccountKey): [string, string, string] => [
+  ownerColumn(key.owner),
+  key.asset,
+  key.wallet,
+];
+const LOOKUPS: Record<DialectName, Lookups> = { sqlite: sqliteLookups(), postgres: postgresLookups() };
+
 const insertAccountRows = new SizedStatement<Pick<AccountRow, 'id' | 'owner' | 'asset' | 'wallet'>>(
   ACCOUNT_COLUMNS.length,
   (db, size) =>
@@ -255,8 +318,8 @@ export const ledgerStore = {
   },
 
   /** The stored rows of these transfer ids (the write path: transfers never change once written). */
-  transferRowsByIds(db: Executor, ids: readonly string[]): Promise<TransferRow[]> {
-    return transferRowsById.run(db, ids);
+  transferRowsByIds(db: Executor, dialect: DialectName, ids: readonly string[]): Promise<TransferRow[]> {
+    return LOOKUPS[dialect].transfers(db, ids);
   },
 
   /**
@@ -266,7 +329,7 @@ export const ledgerStore = {
    * that changes them has committed.
    */
   holdsByIds(db: Executor, dialect: DialectName, ids: readonly string[]): Promise<HoldWithTransfer[]> {
-    return LOOKUPS[dialect].holds.run(db, ids);
+    return LOOKUPS[dialect].holds(db, ids);
   },
 
   /**
@@ -283,11 +346,7 @@ export const ledgerStore = {
     ids: readonly number[],
   ): Promise<AccountRow[]> {
     const lookups = LOOKUPS[dialect];
-    const byKey = await lookups.accountsByKey.run(
-      db,
-      keys.flatMap((key) => [ownerColumn(key.owner), key.asset, key.wallet]),
-    );
-    return [...byKey, ...(await lookups.accountsById.run(db, ids))];
+    return [...(await lookups.accountsByKey(db, keys)), ...(await lookups.accountsById(db, ids))];
   },
 
   async accountByKey(db: Executor, key: AccountKey): Promise<AccountRow | undefined> {
