@@ -68,22 +68,17 @@ export function closingTick(order: OrderRow, recorded: IndexTick | null): IndexT
 }
 
 /**
- * What settling `order` at `close` stores and moves. `parse` reads the
- * order's rates and opening price: a chunk passes a cached one, as its orders
- * share a few rates and opening prices.
+ * What settling `order` (its stake read already) at `close` stores and moves.
+ * `parse` reads the order's rates and opening price: a chunk passes a cached
+ * one, as its orders share a few rates and opening prices.
  */
 export function settlementOf(
   order: OrderRow,
+  stake: Dec,
   close: IndexTick,
   parse: (text: string) => Dec = Dec.parse,
 ): Settlement {
-  return settle(
-    order.type,
-    Dec.parse(order.number),
-    ratesOf(order, parse),
-    parse(order.open_price),
-    close.price,
-  );
+  return settle(order.type, stake, ratesOf(order, parse), parse(order.open_price), close.price);
 }
 
 /**
@@ -94,7 +89,7 @@ export function settlementOf(
  * chunk (`feesTransfer`): the user, the house and the fee account end where
  * a payout and a fee paid by the user would leave them.
  */
-export function settlementTransfers(order: OrderRow, outcome: Settlement): TransferInput[] {
+export function settlementTransfers(order: OrderRow, stake: Dec, outcome: Settlement): TransferInput[] {
   const id = order.orderid;
   const reference = `cycle:${id}`;
   const pendingId = stakeHoldId(id);
@@ -107,7 +102,7 @@ export function settlementTransfers(order: OrderRow, outcome: Settlement): Trans
       code: 'cycle_loss',
       reference,
     };
-    if (outcome.loss.eq(Dec.parse(order.number))) return [taken];
+    if (outcome.loss.eq(stake)) return [taken];
     return [
       taken,
       { id: settleId(id, 'release'), type: 'void_pending', pendingId, code: 'cycle_release', reference },
@@ -288,12 +283,13 @@ export class SettlementEngine {
       const now = clock.now();
       const parse = cachedParse();
       const closePrices = new Map<IndexTick, string>();
-      const chosen: { order: OrderRow; outcome: Settlement; settlement: SettlementRow }[] = [];
+      const chosen: { order: OrderRow; stake: Dec; outcome: Settlement; settlement: SettlementRow }[] = [];
       for (const order of due) {
         const recorded = closes.get(instantKey(order.tradcoin, order.expires_at));
         if (recorded === undefined) continue;
         const close = closingTick(order, recorded);
-        const outcome = settlementOf(order, close, parse);
+        const stake = Dec.parse(order.number);
+        const outcome = settlementOf(order, stake, close, parse);
         let closePrice = closePrices.get(close);
         if (closePrice === undefined) {
           closePrice = close.price.toString();
@@ -301,6 +297,7 @@ export class SettlementEngine {
         }
         chosen.push({
           order,
+          stake,
           outcome,
           settlement: {
             orderid: order.orderid,
@@ -322,7 +319,9 @@ export class SettlementEngine {
         trx,
         chosen.map(({ settlement }) => settlement),
       );
-      const transfers = chosen.flatMap(({ order, outcome }) => settlementTransfers(order, outcome));
+      const transfers = chosen.flatMap(({ order, stake, outcome }) =>
+        settlementTransfers(order, stake, outcome),
+      );
       transfers.push(...feesTransfers(chosen));
       await ledger.executeBulk(transfers, trx);
       return { part: chosen.map(({ order, settlement }) => ({ order, settlement })), full };
