@@ -3,10 +3,11 @@ import type { Executor } from './database.ts';
 
 /**
  * Statement sizes, largest first: any number of rows runs as statements of
- * these sizes (1999 rows: 3 × 512, 7 × 64, 1 × 8, 7 × 1), so a handful of
- * SQL texts serves every count and SQLite prepares each text once.
+ * these sizes (1999 rows: 3 × 512, then 256, 128, 64, 8, 4, 2 and 1; two rows
+ * in one statement), so ten SQL texts serve every count and SQLite prepares
+ * each text once.
  */
-const SIZES = [512, 64, 8, 1] as const;
+const SIZES = [512, 256, 128, 64, 32, 16, 8, 4, 2, 1] as const;
 
 /** How `count` rows split into statements of the fixed sizes, largest first. */
 export function statementSizes(count: number): number[] {
