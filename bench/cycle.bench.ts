@@ -9,8 +9,10 @@
  * Prints settlements per second (wall clock, and per second of this
  * process's CPU time, which other work on a shared machine disturbs less),
  * the ratio to the issue's target, and the load average. CYCLE_BENCH_ORDERS
- * sets the number of orders (default 100 000); CYCLE_BENCH_DATABASE_URL
- * runs it on PostgreSQL instead (in a schema of its own, dropped after).
+ * sets the number of orders (default 100 000), CYCLE_BENCH_CHUNK the orders
+ * per ledger transaction (default the engine's SETTLE_CHUNK);
+ * CYCLE_BENCH_DATABASE_URL runs it on PostgreSQL instead (in a schema of its
+ * own, dropped after).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,7 +28,12 @@ import {
   userAccount,
 } from '../apps/server/src/ledger/index.ts';
 import { SimulatedIndexSource } from '../apps/server/src/market/index-price.ts';
-import { HOUSE, SettlementEngine, stakeHoldId } from '../apps/server/src/modules/cycle/settlement.ts';
+import {
+  HOUSE,
+  SETTLE_CHUNK,
+  SettlementEngine,
+  stakeHoldId,
+} from '../apps/server/src/modules/cycle/settlement.ts';
 import { openStore } from '../apps/server/src/store/connect.ts';
 
 /** The anchor: the issue's target, settlements per second including the ledger writes. */
@@ -128,7 +135,8 @@ try {
   clock.advance(30_000);
   await index.tick();
 
-  const engine = new SettlementEngine({ db: store.db, ledger, clock, index });
+  const chunkMax = Number(process.env.CYCLE_BENCH_CHUNK ?? SETTLE_CHUNK);
+  const engine = new SettlementEngine({ db: store.db, ledger, clock, index, chunkMax });
   const loadBefore = load();
   const cpuBefore = process.cpuUsage();
   const begin = performance.now();
@@ -143,7 +151,7 @@ try {
     results.set(settlement.result, (results.get(settlement.result) ?? 0) + 1);
   console.log(`cycle settlement benchmark: ${storeName}, ${os.cpus().length} cores, node ${process.version}`);
   console.log(
-    `${ORDERS} orders expiring at one instant, settled in ${seconds.toFixed(2)} s wall, ${cpuSeconds.toFixed(2)} s CPU (user ${(cpu.user / 1e6).toFixed(2)}, system ${(cpu.system / 1e6).toFixed(2)}) (${[...results].map(([result, n]) => `${n} ${result}`).join(', ')})`,
+    `${ORDERS} orders expiring at one instant, settled in chunks of ${chunkMax} in ${seconds.toFixed(2)} s wall, ${cpuSeconds.toFixed(2)} s CPU (user ${(cpu.user / 1e6).toFixed(2)}, system ${(cpu.system / 1e6).toFixed(2)}) (${[...results].map(([result, n]) => `${n} ${result}`).join(', ')})`,
   );
   const anchor = (rate: number) =>
     `${rate.toFixed(0).padStart(8)}   ${(rate / ANCHOR_SETTLEMENTS_PER_SECOND).toFixed(2)}× anchor (${ANCHOR_SETTLEMENTS_PER_SECOND}/s target)`;
