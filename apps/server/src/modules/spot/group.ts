@@ -1,40 +1,29 @@
 import { Dec } from '@halyard/money';
-import {
-  type AccountKey,
-  type AccountRef,
-  BATCH_MAX,
-  type Ledger,
-  type TransferInput,
-} from '../../ledger/index.ts';
+import { type AccountRef, BATCH_MAX, type Ledger, type TransferInput } from '../../ledger/index.ts';
 import type { Trx } from '../../store/database.ts';
-import {
-  insertOrders,
-  insertTrades,
-  type OrderRow,
-  selectMaxOrderAutoid,
-  type TradeRow,
-  updateOrder,
-} from './store.ts';
+import { insertTrades, type OrderRow, saveOrders, selectMaxOrderAutoid, type TradeRow } from './store.ts';
 
 /**
  * The writes of one group of commands, gathered while they run and written
  * once at the end of the group's transaction: the ledger transfers in as few
- * batches as the ledger's bound allows, new orders in multi-row inserts,
- * each touched order updated once, the trades inserted together. This is what
- * makes group commit cheap: a group of 64 orders costs a handful of statements
- * instead of a few dozen per order.
+ * batches as the ledger's bound allows, the new and the touched orders
+ * together (one upsert, each order once, as it stands at the end), the trades
+ * inserted together. This is what makes group commit cheap: a group of 64
+ * orders costs a handful of statements instead of a few dozen per order.
  *
  * The spec's balance check still sees every earlier command of the group: the
- * usable balance of an account is read once (under the ledger's lock) and the
- * group's own holds, deliveries and releases are applied to it in memory. The
- * ledger re-checks everything when the batches are written; if it ever
- * refused, the whole group would roll back.
+ * balances of an owner are read once (one read for all its accounts, under
+ * the ledger's lock) and the group's own holds, deliveries and releases are
+ * applied to them in memory. The ledger re-checks everything when the
+ * batches are written; if it ever refused, the whole group would roll back.
  */
 export class GroupWork {
   private nextAutoid: number;
   private readonly transfers: TransferInput[] = [];
-  /** Available balances as stored when the group began, read on first use. */
+  /** Available balances as stored when the group began, read an owner at a time on first use. */
   private readonly stored = new Map<string, Dec>();
+  /** The owners whose accounts are in `stored` (an account missing there holds nothing). */
+  private readonly ownersRead = new Set<string>();
   /** What this group's gathered transfers change in each account's available balance. */
   private readonly deltas = new Map<string, Dec>();
   private readonly inserted = new Map<number, OrderRow>();
@@ -56,14 +45,22 @@ export class GroupWork {
 
   /** What the account can spend now: its stored available balance and this group's changes so far. */
   async available(account: AccountRef, asset: string): Promise<Dec> {
-    const key = mapKey({ ...account, asset });
-    let stored = this.stored.get(key);
-    if (stored === undefined) {
-      // Nothing of this group is written before the flush, so the stored balance excludes its changes.
-      stored = (await this.ledger.balance({ ...account, asset }, this.trx)).available;
-      this.stored.set(key, stored);
+    await this.readOwner(account.owner);
+    const key = mapKey(account.owner, account.wallet, asset);
+    return (this.stored.get(key) ?? Dec.ZERO).add(this.deltas.get(key) ?? Dec.ZERO);
+  }
+
+  /**
+   * Every account of the owner, in one read: an order needs two of them (both
+   * coins of the pair). Nothing of this group is written before the flush,
+   * so what is read excludes its changes.
+   */
+  private async readOwner(owner: AccountRef['owner']): Promise<void> {
+    if (this.ownersRead.has(String(owner))) return;
+    for (const balance of await this.ledger.balances(owner, this.trx)) {
+      this.stored.set(mapKey(owner, balance.wallet, balance.asset), balance.available);
     }
-    return stored.add(this.deltas.get(key) ?? Dec.ZERO);
+    this.ownersRead.add(String(owner));
   }
 
   /** A new order: its autoid, and the row to insert at the end. */
@@ -111,31 +108,16 @@ export class GroupWork {
     for (let start = 0; start < this.transfers.length; start += BATCH_MAX) {
       await this.ledger.execute(this.transfers.slice(start, start + BATCH_MAX), this.trx);
     }
-    await insertOrders(this.trx, [...this.inserted.values()]);
-    for (const row of this.updated.values()) {
-      await updateOrder(this.trx, row.autoid, {
-        unfilled: row.unfilled,
-        hold_spent: row.hold_spent,
-        deal_amount: row.deal_amount,
-        deal_money: row.deal_money,
-        fee: row.fee,
-        state: row.state,
-        cancel_reason: row.cancel_reason,
-        updated_at: row.updated_at,
-      });
-    }
-    await insertTrades(
-      this.trx,
-      this.trades.map(({ autoid: _autoid, ...trade }) => trade),
-    );
+    await saveOrders(this.trx, [...this.inserted.values(), ...this.updated.values()]);
+    await insertTrades(this.trx, this.trades);
   }
 
   private change(account: AccountRef, asset: string, delta: Dec): void {
-    const key = mapKey({ ...account, asset });
+    const key = mapKey(account.owner, account.wallet, asset);
     this.deltas.set(key, (this.deltas.get(key) ?? Dec.ZERO).add(delta));
   }
 }
 
-function mapKey(key: AccountKey): string {
-  return `${String(key.owner)}|${key.wallet}|${key.asset}`;
+function mapKey(owner: AccountRef['owner'], wallet: string, asset: string): string {
+  return `${String(owner)}|${wallet}|${asset}`;
 }

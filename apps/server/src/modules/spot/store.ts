@@ -1,4 +1,5 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
+import { placeholderRow, placeholderRows, SizedStatement, valuesOf } from '../../store/batched.ts';
 import type { Executor } from '../../store/database.ts';
 
 /** Spec §4 spot order states, as stored and as the API answers them. */
@@ -70,10 +71,7 @@ declare module '../../store/database.ts' {
 export type PairRow = Selectable<SpotPairsTable>;
 export type OrderRow = Selectable<SpotOrdersTable>;
 export type TradeRow = Selectable<SpotTradesTable>;
-export type OrderChanges = Pick<
-  Updateable<SpotOrdersTable>,
-  'unfilled' | 'hold_spent' | 'deal_amount' | 'deal_money' | 'fee' | 'state' | 'cancel_reason' | 'updated_at'
->;
+export type NewTradeRow = Insertable<SpotTradesTable>;
 
 export async function selectPairs(db: Executor): Promise<PairRow[]> {
   return db.selectFrom('spot_pairs').selectAll().orderBy('sort').orderBy('autoid').execute();
@@ -95,30 +93,76 @@ export async function selectMaxOrderAutoid(db: Executor): Promise<number> {
   return Number(row?.max ?? 0);
 }
 
-/** Rows per INSERT statement: well inside every engine's bound on bound parameters. */
-const INSERT_CHUNK = 200;
+const ORDER_COLUMNS = [
+  'autoid',
+  'pair_id',
+  'user_id',
+  'owner',
+  'type',
+  'style',
+  'price',
+  'number',
+  'unfilled',
+  'held',
+  'hold_spent',
+  'deal_amount',
+  'deal_money',
+  'fee',
+  'state',
+  'cancel_reason',
+  'wdate',
+  'updated_at',
+] as const satisfies readonly (keyof OrderRow)[];
+const TRADE_COLUMNS = [
+  'pair_id',
+  'maker_order_id',
+  'taker_order_id',
+  'taker_side',
+  'price',
+  'amount',
+  'quote_amount',
+  'buyer_fee',
+  'seller_fee',
+  'wdate',
+] as const satisfies readonly (keyof NewTradeRow)[];
 
-/** Inserts orders with the autoids they were given. */
-export async function insertOrders(db: Executor, orders: OrderRow[]): Promise<void> {
-  for (let start = 0; start < orders.length; start += INSERT_CHUNK) {
-    await db
-      .insertInto('spot_orders')
-      .values(orders.slice(start, start + INSERT_CHUNK))
-      .execute();
-  }
+// Multi-row statements compiled once per store and size (store/batched.ts).
+const upsertOrderRows = new SizedStatement<never>(ORDER_COLUMNS.length, (db, size) =>
+  db
+    .insertInto('spot_orders')
+    .values(placeholderRows(placeholderRow(ORDER_COLUMNS) as unknown as OrderRow, size))
+    .onConflict((oc) =>
+      oc.column('autoid').doUpdateSet((eb) => ({
+        unfilled: eb.ref('excluded.unfilled'),
+        hold_spent: eb.ref('excluded.hold_spent'),
+        deal_amount: eb.ref('excluded.deal_amount'),
+        deal_money: eb.ref('excluded.deal_money'),
+        fee: eb.ref('excluded.fee'),
+        state: eb.ref('excluded.state'),
+        cancel_reason: eb.ref('excluded.cancel_reason'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .compile(),
+);
+const insertTradeRows = new SizedStatement<never>(TRADE_COLUMNS.length, (db, size) =>
+  db
+    .insertInto('spot_trades')
+    .values(placeholderRows(placeholderRow(TRADE_COLUMNS) as unknown as NewTradeRow, size))
+    .compile(),
+);
+
+/**
+ * Writes orders as they stand: a new one is inserted with the autoid it was
+ * given, a stored one gets its fill, state and times updated.
+ */
+export async function saveOrders(db: Executor, orders: readonly OrderRow[]): Promise<void> {
+  await upsertOrderRows.run(db, valuesOf(orders, ORDER_COLUMNS));
 }
 
-export async function updateOrder(db: Executor, autoid: number, changes: OrderChanges): Promise<void> {
-  await db.updateTable('spot_orders').set(changes).where('autoid', '=', autoid).execute();
-}
-
-export async function insertTrades(db: Executor, trades: Insertable<SpotTradesTable>[]): Promise<void> {
-  for (let start = 0; start < trades.length; start += INSERT_CHUNK) {
-    await db
-      .insertInto('spot_trades')
-      .values(trades.slice(start, start + INSERT_CHUNK))
-      .execute();
-  }
+/** Inserts trades; the store numbers them (an `autoid` given is not written). */
+export async function insertTrades(db: Executor, trades: readonly NewTradeRow[]): Promise<void> {
+  await insertTradeRows.run(db, valuesOf(trades, TRADE_COLUMNS));
 }
 
 /** Every order still in the book of a pair, oldest first: what a restart restores. */
