@@ -10,16 +10,25 @@
  * requests, in its own child process, measured the same way. Target: order
  * placement at ≥ 25% of the ceiling's requests/s.
  *
+ * Each server first takes the same load for WARMUP_SECONDS, unmeasured: the
+ * real server has much more code for V8 to optimise than the bare route.
+ *
+ * The machine is shared, and requests/s move with its load. Each server's CPU
+ * time (user + system, from /proc) per answered request is printed too: it
+ * moves much less, and their ratio says what the orders would reach against
+ * the ceiling if both servers got the same share of a core.
+ *
  *   npm run bench:http          (or: npx tsx bench/http-orders.ts [seconds])
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 
 const SECONDS = Number(process.argv[2] ?? 15);
+const WARMUP_SECONDS = 3;
 const CONNECTIONS = 50;
 const SERVER_PORT = 18_431;
 const CEILING_PORT = 18_432;
@@ -62,13 +71,16 @@ async function main(): Promise<void> {
     console.log(`${tokens.length} users registered and funded (${load()})`);
     await sampleOrder(base, tokens[0]!);
 
-    const orders = await measure(base, tokens);
+    await measure(base, tokens, server, WARMUP_SECONDS);
+    const orders = await measure(base, tokens, server, SECONDS);
     print('orders (buyLimit/sellLimit)', orders);
     const ordersLoad = load();
     const ceilingServer = await startChild(path.join(HERE, 'http-orders.ts'), ['--ceiling-server'], {});
-    let ceiling: autocannon.Result;
+    let ceiling: Measured;
     try {
-      ceiling = await measure(`http://127.0.0.1:${CEILING_PORT}`, tokens);
+      const ceilingBase = `http://127.0.0.1:${CEILING_PORT}`;
+      await measure(ceilingBase, tokens, ceilingServer, WARMUP_SECONDS);
+      ceiling = await measure(ceilingBase, tokens, ceilingServer, SECONDS);
     } finally {
       ceilingServer.kill('SIGTERM');
     }
@@ -78,6 +90,10 @@ async function main(): Promise<void> {
     console.log(
       `ratio orders/ceiling: ${(ratio * 100).toFixed(1)}% (target ≥ 25%) ${ratio >= 0.25 ? 'MET' : 'MISSED'}`,
     );
+    if (orders.cpuMsPerRequest !== null && ceiling.cpuMsPerRequest !== null) {
+      const cpuRatio = ceiling.cpuMsPerRequest / orders.cpuMsPerRequest;
+      console.log(`ratio by server CPU per request (ceiling/orders): ${(cpuRatio * 100).toFixed(1)}%`);
+    }
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
@@ -85,11 +101,28 @@ async function main(): Promise<void> {
   }
 }
 
-function print(label: string, result: autocannon.Result): void {
+/** An autocannon run and the server's CPU time per answered request (null where /proc is missing). */
+type Measured = autocannon.Result & { cpuMsPerRequest: number | null };
+
+function print(label: string, result: Measured): void {
   const failed = result.non2xx + result.errors + result.timeouts;
+  const cpu =
+    result.cpuMsPerRequest === null ? '' : `   server CPU ${result.cpuMsPerRequest.toFixed(3)} ms/req`;
   console.log(
-    `${label.padEnd(30)} ${Math.round(result.requests.average).toLocaleString('en-US').padStart(7)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   (${result.requests.total} requests, ${failed} failed)`,
+    `${label.padEnd(30)} ${Math.round(result.requests.average).toLocaleString('en-US').padStart(7)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   (${result.requests.total} requests, ${failed} failed)${cpu}`,
   );
+}
+
+/** User + system CPU time of a process so far, in ms (Linux /proc; null elsewhere). */
+function cpuMs(pid: number | undefined): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in ticks of 10 ms.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
 }
 
 /** A tsx child process, resolved once it says it is listening. */
@@ -168,7 +201,12 @@ function orderBody(price: string): { tradcoin: string; maincoin: string; price: 
 }
 
 /** Buy and sell limit orders in turn, prices a few cents either side of PRICE_LEVEL; each connection is one user. */
-function measure(base: string, tokens: string[]): Promise<autocannon.Result> {
+async function measure(
+  base: string,
+  tokens: string[],
+  server: ChildProcess,
+  seconds: number,
+): Promise<Measured> {
   let nextUser = 0;
   let nextPrice = 0;
   const order = (side: 'buy' | 'sell'): autocannon.Request => ({
@@ -184,10 +222,16 @@ function measure(base: string, tokens: string[]): Promise<autocannon.Result> {
       };
     },
   });
-  return autocannon({
+  const cpuBefore = cpuMs(server.pid);
+  const result = await autocannon({
     url: base,
     connections: CONNECTIONS,
-    duration: SECONDS,
+    duration: seconds,
     requests: [order('buy'), order('sell')],
   });
+  const cpuAfter = cpuMs(server.pid);
+  const answered = result.requests.total;
+  const cpuMsPerRequest =
+    cpuBefore === null || cpuAfter === null || answered === 0 ? null : (cpuAfter - cpuBefore) / answered;
+  return { ...result, cpuMsPerRequest };
 }
