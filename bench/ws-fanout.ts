@@ -17,8 +17,8 @@
  * of one core and per delivery: steadier than the lag on a shared machine.
  *
  * Pushes follow a fixed schedule (push i due at i × 100 ms); a push published
- * late (the server's loop busy) counts against the step: it passes when the
- * p99 delivery lag plus the p99 publish lateness stays under 100 ms.
+ * late (the server's process busy or descheduled) counts against the step:
+ * it passes on the p99 of the lag counted from when each push was due.
  *
  * Anchor: the target of 5,000 subscribers with p99 lag < 100 ms and every
  * subscriber receiving ≥ 95% of the pushes. K ramps up; the largest K that
@@ -48,7 +48,7 @@ type Command = { kind: 'connect'; count: number; offset: number } | { kind: 'rep
 /** Client process → parent. */
 type Reply =
   | { kind: 'connected'; open: number }
-  | { kind: 'report'; lagsMs: number[]; receivedPerClient: number[]; cpuMs: number }
+  | { kind: 'report'; publishedAt: number[]; lagsMs: number[]; receivedPerClient: number[]; cpuMs: number }
   | { kind: 'closed' };
 
 if (process.argv[2] === '--clients') runClients();
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     await store.close();
   }
   console.log(
-    `largest K with p99 lag (+ p99 publish lateness) < 100 ms and ≥ 95% delivered: ${best.toLocaleString('en-US')} (target ≥ 5,000) ${best >= 5_000 ? 'MET' : 'MISSED'}; ratio to target ${(best / 5_000).toFixed(2)}×`,
+    `largest K with p99 lag (from when due) < 100 ms and ≥ 95% delivered: ${best.toLocaleString('en-US')} (target ≥ 5,000) ${best >= 5_000 ? 'MET' : 'MISSED'}; ratio to target ${(best / 5_000).toFixed(2)}×`,
   );
 }
 
@@ -103,6 +103,10 @@ async function step(publish: Publish, children: ChildProcess[], subscribers: num
   const open = connected.reduce((sum, reply) => sum + (reply.kind === 'connected' ? reply.open : 0), 0);
   const pushes = PUSHES_PER_S * STEP_SECONDS;
   const lateMs: number[] = [];
+  /** How long each publish call took: the fan-out itself, unless the rate limit held the push. */
+  const publishCallMs: number[] = [];
+  /** Each push's publish time (epoch ms, as the gateway stamps `ts`) and how late it was published. */
+  const published: Array<{ at: number; lateMs: number }> = [];
   const cpuBefore = process.cpuUsage();
   const wallBefore = performance.now();
   // A fixed schedule: push i is due at i × 100 ms. A server too busy to publish on time shows as lateness.
@@ -110,8 +114,12 @@ async function step(publish: Publish, children: ChildProcess[], subscribers: num
     const due = wallBefore + (sequence * 1_000) / PUSHES_PER_S;
     await sleep(due - performance.now());
     const data = depthSnapshot(sequence);
-    lateMs.push(performance.now() - due);
+    const lateness = performance.now() - due;
+    lateMs.push(lateness);
+    published.push({ at: Date.now(), lateMs: lateness });
+    const started = performance.now();
     publish({ type: 'buy', key: MARKET_KEY, data });
+    publishCallMs.push(performance.now() - started);
   }
   await sleep(1_000); // the last pushes' delivery
   const cpu = process.cpuUsage(cpuBefore);
@@ -119,29 +127,48 @@ async function step(publish: Publish, children: ChildProcess[], subscribers: num
   const reports = await Promise.all(children.map((child) => ask(child, { kind: 'report' })));
   await Promise.all(children.map((child) => ask(child, { kind: 'close' })));
   const lags: number[] = [];
+  const sinceDue: number[] = [];
+  const lateAt = latenessOf(published);
   const received: number[] = [];
   let probeCpuMs = 0;
   for (const report of reports) {
     if (report.kind !== 'report') continue;
-    for (const lag of report.lagsMs) lags.push(lag);
+    report.lagsMs.forEach((lag, index) => {
+      lags.push(lag);
+      sinceDue.push(lag + lateAt(report.publishedAt[index] ?? 0));
+    });
     for (const count of report.receivedPerClient) received.push(count);
     probeCpuMs += report.cpuMs;
   }
   const lag = percentiles(lags);
   const worstShare = Math.min(...received) / pushes;
   const late = percentiles(lateMs);
-  // A push published late reaches its clients that much later: the step passes only if both p99s together stay under 100 ms.
-  const passed = open === subscribers && lag(0.99) + late(0.99) < 100 && worstShare >= 0.95;
+  const fanOut = percentiles(publishCallMs);
+  // A push published late reaches its clients that much later: the step passes on the lag counted from when it was due.
+  const fromDue = percentiles(sinceDue);
+  const passed = open === subscribers && fromDue(0.99) < 100 && worstShare >= 0.95;
   const core = (cpuMs: number): string => `${((cpuMs / wallMs) * 100).toFixed(0)}%`;
   const serverCpuMs = (cpu.user + cpu.system) / 1000;
   const perDeliveryUs = (cpuMs: number): string => ((cpuMs * 1000) / Math.max(1, lags.length)).toFixed(2);
   console.log(
-    `K=${subscribers.toLocaleString('en-US')}: ${open} open, ${lags.length.toLocaleString('en-US')} deliveries of ${pushes} pushes, lag p50 ${lag(0.5)} ms p99 ${lag(0.99)} ms max ${lag(1)} ms, worst subscriber got ${(worstShare * 100).toFixed(1)}% — ${passed ? 'PASS' : 'FAIL'} (${load()})`,
+    `K=${subscribers.toLocaleString('en-US')}: ${open} open, ${lags.length.toLocaleString('en-US')} deliveries of ${pushes} pushes, lag p50 ${lag(0.5)} ms p99 ${lag(0.99)} ms max ${lag(1)} ms, from due p99 ${fromDue(0.99).toFixed(0)} ms, worst subscriber got ${(worstShare * 100).toFixed(1)}% — ${passed ? 'PASS' : 'FAIL'} (${load()})`,
   );
   console.log(
-    `  server CPU ${core(serverCpuMs)} of a core (user ${core(cpu.user / 1000)}, system ${core(cpu.system / 1000)}), ${perDeliveryUs(serverCpuMs)} µs a delivery; probes ${core(probeCpuMs)}, ${perDeliveryUs(probeCpuMs)} µs a delivery; published late p50 ${late(0.5).toFixed(1)} ms p99 ${late(0.99).toFixed(1)} ms`,
+    `  server CPU ${core(serverCpuMs)} of a core (user ${core(cpu.user / 1000)}, system ${core(cpu.system / 1000)}), ${perDeliveryUs(serverCpuMs)} µs a delivery; probes ${core(probeCpuMs)}, ${perDeliveryUs(probeCpuMs)} µs a delivery; publish call (the fan-out) p50 ${fanOut(0.5).toFixed(1)} ms p99 ${fanOut(0.99).toFixed(1)} ms; published late p50 ${late(0.5).toFixed(1)} ms p99 ${late(0.99).toFixed(1)} ms`,
   );
   return passed;
+}
+
+/**
+ * How late the push stamped `ts` was published. The gateway reads the clock
+ * just after the bench, in the same millisecond or the next; pushes published
+ * that close together (catching up after a stall) are told apart by neither,
+ * so the latest of them counts (never earlier than due).
+ */
+function latenessOf(published: Array<{ at: number; lateMs: number }>): (ts: number) => number {
+  const worstAt = new Map<number, number>();
+  for (const push of published) worstAt.set(push.at, Math.max(push.lateMs, worstAt.get(push.at) ?? 0));
+  return (ts) => Math.max(worstAt.get(ts) ?? 0, worstAt.get(ts - 1) ?? 0);
 }
 
 function sleep(ms: number): Promise<void> {
@@ -272,6 +299,7 @@ function runClients(): void {
   let sockets: Socket[] = [];
   let received: number[] = [];
   let lags: number[] = [];
+  let publishedAt: number[] = [];
   let cpuAtStart = process.cpuUsage();
 
   const open = (index: number): Promise<Socket | null> => {
@@ -281,6 +309,7 @@ function runClients(): void {
       const ts = depthPushTime(payload);
       if (ts === null) return;
       lags.push(Date.now() - ts);
+      publishedAt.push(ts);
       received[slot]! += 1;
     });
   };
@@ -297,17 +326,25 @@ function runClients(): void {
       await new Promise((resolve) => setTimeout(resolve, 500));
       received.fill(0);
       lags = [];
+      publishedAt = [];
       cpuAtStart = process.cpuUsage();
       process.send?.({ kind: 'connected', open: sockets.length } satisfies Reply);
     } else if (command.kind === 'report') {
       const cpu = process.cpuUsage(cpuAtStart);
       const cpuMs = (cpu.user + cpu.system) / 1000;
-      process.send?.({ kind: 'report', lagsMs: lags, receivedPerClient: received, cpuMs } satisfies Reply);
+      process.send?.({
+        kind: 'report',
+        publishedAt,
+        lagsMs: lags,
+        receivedPerClient: received,
+        cpuMs,
+      } satisfies Reply);
     } else {
       for (const socket of sockets) socket.destroy();
       sockets = [];
       received = [];
       lags = [];
+      publishedAt = [];
       process.send?.({ kind: 'closed' } satisfies Reply);
     }
   });
