@@ -21,6 +21,12 @@ describe('cycle outcome', () => {
     expect(odd.payout.toString()).toBe('0.10493827');
     expect(odd.fee.toString()).toBe('0.00209876');
     expect(odd.lastProfit.toString()).toBe('0.10283951');
+    // A fee rate above 1 takes the whole payout and no more.
+    expect(winIncome(d('100'), { ...rates, gas: d('1.5') })).toEqual({
+      payout: d('85'),
+      fee: d('85'),
+      net: d('0'),
+    });
   });
 
   it('takes the loss rate of the stake on a loss, never more than the stake, and no fee', () => {

@@ -41,7 +41,8 @@ export function decideResult(side: CycleSide, open: Dec, close: Dec): CycleResul
 /** The payout a win brings after its fee: shown before confirming and stored as the order's `income`. */
 export function winIncome(stake: Dec, rates: OrderRates): { payout: Dec; fee: Dec; net: Dec } {
   const payout = stake.mul(rates.profitGas).floorTo(AMOUNT_DIGITS);
-  const fee = payout.mul(rates.gas).floorTo(AMOUNT_DIGITS);
+  // Never more than the payout, whatever the configured rate: a win never costs the winner.
+  const fee = Dec.min(payout.mul(rates.gas).floorTo(AMOUNT_DIGITS), payout);
   return { payout, fee, net: payout.sub(fee) };
 }
 

@@ -35,9 +35,9 @@ export function stakeHoldId(orderid: number): string {
 }
 
 /**
- * A settlement's transfer ids. `fees` is the one transfer per chunk that
- * moves its wins' fees, named after the chunk's first order: that order is
- * settled once, so the id is used once.
+ * A settlement's transfer ids. `fees` is the one transfer per chunk (and pay
+ * coin) that moves its wins' fees, named after the chunk's lowest order id:
+ * that order is settled once, so the id is used once.
  */
 export function settleId(orderid: number, leg?: 'payout' | 'release' | 'fees'): string {
   return leg ? `cycle:${orderid}:settle:${leg}` : `cycle:${orderid}:settle`;
@@ -86,7 +86,7 @@ export function settlementOf(
  * the taken part of the stake's hold (and voids the rest, if any); a draw
  * voids the hold; a win voids it and the house pays the payout less its fee.
  * The fee itself goes from the house to the fee account in one transfer per
- * chunk (`feesTransfer`): the user, the house and the fee account end where
+ * chunk (`feesTransfers`): the user, the house and the fee account end where
  * a payout and a fee paid by the user would leave them.
  */
 export function settlementTransfers(order: OrderRow, stake: Dec, outcome: Settlement): TransferInput[] {
