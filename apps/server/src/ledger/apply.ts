@@ -144,9 +144,11 @@ async function readState(
   const rows = await ledgerStore.transferRowsByIds(trx, dialect, [...ids]);
   const holds = await ledgerStore.holdsByIds(trx, dialect, [...pendingIds]);
   const accountIds = new Set<number>();
-  for (const row of [...rows, ...holds]) {
-    accountIds.add(Number(row.debit_account_id));
-    accountIds.add(Number(row.credit_account_id));
+  for (const touched of [rows, holds]) {
+    for (const row of touched) {
+      accountIds.add(Number(row.debit_account_id));
+      accountIds.add(Number(row.credit_account_id));
+    }
   }
   const state: LedgerState = { transfers: new Map(), holds: new Map(), accounts: new Map() };
   /** Each account's owner and wallet, by id: holds share them (they are read, never changed). */

@@ -108,10 +108,10 @@ type Job =
  * The ledger: the only writer of balances.
  *
  * Serialisation. Every write goes through one in-process queue, and runs in a
- * database transaction; on PostgreSQL the batch also locks its account rows
- * (SELECT … FOR UPDATE), which keeps the rule even across processes. The
- * overdraft check and the write happen under that lock, so two batches can
- * never both spend the same funds.
+ * database transaction; on PostgreSQL the batch also locks the holds it
+ * posts or voids and its account rows (SELECT … FOR UPDATE), which keeps the
+ * rule even across processes. The overdraft check and the write happen under
+ * that lock, so two batches can never both spend the same funds.
  *
  * Transactions of other modules. A module that must write its own rows with
  * a batch uses `ledger.transaction(work)`: the queue's lock is taken first and
