@@ -35,3 +35,21 @@ export function checkClockDrift(input: { lastTickMs: number; syncedNowMs: number
   const drift = Math.abs(input.syncedNowMs - input.lastTickMs);
   return drift > CYCLE_CLOCK_TOLERANCE_MS ? ruleError('rules.clockDrift') : null;
 }
+
+/** Decimal places of every amount a cycle settlement moves (stake, payout, loss, fee); always floored. */
+export const CYCLE_AMOUNT_DIGITS = 8;
+
+/**
+ * What a win pays after its fee: the stake × the option's profit rate, less
+ * the fee (a fraction of that payout). Shown before confirming and settled
+ * with the same numbers. The fee never exceeds the payout, whatever the
+ * configured rate: a win never costs the winner.
+ */
+export function winIncome(
+  stake: Dec,
+  rates: { profitGas: Dec; gas: Dec },
+): { payout: Dec; fee: Dec; net: Dec } {
+  const payout = stake.mul(rates.profitGas).floorTo(CYCLE_AMOUNT_DIGITS);
+  const fee = Dec.min(payout.mul(rates.gas).floorTo(CYCLE_AMOUNT_DIGITS), payout);
+  return { payout, fee, net: payout.sub(fee) };
+}

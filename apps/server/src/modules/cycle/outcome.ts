@@ -1,8 +1,6 @@
 import { Dec } from '@halyard/money';
+import { CYCLE_AMOUNT_DIGITS, winIncome } from '@halyard/rules';
 import type { CycleResult, CycleSide } from './store.ts';
-
-/** Decimal places of every amount a settlement moves (stake, payout, loss, fee); always floored. */
-export const AMOUNT_DIGITS = 8;
 
 /** The rates an order copied from its duration option when it was accepted. */
 export interface OrderRates {
@@ -38,14 +36,6 @@ export function decideResult(side: CycleSide, open: Dec, close: Dec): CycleResul
   return rose === (side === 'buy') ? 'win' : 'loss';
 }
 
-/** The payout a win brings after its fee: shown before confirming and stored as the order's `income`. */
-export function winIncome(stake: Dec, rates: OrderRates): { payout: Dec; fee: Dec; net: Dec } {
-  const payout = stake.mul(rates.profitGas).floorTo(AMOUNT_DIGITS);
-  // Never more than the payout, whatever the configured rate: a win never costs the winner.
-  const fee = Dec.min(payout.mul(rates.gas).floorTo(AMOUNT_DIGITS), payout);
-  return { payout, fee, net: payout.sub(fee) };
-}
-
 /** The money of a settlement: a draw moves nothing and the whole stake comes back. */
 export function settle(side: CycleSide, stake: Dec, rates: OrderRates, open: Dec, close: Dec): Settlement {
   const result = decideResult(side, open, close);
@@ -55,7 +45,7 @@ export function settle(side: CycleSide, stake: Dec, rates: OrderRates, open: Dec
   }
   if (result === 'loss') {
     // Never more than the stake, whatever the configured rate: the hold is all that is at risk.
-    const loss = Dec.min(stake.mul(rates.lossGas).floorTo(AMOUNT_DIGITS), stake);
+    const loss = Dec.min(stake.mul(rates.lossGas).floorTo(CYCLE_AMOUNT_DIGITS), stake);
     return { result, payout: Dec.ZERO, fee: Dec.ZERO, loss, lastProfit: loss.neg() };
   }
   return { result, payout: Dec.ZERO, fee: Dec.ZERO, loss: Dec.ZERO, lastProfit: Dec.ZERO };

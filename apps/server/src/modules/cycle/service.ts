@@ -8,7 +8,7 @@ import {
   type MarketRef,
   marketKey,
 } from '@halyard/protocol';
-import { CYCLE_CLOCK_TOLERANCE_MS, checkCycleOrder } from '@halyard/rules';
+import { CYCLE_AMOUNT_DIGITS, CYCLE_CLOCK_TOLERANCE_MS, checkCycleOrder, winIncome } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { type Ledger, userAccount } from '../../ledger/index.ts';
@@ -17,7 +17,6 @@ import type { Publisher } from '../../realtime/publisher.ts';
 import type { Db } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { demoCyclePairs } from './demo.ts';
-import { AMOUNT_DIGITS, winIncome } from './outcome.ts';
 import { HOUSE, ratesOf, type SettledOrder, SettlementEngine, stakeHoldId } from './settlement.ts';
 import {
   insertMissingPairs,
@@ -131,8 +130,8 @@ export class CycleService {
     });
     if (refusal) throw badRequest(refusal.key, refusal.params);
     const stake = Dec.parse(input.number);
-    if (!stake.hasAtMostDigits(AMOUNT_DIGITS))
-      throw badRequest('rules.tooManyDecimals', { digits: AMOUNT_DIGITS });
+    if (!stake.hasAtMostDigits(CYCLE_AMOUNT_DIGITS))
+      throw badRequest('rules.tooManyDecimals', { digits: CYCLE_AMOUNT_DIGITS });
     const open = this.freshTick(pair);
     const now = this.options.clock.now();
     const order = await this.options.ledger.transaction(async (trx) => {

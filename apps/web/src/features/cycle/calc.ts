@@ -1,5 +1,6 @@
 import { Dec } from '@halyard/money';
 import type { CycleLeverOption, CyclePosition } from '@halyard/protocol';
+import { winIncome } from '@halyard/rules';
 
 /** Spec §2: the floating boxes start 100 px from the top, 150 px apart. */
 export const BOX_TOP_PX = 100;
@@ -41,13 +42,14 @@ export function ratePercent(rate: string): string {
   return (Dec.tryParse(rate) ?? Dec.ZERO).mul(HUNDRED).toFixed(2);
 }
 
-/** What a win would pay on `quantity` after the fee, floored to 8 decimals, or null when no valid quantity. */
+/** What a win would pay on `quantity` after the fee (the server's rule), or null when no valid quantity. */
 export function expectedProfit(quantity: string, option: CycleLeverOption | undefined): string | null {
   const stake = Dec.tryParse(quantity.trim());
   if (!option || !stake?.isPositive()) return null;
-  const payout = stake.mul(Dec.parse(option.profitGas)).floorTo(8);
-  const fee = payout.mul(Dec.parse(option.gas)).floorTo(8);
-  return payout.sub(fee).toString();
+  return winIncome(stake, {
+    profitGas: Dec.parse(option.profitGas),
+    gas: Dec.parse(option.gas),
+  }).net.toString();
 }
 
 /** Spec §4: choosing a duration whose minimum exceeds the entered quantity clears the quantity. */
