@@ -1,3 +1,9 @@
+import type { Locale } from '@halyard/protocol';
+import type { TFunction } from 'i18next';
+import type { KLineData, TooltipLegend } from 'klinecharts';
+import { INTL_TAGS } from '../../i18n/locale.ts';
+import { formatDateTime, formatMoney } from '../../shared/format.ts';
+
 /** The app's fonts on the chart (a canvas cannot read CSS variables; klinecharts would fall back to serif). */
 const FONT = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Noto Sans", sans-serif';
 const TEXT = { family: FONT, color: '#848e9c' };
@@ -16,9 +22,10 @@ export const CHART_STYLES = {
       downWickColor: '#f6465d',
     },
     priceMark: { high: { textFamily: FONT }, low: { textFamily: FONT }, last: MARK },
-    tooltip: { text: TEXT },
+    // klinecharts' default placeholder is the English "n/a".
+    tooltip: { text: TEXT, defaultValue: '--' },
   },
-  indicator: { tooltip: { text: TEXT } },
+  indicator: { tooltip: { text: TEXT, defaultValue: '--' } },
   xAxis: { tickText: TEXT },
   yAxis: { tickText: TEXT },
   crosshair: { horizontal: { text: MARK.text }, vertical: { text: MARK.text } },
@@ -35,3 +42,37 @@ export const AREA_STYLE = {
     { offset: 1, color: 'rgba(245, 165, 36, 0.2)' },
   ],
 };
+
+/** A volume shortened the locale's way ("1.2M", "120万", "1,2 млн"), floored like every amount (spec §5). */
+function formatVolume(volume: number, locale: Locale): string {
+  return new Intl.NumberFormat(INTL_TAGS[locale], {
+    notation: 'compact',
+    maximumFractionDigits: 2,
+    roundingMode: 'floor',
+  }).format(volume);
+}
+
+/**
+ * The candle tooltip's rows (for `candle.tooltip.custom`) in the user's language:
+ * klinecharts only knows English and Chinese labels and prints every number as
+ * "1,234.5", so the labels come from the app's texts and the numbers carry the
+ * locale's marks, like the rest of the app.
+ */
+export function candleTooltipLegends(
+  bar: KLineData,
+  t: TFunction,
+  locale: Locale,
+  pricePrecision: number,
+): TooltipLegend[] {
+  const row = (label: string, value: string) => ({ title: t('kline.tooltip.title', { label }), value });
+  // Bars are parsed from the server's decimal strings, so toFixed gives back those digits.
+  const price = (value: number) => formatMoney(value.toFixed(pricePrecision), pricePrecision, locale);
+  return [
+    row(t('kline.tooltip.time'), formatDateTime(bar.timestamp, locale)),
+    row(t('kline.tooltip.open'), price(bar.open)),
+    row(t('kline.tooltip.high'), price(bar.high)),
+    row(t('kline.tooltip.low'), price(bar.low)),
+    row(t('kline.tooltip.close'), price(bar.close)),
+    row(t('kline.tooltip.volume'), formatVolume(bar.volume ?? 0, locale)),
+  ];
+}
