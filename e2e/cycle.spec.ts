@@ -1,5 +1,6 @@
 import { Dec } from '@halyard/money';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './support.ts';
 
 const base = () => {
   const url = process.env.E2E_BASE_URL;

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import {
   type Address,
   createPublicClient,
@@ -21,6 +21,7 @@ import {
   registerAndSignIn,
   setMining,
   shot,
+  test,
 } from './support.ts';
 
 const CHAIN_ID = 56;

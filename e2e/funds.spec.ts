@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { base, dismissTips, registerAndSignIn, shot } from './support.ts';
+import { expect } from '@playwright/test';
+import { base, dismissTips, registerAndSignIn, shot, test } from './support.ts';
 
 test('a user sees a deposit address with its QR code, receives a demo deposit and moves USDT to futures', async ({
   page,

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
-import { base, dismissTips, registerAndSignIn, shot } from './support.ts';
+import { expect, type Page } from '@playwright/test';
+import { base, dismissTips, registerAndSignIn, shot, test } from './support.ts';
 
 /** Answers the open confirm dialog with its OK button. */
 async function confirmDialog(page: Page) {

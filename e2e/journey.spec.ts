@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { privateKeyToAccount } from 'viem/accounts';
 import {
   base,
@@ -8,6 +8,7 @@ import {
   injectTestWallet,
   registerAndSignIn,
   shot,
+  test,
 } from './support.ts';
 
 test('a visitor sees home, the DEMO badge, switches to Chinese and is stopped on /balances', async ({

@@ -1,6 +1,36 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page, test as playwrightTest } from '@playwright/test';
 import { type Address, createPublicClient, createWalletClient, defineChain, type Hex, http } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
+
+/**
+ * Playwright's `test`, failing any test whose page met an uncaught error or
+ * logged a console error: a user must never meet one (issue #4). Every spec
+ * imports `test` from here.
+ */
+export const test = playwrightTest.extend<{ noConsoleErrors: undefined }>({
+  noConsoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+      page.on('console', (message) => {
+        // Chromium's own line for a failed request names no URL; the response below does.
+        if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+          errors.push(`console.error: ${message.text()}`);
+        }
+      });
+      // A 400 carries a refusal the screen shows (a test may type bad input on purpose) and a
+      // 401 ends a session; a missing file or a server failure is always a fault.
+      page.on('response', (response) => {
+        if (response.status() === 404 || response.status() >= 500) {
+          errors.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
+        }
+      });
+      await use(undefined);
+      expect(errors, 'errors in the page').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
 
 export const base = () => {
   const url = process.env.E2E_BASE_URL;
