@@ -1,4 +1,5 @@
-import type { BroadcastPush, MarketDataPush } from '@halyard/protocol';
+import { Dec } from '@halyard/money';
+import type { BroadcastPush, MarketDataPush, TradeRow } from '@halyard/protocol';
 
 /** A push before the gateway stamps its time (distributes over the union). */
 type Unstamped<P> = P extends unknown ? Omit<P, 'ts'> : never;
@@ -16,4 +17,19 @@ export type Publishable = Unstamped<BroadcastPush> | Unstamped<MarketDataPush>;
  */
 export interface Publisher {
   publish(push: Publishable): void;
+}
+
+/** A trade as the `top` and `contop` pushes carry it (spec §3), from the stored row's fields. */
+export function tradePushRow(trade: {
+  price: string;
+  amount: string;
+  takerSide: 'buy' | 'sell';
+  wdate: number;
+}): TradeRow {
+  return {
+    price: Dec.parse(trade.price).toString(),
+    amount: Dec.parse(trade.amount).toString(),
+    type: trade.takerSide,
+    wdate: trade.wdate,
+  };
 }

@@ -1,16 +1,11 @@
 import { Dec } from '@halyard/money';
-import {
-  type FuturesSymbolRow,
-  type MarketRef,
-  marketKey,
-  type TradeRow as TradePushRow,
-} from '@halyard/protocol';
+import { type FuturesSymbolRow, type MarketRef, marketKey } from '@halyard/protocol';
 import { depthBarWidths } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
 import { notFound } from '../../http/errors.ts';
 import { type Ledger, systemAccount, userAccount } from '../../ledger/index.ts';
 import type { IndexTick, MarketModule } from '../../market/index.ts';
-import type { Publisher } from '../../realtime/publisher.ts';
+import { type Publisher, tradePushRow } from '../../realtime/publisher.ts';
 import type { Db } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { demoContractRows } from './contracts.ts';
@@ -384,7 +379,7 @@ export class FuturesService {
       },
       buy: bookRows(market.depth.bids),
       sell: bookRows(market.depth.asks),
-      top: market.trades.map(tradePushRow),
+      top: market.trades.map(toTradePush),
     };
   }
 
@@ -672,7 +667,7 @@ export class FuturesService {
           ts: trade.wdate,
         })),
       );
-      publisher.publish({ type: 'contop', key, data: market.trades.map(tradePushRow) });
+      publisher.publish({ type: 'contop', key, data: market.trades.map(toTradePush) });
     }
   }
 }
@@ -706,20 +701,6 @@ function marketRef(market: ContractMarket): MarketRef {
   return { kind: 'contract', maincoin: market.contract.maincoin, tradcoin: market.contract.tradcoin };
 }
 
-function tradePushRow(trade: {
-  price: string;
-  number: string;
-  taker_side: 'buy' | 'sell';
-  wdate: number;
-}): TradePushRow {
-  return {
-    price: Dec.parse(trade.price).toString(),
-    amount: Dec.parse(trade.number).toString(),
-    type: trade.taker_side,
-    wdate: trade.wdate,
-  };
-}
-
 /** Seven rows a side with the spec §9 bar width: amount × 800 / total of the rows shown, at most 100 %. */
 export function bookRows(levels: readonly { price: Dec; amount: Dec }[]): BookRow[] {
   const shown = levels.slice(0, FUTURES_BOOK_ROWS);
@@ -730,3 +711,6 @@ export function bookRows(levels: readonly { price: Dec; amount: Dec }[]): BookRo
     width: widths[index] ?? '0.00',
   }));
 }
+
+const toTradePush = (trade: { price: string; number: string; taker_side: 'buy' | 'sell'; wdate: number }) =>
+  tradePushRow({ price: trade.price, amount: trade.number, takerSide: trade.taker_side, wdate: trade.wdate });

@@ -5,7 +5,6 @@ import {
   type MarketRef,
   marketKey,
   type SpotSymbolRow,
-  type TradeRow as TradePushRow,
 } from '@halyard/protocol';
 import { depthBarWidths, SPOT_BOOK_MAX_LEVELS } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
@@ -13,7 +12,7 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import { type Ledger, systemAccount } from '../../ledger/index.ts';
 import type { MarketModule } from '../../market/index.ts';
 import { DEMO_COINS } from '../../market/index-price.ts';
-import type { Publisher } from '../../realtime/publisher.ts';
+import { type Publisher, tradePushRow } from '../../realtime/publisher.ts';
 import type { Db } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { demoPairRows } from './demo-pairs.ts';
@@ -229,7 +228,7 @@ export class SpotService {
       },
       buy: bookLevels(depth.bids),
       sell: bookLevels(depth.asks),
-      top: market.latestTrades().map(tradePushRow),
+      top: market.latestTrades().map(toTradePush),
     };
   }
 
@@ -391,7 +390,7 @@ export class SpotService {
       })),
     );
     const top = this.marketsById.get(pair.autoid)?.latestTrades() ?? [];
-    publisher.publish({ type: 'top', key, data: top.map(tradePushRow) });
+    publisher.publish({ type: 'top', key, data: top.map(toTradePush) });
   }
 }
 
@@ -411,20 +410,6 @@ function marketRef(pair: PairRow): MarketRef {
   return { kind: 'trad', maincoin: pair.maincoin, tradcoin: pair.tradcoin };
 }
 
-function tradePushRow(trade: {
-  price: string;
-  amount: string;
-  taker_side: 'buy' | 'sell';
-  wdate: number;
-}): TradePushRow {
-  return {
-    price: Dec.parse(trade.price).toString(),
-    amount: Dec.parse(trade.amount).toString(),
-    type: trade.taker_side,
-    wdate: trade.wdate,
-  };
-}
-
 /** Up to 20 levels with the spec §9 bar width: amount × 800 / total of the levels shown, at most 100 %. */
 export function bookLevels(levels: readonly { price: Dec; amount: Dec }[]): BookLevelView[] {
   const shown = levels.slice(0, SPOT_BOOK_MAX_LEVELS);
@@ -435,3 +420,6 @@ export function bookLevels(levels: readonly { price: Dec; amount: Dec }[]): Book
     width: widths[index] ?? '0.00',
   }));
 }
+
+const toTradePush = (trade: { price: string; amount: string; taker_side: 'buy' | 'sell'; wdate: number }) =>
+  tradePushRow({ price: trade.price, amount: trade.amount, takerSide: trade.taker_side, wdate: trade.wdate });
