@@ -1,6 +1,6 @@
 import { Dec } from '@halyard/money';
 import { type FuturesSymbolRow, type MarketRef, marketKey } from '@halyard/protocol';
-import { depthBarWidths } from '@halyard/rules';
+import { depthRows } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
 import { notFound } from '../../http/errors.ts';
 import { type Ledger, systemAccount, userAccount } from '../../ledger/index.ts';
@@ -142,12 +142,6 @@ export interface TriggerView {
   number: string;
   state: TriggerRow['state'];
   wdate: number;
-}
-
-export interface BookRow {
-  price: string;
-  amount: string;
-  width: string;
 }
 
 export interface PageView<T> {
@@ -377,8 +371,8 @@ export class FuturesService {
         high: ticker?.high ?? '0',
         low: ticker?.low ?? '0',
       },
-      buy: bookRows(market.depth.bids),
-      sell: bookRows(market.depth.asks),
+      buy: depthRows(market.depth.bids, FUTURES_BOOK_ROWS),
+      sell: depthRows(market.depth.asks, FUTURES_BOOK_ROWS),
       top: market.trades.map(toTradePush),
     };
   }
@@ -655,8 +649,8 @@ export class FuturesService {
       const market = this.engine.market(id);
       const ref = marketRef(market);
       const key = marketKey(ref);
-      publisher.publish({ type: 'buy', key, data: bookRows(market.depth.bids) });
-      publisher.publish({ type: 'sell', key, data: bookRows(market.depth.asks) });
+      publisher.publish({ type: 'buy', key, data: depthRows(market.depth.bids, FUTURES_BOOK_ROWS) });
+      publisher.publish({ type: 'sell', key, data: depthRows(market.depth.asks, FUTURES_BOOK_ROWS) });
       const trades = effects.trades.filter((trade) => trade.contract_id === id);
       if (trades.length === 0) continue;
       marketData.data.recordTrades(
@@ -699,17 +693,6 @@ function coinsKey(coins: Coins): string {
 
 function marketRef(market: ContractMarket): MarketRef {
   return { kind: 'contract', maincoin: market.contract.maincoin, tradcoin: market.contract.tradcoin };
-}
-
-/** Seven rows a side with the spec §9 bar width: amount × 800 / total of the rows shown, at most 100 %. */
-export function bookRows(levels: readonly { price: Dec; amount: Dec }[]): BookRow[] {
-  const shown = levels.slice(0, FUTURES_BOOK_ROWS);
-  const widths = depthBarWidths(shown.map((level) => level.amount));
-  return shown.map((level, index) => ({
-    price: level.price.toString(),
-    amount: level.amount.toString(),
-    width: widths[index] ?? '0.00',
-  }));
 }
 
 const toTradePush = (trade: { price: string; number: string; taker_side: 'buy' | 'sell'; wdate: number }) =>

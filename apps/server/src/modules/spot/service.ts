@@ -6,7 +6,7 @@ import {
   marketKey,
   type SpotSymbolRow,
 } from '@halyard/protocol';
-import { depthBarWidths, SPOT_BOOK_MAX_LEVELS } from '@halyard/rules';
+import { depthRows, SPOT_BOOK_MAX_LEVELS } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { type Ledger, systemAccount } from '../../ledger/index.ts';
@@ -226,8 +226,8 @@ export class SpotService {
         high: ticker?.high ?? '0',
         low: ticker?.low ?? '0',
       },
-      buy: bookLevels(depth.bids),
-      sell: bookLevels(depth.asks),
+      buy: depthRows(depth.bids, SPOT_BOOK_MAX_LEVELS),
+      sell: depthRows(depth.asks, SPOT_BOOK_MAX_LEVELS),
       top: market.latestTrades().map(toTradePush),
     };
   }
@@ -378,8 +378,8 @@ export class SpotService {
     const { publisher, market } = this.options;
     const ref = marketRef(pair);
     const key = marketKey(ref);
-    publisher.publish({ type: 'buy', key, data: bookLevels(effects.depth.bids) });
-    publisher.publish({ type: 'sell', key, data: bookLevels(effects.depth.asks) });
+    publisher.publish({ type: 'buy', key, data: depthRows(effects.depth.bids, SPOT_BOOK_MAX_LEVELS) });
+    publisher.publish({ type: 'sell', key, data: depthRows(effects.depth.asks, SPOT_BOOK_MAX_LEVELS) });
     if (effects.trades.length === 0) return;
     market.data.recordTrades(
       ref,
@@ -408,17 +408,6 @@ function coinsKey(coins: Coins): string {
 
 function marketRef(pair: PairRow): MarketRef {
   return { kind: 'trad', maincoin: pair.maincoin, tradcoin: pair.tradcoin };
-}
-
-/** Up to 20 levels with the spec §9 bar width: amount × 800 / total of the levels shown, at most 100 %. */
-export function bookLevels(levels: readonly { price: Dec; amount: Dec }[]): BookLevelView[] {
-  const shown = levels.slice(0, SPOT_BOOK_MAX_LEVELS);
-  const widths = depthBarWidths(shown.map((level) => level.amount));
-  return shown.map((level, index) => ({
-    price: level.price.toString(),
-    amount: level.amount.toString(),
-    width: widths[index] ?? '0.00',
-  }));
 }
 
 const toTradePush = (trade: { price: string; amount: string; taker_side: 'buy' | 'sell'; wdate: number }) =>
