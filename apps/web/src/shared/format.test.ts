@@ -1,5 +1,7 @@
+import { LOCALES } from '@halyard/protocol';
 import { describe, expect, it } from 'vitest';
-import { formatChange, formatMoney, trendOf } from './format.ts';
+import { INTL_TAGS } from '../i18n/locale.ts';
+import { formatChange, formatMoney, SEPARATORS, trendOf } from './format.ts';
 
 describe('money formatting', () => {
   it('floors, never rounds, and never loses digits of large values', () => {
@@ -16,6 +18,14 @@ describe('money formatting', () => {
   it("uses the locale's marks", () => {
     expect(formatMoney('1234.5', 2, 'ru')).toMatch(/^1\s234,50$/u);
     expect(formatMoney('1234.5', 2, 'tr')).toBe('1.234,50');
+  });
+
+  it.each(LOCALES)("has Intl's marks for %s in its table", (locale) => {
+    const parts = new Intl.NumberFormat(INTL_TAGS[locale]).formatToParts(1234567.5);
+    expect(SEPARATORS[locale]).toEqual({
+      group: parts.find((part) => part.type === 'group')?.value,
+      decimal: parts.find((part) => part.type === 'decimal')?.value,
+    });
   });
 
   it('signs a change and picks its colour', () => {

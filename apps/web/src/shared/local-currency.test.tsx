@@ -4,7 +4,14 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { formatLocal, LOCAL_CURRENCY, toLocal, useLocalValue } from './local-currency.ts';
+import {
+  formatLocal,
+  LOCAL_CURRENCY,
+  SIGN_PLACES,
+  signPlaceFromIntl,
+  toLocal,
+  useLocalValue,
+} from './local-currency.ts';
 
 const asked = vi.hoisted(() => [] as unknown[]);
 const DEMO: Record<string, { symbol: string; price: string }> = {
@@ -61,6 +68,16 @@ describe('local-currency estimates', () => {
     expect(formatLocal('1', { symbol: '₺', price: '34.2', coin: 'TRY' }, 'tr')).toBe('≈ ₺34,20');
     expect(formatLocal('1', { symbol: 'Rp', price: '15900', coin: 'IDR' }, 'id')).toBe('≈ Rp\u00a015.900,00');
     expect(formatLocal('1', undefined, 'en')).toBe('≈ --');
+  });
+
+  it.each(LOCALES)("have Intl's sign place for %s's own currency in the table", (locale) => {
+    expect(SIGN_PLACES[locale]).toEqual(signPlaceFromIntl(locale, LOCAL_CURRENCY[locale]));
+  });
+
+  it('ask Intl where the sign goes for a currency not the language’s own', () => {
+    // en-US writes a code without its own sign first, then a no-break space: "RUB 1.00".
+    expect(formatLocal('1', { symbol: 'RUB', price: '96', coin: 'RUB' }, 'en')).toBe('≈ RUB\u00a096.00');
+    expect(formatLocal('1', { symbol: '$', price: '1', coin: 'USD' }, 'ru')).toBe('≈ 1,00\u00a0$');
   });
 
   it('ask the rate of the language’s currency and format with it', async () => {

@@ -35,34 +35,54 @@ export function toLocal(usdt: string | null | undefined, rate: Rate | undefined)
   return (Dec.tryParse(String(usdt ?? '')) ?? Dec.ZERO).mul(Dec.tryParse(rate.price) ?? Dec.ZERO).toString();
 }
 
-interface SignPlace {
+export interface SignPlace {
   after: boolean;
   /** What stands between sign and amount: nothing, or a no-break space. */
   gap: string;
 }
 
-const signPlaces = new Map<string, SignPlace>();
-
 /**
- * Where the language writes a currency's sign, as Intl knows it: after the
- * amount ("1,00 ₽") or before ("¥1", "Rp 1,00"), and with or without a space.
+ * Where each language writes its own currency's sign, as Intl knows it
+ * (local-currency.test.tsx compares the two, so this cannot drift): after
+ * the amount ("1,00 ₽") or before ("¥1", "Rp 1,00"), with or without a
+ * space. A table, not Intl: the first Intl formatter a page creates costs
+ * 25–80 ms of main thread, which the home page paid on its first estimate.
  */
+export const SIGN_PLACES: Record<Locale, SignPlace> = {
+  cn: { after: false, gap: '' },
+  tw: { after: false, gap: '' },
+  en: { after: false, gap: '' },
+  jp: { after: false, gap: '' },
+  ko: { after: false, gap: '' },
+  tr: { after: false, gap: '' },
+  vi: { after: true, gap: '\u00a0' },
+  id: { after: false, gap: '\u00a0' },
+  ru: { after: true, gap: '\u00a0' },
+};
+
+const otherSignPlaces = new Map<string, SignPlace>();
+
+/** The sign's place from the table, or from Intl for a currency not the language's own. */
 function signPlace(locale: Locale, currency: string): SignPlace {
+  if (currency === LOCAL_CURRENCY[locale]) return SIGN_PLACES[locale];
   const key = `${locale}:${currency}`;
-  const cached = signPlaces.get(key);
-  if (cached) return cached;
-  let place: SignPlace = { after: false, gap: '' };
+  const place = otherSignPlaces.get(key) ?? signPlaceFromIntl(locale, currency);
+  otherSignPlaces.set(key, place);
+  return place;
+}
+
+/** Where Intl puts `currency`'s sign in the language; first for a currency Intl does not know. */
+export function signPlaceFromIntl(locale: Locale, currency: string): SignPlace {
   try {
     const parts = new Intl.NumberFormat(INTL_TAGS[locale], { style: 'currency', currency }).formatToParts(1);
     const sign = parts.findIndex((part) => part.type === 'currency');
     const integer = parts.findIndex((part) => part.type === 'integer');
     const between = parts.slice(Math.min(sign, integer) + 1, Math.max(sign, integer));
-    place = { after: sign > integer, gap: between.some((part) => /\s/.test(part.value)) ? '\u00a0' : '' };
+    return { after: sign > integer, gap: between.some((part) => /\s/.test(part.value)) ? '\u00a0' : '' };
   } catch {
     // Not an ISO currency Intl knows: the sign goes first.
+    return { after: false, gap: '' };
   }
-  signPlaces.set(key, place);
-  return place;
 }
 
 /**
