@@ -1,6 +1,7 @@
 import { Dec } from '@halyard/money';
 import type { IndexPriceSource } from '../../market/index.ts';
 import type { PairMarket } from './pair-market.ts';
+import { reconcileQuotes, TickQuoter, type WantedQuote } from './quoting.ts';
 import type { SpotService } from './service.ts';
 import { HOUSE_QUOTER, HOUSE_TAKER } from './trader.ts';
 
@@ -17,9 +18,7 @@ const CHANGES_MAX = 2 * LEVELS_PER_SIDE + 4;
 /** A small market order crosses the spread on every pair every this many requotes. */
 const CROSS_EVERY = 5;
 
-interface Quote {
-  side: 'buy' | 'sell';
-  price: Dec;
+interface Quote extends WantedQuote {
   amount: Dec;
 }
 
@@ -39,74 +38,38 @@ export interface MarketMakerOptions {
  * the house trading with itself). Orders go through the spot service like
  * anyone's: spec checks, ledger holds, matching, settlement.
  */
-export class MarketMaker {
-  private readonly running = new Map<number, Promise<void>>();
+export class MarketMaker extends TickQuoter<PairMarket> {
   private readonly requotes = new Map<number, number>();
-  private unsubscribe: (() => void) | null = null;
 
-  constructor(private readonly options: MarketMakerOptions) {}
-
-  /** Requotes every pair on each index tick. */
-  start(): void {
-    if (this.unsubscribe) return;
-    this.unsubscribe = this.options.index.subscribe(() => {
-      this.requoteAll().catch(this.options.onError);
-    });
+  constructor(private readonly options: MarketMakerOptions) {
+    super(options.index, options.onError);
   }
 
-  async stop(): Promise<void> {
-    this.unsubscribe?.();
-    this.unsubscribe = null;
-    await Promise.all(this.running.values());
+  protected markets() {
+    return this.options.spot.pairs().map((market) => [market.pair.autoid, market] as const);
   }
 
-  /** One requote of every pair; a pair still busy with the previous one is skipped. */
-  async requoteAll(): Promise<void> {
-    await Promise.all(
-      this.options.spot.pairs().map((market) => {
-        const id = market.pair.autoid;
-        if (this.running.has(id)) return this.running.get(id);
-        const run = this.requote(market)
-          .catch(this.options.onError)
-          .finally(() => this.running.delete(id));
-        this.running.set(id, run);
-        return run;
-      }),
-    );
-  }
-
-  private async requote(market: PairMarket): Promise<void> {
+  protected async requote(market: PairMarket): Promise<void> {
     const { pair } = market;
     if (pair.maincoin !== this.options.index.quote || pair.state !== 1) return;
     const index = this.options.index.current(pair.tradcoin)?.price;
     if (!index?.isPositive()) return;
-    const wanted = ladder(index, pair.price_accuracy, pair.amount_accuracy, Dec.parse(pair.minnumber));
-    const wantedKeys = new Set(wanted.map(quoteKey));
-    const resting = market.openOrdersOf(HOUSE_QUOTER);
-    const restingKeys = new Set(resting.map((row) => `${row.type}:${Dec.parse(row.price ?? '0')}`));
-    let changesLeft = CHANGES_MAX;
-    // Stale levels first, so new quotes never meet the house's own old ones.
-    for (const row of resting) {
-      if (changesLeft <= 0) return;
-      if (wantedKeys.has(`${row.type}:${Dec.parse(row.price ?? '0')}`)) continue;
-      changesLeft -= 1;
-      await this.options.spot.cancelForHouse(row).catch(this.options.onError);
-    }
     const coins = { tradcoin: pair.tradcoin, maincoin: pair.maincoin };
-    const missing = wanted.filter((quote) => !restingKeys.has(quoteKey(quote))).slice(0, changesLeft);
-    await Promise.all(
-      missing.map((quote) =>
-        this.options.spot
-          .placeForHouse(HOUSE_QUOTER, {
-            ...coins,
-            side: quote.side,
-            style: 'limit',
-            price: quote.price.toString(),
-            number: quote.amount.toString(),
-          })
-          .catch(this.options.onError),
-      ),
-    );
+    await reconcileQuotes({
+      wanted: ladder(index, pair.price_accuracy, pair.amount_accuracy, Dec.parse(pair.minnumber)),
+      resting: market.openOrdersOf(HOUSE_QUOTER),
+      changesMax: CHANGES_MAX,
+      cancel: (row) => this.options.spot.cancelForHouse(row),
+      place: (quote) =>
+        this.options.spot.placeForHouse(HOUSE_QUOTER, {
+          ...coins,
+          side: quote.side,
+          style: 'limit',
+          price: quote.price.toString(),
+          number: quote.amount.toString(),
+        }),
+      onError: this.onError,
+    });
     await this.crossWhenDue(market);
   }
 
@@ -125,7 +88,7 @@ export class MarketMaker {
         style: 'market',
         number: Dec.parse(pair.minnumber).mul(Dec.fromInt(3)).toString(),
       })
-      .catch(this.options.onError);
+      .catch(this.onError);
   }
 }
 
@@ -177,8 +140,4 @@ function onGridAtOrAbove(price: Dec, grid: Dec): Dec {
 
 function levelAmount(value: Dec, price: Dec, amountAccuracy: number, minNumber: Dec): Dec {
   return Dec.max(value.div(price).floorTo(amountAccuracy), minNumber);
-}
-
-function quoteKey(quote: Quote): string {
-  return `${quote.side}:${quote.price}`;
 }
