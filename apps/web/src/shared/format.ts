@@ -58,11 +58,6 @@ export function trendOf(text: string | null | undefined): 'up' | 'down' {
   return (Dec.tryParse(String(text ?? '')) ?? Dec.ZERO).isNegative() ? 'down' : 'up';
 }
 
-/** Counts and other non-money numbers. */
-export function formatCount(value: number, locale: Locale): string {
-  return new Intl.NumberFormat(INTL_TAGS[locale]).format(value);
-}
-
 /** A date and time (ms since epoch) in the user's locale and time zone. */
 export function formatDateTime(ms: number, locale: Locale): string {
   return new Intl.DateTimeFormat(INTL_TAGS[locale], { dateStyle: 'medium', timeStyle: 'short' }).format(ms);
