@@ -36,6 +36,8 @@ describe('live data on the spec keys', () => {
     const short = await futuresUser(h);
     await placed(order(h, short, 'sell', 'limit', '3', { price: '100000' }));
     await placed(order(h, long, 'buy', 'market', '2'));
+    // The ticker (coninfo) and the bars (kline) are announced when the market data's pending bars are written.
+    await h.app.market.data.flush();
     const key = 'USDT_BTC_contract';
     expect(pushes).toContainEqual({ type: 'consymbols' });
     expect(pushes).toContainEqual({ type: 'sell', key });
@@ -51,7 +53,6 @@ describe('live data on the spec keys', () => {
     expect(book.sell).toEqual([{ price: '100000', amount: '1', width: '100.00' }]);
     expect(book.top).toEqual([expect.objectContaining({ price: '100000', amount: '2', type: 'buy' })]);
 
-    await h.app.market.data.flush();
     const kline = (await expectOk(get(h, '/contract/kline?pairname=BTC/USDT&mine=1'))).data as {
       series: string[];
     };
