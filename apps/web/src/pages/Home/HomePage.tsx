@@ -6,7 +6,7 @@ import { type Notice, useAboutUs, useBanners, useNotices } from '../../features/
 import { NoticePopup } from '../../features/content/NoticePopup.tsx';
 import { TipPopups } from '../../features/content/TipPopups.tsx';
 import { useFuturesSymbols, useSpotOverview } from '../../features/market/api.ts';
-import { MarketList } from '../../features/market/MarketList.tsx';
+import { MarketList, type MarketRow } from '../../features/market/MarketList.tsx';
 import { rememberViewed } from '../../features/market/pair-lists.ts';
 import { WalletButton } from '../../features/wallet/WalletButton.tsx';
 import { AutoCarousel } from '../../shared/ui/AutoCarousel.tsx';
@@ -143,30 +143,29 @@ function InviteBanner() {
 }
 
 function SpotMarkets() {
-  const navigate = useNavigate();
-  const { data, isLoading } = useSpotOverview();
-  return (
-    <MarketList
-      rows={data}
-      loading={isLoading}
-      onPick={(row) => {
-        rememberViewed(row);
-        navigate('/coinExchange');
-      }}
-    />
-  );
+  return <PickableMarkets list={useSpotOverview()} screen="/coinExchange" />;
 }
 
 function FuturesMarkets() {
+  return <PickableMarkets list={useFuturesSymbols()} screen="/futures" />;
+}
+
+/** A market list whose rows open `screen` on the picked pair (remembered as recently viewed). */
+function PickableMarkets({
+  list,
+  screen,
+}: {
+  list: { data: MarketRow[] | undefined; isLoading: boolean };
+  screen: string;
+}) {
   const navigate = useNavigate();
-  const { data, isLoading } = useFuturesSymbols();
   return (
     <MarketList
-      rows={data}
-      loading={isLoading}
+      rows={list.data}
+      loading={list.isLoading}
       onPick={(row) => {
         rememberViewed(row);
-        navigate('/futures');
+        navigate(screen);
       }}
     />
   );
