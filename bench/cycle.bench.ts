@@ -32,7 +32,8 @@ import {
   HOUSE,
   SETTLE_CHUNK,
   SettlementEngine,
-  stakeHoldId,
+  STAKES,
+  stakeTransferId,
 } from '../apps/server/src/modules/cycle/settlement.ts';
 import { openStore } from '../apps/server/src/store/connect.ts';
 
@@ -122,10 +123,9 @@ try {
       .execute();
     await ledger.execute(
       rows.map((row) => ({
-        id: stakeHoldId(row.orderid),
-        type: 'pending' as const,
+        id: stakeTransferId(row.orderid),
         debit: userAccount(row.user_id, 'spot'),
-        credit: HOUSE,
+        credit: STAKES,
         asset: 'USDT',
         amount: STAKE,
         code: 'cycle_stake',
@@ -137,6 +137,8 @@ try {
 
   const chunkMax = Number(process.env.CYCLE_BENCH_CHUNK ?? SETTLE_CHUNK);
   const engine = new SettlementEngine({ db: store.db, ledger, clock, index, chunkMax });
+  // The open orders, read once as at a start (a running server holds them from their acceptance).
+  await engine.load();
   const loadBefore = load();
   const cpuBefore = process.cpuUsage();
   const begin = performance.now();

@@ -28,6 +28,8 @@ export const NAMED_SYSTEM_WALLETS = {
   clearing: { mayGoNegative: false },
   /** The margin of every open futures position and the PnL owed between them (modules/futures). */
   futures_margin: { mayGoNegative: false },
+  /** The stakes of open cycle contracts, until their settlement moves them to the treasury (modules/cycle). */
+  cycle_stakes: { mayGoNegative: false },
 } as const satisfies Record<string, { mayGoNegative: boolean }>;
 export type NamedSystemWallet = keyof typeof NAMED_SYSTEM_WALLETS;
 

@@ -10,6 +10,7 @@ export const cycle: Catalogue = {
     'cycle.priceUnavailable': 'The index price is not available right now, please try again shortly',
     'cycle.orderNotFound': 'Order not found',
     'cycle.placed': 'Order placed',
+    'cycle.busy': 'Too many contracts are open right now, please try again shortly',
   },
   cn: {
     'cycle.pairNotFound': '该周期合约交易对未上线',
@@ -19,6 +20,7 @@ export const cycle: Catalogue = {
     'cycle.priceUnavailable': '指数价格暂时不可用，请稍后再试',
     'cycle.orderNotFound': '订单不存在',
     'cycle.placed': '下单成功',
+    'cycle.busy': '当前未结合约过多，请稍后再试',
   },
   tw: {
     'cycle.pairNotFound': '該週期合約交易對未上線',
@@ -28,6 +30,7 @@ export const cycle: Catalogue = {
     'cycle.priceUnavailable': '指數價格暫時不可用，請稍後再試',
     'cycle.orderNotFound': '訂單不存在',
     'cycle.placed': '下單成功',
+    'cycle.busy': '目前未結合約過多，請稍後再試',
   },
   jp: {
     'cycle.pairNotFound': 'このサイクル取引ペアは上場していません',
@@ -37,6 +40,7 @@ export const cycle: Catalogue = {
     'cycle.priceUnavailable': '現在インデックス価格を取得できません。しばらくしてからお試しください',
     'cycle.orderNotFound': '注文が見つかりません',
     'cycle.placed': '注文しました',
+    'cycle.busy': '現在オープン中の契約が多すぎます。しばらくしてからお試しください',
   },
   ko: {
     'cycle.pairNotFound': '상장되지 않은 사이클 거래쌍입니다',
@@ -46,6 +50,7 @@ export const cycle: Catalogue = {
     'cycle.priceUnavailable': '지금은 지수 가격을 사용할 수 없습니다. 잠시 후 다시 시도하세요',
     'cycle.orderNotFound': '주문을 찾을 수 없습니다',
     'cycle.placed': '주문이 접수되었습니다',
+    'cycle.busy': '현재 진행 중인 계약이 너무 많습니다. 잠시 후 다시 시도하세요',
   },
   tr: {
     'cycle.pairNotFound': 'Bu döngü paritesi listelenmemiş',
@@ -55,6 +60,7 @@ export const cycle: Catalogue = {
     'cycle.priceUnavailable': 'Endeks fiyatı şu anda kullanılamıyor, lütfen biraz sonra tekrar deneyin',
     'cycle.orderNotFound': 'Emir bulunamadı',
     'cycle.placed': 'Emir verildi',
+    'cycle.busy': 'Şu anda çok fazla açık sözleşme var, lütfen biraz sonra tekrar deneyin',
   },
   vi: {
     'cycle.pairNotFound': 'Cặp hợp đồng chu kỳ này chưa được niêm yết',
@@ -64,6 +70,7 @@ export const cycle: Catalogue = {
     'cycle.priceUnavailable': 'Giá chỉ số hiện không khả dụng, vui lòng thử lại sau',
     'cycle.orderNotFound': 'Không tìm thấy lệnh',
     'cycle.placed': 'Đặt lệnh thành công',
+    'cycle.busy': 'Hiện có quá nhiều hợp đồng đang mở, vui lòng thử lại sau',
   },
   id: {
     'cycle.pairNotFound': 'Pasangan kontrak siklus ini tidak terdaftar',
@@ -73,6 +80,7 @@ export const cycle: Catalogue = {
     'cycle.priceUnavailable': 'Harga indeks sedang tidak tersedia, silakan coba lagi sebentar lagi',
     'cycle.orderNotFound': 'Order tidak ditemukan',
     'cycle.placed': 'Order berhasil dibuat',
+    'cycle.busy': 'Terlalu banyak kontrak terbuka saat ini, silakan coba lagi nanti',
   },
   ru: {
     'cycle.pairNotFound': 'Эта пара циклических контрактов не размещена',
@@ -82,5 +90,6 @@ export const cycle: Catalogue = {
     'cycle.priceUnavailable': 'Индексная цена сейчас недоступна, попробуйте чуть позже',
     'cycle.orderNotFound': 'Ордер не найден',
     'cycle.placed': 'Ордер размещён',
+    'cycle.busy': 'Сейчас открыто слишком много контрактов, попробуйте чуть позже',
   },
 };

@@ -49,6 +49,7 @@ export async function createCycleModule(options: CycleModuleOptions): Promise<Cy
   const { clock, market, onError } = options;
   const service = new CycleService({ ...options, db: options.store.db });
   await service.load();
+  await service.settlement.load();
   const settleDue = async (cut: number, coin: string | null) => {
     const settled = await service.settlement.settleDue(cut, coin);
     if (settled.length > 0) await service.publishSettled(settled);

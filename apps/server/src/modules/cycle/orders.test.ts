@@ -103,7 +103,7 @@ describe('cycle orders', () => {
       last_profit: '0',
       close_price: null,
     });
-    expect(await usdtOf(h, spotOf(user))).toEqual({ available: '750', locked: '250' });
+    expect(await usdtOf(h, spotOf(user))).toEqual({ available: '750', locked: '0' });
     const open = await expectOk(get(h, '/cycle/positionByCoin?tradcoin=BTC&maincoin=USDT', user.token));
     expect(open.data).toEqual([position]);
   });

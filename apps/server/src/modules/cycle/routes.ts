@@ -123,7 +123,7 @@ function registerAccountReads(http: FastifyInstance, { cycle, requireUser }: Cyc
       ...guarded,
       schema: { ...schema, querystring: optionalCoinsQuery, summary: 'Open positions, newest first' },
     },
-    async (request) => ok(await cycle.positions(currentUser(request).id, optionalCoins(request.query))),
+    async (request) => ok(cycle.positions(currentUser(request).id, optionalCoins(request.query))),
   );
   http.get<{ Querystring: { orderId: number } }>(
     '/cycle/positionById',

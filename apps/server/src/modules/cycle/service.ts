@@ -10,14 +10,14 @@ import {
 } from '@halyard/protocol';
 import { CYCLE_AMOUNT_DIGITS, CYCLE_CLOCK_TOLERANCE_MS, checkCycleOrder, winIncome } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
-import { badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { type Ledger, userAccount } from '../../ledger/index.ts';
 import type { MarketModule } from '../../market/index.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import type { Db } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { demoCyclePairs } from './demo.ts';
-import { HOUSE, ratesOf, type SettledOrder, SettlementEngine, stakeHoldId } from './settlement.ts';
+import { ratesOf, type SettledOrder, SettlementEngine, STAKES, stakeTransferId } from './settlement.ts';
 import {
   insertMissingPairs,
   insertOrder,
@@ -26,7 +26,6 @@ import {
   type PairRow,
   selectHistoryPage,
   selectLatestSettled,
-  selectOpenOrders,
   selectPairs,
   selectUserOrder,
 } from './store.ts';
@@ -67,9 +66,10 @@ interface ListedPair {
 
 /**
  * Cycle contracts (spec §7 "Cycle"): the pairs and their duration options,
- * accepting an order (stake held in the user's spot wallet, opening index
- * price recorded), the reads, and the pushes. Settlement is the
- * {@link SettlementEngine}'s alone.
+ * accepting an order (stake paid from the user's spot wallet into the
+ * stakes account, opening index price recorded), the reads, and the
+ * pushes. Settlement is the {@link SettlementEngine}'s alone; it keeps the
+ * open orders, so the positions are read from it.
  *
  * Stakes come from the spot wallet: the spec's balance pages show spot,
  * futures and fiat assets and offer no cycle wallet or transfer into one, so
@@ -104,8 +104,10 @@ export class CycleService {
   /**
    * Accepts an up (buy) or down (sell) contract: the option must exist, the
    * account be neither frozen nor in a refused region, then the spec §5 checks
-   * (bound email first). The stake is held and the opening index price, its
-   * time and source are stored with the order in one transaction.
+   * (bound email first). The stake moves to the stakes account (a contract
+   * cannot be cancelled: it is paid when opened, like an option's premium) and
+   * the opening index price, its time and source are stored with the order,
+   * in one transaction.
    */
   async place(userId: number, input: CycleOrderInput): Promise<CyclePosition> {
     const { pair, levers } = this.listed(input);
@@ -132,6 +134,7 @@ export class CycleService {
     const stake = Dec.parse(input.number);
     if (!stake.hasAtMostDigits(CYCLE_AMOUNT_DIGITS))
       throw badRequest('rules.tooManyDecimals', { digits: CYCLE_AMOUNT_DIGITS });
+    if (this.settlement.full) throw new AppError('cycle.busy', {}, 429);
     const open = this.freshTick(pair);
     const now = this.options.clock.now();
     const order = await this.options.ledger.transaction(async (trx) => {
@@ -156,10 +159,9 @@ export class CycleService {
       await this.options.ledger.execute(
         [
           {
-            id: stakeHoldId(row.orderid),
-            type: 'pending',
+            id: stakeTransferId(row.orderid),
             debit: userAccount(userId, 'spot'),
-            credit: HOUSE,
+            credit: STAKES,
             asset: input.paycoin,
             amount: stake,
             code: 'cycle_stake',
@@ -170,6 +172,7 @@ export class CycleService {
       );
       return row;
     });
+    this.settlement.opened(order);
     return positionView({ order, settlement: null });
   }
 
@@ -197,10 +200,9 @@ export class CycleService {
     return this.infoOf(this.listed(coins));
   }
 
-  async positions(userId: number, coins: Coins | null): Promise<CyclePosition[]> {
+  positions(userId: number, coins: Coins | null): CyclePosition[] {
     const pairId = coins ? this.listed(coins).pair.autoid : null;
-    const rows = await selectOpenOrders(this.options.db, userId, pairId);
-    return rows.map((order) => positionView({ order, settlement: null }));
+    return this.settlement.openOf(userId, pairId).map((order) => positionView({ order, settlement: null }));
   }
 
   /** The user's order by id, as a one-item list (spec: positionById returns a data list). */

@@ -2,8 +2,8 @@ import { Dec } from '@halyard/money';
 import type { CyclePosition } from '@halyard/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decideResult, settle } from './outcome.ts';
-import { ratesOf, SettlementEngine } from './settlement.ts';
-import { selectSettledPage } from './store.ts';
+import { ratesOf, SettlementEngine, stakeTransferId } from './settlement.ts';
+import { insertOrder, selectSettledPage } from './store.ts';
 import {
   BTC,
   type CycleHarness,
@@ -16,6 +16,7 @@ import {
   order,
   placed,
   positionById,
+  STAKES,
   snapshot,
   spotOf,
   startCycleHarness,
@@ -52,7 +53,9 @@ describe('cycle settlement', () => {
     const houseBefore = d((await usdtOf(h, HOUSE)).available);
     const up = await placed(order(h, upper, 'buy'));
     const down = await placed(order(h, downer, 'sell'));
-    expect(await usdtOf(h, spotOf(upper))).toEqual({ available: '900', locked: '100' });
+    // The stake is paid in when the contract opens: nothing stays locked.
+    expect(await usdtOf(h, spotOf(upper))).toEqual({ available: '900', locked: '0' });
+    expect(await usdtOf(h, STAKES)).toEqual({ available: '200', locked: '0' });
     expect(up).toMatchObject({
       state: 'open',
       type: 'buy',
@@ -86,13 +89,13 @@ describe('cycle settlement', () => {
     expect(won.close_ts).toBeLessThanOrEqual(won.expires_at);
     expect(won.close_source).toBe('halyard-simulator');
 
-    // The winner's record: the payout less its fee, in one transfer; the stake's hold was voided.
-    const record = await h.app.ledger.transfers({ ...spotOf(winner), asset: 'USDT' }, { limit: 3 });
+    // The winner's record: the stake paid in, then the stake and the payout less its fee paid back in one transfer.
+    const record = await h.app.ledger.transfers({ ...spotOf(winner), asset: 'USDT' }, { limit: 2 });
     expect(record.items.map(({ code, type, amount }) => [code, type, amount.toString()])).toEqual([
-      ['cycle_payout', 'posted', '78.4'],
-      ['cycle_release', 'void_pending', '100'],
-      ['cycle_stake', 'pending', '100'],
+      ['cycle_payout', 'posted', '178.4'],
+      ['cycle_stake', 'posted', '100'],
     ]);
+    expect(await usdtOf(h, STAKES)).toEqual({ available: '0', locked: '0' });
     // Fee accounting: the house paid 80 and took 100; the fee account got 1.6.
     expect(await usdtOf(h, FEES)).toEqual({ available: '1.6', locked: '0' });
     expect(
@@ -115,8 +118,12 @@ describe('cycle settlement', () => {
       index: h.app.market.index,
       chunkMax: 2,
     });
+    await engine.load();
     const settled = await engine.settleDue(h.clock.now(), 'BTC');
     expect(settled).toHaveLength(5);
+    // The app's engine (as another process would) still holds them as open: the store refuses a second
+    // settlement, and the engine starts its next call from the record.
+    await expect(h.app.cycle.settleDue()).rejects.toThrow();
     expect(await h.app.cycle.settleDue()).toHaveLength(0);
     const chunks = [settled.slice(0, 2), settled.slice(2, 4), settled.slice(4)];
     const withWins = chunks.filter((chunk) => chunk.some(({ settlement }) => settlement.result === 'win'));
@@ -182,6 +189,64 @@ describe('cycle settlement', () => {
     await h.restart();
     expect(await snapshot(h, [user])).toEqual(settledOnce);
     expect(await positionById(h, user, position.orderid)).toEqual(after);
+  });
+
+  it('pays in at start a stake still held from before stakes were paid at acceptance (migration 012)', async () => {
+    const user = await fundedUser(h);
+    const tick = h.app.market.index.current('BTC')!;
+    const now = h.clock.now();
+    // An order as accepted before: its stake a hold on the user's spot account, the order listed as holding one.
+    const legacy = await h.app.ledger.transaction(async (trx) => {
+      const row = await insertOrder(trx, {
+        user_id: user.id,
+        pair_id: h.app.cycle.service.info(BTC).autoid,
+        ...BTC,
+        paycoin: 'USDT',
+        type: 'buy',
+        number: '100',
+        seconds: 30,
+        profit_gas: '0.8',
+        loss_gas: '1',
+        gas: '0.02',
+        open_price: tick.price.toString(),
+        open_ts: tick.ts,
+        open_source: tick.source,
+        wdate: now,
+        expires_at: now + 30_000,
+      });
+      await h.app.ledger.execute(
+        [
+          {
+            id: stakeTransferId(row.orderid),
+            type: 'pending',
+            debit: spotOf(user),
+            credit: HOUSE,
+            asset: 'USDT',
+            amount: d('100'),
+            code: 'cycle_stake',
+          },
+        ],
+        trx,
+      );
+      await trx.insertInto('cycle_held_stakes').values({ orderid: row.orderid }).execute();
+      return row;
+    });
+    expect(await usdtOf(h, spotOf(user))).toEqual({ available: '900', locked: '100' });
+
+    await h.restart();
+    expect(await usdtOf(h, spotOf(user))).toEqual({ available: '900', locked: '0' });
+    expect(await usdtOf(h, STAKES)).toEqual({ available: '100', locked: '0' });
+    expect(await h.store.db.selectFrom('cycle_held_stakes').selectAll().execute()).toEqual([]);
+    expect((await positionById(h, user, String(legacy.orderid))).state).toBe('open');
+
+    const [settled] = await runFor(30);
+    expect(settled?.order.orderid).toBe(legacy.orderid);
+    const paidBack = d('100').add(d(settled!.settlement.last_profit));
+    expect(await usdtOf(h, spotOf(user))).toEqual({
+      available: d('900').add(paidBack).toString(),
+      locked: '0',
+    });
+    expect(await usdtOf(h, STAKES)).toEqual({ available: '0', locked: '0' });
   });
 
   it('replaying the recorded prices reproduces every stored outcome', async () => {

@@ -3,14 +3,15 @@ import type { Clock } from '../../clock.ts';
 import { BULK_MAX, type Ledger, systemAccount, type TransferInput, userAccount } from '../../ledger/index.ts';
 import type { IndexPriceSource, IndexTick } from '../../market/index.ts';
 import type { Db } from '../../store/database.ts';
+import { OpenOrders } from './open-orders.ts';
 import { type OrderRates, type Settlement, settle } from './outcome.ts';
 import {
-  type DueInstant,
+  deleteHeldStakes,
   insertSettlements,
   type OrderRow,
   type SettlementRow,
-  selectDueInstants,
-  selectDueOrders,
+  selectHeldStakes,
+  selectOpenOrders,
 } from './store.ts';
 
 /**
@@ -19,28 +20,30 @@ import {
  * chunk: queued batches run between two chunks.
  */
 export const SETTLE_CHUNK = 10_000;
-/** Expiry instants priced per round; the orders of later instants wait for the next round. */
-const INSTANTS_MAX = 1000;
-/** Rounds and chunks per call (TIGER_STYLE: every loop has a bound); what is left waits for the next call. */
-const ROUNDS_MAX = 100;
+/** Held stakes paid in per transaction at start (migration 012). */
+const HELD_STAKES_CHUNK = 1000;
+/** Chunks per call (TIGER_STYLE: every loop has a bound); what is left waits for the next call. */
 const CHUNKS_MAX = 1000;
 
-/** Where cycle stakes go on a loss and payouts come from: the exchange's own money. */
+/** Where the stakes of settled contracts go and payouts come from: the exchange's own money. */
 export const HOUSE = systemAccount('treasury');
+/** Where an open contract's stake waits for its outcome. */
+export const STAKES = systemAccount('cycle_stakes');
 const FEES = systemAccount('fees');
 
-/** The hold that reserves an order's stake; settlement ids derive from the order id too, so each happens once. */
-export function stakeHoldId(orderid: number): string {
+/** The transfer that pays an order's stake in; settlement ids derive from the order id too, so each happens once. */
+export function stakeTransferId(orderid: number): string {
   return `cycle:${orderid}:stake`;
 }
 
 /**
- * A settlement's transfer ids. `fees` is the one transfer per chunk (and pay
- * coin) that moves its wins' fees, named after the chunk's lowest order id:
- * that order is settled once, so the id is used once.
+ * The id of what an order's settlement pays back, and of the transfers of a
+ * chunk (one per pay coin: its stakes to the house, its wins' fees), named
+ * after the chunk's lowest order id: that order is settled once, so each id
+ * is used once.
  */
-export function settleId(orderid: number, leg?: 'payout' | 'release' | 'fees'): string {
-  return leg ? `cycle:${orderid}:settle:${leg}` : `cycle:${orderid}:settle`;
+export function settleId(orderid: number, chunkLeg?: 'stakes' | 'fees', asset?: string): string {
+  return chunkLeg ? `cycle:${orderid}:settle:${chunkLeg}:${asset}` : `cycle:${orderid}:settle`;
 }
 
 export function ratesOf(
@@ -82,76 +85,89 @@ export function settlementOf(
 }
 
 /**
- * The ledger transfers of one settlement, the fewest that do it: a loss posts
- * the taken part of the stake's hold (and voids the rest, if any); a draw
- * voids the hold; a win voids it and the house pays the payout less its fee.
- * The fee itself goes from the house to the fee account in one transfer per
- * chunk (`feesTransfers`): the user, the house and the fee account end where
- * a payout and a fee paid by the user would leave them.
+ * What the house pays back to the user at settlement: the stake plus the
+ * profit (a win: stake + payout − fee; a draw: the stake; a loss: what the
+ * loss rate leaves of the stake). A whole loss pays nothing back, so it
+ * writes no transfer of its own: its stake reaches the house in its chunk's
+ * stakes transfer (`chunkTransfers`).
  */
-export function settlementTransfers(order: OrderRow, stake: Dec, outcome: Settlement): TransferInput[] {
-  const id = order.orderid;
-  const reference = `cycle:${id}`;
-  const pendingId = stakeHoldId(id);
-  if (outcome.result === 'loss' && outcome.loss.isPositive()) {
-    const taken: TransferInput = {
-      id: settleId(id),
-      type: 'post_pending',
-      pendingId,
-      amount: outcome.loss,
-      code: 'cycle_loss',
-      reference,
-    };
-    if (outcome.loss.eq(stake)) return [taken];
-    return [
-      taken,
-      { id: settleId(id, 'release'), type: 'void_pending', pendingId, code: 'cycle_release', reference },
-    ];
-  }
-  const release: TransferInput = {
-    id: settleId(id),
-    type: 'void_pending',
-    pendingId,
-    code: 'cycle_release',
-    reference,
+export function settlementTransfer(order: OrderRow, stake: Dec, outcome: Settlement): TransferInput | null {
+  const paidBack = stake.add(outcome.lastProfit);
+  if (!paidBack.isPositive()) return null;
+  return {
+    id: settleId(order.orderid),
+    debit: HOUSE,
+    credit: userAccount(order.user_id, 'spot'),
+    asset: order.paycoin,
+    amount: paidBack,
+    code: outcome.result === 'win' ? 'cycle_payout' : 'cycle_refund',
+    reference: `cycle:${order.orderid}`,
   };
-  const net = outcome.payout.sub(outcome.fee);
-  if (outcome.result !== 'win' || !net.isPositive()) return [release];
-  return [
-    release,
-    {
-      id: settleId(id, 'payout'),
-      debit: HOUSE,
-      credit: userAccount(order.user_id, 'spot'),
-      asset: order.paycoin,
-      amount: net,
-      code: 'cycle_payout',
-      reference,
-    },
-  ];
 }
 
 /**
- * The fees of a chunk's wins, one transfer per pay coin from the house to the
- * fee account, named after the chunk's lowest order id.
+ * A chunk's transfers between the exchange's own accounts, per pay coin:
+ * its stakes from the stakes account to the house (before the house pays
+ * anything back), and its wins' fees from the house to the fee account.
+ * The user, the house and the fee account end where a payout and a fee paid
+ * by the user would leave them.
  */
-export function feesTransfers(settled: readonly { order: OrderRow; outcome: Settlement }[]): TransferInput[] {
+export function chunkTransfers(settled: readonly { order: OrderRow; stake: Dec; outcome: Settlement }[]): {
+  stakes: TransferInput[];
+  fees: TransferInput[];
+} {
   let lowest = Number.POSITIVE_INFINITY;
-  const perCoin = new Map<string, Dec>();
-  for (const { order, outcome } of settled) {
+  const stakes = new Map<string, Dec>();
+  const fees = new Map<string, Dec>();
+  for (const { order, stake, outcome } of settled) {
     lowest = Math.min(lowest, order.orderid);
-    if (!outcome.fee.isPositive()) continue;
-    perCoin.set(order.paycoin, (perCoin.get(order.paycoin) ?? Dec.ZERO).add(outcome.fee));
+    stakes.set(order.paycoin, (stakes.get(order.paycoin) ?? Dec.ZERO).add(stake));
+    if (outcome.fee.isPositive())
+      fees.set(order.paycoin, (fees.get(order.paycoin) ?? Dec.ZERO).add(outcome.fee));
   }
-  return [...perCoin].map(([asset, amount]) => ({
-    id: `${settleId(lowest, 'fees')}:${asset}`,
-    debit: HOUSE,
-    credit: FEES,
-    asset,
-    amount,
-    code: 'cycle_fee',
-    reference: `cycle-settlement:${lowest}`,
-  }));
+  const reference = `cycle-settlement:${lowest}`;
+  return {
+    stakes: [...stakes].map(([asset, amount]) => ({
+      id: settleId(lowest, 'stakes', asset),
+      debit: STAKES,
+      credit: HOUSE,
+      asset,
+      amount,
+      code: 'cycle_stakes',
+      reference,
+    })),
+    fees: [...fees].map(([asset, amount]) => ({
+      id: settleId(lowest, 'fees', asset),
+      debit: HOUSE,
+      credit: FEES,
+      asset,
+      amount,
+      code: 'cycle_fee',
+      reference,
+    })),
+  };
+}
+
+/**
+ * Pays in the stake of an order accepted while stakes were holds (migration
+ * 012): the hold is voided and the same amount moved to the stakes account,
+ * in one linked batch, so the user's available balance does not change.
+ */
+export function heldStakePayment(order: OrderRow): TransferInput[] {
+  const pendingId = stakeTransferId(order.orderid);
+  const reference = `cycle:${order.orderid}`;
+  return [
+    { id: `${pendingId}:release`, type: 'void_pending', pendingId, code: 'cycle_release', reference },
+    {
+      id: `${pendingId}:paid`,
+      debit: userAccount(order.user_id, 'spot'),
+      credit: STAKES,
+      asset: order.paycoin,
+      amount: Dec.parse(order.number),
+      code: 'cycle_stake',
+      reference,
+    },
+  ];
 }
 
 export interface SettledOrder {
@@ -171,18 +187,6 @@ export interface SettlementEngineOptions {
 /** The key of an expiry instant of one coin. */
 const instantKey = (coin: string, expiresAt: number) => `${coin}|${expiresAt}`;
 
-/**
- * The last expiry up to which every due instant was read: all of them, or,
- * when the read stopped at its limit, those before the last instant's expiry
- * (other coins may share that one; they come in the next round).
- */
-function pricedUntil(instants: readonly DueInstant[], more: boolean): number {
-  const last = instants[instants.length - 1]!.expires_at;
-  if (!more) return last;
-  const earlier = instants.findLast((instant) => instant.expires_at < last);
-  return earlier?.expires_at ?? last;
-}
-
 /** `Dec.parse` remembering what it read: a chunk's orders share a few rates and opening prices. */
 function cachedParse(): (text: string) => Dec {
   const parsed = new Map<string, Dec>();
@@ -196,30 +200,77 @@ function cachedParse(): (text: string) => Dec {
   };
 }
 
+interface ChosenSettlement {
+  order: OrderRow;
+  stake: Dec;
+  outcome: Settlement;
+  settlement: SettlementRow;
+}
+
 /**
  * Settles expired cycle orders from the recorded index history (AMENDMENTS A3).
  *
  * Nothing else decides an outcome: the closing price is the recorded tick at
  * or just before the expiry instant, the result follows from the two prices,
  * and the amounts from the rates the order copied when it was accepted.
- * The recorded prices of the due instants are read first; then each chunk of
- * orders is settled in one ledger transaction that reads which orders are
- * due (and so still open) under the ledger's lock, writes their settlement
- * rows (primary key: the order id), closes them and writes their transfers
- * (ids derived from the order ids) in one bulk, so a crash, a retry or a
- * second caller can never settle an order twice.
+ * The engine keeps the open orders in memory (`OpenOrders`, loaded from the
+ * store at start); each chunk of due orders is settled in one ledger
+ * transaction that writes their settlement rows (primary key: the order id),
+ * closes them in the store (refusing any that is not open there) and writes
+ * their transfers (ids derived from the order ids) in one bulk, so a crash, a
+ * retry or a second process can never settle an order twice.
  */
 export class SettlementEngine {
   private running: Promise<unknown> = Promise.resolve();
 
   private readonly chunkMax: number;
 
+  private readonly open = new OpenOrders();
+
   constructor(private readonly options: SettlementEngineOptions) {
     this.chunkMax = options.chunkMax ?? SETTLE_CHUNK;
-    // A chunk's transfers go in one bulk: at most two per order and one fee transfer per pay coin.
+    // A chunk's transfers go in one bulk: at most one per order and two per pay coin (no more pay coins than orders).
     if (!(this.chunkMax >= 1 && this.chunkMax * 3 <= BULK_MAX)) {
       throw new Error(`cycle: chunkMax ${this.chunkMax} does not fit a ledger bulk`);
     }
+  }
+
+  /** Reads the open orders from the store (at start, before any order is accepted or settled). */
+  async load(): Promise<void> {
+    await this.payHeldStakes();
+    const orders = await selectOpenOrders(this.options.db);
+    this.open.clear();
+    for (const order of orders) this.open.add(order);
+  }
+
+  private async payHeldStakes(): Promise<void> {
+    const { db, ledger } = this.options;
+    for (let round = 0; round < CHUNKS_MAX; round += 1) {
+      const held = await selectHeldStakes(db, HELD_STAKES_CHUNK);
+      if (held.length === 0) return;
+      await ledger.transaction(async (trx) => {
+        await ledger.executeBulk(held.flatMap(heldStakePayment), trx);
+        await deleteHeldStakes(
+          trx,
+          held.map((order) => order.orderid),
+        );
+      });
+    }
+  }
+
+  /** Whether the engine holds as many open orders as it may: new orders wait until some settle. */
+  get full(): boolean {
+    return this.open.full;
+  }
+
+  /** Takes an order whose acceptance has committed. */
+  opened(order: OrderRow): void {
+    this.open.add(order);
+  }
+
+  /** A user's open orders, of one pair or all, newest first. */
+  openOf(userId: number, pairId: number | null): OrderRow[] {
+    return this.open.ofUser(userId, pairId);
   }
 
   /**
@@ -241,90 +292,93 @@ export class SettlementEngine {
 
   private async settleAll(cut: number, coin: string | null): Promise<SettledOrder[]> {
     const settled: SettledOrder[] = [];
-    for (let round = 0; round < ROUNDS_MAX; round += 1) {
-      const instants = await selectDueInstants(this.options.db, cut, coin, INSTANTS_MAX);
-      if (instants.length === 0) break;
-      const more = instants.length === INSTANTS_MAX;
-      const closes = await this.recordedCloses(instants);
-      const until = pricedUntil(instants, more);
-      for (let chunk = 0; chunk < CHUNKS_MAX; chunk += 1) {
-        const { part, full } = await this.settleChunk(until, coin, closes);
-        settled.push(...part);
-        if (!full || part.length === 0) break;
+    const closes = new Map<string, IndexTick | null>();
+    for (let chunk = 0; chunk < CHUNKS_MAX; chunk += 1) {
+      const due = this.open.due(cut, coin, this.chunkMax);
+      if (due.length === 0) break;
+      await this.recordCloses(due, closes);
+      const chosen = this.settlementsOf(due, closes);
+      await this.commit(chosen).catch(async (error: unknown) => {
+        // The store refused (an order settled elsewhere, a ledger refusal): start the next call from the record.
+        await this.load();
+        throw error;
+      });
+      for (const { order, settlement } of chosen) {
+        this.open.remove(order);
+        settled.push({ order, settlement });
       }
-      if (!more) break;
     }
     return settled;
   }
 
-  /** The recorded tick at or just before each instant: one lookup per coin and instant. */
-  private async recordedCloses(instants: readonly DueInstant[]): Promise<Map<string, IndexTick | null>> {
+  /** Adds to `closes` the recorded tick at or just before each instant of `due` not in it yet. */
+  private async recordCloses(due: readonly OrderRow[], closes: Map<string, IndexTick | null>): Promise<void> {
+    const missing = new Map<string, OrderRow>();
+    for (const order of due) {
+      const key = instantKey(order.tradcoin, order.expires_at);
+      if (!closes.has(key)) missing.set(key, order);
+    }
     const { index } = this.options;
-    const closes = await Promise.all(
-      instants.map((instant) => index.priceAt(instant.tradcoin, instant.expires_at)),
+    const recorded = await Promise.all(
+      [...missing.values()].map((order) => index.priceAt(order.tradcoin, order.expires_at)),
     );
-    return new Map(
-      instants.map((instant, at) => [instantKey(instant.tradcoin, instant.expires_at), closes[at]!]),
-    );
+    let at = 0;
+    for (const key of missing.keys()) closes.set(key, recorded[at++]!);
   }
 
-  /**
-   * Settles up to `chunkMax` orders due by `until` whose instants are priced,
-   * in one ledger transaction; `full` when there may be more.
-   */
-  private settleChunk(
-    until: number,
-    coin: string | null,
+  /** The outcome of each due order, from its instant's recorded close. */
+  private settlementsOf(
+    due: readonly OrderRow[],
     closes: ReadonlyMap<string, IndexTick | null>,
-  ): Promise<{ part: SettledOrder[]; full: boolean }> {
-    const { ledger, clock } = this.options;
-    return ledger.transaction(async (trx) => {
-      const due = await selectDueOrders(trx, until, coin, this.chunkMax);
-      const now = clock.now();
-      const parse = cachedParse();
-      const closePrices = new Map<IndexTick, string>();
-      const chosen: { order: OrderRow; stake: Dec; outcome: Settlement; settlement: SettlementRow }[] = [];
-      for (const order of due) {
-        const recorded = closes.get(instantKey(order.tradcoin, order.expires_at));
-        if (recorded === undefined) continue;
-        const close = closingTick(order, recorded);
-        const stake = Dec.parse(order.number);
-        const outcome = settlementOf(order, stake, close, parse);
-        let closePrice = closePrices.get(close);
-        if (closePrice === undefined) {
-          closePrice = close.price.toString();
-          closePrices.set(close, closePrice);
-        }
-        chosen.push({
-          order,
-          stake,
-          outcome,
-          settlement: {
-            orderid: order.orderid,
-            pair_id: order.pair_id,
-            user_id: order.user_id,
-            result: outcome.result,
-            close_price: closePrice,
-            close_ts: close.ts,
-            close_source: close.source,
-            last_profit: outcome.lastProfit.toString(),
-            fee: outcome.fee.toString(),
-            settled_at: now,
-          },
-        });
+  ): ChosenSettlement[] {
+    const now = this.options.clock.now();
+    const parse = cachedParse();
+    const closePrices = new Map<IndexTick, string>();
+    return due.map((order) => {
+      const close = closingTick(order, closes.get(instantKey(order.tradcoin, order.expires_at)) ?? null);
+      const stake = parse(order.number);
+      const outcome = settlementOf(order, stake, close, parse);
+      let closePrice = closePrices.get(close);
+      if (closePrice === undefined) {
+        closePrice = close.price.toString();
+        closePrices.set(close, closePrice);
       }
-      const full = due.length === this.chunkMax;
-      if (chosen.length === 0) return { part: [], full };
+      return {
+        order,
+        stake,
+        outcome,
+        settlement: {
+          orderid: order.orderid,
+          pair_id: order.pair_id,
+          user_id: order.user_id,
+          result: outcome.result,
+          close_price: closePrice,
+          close_ts: close.ts,
+          close_source: close.source,
+          last_profit: outcome.lastProfit.toString(),
+          fee: outcome.fee.toString(),
+          settled_at: now,
+        },
+      };
+    });
+  }
+
+  /** Stores a chunk's settlements, closes its orders and moves its money, in one ledger transaction. */
+  private commit(chosen: readonly ChosenSettlement[]): Promise<void> {
+    const { ledger } = this.options;
+    const { stakes, fees } = chunkTransfers(chosen);
+    const transfers = stakes;
+    for (const { order, stake, outcome } of chosen) {
+      const paidBack = settlementTransfer(order, stake, outcome);
+      if (paidBack) transfers.push(paidBack);
+    }
+    transfers.push(...fees);
+    return ledger.transaction(async (trx) => {
       await insertSettlements(
         trx,
         chosen.map(({ settlement }) => settlement),
       );
-      const transfers = chosen.flatMap(({ order, stake, outcome }) =>
-        settlementTransfers(order, stake, outcome),
-      );
-      transfers.push(...feesTransfers(chosen));
       await ledger.executeBulk(transfers, trx);
-      return { part: chosen.map(({ order, settlement }) => ({ order, settlement })), full };
     });
   }
 }

@@ -51,6 +51,11 @@ export interface CycleOpenTable {
   expires_at: number;
 }
 
+/** Orders whose stake is still a hold (accepted before stakes were paid in at acceptance; migration 012). */
+export interface CycleHeldStakesTable {
+  orderid: number;
+}
+
 export interface CycleSettlementsTable {
   orderid: number;
   pair_id: number;
@@ -71,6 +76,7 @@ declare module '../../store/database.ts' {
     cycle_orders: CycleOrdersTable;
     cycle_open: CycleOpenTable;
     cycle_settlements: CycleSettlementsTable;
+    cycle_held_stakes: CycleHeldStakesTable;
   }
 }
 
@@ -95,6 +101,7 @@ export const CYCLE_TABLES = [
   'cycle_orders',
   'cycle_open',
   'cycle_settlements',
+  'cycle_held_stakes',
 ] as const;
 
 // Postgres answers bigint columns as numbers (see store/connect.ts), SQLite
@@ -165,45 +172,31 @@ export async function insertOrder(db: Executor, order: NewOrder): Promise<OrderR
   return stored;
 }
 
-/** Open orders of `coin` (or of every coin) whose expiry is at or before `cut`, oldest expiry first. */
-export async function selectDueOrders(
-  db: Executor,
-  cut: number,
-  coin: string | null,
-  limit: number,
-): Promise<OrderRow[]> {
-  let query = db
-    .selectFrom('cycle_open')
-    .innerJoin('cycle_orders', 'cycle_orders.orderid', 'cycle_open.orderid')
+/** The open orders whose stake is still a hold (migration 012), up to `limit`. */
+export async function selectHeldStakes(db: Executor, limit: number): Promise<OrderRow[]> {
+  const rows = await db
+    .selectFrom('cycle_held_stakes')
+    .innerJoin('cycle_orders', 'cycle_orders.orderid', 'cycle_held_stakes.orderid')
     .selectAll('cycle_orders')
-    .where('cycle_open.expires_at', '<=', cut);
-  if (coin !== null) query = query.where('cycle_open.tradcoin', '=', coin);
-  // Expiry order alone: the index gives it without sorting every due row (ties settle in any order).
-  const rows = await query.orderBy('cycle_open.expires_at').limit(limit).execute();
+    .orderBy('cycle_orders.orderid')
+    .limit(limit)
+    .execute();
   return rows.map(orderOf);
 }
 
-/** An expiry instant of one coin. */
-export interface DueInstant {
-  tradcoin: string;
-  expires_at: number;
+export async function deleteHeldStakes(db: Executor, orderids: readonly number[]): Promise<void> {
+  if (orderids.length > 0)
+    await db.deleteFrom('cycle_held_stakes').where('orderid', 'in', orderids).execute();
 }
 
-/** The distinct instants (coin, expiry) of open orders due by `cut`, earliest first, at most `limit`. */
-export async function selectDueInstants(
-  db: Executor,
-  cut: number,
-  coin: string | null,
-  limit: number,
-): Promise<DueInstant[]> {
-  let query = db
+/** Every open order (the settlement engine's memory, loaded at start). */
+export async function selectOpenOrders(db: Executor): Promise<OrderRow[]> {
+  const rows = await db
     .selectFrom('cycle_open')
-    .select(['tradcoin', 'expires_at'])
-    .distinct()
-    .where('expires_at', '<=', cut);
-  if (coin !== null) query = query.where('tradcoin', '=', coin);
-  const rows = await query.orderBy('expires_at').orderBy('tradcoin').limit(limit).execute();
-  return rows.map((row) => ({ tradcoin: row.tradcoin, expires_at: Number(row.expires_at) }));
+    .innerJoin('cycle_orders', 'cycle_orders.orderid', 'cycle_open.orderid')
+    .selectAll('cycle_orders')
+    .execute();
+  return rows.map(orderOf);
 }
 
 const SETTLEMENT_COLUMNS = [
@@ -264,22 +257,6 @@ async function withSettlements(db: Executor, orders: OrderRow[]): Promise<OrderW
     .execute();
   const byId = new Map(settlements.map((row) => [Number(row.orderid), toSettlement(row)]));
   return orders.map((order) => ({ order, settlement: byId.get(order.orderid) ?? null }));
-}
-
-/** The user's open orders, of one pair or all, newest first. */
-export async function selectOpenOrders(
-  db: Executor,
-  userId: number,
-  pairId: number | null,
-): Promise<OrderRow[]> {
-  let query = db
-    .selectFrom('cycle_open')
-    .innerJoin('cycle_orders', 'cycle_orders.orderid', 'cycle_open.orderid')
-    .selectAll('cycle_orders')
-    .where('cycle_open.user_id', '=', userId);
-  if (pairId !== null) query = query.where('cycle_orders.pair_id', '=', pairId);
-  const rows = await query.orderBy('cycle_orders.orderid', 'desc').execute();
-  return rows.map(orderOf);
 }
 
 export async function selectUserOrder(

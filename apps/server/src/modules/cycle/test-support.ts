@@ -21,11 +21,12 @@ import {
   registerByEmail,
   TEST_ENV,
 } from '../identity/test-support.ts';
+import { HOUSE, STAKES } from './settlement.ts';
 
 export { type Envelope, expectOk, get, type Harness, post } from '../identity/test-support.ts';
+export { HOUSE, STAKES };
 
 export const BTC = { tradcoin: 'BTC', maincoin: 'USDT' } as const;
-export const HOUSE = systemAccount('treasury');
 export const FEES = systemAccount('fees');
 
 function testConfig(dataDir: string): Config {
@@ -181,7 +182,7 @@ export async function snapshot(h: Harness, users: readonly TestUser[]) {
     orders: await count('cycle_orders'),
     open: await count('cycle_open'),
     settlements: await count('cycle_settlements'),
-    balances: await Promise.all([HOUSE, FEES, ...users.map(spotOf)].map((ref) => usdtOf(h, ref))),
+    balances: await Promise.all([HOUSE, STAKES, FEES, ...users.map(spotOf)].map((ref) => usdtOf(h, ref))),
   };
 }
 

@@ -10,6 +10,7 @@ import { convertMigration } from './008_convert.ts';
 import { cycleMigration } from './009_cycle.ts';
 import { futuresMigration } from './010_futures.ts';
 import { ledgerUnusedIndexesMigration } from './011_ledger_unused_indexes.ts';
+import { cycleOpenInMemoryMigration } from './012_cycle_open_in_memory.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -27,4 +28,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '009_cycle': cycleMigration,
   '010_futures': futuresMigration,
   '011_ledger_unused_indexes': ledgerUnusedIndexesMigration,
+  '012_cycle_open_in_memory': cycleOpenInMemoryMigration,
 };
