@@ -10,6 +10,8 @@
 
 export const SCALE = 18;
 const ONE_UNITS = 10n ** BigInt(SCALE);
+/** The character code of '0', for trimming a fraction's trailing zeros. */
+const ZERO_CHAR = 48;
 const DECIMAL_PATTERN = /^([+-])?(\d+)?(?:\.(\d*))?$/;
 
 export class DecimalError extends Error {
@@ -181,10 +183,16 @@ export class Dec {
   /** Canonical text: no trailing zeros, no exponent ("1.5", "-0.000001", "0"). */
   toString(): string {
     const negative = this.units < 0n;
-    const magnitude = negative ? -this.units : this.units;
-    const whole = magnitude / ONE_UNITS;
-    const fraction = (magnitude % ONE_UNITS).toString().padStart(SCALE, '0').replace(/0+$/, '');
-    const body = fraction === '' ? whole.toString() : `${whole}.${fraction}`;
+    // One bigint-to-text conversion, then the point placed in the text: no bigint division (the hot path of every
+    // amount written to the store).
+    const digits = (negative ? -this.units : this.units).toString().padStart(SCALE + 1, '0');
+    const pointAt = digits.length - SCALE;
+    let end = digits.length;
+    while (end > pointAt && digits.charCodeAt(end - 1) === ZERO_CHAR) end -= 1;
+    const body =
+      end === pointAt
+        ? digits.slice(0, pointAt)
+        : `${digits.slice(0, pointAt)}.${digits.slice(pointAt, end)}`;
     return negative ? `-${body}` : body;
   }
 
