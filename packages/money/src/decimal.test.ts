@@ -56,6 +56,16 @@ describe('Dec parse and print', () => {
     expect(Dec.parse('-0.0000000000000000011').toString()).toBe('-0.000000000000000002');
   });
 
+  it('prints like the reference: shortest text, no exponent, no trailing zeros', () => {
+    fc.assert(
+      fc.property(decimalText, (text) => {
+        expect(Dec.parse(text).toString()).toBe(
+          reference(text).abs().isZero() ? '0' : reference(text).toString(),
+        );
+      }),
+    );
+  });
+
   it('round-trips through its text', () => {
     fc.assert(fc.property(decimalText, (text) => Dec.parse(Dec.parse(text).toString()).eq(Dec.parse(text))));
   });
