@@ -213,14 +213,8 @@ export class CycleService {
   }
 
   async history(userId: number, coins: Coins | null, page: number, limit: number): Promise<CycleHistoryPage> {
-    const pairId = coins ? this.listed(coins).pair.autoid : null;
-    const { rows, count } = await selectHistoryPage(
-      this.options.db,
-      userId,
-      pairId,
-      (page - 1) * limit,
-      limit,
-    );
+    const pair = coins ? this.listed(coins).pair : null;
+    const { rows, count } = await selectHistoryPage(this.options.db, userId, pair, (page - 1) * limit, limit);
     return { list: rows.map(positionView), count, page, limit };
   }
 

@@ -349,8 +349,6 @@ export class SettlementEngine {
         outcome,
         settlement: {
           orderid: order.orderid,
-          pair_id: order.pair_id,
-          user_id: order.user_id,
           result: outcome.result,
           close_price: closePrice,
           close_ts: close.ts,

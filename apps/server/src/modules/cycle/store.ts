@@ -56,10 +56,9 @@ export interface CycleHeldStakesTable {
   orderid: number;
 }
 
+/** An order's outcome; whose and which pair's it is, is the order's (the reads join them). */
 export interface CycleSettlementsTable {
   orderid: number;
-  pair_id: number;
-  user_id: number;
   result: CycleResult;
   close_price: string;
   close_ts: number;
@@ -201,8 +200,6 @@ export async function selectOpenOrders(db: Executor): Promise<OrderRow[]> {
 
 const SETTLEMENT_COLUMNS = [
   'orderid',
-  'pair_id',
-  'user_id',
   'result',
   'close_price',
   'close_ts',
@@ -237,8 +234,6 @@ function toSettlement(row: SettlementRow): SettlementRow {
   return {
     ...row,
     orderid: Number(row.orderid),
-    pair_id: Number(row.pair_id),
-    user_id: Number(row.user_id),
     close_ts: Number(row.close_ts),
     settled_at: Number(row.settled_at),
   };
@@ -279,15 +274,20 @@ export async function selectUserOrder(
 export async function selectHistoryPage(
   db: Executor,
   userId: number,
-  pairId: number | null,
+  coins: { tradcoin: string; maincoin: string } | null,
   offset: number,
   limit: number,
 ): Promise<{ rows: OrderWithSettlement[]; count: number }> {
+  // By the orders' (user, coins) index; the settlement's primary key tells which are settled.
   let base = db
-    .selectFrom('cycle_settlements')
-    .innerJoin('cycle_orders', 'cycle_orders.orderid', 'cycle_settlements.orderid')
-    .where('cycle_settlements.user_id', '=', userId);
-  if (pairId !== null) base = base.where('cycle_settlements.pair_id', '=', pairId);
+    .selectFrom('cycle_orders')
+    .innerJoin('cycle_settlements', 'cycle_settlements.orderid', 'cycle_orders.orderid')
+    .where('cycle_orders.user_id', '=', userId);
+  if (coins !== null) {
+    base = base
+      .where('cycle_orders.tradcoin', '=', coins.tradcoin)
+      .where('cycle_orders.maincoin', '=', coins.maincoin);
+  }
   const counted = await base.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirst();
   const rows = await base
     .selectAll('cycle_orders')
@@ -304,12 +304,13 @@ export async function selectLatestSettled(
   pairId: number,
   limit: number,
 ): Promise<OrderWithSettlement[]> {
+  // Down the orders' (pair, id) index, past the few newest still open.
   const rows = await db
-    .selectFrom('cycle_settlements')
-    .innerJoin('cycle_orders', 'cycle_orders.orderid', 'cycle_settlements.orderid')
+    .selectFrom('cycle_orders')
+    .innerJoin('cycle_settlements', 'cycle_settlements.orderid', 'cycle_orders.orderid')
     .selectAll('cycle_orders')
-    .where('cycle_settlements.pair_id', '=', pairId)
-    .orderBy('cycle_settlements.orderid', 'desc')
+    .where('cycle_orders.pair_id', '=', pairId)
+    .orderBy('cycle_orders.orderid', 'desc')
     .limit(limit)
     .execute();
   return withSettlements(db, rows.map(orderOf));

@@ -7,6 +7,10 @@ import type { HalyardMigration } from '../migrate.ts';
  * by expiry and by user are read by nothing and cost every settlement a
  * delete from each.
  *
+ * A settlement row no longer copies its order's user and pair: the history
+ * and top-order reads go through the orders' indexes and join the
+ * settlement by its primary key, so settlement writes one index, not two.
+ *
  * Stakes were holds on the user's spot account until now; they are paid into
  * the `cycle_stakes` account at acceptance instead. The orders open at this
  * migration still have held stakes: they are listed in `cycle_held_stakes`,
@@ -18,6 +22,9 @@ export const cycleOpenInMemoryMigration: HalyardMigration = {
     await db.schema.dropIndex('cycle_open_due').ifExists().execute();
     await db.schema.dropIndex('cycle_open_expiry').ifExists().execute();
     await db.schema.dropIndex('cycle_open_user').ifExists().execute();
+    await db.schema.dropIndex('cycle_settlements_pair').ifExists().execute();
+    await db.schema.alterTable('cycle_settlements').dropColumn('pair_id').execute();
+    await db.schema.alterTable('cycle_settlements').dropColumn('user_id').execute();
     await db.schema
       .createTable('cycle_held_stakes')
       .addColumn('orderid', 'bigint', (c) => c.primaryKey())
