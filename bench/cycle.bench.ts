@@ -112,14 +112,7 @@ try {
     await store.db.insertInto('cycle_orders').values(rows).execute();
     await store.db
       .insertInto('cycle_open')
-      .values(
-        rows.map((row) => ({
-          orderid: row.orderid,
-          user_id: row.user_id,
-          tradcoin: 'BTC',
-          expires_at: row.expires_at,
-        })),
-      )
+      .values(rows.map((row) => ({ orderid: row.orderid })))
       .execute();
     await ledger.execute(
       rows.map((row) => ({

@@ -14,3 +14,12 @@ export function moneyType(dialect: DialectName): 'text' | 'numeric(48,18)' {
 export function serialType(dialect: DialectName): 'integer' | 'bigserial' {
   return dialect === 'sqlite' ? 'integer' : 'bigserial';
 }
+
+/**
+ * A primary key that is another table's id (an order's outcome keyed by the
+ * order id). On SQLite only `integer` makes it the row's own key: one b-tree
+ * per row written instead of a table and a unique index.
+ */
+export function idKeyType(dialect: DialectName): 'integer' | 'bigint' {
+  return dialect === 'sqlite' ? 'integer' : 'bigint';
+}

@@ -44,11 +44,9 @@ export interface CycleOrdersTable {
   expires_at: number;
 }
 
+/** The orders not settled yet: the record the settlement engine's memory is loaded from. */
 export interface CycleOpenTable {
   orderid: number;
-  user_id: number;
-  tradcoin: string;
-  expires_at: number;
 }
 
 /** Orders whose stake is still a hold (accepted before stakes were paid in at acceptance; migration 012). */
@@ -159,15 +157,7 @@ export async function insertMissingPairs(
 export async function insertOrder(db: Executor, order: NewOrder): Promise<OrderRow> {
   const row = await db.insertInto('cycle_orders').values(order).returningAll().executeTakeFirstOrThrow();
   const stored = orderOf(row);
-  await db
-    .insertInto('cycle_open')
-    .values({
-      orderid: stored.orderid,
-      user_id: stored.user_id,
-      tradcoin: stored.tradcoin,
-      expires_at: stored.expires_at,
-    })
-    .execute();
+  await db.insertInto('cycle_open').values({ orderid: stored.orderid }).execute();
   return stored;
 }
 
