@@ -96,11 +96,20 @@ describe('HTTP conventions', () => {
     expect(right.json()).toMatchObject({ code: 200, data: 'yes' });
   });
 
-  it('sends security headers and serves the OpenAPI document', async () => {
+  it('sends security headers on every answer and serves the OpenAPI document', async () => {
     const app = await serverWithRoutes();
-    const response = await app.inject({ method: 'GET', url: '/echo' });
-    expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+    for (const url of ['/echo', '/refuse', '/boom', '/nowhere']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(response.headers['strict-transport-security']).toContain('max-age=');
+      expect(response.headers['content-security-policy']).toBe(
+        "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';" +
+          "frame-ancestors 'self';img-src 'self' data: blob:;object-src 'none';script-src 'self';" +
+          "script-src-attr 'none';style-src 'self' 'unsafe-inline';upgrade-insecure-requests;" +
+          "connect-src 'self' ws: wss:",
+      );
+    }
     const docs = await app.inject({ method: 'GET', url: '/docs/json' });
     expect(docs.json().paths).toHaveProperty('/typed');
   });
