@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OpenOrders } from './open-orders.ts';
+import { type DueInstant, OpenOrders } from './open-orders.ts';
 import type { OrderRow } from './store.ts';
 
 let nextId = 1;
@@ -26,49 +26,57 @@ function order(fields: Partial<OrderRow> & Pick<OrderRow, 'expires_at'>): OrderR
 }
 const ids = (orders: readonly OrderRow[]) => orders.map(({ orderid }) => orderid);
 
+const taken = (instants: readonly DueInstant[]) => instants.flatMap(({ orders }) => ids(orders));
+
 describe('open cycle orders in memory', () => {
-  it('answers the due orders earliest expiry first, up to a limit, without removing them', () => {
+  it('takes the due orders earliest expiry first, grouped by instant, up to a limit', () => {
     const open = new OpenOrders();
     const late = order({ expires_at: 3000 });
     const early = order({ expires_at: 1000 });
     const middle = [order({ expires_at: 2000 }), order({ expires_at: 2000 })];
     const notYet = order({ expires_at: 9000 });
     for (const each of [late, early, ...middle, notYet]) open.add(each);
-    expect(ids(open.due(3000, 'BTC', 10))).toEqual(ids([early, ...middle, late]));
-    expect(ids(open.due(2000, 'BTC', 2))).toEqual(ids([early, middle[0]!]));
-    expect(open.due(999, 'BTC', 10)).toEqual([]);
-    expect(open.size).toBe(5);
+    expect(open.take(999, 'BTC', 10)).toEqual([]);
+    const first = open.take(3000, 'BTC', 2);
+    expect(first.map(({ coin, expiresAt }) => [coin, expiresAt])).toEqual([
+      ['BTC', 1000],
+      ['BTC', 2000],
+    ]);
+    expect(taken(first)).toEqual(ids([early, middle[0]!]));
+    expect(open.size).toBe(3);
+    expect(taken(open.take(3000, 'BTC', 10))).toEqual(ids([middle[1]!, late]));
+    expect(open.take(3000, 'BTC', 10)).toEqual([]);
+    expect(taken(open.take(9000, 'BTC', 10))).toEqual([notYet.orderid]);
+    expect(open.size).toBe(0);
   });
 
-  it('keeps coins apart and answers every coin when none is named', () => {
+  it('keeps coins apart and takes from every coin when none is named', () => {
     const open = new OpenOrders();
     const btc = order({ expires_at: 1000 });
     const eth = order({ expires_at: 1000, tradcoin: 'ETH' });
     open.add(btc);
     open.add(eth);
-    expect(ids(open.due(1000, 'ETH', 10))).toEqual([eth.orderid]);
-    expect(ids(open.due(1000, null, 10)).sort()).toEqual([btc.orderid, eth.orderid].sort());
-    expect(open.due(1000, 'SOL', 10)).toEqual([]);
+    expect(open.take(1000, 'SOL', 10)).toEqual([]);
+    expect(taken(open.take(1000, 'ETH', 10))).toEqual([eth.orderid]);
+    open.add(order({ expires_at: 1000, tradcoin: 'ETH' }));
+    expect(open.take(1000, null, 10).map(({ coin }) => coin)).toEqual(['BTC', 'ETH']);
   });
 
-  it('forgets removed orders, and an instant emptied and used again', () => {
+  it('adds an order once, and to an instant partly or wholly taken', () => {
     const open = new OpenOrders();
     const first = order({ expires_at: 1000 });
-    const second = order({ expires_at: 2000 });
     open.add(first);
-    open.add(second);
-    open.remove(first);
-    open.remove(first);
+    open.add(first);
     expect(open.size).toBe(1);
-    expect(ids(open.due(5000, 'BTC', 10))).toEqual([second.orderid]);
+    expect(taken(open.take(1000, 'BTC', 10))).toEqual([first.orderid]);
     const again = order({ expires_at: 1000 });
+    const later = order({ expires_at: 2000 });
+    open.add(later);
     open.add(again);
-    open.add(again);
-    expect(open.size).toBe(2);
-    expect(ids(open.due(5000, 'BTC', 10))).toEqual([again.orderid, second.orderid]);
+    expect(taken(open.take(5000, 'BTC', 10))).toEqual([again.orderid, later.orderid]);
   });
 
-  it("answers a user's open orders, of one pair or all, newest first", () => {
+  it("answers a user's open orders, of one pair or all, newest first, until they are taken", () => {
     const open = new OpenOrders();
     const mine = [
       order({ expires_at: 1000 }),
@@ -79,7 +87,7 @@ describe('open cycle orders in memory', () => {
     for (const each of mine) open.add(each);
     expect(ids(open.ofUser(1, null))).toEqual(ids(mine).reverse());
     expect(ids(open.ofUser(1, 1))).toEqual([mine[2]!.orderid, mine[0]!.orderid]);
-    open.remove(mine[1]!);
+    open.take(500, 'BTC', 10);
     expect(ids(open.ofUser(1, 2))).toEqual([]);
     expect(open.ofUser(3, null)).toEqual([]);
   });
@@ -90,5 +98,7 @@ describe('open cycle orders in memory', () => {
     expect(open.full).toBe(false);
     open.add(order({ expires_at: 2 }));
     expect(open.full).toBe(true);
+    open.take(1, 'BTC', 1);
+    expect(open.full).toBe(false);
   });
 });

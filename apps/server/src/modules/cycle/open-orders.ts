@@ -3,10 +3,22 @@ import type { OrderRow } from './store.ts';
 /** Open orders kept in memory at most (TIGER_STYLE: every structure has a bound); beyond it new orders are refused. */
 export const OPEN_ORDERS_MAX = 1_000_000;
 
+/** The orders of one coin expiring at one instant; those from `taken` on are still open. */
+export interface DueInstant {
+  coin: string;
+  expiresAt: number;
+  orders: OrderRow[];
+}
+
+interface Instant {
+  orders: OrderRow[];
+  taken: number;
+}
+
 /** One coin's open orders by expiry instant; `expiries` lists the instants in order. */
 interface CoinOrders {
   expiries: number[];
-  at: Map<number, Map<number, OrderRow>>;
+  at: Map<number, Instant>;
 }
 
 /**
@@ -14,12 +26,12 @@ interface CoinOrders {
  * what settlement takes when an instant comes due and what the positions
  * show, without a query. The store stays the record (`cycle_open`); this
  * mirrors it: loaded at start, an order added once its acceptance has
- * committed and removed once its settlement has.
+ * committed, and taken when settlement starts on it (a settlement that fails
+ * reloads the memory from the store).
  *
- * An instant whose orders are all settled keeps its (empty) bucket until it
- * reaches the front of `expiries`, where `due` drops it: instants come due in
- * order, so the list is trimmed from its front in one step instead of a
- * search and a shift per settled order.
+ * Instants come due in order and their orders are taken in the order they
+ * were added, so each instant is a list with a cursor and an instant taken
+ * whole leaves the front of `expiries`, many in one step.
  */
 export class OpenOrders {
   private readonly byCoin = new Map<string, CoinOrders>();
@@ -43,57 +55,53 @@ export class OpenOrders {
   }
 
   add(order: OrderRow): void {
-    let coin = this.byCoin.get(order.tradcoin);
-    if (!coin) {
-      coin = { expiries: [], at: new Map() };
-      this.byCoin.set(order.tradcoin, coin);
-    }
-    let bucket = coin.at.get(order.expires_at);
-    if (!bucket) {
-      bucket = new Map();
-      coin.at.set(order.expires_at, bucket);
-      insertSorted(coin.expiries, order.expires_at);
-    }
-    if (bucket.has(order.orderid)) return;
-    bucket.set(order.orderid, order);
     let ofUser = this.byUser.get(order.user_id);
+    if (ofUser?.has(order.orderid)) return;
     if (!ofUser) {
       ofUser = new Map();
       this.byUser.set(order.user_id, ofUser);
     }
     ofUser.set(order.orderid, order);
+    let coin = this.byCoin.get(order.tradcoin);
+    if (!coin) {
+      coin = { expiries: [], at: new Map() };
+      this.byCoin.set(order.tradcoin, coin);
+    }
+    let instant = coin.at.get(order.expires_at);
+    if (!instant) {
+      instant = { orders: [], taken: 0 };
+      coin.at.set(order.expires_at, instant);
+      insertSorted(coin.expiries, order.expires_at);
+    }
+    instant.orders.push(order);
     this.count += 1;
   }
 
-  remove(order: OrderRow): void {
-    const bucket = this.byCoin.get(order.tradcoin)?.at.get(order.expires_at);
-    if (!bucket?.delete(order.orderid)) return;
-    const ofUser = this.byUser.get(order.user_id);
-    ofUser?.delete(order.orderid);
-    if (ofUser?.size === 0) this.byUser.delete(order.user_id);
-    this.count -= 1;
-  }
-
   /**
-   * Up to `limit` orders of `coin` (of every coin when null) whose expiry is
-   * at or before `cut`, earliest instant first (an instant's orders in the
-   * order they were accepted); they stay open until `remove`d.
+   * Takes up to `limit` orders of `coin` (of every coin when null) whose
+   * expiry is at or before `cut`, earliest instant first, grouped by instant.
    */
-  due(cut: number, coin: string | null, limit: number): OrderRow[] {
-    const found: OrderRow[] = [];
-    const coins = coin === null ? [...this.byCoin.values()] : [this.byCoin.get(coin)];
-    for (const orders of coins) {
+  take(cut: number, coin: string | null, limit: number): DueInstant[] {
+    const taken: DueInstant[] = [];
+    let left = limit;
+    const coins = coin === null ? [...this.byCoin.entries()] : [[coin, this.byCoin.get(coin)] as const];
+    for (const [name, orders] of coins) {
       if (!orders) continue;
-      dropSettledInstants(orders);
-      for (const expiry of orders.expiries) {
-        if (expiry > cut || found.length >= limit) break;
-        for (const order of orders.at.get(expiry)!.values()) {
-          if (found.length >= limit) break;
-          found.push(order);
-        }
+      for (const expiresAt of orders.expiries) {
+        if (expiresAt > cut || left === 0) break;
+        const instant = orders.at.get(expiresAt)!;
+        const end = Math.min(instant.orders.length, instant.taken + left);
+        if (end === instant.taken) continue;
+        const part = instant.orders.slice(instant.taken, end);
+        instant.taken = end;
+        left -= part.length;
+        for (const order of part) this.forgetOfUser(order);
+        taken.push({ coin: name, expiresAt, orders: part });
       }
+      dropTakenInstants(orders);
     }
-    return found;
+    this.count -= limit - left;
+    return taken;
   }
 
   /** A user's open orders, of one pair or all, newest first. */
@@ -103,16 +111,24 @@ export class OpenOrders {
       .filter((order) => pairId === null || order.pair_id === pairId)
       .sort((a, b) => b.orderid - a.orderid);
   }
+
+  private forgetOfUser(order: OrderRow): void {
+    const ofUser = this.byUser.get(order.user_id)!;
+    ofUser.delete(order.orderid);
+    if (ofUser.size === 0) this.byUser.delete(order.user_id);
+  }
 }
 
-/** Drops the instants at the front of `expiries` whose orders are all settled. */
-function dropSettledInstants(orders: CoinOrders): void {
-  let settled = 0;
-  while (settled < orders.expiries.length && orders.at.get(orders.expiries[settled]!)!.size === 0) {
-    orders.at.delete(orders.expiries[settled]!);
-    settled += 1;
+/** Drops the instants at the front of `expiries` whose orders are all taken. */
+function dropTakenInstants(orders: CoinOrders): void {
+  let done = 0;
+  for (; done < orders.expiries.length; done += 1) {
+    const expiresAt = orders.expiries[done]!;
+    const instant = orders.at.get(expiresAt)!;
+    if (instant.taken < instant.orders.length) break;
+    orders.at.delete(expiresAt);
   }
-  if (settled > 0) orders.expiries.splice(0, settled);
+  if (done > 0) orders.expiries.splice(0, done);
 }
 
 /** Inserts `value` into the ascending `list`; new expiries are mostly the latest, so the search starts at the end. */

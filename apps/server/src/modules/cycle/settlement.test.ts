@@ -3,7 +3,7 @@ import type { CyclePosition } from '@halyard/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decideResult, settle } from './outcome.ts';
 import { ratesOf, SettlementEngine, stakeTransferId } from './settlement.ts';
-import { insertOrder, selectSettledPage } from './store.ts';
+import { insertOrder, selectOpenOrders, selectSettledPage } from './store.ts';
 import {
   BTC,
   type CycleHarness,
@@ -135,6 +135,41 @@ describe('cycle settlement', () => {
     expect(
       fees.items.every(({ debit }) => debit.owner === HOUSE.owner && debit.wallet === HOUSE.wallet),
     ).toBe(true);
+  });
+
+  it('after a chunk refused in the middle of a tick, settles what is left once, from the record', async () => {
+    const user = await fundedUser(h);
+    for (const count of [2, 2, 1]) {
+      for (let index = 0; index < count; index += 1) await placed(order(h, user, 'buy', { number: '10' }));
+      h.clock.advance(1000);
+    }
+    await runUntilDue(30);
+    const engine = (chunkMax: number) =>
+      new SettlementEngine({
+        db: h.store.db,
+        ledger: h.app.ledger,
+        clock: h.clock,
+        index: h.app.market.index,
+        chunkMax,
+      });
+    const open = await selectOpenOrders(h.store.db);
+    const [first, second, third] = [open.slice(0, 2), open.slice(2, 4), open.slice(4)];
+    const settler = engine(2);
+    await settler.load();
+    // Another settler settles the middle two first: the second of three chunks is refused.
+    const other = engine(2);
+    for (const each of second) other.opened(each);
+    expect(await other.settleDue(h.clock.now())).toHaveLength(2);
+
+    await expect(settler.settleDue(h.clock.now())).rejects.toThrow();
+    const retried = await settler.settleDue(h.clock.now());
+    expect(retried.map(({ order }) => order.orderid)).toEqual(third.map((each) => each.orderid));
+    const settled = await selectSettledPage(h.store.db, 0, 10);
+    expect(settled.map(({ order }) => order.orderid)).toEqual(
+      [...first, ...second, ...third].map((each) => each.orderid),
+    );
+    expect((await snapshot(h, [user])).open).toBe(0);
+    expect(await usdtOf(h, STAKES)).toEqual({ available: '0', locked: '0' });
   });
 
   it('returns the stake exactly on a draw (no tick between open and expiry)', async () => {

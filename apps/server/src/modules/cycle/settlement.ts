@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.ts';
 import { BULK_MAX, type Ledger, systemAccount, type TransferInput, userAccount } from '../../ledger/index.ts';
 import type { IndexPriceSource, IndexTick } from '../../market/index.ts';
 import type { Db } from '../../store/database.ts';
-import { OpenOrders } from './open-orders.ts';
+import { type DueInstant, OpenOrders } from './open-orders.ts';
 import { type OrderRates, type Settlement, settle } from './outcome.ts';
 import {
   deleteHeldStakes,
@@ -293,72 +293,82 @@ export class SettlementEngine {
   private async settleAll(cut: number, coin: string | null): Promise<SettledOrder[]> {
     const settled: SettledOrder[] = [];
     const closes = new Map<string, IndexTick | null>();
-    for (let chunk = 0; chunk < CHUNKS_MAX; chunk += 1) {
-      const due = this.open.due(cut, coin, this.chunkMax);
-      if (due.length === 0) break;
-      await this.recordCloses(due, closes);
-      const chosen = this.settlementsOf(due, closes);
-      await this.commit(chosen).catch(async (error: unknown) => {
-        // The store refused (an order settled elsewhere, a ledger refusal): start the next call from the record.
-        await this.load();
-        throw error;
-      });
-      for (const { order, settlement } of chosen) {
-        this.open.remove(order);
-        settled.push({ order, settlement });
+    // A chunk's outcomes are worked out while the previous chunk's commit is being synced to disk.
+    let committing: Promise<unknown> = Promise.resolve();
+    try {
+      for (let chunk = 0; chunk < CHUNKS_MAX; chunk += 1) {
+        const due = this.open.take(cut, coin, this.chunkMax);
+        if (due.length === 0) break;
+        await this.recordCloses(due, closes);
+        const chosen = this.settlementsOf(due, closes);
+        await committing;
+        committing = this.commit(chosen).then(() => {
+          for (const { order, settlement } of chosen) settled.push({ order, settlement });
+        });
+        // Awaited at the next chunk or after the loop; until then its failure must not count as unhandled.
+        committing.catch(() => undefined);
       }
+      await committing;
+    } catch (error) {
+      // The store refused (an order settled elsewhere, a ledger refusal): the next call starts from the record.
+      await committing.catch(() => undefined);
+      await this.load();
+      throw error;
     }
     return settled;
   }
 
   /** Adds to `closes` the recorded tick at or just before each instant of `due` not in it yet. */
-  private async recordCloses(due: readonly OrderRow[], closes: Map<string, IndexTick | null>): Promise<void> {
-    const missing = new Map<string, OrderRow>();
-    for (const order of due) {
-      const key = instantKey(order.tradcoin, order.expires_at);
-      if (!closes.has(key)) missing.set(key, order);
-    }
+  private async recordCloses(
+    due: readonly DueInstant[],
+    closes: Map<string, IndexTick | null>,
+  ): Promise<void> {
+    const missing = due.filter((instant) => !closes.has(instantKey(instant.coin, instant.expiresAt)));
     const { index } = this.options;
     const recorded = await Promise.all(
-      [...missing.values()].map((order) => index.priceAt(order.tradcoin, order.expires_at)),
+      missing.map((instant) => index.priceAt(instant.coin, instant.expiresAt)),
     );
-    let at = 0;
-    for (const key of missing.keys()) closes.set(key, recorded[at++]!);
+    missing.forEach((instant, at) => closes.set(instantKey(instant.coin, instant.expiresAt), recorded[at]!));
   }
 
   /** The outcome of each due order, from its instant's recorded close. */
   private settlementsOf(
-    due: readonly OrderRow[],
+    due: readonly DueInstant[],
     closes: ReadonlyMap<string, IndexTick | null>,
   ): ChosenSettlement[] {
     const now = this.options.clock.now();
     const parse = cachedParse();
+    const chosen: ChosenSettlement[] = [];
     const closePrices = new Map<IndexTick, string>();
-    return due.map((order) => {
-      const close = closingTick(order, closes.get(instantKey(order.tradcoin, order.expires_at)) ?? null);
-      const stake = parse(order.number);
-      const outcome = settlementOf(order, stake, close, parse);
-      let closePrice = closePrices.get(close);
-      if (closePrice === undefined) {
-        closePrice = close.price.toString();
-        closePrices.set(close, closePrice);
+    for (const instant of due) {
+      const recorded = closes.get(instantKey(instant.coin, instant.expiresAt)) ?? null;
+      for (const order of instant.orders) {
+        const close = closingTick(order, recorded);
+        let closePrice = closePrices.get(close);
+        if (closePrice === undefined) {
+          closePrice = close.price.toString();
+          closePrices.set(close, closePrice);
+        }
+        const stake = parse(order.number);
+        const outcome = settlementOf(order, stake, close, parse);
+        chosen.push({
+          order,
+          stake,
+          outcome,
+          settlement: {
+            orderid: order.orderid,
+            result: outcome.result,
+            close_price: closePrice,
+            close_ts: close.ts,
+            close_source: close.source,
+            last_profit: outcome.lastProfit.toString(),
+            fee: outcome.fee.toString(),
+            settled_at: now,
+          },
+        });
       }
-      return {
-        order,
-        stake,
-        outcome,
-        settlement: {
-          orderid: order.orderid,
-          result: outcome.result,
-          close_price: closePrice,
-          close_ts: close.ts,
-          close_source: close.source,
-          last_profit: outcome.lastProfit.toString(),
-          fee: outcome.fee.toString(),
-          settled_at: now,
-        },
-      };
-    });
+    }
+    return chosen;
   }
 
   /** Stores a chunk's settlements, closes its orders and moves its money, in one ledger transaction. */
