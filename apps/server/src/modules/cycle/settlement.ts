@@ -200,11 +200,10 @@ function cachedParse(): (text: string) => Dec {
   };
 }
 
-interface ChosenSettlement {
-  order: OrderRow;
+/** A settled order with what settling it moved (callers see it as a `SettledOrder`). */
+interface ChosenSettlement extends SettledOrder {
   stake: Dec;
   outcome: Settlement;
-  settlement: SettlementRow;
 }
 
 /**
@@ -303,7 +302,7 @@ export class SettlementEngine {
         const chosen = this.settlementsOf(due, closes);
         await committing;
         committing = this.commit(chosen).then(() => {
-          for (const { order, settlement } of chosen) settled.push({ order, settlement });
+          for (const each of chosen) settled.push(each);
         });
         // Awaited at the next chunk or after the loop; until then its failure must not count as unhandled.
         committing.catch(() => undefined);
