@@ -637,6 +637,18 @@ describe('reads', () => {
     ]);
     expect(await ledger.balances('system')).toHaveLength(2);
   });
+
+  it('reads several balances at once, in the order asked, an unused account as zero', async () => {
+    await ledger.execute([deposit('dep-1', ALICE, '1', 'USDT'), deposit('dep-2', BOB, '2', 'BTC')]);
+    const balances = await ledger.balancesOf([
+      { ...bobSpot, asset: 'BTC' },
+      { ...aliceSpot, asset: 'BTC' },
+      { ...aliceSpot, asset: 'USDT' },
+      { ...bobSpot, asset: 'BTC' },
+    ]);
+    expect(balances.map((balance) => balance.available.toString())).toEqual(['2', '0', '1', '2']);
+    expect(await ledger.balancesOf([])).toEqual([]);
+  });
 });
 
 describe('createApp', () => {

@@ -3,7 +3,7 @@ import { Dec } from '@halyard/money';
 import type { Clock } from '../clock.ts';
 import type { Db, Executor, Trx } from '../store/database.ts';
 import type { DialectName } from '../store/dialect.ts';
-import { type AccountKey, type AccountRef, ownerColumn, type Wallet } from './accounts.ts';
+import { type AccountKey, type AccountRef, accountMapKey, ownerColumn, type Wallet } from './accounts.ts';
 import { applyBatches, applyBulk } from './apply.ts';
 import { isLedgerError, LEDGER_ERRORS, LedgerError } from './errors.ts';
 import { type AccountRow, ledgerStore } from './store.ts';
@@ -74,6 +74,8 @@ export interface Ledger {
    */
   transaction<T>(work: (trx: Trx) => Promise<T>): Promise<T>;
   balance(key: AccountKey, db?: Executor): Promise<Balance>;
+  /** The balances of several accounts in one read, in the order of `keys` (an account never used reads as zero). */
+  balancesOf(keys: readonly AccountKey[], db?: Executor): Promise<Balance[]>;
   /** Every account of an owner (a user id, or 'system'), by wallet then asset. */
   balances(owner: AccountRef['owner'], db?: Executor): Promise<AccountBalance[]>;
   /** One account's transfers, newest first. */
@@ -269,7 +271,17 @@ export function createLedger(
 
     async balance(key, given) {
       const row = await ledgerStore.accountByKey(reader(given), key);
-      return row ? balanceOf(row) : { available: Dec.ZERO, locked: Dec.ZERO, total: Dec.ZERO };
+      return row ? balanceOf(row) : zeroBalance();
+    },
+
+    async balancesOf(keys, given) {
+      if (keys.length === 0) return [];
+      const rows = await ledgerStore.accountsByKeys(reader(given), dialect, keys);
+      const byKey = new Map(rows.map((row) => [`${row.owner}|${row.asset}|${row.wallet}`, row]));
+      return keys.map((key) => {
+        const row = byKey.get(accountMapKey(key));
+        return row ? balanceOf(row) : zeroBalance();
+      });
     },
 
     async balances(owner, given) {
@@ -306,6 +318,11 @@ export function createLedger(
       return { transfer: loaded.transfer, ...loaded.hold };
     },
   };
+}
+
+/** The balance of an account never used. */
+function zeroBalance(): Balance {
+  return { available: Dec.ZERO, locked: Dec.ZERO, total: Dec.ZERO };
 }
 
 export function balanceOf(

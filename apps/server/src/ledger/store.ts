@@ -186,8 +186,8 @@ interface Lookups {
   transfers(db: Executor, ids: readonly string[]): Promise<TransferRow[]>;
   /** Locks the holds on PostgreSQL. */
   holds(db: Executor, ids: readonly string[]): Promise<HoldWithTransfer[]>;
-  /** Locks the accounts on PostgreSQL, in id order within each statement. */
-  accountsByKey(db: Executor, keys: readonly AccountKey[]): Promise<AccountRow[]>;
+  /** With `lock`, locks the accounts on PostgreSQL, in id order within each statement. */
+  accountsByKey(db: Executor, keys: readonly AccountKey[], lock: boolean): Promise<AccountRow[]>;
   accountsById(db: Executor, ids: readonly number[]): Promise<AccountRow[]>;
 }
 
@@ -213,6 +213,7 @@ function sqliteLookups(): Lookups {
   return {
     transfers: (db, ids) => transfers.run(db, ids),
     holds: (db, ids) => holds.run(db, ids),
+    // SQLite has one writer at a time: nothing to lock.
     accountsByKey: (db, keys) => byKey.run(db, keys.flatMap(keyColumns)),
     accountsById: (db, ids) => byId.run(db, ids),
   };
@@ -244,13 +245,13 @@ function postgresLookups(): Lookups {
       ),
     accountsById: (db, ids) =>
       inArrays(ids, (chunk) => accountsQuery(db).where('id', '=', anyOf(chunk)).forUpdate().execute()),
-    accountsByKey: (db, keys) =>
+    accountsByKey: (db, keys, lock) =>
       inArrays(keys, async (chunk) => {
         const columns = [0, 1, 2].map((column) => chunk.map((key) => keyColumns(key)[column]));
         const { rows } = await sql<AccountRow>`select a.* from
           unnest(${columns[0]}::text[], ${columns[1]}::text[], ${columns[2]}::text[]) as k(owner, asset, wallet)
           join ledger_accounts as a on a.owner = k.owner and a.asset = k.asset and a.wallet = k.wallet
-          order by a.id for update of a`.execute(db);
+          order by a.id ${lock ? sql`for update of a` : sql``}`.execute(db);
         return rows;
       }),
   };
@@ -346,7 +347,12 @@ export const ledgerStore = {
     ids: readonly number[],
   ): Promise<AccountRow[]> {
     const lookups = LOOKUPS[dialect];
-    return [...(await lookups.accountsByKey(db, keys)), ...(await lookups.accountsById(db, ids))];
+    return [...(await lookups.accountsByKey(db, keys, true)), ...(await lookups.accountsById(db, ids))];
+  },
+
+  /** The accounts with these keys that exist, read without locking them. */
+  accountsByKeys(db: Executor, dialect: DialectName, keys: readonly AccountKey[]): Promise<AccountRow[]> {
+    return LOOKUPS[dialect].accountsByKey(db, keys, false);
   },
 
   async accountByKey(db: Executor, key: AccountKey): Promise<AccountRow | undefined> {

@@ -1,29 +1,34 @@
 import { Dec } from '@halyard/money';
-import { type AccountRef, BATCH_MAX, type Ledger, type TransferInput } from '../../ledger/index.ts';
+import {
+  type AccountKey,
+  type AccountRef,
+  BULK_MAX,
+  type Ledger,
+  type TransferInput,
+} from '../../ledger/index.ts';
 import type { Trx } from '../../store/database.ts';
 import { insertTrades, type OrderRow, saveOrders, selectMaxOrderAutoid, type TradeRow } from './store.ts';
 
 /**
  * The writes of one group of commands, gathered while they run and written
  * once at the end of the group's transaction: the ledger transfers in as few
- * batches as the ledger's bound allows, the new and the touched orders
+ * bulk writes as the ledger's bound allows, the new and the touched orders
  * together (one upsert, each order once, as it stands at the end), the trades
  * inserted together. This is what makes group commit cheap: a group of 64
  * orders costs a handful of statements instead of a few dozen per order.
  *
  * The spec's balance check still sees every earlier command of the group: the
- * balances of an owner are read once (one read for all its accounts, under
- * the ledger's lock) and the group's own holds, deliveries and releases are
- * applied to them in memory. The ledger re-checks everything when the
- * batches are written; if it ever refused, the whole group would roll back.
+ * balances the group's orders need are read once, together, when it opens
+ * (under the ledger's lock), and the group's own holds, deliveries and
+ * releases are applied to them in memory. The ledger re-checks everything
+ * when the batches are written; if it ever refused, the whole group would
+ * roll back.
  */
 export class GroupWork {
   private nextAutoid: number;
   private readonly transfers: TransferInput[] = [];
-  /** Available balances as stored when the group began, read an owner at a time on first use. */
+  /** Available balances as stored when the group began, by `mapKey`. */
   private readonly stored = new Map<string, Dec>();
-  /** The owners whose accounts are in `stored` (an account missing there holds nothing). */
-  private readonly ownersRead = new Set<string>();
   /** What this group's gathered transfers change in each account's available balance. */
   private readonly deltas = new Map<string, Dec>();
   private readonly inserted = new Map<number, OrderRow>();
@@ -38,29 +43,35 @@ export class GroupWork {
     this.nextAutoid = lastAutoid + 1;
   }
 
-  /** Orders are numbered from the store's highest autoid: every writer of orders holds the ledger's lock. */
-  static async open(trx: Trx, ledger: Ledger): Promise<GroupWork> {
-    return new GroupWork(trx, ledger, await selectMaxOrderAutoid(trx));
+  /**
+   * Orders are numbered from the store's highest autoid: every writer of
+   * orders holds the ledger's lock. `accounts` are the balances the group's
+   * commands will check, read in one statement.
+   */
+  static async open(trx: Trx, ledger: Ledger, accounts: readonly AccountKey[]): Promise<GroupWork> {
+    const work = new GroupWork(trx, ledger, await selectMaxOrderAutoid(trx));
+    await work.read(accounts);
+    return work;
   }
 
   /** What the account can spend now: its stored available balance and this group's changes so far. */
   async available(account: AccountRef, asset: string): Promise<Dec> {
-    await this.readOwner(account.owner);
     const key = mapKey(account.owner, account.wallet, asset);
-    return (this.stored.get(key) ?? Dec.ZERO).add(this.deltas.get(key) ?? Dec.ZERO);
+    if (!this.stored.has(key)) await this.read([{ ...account, asset } as AccountKey]);
+    return this.stored.get(key)!.add(this.deltas.get(key) ?? Dec.ZERO);
   }
 
-  /**
-   * Every account of the owner, in one read: an order needs two of them (both
-   * coins of the pair). Nothing of this group is written before the flush,
-   * so what is read excludes its changes.
-   */
-  private async readOwner(owner: AccountRef['owner']): Promise<void> {
-    if (this.ownersRead.has(String(owner))) return;
-    for (const balance of await this.ledger.balances(owner, this.trx)) {
-      this.stored.set(mapKey(owner, balance.wallet, balance.asset), balance.available);
+  /** Reads the balances not read yet. Nothing of this group is written before the flush, so none of its changes are in them. */
+  private async read(accounts: readonly AccountKey[]): Promise<void> {
+    const missing = new Map<string, AccountKey>();
+    for (const account of accounts) {
+      const key = mapKey(account.owner, account.wallet, account.asset);
+      if (!this.stored.has(key)) missing.set(key, account);
     }
-    this.ownersRead.add(String(owner));
+    if (missing.size === 0) return;
+    const balances = await this.ledger.balancesOf([...missing.values()], this.trx);
+    let index = 0;
+    for (const key of missing.keys()) this.stored.set(key, balances[index++]!.available);
   }
 
   /** A new order: its autoid, and the row to insert at the end. */
@@ -103,10 +114,10 @@ export class GroupWork {
     this.transfers.push(transfer);
   }
 
-  /** Writes everything gathered, in order. */
+  /** Writes everything gathered, in order (the transfers as bulk writes: the group needs no Transfer back). */
   async flush(): Promise<void> {
-    for (let start = 0; start < this.transfers.length; start += BATCH_MAX) {
-      await this.ledger.execute(this.transfers.slice(start, start + BATCH_MAX), this.trx);
+    for (let start = 0; start < this.transfers.length; start += BULK_MAX) {
+      await this.ledger.executeBulk(this.transfers.slice(start, start + BULK_MAX), this.trx);
     }
     await saveOrders(this.trx, [...this.inserted.values(), ...this.updated.values()]);
     await insertTrades(this.trx, this.trades);

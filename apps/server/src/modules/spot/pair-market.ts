@@ -8,7 +8,7 @@ import {
 import { Dec } from '@halyard/money';
 import { checkSpotOrder, PRICE_INTEGER_DIGITS, type RuleError } from '@halyard/rules';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
-import { type AccountRef, type Ledger, systemAccount } from '../../ledger/index.ts';
+import { type AccountKey, type AccountRef, type Ledger, systemAccount } from '../../ledger/index.ts';
 import type { Executor } from '../../store/database.ts';
 import { GroupWork } from './group.ts';
 import {
@@ -233,7 +233,7 @@ export class PairMarket {
     const effects: GroupEffects = { trades: [], orders: [], depth: this.committedDepth };
     try {
       await this.options.ledger.transaction(async (trx) => {
-        const work = await GroupWork.open(trx, this.options.ledger);
+        const work = await GroupWork.open(trx, this.options.ledger, this.balancesChecked(jobs));
         for (const job of jobs) outcomes.push(await this.run(work, job.command, effects));
         await work.flush();
         effects.trades = work.trades;
@@ -256,6 +256,17 @@ export class PairMarket {
     } catch (error) {
       this.options.onError(error);
     }
+  }
+
+  /** The accounts whose balances the group's orders are checked against: both coins of each trader. */
+  private balancesChecked(jobs: readonly Job[]): AccountKey[] {
+    const accounts: AccountKey[] = [];
+    for (const { command } of jobs) {
+      if (command.kind !== 'place') continue;
+      const { account } = command.trader;
+      accounts.push({ ...account, asset: this.pair.maincoin }, { ...account, asset: this.pair.tradcoin });
+    }
+    return accounts;
   }
 
   private async rebuildAfterRollback(): Promise<void> {
