@@ -6,7 +6,7 @@ import {
   type TradeEvent,
 } from '@halyard/matching';
 import { Dec } from '@halyard/money';
-import { checkSpotOrder, PRICE_INTEGER_DIGITS, type RuleError } from '@halyard/rules';
+import { checkSpotOrder, PRICE_INTEGER_DIGITS, type RuleError, type SpotOrderInput } from '@halyard/rules';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { type AccountKey, type AccountRef, type Ledger, systemAccount } from '../../ledger/index.ts';
 import type { Executor } from '../../store/database.ts';
@@ -317,11 +317,11 @@ export class PairMarket {
           orderId: String(plan.row.autoid),
           userId: plan.row.owner,
         });
-        return { orders: this.settle(work, events, plan.row.autoid, effects) };
+        return { orders: copies(this.settle(work, events, plan.row.autoid, effects)) };
       }
       case 'cancelAll': {
         const events = this.book.cancelAll({ kind: 'cancelAll', userId: plan.owner });
-        return { orders: this.settle(work, events, null, effects) };
+        return { orders: copies(this.settle(work, events, null, effects)) };
       }
     }
   }
@@ -337,24 +337,23 @@ export class PairMarket {
     const main = await work.available(account, this.pair.maincoin);
     const trade = await work.available(account, this.pair.tradcoin);
     const latest = this.latestPrice();
-    const check = (amount: string): void =>
-      throwRule(
-        checkSpotOrder({
-          side: command.side,
-          style: command.style,
-          ...(command.style === 'limit' ? { price: command.price ?? '' } : {}),
-          amount,
-          latestPrice: (latest ?? Dec.ZERO).toString(),
-          minNumber: this.pair.minnumber,
-          maxNumber: this.pair.maxnumber,
-          usableMain: main.toString(),
-          usableTrade: trade.toString(),
-          email: command.email,
-        }),
-      );
-    check(command.amount);
+    const order: SpotOrderInput = {
+      side: command.side,
+      style: command.style,
+      ...(command.style === 'limit' ? { price: command.price ?? '' } : {}),
+      amount: command.amount,
+      latestPrice: (latest ?? Dec.ZERO).toString(),
+      minNumber: this.pair.minnumber,
+      maxNumber: this.pair.maxnumber,
+      usableMain: main.toString(),
+      usableTrade: trade.toString(),
+      email: command.email,
+    };
+    throwRule(checkSpotOrder(order));
     const amount = Dec.parse(command.amount).floorTo(this.pair.amount_accuracy);
-    check(amount.toString());
+    // The rules are a function of their input alone: the floored amount needs its own check only when it reads differently.
+    const floored = amount.toString();
+    if (floored !== command.amount) throwRule(checkSpotOrder({ ...order, amount: floored }));
     if (command.style === 'limit') {
       const price = Dec.parse(command.price ?? '');
       // Spec §5: a price has at most 13 integer digits; it also keeps every hold inside a NUMERIC(48,18).
@@ -417,8 +416,8 @@ export class PairMarket {
         : command.side === 'buy'
           ? this.book.place({ ...common, kind: 'market', side: 'buy', quoteBudget: plan.hold })
           : this.book.place({ ...common, kind: 'market', side: 'sell' });
-    const orders = this.settle(work, events, row.autoid, effects);
-    return { orders: orders.filter((order) => order.autoid === row.autoid) };
+    this.settle(work, events, row.autoid, effects);
+    return { orders: [{ ...row }] };
   }
 
   /** A buy holds the main coin, a sell the trade coin. */
@@ -431,7 +430,8 @@ export class PairMarket {
    * linked batch (both holds posted by what traded, base and quote delivered
    * from clearing, fees deducted from what each side receives into the fee
    * account); per ended order the rest of its hold voided. Answers the
-   * touched orders as written, `subject` (if any) first.
+   * touched orders (the open-order cache's rows, which later groups change),
+   * `subject` (if any) first.
    */
   private settle(
     work: GroupWork,
@@ -441,18 +441,12 @@ export class PairMarket {
   ): OrderRow[] {
     const now = this.options.now();
     const touched = new Map<number, OrderRow>();
-    const touch = (orderId: string): OrderRow => {
-      const autoid = Number(orderId);
-      const row = this.open.get(autoid);
-      if (!row) throw new Error(`spot: order ${orderId} is in the book but not in the open orders`);
-      touched.set(autoid, row);
-      return row;
-    };
-    if (subject !== null) touch(String(subject));
+    if (subject !== null) this.touch(touched, subject);
     const trades: TradeRow[] = [];
     for (const event of events) {
-      if (event.type === 'trade') trades.push(this.settleTrade(work, event, touch, trades.length, now));
-      else if (event.type === 'done') this.endOrder(work, touch(event.orderId), event, now);
+      if (event.type === 'trade') trades.push(this.settleTrade(work, event, touched, trades.length, now));
+      else if (event.type === 'done')
+        this.endOrder(work, this.touch(touched, Number(event.orderId)), event, now);
       else if (event.type === 'rejected')
         throw new Error(`spot: the book rejected a checked order (${event.reason})`);
     }
@@ -465,18 +459,26 @@ export class PairMarket {
     work.trades.push(...trades);
     const rows = [...touched.values()];
     effects.orders.push(...rows);
-    return rows.map((row) => ({ ...row }));
+    return rows;
+  }
+
+  /** An open order a command changes, noted in `touched`. */
+  private touch(touched: Map<number, OrderRow>, autoid: number): OrderRow {
+    const row = this.open.get(autoid);
+    if (!row) throw new Error(`spot: order ${autoid} is in the book but not in the open orders`);
+    touched.set(autoid, row);
+    return row;
   }
 
   private settleTrade(
     work: GroupWork,
     trade: TradeEvent,
-    touch: (orderId: string) => OrderRow,
+    touched: Map<number, OrderRow>,
     index: number,
     now: number,
   ): TradeRow {
-    const maker = touch(trade.makerOrderId);
-    const taker = touch(trade.takerOrderId);
+    const maker = this.touch(touched, Number(trade.makerOrderId));
+    const taker = this.touch(touched, Number(trade.takerOrderId));
     const [buyer, seller] = trade.takerSide === 'buy' ? [taker, maker] : [maker, taker];
     const buyerFee = trade.amount.mul(buyer === maker ? this.makerFee : this.takerFee);
     const sellerFee = trade.quoteAmount.mul(seller === maker ? this.makerFee : this.takerFee);
@@ -563,6 +565,11 @@ function fill(row: OrderRow, trade: TradeEvent, holdUsed: Dec, fee: Dec): void {
 
 export function isOpen(state: OrderState): boolean {
   return state === 'unfilled' || state === 'partial';
+}
+
+/** The orders a command answers, copied: the cached rows change with later groups. */
+function copies(rows: readonly OrderRow[]): OrderRow[] {
+  return rows.map((row) => ({ ...row }));
 }
 
 function holdId(autoid: number): string {
