@@ -234,7 +234,10 @@ export class SettlementEngine {
     }
   }
 
-  /** Reads the open orders from the store (at start, before any order is accepted or settled). */
+  /**
+   * Reads the open orders from the store: at start, and after a settlement
+   * the store refused. Any stake still held (migration 012) is paid in first.
+   */
   async load(): Promise<void> {
     await this.payHeldStakes();
     const orders = await selectOpenOrders(this.options.db);
@@ -242,6 +245,7 @@ export class SettlementEngine {
     for (const order of orders) this.open.add(order);
   }
 
+  /** Pays in the held stakes listed by migration 012, a thousand per transaction, and forgets them. */
   private async payHeldStakes(): Promise<void> {
     const { db, ledger } = this.options;
     for (let round = 0; round < CHUNKS_MAX; round += 1) {
