@@ -26,21 +26,22 @@ const HELMET_OPTIONS: FastifyHelmetOptions = {
  */
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
   const headers = await helmetHeaders();
+  // Reply headers, not the raw response's: Node then writes Fastify's headers
+  // in one pass instead of first merging them into headers set on the response.
   app.addHook('onRequest', (_request, reply, done) => {
-    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+    reply.headers(headers);
     done();
   });
 }
 
 /** The headers @fastify/helmet sets, as it sets them on one request of a throwaway instance. */
-async function helmetHeaders(): Promise<[string, string][]> {
+async function helmetHeaders(): Promise<Record<string, string>> {
   const probe = Fastify();
   try {
     await probe.register(helmet, HELMET_OPTIONS);
     probe.get('/', async (_request, reply) => reply.raw.getHeaders());
-    const set = (await probe.inject({ method: 'GET', url: '/' })).json() as Record<string, string>;
-    const headers = Object.entries(set);
-    if (headers.length === 0) throw new Error('security headers: helmet set none on the probe');
+    const headers = (await probe.inject({ method: 'GET', url: '/' })).json() as Record<string, string>;
+    if (Object.keys(headers).length === 0) throw new Error('security headers: helmet set none on the probe');
     return headers;
   } finally {
     await probe.close();
