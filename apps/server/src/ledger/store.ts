@@ -7,7 +7,13 @@ import {
   type Selectable,
   sql,
 } from 'kysely';
-import { placeholderRow, placeholderRows, SizedStatement, valuesOf } from '../store/batched.ts';
+import {
+  placeholderRow,
+  placeholderRows,
+  SizedStatement,
+  statementSizes,
+  valuesOf,
+} from '../store/batched.ts';
 import type { Database, Executor } from '../store/database.ts';
 import type { DialectName } from '../store/dialect.ts';
 import { type AccountKey, accountRefFromColumns, ownerColumn } from './accounts.ts';
@@ -205,18 +211,32 @@ function sqliteLookups(): Lookups {
     accountsQuery(db).where('id', 'in', placeholderRows(null, size)).compile(),
   );
   // A join on the key columns uses the (owner, asset, wallet) index; an OR chain or a row-value IN does not.
+  // Unordered: no lock order to keep, and no sort to pay for.
   const byKey = new SizedStatement<AccountRow>(3, (db, size) => {
     const keys = sql.join(placeholderRows(sql`(${null}, ${null}, ${null})`, size));
     return sql<AccountRow>`select a.* from (values ${keys}) as k join ledger_accounts as a
-      on a.owner = k.column1 and a.asset = k.column2 and a.wallet = k.column3 order by a.id`.compile(db);
+      on a.owner = k.column1 and a.asset = k.column2 and a.wallet = k.column3`.compile(db);
   });
   return {
-    transfers: (db, ids) => transfers.run(db, ids),
-    holds: (db, ids) => holds.run(db, ids),
+    transfers: (db, ids) => transfers.run(db, oneStatement(ids, 1)),
+    holds: (db, ids) => holds.run(db, oneStatement(ids, 1)),
     // SQLite has one writer at a time: nothing to lock.
-    accountsByKey: (db, keys) => byKey.run(db, keys.flatMap(keyColumns)),
-    accountsById: (db, ids) => byId.run(db, ids),
+    accountsByKey: (db, keys) => byKey.run(db, oneStatement(keys.flatMap(keyColumns), 3)),
+    accountsById: (db, ids) => byId.run(db, oneStatement(ids, 1)),
   };
+}
+
+/**
+ * A lookup's values padded with nulls (which match nothing) up to the next
+ * statement size: 25 ids are one statement of 32, not three (16 + 8 + 1).
+ * Lists longer than the largest size are left as they are.
+ */
+function oneStatement(values: readonly unknown[], width: number): readonly unknown[] {
+  const rows = values.length / width;
+  if (rows <= 1) return values;
+  const size = 2 ** Math.ceil(Math.log2(rows));
+  if (size === rows || statementSizes(size).length !== 1) return values;
+  return [...values, ...new Array<null>((size - rows) * width).fill(null)];
 }
 
 /** Values per array parameter on PostgreSQL (every loop and statement has a bound). */
