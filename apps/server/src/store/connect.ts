@@ -2,17 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import {
-  type CompiledQuery,
-  type DatabaseConnection,
-  type Driver,
-  Kysely,
-  PostgresDialect,
-  SqliteDialect,
-  type SqliteDialectConfig,
-  sql,
-  type TransactionSettings,
-} from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database, Db } from './database.ts';
 import type { DialectName } from './dialect.ts';
@@ -61,157 +51,15 @@ const WAL_CHECKPOINT_PAGES = 10_000;
 function openSqlite(file: string): Store {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const connection = new SQLite(file);
-  const wal = connection.pragma('journal_mode = WAL', { simple: true }) === 'wal';
-  // DESIGN §5: a commit is on disk before it is acknowledged. In WAL mode the
-  // WAL is synced after each commit off the main thread (SyncedSqliteDriver),
-  // which is what FULL would do on it; elsewhere (in memory) FULL does it.
-  connection.pragma(wal ? 'synchronous = NORMAL' : 'synchronous = FULL');
+  connection.pragma('journal_mode = WAL');
+  // FULL: a commit is on disk before it is acknowledged (DESIGN §5).
+  connection.pragma('synchronous = FULL');
   connection.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
   cachePreparedStatements(connection);
-  const walSync = wal ? new WalSync(`${file}-wal`) : null;
-  const dialect = walSync
-    ? new SyncedSqliteDialect({ database: connection }, connection, walSync)
-    : new SqliteDialect({ database: connection });
-  const db = new Kysely<Database>({ dialect });
-  return {
-    db,
-    dialect: 'sqlite',
-    close: async () => {
-      await db.destroy();
-      await walSync?.close();
-    },
-  };
-}
-
-/**
- * Syncs a WAL file (fdatasync) on libuv's thread pool.
- *
- * With `synchronous = FULL` SQLite syncs the WAL inside COMMIT, and the main
- * thread waits there: 1–2 ms a commit on an ordinary disk, a sixth of the
- * main thread under a stream of orders. With `synchronous = NORMAL` SQLite
- * writes the same WAL frames and skips only that sync (it still syncs the
- * WAL header on a restart and the WAL and database around a checkpoint, so
- * the file is never corrupt); syncing the WAL after the commit gives back
- * FULL's durability, and the main thread serves other requests meanwhile.
- *
- * The WAL of an open database in WAL mode is never replaced while a
- * connection has it open (SQLite deletes it only when the last connection
- * closes), so one file descriptor, opened on the first sync, serves for the
- * store's life. A failed sync fails every later one: after a failed fsync the
- * kernel may have dropped the unwritten pages, and a later sync that succeeds
- * would not bring them back.
- */
-export class WalSync {
-  private fd: Promise<fs.promises.FileHandle> | null = null;
-  private failure: unknown = null;
-
-  constructor(
-    private readonly file: string,
-    private readonly syncFile: (handle: fs.promises.FileHandle) => Promise<void> = (handle) =>
-      handle.datasync(),
-  ) {}
-
-  async sync(): Promise<void> {
-    if (this.failure !== null) throw this.failure;
-    try {
-      this.fd ??= fs.promises.open(this.file, 'r');
-      await this.syncFile(await this.fd);
-    } catch (error) {
-      this.failure = error;
-      throw error;
-    }
-  }
-
-  async close(): Promise<void> {
-    const fd = this.fd;
-    this.fd = null;
-    await (await fd)?.close();
-  }
-}
-
-/** Kysely's SQLite dialect whose commits answer once the WAL is synced (see WalSync). */
-class SyncedSqliteDialect extends SqliteDialect {
-  constructor(
-    config: SqliteDialectConfig,
-    private readonly connection: SQLite.Database,
-    private readonly walSync: WalSync,
-  ) {
-    super(config);
-  }
-
-  override createDriver(): Driver {
-    return new SyncedSqliteDriver(super.createDriver(), this.connection, this.walSync);
-  }
-}
-
-/**
- * Kysely's SQLite driver with one change: a statement that commits (COMMIT,
- * or a write outside a transaction) answers after the WAL sync that makes it
- * durable. The single connection stays taken until then, as it stays taken
- * through COMMIT under `synchronous = FULL`: no other statement, read or
- * write, runs between a commit and its sync, so nothing can be read, let
- * alone answered, before it is on disk.
- */
-class SyncedSqliteDriver implements Driver {
-  private synced: DatabaseConnection | null = null;
-
-  constructor(
-    private readonly driver: Driver,
-    private readonly connection: SQLite.Database,
-    private readonly walSync: WalSync,
-  ) {}
-
-  init(): Promise<void> {
-    return this.driver.init();
-  }
-
-  async acquireConnection(): Promise<DatabaseConnection> {
-    const connection = await this.driver.acquireConnection();
-    this.synced ??= this.syncedConnection(connection);
-    return this.synced;
-  }
-
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return this.driver.beginTransaction(connection, settings);
-  }
-
-  commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.driver.commitTransaction(connection);
-  }
-
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.driver.rollbackTransaction(connection);
-  }
-
-  releaseConnection(connection: DatabaseConnection): Promise<void> {
-    return this.driver.releaseConnection(connection);
-  }
-
-  destroy(): Promise<void> {
-    return this.driver.destroy();
-  }
-
-  /**
-   * The driver's connection, whose statements run as they do there (the
-   * driver's transaction statements run through it too) and answer after a
-   * WAL sync when they committed: they ended a transaction (a rollback is
-   * synced too, harmlessly) or wrote outside one.
-   */
-  private syncedConnection(connection: DatabaseConnection): DatabaseConnection {
-    const sqlite = this.connection;
-    return {
-      executeQuery: <R>(query: CompiledQuery) => {
-        const wasInTransaction = sqlite.inTransaction;
-        const result = connection.executeQuery<R>(query);
-        if (sqlite.inTransaction) return result;
-        if (!wasInTransaction && sqlite.prepare(query.sql).readonly) return result;
-        return this.walSync.sync().then(() => result);
-      },
-      streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
-    };
-  }
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
 /** Statements kept per connection; past this the cache starts again (a bound on every cache). */
