@@ -296,25 +296,17 @@ export class SettlementEngine {
   private async settleAll(cut: number, coin: string | null): Promise<SettledOrder[]> {
     const settled: SettledOrder[] = [];
     const closes = new Map<string, IndexTick | null>();
-    // A chunk's outcomes are worked out while the previous chunk's commit is being synced to disk.
-    let committing: Promise<unknown> = Promise.resolve();
     try {
       for (let chunk = 0; chunk < CHUNKS_MAX; chunk += 1) {
         const due = this.open.take(cut, coin, this.chunkMax);
         if (due.length === 0) break;
         await this.recordCloses(due, closes);
         const chosen = this.settlementsOf(due, closes);
-        await committing;
-        committing = this.commit(chosen).then(() => {
-          for (const each of chosen) settled.push(each);
-        });
-        // Awaited at the next chunk or after the loop; until then its failure must not count as unhandled.
-        committing.catch(() => undefined);
+        await this.commit(chosen);
+        for (const each of chosen) settled.push(each);
       }
-      await committing;
     } catch (error) {
       // The store refused (an order settled elsewhere, a ledger refusal): the next call starts from the record.
-      await committing.catch(() => undefined);
       await this.load();
       throw error;
     }
