@@ -29,7 +29,6 @@ import {
 } from '../apps/server/src/ledger/index.ts';
 import { SimulatedIndexSource } from '../apps/server/src/market/index-price.ts';
 import {
-  HOUSE,
   SETTLE_CHUNK,
   SettlementEngine,
   STAKES,

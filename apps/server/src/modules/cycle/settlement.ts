@@ -323,7 +323,9 @@ export class SettlementEngine {
     const recorded = await Promise.all(
       missing.map((instant) => index.priceAt(instant.coin, instant.expiresAt)),
     );
-    missing.forEach((instant, at) => closes.set(instantKey(instant.coin, instant.expiresAt), recorded[at]!));
+    for (const [at, instant] of missing.entries()) {
+      closes.set(instantKey(instant.coin, instant.expiresAt), recorded[at]!);
+    }
   }
 
   /** The outcome of each due order, from its instant's recorded close. */
