@@ -22,6 +22,7 @@ import type { Executor } from '../../store/database.ts';
 import { type Account, type AccountInput, accountAddress, parseAccount, throwIf } from './accounts.ts';
 import { type CachedTrader, ChecksCache, freezeInForce } from './checks-cache.ts';
 import { sniffImageType } from './images.ts';
+import { KeyedQueue } from './keyed-queue.ts';
 import type { Messengers } from './messenger.ts';
 import type { AuditEntry, FreezeView, KycStatus, LoginResult, UserInfo, UserSummary } from './model.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -84,6 +85,8 @@ export class IdentityService implements SessionResolver {
   private readonly messengers: Messengers;
   /** Sessions, bound emails and freezes as every guarded request and order reads them; forgotten on change. */
   private readonly checks: ChecksCache;
+  /** Records and counts one attempt of a key at a time: on PostgreSQL parallel inserts could miss each other's rows. */
+  private readonly attempts = new KeyedQueue();
 
   constructor(options: IdentityServiceOptions) {
     this.db = options.store.db;
@@ -290,23 +293,26 @@ export class IdentityService implements SessionResolver {
    * Runs a secret check (a login or fund password) under the brute-force
    * guard: after ATTEMPTS_MAX failures within ATTEMPTS_WINDOW_MS, every try
    * is refused until ATTEMPTS_WINDOW_MS after the last of them. The attempt
-   * is recorded as a failure before the check, so parallel guesses cannot
-   * slip past the count; a success clears the record and a refusal leaves
-   * no trace (it does not prolong the wait).
+   * is recorded as a failure and counted before the check, one attempt of a
+   * key at a time, so parallel guesses cannot slip past the count; a success
+   * clears the record and a refusal leaves no trace (it does not prolong the
+   * wait).
    */
   private async guardedCheck(key: string, check: () => Promise<boolean>): Promise<boolean> {
-    const now = this.clock.now();
-    const attemptId = await sql.insertLoginFailure(this.db, key, now);
-    const earlier = await sql.failuresBefore(this.db, key, attemptId, ATTEMPTS_MAX);
-    const newest = earlier[0];
-    const oldest = earlier[ATTEMPTS_MAX - 1];
-    if (newest && oldest && newest.failed_at - oldest.failed_at < ATTEMPTS_WINDOW_MS) {
-      const lockedUntil = newest.failed_at + ATTEMPTS_WINDOW_MS;
-      if (lockedUntil > now) {
-        await sql.deleteLoginFailure(this.db, attemptId);
-        throw forbidden('identity.tooManyAttempts', { minutes: Math.ceil((lockedUntil - now) / 60_000) });
+    await this.attempts.run(key, async () => {
+      const now = this.clock.now();
+      const attemptId = await sql.insertLoginFailure(this.db, key, now);
+      const earlier = await sql.failuresBefore(this.db, key, attemptId, ATTEMPTS_MAX);
+      const newest = earlier[0];
+      const oldest = earlier[ATTEMPTS_MAX - 1];
+      if (newest && oldest && newest.failed_at - oldest.failed_at < ATTEMPTS_WINDOW_MS) {
+        const lockedUntil = newest.failed_at + ATTEMPTS_WINDOW_MS;
+        if (lockedUntil > now) {
+          await sql.deleteLoginFailure(this.db, attemptId);
+          throw forbidden('identity.tooManyAttempts', { minutes: Math.ceil((lockedUntil - now) / 60_000) });
+        }
       }
-    }
+    });
     if (!(await check())) return false;
     await sql.clearLoginFailures(this.db, key);
     return true;
