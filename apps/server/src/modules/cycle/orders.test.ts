@@ -16,6 +16,7 @@ import {
   phoneUser,
   placed,
   post,
+  STAKES,
   snapshot,
   spotOf,
   startCycleHarness,
@@ -82,7 +83,7 @@ describe('cycle pairs', () => {
 });
 
 describe('cycle orders', () => {
-  it('holds the stake in the spot wallet and records the opening index price, time and source', async () => {
+  it('pays the stake from the spot wallet into the stakes account and records the opening index price, time and source', async () => {
     const user = await fundedUser(h);
     const answer = await expectOk(order(h, user, 'sell', { number: 250, lever: 60 }));
     expect(answer.msg).toBe('Order placed');
@@ -104,6 +105,7 @@ describe('cycle orders', () => {
       close_price: null,
     });
     expect(await usdtOf(h, spotOf(user))).toEqual({ available: '750', locked: '0' });
+    expect(await usdtOf(h, STAKES)).toEqual({ available: '250', locked: '0' });
     const open = await expectOk(get(h, '/cycle/positionByCoin?tradcoin=BTC&maincoin=USDT', user.token));
     expect(open.data).toEqual([position]);
   });
