@@ -172,6 +172,28 @@ describe('cycle settlement', () => {
     expect(await usdtOf(h, STAKES)).toEqual({ available: '0', locked: '0' });
   });
 
+  it('keeps, once each, the orders accepted while the engine reloads its open orders', async () => {
+    const user = await fundedUser(h);
+    await placed(order(h, user, 'buy'));
+    const [stored] = await selectOpenOrders(h.store.db);
+    // One whose acceptance committed before the engine's read, one (standing in) after it.
+    const later = { ...stored!, orderid: stored!.orderid + 1000 };
+    const engine = new SettlementEngine({
+      db: h.store.db,
+      ledger: h.app.ledger,
+      clock: h.clock,
+      index: h.app.market.index,
+    });
+    const loading = engine.load();
+    engine.opened(stored!);
+    engine.opened(later);
+    await loading;
+    expect(engine.openOf(user.id, null).map(({ orderid }) => orderid)).toEqual([
+      later.orderid,
+      stored!.orderid,
+    ]);
+  });
+
   it('returns the stake exactly on a draw (no tick between open and expiry)', async () => {
     const user = await fundedUser(h, '250.5');
     const position = await placed(order(h, user, 'buy', { number: '123.45678901' }));

@@ -239,10 +239,10 @@ export class SettlementEngine {
    * the store refused. Any stake still held (migration 012) is paid in first.
    */
   async load(): Promise<void> {
-    await this.payHeldStakes();
-    const orders = await selectOpenOrders(this.options.db);
+    // Cleared first: an order accepted while this runs is added by `opened`, and at most read again (added once).
     this.open.clear();
-    for (const order of orders) this.open.add(order);
+    await this.payHeldStakes();
+    for (const order of await selectOpenOrders(this.options.db)) this.open.add(order);
   }
 
   /** Pays in the held stakes listed by migration 012, a thousand per transaction, and forgets them. */
