@@ -100,5 +100,10 @@ export function accountMapKey(key: AccountKey): string {
 
 /** `accountMapKey` of `ref` in `asset`, without building the key (the ledger's hot path). */
 export function accountMapKeyOf(ref: AccountRef, asset: string): string {
-  return `${ownerColumn(ref.owner)}|${asset}|${ref.wallet}`;
+  return accountMapKeyOfColumns(ownerColumn(ref.owner), asset, ref.wallet);
+}
+
+/** `accountMapKey` of a stored account, from its key columns. */
+export function accountMapKeyOfColumns(owner: string, asset: string, wallet: string): string {
+  return `${owner}|${asset}|${wallet}`;
 }

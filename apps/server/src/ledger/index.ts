@@ -2,6 +2,7 @@
 export {
   type AccountKey,
   type AccountRef,
+  accountMapKeyOf,
   type CustodyWallet,
   custodyWallet,
   NAMED_SYSTEM_WALLETS,

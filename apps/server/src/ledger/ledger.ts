@@ -3,7 +3,14 @@ import { Dec } from '@halyard/money';
 import type { Clock } from '../clock.ts';
 import type { Db, Executor, Trx } from '../store/database.ts';
 import type { DialectName } from '../store/dialect.ts';
-import { type AccountKey, type AccountRef, accountMapKey, ownerColumn, type Wallet } from './accounts.ts';
+import {
+  type AccountKey,
+  type AccountRef,
+  accountMapKey,
+  accountMapKeyOfColumns,
+  ownerColumn,
+  type Wallet,
+} from './accounts.ts';
 import { applyBatches, applyBulk } from './apply.ts';
 import { isLedgerError, LEDGER_ERRORS, LedgerError } from './errors.ts';
 import { type AccountRow, ledgerStore } from './store.ts';
@@ -277,7 +284,9 @@ export function createLedger(
     async balancesOf(keys, given) {
       if (keys.length === 0) return [];
       const rows = await ledgerStore.accountsByKeys(reader(given), dialect, keys);
-      const byKey = new Map(rows.map((row) => [`${row.owner}|${row.asset}|${row.wallet}`, row]));
+      const byKey = new Map(
+        rows.map((row) => [accountMapKeyOfColumns(row.owner, row.asset, row.wallet), row]),
+      );
       return keys.map((key) => {
         const row = byKey.get(accountMapKey(key));
         return row ? balanceOf(row) : zeroBalance();

@@ -16,7 +16,7 @@ import {
 } from '../store/batched.ts';
 import type { Database, Executor } from '../store/database.ts';
 import type { DialectName } from '../store/dialect.ts';
-import { type AccountKey, accountRefFromColumns, ownerColumn } from './accounts.ts';
+import { type AccountKey, accountMapKeyOfColumns, accountRefFromColumns, ownerColumn } from './accounts.ts';
 import type { HoldState, Transfer, TransferType } from './transfers.ts';
 
 /**
@@ -396,7 +396,9 @@ export const ledgerStore = {
   /** Creates accounts; answers each one's id by `accountMapKey`. */
   async insertAccounts(db: Executor, rows: readonly NewAccountRow[]): Promise<Map<string, number>> {
     const inserted = await insertAccountRows.run(db, valuesOf(rows, ACCOUNT_COLUMNS));
-    return new Map(inserted.map((row) => [`${row.owner}|${row.asset}|${row.wallet}`, Number(row.id)]));
+    return new Map(
+      inserted.map((row) => [accountMapKeyOfColumns(row.owner, row.asset, row.wallet), Number(row.id)]),
+    );
   },
 
   /** Writes the new totals of accounts that exist. */

@@ -2,6 +2,7 @@ import { Dec } from '@halyard/money';
 import {
   type AccountKey,
   type AccountRef,
+  accountMapKeyOf,
   BULK_MAX,
   type Ledger,
   type TransferInput,
@@ -56,7 +57,7 @@ export class GroupWork {
 
   /** What the account can spend now: its stored available balance and this group's changes so far. */
   async available(account: AccountRef, asset: string): Promise<Dec> {
-    const key = mapKey(account.owner, account.wallet, asset);
+    const key = accountMapKeyOf(account, asset);
     if (!this.stored.has(key)) await this.read([{ ...account, asset } as AccountKey]);
     return this.stored.get(key)!.add(this.deltas.get(key) ?? Dec.ZERO);
   }
@@ -65,7 +66,7 @@ export class GroupWork {
   private async read(accounts: readonly AccountKey[]): Promise<void> {
     const missing = new Map<string, AccountKey>();
     for (const account of accounts) {
-      const key = mapKey(account.owner, account.wallet, account.asset);
+      const key = accountMapKeyOf(account, account.asset);
       if (!this.stored.has(key)) missing.set(key, account);
     }
     if (missing.size === 0) return;
@@ -124,11 +125,7 @@ export class GroupWork {
   }
 
   private change(account: AccountRef, asset: string, delta: Dec): void {
-    const key = mapKey(account.owner, account.wallet, asset);
+    const key = accountMapKeyOf(account, asset);
     this.deltas.set(key, (this.deltas.get(key) ?? Dec.ZERO).add(delta));
   }
-}
-
-function mapKey(owner: AccountRef['owner'], wallet: string, asset: string): string {
-  return `${String(owner)}|${wallet}|${asset}`;
 }
