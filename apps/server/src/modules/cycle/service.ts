@@ -17,7 +17,7 @@ import type { Publisher } from '../../realtime/publisher.ts';
 import type { Db } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { demoCyclePairs } from './demo.ts';
-import { ratesOf, type SettledOrder, SettlementEngine, STAKES, stakeTransferId } from './settlement.ts';
+import { ratesOf, type SettledOrder, SettlementEngine, stakePayment } from './settlement.ts';
 import {
   insertMissingPairs,
   insertOrder,
@@ -156,20 +156,7 @@ export class CycleService {
         wdate: now,
         expires_at: now + lever.seconds * 1000,
       });
-      await this.options.ledger.execute(
-        [
-          {
-            id: stakeTransferId(row.orderid),
-            debit: userAccount(userId, 'spot'),
-            credit: STAKES,
-            asset: input.paycoin,
-            amount: stake,
-            code: 'cycle_stake',
-            reference: `cycle:${row.orderid}`,
-          },
-        ],
-        trx,
-      );
+      await this.options.ledger.execute([stakePayment(row)], trx);
       return row;
     });
     this.settlement.opened(order);

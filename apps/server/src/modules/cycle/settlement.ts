@@ -101,7 +101,7 @@ export function settlementTransfer(order: OrderRow, stake: Dec, outcome: Settlem
     asset: order.paycoin,
     amount: paidBack,
     code: outcome.result === 'win' ? 'cycle_payout' : 'cycle_refund',
-    reference: `cycle:${order.orderid}`,
+    reference: orderReference(order.orderid),
   };
 }
 
@@ -148,6 +148,24 @@ export function chunkTransfers(settled: readonly { order: OrderRow; stake: Dec; 
   };
 }
 
+/** The ledger reference of everything an order moves: its stake, and what its settlement pays back. */
+export function orderReference(orderid: number): string {
+  return `cycle:${orderid}`;
+}
+
+/** The transfer that pays an order's stake from the user's spot wallet into the stakes account. */
+export function stakePayment(order: OrderRow, id = stakeTransferId(order.orderid)): TransferInput {
+  return {
+    id,
+    debit: userAccount(order.user_id, 'spot'),
+    credit: STAKES,
+    asset: order.paycoin,
+    amount: Dec.parse(order.number),
+    code: 'cycle_stake',
+    reference: orderReference(order.orderid),
+  };
+}
+
 /**
  * Pays in the stake of an order accepted while stakes were holds (migration
  * 012): the hold is voided and the same amount moved to the stakes account,
@@ -155,18 +173,15 @@ export function chunkTransfers(settled: readonly { order: OrderRow; stake: Dec; 
  */
 export function heldStakePayment(order: OrderRow): TransferInput[] {
   const pendingId = stakeTransferId(order.orderid);
-  const reference = `cycle:${order.orderid}`;
   return [
-    { id: `${pendingId}:release`, type: 'void_pending', pendingId, code: 'cycle_release', reference },
     {
-      id: `${pendingId}:paid`,
-      debit: userAccount(order.user_id, 'spot'),
-      credit: STAKES,
-      asset: order.paycoin,
-      amount: Dec.parse(order.number),
-      code: 'cycle_stake',
-      reference,
+      id: `${pendingId}:release`,
+      type: 'void_pending',
+      pendingId,
+      code: 'cycle_release',
+      reference: orderReference(order.orderid),
     },
+    stakePayment(order, `${pendingId}:paid`),
   ];
 }
 
