@@ -8,10 +8,10 @@ import {
   sql,
 } from 'kysely';
 import {
+  paddedToOneStatement,
   placeholderRow,
   placeholderRows,
   SizedStatement,
-  statementSizes,
   valuesOf,
 } from '../store/batched.ts';
 import type { Database, Executor } from '../store/database.ts';
@@ -218,25 +218,12 @@ function sqliteLookups(): Lookups {
       on a.owner = k.column1 and a.asset = k.column2 and a.wallet = k.column3`.compile(db);
   });
   return {
-    transfers: (db, ids) => transfers.run(db, oneStatement(ids, 1)),
-    holds: (db, ids) => holds.run(db, oneStatement(ids, 1)),
+    transfers: (db, ids) => transfers.run(db, paddedToOneStatement(ids, 1)),
+    holds: (db, ids) => holds.run(db, paddedToOneStatement(ids, 1)),
     // SQLite has one writer at a time: nothing to lock.
-    accountsByKey: (db, keys) => byKey.run(db, oneStatement(keys.flatMap(keyColumns), 3)),
-    accountsById: (db, ids) => byId.run(db, oneStatement(ids, 1)),
+    accountsByKey: (db, keys) => byKey.run(db, paddedToOneStatement(keys.flatMap(keyColumns), 3)),
+    accountsById: (db, ids) => byId.run(db, paddedToOneStatement(ids, 1)),
   };
-}
-
-/**
- * A lookup's values padded with nulls (which match nothing) up to the next
- * statement size: 25 ids are one statement of 32, not three (16 + 8 + 1).
- * Lists longer than the largest size are left as they are.
- */
-function oneStatement(values: readonly unknown[], width: number): readonly unknown[] {
-  const rows = values.length / width;
-  if (rows <= 1) return values;
-  const size = 2 ** Math.ceil(Math.log2(rows));
-  if (size === rows || statementSizes(size).length !== 1) return values;
-  return [...values, ...new Array<null>((size - rows) * width).fill(null)];
 }
 
 /** Values per array parameter on PostgreSQL (every loop and statement has a bound). */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { placeholderRows, SizedStatement, statementSizes } from './batched.ts';
+import { paddedToOneStatement, placeholderRows, SizedStatement, statementSizes } from './batched.ts';
 import { openTestStore, type Store } from './connect.ts';
 import type { Executor } from './database.ts';
 
@@ -57,5 +57,15 @@ describe('SizedStatement', () => {
 
   it('refuses values that are not whole rows', async () => {
     await expect(insert.run(store.db, [1, 'one', 2])).rejects.toThrow(/not rows of 2/);
+  });
+});
+
+describe('paddedToOneStatement', () => {
+  it('pads a lookup with nulls up to the next statement size, and leaves what fits or is too long', () => {
+    expect(paddedToOneStatement([1, 2, 3], 1)).toEqual([1, 2, 3, null]);
+    expect(paddedToOneStatement(['a', 'b', 'c', 'd', 'e', 'f'], 3)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    expect(paddedToOneStatement([1, 2, 3, 4, 5, 6, 7, 8, 9], 3)).toHaveLength(12);
+    const long = Array.from({ length: 600 }, (_, index) => index);
+    expect(paddedToOneStatement(long, 1)).toBe(long);
   });
 });

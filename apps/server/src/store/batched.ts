@@ -20,6 +20,19 @@ export function statementSizes(count: number): number[] {
 }
 
 /**
+ * A lookup's values (an IN list) padded with nulls (which match nothing) up to the next
+ * statement size: 25 ids are one statement of 32, not three (16 + 8 + 1).
+ * Lists longer than the largest size are left as they are.
+ */
+export function paddedToOneStatement(values: readonly unknown[], width: number): readonly unknown[] {
+  const rows = values.length / width;
+  if (rows <= 1) return values;
+  const size = 2 ** Math.ceil(Math.log2(rows));
+  if (size === rows || statementSizes(size).length !== 1) return values;
+  return [...values, ...new Array<null>((size - rows) * width).fill(null)];
+}
+
+/**
  * A statement over many rows (a multi-row insert, an IN list) built and
  * compiled by Kysely once per store and size, then run with fresh
  * parameters. Building and compiling a query of thousands of values costs
