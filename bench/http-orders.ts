@@ -18,6 +18,10 @@
  * moves much less, and their ratio says what the orders would reach against
  * the ceiling if both servers got the same share of a core.
  *
+ * The real server also reports the time its thread spent inside SQLite
+ * statements (commits included) per order, beside the time per order that
+ * the target leaves: what SQLite alone takes of that budget.
+ *
  *   npm run bench:http          (or: npx tsx bench/http-orders.ts [seconds])
  */
 import { type ChildProcess, fork } from 'node:child_process';
@@ -86,6 +90,12 @@ async function main(): Promise<void> {
     }
     print('ceiling (bare Fastify route)', ceiling);
     const ratio = orders.requests.average / ceiling.requests.average;
+    if (orders.sqliteMsPerRequest !== null) {
+      const budgetMs = 1000 / (0.25 * ceiling.requests.average);
+      console.log(
+        `the target leaves ${budgetMs.toFixed(3)} ms of one core per order; SQLite statements alone took ${orders.sqliteMsPerRequest.toFixed(3)} ms per order`,
+      );
+    }
     console.log(`orders measured at ${ordersLoad}; ceiling at ${load()}`);
     console.log(
       `ratio orders/ceiling: ${(ratio * 100).toFixed(1)}% (target ≥ 25%) ${ratio >= 0.25 ? 'MET' : 'MISSED'}`,
@@ -101,15 +111,21 @@ async function main(): Promise<void> {
   }
 }
 
-/** An autocannon run and the server's CPU time per answered request (null where /proc is missing). */
-type Measured = autocannon.Result & { cpuMsPerRequest: number | null };
+/**
+ * An autocannon run, the server's CPU time per answered request (null where
+ * /proc is missing) and its time in SQLite statements per answered request
+ * (null for the ceiling, which has none).
+ */
+type Measured = autocannon.Result & { cpuMsPerRequest: number | null; sqliteMsPerRequest: number | null };
 
 function print(label: string, result: Measured): void {
   const failed = result.non2xx + result.errors + result.timeouts;
   const cpu =
     result.cpuMsPerRequest === null ? '' : `   server CPU ${result.cpuMsPerRequest.toFixed(3)} ms/req`;
+  const sqlite =
+    result.sqliteMsPerRequest === null ? '' : ` (in SQLite ${result.sqliteMsPerRequest.toFixed(3)})`;
   console.log(
-    `${label.padEnd(30)} ${Math.round(result.requests.average).toLocaleString('en-US').padStart(7)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   (${result.requests.total} requests, ${failed} failed)${cpu}`,
+    `${label.padEnd(30)} ${Math.round(result.requests.average).toLocaleString('en-US').padStart(7)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   (${result.requests.total} requests, ${failed} failed)${cpu}${sqlite}`,
   );
 }
 
@@ -223,6 +239,7 @@ async function measure(
     },
   });
   const cpuBefore = cpuMs(server.pid);
+  const sqliteBefore = await sqliteMsOf(server);
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,
@@ -230,8 +247,31 @@ async function measure(
     requests: [order('buy'), order('sell')],
   });
   const cpuAfter = cpuMs(server.pid);
+  const sqliteAfter = await sqliteMsOf(server);
   const answered = result.requests.total;
-  const cpuMsPerRequest =
-    cpuBefore === null || cpuAfter === null || answered === 0 ? null : (cpuAfter - cpuBefore) / answered;
-  return { ...result, cpuMsPerRequest };
+  const perRequest = (before: number | null, after: number | null) =>
+    before === null || after === null || answered === 0 ? null : (after - before) / answered;
+  return {
+    ...result,
+    cpuMsPerRequest: perRequest(cpuBefore, cpuAfter),
+    sqliteMsPerRequest: perRequest(sqliteBefore, sqliteAfter),
+  };
+}
+
+/** What the server says it spent in SQLite statements so far, in ms; null from a server that does not answer within a second (the ceiling). */
+function sqliteMsOf(server: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done(null), 1000);
+    const onMessage = (message: unknown) => {
+      const { sqliteMs } = message as { sqliteMs?: unknown };
+      if (typeof sqliteMs === 'number') done(sqliteMs);
+    };
+    function done(value: number | null): void {
+      clearTimeout(timer);
+      server.off('message', onMessage);
+      resolve(value);
+    }
+    server.on('message', onMessage);
+    server.send('sqlite-ms');
+  });
 }

@@ -5,10 +5,47 @@
  * benchmark connection comes from 127.0.0.1), and the background jobs
  * (app.start: market maker, index ticks) are not started, so only the measured
  * requests use the machine. Group commit, durability before the reply, stays as is.
+ *
+ * It also sums the time its thread spends inside SQLite statements (the
+ * commits' WAL writes and syncs included) and answers the sum, in ms, to a
+ * 'sqlite-ms' message: the benchmark prints it per order.
  */
+import SQLite from 'better-sqlite3';
 import { createApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { openStore } from '../../apps/server/src/store/connect.ts';
+
+/**
+ * Times every better-sqlite3 statement of the process: they all share one
+ * prototype, whose run/all/get do the work (Kysely's driver calls them).
+ * Answers the time spent in them so far, in ms.
+ */
+function timeSqliteStatements(): () => number {
+  const probe = new SQLite(':memory:');
+  const statement = Object.getPrototypeOf(probe.prepare('select 1')) as Record<
+    string,
+    (...args: unknown[]) => unknown
+  >;
+  probe.close();
+  let totalMs = 0;
+  for (const method of ['run', 'all', 'get']) {
+    const original = statement[method]!;
+    statement[method] = function timed(this: unknown, ...args: unknown[]) {
+      const started = performance.now();
+      try {
+        return original.apply(this, args);
+      } finally {
+        totalMs += performance.now() - started;
+      }
+    };
+  }
+  return () => totalMs;
+}
+
+const sqliteMs = timeSqliteStatements();
+process.on('message', (message) => {
+  if (message === 'sqlite-ms') process.send?.({ sqliteMs: sqliteMs() });
+});
 
 const config = loadConfig();
 const store = await openStore(config);
