@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Dec, SCALE } from './decimal.ts';
+import { Dec, DecimalError, SCALE } from './decimal.ts';
 
 // decimal.js is the reference: enough precision to hold any product exactly,
 // and ROUND_FLOOR where Halyard floors.
@@ -142,6 +142,13 @@ describe('Dec helpers', () => {
   it('gives the price step for an accuracy', () => {
     expect(Dec.step(2).toString()).toBe('0.01');
     expect(Dec.step(0).toString()).toBe('1');
+    expect(Dec.step(18).toString()).toBe('0.000000000000000001');
+  });
+
+  it.each([-1, 19, 1.5, Number.NaN])('refuses %s digits', (digits) => {
+    expect(() => Dec.step(digits)).toThrow(DecimalError);
+    expect(() => Dec.ONE.floorTo(digits)).toThrow(DecimalError);
+    expect(() => Dec.ONE.toFixed(digits)).toThrow(DecimalError);
   });
 
   it('knows when a value fits an accuracy', () => {

@@ -13,6 +13,8 @@ const ONE_UNITS = 10n ** BigInt(SCALE);
 /** The character code of '0', for trimming a fraction's trailing zeros. */
 const ZERO_CHAR = 48;
 const DECIMAL_PATTERN = /^([+-])?(\d+)?(?:\.(\d*))?$/;
+/** 10^-digits in units, by digits (0..SCALE): worked out once, not per `floorTo` (a power and a division). */
+const STEPS = Array.from({ length: SCALE + 1 }, (_, digits) => ONE_UNITS / 10n ** BigInt(digits));
 
 export class DecimalError extends Error {
   override name = 'DecimalError';
@@ -20,9 +22,10 @@ export class DecimalError extends Error {
 
 function floorDiv(numerator: bigint, denominator: bigint): bigint {
   const quotient = numerator / denominator;
-  const remainderIsNonZero = numerator % denominator !== 0n;
+  // Division truncates toward zero, which is the floor unless the signs differ and something was cut off;
+  // the signs are compared first, so the usual case (both positive) costs no second bigint operation.
   const signsDiffer = numerator < 0n !== denominator < 0n;
-  return remainderIsNonZero && signsDiffer ? quotient - 1n : quotient;
+  return signsDiffer && quotient * denominator !== numerator ? quotient - 1n : quotient;
 }
 
 export class Dec {
@@ -75,8 +78,7 @@ export class Dec {
 
   /** 10^-digits: the price step of a pair with `digits` of accuracy. */
   static step(digits: number): Dec {
-    assertDigits(digits);
-    return new Dec(ONE_UNITS / 10n ** BigInt(digits));
+    return new Dec(stepUnits(digits));
   }
 
   static min(a: Dec, b: Dec): Dec {
@@ -165,8 +167,7 @@ export class Dec {
 
   /** Floors to `digits` fractional digits, keeping it a Dec. */
   floorTo(digits: number): Dec {
-    assertDigits(digits);
-    const step = ONE_UNITS / 10n ** BigInt(digits);
+    const step = stepUnits(digits);
     return new Dec(floorDiv(this.units, step) * step);
   }
 
@@ -182,6 +183,8 @@ export class Dec {
 
   /** Canonical text: no trailing zeros, no exponent ("1.5", "-0.000001", "0"). */
   toString(): string {
+    // Zero is every loss's fee and many a balance: no 19 padded digits to trim.
+    if (this.units === 0n) return '0';
     const negative = this.units < 0n;
     // One bigint-to-text conversion, then the point placed in the text: no bigint division (the hot path of every
     // amount written to the store).
@@ -212,10 +215,14 @@ export class Dec {
   }
 }
 
-function assertDigits(digits: number): void {
-  if (!Number.isInteger(digits) || digits < 0 || digits > SCALE) {
+/** 10^-digits in units; `digits` must be an integer in 0..SCALE. */
+function stepUnits(digits: number): bigint {
+  const step = STEPS[digits];
+  // Any other number (negative, fractional, too large) indexes nothing.
+  if (step === undefined) {
     throw new DecimalError(`digits must be an integer in 0..${SCALE}, got ${digits}`);
   }
+  return step;
 }
 
 /** The spec's "a non-number floors to 0" for display and slider input. */
