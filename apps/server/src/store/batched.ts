@@ -118,7 +118,9 @@ export function placeholderRow<const C extends readonly string[]>(columns: C): R
 
 /** The rows' values in the columns' order, one row after another: what `SizedStatement.run` takes. */
 export function valuesOf<R>(rows: readonly R[], columns: readonly (keyof R)[]): unknown[] {
-  const values: unknown[] = [];
-  for (const row of rows) for (const column of columns) values.push(row[column]);
+  // Sized up front: pushing a settlement tick's million values one by one grew and copied the array again and again.
+  const values = new Array<unknown>(rows.length * columns.length);
+  let at = 0;
+  for (const row of rows) for (const column of columns) values[at++] = row[column];
   return values;
 }
