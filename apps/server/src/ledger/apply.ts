@@ -13,6 +13,7 @@ import { isLedgerError, type LedgerError } from './errors.ts';
 import {
   type AccountState,
   assertBatchShape,
+  type HoldEntry,
   type LedgerState,
   mergePlan,
   type NewTransfer,
@@ -45,20 +46,23 @@ export async function applyBatches(
     if (isLedgerError(outcomes[index])) return;
     try {
       const plan = planBatch(state, batch, now);
-      written.add(state, plan);
+      // The batches after this one see what it did.
+      mergePlan(state, plan);
+      written.add(plan);
       outcomes[index] = plan.results;
     } catch (error) {
       if (!isLedgerError(error)) throw error;
       outcomes[index] = error;
     }
   });
-  const seqs = await writeState(trx, state, written, 'answer');
+  const seqs = await writeState(trx, written, 'answer');
+  const writtenById = new Map(written.transfers.map((transfer) => [transfer.id, transfer]));
   return outcomes.map((outcome) => {
     if (isLedgerError(outcome)) return outcome;
     return outcome.map((id) => {
       const stored = loaded.get(id);
       if (stored) return stored;
-      const transfer = written.transfers.get(id);
+      const transfer = writtenById.get(id);
       const seq = seqs.get(id);
       if (!transfer || seq === undefined)
         throw new Error(`ledger: transfer ${id} is neither stored nor written`);
@@ -83,8 +87,9 @@ export async function applyBulk(
   assertBatchShape(transfers, BULK_MAX);
   const { state } = await readState(trx, dialect, [transfers]);
   const written = new Written();
-  written.add(state, planBatch(state, transfers, now, BULK_MAX));
-  await writeState(trx, state, written, 'silent');
+  // One plan: nothing planned after it needs to see it in the state.
+  written.add(planBatch(state, transfers, now));
+  await writeState(trx, written, 'silent');
 }
 
 function refusalOfShape(batch: readonly TransferInput[]): LedgerError | null {
@@ -97,18 +102,19 @@ function refusalOfShape(batch: readonly TransferInput[]): LedgerError | null {
   }
 }
 
-/** What the accepted plans changed, to be written: merged into the state as they are accepted. */
+/** What the accepted plans changed, to be written; a later plan's account or hold replaces an earlier one's. */
 class Written {
-  readonly accounts = new Set<string>();
-  readonly holds = new Set<string>();
+  /** By `accountMapKey`. */
+  readonly accounts = new Map<string, AccountState>();
+  /** By pending transfer id. */
+  readonly holds = new Map<string, HoldEntry>();
   /** In plan order, so `seq` follows it. */
-  readonly transfers = new Map<string, NewTransfer>();
+  readonly transfers: NewTransfer[] = [];
 
-  add(state: LedgerState, plan: Plan): void {
-    mergePlan(state, plan);
-    for (const account of plan.accounts) this.accounts.add(account.mapKey);
-    for (const id of plan.holds.keys()) this.holds.add(id);
-    for (const transfer of plan.newTransfers) this.transfers.set(transfer.id, transfer);
+  add(plan: Plan): void {
+    for (const account of plan.accounts) this.accounts.set(account.mapKey, account);
+    for (const [id, hold] of plan.holds) this.holds.set(id, hold);
+    for (const transfer of plan.newTransfers) this.transfers.push(transfer);
   }
 }
 
@@ -237,20 +243,16 @@ function accountRowOf(state: AccountState): Omit<AccountRow, 'id'> {
  */
 async function writeState(
   trx: Executor,
-  state: LedgerState,
   written: Written,
   mode: 'answer' | 'silent',
 ): Promise<Map<string, number>> {
-  const accountIds = await writeAccounts(
-    trx,
-    [...written.accounts].map((key) => state.accounts.get(key)!),
-  );
+  const accountIds = await writeAccounts(trx, [...written.accounts.values()]);
   const idOf = (key: string, transfer: NewTransfer) => {
     const id = accountIds.get(key);
     if (id === undefined) throw new Error(`ledger: no account id for ${key} in transfer ${transfer.id}`);
     return id;
   };
-  const rows = [...written.transfers.values()].map((transfer) => ({
+  const rows = written.transfers.map((transfer) => ({
     id: transfer.id,
     type: transfer.type,
     debit_account_id: idOf(transfer.debitKey, transfer),
@@ -267,10 +269,11 @@ async function writeState(
   else await ledgerStore.insertTransfersSilently(trx, rows);
   await ledgerStore.saveHolds(
     trx,
-    [...written.holds].map((id) => {
-      const hold = state.holds.get(id)!;
-      return { transfer_id: id, remaining: hold.remaining.toString(), state: hold.state };
-    }),
+    [...written.holds].map(([id, hold]) => ({
+      transfer_id: id,
+      remaining: hold.remaining.toString(),
+      state: hold.state,
+    })),
   );
   return seqs;
 }

@@ -161,16 +161,10 @@ function keyOf(ref: AccountRef, asset: string): AccountKey {
 }
 
 /**
- * Plans one batch (at most `lengthMax` transfers) against the state; throws
- * a LedgerError to refuse it. The state is not changed.
+ * Plans one batch, whose shape `assertBatchShape` has accepted, against the
+ * state; throws a LedgerError to refuse it. The state is not changed.
  */
-export function planBatch(
-  snapshot: LedgerState,
-  batch: readonly TransferInput[],
-  now: number,
-  lengthMax = BATCH_MAX,
-): Plan {
-  assertBatchShape(batch, lengthMax);
+export function planBatch(snapshot: LedgerState, batch: readonly TransferInput[], now: number): Plan {
   const accounts = new Map<string, AccountState>();
   const holds = new Map<string, HoldEntry>();
   const plan: Plan = { results: [], newTransfers: [], accounts: [], holds };
