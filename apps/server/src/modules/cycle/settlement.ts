@@ -8,7 +8,9 @@ import { type OrderRates, type Settlement, settle } from './outcome.ts';
 import {
   deleteHeldStakes,
   insertSettlements,
+  type NewClose,
   type OrderRow,
+  type SettledAtClose,
   type SettlementRow,
   selectHeldStakes,
   selectOpenOrders,
@@ -316,8 +318,8 @@ export class SettlementEngine {
         const due = this.open.take(cut, coin, this.chunkMax);
         if (due.length === 0) break;
         await this.recordCloses(due, closes);
-        const chosen = this.settlementsOf(due, closes);
-        await this.commit(chosen);
+        const { chosen, atCloses } = this.settlementsOf(due, closes);
+        await this.commit(chosen, atCloses);
         for (const each of chosen) settled.push(each);
       }
     } catch (error) {
@@ -343,48 +345,54 @@ export class SettlementEngine {
     }
   }
 
-  /** The outcome of each due order, from its instant's recorded close. */
+  /** The outcome of each due order, from its instant's recorded close, and the settlements by the close they used. */
   private settlementsOf(
     due: readonly DueInstant[],
     closes: ReadonlyMap<string, IndexTick | null>,
-  ): ChosenSettlement[] {
+  ): { chosen: ChosenSettlement[]; atCloses: SettledAtClose[] } {
     const now = this.options.clock.now();
     const parse = cachedParse();
     const chosen: ChosenSettlement[] = [];
-    const closePrices = new Map<IndexTick, string>();
+    const atCloses = new Map<IndexTick, { close: NewClose; settlements: SettlementRow[] }>();
     for (const instant of due) {
       const recorded = closes.get(instantKey(instant.coin, instant.expiresAt)) ?? null;
       for (const order of instant.orders) {
         const close = closingTick(order, recorded);
-        let closePrice = closePrices.get(close);
-        if (closePrice === undefined) {
-          closePrice = close.price.toString();
-          closePrices.set(close, closePrice);
+        let atClose = atCloses.get(close);
+        if (!atClose) {
+          atClose = {
+            close: {
+              close_price: close.price.toString(),
+              close_ts: close.ts,
+              close_source: close.source,
+              settled_at: now,
+            },
+            settlements: [],
+          };
+          atCloses.set(close, atClose);
         }
         const stake = parse(order.number);
         const outcome = settlementOf(order, stake, close, parse);
-        chosen.push({
-          order,
-          stake,
-          outcome,
-          settlement: {
-            orderid: order.orderid,
-            result: outcome.result,
-            close_price: closePrice,
-            close_ts: close.ts,
-            close_source: close.source,
-            last_profit: outcome.lastProfit.toString(),
-            fee: outcome.fee.toString(),
-            settled_at: now,
-          },
-        });
+        const shared = atClose.close;
+        const settlement: SettlementRow = {
+          orderid: order.orderid,
+          result: outcome.result,
+          close_price: shared.close_price,
+          close_ts: shared.close_ts,
+          close_source: shared.close_source,
+          last_profit: outcome.lastProfit.toString(),
+          fee: outcome.fee.toString(),
+          settled_at: shared.settled_at,
+        };
+        atClose.settlements.push(settlement);
+        chosen.push({ order, stake, outcome, settlement });
       }
     }
-    return chosen;
+    return { chosen, atCloses: [...atCloses.values()] };
   }
 
   /** Stores a chunk's settlements, closes its orders and moves its money, in one ledger transaction. */
-  private commit(chosen: readonly ChosenSettlement[]): Promise<void> {
+  private commit(chosen: readonly ChosenSettlement[], atCloses: readonly SettledAtClose[]): Promise<void> {
     const { ledger } = this.options;
     const { stakes, fees } = chunkTransfers(chosen);
     const transfers = stakes;
@@ -394,10 +402,7 @@ export class SettlementEngine {
     }
     transfers.push(...fees);
     return ledger.transaction(async (trx) => {
-      await insertSettlements(
-        trx,
-        chosen.map(({ settlement }) => settlement),
-      );
+      await insertSettlements(trx, atCloses);
       await ledger.executeBulk(transfers, trx);
     });
   }

@@ -1,6 +1,6 @@
 import type { CycleResult, CycleSide } from '@halyard/protocol';
 import type { Generated, Insertable, Selectable } from 'kysely';
-import { placeholderRow, placeholderRows, SizedStatement, valuesOf } from '../../store/batched.ts';
+import { placeholderRow, placeholderRows, SizedStatement } from '../../store/batched.ts';
 import type { Executor } from '../../store/database.ts';
 
 export type { CycleResult, CycleSide } from '@halyard/protocol';
@@ -54,16 +54,28 @@ export interface CycleHeldStakesTable {
   orderid: number;
 }
 
-/** An order's outcome; whose and which pair's it is, is the order's (the reads join them). */
-export interface CycleSettlementsTable {
-  orderid: number;
-  result: CycleResult;
+/**
+ * The closing tick orders were settled at, and when: one row for the orders
+ * of an instant settled in one transaction (migration 013).
+ */
+export interface CycleClosesTable {
+  id: Generated<number>;
   close_price: string;
   close_ts: number;
   close_source: string;
+  settled_at: number;
+}
+
+/**
+ * An order's outcome; whose and which pair's it is, is the order's, and its
+ * closing tick and time are its close's (the reads join them).
+ */
+export interface CycleSettlementsTable {
+  orderid: number;
+  close_id: number;
+  result: CycleResult;
   last_profit: string;
   fee: string;
-  settled_at: number;
 }
 
 declare module '../../store/database.ts' {
@@ -73,6 +85,7 @@ declare module '../../store/database.ts' {
     cycle_orders: CycleOrdersTable;
     cycle_open: CycleOpenTable;
     cycle_settlements: CycleSettlementsTable;
+    cycle_closes: CycleClosesTable;
     cycle_held_stakes: CycleHeldStakesTable;
   }
 }
@@ -80,7 +93,9 @@ declare module '../../store/database.ts' {
 export type PairRow = Selectable<CyclePairsTable>;
 export type LeverRow = Selectable<CycleLeversTable>;
 export type OrderRow = Selectable<CycleOrdersTable>;
-export type SettlementRow = Selectable<CycleSettlementsTable>;
+export type NewClose = Omit<Selectable<CycleClosesTable>, 'id'>;
+/** An order's outcome as the reads answer it: the settlement with its close. */
+export type SettlementRow = Omit<Selectable<CycleSettlementsTable>, 'close_id'> & NewClose;
 export type NewOrder = Insertable<CycleOrdersTable>;
 export type NewPair = Omit<Insertable<CyclePairsTable>, 'autoid'>;
 export type NewLever = Omit<LeverRow, 'pair_id'>;
@@ -98,6 +113,7 @@ export const CYCLE_TABLES = [
   'cycle_orders',
   'cycle_open',
   'cycle_settlements',
+  'cycle_closes',
   'cycle_held_stakes',
 ] as const;
 
@@ -188,36 +204,65 @@ export async function selectOpenOrders(db: Executor): Promise<OrderRow[]> {
   return rows.map(orderOf);
 }
 
+/** Settlements that share one close (migration 013). */
+export interface SettledAtClose {
+  close: NewClose;
+  settlements: readonly SettlementRow[];
+}
+
 const SETTLEMENT_COLUMNS = [
   'orderid',
+  'close_id',
   'result',
-  'close_price',
-  'close_ts',
-  'close_source',
   'last_profit',
   'fee',
-  'settled_at',
-] as const satisfies readonly (keyof SettlementRow)[];
+] as const satisfies readonly (keyof CycleSettlementsTable)[];
 // Thousands of rows per tick: statements of fixed sizes, compiled and prepared once (store/batched.ts).
 const insertSettlementRows = new SizedStatement<never>(SETTLEMENT_COLUMNS.length, (db, size) =>
   db
     .insertInto('cycle_settlements')
-    .values(placeholderRows(placeholderRow(SETTLEMENT_COLUMNS) as unknown as SettlementRow, size))
+    .values(
+      placeholderRows(
+        placeholderRow(SETTLEMENT_COLUMNS) as unknown as Selectable<CycleSettlementsTable>,
+        size,
+      ),
+    )
     .compile(),
 );
 const deleteOpenRows = new SizedStatement<never>(1, (db, size) =>
   db.deleteFrom('cycle_open').where('orderid', 'in', placeholderRows(null, size)).compile(),
 );
 
-/** Records settlements and closes their orders, in the caller's transaction. */
-export async function insertSettlements(db: Executor, rows: readonly SettlementRow[]): Promise<void> {
-  await insertSettlementRows.run(db, valuesOf(rows, SETTLEMENT_COLUMNS));
-  const closed = await deleteOpenRows.count(
-    db,
-    rows.map((row) => row.orderid),
-  );
+/** Records settlements with their closes and closes their orders, in the caller's transaction. */
+export async function insertSettlements(db: Executor, atCloses: readonly SettledAtClose[]): Promise<void> {
+  let count = 0;
+  for (const { settlements } of atCloses) count += settlements.length;
+  const values = new Array<unknown>(count * SETTLEMENT_COLUMNS.length);
+  const orderids = new Array<number>(count);
+  let row = 0;
+  for (const { close, settlements } of atCloses) {
+    const { id } = await db
+      .insertInto('cycle_closes')
+      .values(close)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const closeId = Number(id);
+    for (const settlement of settlements) {
+      orderids[row] = settlement.orderid;
+      // In SETTLEMENT_COLUMNS' order.
+      const at = row * SETTLEMENT_COLUMNS.length;
+      values[at] = settlement.orderid;
+      values[at + 1] = closeId;
+      values[at + 2] = settlement.result;
+      values[at + 3] = settlement.last_profit;
+      values[at + 4] = settlement.fee;
+      row += 1;
+    }
+  }
+  await insertSettlementRows.run(db, values);
+  const closed = await deleteOpenRows.count(db, orderids);
   // The settling transaction read them as open; anything else is a second settler, and rolls back.
-  if (closed !== rows.length) throw new Error(`cycle: ${rows.length - closed} settled orders were not open`);
+  if (closed !== count) throw new Error(`cycle: ${count - closed} settled orders were not open`);
 }
 
 function toSettlement(row: SettlementRow): SettlementRow {
@@ -233,9 +278,19 @@ async function withSettlements(db: Executor, orders: OrderRow[]): Promise<OrderW
   if (orders.length === 0) return [];
   const settlements = await db
     .selectFrom('cycle_settlements')
-    .selectAll()
+    .innerJoin('cycle_closes', 'cycle_closes.id', 'cycle_settlements.close_id')
+    .select([
+      'cycle_settlements.orderid',
+      'cycle_settlements.result',
+      'cycle_closes.close_price',
+      'cycle_closes.close_ts',
+      'cycle_closes.close_source',
+      'cycle_settlements.last_profit',
+      'cycle_settlements.fee',
+      'cycle_closes.settled_at',
+    ])
     .where(
-      'orderid',
+      'cycle_settlements.orderid',
       'in',
       orders.map((order) => order.orderid),
     )

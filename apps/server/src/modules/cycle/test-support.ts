@@ -169,7 +169,7 @@ export async function expectAuditClean(h: Harness): Promise<void> {
 /** The figures a settlement test compares before and after something that must change nothing. */
 export async function snapshot(h: Harness, users: readonly TestUser[]) {
   const { db } = h.store;
-  const count = async (table: 'cycle_orders' | 'cycle_open' | 'cycle_settlements') =>
+  const count = async (table: 'cycle_orders' | 'cycle_open' | 'cycle_settlements' | 'cycle_closes') =>
     Number(
       (
         await db
@@ -182,6 +182,7 @@ export async function snapshot(h: Harness, users: readonly TestUser[]) {
     orders: await count('cycle_orders'),
     open: await count('cycle_open'),
     settlements: await count('cycle_settlements'),
+    closes: await count('cycle_closes'),
     balances: await Promise.all([HOUSE, STAKES, FEES, ...users.map(spotOf)].map((ref) => usdtOf(h, ref))),
   };
 }

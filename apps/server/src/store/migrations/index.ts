@@ -11,6 +11,7 @@ import { cycleMigration } from './009_cycle.ts';
 import { futuresMigration } from './010_futures.ts';
 import { ledgerUnusedIndexesMigration } from './011_ledger_unused_indexes.ts';
 import { cycleOpenInMemoryMigration } from './012_cycle_open_in_memory.ts';
+import { cycleClosesMigration } from './013_cycle_closes.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -29,4 +30,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '010_futures': futuresMigration,
   '011_ledger_unused_indexes': ledgerUnusedIndexesMigration,
   '012_cycle_open_in_memory': cycleOpenInMemoryMigration,
+  '013_cycle_closes': cycleClosesMigration,
 };
