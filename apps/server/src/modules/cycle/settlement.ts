@@ -86,12 +86,36 @@ export function settlementOf(
   return settle(order.type, stake, ratesOf(order, parse), parse(order.open_price), close.price);
 }
 
+/** The stored close of orders settled at `close`, at `now`. */
+function closeRow(close: IndexTick, now: number): NewClose {
+  return {
+    close_price: close.price.toString(),
+    close_ts: close.ts,
+    close_source: close.source,
+    settled_at: now,
+  };
+}
+
+/** An order's settlement as the reads answer it: its outcome with its close. */
+function settlementRow(order: OrderRow, outcome: Settlement, close: NewClose): SettlementRow {
+  return {
+    orderid: order.orderid,
+    result: outcome.result,
+    close_price: close.close_price,
+    close_ts: close.close_ts,
+    close_source: close.close_source,
+    last_profit: outcome.lastProfit.toString(),
+    fee: outcome.fee.toString(),
+    settled_at: close.settled_at,
+  };
+}
+
 /**
  * What the house pays back to the user at settlement: the stake plus the
  * profit (a win: stake + payout − fee; a draw: the stake; a loss: what the
  * loss rate leaves of the stake). A whole loss pays nothing back, so it
  * writes no transfer of its own: its stake reaches the house in its chunk's
- * stakes transfer (`chunkTransfers`).
+ * stakes transfer (`ChunkTotals`).
  */
 export function settlementTransfer(order: OrderRow, stake: Dec, outcome: Settlement): TransferInput | null {
   const paidBack = stake.add(outcome.lastProfit);
@@ -112,42 +136,52 @@ export function settlementTransfer(order: OrderRow, stake: Dec, outcome: Settlem
  * its stakes from the stakes account to the house (before the house pays
  * anything back), and its wins' fees from the house to the fee account.
  * The user, the house and the fee account end where a payout and a fee paid
- * by the user would leave them.
+ * by the user would leave them. Summed as the chunk's orders are settled.
  */
-export function chunkTransfers(settled: readonly { order: OrderRow; stake: Dec; outcome: Settlement }[]): {
-  stakes: TransferInput[];
-  fees: TransferInput[];
-} {
-  let lowest = Number.POSITIVE_INFINITY;
-  const stakes = new Map<string, Dec>();
-  const fees = new Map<string, Dec>();
-  for (const { order, stake, outcome } of settled) {
-    lowest = Math.min(lowest, order.orderid);
-    stakes.set(order.paycoin, (stakes.get(order.paycoin) ?? Dec.ZERO).add(stake));
-    if (outcome.fee.isPositive())
-      fees.set(order.paycoin, (fees.get(order.paycoin) ?? Dec.ZERO).add(outcome.fee));
+class ChunkTotals {
+  private lowest = Number.POSITIVE_INFINITY;
+  private readonly byCoin = new Map<string, { stakes: Dec; fees: Dec }>();
+
+  add(order: OrderRow, stake: Dec, outcome: Settlement): void {
+    this.lowest = Math.min(this.lowest, order.orderid);
+    let coin = this.byCoin.get(order.paycoin);
+    if (!coin) {
+      coin = { stakes: Dec.ZERO, fees: Dec.ZERO };
+      this.byCoin.set(order.paycoin, coin);
+    }
+    coin.stakes = coin.stakes.add(stake);
+    coin.fees = coin.fees.add(outcome.fee);
   }
-  const reference = `cycle-settlement:${lowest}`;
-  return {
-    stakes: [...stakes].map(([asset, amount]) => ({
-      id: settleId(lowest, 'stakes', asset),
+
+  stakes(): TransferInput[] {
+    return [...this.byCoin].map(([asset, { stakes }]) => ({
+      id: settleId(this.lowest, 'stakes', asset),
       debit: STAKES,
       credit: HOUSE,
       asset,
-      amount,
+      amount: stakes,
       code: 'cycle_stakes',
-      reference,
-    })),
-    fees: [...fees].map(([asset, amount]) => ({
-      id: settleId(lowest, 'fees', asset),
-      debit: HOUSE,
-      credit: FEES,
-      asset,
-      amount,
-      code: 'cycle_fee',
-      reference,
-    })),
-  };
+      reference: this.reference(),
+    }));
+  }
+
+  fees(): TransferInput[] {
+    return [...this.byCoin]
+      .filter(([, { fees }]) => fees.isPositive())
+      .map(([asset, { fees }]) => ({
+        id: settleId(this.lowest, 'fees', asset),
+        debit: HOUSE,
+        credit: FEES,
+        asset,
+        amount: fees,
+        code: 'cycle_fee',
+        reference: this.reference(),
+      }));
+  }
+
+  private reference(): string {
+    return `cycle-settlement:${this.lowest}`;
+  }
 }
 
 /** The ledger reference of everything an order moves: its stake, and what its settlement pays back. */
@@ -217,10 +251,12 @@ function cachedParse(): (text: string) => Dec {
   };
 }
 
-/** A settled order with what settling it moved (callers see it as a `SettledOrder`). */
-interface ChosenSettlement extends SettledOrder {
-  stake: Dec;
-  outcome: Settlement;
+/** What settling a chunk of due orders writes, in one ledger transaction. */
+interface Chunk {
+  settled: SettledOrder[];
+  atCloses: SettledAtClose[];
+  /** Its stakes to the house first, then what the house pays back, then the fees. */
+  transfers: TransferInput[];
 }
 
 /**
@@ -318,9 +354,9 @@ export class SettlementEngine {
         const due = this.open.take(cut, coin, this.chunkMax);
         if (due.length === 0) break;
         await this.recordCloses(due, closes);
-        const { chosen, atCloses } = this.settlementsOf(due, closes);
-        await this.commit(chosen, atCloses);
-        for (const each of chosen) settled.push(each);
+        const chunk = this.chunkOf(due, closes);
+        await this.commit(chunk);
+        for (const each of chunk.settled) settled.push(each);
       }
     } catch (error) {
       // The store refused (an order settled elsewhere, a ledger refusal): the next call starts from the record.
@@ -345,62 +381,48 @@ export class SettlementEngine {
     }
   }
 
-  /** The outcome of each due order, from its instant's recorded close, and the settlements by the close they used. */
-  private settlementsOf(
-    due: readonly DueInstant[],
-    closes: ReadonlyMap<string, IndexTick | null>,
-  ): { chosen: ChosenSettlement[]; atCloses: SettledAtClose[] } {
+  /**
+   * Settles the due orders: each one's outcome from its instant's recorded
+   * close, the settlements by the close they used, and the transfers. Built
+   * in one pass, so an order's outcome is garbage once its row and transfer
+   * are made (the answered settled orders outlive the chunk).
+   */
+  private chunkOf(due: readonly DueInstant[], closes: ReadonlyMap<string, IndexTick | null>): Chunk {
     const now = this.options.clock.now();
     const parse = cachedParse();
-    const chosen: ChosenSettlement[] = [];
+    const settled: SettledOrder[] = [];
     const atCloses = new Map<IndexTick, { close: NewClose; settlements: SettlementRow[] }>();
+    const totals = new ChunkTotals();
+    const paidBack: TransferInput[] = [];
     for (const instant of due) {
       const recorded = closes.get(instantKey(instant.coin, instant.expiresAt)) ?? null;
       for (const order of instant.orders) {
         const close = closingTick(order, recorded);
         let atClose = atCloses.get(close);
         if (!atClose) {
-          atClose = {
-            close: {
-              close_price: close.price.toString(),
-              close_ts: close.ts,
-              close_source: close.source,
-              settled_at: now,
-            },
-            settlements: [],
-          };
+          atClose = { close: closeRow(close, now), settlements: [] };
           atCloses.set(close, atClose);
         }
         const stake = parse(order.number);
         const outcome = settlementOf(order, stake, close, parse);
-        const shared = atClose.close;
-        const settlement: SettlementRow = {
-          orderid: order.orderid,
-          result: outcome.result,
-          close_price: shared.close_price,
-          close_ts: shared.close_ts,
-          close_source: shared.close_source,
-          last_profit: outcome.lastProfit.toString(),
-          fee: outcome.fee.toString(),
-          settled_at: shared.settled_at,
-        };
+        const settlement = settlementRow(order, outcome, atClose.close);
         atClose.settlements.push(settlement);
-        chosen.push({ order, stake, outcome, settlement });
+        settled.push({ order, settlement });
+        totals.add(order, stake, outcome);
+        const transfer = settlementTransfer(order, stake, outcome);
+        if (transfer) paidBack.push(transfer);
       }
     }
-    return { chosen, atCloses: [...atCloses.values()] };
+    return {
+      settled,
+      atCloses: [...atCloses.values()],
+      transfers: totals.stakes().concat(paidBack, totals.fees()),
+    };
   }
 
   /** Stores a chunk's settlements, closes its orders and moves its money, in one ledger transaction. */
-  private commit(chosen: readonly ChosenSettlement[], atCloses: readonly SettledAtClose[]): Promise<void> {
+  private commit({ atCloses, transfers }: Chunk): Promise<void> {
     const { ledger } = this.options;
-    const { stakes, fees } = chunkTransfers(chosen);
-    const transfers = stakes;
-    for (const { order, stake, outcome } of chosen) {
-      const paidBack = settlementTransfer(order, stake, outcome);
-      if (paidBack) transfers.push(paidBack);
-    }
-    transfers.push(...fees);
     return ledger.transaction(async (trx) => {
       await insertSettlements(trx, atCloses);
       await ledger.executeBulk(transfers, trx);
