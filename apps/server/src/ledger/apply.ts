@@ -130,16 +130,18 @@ async function readState(
   dialect: DialectName,
   batches: readonly (readonly TransferInput[])[],
 ): Promise<{ state: LedgerState; loaded: Map<string, Transfer> }> {
-  const ids = new Set<string>();
   const pendingIds = new Set<string>();
   const keys = new Map<string, AccountKey>();
+  // The asset each reference object was last added in: a bulk names the same few references thousands of times.
+  const added = new Map<AccountRef, string>();
   const addKey = (ref: AccountRef, asset: string) => {
+    if (added.get(ref) === asset) return;
+    added.set(ref, asset);
     const mapKey = accountMapKeyOf(ref, asset);
     if (!keys.has(mapKey)) keys.set(mapKey, { ...ref, asset } as AccountKey);
   };
   for (const batch of batches) {
     for (const input of batch) {
-      ids.add(input.id);
       if (input.type === 'post_pending' || input.type === 'void_pending') pendingIds.add(input.pendingId);
       else {
         addKey(input.debit, input.asset);
@@ -147,7 +149,7 @@ async function readState(
       }
     }
   }
-  const rows = await ledgerStore.transferRowsByIds(trx, dialect, [...ids]);
+  const rows = await ledgerStore.transferRowsByIds(trx, dialect, idsOf(batches));
   const holds = await ledgerStore.holdsByIds(trx, dialect, [...pendingIds]);
   const accountIds = new Set<number>();
   for (const touched of [rows, holds]) {
@@ -190,6 +192,14 @@ async function readState(
     });
   }
   return { state, loaded };
+}
+
+/** The batches' transfer ids, each once; a lone batch's are distinct already (its shape was checked). */
+function idsOf(batches: readonly (readonly TransferInput[])[]): string[] {
+  if (batches.length === 1) return batches[0]!.map((input) => input.id);
+  const ids = new Set<string>();
+  for (const batch of batches) for (const input of batch) ids.add(input.id);
+  return [...ids];
 }
 
 function transferOf(row: TransferRow, debit: AccountRef, credit: AccountRef): Transfer {

@@ -169,7 +169,12 @@ export function planBatch(snapshot: LedgerState, batch: readonly TransferInput[]
   const holds = new Map<string, HoldEntry>();
   const plan: Plan = { results: [], newTransfers: [], accounts: [], holds };
 
+  /** The account each reference object last named: a bulk names the same few references thousands of times. */
+  const byRef = new Map<AccountRef, AccountState>();
+
   function account(ref: AccountRef, asset: string): AccountState {
+    const named = byRef.get(ref);
+    if (named?.key.asset === asset) return named;
     const mapKey = accountMapKeyOf(ref, asset);
     let state = accounts.get(mapKey);
     if (!state) {
@@ -177,6 +182,7 @@ export function planBatch(snapshot: LedgerState, batch: readonly TransferInput[]
       state = stored ? { ...stored } : newAccount(keyOf(ref, asset), now);
       accounts.set(mapKey, state);
     }
+    byRef.set(ref, state);
     return state;
   }
 
