@@ -235,34 +235,49 @@ const deleteOpenRows = new SizedStatement<never>(1, (db, size) =>
 
 /** Records settlements with their closes and closes their orders, in the caller's transaction. */
 export async function insertSettlements(db: Executor, atCloses: readonly SettledAtClose[]): Promise<void> {
+  const closeIds: number[] = [];
+  for (const { close } of atCloses) closeIds.push(await insertClose(db, close));
+  const { values, orderids } = settlementValues(atCloses, closeIds);
+  await insertSettlementRows.run(db, values);
+  const closed = await deleteOpenRows.count(db, orderids);
+  // The settling transaction read them as open; anything else is a second settler, and rolls back.
+  if (closed !== orderids.length) {
+    throw new Error(`cycle: ${orderids.length - closed} settled orders were not open`);
+  }
+}
+
+async function insertClose(db: Executor, close: NewClose): Promise<number> {
+  const { id } = await db.insertInto('cycle_closes').values(close).returning('id').executeTakeFirstOrThrow();
+  return Number(id);
+}
+
+/**
+ * The settlements' values in SETTLEMENT_COLUMNS' order (each with its
+ * close's id, which the answered row does not carry), and their order ids.
+ * Sized up front: a chunk lays out tens of thousands of values.
+ */
+function settlementValues(
+  atCloses: readonly SettledAtClose[],
+  closeIds: readonly number[],
+): { values: unknown[]; orderids: number[] } {
   let count = 0;
   for (const { settlements } of atCloses) count += settlements.length;
   const values = new Array<unknown>(count * SETTLEMENT_COLUMNS.length);
   const orderids = new Array<number>(count);
   let row = 0;
-  for (const { close, settlements } of atCloses) {
-    const { id } = await db
-      .insertInto('cycle_closes')
-      .values(close)
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const closeId = Number(id);
+  for (const [at, { settlements }] of atCloses.entries()) {
     for (const settlement of settlements) {
+      const start = row * SETTLEMENT_COLUMNS.length;
+      values[start] = settlement.orderid;
+      values[start + 1] = closeIds[at];
+      values[start + 2] = settlement.result;
+      values[start + 3] = settlement.last_profit;
+      values[start + 4] = settlement.fee;
       orderids[row] = settlement.orderid;
-      // In SETTLEMENT_COLUMNS' order.
-      const at = row * SETTLEMENT_COLUMNS.length;
-      values[at] = settlement.orderid;
-      values[at + 1] = closeId;
-      values[at + 2] = settlement.result;
-      values[at + 3] = settlement.last_profit;
-      values[at + 4] = settlement.fee;
       row += 1;
     }
   }
-  await insertSettlementRows.run(db, values);
-  const closed = await deleteOpenRows.count(db, orderids);
-  // The settling transaction read them as open; anything else is a second settler, and rolls back.
-  if (closed !== count) throw new Error(`cycle: ${count - closed} settled orders were not open`);
+  return { values, orderids };
 }
 
 function toSettlement(row: SettlementRow): SettlementRow {
