@@ -265,16 +265,14 @@ function settlementValues(
   const values = new Array<unknown>(count * SETTLEMENT_COLUMNS.length);
   const orderids = new Array<number>(count);
   let row = 0;
+  let value = 0;
   for (const [at, { settlements }] of atCloses.entries()) {
     for (const settlement of settlements) {
-      const start = row * SETTLEMENT_COLUMNS.length;
-      values[start] = settlement.orderid;
-      values[start + 1] = closeIds[at];
-      values[start + 2] = settlement.result;
-      values[start + 3] = settlement.last_profit;
-      values[start + 4] = settlement.fee;
-      orderids[row] = settlement.orderid;
-      row += 1;
+      // Laid out by SETTLEMENT_COLUMNS itself, so the values can never drift from the statement's columns.
+      for (const column of SETTLEMENT_COLUMNS) {
+        values[value++] = column === 'close_id' ? closeIds[at] : settlement[column];
+      }
+      orderids[row++] = settlement.orderid;
     }
   }
   return { values, orderids };
