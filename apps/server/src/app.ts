@@ -63,7 +63,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const clock = options.clock ?? systemClock;
   const ledger = createLedger(store, clock);
   const http = await createHttpServer({ logLevel: config.logLevel, rateLimits: options.rateLimits ?? true });
-  const realtime = new RealtimeGateway({ clock });
+  const realtime = new RealtimeGateway({
+    clock,
+    onError: (error) => http.log.error({ err: error }, 'realtime socket'),
+  });
   await realtime.register(http);
   const market = await createMarketModule({
     config,

@@ -3,23 +3,24 @@ export const LOCALES = ['cn', 'tw', 'en', 'jp', 'ko', 'tr', 'vi', 'id', 'ru'] as
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 
-const BROWSER_ALIASES: Record<string, Locale> = {
-  zh: 'cn',
-  'zh-cn': 'cn',
-  'zh-hans': 'cn',
-  'zh-sg': 'cn',
-  'zh-tw': 'tw',
-  'zh-hk': 'tw',
-  'zh-hant': 'tw',
-  ja: 'jp',
-  en: 'en',
-  ko: 'ko',
-  tr: 'tr',
-  vi: 'vi',
-  id: 'id',
-  in: 'id',
-  ru: 'ru',
-};
+/** A Map, not an object literal: the tag is client input, and "__proto__" or "constructor" must miss. */
+const BROWSER_ALIASES: ReadonlyMap<string, Locale> = new Map([
+  ['zh', 'cn'],
+  ['zh-cn', 'cn'],
+  ['zh-hans', 'cn'],
+  ['zh-sg', 'cn'],
+  ['zh-tw', 'tw'],
+  ['zh-hk', 'tw'],
+  ['zh-hant', 'tw'],
+  ['ja', 'jp'],
+  ['en', 'en'],
+  ['ko', 'ko'],
+  ['tr', 'tr'],
+  ['vi', 'vi'],
+  ['id', 'id'],
+  ['in', 'id'],
+  ['ru', 'ru'],
+]);
 
 export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
@@ -29,9 +30,9 @@ export function isLocale(value: unknown): value is Locale {
  * Maps a stored choice, a `lang` header or a browser language tag
  * ("zh-TW", "ja-JP", "en") to one of the nine locales, or null.
  */
-export function toLocale(tag: string | null | undefined): Locale | null {
-  if (!tag) return null;
+export function toLocale(tag: unknown): Locale | null {
+  if (typeof tag !== 'string' || tag === '') return null;
   const lower = tag.trim().toLowerCase();
   if (isLocale(lower)) return lower;
-  return BROWSER_ALIASES[lower] ?? BROWSER_ALIASES[lower.split('-')[0] ?? ''] ?? null;
+  return BROWSER_ALIASES.get(lower) ?? BROWSER_ALIASES.get(lower.split('-')[0] ?? '') ?? null;
 }

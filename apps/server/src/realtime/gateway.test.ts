@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { Dec } from '@halyard/money';
 import type { DepthLevel, ServerPush } from '@halyard/protocol';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { type App, createApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
@@ -31,8 +31,12 @@ class TestClient {
     this.closed = new Promise((resolve) => socket.on('close', (code) => resolve(code)));
   }
 
-  static async connect(base: string, path: string): Promise<TestClient> {
-    const socket = new WebSocket(`${base}${path}`);
+  static async connect(
+    base: string,
+    path: string,
+    headers: Record<string, string> = {},
+  ): Promise<TestClient> {
+    const socket = new WebSocket(`${base}${path}`, { headers });
     const client = new TestClient(socket);
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
@@ -87,7 +91,7 @@ async function listen(http: FastifyInstance): Promise<string> {
 
 /** The gateway alone on an HTTP server, so no other module's pushes mix in. */
 async function startGateway(
-  options: { maxBufferedBytes?: number } = {},
+  options: { maxBufferedBytes?: number; onError?: (error: unknown) => void } = {},
 ): Promise<{ gateway: RealtimeGateway; clock: ManualClock; base: string }> {
   const clock = new ManualClock(Date.parse('2026-03-18T10:00:00Z'));
   const http = await createHttpServer({ logLevel: 'silent' });
@@ -282,5 +286,42 @@ describe('realtime gateway', () => {
     slow.socket.resume();
     await slow.closed;
     expect(slow.ofType('top').length).toBeLessThan(frames);
+  });
+
+  it('answers prototype names as a language with English, and keeps serving', async () => {
+    const { base } = await startGateway();
+    const byQuery = await TestClient.connect(base, '/ws/p1?lang=__proto__');
+    const byArray = await TestClient.connect(base, '/ws/p2?lang=constructor&lang=ru');
+    const byHeader = await TestClient.connect(base, '/ws/p3', {
+      'accept-language': 'constructor,toString;q=0.5',
+    });
+    for (const client of [byQuery, byArray, byHeader]) {
+      await client.subscribe('nonsense');
+      expect(client.ofType('error')[0]).toMatchObject({
+        data: { msg: 'Unknown live-data subscription: nonsense' },
+      });
+    }
+    const later = await TestClient.connect(base, '/ws/p4');
+    later.socket.send('ping');
+    await later.waitFor(() => later.frames.includes('pong'));
+  });
+
+  it('closes only the socket whose handler failed, logs it, and keeps the others', async () => {
+    const errors: unknown[] = [];
+    const { gateway, base } = await startGateway({ onError: (error) => errors.push(error) });
+    const victim = await TestClient.connect(base, '/ws/q1');
+    const bystander = await TestClient.connect(base, '/ws/q2');
+    // A stand-in for any bug in the per-message path.
+    const receive = vi
+      .spyOn(gateway as unknown as { receive: () => void }, 'receive')
+      .mockImplementationOnce(() => {
+        throw new Error('a bug');
+      });
+    victim.socket.send('USDT_BTC_trad_1');
+    await victim.closed;
+    receive.mockRestore();
+    expect(errors).toEqual([new Error('a bug')]);
+    await bystander.barrier();
+    expect(gateway.clientCount()).toBe(1);
   });
 });

@@ -34,6 +34,8 @@ export interface GatewayOptions {
   /** How often the idle check runs once started. */
   sweepEveryMs?: number;
   maxClients?: number;
+  /** Told of a bug met while handling one socket's events (that socket is then closed). */
+  onError?: (error: unknown) => void;
 }
 
 interface Client {
@@ -104,7 +106,7 @@ export class RealtimeGateway implements Publisher {
   async register(http: FastifyInstance): Promise<void> {
     // No permessage-deflate: a broadcast frame is built once and must go out as is to every socket.
     await http.register(websocket, { options: { maxPayload: MAX_INBOUND_BYTES, perMessageDeflate: false } });
-    http.get<{ Params: { clientId: string }; Querystring: { lang?: string } }>(
+    http.get<{ Params: { clientId: string }; Querystring: { lang?: unknown } }>(
       '/ws/:clientId',
       { websocket: true, schema: { hide: true } },
       (socket, request) => this.accept(socket, request),
@@ -150,7 +152,7 @@ export class RealtimeGateway implements Publisher {
 
   private accept(
     socket: WebSocket,
-    request: FastifyRequest<{ Params: { clientId: string }; Querystring: { lang?: string } }>,
+    request: FastifyRequest<{ Params: { clientId: string }; Querystring: { lang?: unknown } }>,
   ): void {
     if (!CLIENT_ID.test(request.params.clientId)) {
       socket.close(CLOSE_POLICY, 'bad client id');
@@ -165,16 +167,37 @@ export class RealtimeGateway implements Publisher {
       socket,
       transport: transportOf(socket),
       // Browsers cannot set headers on a WebSocket: `?lang=` carries the choice.
-      locale: toLocale(request.query.lang) ?? request.locale,
+      locale: toLocale(request.query?.lang) ?? request.locale,
       lastSeenAt: this.options.clock.now(),
       subscription: null,
     };
     this.clients.add(client);
-    socket.on('message', (data, isBinary) => this.receive(client, isBinary ? '' : String(data)));
-    socket.on('ping', () => this.touch(client));
-    socket.on('close', () => this.remove(client));
-    socket.on('error', () => this.drop(client));
+    socket.on('message', (data, isBinary) =>
+      this.guarded(client, () => this.receive(client, isBinary ? '' : String(data))),
+    );
+    socket.on('ping', () => this.guarded(client, () => this.touch(client)));
+    socket.on('close', () => this.guarded(client, () => this.remove(client)));
+    socket.on('error', () => this.guarded(client, () => this.drop(client)));
     for (const frame of this.latestBroadcast.values()) this.send(client, frame);
+  }
+
+  /**
+   * Runs one socket's event handler. A throw in a socket's listener would be an
+   * uncaught exception that ends the process: a bug met by one client costs
+   * that client its connection (logged), never everyone's.
+   */
+  private guarded(client: Client, handle: () => void): void {
+    try {
+      handle();
+    } catch (error) {
+      this.options.onError?.(error);
+      try {
+        this.remove(client);
+        client.socket.terminate();
+      } catch (closing) {
+        this.options.onError?.(closing);
+      }
+    }
   }
 
   private receive(client: Client, text: string): void {

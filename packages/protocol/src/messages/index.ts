@@ -44,10 +44,29 @@ export const messages = merge();
 
 export type MessageParams = Record<string, string | number>;
 
-/** The message for `key` in `locale`, `{name}` placeholders filled; English, then the key, as fallbacks. */
+/**
+ * The message for `key` in `locale`, `{name}` placeholders filled; English, then
+ * the key, as fallbacks. Never throws: it builds the message of answers whose
+ * command has already committed, and the locale, key and params may come from
+ * client input (own properties only, so "__proto__" or "toString" find nothing).
+ */
 export function translate(locale: Locale, key: string, params: MessageParams = {}): string {
-  const template = messages[locale][key] ?? messages[DEFAULT_LOCALE][key] ?? key;
+  const template = messageOf(locale, key) ?? messageOf(DEFAULT_LOCALE, key) ?? key;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
+    Object.hasOwn(params, name) ? paramText(params[name]) : whole,
   );
+}
+
+function messageOf(locale: string, key: string): string | undefined {
+  const catalogue = Object.hasOwn(messages, locale) ? messages[locale as Locale] : undefined;
+  return catalogue && Object.hasOwn(catalogue, key) ? catalogue[key] : undefined;
+}
+
+/** A parameter's text; a value that cannot be made into one (a null-prototype object) shows as nothing. */
+function paramText(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return '';
+  }
 }

@@ -24,4 +24,15 @@ describe('message catalogues', () => {
     expect(translate('en', 'common.invalidParams', { field: 'price' })).toBe('Invalid parameter: price');
     expect(translate('ru', 'no.such.key')).toBe('no.such.key');
   });
+
+  it('finds nothing on the prototype: client-chosen locales, keys and params cannot reach it', () => {
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      expect(translate(name as 'en', 'common.invalidParams', { field: 'x' })).toBe('Invalid parameter: x');
+      expect(translate('en', name)).toBe(name);
+      expect(translate('en', 'common.invalidParams', {})).toBe('Invalid parameter: {field}');
+    }
+    expect(translate('en', 'common.invalidParams', { field: Object.create(null) })).toBe(
+      'Invalid parameter: ',
+    );
+  });
 });
