@@ -18,10 +18,17 @@ export interface Config {
   adminToken: string;
   /** Demo mode: simulated prices, play money, a DEMO badge (AMENDMENTS A5). */
   demo: boolean;
-  /** The domain wallet users sign in to (EIP-4361). */
-  siweDomain: string;
+  /**
+   * The hosts (host[:port]) a wallet sign-in message (EIP-4361) may name: the
+   * first is the one the nonce route advertises. SIWE_DOMAINS, else
+   * PUBLIC_URL's host and, in demo, the loopback names at the port.
+   */
+  siweDomains: string[];
   siweUri: string;
+  /** The operator's public address: referral links and QR codes point here. */
   publicUrl: string;
+  /** False when PUBLIC_URL was not set and publicUrl is the localhost fallback. */
+  publicUrlConfigured: boolean;
   smtpUrl: string | null;
   mailFrom: string;
   sessionTtlMs: number;
@@ -65,7 +72,8 @@ function readList(value: string): string[] {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.HALYARD_DATA_DIR ?? 'data');
   const port = readInt(env.PORT, 8080);
-  const publicUrl = env.PUBLIC_URL ?? `http://localhost:${port}`;
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  const demo = env.HALYARD_DEMO !== 'false';
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -76,10 +84,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // A random admin token per start when none is configured: operator routes
     // are never open by default.
     adminToken: env.ADMIN_TOKEN ?? randomBytes(24).toString('hex'),
-    demo: env.HALYARD_DEMO !== 'false',
-    siweDomain: env.SIWE_DOMAIN ?? new URL(publicUrl).host,
+    demo,
+    siweDomains: siweDomains(env.SIWE_DOMAINS, publicUrl, demo ? port : null),
     siweUri: publicUrl,
     publicUrl,
+    publicUrlConfigured: Boolean(env.PUBLIC_URL),
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'Halyard <no-reply@halyard.local>',
     sessionTtlMs: readInt(env.SESSION_TTL_HOURS, 24 * 7) * 3_600_000,
@@ -93,6 +102,38 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     priceTickMs: readInt(env.PRICE_TICK_MS, 1000),
     // Default: +1 (US, Canada) and +44 (UK), where fixed-time binary products are barred for retail.
     cycleRefusedAreaCodes: readList(env.CYCLE_REFUSED_AREA_CODES ?? '1,44'),
-    wallet: loadWalletConfig(env, { demo: env.HALYARD_DEMO !== 'false', dataDir }),
+    wallet: loadWalletConfig(env, { demo, dataDir }),
   };
+}
+
+/**
+ * The allow-list of wallet sign-in hosts. A configured list is taken as it is;
+ * by default PUBLIC_URL's host, plus (demo only, `loopbackPort` set) the
+ * loopback names a developer opens the app on: localhost, 127.0.0.1 and [::1].
+ */
+function siweDomains(
+  configured: string | undefined,
+  publicUrl: string,
+  loopbackPort: number | null,
+): string[] {
+  const listed = configured ? readList(configured).map((host) => host.toLowerCase()) : [];
+  if (listed.length > 0) return listed;
+  const hosts = [new URL(publicUrl).host];
+  if (loopbackPort !== null) {
+    // Through URL so that port 80 is left out, as the browser's location.host leaves it out.
+    for (const name of ['localhost', '127.0.0.1', '[::1]'])
+      hosts.push(new URL(`http://${name}:${loopbackPort}`).host);
+  }
+  return [...new Set(hosts)];
+}
+
+/** Settings a live deployment should not run without; main.ts logs each at start. */
+export function configWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (!config.demo && !config.publicUrlConfigured) {
+    warnings.push(
+      `PUBLIC_URL is not set: referral links and QR codes point at ${config.publicUrl}, which a friend's phone cannot open`,
+    );
+  }
+  return warnings;
 }

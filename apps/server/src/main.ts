@@ -1,5 +1,5 @@
 import { createApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { configWarnings, loadConfig } from './config.ts';
 import { openStore } from './store/connect.ts';
 
 const config = loadConfig();
@@ -8,6 +8,7 @@ const app = await createApp({ config, store });
 await app.http.listen({ port: config.port, host: config.host });
 app.start();
 app.http.log.info(`Halyard on ${config.publicUrl} (${store.dialect}${config.demo ? ', demo' : ''})`);
+for (const warning of configWarnings(config)) app.http.log.warn(warning);
 if (config.demo && !process.env.ADMIN_TOKEN) {
   // A demo operator needs the generated token to try the /admin routes; a real
   // deployment sets ADMIN_TOKEN and it is never printed.

@@ -45,7 +45,7 @@ describe('identity: the whole journey', () => {
       walletAddress: null,
       invitationCode: member.invitationCode,
       verification: 'none',
-      recomurl: `${PUBLIC_URL}/#/register?code=${member.invitationCode}`,
+      recomurl: `${PUBLIC_URL}/register?code=${member.invitationCode}`,
       hasLoginPassword: true,
       hasFundPassword: false,
       lockedUntil: null,
@@ -54,7 +54,7 @@ describe('identity: the whole journey', () => {
     const invitation = await expectOk(get(h, '/user/getInvitationUrl', token));
     expect(invitation.data).toEqual({
       code: member.invitationCode,
-      url: `${PUBLIC_URL}/#/register?code=${member.invitationCode}`,
+      url: `${PUBLIC_URL}/register?code=${member.invitationCode}`,
     });
 
     // Bind a phone: a code goes to the new number; userInfo shows it masked.

@@ -387,7 +387,8 @@ export class IdentityService implements SessionResolver {
     const nonce = newSiweNonce();
     const expiresAt = now + SIWE_NONCE_TTL_MS;
     await sql.insertNonce(this.db, { nonce, created_at: now, expires_at: expiresAt, used_at: null });
-    return { nonce, domain: this.config.siweDomain, uri: this.config.siweUri, chainIds: [1, 56], expiresAt };
+    const [domain = ''] = this.config.siweDomains;
+    return { nonce, domain, uri: this.config.siweUri, chainIds: [1, 56], expiresAt };
   }
 
   async loginByAddress(input: {
@@ -399,7 +400,7 @@ export class IdentityService implements SessionResolver {
   }): Promise<LoginResult> {
     const now = this.clock.now();
     const login = await verifySiweLogin(input.message, input.signature, {
-      domain: this.config.siweDomain,
+      domains: this.config.siweDomains,
       now,
     });
     if (input.address && input.address.toLowerCase() !== login.address.toLowerCase()) {
@@ -438,7 +439,8 @@ export class IdentityService implements SessionResolver {
   }
 
   invitationUrl(code: string): string {
-    return `${this.config.publicUrl}/#/register?code=${encodeURIComponent(code)}`;
+    // The web app's own path (it has no hash routes), on the operator's public address.
+    return `${this.config.publicUrl}/register?code=${encodeURIComponent(code)}`;
   }
 
   async userInfo(userId: number): Promise<UserInfo> {

@@ -126,6 +126,17 @@ describe('wallet login (SIWE)', () => {
     expect(answer.msg).toBe('The signature does not match the wallet address');
   });
 
+  it('accepts a message for any allowed host (demo: the loopback names at the port)', async () => {
+    expect(h.config.siweDomains).toEqual(['halyard.test', 'localhost:8080', '127.0.0.1:8080', '[::1]:8080']);
+    // ([::1] is allowed too, but viem's message builder cannot write an IPv6 authority.)
+    for (const domain of ['127.0.0.1:8080', 'localhost:8080']) {
+      await expectOk(signIn(message(await nonce(), { domain })));
+    }
+    expect((await signIn(message(await nonce(), { domain: '127.0.0.1:8101' }))).msg).toBe(
+      'The sign-in message is for another site (127.0.0.1:8101)',
+    );
+  });
+
   it('refuses another domain and another chain', async () => {
     const issued = await nonce();
     expect(await signIn(message(issued, { domain: 'evil.example' }))).toMatchObject({

@@ -15,7 +15,7 @@ export interface SiweLogin {
 }
 
 /**
- * Checks an EIP-4361 message and its signature (AMENDMENTS A2): our domain,
+ * Checks an EIP-4361 message and its signature (AMENDMENTS A2): one of our domains,
  * chain 1 or 56, issued recently and not in the future, not expired, not
  * before its not-before, and signed by the address it names. The nonce is
  * only read here; the caller consumes it, once.
@@ -23,14 +23,14 @@ export interface SiweLogin {
 export async function verifySiweLogin(
   text: string,
   signature: Hex,
-  expected: { domain: string; now: number },
+  expected: { domains: readonly string[]; now: number },
 ): Promise<SiweLogin> {
   const message = parseSiweMessage(text);
   const { address, chainId, nonce, issuedAt } = message;
   if (!address || !isAddress(address, { strict: false }) || !nonce || chainId === undefined || !issuedAt) {
     throw badRequest('identity.siweInvalid');
   }
-  if (message.domain !== expected.domain) {
+  if (message.domain === undefined || !expected.domains.includes(message.domain)) {
     throw badRequest('identity.siweDomain', { domain: message.domain ?? '' });
   }
   if (!(CHAINS as readonly number[]).includes(chainId)) {
@@ -53,7 +53,7 @@ export async function verifySiweLogin(
     throw badRequest('identity.siweExpired');
   }
   // The library's own checks on top: version 1, nonce syntax, address syntax.
-  if (!validateSiweMessage({ message, domain: expected.domain, time: new Date(expected.now) })) {
+  if (!validateSiweMessage({ message, domain: message.domain, time: new Date(expected.now) })) {
     throw badRequest('identity.siweInvalid');
   }
   const signed = await verifySignature(address, text, signature);
