@@ -48,8 +48,12 @@ describe('web app serving', () => {
       '/my',
       '/marketDetails/trad',
       '/exchangeRecord/%7B%7D?x=1',
-      '/cycle',
       '/cycleHistory',
+      // Screens whose path is also an API prefix: a reload must give the app, not a JSON 404.
+      '/cycle',
+      '/ieo',
+      '/home',
+      '/assets?x=1',
     ]) {
       const response = await http.inject({ method: 'GET', url, headers: html });
       expect(response.statusCode).toBe(200);
@@ -65,9 +69,15 @@ describe('web app serving', () => {
     const missing = await http.inject({ method: 'GET', url: '/trad/nothing', headers: html });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ code: 404 });
-    const json = await http.inject({ method: 'GET', url: '/my', headers: { accept: 'application/json' } });
-    expect(json.statusCode).toBe(404);
-    expect(json.json()).toMatchObject({ code: 404 });
+    for (const url of ['/my', '/ieo']) {
+      const json = await http.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+      expect(json.statusCode).toBe(404);
+      expect(json.json()).toMatchObject({ code: 404 });
+    }
+    const below = await http.inject({ method: 'GET', url: '/ieo/nothing', headers: html });
+    expect(below.json()).toMatchObject({ code: 404 });
+    const posted = await http.inject({ method: 'POST', url: '/ieo', headers: html });
+    expect(posted.json()).toMatchObject({ code: 404 });
   });
 
   it('serves a rebuilt bundle without a restart', async () => {

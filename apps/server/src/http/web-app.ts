@@ -9,7 +9,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 /** apps/web/dist: where `npm run build -w @halyard/web` puts the app. */
 export const WEB_DIST_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
-/** Paths owned by the API and the live-data socket: a miss there is an API 404, never the app. */
+/**
+ * Prefixes of the API and the live-data socket: a miss below one of them is an
+ * API 404, never the app. The bare prefix is not: no API route lives there,
+ * and several are also screens (spec §2 /cycle, /ieo), so a browser reloading
+ * one gets the app.
+ */
 const API_PREFIXES = [
   '/trad',
   '/contract',
@@ -29,13 +34,9 @@ const API_PREFIXES = [
   '/ws',
 ];
 
-/** Screens whose path is also an API prefix: the bare path is the screen (spec §2 /cycle). */
-const SCREENS_AT_PREFIX = ['/cycle'];
-
 function isApiPath(url: string): boolean {
   const pathname = url.split('?')[0] ?? '';
-  if (SCREENS_AT_PREFIX.includes(pathname)) return false;
-  return API_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+  return API_PREFIXES.some((prefix) => pathname.startsWith(`${prefix}/`));
 }
 
 function wantsHtml(request: FastifyRequest): boolean {
