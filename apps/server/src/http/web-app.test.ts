@@ -42,6 +42,19 @@ describe('web app serving', () => {
     expect(bundle.headers['cache-control']).toContain('immutable');
   });
 
+  it('points a client that is not a browser at the app and the API docs from /', async () => {
+    await serverWith(fakeDist());
+    for (const accept of ['*/*', 'application/json']) {
+      const root = await http.inject({ method: 'GET', url: '/', headers: { accept, lang: 'en' } });
+      expect(root.statusCode).toBe(200);
+      expect(root.json()).toEqual({
+        code: 200,
+        msg: 'Halyard is running. Open this address in a browser to use the app; the API is described at /docs',
+        data: null,
+      });
+    }
+  });
+
   it('answers screen paths that accept HTML with index.html', async () => {
     await serverWith(fakeDist());
     for (const url of [

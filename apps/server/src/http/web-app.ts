@@ -1,13 +1,11 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { CODE, type Locale } from '@halyard/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-
-/** apps/web/dist: where `npm run build -w @halyard/web` puts the app. */
-export const WEB_DIST_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+import { WEB_DIST_DIR } from '../paths.ts';
+import { ok } from './envelope.ts';
 
 /**
  * Prefixes of the API and the live-data socket: a miss below one of them is an
@@ -139,7 +137,10 @@ export async function registerWebApp(
       .header('cache-control', 'no-cache')
       .send(withFirstAnswers(html, first));
   };
-  http.get('/', { schema: { hide: true } }, sendIndex);
+  // Not a browser (curl, a probe): where the app and the API docs are, rather than a bare 404.
+  http.get('/', { schema: { hide: true } }, async (request, reply) =>
+    wantsHtml(request) ? sendIndex(request, reply) : ok(null, 'common.serverRoot', { docs: '/docs' }),
+  );
   http.get('/*', { schema: { hide: true } }, sendIndex);
   return true;
 }

@@ -12,6 +12,8 @@ export const common: Catalogue = {
     'common.tooManyRequests': 'Too many requests, please try again later',
     'common.fileTooLarge': 'The image must be at most 10 MB',
     'common.frozen': 'Your funds are frozen ({reason}) until {until}. Please contact customer service',
+    'common.serverRoot':
+      'Halyard is running. Open this address in a browser to use the app; the API is described at {docs}',
   },
   cn: {
     'common.ok': '成功',
@@ -24,6 +26,7 @@ export const common: Catalogue = {
     'common.tooManyRequests': '请求过于频繁，请稍后再试',
     'common.fileTooLarge': '图片不能超过 10 MB',
     'common.frozen': '您的资金已被冻结（{reason}），至 {until}，请联系客服',
+    'common.serverRoot': 'Halyard 正在运行。请在浏览器中打开此地址使用应用；API 文档位于 {docs}',
   },
   tw: {
     'common.ok': '成功',
@@ -36,6 +39,7 @@ export const common: Catalogue = {
     'common.tooManyRequests': '請求過於頻繁，請稍後再試',
     'common.fileTooLarge': '圖片不能超過 10 MB',
     'common.frozen': '您的資金已被凍結（{reason}），至 {until}，請聯繫客服',
+    'common.serverRoot': 'Halyard 正在運行。請在瀏覽器中打開此地址使用應用；API 文件位於 {docs}',
   },
   jp: {
     'common.ok': '成功',
@@ -48,6 +52,8 @@ export const common: Catalogue = {
     'common.tooManyRequests': 'リクエストが多すぎます。しばらくしてから再試行してください',
     'common.fileTooLarge': '画像は10 MB以下にしてください',
     'common.frozen': '資金は凍結されています（{reason}）。{until}まで。カスタマーサービスにご連絡ください',
+    'common.serverRoot':
+      'Halyard は稼働中です。アプリはこのアドレスをブラウザで開いてご利用ください。API の説明は {docs} にあります',
   },
   ko: {
     'common.ok': '성공',
@@ -60,6 +66,8 @@ export const common: Catalogue = {
     'common.tooManyRequests': '요청이 너무 많습니다. 잠시 후 다시 시도하세요',
     'common.fileTooLarge': '이미지는 10 MB 이하여야 합니다',
     'common.frozen': '자금이 동결되었습니다({reason}), {until}까지. 고객센터에 문의하세요',
+    'common.serverRoot':
+      'Halyard가 실행 중입니다. 앱은 브라우저에서 이 주소를 여세요. API 설명은 {docs}에 있습니다',
   },
   tr: {
     'common.ok': 'Başarılı',
@@ -73,6 +81,8 @@ export const common: Catalogue = {
     'common.fileTooLarge': 'Görsel en fazla 10 MB olmalıdır',
     'common.frozen':
       'Fonlarınız {until} tarihine kadar donduruldu ({reason}). Lütfen müşteri hizmetleriyle iletişime geçin',
+    'common.serverRoot':
+      'Halyard çalışıyor. Uygulama için bu adresi bir tarayıcıda açın; API açıklaması {docs} adresinde',
   },
   vi: {
     'common.ok': 'Thành công',
@@ -85,6 +95,8 @@ export const common: Catalogue = {
     'common.tooManyRequests': 'Quá nhiều yêu cầu, vui lòng thử lại sau',
     'common.fileTooLarge': 'Ảnh tối đa 10 MB',
     'common.frozen': 'Tiền của bạn bị đóng băng ({reason}) đến {until}. Vui lòng liên hệ chăm sóc khách hàng',
+    'common.serverRoot':
+      'Halyard đang chạy. Mở địa chỉ này trong trình duyệt để dùng ứng dụng; tài liệu API ở {docs}',
   },
   id: {
     'common.ok': 'Berhasil',
@@ -97,6 +109,8 @@ export const common: Catalogue = {
     'common.tooManyRequests': 'Terlalu banyak permintaan, coba lagi nanti',
     'common.fileTooLarge': 'Gambar maksimal 10 MB',
     'common.frozen': 'Dana Anda dibekukan ({reason}) hingga {until}. Silakan hubungi layanan pelanggan',
+    'common.serverRoot':
+      'Halyard sedang berjalan. Buka alamat ini di peramban untuk memakai aplikasi; API dijelaskan di {docs}',
   },
   ru: {
     'common.ok': 'Успешно',
@@ -109,5 +123,7 @@ export const common: Catalogue = {
     'common.tooManyRequests': 'Слишком много запросов, попробуйте позже',
     'common.fileTooLarge': 'Изображение должно быть не больше 10 МБ',
     'common.frozen': 'Ваши средства заморожены ({reason}) до {until}. Обратитесь в службу поддержки',
+    'common.serverRoot':
+      'Halyard работает. Откройте этот адрес в браузере, чтобы пользоваться приложением; описание API — по адресу {docs}',
   },
 };

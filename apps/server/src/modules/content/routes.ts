@@ -1,10 +1,9 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { LOCALES, type Locale } from '@halyard/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readToken, requireAdmin, type SessionResolver } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
+import { ASSETS_DIR } from '../../paths.ts';
 import type { AboutUsSettings, ContentService, Localised, VersionsSettings } from './service.ts';
 import type { BannerKind, NoticeText, TipText } from './store.ts';
 
@@ -16,9 +15,6 @@ export interface ContentRoutesOptions {
   /** AMENDMENTS A5: /home/versions says whether this is a demo, so every screen can show the badge. */
   demo?: boolean;
 }
-
-/** apps/server/assets: the banner images and other static files served at /assets/. */
-export const ASSETS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../assets');
 
 const BANNER_KINDS: BannerKind[] = ['app', 'invite'];
 
