@@ -12,8 +12,11 @@ export const CODE = {
   unauthorized: 401,
   forbidden: 403,
   notFound: 404,
+  requestTimeout: 408,
   conflict: 409,
   payloadTooLarge: 413,
+  uriTooLong: 414,
   tooManyRequests: 429,
+  headersTooLarge: 431,
   serverError: 500,
 } as const;

@@ -1,9 +1,12 @@
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { requireAdmin, requireUser } from './auth.ts';
 import { ok } from './envelope.ts';
 import { badRequest } from './errors.ts';
-import { createHttpServer } from './server.ts';
+import { redactUrl } from './log-redaction.ts';
+import { createHttpServer, UPLOAD_LIMIT_BYTES } from './server.ts';
 
 async function serverWithRoutes() {
   const app = await createHttpServer({ logLevel: 'silent' });
@@ -132,3 +135,173 @@ describe('HTTP conventions', () => {
     expect(small.headers['content-encoding']).toBeUndefined();
   });
 });
+
+describe('the input boundary', () => {
+  async function boundaryServer() {
+    const app = await createHttpServer({ logLevel: 'silent' });
+    let commands = 0;
+    app.post('/command', async () => {
+      commands += 1;
+      return ok({ commands });
+    });
+    app.post(
+      '/lever',
+      {
+        schema: {
+          body: {
+            type: 'object',
+            properties: {
+              lever: { type: 'integer' },
+              price: { type: 'string' },
+              agreed: { type: 'boolean' },
+            },
+          },
+          querystring: { type: 'object', properties: { page: { type: 'integer' } } },
+        },
+      },
+      async (request) => ok({ body: request.body, query: request.query }),
+    );
+    app.post('/unwritable', async () => ok({ big: 10n }));
+    app.get('/items/:id', async () => ok(null));
+    await app.ready();
+    return { app, commands: () => commands };
+  }
+
+  it('answers a prototype name as the language in English, and a command runs once and says so', async () => {
+    const { app, commands } = await boundaryServer();
+    for (const headers of [
+      { lang: '__proto__' },
+      { lang: 'constructor' },
+      { 'accept-language': 'toString' },
+    ]) {
+      const answer = await app.inject({ method: 'POST', url: '/command', headers });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json()).toMatchObject({ code: 200, msg: 'Success' });
+    }
+    expect(commands()).toBe(3);
+    const missing = await app.inject({ method: 'GET', url: '/nowhere', headers: { lang: '__proto__' } });
+    expect(missing.json()).toEqual({ code: 404, msg: 'Not found', data: null });
+  });
+
+  it('reports a command that ran as done even when its data cannot be written', async () => {
+    const { app } = await boundaryServer();
+    const answer = await app.inject({ method: 'POST', url: '/unwritable' });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toEqual({ code: 200, msg: 'Success', data: null });
+  });
+
+  it('never reads a JSON boolean as a number or text, and still reads query text as numbers', async () => {
+    const { app } = await boundaryServer();
+    for (const body of [{ lever: true }, { lever: false }, { price: true }]) {
+      const refused = await app.inject({ method: 'POST', url: '/lever', payload: body });
+      expect(refused.json(), JSON.stringify(body)).toEqual({
+        code: 400,
+        msg: `Invalid parameter: ${Object.keys(body)[0]}`,
+        data: null,
+      });
+    }
+    const accepted = await app.inject({
+      method: 'POST',
+      url: '/lever?page=2',
+      payload: { lever: 5, price: 1.5, agreed: true },
+    });
+    expect(accepted.json().data).toEqual({
+      body: { lever: 5, price: '1.5', agreed: true },
+      query: { page: 2 },
+    });
+  });
+
+  it('answers an oversized JSON body with the request limit, not the image limit', async () => {
+    const { app } = await boundaryServer();
+    const payload = JSON.stringify({ price: 'x'.repeat(UPLOAD_LIMIT_BYTES + 2 * 1024 * 1024) });
+    const answer = await app.inject({
+      method: 'POST',
+      url: '/lever',
+      payload,
+      headers: { 'content-type': 'application/json', lang: 'cn' },
+    });
+    expect(answer.statusCode).toBe(413);
+    expect(answer.json()).toEqual({ code: 413, msg: '请求内容过大', data: null });
+  });
+
+  it('answers a too-long path parameter and a malformed path with envelopes', async () => {
+    const { app } = await boundaryServer();
+    const long = await app.inject({
+      method: 'GET',
+      url: `/items/${'9'.repeat(200)}`,
+      headers: { lang: 'ru' },
+    });
+    expect(long.statusCode).toBe(414);
+    expect(long.json()).toEqual({ code: 414, msg: 'Слишком длинный адрес', data: null });
+    const malformed = await app.inject({ method: 'GET', url: '/items/%E0%A4%A' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({ code: 400, msg: 'The address is malformed', data: null });
+  });
+
+  it('answers headers over the size limit and garbage on the wire with envelopes', async () => {
+    const { app } = await boundaryServer();
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const { port } = app.server.address() as AddressInfo;
+      const huge = await rawRequest(
+        port,
+        `GET /command HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      );
+      expect(huge.status).toBe(431);
+      expect(huge.body).toEqual({ code: 431, msg: 'The request headers are too large', data: null });
+      const garbage = await rawRequest(port, 'NOT A REQUEST\r\n\r\n');
+      expect(garbage.status).toBe(400);
+      expect(garbage.body).toEqual({ code: 400, msg: 'Malformed request', data: null });
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('request logs', () => {
+  it('redact e-mail addresses and phone numbers in the URL', () => {
+    expect(redactUrl('/user/getCode?account=a%40b.com&purpose=register')).toBe(
+      '/user/getCode?account=[redacted]&purpose=register',
+    );
+    expect(redactUrl('/user/getCode?account=13812345678&areaCode=86')).toBe(
+      '/user/getCode?account=[redacted]&areaCode=86',
+    );
+    expect(redactUrl('/x?q=%2B44%2020%207946%200958&to=me@example.com&page=2')).toBe(
+      '/x?q=[redacted]&to=[redacted]&page=2',
+    );
+    expect(redactUrl('/admin/users/a@b.com/audit?limit=10')).toBe('/admin/users/[redacted]/audit?limit=10');
+    expect(redactUrl('/trad/kline?pairname=BTC%2FUSDT&date=1711111111111')).toBe(
+      '/trad/kline?pairname=BTC%2FUSDT&date=1711111111111',
+    );
+  });
+
+  it('log a request without its body and with its URL redacted', async () => {
+    const lines: string[] = [];
+    const app = await createHttpServer({
+      logLevel: 'info',
+      logStream: { write: (line) => lines.push(line) },
+    });
+    app.post('/member/login', async () => ok(null));
+    await app.ready();
+    await app.inject({
+      method: 'POST',
+      url: '/member/login?account=a%40b.com',
+      payload: { account: 'secret@example.com', password: 'hunter22' },
+    });
+    const logged = lines.join('\n');
+    expect(logged).toContain('/member/login?account=[redacted]');
+    expect(logged).not.toMatch(/a%40b|secret@example|hunter22/);
+  });
+});
+
+/** Writes bytes to the server as they are and reads the answer's status and JSON body. */
+async function rawRequest(port: number, text: string): Promise<{ status: number; body: unknown }> {
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => {});
+  socket.write(text);
+  const chunks: Buffer[] = [];
+  for await (const chunk of socket) chunks.push(chunk as Buffer);
+  const answer = Buffer.concat(chunks).toString();
+  const [head = '', body = ''] = answer.split('\r\n\r\n');
+  return { status: Number(head.split(' ')[1]), body: JSON.parse(body) };
+}

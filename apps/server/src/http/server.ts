@@ -5,10 +5,13 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { CODE, type Envelope, translate } from '@halyard/protocol';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { refuseCoercedBooleans } from './body-booleans.ts';
+import { clientErrorHandler, frameworkErrors } from './client-errors.ts';
 import { Ok } from './envelope.ts';
 import { AppError } from './errors.ts';
 import { requestLocale } from './locale.ts';
+import { requestLogFields } from './log-redaction.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 
 /** Spec §5/§9: an image is at most 10 MB; a request body may carry one plus its fields. */
@@ -21,6 +24,8 @@ export interface HttpOptions {
   logLevel: string;
   /** Tests turn rate limits off except where a test is about them. */
   rateLimits?: boolean;
+  /** Where log lines go (standard output by default); tests read them. */
+  logStream?: { write(line: string): void };
 }
 
 /**
@@ -30,7 +35,13 @@ export interface HttpOptions {
  */
 export async function createHttpServer(options: HttpOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: options.logLevel },
+    logger: {
+      level: options.logLevel,
+      serializers: { req: requestLogFields },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    clientErrorHandler,
+    frameworkErrors,
     bodyLimit: UPLOAD_LIMIT_BYTES + 1024 * 1024,
     trustProxy: true,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
@@ -43,6 +54,7 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
     request.locale = requestLocale(request);
     done();
   });
+  refuseCoercedBooleans(app);
 
   await registerSecurityHeaders(app);
   // Brotli/gzip for every answer over 1 KiB (the web app's bundle above all):
@@ -84,8 +96,11 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
     done(null, envelope);
   });
 
+  // The answer of a command that ran is never turned into a failure by its writing.
+  app.setReplySerializer((payload) => serializeAnswer(app, payload));
+
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    const envelope = toErrorEnvelope(error, request.locale);
+    const envelope = toErrorEnvelope(error, request);
     if (envelope.code === CODE.serverError) request.log.error({ err: error }, 'unhandled error');
     // The envelope code carries the outcome; the HTTP status mirrors it for
     // tools (curl -f, proxies, logs) that only look at the status line.
@@ -104,10 +119,27 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
   return app;
 }
 
-function toErrorEnvelope(
-  error: FastifyError | AppError,
-  locale: Parameters<typeof translate>[0],
-): Envelope<null> {
+/**
+ * JSON of an answer. Data that cannot be written (a bug: a BigInt, a cycle)
+ * is logged and left out; a success stays a success, since what the handler
+ * did is done and a client told otherwise would retry it.
+ */
+function serializeAnswer(app: FastifyInstance, payload: unknown): string {
+  try {
+    return JSON.stringify(payload);
+  } catch (error) {
+    app.log.error({ err: error }, 'answer not serialisable');
+    const { code, msg } = payload as Partial<Envelope>;
+    return JSON.stringify(
+      code === CODE.ok
+        ? { code, msg: String(msg), data: null }
+        : { code: CODE.serverError, msg: translate('en', 'common.unknownError'), data: null },
+    );
+  }
+}
+
+function toErrorEnvelope(error: FastifyError | AppError, request: FastifyRequest): Envelope<null> {
+  const { locale } = request;
   if (error instanceof AppError) {
     return { code: error.code, msg: translate(locale, error.key, error.params), data: null };
   }
@@ -123,8 +155,11 @@ function toErrorEnvelope(
       data: null,
     };
   }
-  if (error.code === 'FST_REQ_FILE_TOO_LARGE' || error.statusCode === 413) {
-    return { code: CODE.payloadTooLarge, msg: translate(locale, 'common.fileTooLarge'), data: null };
+  if (error.statusCode === 413) {
+    // An upload's limit is the image's; any other body's is the request's.
+    const upload = request.headers['content-type']?.startsWith('multipart/') === true;
+    const key = upload ? 'common.fileTooLarge' : 'common.bodyTooLarge';
+    return { code: CODE.payloadTooLarge, msg: translate(locale, key), data: null };
   }
   if (error.statusCode === 429) {
     return { code: CODE.tooManyRequests, msg: translate(locale, 'common.tooManyRequests'), data: null };
@@ -132,7 +167,7 @@ function toErrorEnvelope(
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return {
       code: error.statusCode,
-      msg: translate(locale, 'common.invalidParams', { field: '' }),
+      msg: translate(locale, 'common.badRequest'),
       data: null,
     };
   }
