@@ -41,13 +41,6 @@ export function checkUsername(value: string): RuleError | null {
   return checkPattern(value, USERNAME_PATTERN, 'username');
 }
 
-/** Mainland mobile numbers: 11 digits, the first two 13 to 19. */
-const PHONE_PATTERN = /^1[3-9]\d{9}$/;
-
-export function checkPhone(value: string): RuleError | null {
-  return checkPattern(value, PHONE_PATTERN, 'phone');
-}
-
 /** "13812345678" → "138****5678"; anything that is not 11 digits is shown as it is. */
 export function maskPhone(value: string): string {
   if (!/^\d{11}$/.test(value)) return value;
@@ -125,6 +118,19 @@ export function checkIdCard(value: string, today?: CalendarDay): RuleError | nul
     return ruleError('rules.idCardChecksum');
   }
   return null;
+}
+
+/**
+ * The one spelling of a valid card number that identifies a person: upper
+ * case, and a 15-digit first-generation number as its 18-digit successor
+ * (century 19 inserted, check character appended), so both spellings of one
+ * person's number compare equal. Call it only on a number checkIdCard passed.
+ */
+export function normaliseIdCard(value: string): string {
+  const card = value.trim().toUpperCase();
+  if (card.length !== 15) return card;
+  const first17 = `${card.slice(0, 6)}19${card.slice(6)}`;
+  return first17 + idCardCheckChar(first17);
 }
 
 const BANK_CARD_PATTERN = new RegExp(`^\\d{${BANK_CARD_LENGTH.min},${BANK_CARD_LENGTH.max}}$`);

@@ -7,4 +7,5 @@ export * from './format.ts';
 export * from './funds.ts';
 export * from './futures.ts';
 export type { OrderSide, OrderStyle } from './order.ts';
+export * from './phone.ts';
 export * from './spot.ts';

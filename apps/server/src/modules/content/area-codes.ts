@@ -1,4 +1,5 @@
 import type { Locale } from '@halyard/protocol';
+import { phoneRegions } from '@halyard/rules';
 
 /** Spec §3 "Area-code entry": the localised country name, the dialling code, state 1 = featured. */
 export interface AreaCode {
@@ -10,59 +11,11 @@ export interface AreaCode {
 }
 
 /**
- * The countries offered in the phone-number picker. Featured first (the
- * markets of the nine interface languages), in this order; the rest follow
- * alphabetically in the reader's language.
+ * The markets of the nine interface languages, offered first in this order;
+ * every other region libphonenumber knows follows, alphabetically in the
+ * reader's language.
  */
-const FEATURED: ReadonlyArray<readonly [string, string]> = [
-  ['CN', '+86'],
-  ['HK', '+852'],
-  ['TW', '+886'],
-  ['US', '+1'],
-  ['JP', '+81'],
-  ['KR', '+82'],
-  ['TR', '+90'],
-  ['VN', '+84'],
-  ['ID', '+62'],
-  ['RU', '+7'],
-];
-
-const OTHERS: ReadonlyArray<readonly [string, string]> = [
-  ['MO', '+853'],
-  ['SG', '+65'],
-  ['MY', '+60'],
-  ['TH', '+66'],
-  ['PH', '+63'],
-  ['IN', '+91'],
-  ['PK', '+92'],
-  ['BD', '+880'],
-  ['AE', '+971'],
-  ['SA', '+966'],
-  ['IL', '+972'],
-  ['EG', '+20'],
-  ['NG', '+234'],
-  ['KE', '+254'],
-  ['ZA', '+27'],
-  ['GB', '+44'],
-  ['DE', '+49'],
-  ['FR', '+33'],
-  ['IT', '+39'],
-  ['ES', '+34'],
-  ['NL', '+31'],
-  ['CH', '+41'],
-  ['SE', '+46'],
-  ['PL', '+48'],
-  ['UA', '+380'],
-  ['KZ', '+7'],
-  ['CA', '+1'],
-  ['MX', '+52'],
-  ['BR', '+55'],
-  ['AR', '+54'],
-  ['CO', '+57'],
-  ['CL', '+56'],
-  ['AU', '+61'],
-  ['NZ', '+64'],
-];
+const FEATURED = ['CN', 'HK', 'TW', 'US', 'JP', 'KR', 'TR', 'VN', 'ID', 'RU'];
 
 /** The BCP 47 tag whose CLDR data names regions in each interface language. */
 const LANGUAGE_TAG: Record<Locale, string> = {
@@ -77,14 +30,32 @@ const LANGUAGE_TAG: Record<Locale, string> = {
   ru: 'ru',
 };
 
-function entries(locale: Locale, list: typeof FEATURED, state: 0 | 1): AreaCode[] {
-  const names = new Intl.DisplayNames([LANGUAGE_TAG[locale]], { type: 'region', style: 'short' });
-  return list.map(([region, initials]) => ({ region, country: names.of(region) ?? region, initials, state }));
+const cached = new Map<Locale, AreaCode[]>();
+
+/** Every area code with its country named in `locale` (CLDR, via Intl), featured ones first; built once per locale. */
+export function areaCodes(locale: Locale): AreaCode[] {
+  let list = cached.get(locale);
+  if (!list) {
+    list = buildAreaCodes(locale);
+    cached.set(locale, list);
+  }
+  return list;
 }
 
-/** Every area code with its country named in `locale`, featured ones first. */
-export function areaCodes(locale: Locale): AreaCode[] {
+function buildAreaCodes(locale: Locale): AreaCode[] {
+  const names = new Intl.DisplayNames([LANGUAGE_TAG[locale]], { type: 'region', style: 'short' });
+  const entries = phoneRegions().map(
+    ({ region, callingCode }): AreaCode => ({
+      region,
+      country: names.of(region) ?? region,
+      initials: `+${callingCode}`,
+      state: FEATURED.includes(region) ? 1 : 0,
+    }),
+  );
+  const featured = FEATURED.flatMap((region) => entries.filter((entry) => entry.region === region));
   const collator = new Intl.Collator(LANGUAGE_TAG[locale]);
-  const others = entries(locale, OTHERS, 0).sort((a, b) => collator.compare(a.country, b.country));
-  return [...entries(locale, FEATURED, 1), ...others];
+  const others = entries
+    .filter((entry) => entry.state === 0)
+    .sort((a, b) => collator.compare(a.country, b.country));
+  return [...featured, ...others];
 }

@@ -1,8 +1,15 @@
-import { checkEmail, checkPhone, type RuleError } from '@halyard/rules';
+import {
+  areaCodeDigits,
+  checkEmail,
+  checkPhone,
+  MAINLAND_AREA_CODE,
+  nationalPhone,
+  type RuleError,
+} from '@halyard/rules';
 import { badRequest } from '../../http/errors.ts';
 
 /** Phone numbers without an area code are mainland numbers (spec §5 "mainland style"). */
-export const DEFAULT_AREA_CODE = '86';
+export const DEFAULT_AREA_CODE = MAINLAND_AREA_CODE;
 
 /** An email or a phone number with its area code: what a user logs in with and receives codes at. */
 export type Account = { kind: 'email'; email: string } | { kind: 'phone'; areaCode: string; phone: string };
@@ -27,10 +34,11 @@ export function parseAccount(input: AccountInput, kind?: Account['kind']): Accou
     throwIf(checkEmail(account));
     return { kind: 'email', email: account.toLowerCase() };
   }
-  throwIf(checkPhone(account));
-  const areaCode = (input.areaCode ?? DEFAULT_AREA_CODE).trim().replace(/^\+/, '');
+  const areaCode = areaCodeDigits(input.areaCode ?? DEFAULT_AREA_CODE);
   if (!/^\d{1,4}$/.test(areaCode)) throw badRequest('common.invalidParams', { field: 'areaCode' });
-  return { kind: 'phone', areaCode, phone: account };
+  throwIf(checkPhone(account, areaCode));
+  // Stored as the national number (a trunk 0 dropped), so "07911…" and "7911…" are one account.
+  return { kind: 'phone', areaCode, phone: nationalPhone(account, areaCode) ?? account };
 }
 
 /** The account as codes, outbox entries and login failures know it: "a@b.com" or "+86 13812345678". */

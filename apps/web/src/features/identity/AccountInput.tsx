@@ -1,9 +1,11 @@
-import { Input, Picker, Segmented } from 'antd-mobile';
+import { Input, Popup, SearchBar, Segmented } from 'antd-mobile';
 import { DownOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAreaCodes } from '../content/api.ts';
+import { EmptyState } from '../../shared/ui/EmptyState.tsx';
+import { type AreaCode, useAreaCodes } from '../content/api.ts';
 import type { AccountKind } from './checks.ts';
+import './identity.css';
 
 export const DEFAULT_AREA = '+86';
 
@@ -29,49 +31,77 @@ export function AccountKindSwitch({
   );
 }
 
-/** The area-code picker of the phone field (GET /home/areaCode, featured countries first). */
+/** Matches a name, the ISO region code or the calling code ("uk", "GB", "+44", "44"). */
+function matchesArea(entry: AreaCode, needle: string): boolean {
+  if (needle === '') return true;
+  const digits = needle.replace(/^\+/, '');
+  return (
+    entry.country.toLowerCase().includes(needle) ||
+    entry.region.toLowerCase() === needle ||
+    (/^\d+$/.test(digits) && entry.initials.slice(1).startsWith(digits))
+  );
+}
+
+/**
+ * The area-code picker of the phone field (GET /home/areaCode: every region,
+ * featured ones first): a sheet with a search over names and codes.
+ */
 export function AreaCodePicker({ value, onChange }: { value: string; onChange(value: string): void }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
+  const [search, setSearch] = useState('');
   const { data } = useAreaCodes();
-  const columns = [
-    (data ?? []).map((entry) => ({
-      label: `${entry.country} ${entry.initials}`,
-      value: `${entry.region}|${entry.initials}`,
-    })),
-  ];
+  const needle = search.trim().toLowerCase();
+  const shown = (data ?? []).filter((entry) => matchesArea(entry, needle));
+  const close = () => {
+    setOpen(false);
+    setSearch('');
+  };
   return (
     <>
       <button
         type="button"
         onClick={() => setOpen(true)}
         data-testid="area-code"
-        style={{
-          display: 'flex',
-          alignItems: 'center',
-          gap: 4,
-          padding: '0 8px 0 0',
-          border: 0,
-          background: 'none',
-          color: 'var(--hy-text)',
-          font: 'inherit',
-        }}
+        aria-label={`${t('identity.areaCode')} ${value}`}
+        className="hy-area-button"
       >
         {value} <DownOutline fontSize={10} />
       </button>
-      <Picker
-        columns={columns}
-        visible={open}
-        title={t('identity.areaCode')}
-        confirmText={t('common.confirm')}
-        cancelText={t('common.cancel')}
-        onClose={() => setOpen(false)}
-        onConfirm={(picked) => {
-          const chosen = String(picked[0] ?? '');
-          const initials = chosen.split('|')[1];
-          if (initials) onChange(initials);
-        }}
-      />
+      <Popup visible={open} onMaskClick={close} onClose={close} bodyClassName="hy-area-sheet">
+        <div className="hy-area-head">
+          <b>{t('identity.areaCode')}</b>
+          <button type="button" className="hy-area-close" onClick={close}>
+            {t('common.cancel')}
+          </button>
+        </div>
+        <SearchBar
+          placeholder={t('identity.areaSearch')}
+          value={search}
+          onChange={setSearch}
+          data-testid="area-search"
+        />
+        <div className="hy-area-list" role="listbox" aria-label={t('identity.areaCode')}>
+          {shown.length === 0 ? <EmptyState>{t('identity.areaNone')}</EmptyState> : null}
+          {shown.map((entry) => (
+            <button
+              type="button"
+              role="option"
+              aria-selected={entry.initials === value}
+              key={entry.region}
+              className="hy-area-option"
+              data-testid={`area-${entry.region}`}
+              onClick={() => {
+                onChange(entry.initials);
+                close();
+              }}
+            >
+              <span>{entry.country}</span>
+              <span className="hy-muted hy-num">{entry.initials}</span>
+            </button>
+          ))}
+        </div>
+      </Popup>
     </>
   );
 }

@@ -20,7 +20,7 @@ export function CodeButton({ entry, purpose }: CodeButtonProps) {
     return () => clearTimeout(timer);
   }, [wait]);
   const send = async () => {
-    if (!passes(() => checkAccount(entry.kind, entry.account, t('identity.account')))) return;
+    if (!passes(() => checkAccount(entry, t('identity.account')))) return;
     const result = await identityApi.sendCode({ ...accountFields(entry), purpose }).catch(() => null);
     if (!result) return;
     toast(t('identity.codeSent'));

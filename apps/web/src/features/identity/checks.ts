@@ -9,14 +9,15 @@ import {
 } from '@halyard/rules';
 import { ruleText } from '../../i18n/index.ts';
 import { toast } from '../../shared/ui/toast.ts';
+import type { AccountEntry } from './api.ts';
 
 export type AccountKind = 'email' | 'phone';
 
-/** The account field as the server checks it: a valid email, or a valid phone number. */
-export function checkAccount(kind: AccountKind, account: string, field: string): RuleError | null {
+/** The account field as the server checks it: a valid email, or a valid phone number for the picked area code. */
+export function checkAccount({ kind, account, area }: AccountEntry, field: string): RuleError | null {
   return firstError(
     () => checkRequired(account, field),
-    () => (kind === 'email' ? checkEmail(account.trim()) : checkPhone(account.trim())),
+    () => (kind === 'email' ? checkEmail(account.trim()) : checkPhone(account.trim(), area)),
   );
 }
 

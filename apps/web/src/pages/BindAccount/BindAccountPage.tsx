@@ -22,7 +22,7 @@ function BindAccountPage({ kind }: { kind: AccountKind }) {
   const submit = async () => {
     if (
       !passes(
-        () => checkAccount(kind, entry.account, t('identity.account')),
+        () => checkAccount(entry, t('identity.account')),
         () => checkRequired(code, t('identity.code')),
       )
     ) {

@@ -21,7 +21,7 @@ export function LoginPage() {
   const submit = async () => {
     if (
       !passes(
-        () => checkAccount(entry.kind, entry.account, t('identity.account')),
+        () => checkAccount(entry, t('identity.account')),
         () => checkRequired(password, t('identity.password')),
       )
     ) {

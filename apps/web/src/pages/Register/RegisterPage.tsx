@@ -32,7 +32,7 @@ export function RegisterPage() {
   const submit = async () => {
     if (
       !passes(
-        () => checkAccount(entry.kind, entry.account, t('identity.account')),
+        () => checkAccount(entry, t('identity.account')),
         () => checkRequired(code, t('identity.code')),
         () => checkNewPassword(newPassword),
         () => checkTermsAgreed(agreed),

@@ -29,7 +29,7 @@ export function ResetPassPage() {
   const submit = async () => {
     if (
       !passes(
-        () => checkAccount(entry.kind, entry.account, t('identity.account')),
+        () => checkAccount(entry, t('identity.account')),
         () => checkRequired(code, t('identity.code')),
         () => checkNewPassword(newPassword),
       )
