@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router';
+import { loginPath } from '../features/identity/redirect.ts';
 import { useAuth } from '../shared/auth-store.ts';
 import { toast } from '../shared/ui/toast.ts';
 import { guard, type RouteDef } from './routes.ts';
@@ -10,7 +11,7 @@ function LoginRedirect({ from }: { from: string }) {
   useEffect(() => {
     toast(t('common.pleaseLogin', { ns: 'server' }));
   }, [t]);
-  return <Navigate to="/login" replace state={{ from }} />;
+  return <Navigate to={loginPath(from)} replace />;
 }
 
 /** Spec §2: a visitor on a login route hears "please log in" and goes to the login screen instead. */

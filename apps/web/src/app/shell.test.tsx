@@ -57,10 +57,11 @@ afterEach(() => {
 
 describe('app shell', () => {
   it('stops a visitor on a login route: "please log in" and the login screen', async () => {
-    start('/balances');
+    start('/balances?tab=futures');
     await settle();
     expect(routerLocation.pathname).toBe('/login');
-    expect(routerLocation.state).toEqual({ from: '/balances' });
+    // In the query, not the history state: it survives a reload and a visit to /register.
+    expect(new URLSearchParams(routerLocation.search).get('redirect')).toBe('/balances?tab=futures');
     expect(toasts).toContain('Please log in');
   });
 

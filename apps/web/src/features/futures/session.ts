@@ -1,4 +1,5 @@
 import { SESSION_KEYS, session } from '../../shared/storage.ts';
+import { readTradePair, storeTradePair } from '../pairs/trade-pair.ts';
 import type { FuturesPair, OrderStyle, Position, Side, TdMode } from './types.ts';
 
 /** Spec §3: the futures screen keeps its margin mode, pair, tab and direction (and order style, leverage) for the session. */
@@ -25,13 +26,8 @@ export const futuresSession = {
   /** 0 when none was chosen: the page then takes the first of the contract's list. */
   lever: () => Number.parseInt(session.get(SESSION_KEYS.futuresLever) ?? '0', 10) || 0,
   setLever: (lever: number) => session.set(SESSION_KEYS.futuresLever, String(lever)),
-  pair: (fallback: FuturesPair): FuturesPair => {
-    const stored = readJson<FuturesPair>(session.get(SESSION_KEYS.futuresPair));
-    return stored && typeof stored.tradcoin === 'string' && typeof stored.maincoin === 'string'
-      ? { tradcoin: stored.tradcoin, maincoin: stored.maincoin }
-      : fallback;
-  },
-  setPair: (pair: FuturesPair) => session.set(SESSION_KEYS.futuresPair, JSON.stringify(pair)),
+  pair: (fallback: FuturesPair): FuturesPair => readTradePair('futures', fallback),
+  setPair: (pair: FuturesPair) => storeTradePair('futures', pair),
   /** The pair /marketDetails opens on (spec §3 session key marketDetails). */
   setChartPair: (pair: FuturesPair) => session.set(SESSION_KEYS.marketDetails, JSON.stringify(pair)),
   tab: () => oneOf<FuturesTab>(session.get(SESSION_KEYS.futuresTab), ['open', 'position'], 'open'),

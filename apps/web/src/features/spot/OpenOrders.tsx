@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney } from '../../shared/format.ts';
 import { EmptyState } from '../../shared/ui/EmptyState.tsx';
 import { toast } from '../../shared/ui/toast.ts';
-import { cancelSpotOrder, type SpotOrder } from './api.ts';
+import { cancelAllSpotOrders, cancelSpotOrder, type SpotOrder, type SpotPair } from './api.ts';
 
 interface OrderCardProps {
   order: SpotOrder;
@@ -45,6 +45,36 @@ export function OrderCard({ order, priceDigits, amountDigits, action }: OrderCar
       </div>
       <div className="hy-order-card-state hy-muted">{t(`exchange.state.${order.state}`)}</div>
     </div>
+  );
+}
+
+/** Cancels all the user's open orders in the pair, after a confirm naming how many and which pair. */
+export function CancelAllOrders({ pair, count }: { pair: SpotPair; count: number }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  if (count === 0) return null;
+  async function cancelAll() {
+    const confirmed = await Dialog.confirm({
+      content: t('exchange.cancelAllConfirm', { count, pair: `${pair.tradcoin}/${pair.maincoin}` }),
+      confirmText: t('common.confirm'),
+      cancelText: t('common.cancel'),
+    });
+    if (!confirmed) return;
+    const cancelled = await cancelAllSpotOrders(pair);
+    toast(t('exchange.allCancelled', { count: cancelled.length }));
+    await client.invalidateQueries({ queryKey: ['spot'] });
+  }
+  return (
+    <button
+      type="button"
+      className="hy-cancel"
+      data-testid="cancel-all-orders"
+      onClick={() => {
+        cancelAll().catch(() => undefined);
+      }}
+    >
+      {t('exchange.cancelAll')}
+    </button>
   );
 }
 

@@ -6,6 +6,7 @@ import { useEffect } from 'react';
 import { api } from '../../shared/http.ts';
 import { live } from '../../shared/live.ts';
 import { SESSION_KEYS, session } from '../../shared/storage.ts';
+import { readTradePair, storeTradePair } from '../pairs/trade-pair.ts';
 
 export interface SpotPair {
   tradcoin: string;
@@ -68,19 +69,11 @@ function isPush(message: unknown): message is ServerPush {
 
 /** The pair the trade screen shows, kept for the session (spec §3 selectedCoin). */
 export function readSelectedPair(): SpotPair {
-  try {
-    const stored = JSON.parse(session.get(SESSION_KEYS.selectedCoin) ?? 'null') as SpotPair | null;
-    return stored?.tradcoin && stored.maincoin ? stored : DEFAULT_SPOT_PAIR;
-  } catch {
-    return DEFAULT_SPOT_PAIR;
-  }
+  return readTradePair('spot', DEFAULT_SPOT_PAIR);
 }
 
 export function storeSelectedPair(pair: SpotPair): void {
-  session.set(
-    SESSION_KEYS.selectedCoin,
-    JSON.stringify({ tradcoin: pair.tradcoin, maincoin: pair.maincoin }),
-  );
+  storeTradePair('spot', pair);
 }
 
 /** Spec §4: the buy/sell tab is kept per session, buy "0", sell "1". */
@@ -201,6 +194,11 @@ export function placeSpotOrder(
 
 export function cancelSpotOrder(id: number): Promise<unknown> {
   return api.post('/trad/closeEntrust', { id });
+}
+
+/** Cancels every open order of the pair; answers the orders it cancelled. */
+export function cancelAllSpotOrders(pair: SpotPair): Promise<SpotOrder[]> {
+  return api.post<SpotOrder[]>('/trad/closeAllEntrust', { tradcoin: pair.tradcoin, maincoin: pair.maincoin });
 }
 
 /** `/exchangeRecord/BTC_USDT`: the route's data names the pair, trade coin first. */

@@ -1,5 +1,5 @@
 import type { Locale } from '@halyard/protocol';
-import { BillOutline, HistogramOutline, UnorderedListOutline } from 'antd-mobile-icons';
+import { BillOutline, HistogramOutline, SearchOutline, UnorderedListOutline } from 'antd-mobile-icons';
 import { useEffect, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -13,7 +13,7 @@ import {
   useSpotAccount,
   useSpotSnapshot,
 } from '../../features/spot/api.ts';
-import { OpenOrders } from '../../features/spot/OpenOrders.tsx';
+import { CancelAllOrders, OpenOrders } from '../../features/spot/OpenOrders.tsx';
 import { OrderBook } from '../../features/spot/OrderBook.tsx';
 import { OrderPanel } from '../../features/spot/OrderPanel.tsx';
 import { initialOrderForm, orderFormReducer } from '../../features/spot/order-form.ts';
@@ -75,6 +75,9 @@ export function CoinExchangePage() {
           ) : null}
         </button>
         <span className="hy-spot-links">
+          <Link to="/coinSearch" aria-label={t('home.searchPairs')} data-testid="search-link">
+            <SearchOutline fontSize={20} />
+          </Link>
           <button type="button" aria-label={t('exchange.chart')} data-testid="kline-link" onClick={openChart}>
             <HistogramOutline fontSize={20} />
           </button>
@@ -96,7 +99,10 @@ export function CoinExchangePage() {
           <b>
             {t('exchange.openOrders')} ({account.data?.entrust_order.length ?? 0})
           </b>
-          <Link to={recordPath(pair)}>{t('exchange.history')}</Link>
+          <span className="hy-spot-orders-actions">
+            <CancelAllOrders pair={pair} count={account.data?.entrust_order.length ?? 0} />
+            <Link to={recordPath(pair)}>{t('exchange.history')}</Link>
+          </span>
         </div>
         {info ? (
           <OpenOrders

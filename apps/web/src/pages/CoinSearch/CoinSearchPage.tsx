@@ -3,16 +3,15 @@ import { Button, SearchBar, Tabs } from 'antd-mobile';
 import { StarFill, StarOutline } from 'antd-mobile-icons';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { pairName, useSpotSymbols } from '../../features/market/api.ts';
 import {
   clearRecent,
   type PairRef,
   readFavourites,
   readRecent,
-  rememberViewed,
   toggleFavourite,
 } from '../../features/market/pair-lists.ts';
+import { useOpenPair } from '../../features/pairs/trade-pair.ts';
 import { formatChange, formatMoney, trendOf } from '../../shared/format.ts';
 import { EmptyState } from '../../shared/ui/EmptyState.tsx';
 import { PageFrame } from '../../shared/ui/PageFrame.tsx';
@@ -93,7 +92,7 @@ function PairRows({
 /** Coin list with search, recently viewed and favourites (spec §2 "Other areas"). */
 export function CoinSearchPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
+  const openPair = useOpenPair();
   const symbols = useSpotSymbols();
   const [text, setText] = useState('');
   const [favourites, setFavourites] = useState(readFavourites);
@@ -105,10 +104,7 @@ export function CoinSearchPage() {
   const matches = (symbols.data ?? []).filter(
     (row) => needle === '' || row.tradcoin.includes(needle) || row.maincoin.includes(needle),
   );
-  const open = (pair: PairRef) => {
-    setRecent(rememberViewed(pair));
-    navigate('/coinExchange');
-  };
+  const open = (pair: PairRef) => openPair('spot', pair);
   const star = (pair: PairRef) => setFavourites(toggleFavourite(pair));
   return (
     <PageFrame title={t('route.coinSearch')}>

@@ -1,4 +1,4 @@
-import { LinkOutline, RightOutline, SoundOutline, UserOutline } from 'antd-mobile-icons';
+import { LinkOutline, RightOutline, SearchOutline, SoundOutline, UserOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -7,7 +7,7 @@ import { NoticePopup } from '../../features/content/NoticePopup.tsx';
 import { TipPopups } from '../../features/content/TipPopups.tsx';
 import { useFuturesSymbols, useSpotOverview } from '../../features/market/api.ts';
 import { MarketList, type MarketRow } from '../../features/market/MarketList.tsx';
-import { rememberViewed } from '../../features/market/pair-lists.ts';
+import { type TradeMarket, useOpenPair } from '../../features/pairs/trade-pair.ts';
 import { WalletButton } from '../../features/wallet/WalletButton.tsx';
 import { AutoCarousel } from '../../shared/ui/AutoCarousel.tsx';
 
@@ -22,6 +22,14 @@ function TopBar() {
         <UserOutline />
       </Link>
       <span className="hy-brand">Halyard</span>
+      <Link
+        to="/coinSearch"
+        className="hy-icon-button"
+        aria-label={t('home.searchPairs')}
+        data-testid="search-link"
+      >
+        <SearchOutline />
+      </Link>
       <WalletButton />
       {about?.externalUrl ? (
         <a
@@ -143,32 +151,23 @@ function InviteBanner() {
 }
 
 function SpotMarkets() {
-  return <PickableMarkets list={useSpotOverview()} screen="/coinExchange" />;
+  return <PickableMarkets list={useSpotOverview()} market="spot" />;
 }
 
 function FuturesMarkets() {
-  return <PickableMarkets list={useFuturesSymbols()} screen="/futures" />;
+  return <PickableMarkets list={useFuturesSymbols()} market="futures" />;
 }
 
-/** A market list whose rows open `screen` on the picked pair (remembered as recently viewed). */
+/** A market list whose rows open the market's trade screen on the picked pair. */
 function PickableMarkets({
   list,
-  screen,
+  market,
 }: {
   list: { data: MarketRow[] | undefined; isLoading: boolean };
-  screen: string;
+  market: TradeMarket;
 }) {
-  const navigate = useNavigate();
-  return (
-    <MarketList
-      rows={list.data}
-      loading={list.isLoading}
-      onPick={(row) => {
-        rememberViewed(row);
-        navigate(screen);
-      }}
-    />
-  );
+  const openPair = useOpenPair();
+  return <MarketList rows={list.data} loading={list.isLoading} onPick={(row) => openPair(market, row)} />;
 }
 
 type MarketKind = 'spot' | 'futures';

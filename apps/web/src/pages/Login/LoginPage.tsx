@@ -2,18 +2,20 @@ import { checkRequired } from '@halyard/rules';
 import { Button, Divider, Form, Input } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { AccountKindSwitch } from '../../features/identity/AccountInput.tsx';
 import { accountFields, identityApi } from '../../features/identity/api.ts';
 import { checkAccount, passes } from '../../features/identity/checks.ts';
 import { AccountField, useAccountEntry } from '../../features/identity/FormFields.tsx';
-import { useSignedIn } from '../../features/identity/useSignedIn.ts';
+import { useAfterLogin, useSignedIn } from '../../features/identity/useSignedIn.ts';
 import { connectWallet, useWallet } from '../../features/wallet/wallet.ts';
 import { PageFrame } from '../../shared/ui/PageFrame.tsx';
 
 export function LoginPage() {
   const { t } = useTranslation();
   const signedIn = useSignedIn();
+  const afterLogin = useAfterLogin();
+  const { search } = useLocation();
   const connecting = useWallet((state) => state.connecting);
   const entry = useAccountEntry();
   const [password, setPassword] = useState('');
@@ -50,7 +52,7 @@ export function LoginPage() {
       </Form>
       <div className="hy-form-links">
         <Link to="/resetPass">{t('login.forgot')}</Link>
-        <Link to="/register">{t('login.toRegister')}</Link>
+        <Link to={`/register${search}`}>{t('login.toRegister')}</Link>
       </div>
       <Button block color="primary" size="large" onClick={() => void submit()} data-testid="login-submit">
         {t('login.submit')}
@@ -60,7 +62,9 @@ export function LoginPage() {
         block
         size="large"
         loading={connecting}
-        onClick={() => void connectWallet()}
+        onClick={async () => {
+          if (await connectWallet()) afterLogin();
+        }}
         data-testid="wallet-login"
       >
         {t('login.withWallet')}
