@@ -60,12 +60,12 @@ export const DEMO_COINS: readonly SimulatedCoin[] = [
 ];
 
 export const SIMULATOR_NAME = 'halyard-simulator';
-const YEAR_MS = 365 * 24 * 3_600_000;
+export const YEAR_MS = 365 * 24 * 3_600_000;
 /** Digits of the random step factor carried into the Dec price. */
 const FACTOR_DIGITS = 15;
 
 /** FNV-1a: a stable 32-bit hash that turns the seed and a coin into a stream seed. */
-function hash32(text: string): number {
+export function hash32(text: string): number {
   let hash = 0x811c9dc5;
   for (let index = 0; index < text.length; index += 1) {
     hash ^= text.charCodeAt(index);
@@ -75,7 +75,7 @@ function hash32(text: string): number {
 }
 
 /** mulberry32: a small seeded generator of uniform numbers in [0, 1). */
-function seededUniform(seed: number): () => number {
+export function seededUniform(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -86,7 +86,7 @@ function seededUniform(seed: number): () => number {
 }
 
 /** A standard normal draw (Box–Muller) from a uniform generator. */
-function seededNormal(uniform: () => number): () => number {
+export function seededNormal(uniform: () => number): () => number {
   return () => {
     const u1 = 1 - uniform();
     const u2 = uniform();
@@ -165,6 +165,16 @@ export class SimulatedIndexSource implements IndexPriceSource {
 
   current(coin: string): IndexTick | null {
     return this.walks.get(coin)?.latest ?? null;
+  }
+
+  /** Where the coin's walk stands, before flooring: the next tick steps from here (demo history ends here). */
+  level(coin: string): Dec | null {
+    return this.walks.get(coin)?.level ?? null;
+  }
+
+  /** The model parameters of a coin this source walks, or null. */
+  spec(coin: string): SimulatedCoin | null {
+    return this.walks.get(coin)?.spec ?? null;
   }
 
   async priceAt(coin: string, ts: number): Promise<IndexTick | null> {

@@ -3,10 +3,12 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Publisher } from '../realtime/publisher.ts';
 import type { Store } from '../store/connect.ts';
+import { type CoinPath, coinPath, type HistoryMarket, historyBars, historyStretches } from './history.ts';
 import { type IndexPriceSource, SimulatedIndexSource } from './index-price.ts';
 import { registerMarketRoutes } from './routes.ts';
 import { MarketData } from './service.ts';
 
+export type { HistoryMarket } from './history.ts';
 export type { IndexPriceSource, IndexTick } from './index-price.ts';
 export type { Print } from './kline.ts';
 export { MarketData } from './service.ts';
@@ -19,6 +21,12 @@ export interface MarketModule {
   /** K-lines and tickers; the spot and futures modules feed it their committed trades. */
   data: MarketData;
   registerRoutes(http: FastifyInstance): void;
+  /**
+   * Demo mode's first start (history.ts): months of bars on each market that
+   * has none, ending at the index's current level. Once per market (a marker
+   * in the store); returns how many markets were seeded.
+   */
+  seedDemoHistory(markets: readonly HistoryMarket[]): Promise<number>;
   /** Starts the index ticks (main.ts; tests step `simulator.tick()` instead). */
   start(): void;
   close(): Promise<void>;
@@ -57,6 +65,27 @@ export async function createMarketModule(options: MarketModuleOptions): Promise<
     simulator,
     data,
     registerRoutes: (http) => registerMarketRoutes(http, data),
+    async seedDemoHistory(markets) {
+      const end = clock.now();
+      const stretches = historyStretches(end);
+      const paths = new Map<string, CoinPath>();
+      let seeded = 0;
+      for (const target of markets) {
+        const { tradcoin, maincoin } = target.market;
+        const spec = simulator.spec(tradcoin);
+        const level = simulator.level(tradcoin);
+        // A coin the index does not walk has no history to draw.
+        if (!spec || !level || maincoin !== simulator.quote) continue;
+        if (await data.hasHistory(target.market)) continue;
+        let path = paths.get(tradcoin);
+        if (!path) {
+          path = coinPath(spec, config.priceSeed, stretches, end);
+          paths.set(tradcoin, path);
+        }
+        if (await data.importHistory(target.market, historyBars(path, stretches, target, level))) seeded += 1;
+      }
+      return seeded;
+    },
     start: () => simulator.start(),
     async close() {
       simulator.stop();

@@ -154,9 +154,6 @@ export interface AggregatorOptions {
   onError: (error: unknown) => void;
 }
 
-/** Rows per INSERT statement: 11 columns each stays well under SQLite's bound-parameter limit. */
-const UPSERT_CHUNK = 500;
-
 /**
  * Builds the bars of all eight periods from prints and keeps them in the
  * `klines` table. Prints gather in memory as partial bars; a flush merges each
@@ -223,6 +220,11 @@ export class KlineAggregator {
     return selectCandlesBefore(this.options.db, series, before, count);
   }
 
+  /** Forgets the newest stored bars it knew: bars were written beside it (seeded history). */
+  forgetNewest(): void {
+    this.newest.clear();
+  }
+
   /** Stops the timer and writes what is pending. */
   async close(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
@@ -256,9 +258,7 @@ export class KlineAggregator {
           const stored = await this.storedBar(trx, partial);
           bars.push(stored ? mergeCandles(stored, partial) : partial);
         }
-        for (let index = 0; index < bars.length; index += UPSERT_CHUNK) {
-          await upsertCandles(trx, bars.slice(index, index + UPSERT_CHUNK));
-        }
+        await upsertCandles(trx, bars);
         return bars;
       });
       for (const bar of merged) this.rememberNewest(bar);

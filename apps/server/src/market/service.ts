@@ -12,7 +12,14 @@ import type { Publisher } from '../realtime/publisher.ts';
 import type { Db } from '../store/database.ts';
 import { formatSeriesRow, KlineAggregator, type Print } from './kline.ts';
 import { pairName, splitPair } from './pair.ts';
-import { type Candle, selectCandlesSince, selectLastCandlesBefore } from './store.ts';
+import {
+  type Candle,
+  hasHistory,
+  insertHistorySeed,
+  selectCandlesSince,
+  selectLastCandlesBefore,
+  upsertCandles,
+} from './store.ts';
 import { TickerBook, windowStart } from './ticker.ts';
 
 export interface MarketDataOptions {
@@ -59,6 +66,34 @@ export class MarketData {
   /** A price without a trade (an index tick): moves the bars and the ticker, adds no volume. */
   recordPrice(market: MarketRef, price: Dec, ts: number): void {
     this.recordTrades(market, [{ price, amount: Dec.ZERO, ts }]);
+  }
+
+  /** Whether the market has history: seeded before, or bars of its own. */
+  async hasHistory(market: MarketRef): Promise<boolean> {
+    await this.aggregator.flush();
+    return hasHistory(this.options.db, market.kind, pairName(market));
+  }
+
+  /**
+   * Seeded history of a market that has none (demo mode, history.ts): the
+   * bars and the market's seed marker are written in one transaction, then
+   * the ticker takes the bars. False, and nothing written, when the market
+   * already has history.
+   */
+  async importHistory(market: MarketRef, bars: readonly Candle[]): Promise<boolean> {
+    await this.aggregator.flush();
+    const pair = pairName(market);
+    const written = await this.options.db.transaction().execute(async (trx) => {
+      if (await hasHistory(trx, market.kind, pair)) return false;
+      await upsertCandles(trx, bars);
+      await insertHistorySeed(trx, market.kind, pair, this.options.clock.now());
+      return true;
+    });
+    if (!written) return false;
+    // The next live print of this market merges into the seeded bar of its period, read from the store.
+    this.aggregator.forgetNewest();
+    for (const bar of bars) this.tickers.apply(bar);
+    return true;
   }
 
   /** Writes pending bars now (tests, shutdown); otherwise they are written after a short delay. */

@@ -23,10 +23,17 @@ export interface KlinesTable {
   last_ts: number;
 }
 
+export interface MarketHistorySeedsTable {
+  kind: MarketKind;
+  pair: string;
+  seeded_at: number;
+}
+
 declare module '../store/database.ts' {
   interface Database {
     index_prices: IndexPricesTable;
     klines: KlinesTable;
+    market_history_seeds: MarketHistorySeedsTable;
   }
 }
 
@@ -156,9 +163,17 @@ function toRow(candle: Candle): KlinesTable {
   };
 }
 
+/** Rows per INSERT statement: 11 columns each stays well under SQLite's bound-parameter limit. */
+const UPSERT_CHUNK = 500;
+
 /** Writes whole bars: the caller has already merged them with what is stored. */
 export async function upsertCandles(db: Executor, candles: readonly Candle[]): Promise<void> {
-  if (candles.length === 0) return;
+  for (let index = 0; index < candles.length; index += UPSERT_CHUNK) {
+    await upsertChunk(db, candles.slice(index, index + UPSERT_CHUNK));
+  }
+}
+
+async function upsertChunk(db: Executor, candles: readonly Candle[]): Promise<void> {
   await db
     .insertInto('klines')
     .values(candles.map(toRow))
@@ -246,4 +261,36 @@ export async function selectLastCandlesBefore(
     .where('klines.period', '=', period)
     .execute();
   return rows.map(toCandle);
+}
+
+/** Whether the market's history has been seeded, or it has bars of its own: either way it gets no seeded history. */
+export async function hasHistory(db: Executor, kind: MarketKind, pair: string): Promise<boolean> {
+  const seeded = await db
+    .selectFrom('market_history_seeds')
+    .select('kind')
+    .where('kind', '=', kind)
+    .where('pair', '=', pair)
+    .executeTakeFirst();
+  if (seeded) return true;
+  const bar = await db
+    .selectFrom('klines')
+    .select('start')
+    .where('kind', '=', kind)
+    .where('pair', '=', pair)
+    .limit(1)
+    .executeTakeFirst();
+  return bar !== undefined;
+}
+
+export async function insertHistorySeed(
+  db: Executor,
+  kind: MarketKind,
+  pair: string,
+  at: number,
+): Promise<void> {
+  await db
+    .insertInto('market_history_seeds')
+    .values({ kind, pair, seeded_at: at })
+    .onConflict((conflict) => conflict.columns(['kind', 'pair']).doNothing())
+    .execute();
 }

@@ -12,6 +12,7 @@ import { futuresMigration } from './010_futures.ts';
 import { ledgerUnusedIndexesMigration } from './011_ledger_unused_indexes.ts';
 import { cycleOpenInMemoryMigration } from './012_cycle_open_in_memory.ts';
 import { cycleClosesMigration } from './013_cycle_closes.ts';
+import { marketHistoryMigration } from './016_market_history.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -31,4 +32,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '011_ledger_unused_indexes': ledgerUnusedIndexesMigration,
   '012_cycle_open_in_memory': cycleOpenInMemoryMigration,
   '013_cycle_closes': cycleClosesMigration,
+  '016_market_history': marketHistoryMigration,
 };
