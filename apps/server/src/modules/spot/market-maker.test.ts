@@ -1,6 +1,6 @@
 import { Dec } from '@halyard/money';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { gridStep, LEVELS_PER_SIDE, ladder } from './market-maker.ts';
+import { type CrossTrend, crossTrend, gridStep, LEVELS_PER_SIDE, ladder } from './market-maker.ts';
 import {
   expectAuditClean,
   expectOk,
@@ -62,7 +62,46 @@ describe('grid step', () => {
   });
 });
 
+describe('cross trend', () => {
+  it('buys while the index rises and sells while it falls, turning a whole spread off the extreme', () => {
+    // Spread 1: the house turns to selling below (peak − 1) and to buying above (trough + 1).
+    const path = ['100', '101', '100.5', '100', '99.9', '100.5', '100.9', '101.1', '101'];
+    const sides: string[] = [];
+    let trend: CrossTrend | undefined;
+    for (const text of path) {
+      trend = crossTrend(Dec.parse(text), trend, Dec.ONE);
+      sides.push(trend.side);
+    }
+    // Peak 101 → sells from 99.9 (below 100); trough 99.9 → buys from 101.1 (above 100.9).
+    expect(sides).toEqual(['buy', 'buy', 'buy', 'buy', 'sell', 'sell', 'sell', 'buy', 'buy']);
+    expect(trend?.extreme.toString()).toBe('101.1');
+  });
+});
+
 describe('market maker', () => {
+  it("prints trades whose minute bars rise and fall with the index, each opening near the last one's close", async () => {
+    const btc = { tradcoin: 'BTC', maincoin: 'USDT' };
+    // Eight whole minutes of ticks, from a minute boundary.
+    h.clock.set(Math.ceil(h.clock.now() / 60_000) * 60_000 - 1000);
+    for (let second = 0; second < 8 * 60; second += 1) await step();
+    await h.app.spot.service.idle();
+    await h.app.market.data.flush();
+    const bars = async (kind: 'trad' | 'cycle') =>
+      ((await h.app.market.data.series({ kind, ...btc }, 1, 8, Number.MAX_SAFE_INTEGER)) as string[]).map(
+        (row) => row.split('|').slice(1, 5).map(Number),
+      );
+    const [spot, index] = [await bars('trad'), await bars('cycle')];
+    expect(spot).toHaveLength(8);
+    const direction = ([open, , , close]: number[]) => Math.sign(close! - open!);
+    // The cycle market's bars are the index's own: the spot bar goes the index's way in most minutes.
+    const agreeing = spot.filter((bar, minute) => direction(bar) === direction(index[minute]!)).length;
+    expect(agreeing).toBeGreaterThanOrEqual(6);
+    expect(new Set(spot.map(direction)).size).toBeGreaterThan(1);
+    // No bar opens a whole spread (0.1 %) away from the close before it on the same side every time.
+    const gaps = spot.slice(1).map(([open], minute) => Math.sign(open! - spot[minute]![3]!));
+    expect(gaps.every((gap) => gap === gaps[0])).toBe(false);
+  }, 120_000);
+
   it('quotes at least 20 levels each side on every demo pair through the ledger', async () => {
     await step();
     for (const coin of ['BTC', 'ETH', 'SOL', 'BNB', 'XRP', 'DOGE', 'TRX', 'LTC', 'HAL']) {

@@ -12,6 +12,7 @@ const LEVEL_GAP = Dec.parse('0.0005');
 /** Quote value of the first level; level i holds (1 + i/4) times this. */
 const LEVEL_VALUE = Dec.parse('400');
 const TEN = Dec.fromInt(10);
+const TWO = Dec.fromInt(2);
 const GRID_FACTORS = [Dec.fromInt(1), Dec.fromInt(2), Dec.fromInt(5)];
 /** Cancels plus placements per pair per requote, at most (TIGER_STYLE: bounded work per tick). */
 const CHANGES_MAX = 2 * LEVELS_PER_SIDE + 4;
@@ -40,6 +41,8 @@ export interface MarketMakerOptions {
  */
 export class MarketMaker extends TickQuoter<PairMarket> {
   private readonly requotes = new Map<number, number>();
+  /** Per pair, the side of the house's crossing orders and the index's extreme since it last turned. */
+  private readonly trends = new Map<number, CrossTrend>();
 
   constructor(private readonly options: MarketMakerOptions) {
     super(options.index, options.onError);
@@ -70,16 +73,18 @@ export class MarketMaker extends TickQuoter<PairMarket> {
         }),
       onError: this.onError,
     });
-    await this.crossWhenDue(market);
+    await this.crossWhenDue(market, index);
   }
 
-  /** Every CROSS_EVERY requotes, a market order of the pair's minimum times three, alternately buying and selling. */
-  private async crossWhenDue(market: PairMarket): Promise<void> {
+  /** Every CROSS_EVERY requotes, a market order of the pair's minimum times three, on the side {@link crossTrend} picks. */
+  private async crossWhenDue(market: PairMarket, index: Dec): Promise<void> {
     const { pair } = market;
     const count = (this.requotes.get(pair.autoid) ?? 0) + 1;
     this.requotes.set(pair.autoid, count);
     if (count % CROSS_EVERY !== 0) return;
-    const side = (count / CROSS_EVERY) % 2 === 0 ? 'sell' : 'buy';
+    const trend = crossTrend(index, this.trends.get(pair.autoid), index.mul(LEVEL_GAP).mul(TWO));
+    this.trends.set(pair.autoid, trend);
+    const { side } = trend;
     await this.options.spot
       .placeForHouse(HOUSE_TAKER, {
         tradcoin: pair.tradcoin,
@@ -90,6 +95,33 @@ export class MarketMaker extends TickQuoter<PairMarket> {
       })
       .catch(this.onError);
   }
+}
+
+export interface CrossTrend {
+  side: 'buy' | 'sell';
+  /** The highest index since the house started buying, or the lowest since it started selling. */
+  extreme: Dec;
+}
+
+/**
+ * The side of the house's crossing orders follows the index's trend: it buys
+ * (printing at the ask) while the index rises and sells (printing at the bid)
+ * while it falls, and turns only once the index has come back `spread` from
+ * its extreme since the last turn. The prints then move with the index, and a
+ * turn moves them further the same way, so a falling minute's bar is red.
+ * (Alternating buys and sells printed every minute's first trade on the same
+ * side of the spread and its last on the other, six crossings a minute: every
+ * 1-minute bar had the same colour and opened a spread away from the last
+ * close, the bid-ask bounce hiding the index's moves.)
+ */
+export function crossTrend(index: Dec, last: CrossTrend | undefined, spread: Dec): CrossTrend {
+  if (!last) return { side: 'buy', extreme: index };
+  if (last.side === 'buy') {
+    if (index.lt(last.extreme.sub(spread))) return { side: 'sell', extreme: index };
+    return { side: 'buy', extreme: Dec.max(last.extreme, index) };
+  }
+  if (index.gt(last.extreme.add(spread))) return { side: 'buy', extreme: index };
+  return { side: 'sell', extreme: Dec.min(last.extreme, index) };
 }
 
 /**
