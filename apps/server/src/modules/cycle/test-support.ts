@@ -97,7 +97,12 @@ export async function phoneUser(h: Harness, areaCode: string, usdt = '1000'): Pr
     ['1', `202555${serial.slice(-4)}`],
   ]);
   const phone = others.get(areaCode) ?? `139${serial.slice(-8)}`;
-  const code = await requestCode(h, phone, 'register', areaCode);
+  await expectOk(
+    h.app.http
+      .inject({ method: 'GET', url: `/user/getCode?account=${phone}&areaCode=${areaCode}&purpose=register` })
+      .then((response) => response.json() as Envelope),
+  );
+  const code = await latestCode(h, `+${areaCode} ${phone}`);
   const answer = await expectOk(
     post(h, '/member/register', {
       account: phone,
