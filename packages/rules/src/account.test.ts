@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkEmailBound, checkFundsAccess, checkPasswordChangeLock } from './account.ts';
+import { checkDepositAccess, checkEmailBound, checkFundsAccess, checkPasswordChangeLock } from './account.ts';
 import { keyOf } from './testing.ts';
 
 describe('account prerequisites', () => {
@@ -15,6 +15,16 @@ describe('account prerequisites', () => {
     [true, false, 'rules.setFundPasswordFirst'],
   ])('kyc %s, fund password %s → %s', (kycVerified, fundPasswordSet, key) =>
     expect(keyOf(checkFundsAccess({ kycVerified, fundPasswordSet }))).toBe(key),
+  );
+
+  it.each([
+    [true, true, 'a@b.co', null],
+    [false, false, null, 'rules.verifyIdentityFirst'],
+    [true, false, null, 'rules.setFundPasswordFirst'],
+    [true, true, null, 'rules.bindEmailFirst'],
+    [true, true, ' ', 'rules.bindEmailFirst'],
+  ])('deposit: kyc %s, fund password %s, email %j → %s', (kycVerified, fundPasswordSet, email, key) =>
+    expect(keyOf(checkDepositAccess({ kycVerified, fundPasswordSet, email }))).toBe(key),
   );
 
   const hour = 3_600_000;

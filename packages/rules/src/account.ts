@@ -16,6 +16,19 @@ export function checkFundsAccess(account: {
   return account.fundPasswordSet ? null : ruleError('rules.setFundPasswordFirst');
 }
 
+/**
+ * A deposit address needs what spec §5 "Deposit" and §6 ask, in that order:
+ * identity verification, a fund password, then a bound email. The web app
+ * leads to the missing step on each error.
+ */
+export function checkDepositAccess(account: {
+  kycVerified: boolean;
+  fundPasswordSet: boolean;
+  email: string | null | undefined;
+}): RuleError | null {
+  return checkFundsAccess(account) ?? checkEmailBound(account.email);
+}
+
 /** Withdrawal and fiat deposit stay blocked for 24 hours after a password change or reset. */
 export function checkPasswordChangeLock(input: {
   passwordChangedAtMs: number | null;
