@@ -16,6 +16,11 @@ export const wallet: Catalogue = {
     'wallet.withdrawSubmitted': 'Withdrawal submitted',
     'wallet.withdrawalNotFound': 'This withdrawal does not exist',
     'wallet.withdrawalNotInReview': 'This withdrawal is no longer waiting for approval',
+    'wallet.withdrawalNotResendable':
+      'This withdrawal cannot be re-sent, cancelled or refunded in its current state',
+    'wallet.withdrawalMayStillLand':
+      'A transaction of this withdrawal may still be mined; cancel it and wait until the cancel is confirmed',
+    'wallet.faucetShort': 'The demo faucet has only {available} {coin} left',
     'wallet.chainUnavailable': 'The receiving address is not ready yet; please try again later',
     'wallet.demoOnly': 'Play tokens are only available in demo mode',
     'wallet.demoDepositSent': 'Transaction sent; the result will be confirmed later',
@@ -50,6 +55,9 @@ export const wallet: Catalogue = {
     'wallet.withdrawSubmitted': '提现已提交',
     'wallet.withdrawalNotFound': '该提现记录不存在',
     'wallet.withdrawalNotInReview': '该提现已不在待审核状态',
+    'wallet.withdrawalNotResendable': '该提现当前状态无法重新发送、取消或退款',
+    'wallet.withdrawalMayStillLand': '该提现的交易仍可能被打包；请先取消并等待取消交易确认',
+    'wallet.faucetShort': '演示水龙头仅剩 {available} {coin}',
     'wallet.chainUnavailable': '收款地址尚未初始化，请稍后再试',
     'wallet.demoOnly': '测试代币仅在演示模式下可用',
     'wallet.demoDepositSent': '交易已发送，请稍后确认结果',
@@ -84,6 +92,9 @@ export const wallet: Catalogue = {
     'wallet.withdrawSubmitted': '提現已提交',
     'wallet.withdrawalNotFound': '該提現記錄不存在',
     'wallet.withdrawalNotInReview': '該提現已不在待審核狀態',
+    'wallet.withdrawalNotResendable': '該提現目前狀態無法重新發送、取消或退款',
+    'wallet.withdrawalMayStillLand': '該提現的交易仍可能被打包；請先取消並等待取消交易確認',
+    'wallet.faucetShort': '演示水龍頭僅剩 {available} {coin}',
     'wallet.chainUnavailable': '收款地址尚未初始化，請稍後再試',
     'wallet.demoOnly': '測試代幣僅在演示模式下可用',
     'wallet.demoDepositSent': '交易已發送，請稍後確認結果',
@@ -119,6 +130,10 @@ export const wallet: Catalogue = {
     'wallet.withdrawSubmitted': '出金を申請しました',
     'wallet.withdrawalNotFound': 'この出金は存在しません',
     'wallet.withdrawalNotInReview': 'この出金はすでに承認待ちではありません',
+    'wallet.withdrawalNotResendable': 'この出金は現在の状態では再送信・キャンセル・返金できません',
+    'wallet.withdrawalMayStillLand':
+      'この出金のトランザクションはまだ取り込まれる可能性があります。キャンセルし、その確認を待ってください',
+    'wallet.faucetShort': 'デモ用フォーセットの残りは {available} {coin} のみです',
     'wallet.chainUnavailable': '受取アドレスの準備ができていません。しばらくしてから再度お試しください',
     'wallet.demoOnly': 'テストトークンはデモモードでのみ利用できます',
     'wallet.demoDepositSent': '取引を送信しました。結果は後ほど確認されます',
@@ -153,6 +168,10 @@ export const wallet: Catalogue = {
     'wallet.withdrawSubmitted': '출금이 신청되었습니다',
     'wallet.withdrawalNotFound': '존재하지 않는 출금입니다',
     'wallet.withdrawalNotInReview': '이 출금은 더 이상 승인 대기 중이 아닙니다',
+    'wallet.withdrawalNotResendable': '이 출금은 현재 상태에서 재전송, 취소 또는 환불할 수 없습니다',
+    'wallet.withdrawalMayStillLand':
+      '이 출금의 트랜잭션이 아직 채굴될 수 있습니다. 취소한 뒤 취소가 확인될 때까지 기다려 주세요',
+    'wallet.faucetShort': '데모 포셋에 {available} {coin}만 남아 있습니다',
     'wallet.chainUnavailable': '수신 주소가 아직 준비되지 않았습니다. 잠시 후 다시 시도해 주세요',
     'wallet.demoOnly': '테스트 토큰은 데모 모드에서만 사용할 수 있습니다',
     'wallet.demoDepositSent': '거래가 전송되었습니다. 결과는 나중에 확인됩니다',
@@ -187,6 +206,11 @@ export const wallet: Catalogue = {
     'wallet.withdrawSubmitted': 'Çekim talebi gönderildi',
     'wallet.withdrawalNotFound': 'Bu çekim mevcut değil',
     'wallet.withdrawalNotInReview': 'Bu çekim artık onay beklemiyor',
+    'wallet.withdrawalNotResendable':
+      'Bu çekim mevcut durumunda yeniden gönderilemez, iptal edilemez veya iade edilemez',
+    'wallet.withdrawalMayStillLand':
+      'Bu çekimin bir işlemi hâlâ bloğa girebilir; iptal edin ve iptalin onaylanmasını bekleyin',
+    'wallet.faucetShort': 'Demo musluğunda yalnızca {available} {coin} kaldı',
     'wallet.chainUnavailable': 'Alıcı adres henüz hazır değil; lütfen daha sonra tekrar deneyin',
     'wallet.demoOnly': 'Oyun tokenları yalnızca demo modunda kullanılabilir',
     'wallet.demoDepositSent': 'İşlem gönderildi; sonuç daha sonra onaylanacak',
@@ -221,6 +245,11 @@ export const wallet: Catalogue = {
     'wallet.withdrawSubmitted': 'Đã gửi yêu cầu rút',
     'wallet.withdrawalNotFound': 'Lệnh rút này không tồn tại',
     'wallet.withdrawalNotInReview': 'Lệnh rút này không còn chờ duyệt',
+    'wallet.withdrawalNotResendable':
+      'Không thể gửi lại, hủy hoặc hoàn tiền lệnh rút này ở trạng thái hiện tại',
+    'wallet.withdrawalMayStillLand':
+      'Giao dịch của lệnh rút này vẫn có thể được đào; hãy hủy và chờ giao dịch hủy được xác nhận',
+    'wallet.faucetShort': 'Vòi demo chỉ còn {available} {coin}',
     'wallet.chainUnavailable': 'Địa chỉ nhận chưa sẵn sàng; vui lòng thử lại sau',
     'wallet.demoOnly': 'Token chơi thử chỉ có trong chế độ demo',
     'wallet.demoDepositSent': 'Giao dịch đã được gửi; kết quả sẽ được xác nhận sau',
@@ -255,6 +284,11 @@ export const wallet: Catalogue = {
     'wallet.withdrawSubmitted': 'Penarikan diajukan',
     'wallet.withdrawalNotFound': 'Penarikan ini tidak ada',
     'wallet.withdrawalNotInReview': 'Penarikan ini tidak lagi menunggu persetujuan',
+    'wallet.withdrawalNotResendable':
+      'Penarikan ini tidak dapat dikirim ulang, dibatalkan, atau dikembalikan dalam statusnya saat ini',
+    'wallet.withdrawalMayStillLand':
+      'Transaksi penarikan ini masih bisa ditambang; batalkan dan tunggu hingga pembatalan dikonfirmasi',
+    'wallet.faucetShort': 'Faucet demo hanya tersisa {available} {coin}',
     'wallet.chainUnavailable': 'Alamat penerima belum siap; silakan coba lagi nanti',
     'wallet.demoOnly': 'Token uji coba hanya tersedia dalam mode demo',
     'wallet.demoDepositSent': 'Transaksi terkirim; hasilnya akan dikonfirmasi nanti',
@@ -289,6 +323,11 @@ export const wallet: Catalogue = {
     'wallet.withdrawSubmitted': 'Заявка на вывод отправлена',
     'wallet.withdrawalNotFound': 'Такого вывода нет',
     'wallet.withdrawalNotInReview': 'Этот вывод больше не ожидает одобрения',
+    'wallet.withdrawalNotResendable':
+      'Этот вывод нельзя отправить повторно, отменить или вернуть в текущем состоянии',
+    'wallet.withdrawalMayStillLand':
+      'Транзакция этого вывода ещё может попасть в блок; отмените её и дождитесь подтверждения отмены',
+    'wallet.faucetShort': 'В демо-кране осталось только {available} {coin}',
     'wallet.chainUnavailable': 'Адрес получения ещё не готов; попробуйте позже',
     'wallet.demoOnly': 'Игровые токены доступны только в демо-режиме',
     'wallet.demoDepositSent': 'Транзакция отправлена; результат будет подтверждён позже',

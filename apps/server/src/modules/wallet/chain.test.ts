@@ -17,6 +17,7 @@ import {
   type Harness,
   plainUser,
   post,
+  settleWithdrawals,
   spot,
   startTestChain,
   startWalletHarness,
@@ -269,8 +270,7 @@ describe('withdrawals on chain', () => {
     expect(answer.data).toMatchObject({ state: 'waiting', step: 'approved', amount: '120', fee: '1' });
     expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '379', locked: '121' });
 
-    await h.app.wallet.service.sendQueued();
-    await h.app.wallet.service.sendQueued();
+    await settleWithdrawals(h, chain);
     expect((await chain.tokenBalance('USDT', destination)).toString()).toBe('120');
     const [record] = (await expectOk(get(h, '/account/withdrawRecord', user.token))).data as {
       state: string;
@@ -332,8 +332,7 @@ describe('withdrawals on chain', () => {
         )
       ).code,
     ).toBe(409);
-    await h.app.wallet.service.sendQueued();
-    await h.app.wallet.service.sendQueued();
+    await settleWithdrawals(h, chain);
     expect((await chain.tokenBalance('USDT', destination)).toString()).toBe('20000');
     expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '29999', locked: '0' });
     const audit = await expectOk(get(h, '/admin/wallet/audit', undefined, admin));

@@ -46,6 +46,8 @@ export interface WalletConfig {
   localChain: LocalChainSettings | null;
   /** Interval of the chain watcher and the withdrawal sender. */
   pollMs: number;
+  /** A withdrawal's transaction still unmined this long after signing is signed again with higher fees (same nonce). */
+  feeBumpAfterMs: number;
   /** Flash convert: the rate is the index price less this fraction. */
   convertSpread: Dec;
   /** How long a flash quote holds its rate. */
@@ -118,6 +120,7 @@ export function loadWalletConfig(
     hotWalletKey: key as Hex | null,
     localChain,
     pollMs: readInt(env.WALLET_POLL_MS, 1000),
+    feeBumpAfterMs: readInt(env.WALLET_FEE_BUMP_AFTER_MS, 120_000),
     convertSpread: Dec.parse(env.CONVERT_SPREAD || '0.002'),
     quoteTtlMs: readInt(env.CONVERT_QUOTE_TTL_MS, 10_000),
   };

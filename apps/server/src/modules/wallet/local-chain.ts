@@ -125,18 +125,57 @@ function mintTo(deployer: ReturnType<typeof localWallet>, coin: CoinChain, to: A
   });
 }
 
-/** Demo faucet: a plain on-chain transfer of play tokens from the local faucet account to `to`. */
-export async function sendFromFaucet(
-  rpcUrl: string,
-  coin: CoinChain,
-  to: Address,
-  units: bigint,
-): Promise<Hex> {
-  const faucet = localWallet(rpcUrl, coin.chainId, LOCAL_FAUCET_INDEX);
-  return faucet.writeContract({
-    address: coin.contract,
-    abi: TEST_TOKEN_ABI,
-    functionName: 'transfer',
-    args: [to, units],
+/** The faucet holds less than asked: `available` base units. */
+export class FaucetShort extends Error {
+  override name = 'FaucetShort';
+  constructor(readonly available: bigint) {
+    super(`the faucet holds ${available} base units`);
+  }
+}
+
+/** Per node: the faucet's last transaction, and the sends queued behind it. */
+const faucetQueues = new Map<
+  string,
+  { last: { nonce: number; hash: Hex } | null; queue: Promise<unknown> }
+>();
+
+/**
+ * Demo faucet: a plain on-chain transfer of play tokens from the local faucet
+ * account to `to`. Sends are queued per node and each takes its nonce here:
+ * ganache's "pending" count leaves out its pool, so two sends one after the
+ * other got the same nonce (the same transaction, or a refused one).
+ */
+export function sendFromFaucet(rpcUrl: string, coin: CoinChain, to: Address, units: bigint): Promise<Hex> {
+  const state = faucetQueues.get(rpcUrl) ?? { last: null, queue: Promise.resolve() };
+  faucetQueues.set(rpcUrl, state);
+  const sent = state.queue.then(async () => {
+    const faucet = localWallet(rpcUrl, coin.chainId, LOCAL_FAUCET_INDEX);
+    const { client } = createChainReader(coin.chainId, rpcUrl);
+    const available = await client.readContract({
+      address: coin.contract,
+      abi: TEST_TOKEN_ABI,
+      functionName: 'balanceOf',
+      args: [faucet.account.address],
+    });
+    if (available < units) throw new FaucetShort(available);
+    const mined = await client.getTransactionCount({ address: faucet.account.address, blockTag: 'latest' });
+    // The last send still known to the node (pooled or mined) holds its nonce; one the chain lost (a revert) does not.
+    const last = state.last;
+    const lastKnown =
+      last !== null &&
+      last.nonce >= mined &&
+      (await client.getTransaction({ hash: last.hash }).then(Boolean, () => false));
+    const nonce = lastKnown ? last.nonce + 1 : mined;
+    const hash = await faucet.writeContract({
+      address: coin.contract,
+      abi: TEST_TOKEN_ABI,
+      functionName: 'transfer',
+      args: [to, units],
+      nonce,
+    });
+    state.last = { nonce, hash };
+    return hash;
   });
+  state.queue = sent.catch(() => undefined);
+  return sent;
 }

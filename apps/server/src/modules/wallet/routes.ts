@@ -5,7 +5,7 @@ import type { UserWallet } from '../../ledger/index.ts';
 import { type AssetsService, DEMO_FIAT_RATES, TRANSFER_ROUTES, type TransferRoute } from './assets.ts';
 import { CHAIN_IDS, CHAIN_NAMES, DEFAULT_CHAIN } from './config.ts';
 import type { WalletService } from './service.ts';
-import type { WithdrawalState } from './store.ts';
+import { WITHDRAWAL_STATES, type WithdrawalState } from './store.ts';
 
 export interface WalletRoutesOptions {
   wallet: WalletService;
@@ -435,7 +435,7 @@ function registerOperatorRoutes(http: FastifyInstance, { wallet, adminToken }: W
           properties: {
             state: {
               type: 'string',
-              enum: ['review', 'approved', 'broadcast', 'completed', 'rejected'],
+              enum: [...WITHDRAWAL_STATES],
               default: 'review',
             },
             limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
@@ -485,6 +485,47 @@ function registerOperatorRoutes(http: FastifyInstance, { wallet, adminToken }: W
       return ok(null);
     },
   );
+
+  const stuck = [
+    [
+      'resend',
+      'Sign a stuck or flagged withdrawal again: at its own nonce with higher fees while the chain has not used that nonce, else at a new nonce',
+      (id: number, by: string, why: string) => wallet.resendWithdrawal(id, by, why),
+    ],
+    [
+      'cancel',
+      'Replace a stuck withdrawal by a zero-value transaction to the hot wallet at its nonce: if the cancel is mined, the funds are released',
+      (id: number, by: string, why: string) => wallet.cancelWithdrawal(id, by, why),
+    ],
+    [
+      'refund',
+      'Release the held funds of a withdrawal none of whose transactions can still be mined (nothing signed, or its nonce used by another transaction)',
+      (id: number, by: string, why: string) => wallet.refundWithdrawal(id, by, why),
+    ],
+  ] as const;
+  for (const [action, summary, act] of stuck) {
+    http.post<{ Params: { id: number }; Body: { operator: string; reason: string } }>(
+      `/admin/wallet/withdrawals/:id/${action}`,
+      {
+        ...admin,
+        schema: {
+          summary,
+          tags: ['operator'],
+          security: ADMIN,
+          params: idParams,
+          body: {
+            type: 'object',
+            required: ['operator', 'reason'],
+            properties: { operator, reason: text(500, 'Why (recorded in the audit log)') },
+          },
+        },
+      },
+      async (request) => {
+        await act(request.params.id, request.body.operator, request.body.reason);
+        return ok(null);
+      },
+    );
+  }
 
   http.get<{ Querystring: { limit: number } }>(
     '/admin/wallet/audit',

@@ -1,18 +1,19 @@
 import { Dec } from '@halyard/money';
 import { checkWithdrawAddress, checkWithdrawal, type RuleError } from '@halyard/rules';
-import { type Address, getAddress, type Hex, isAddress } from 'viem';
+import { type Address, getAddress, isAddress } from 'viem';
 import type { Clock } from '../../clock.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { type Ledger, userAccount } from '../../ledger/index.ts';
 import type { Db, Executor } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { ChainWatcher, custodyOf } from './chain-watcher.ts';
-import { createChainReader, decToUnits } from './chains.ts';
+import { createChainReader, decToUnits, unitsToDec } from './chains.ts';
 import type { CoinChain } from './coins.ts';
 import { CHAIN_NAMES, type ChainId, isChainId, type WalletConfig } from './config.ts';
 import { createAddressDeriver, DEPOSIT_INDEX_MAX } from './hd.ts';
-import { sendFromFaucet } from './local-chain.ts';
-import { createSigner, type Signer, TransferRefused } from './signer.ts';
+import { FaucetShort, sendFromFaucet } from './local-chain.ts';
+import { holdId, WithdrawalSender } from './sender.ts';
+import { createSigner } from './signer.ts';
 import {
   type DepositRow,
   walletStore as sql,
@@ -24,8 +25,6 @@ import {
 const DAY_MS = 86_400_000;
 /** A reorged deposit the user already spent freezes the account this long, pending an operator's look. */
 const UNPAID_REVERSAL_FREEZE_MS = 30 * DAY_MS;
-/** Withdrawals the sender handles per round (TIGER_STYLE: bounded work). */
-const SEND_BATCH_MAX = 20;
 
 /** Spec §4: what a user sees of a deposit or withdrawal. */
 export type RecordState = 'waiting' | 'completed' | 'rejected';
@@ -52,7 +51,7 @@ export interface WithdrawalView {
   amount: string;
   fee: string;
   state: RecordState;
-  /** The internal step: review, approved, broadcast, completed, rejected. */
+  /** The internal step: review, approved, broadcast, flagged (an operator's turn), completed, rejected. */
   step: WithdrawalState;
   txHash: string | null;
   reason: string | null;
@@ -147,8 +146,6 @@ function addressView(row: WithdrawAddressRow): WithdrawAddressView {
   };
 }
 
-const holdId = (id: number) => `withdraw:${id}:hold`;
-
 /**
  * Coins, deposit addresses, deposits seen on chain, the withdrawal address
  * book and withdrawals. Money moves only through the ledger: a deposit from
@@ -164,8 +161,7 @@ export class WalletService {
   private readonly rpcUrls = new Map<ChainId, string>();
   readonly watchers = new Map<ChainId, ChainWatcher>();
   /** Reads the RPC URLs as chains connect; null without a hot-wallet key (withdrawals then wait). */
-  private readonly signer: Signer | null;
-  private sending: Promise<void> | null = null;
+  private readonly sender: WithdrawalSender | null;
 
   constructor(private readonly options: WalletServiceOptions) {
     this.db = options.db;
@@ -173,7 +169,18 @@ export class WalletService {
     this.clock = options.clock;
     this.deriveAddress = createAddressDeriver(options.config.depositXpub);
     const key = options.config.hotWalletKey;
-    this.signer = key ? createSigner(key, this.rpcUrls) : null;
+    this.sender = key
+      ? new WithdrawalSender({
+          db: this.db,
+          ledger: this.ledger,
+          clock: this.clock,
+          signer: createSigner(key, this.rpcUrls),
+          chains: () => [...this.rpcUrls.keys()],
+          coin: (coin, chainId) => this.coin(coin, chainId),
+          feeBumpAfterMs: options.config.feeBumpAfterMs,
+          onError: options.onError,
+        })
+      : null;
     for (const chain of options.config.chains) {
       if (chain.rpcUrl) this.connectChain(chain.id, chain.rpcUrl, { startAtHead: !options.demo });
     }
@@ -263,6 +270,7 @@ export class WalletService {
     };
   }
 
+
   private async addressOf(userId: number, chainId: ChainId): Promise<Address> {
     const known = await sql.depositAddress(this.db, userId, chainId);
     if (known) return known;
@@ -306,7 +314,13 @@ export class WalletService {
     const rpcUrl = this.rpcUrls.get(coin.chainId);
     if (!rpcUrl) throw badRequest('wallet.chainUnavailable');
     const address = await this.addressOf(userId, coin.chainId);
-    const txHash = await sendFromFaucet(rpcUrl, coin, address, decToUnits(amount, coin.decimals));
+    const txHash = await sendFromFaucet(rpcUrl, coin, address, decToUnits(amount, coin.decimals)).catch(
+      (error: unknown) => {
+        if (!(error instanceof FaucetShort)) throw error;
+        const available = unitsToDec(error.available, coin.decimals).toString();
+        throw badRequest('wallet.faucetShort', { available, coin: coin.coin });
+      },
+    );
     return { txHash, address, chain: coin.chainId, coin: coin.coin, amount: amount.toString() };
   }
 
@@ -519,132 +533,29 @@ export class WalletService {
     this.sendQueued().catch((error: unknown) => this.options.onError(error, 'withdrawal sender'));
   }
 
-  /**
-   * One round of the sender: signs approved withdrawals (the hash is stored
-   * before the bytes leave), re-sends those still unmined, and settles the
-   * mined ones — posted on success, voided on failure. Overlapping calls share
-   * the round. Without a signer (no hot-wallet key) withdrawals wait.
-   */
-  sendQueued(): Promise<void> {
-    if (!this.sending) {
-      this.sending = this.sendRound().finally(() => {
-        this.sending = null;
-      });
-    }
-    return this.sending;
+  /** One round of the sender (sender.ts); without a signer (no hot-wallet key) withdrawals wait. */
+  async sendQueued(): Promise<void> {
+    await this.sender?.round();
   }
 
-  private async sendRound(): Promise<void> {
-    const signer = this.signer;
-    if (!signer) return;
-    // One withdrawal's trouble (a node timing out) is reported and retried next round; it does not hold up the others.
-    const report = (row: WithdrawalRow) => (error: unknown) =>
-      this.options.onError(error, `withdrawal ${row.id}`);
-    for (const row of await sql.withdrawalsInState(this.db, 'approved', SEND_BATCH_MAX)) {
-      if (!this.rpcUrls.has(row.chain_id as ChainId)) continue;
-      await this.signAndSend(signer, row).catch(report(row));
-    }
-    for (const row of await sql.withdrawalsInState(this.db, 'broadcast', SEND_BATCH_MAX)) {
-      await this.settle(signer, row).catch(report(row));
-    }
+  /** Operator: signs a stuck or flagged withdrawal again (same nonce while unused, else a new one); audited. */
+  async resendWithdrawal(id: number, operator: string, reason: string): Promise<void> {
+    await this.requireSender().resend(id, operator, reason);
   }
 
-  private async signAndSend(signer: Signer, row: WithdrawalRow): Promise<void> {
-    const id = Number(row.id);
-    const coin = await this.coin(row.coin, row.chain_id);
-    let signed: { hash: Hex; raw: Hex };
-    try {
-      signed = await signer.sign({
-        chainId: coin.chainId,
-        token: coin.contract,
-        to: row.address as Address,
-        units: decToUnits(Dec.parse(row.amount), coin.decimals),
-      });
-    } catch (error) {
-      if (!(error instanceof TransferRefused)) throw error;
-      await this.fail(id, 'approved', 'sendFailed');
-      return;
-    }
-    const moved = await sql.moveWithdrawal(this.db, id, 'approved', {
-      state: 'broadcast',
-      tx_hash: signed.hash,
-      raw_tx: signed.raw,
-      updated_at: this.clock.now(),
-    });
-    if (moved) await signer.broadcast(coin.chainId, signed.raw);
+  /** Operator: replaces a stuck withdrawal's transaction by a cancel at its nonce; audited. */
+  async cancelWithdrawal(id: number, operator: string, reason: string): Promise<void> {
+    await this.requireSender().cancel(id, operator, reason);
   }
 
-  private async settle(signer: Signer, row: WithdrawalRow): Promise<void> {
-    const id = Number(row.id);
-    const chainId = row.chain_id as ChainId;
-    if (!row.tx_hash || !row.raw_tx || !this.rpcUrls.has(chainId)) return;
-    const outcome = await signer.outcome(chainId, row.tx_hash as Hex);
-    if (outcome === 'pending') {
-      await signer.broadcast(chainId, row.raw_tx as Hex);
-      return;
-    }
-    if (outcome === 'reverted') {
-      await this.fail(id, 'broadcast', 'sendFailed');
-      return;
-    }
-    const total = Dec.parse(row.amount).add(Dec.parse(row.fee));
-    await this.ledger.transaction(async (trx) => {
-      if (
-        !(await sql.moveWithdrawal(trx, id, 'broadcast', {
-          state: 'completed',
-          updated_at: this.clock.now(),
-        }))
-      )
-        return;
-      await this.ledger.execute(
-        [
-          {
-            id: `withdraw:${id}:post`,
-            type: 'post_pending',
-            code: 'withdraw',
-            reference: String(id),
-            pendingId: holdId(id),
-            amount: total,
-          },
-          {
-            id: `withdraw:${id}:fee`,
-            code: 'withdraw_fee',
-            reference: String(id),
-            debit: custodyOf(chainId),
-            credit: { owner: 'system', wallet: 'fees' },
-            asset: row.coin,
-            amount: Dec.parse(row.fee),
-          },
-        ],
-        trx,
-      );
-    });
+  /** Operator: releases the funds of a withdrawal none of whose transactions can still be mined; audited. */
+  async refundWithdrawal(id: number, operator: string, reason: string): Promise<void> {
+    await this.requireSender().refund(id, operator, reason);
   }
 
-  /** A failed send: rejected, and the hold released. */
-  private async fail(id: number, from: WithdrawalState, reason: string): Promise<void> {
-    await this.ledger.transaction(async (trx) => {
-      if (
-        !(await sql.moveWithdrawal(trx, id, from, {
-          state: 'rejected',
-          reason,
-          updated_at: this.clock.now(),
-        }))
-      )
-        return;
-      await this.ledger.execute(
-        [
-          {
-            id: `withdraw:${id}:void`,
-            type: 'void_pending',
-            code: 'withdraw',
-            reference: String(id),
-            pendingId: holdId(id),
-          },
-        ],
-        trx,
-      );
-    });
+  private requireSender(): WithdrawalSender {
+    if (!this.sender) throw conflict('wallet.withdrawalNotResendable');
+    return this.sender;
   }
 
   /** One round of every watcher and of the sender; errors are reported per chain and do not stop the others. */

@@ -1,18 +1,18 @@
 import {
   type Address,
   BaseError,
-  createWalletClient,
   ExecutionRevertedError,
   encodeFunctionData,
   erc20Abi,
   type Hex,
-  http,
   InsufficientFundsError,
   keccak256,
+  parseTransaction,
+  type TransactionReceipt,
   TransactionReceiptNotFoundError,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { chainDefinition, createChainReader } from './chains.ts';
+import { createChainReader } from './chains.ts';
 import type { ChainId } from './config.ts';
 
 export interface TokenTransfer {
@@ -27,52 +27,80 @@ export interface SignedTransfer {
   raw: Hex;
 }
 
-export type TransferOutcome = 'success' | 'reverted' | 'pending';
+/** EIP-1559 fees in wei. */
+export interface Fees {
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+/** What the node says a transfer needs: its gas limit and today's fees. */
+export interface Quote {
+  gas: bigint;
+  fees: Fees;
+}
 
 /** Thrown when the chain refuses a transfer outright (it would revert, or the hot wallet cannot pay gas). */
 export class TransferRefused extends Error {
   override name = 'TransferRefused';
 }
 
+/** A native-coin transfer to oneself costs exactly this; it is how a nonce is cancelled. */
+const CANCEL_GAS = 21_000n;
+/** Headroom on the node's gas estimate: the state may change between the estimate and the block. */
+const GAS_HEADROOM_PERCENT = 120n;
+
 /**
  * The hot wallet: signs ERC-20 `transfer` calls (never `approve` or
- * `transferFrom`, AMENDMENTS A1). Signing and sending are separate so the
- * caller can record the hash before anything leaves: a crash between the two
- * re-sends the same signed bytes, which the chain accepts at most once.
+ * `transferFrom`, AMENDMENTS A1) and, for an operator, a cancel at a nonce.
+ * Signing is local and takes the nonce from the caller (the store's counter,
+ * see nonces.ts), never from the node; signing and sending are separate so
+ * the caller records the transaction before anything leaves.
  */
 export interface Signer {
   address: Address;
-  sign(transfer: TokenTransfer): Promise<SignedTransfer>;
+  /** Gas and fees for a transfer; TransferRefused when the node says it would revert. */
+  quote(transfer: TokenTransfer): Promise<Quote>;
+  /** The fees the node suggests now. */
+  fees(chainId: ChainId): Promise<Fees>;
+  signTransfer(transfer: TokenTransfer, nonce: number, gas: bigint, fees: Fees): Promise<SignedTransfer>;
+  /** The same transaction as `raw` with other fees (a bump: same nonce, same call). */
+  resign(chainId: ChainId, raw: Hex, fees: Fees): Promise<SignedTransfer>;
+  /** A zero-value transfer to the hot wallet itself at `nonce`: once mined, nothing else can use that nonce. */
+  signCancel(chainId: ChainId, nonce: number, fees: Fees): Promise<SignedTransfer>;
   broadcast(chainId: ChainId, raw: Hex): Promise<void>;
-  outcome(chainId: ChainId, hash: Hex): Promise<TransferOutcome>;
+  /** The receipt of a mined transaction; null while it is not mined. */
+  receipt(chainId: ChainId, hash: Hex): Promise<TransactionReceipt | null>;
+  /** How many transactions of the hot wallet are mined, at the head or at a given block. */
+  minedNonce(chainId: ChainId, blockNumber?: number): Promise<number>;
+  head(chainId: ChainId): Promise<number>;
 }
 
 export function createSigner(privateKey: Hex, rpcUrls: ReadonlyMap<ChainId, string>): Signer {
   const account = privateKeyToAccount(privateKey);
-  const rpcOf = (chainId: ChainId): string => {
+  const clientOf = (chainId: ChainId) => {
     const url = rpcUrls.get(chainId);
     if (!url) throw new Error(`no RPC URL for chain ${chainId}`);
-    return url;
+    return createChainReader(chainId, url).client;
   };
-  const readerOf = (chainId: ChainId) => createChainReader(chainId, rpcOf(chainId));
+  const sign = async (request: Parameters<typeof account.signTransaction>[0]): Promise<SignedTransfer> => {
+    const raw = await account.signTransaction(request);
+    return { raw, hash: keccak256(raw) };
+  };
+  const transferData = ({ to, units }: TokenTransfer) =>
+    encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, units] });
 
   return {
     address: account.address,
 
-    async sign({ chainId, token, to, units }) {
-      const rpcUrl = rpcOf(chainId);
-      const wallet = createWalletClient({
-        account,
-        chain: chainDefinition(chainId, rpcUrl),
-        transport: http(rpcUrl),
-      });
+    async quote(transfer) {
+      const client = clientOf(transfer.chainId);
       try {
-        const request = await wallet.prepareTransactionRequest({
-          to: token,
-          data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, units] }),
+        const estimate = await client.estimateGas({
+          account: account.address,
+          to: transfer.token,
+          data: transferData(transfer),
         });
-        const raw = await wallet.signTransaction(request);
-        return { raw, hash: keccak256(raw) };
+        return { gas: (estimate * GAS_HEADROOM_PERCENT) / 100n, fees: await this.fees(transfer.chainId) };
       } catch (error) {
         if (isRefusal(error))
           throw new TransferRefused(error instanceof Error ? error.message : String(error));
@@ -80,8 +108,43 @@ export function createSigner(privateKey: Hex, rpcUrls: ReadonlyMap<ChainId, stri
       }
     },
 
+    async fees(chainId) {
+      const { maxFeePerGas, maxPriorityFeePerGas } = await clientOf(chainId).estimateFeesPerGas();
+      return { maxFeePerGas, maxPriorityFeePerGas };
+    },
+
+    signTransfer(transfer, nonce, gas, fees) {
+      return sign({
+        type: 'eip1559',
+        chainId: transfer.chainId,
+        to: transfer.token,
+        data: transferData(transfer),
+        value: 0n,
+        nonce,
+        gas,
+        ...fees,
+      });
+    },
+
+    resign(chainId, raw, fees) {
+      const { to, data, value, nonce, gas } = parseTransaction(raw);
+      return sign({ type: 'eip1559', chainId, to, data, value, nonce, gas, ...fees });
+    },
+
+    signCancel(chainId, nonce, fees) {
+      return sign({
+        type: 'eip1559',
+        chainId,
+        to: account.address,
+        value: 0n,
+        nonce,
+        gas: CANCEL_GAS,
+        ...fees,
+      });
+    },
+
     async broadcast(chainId, raw) {
-      const { client } = readerOf(chainId);
+      const client = clientOf(chainId);
       try {
         await client.sendRawTransaction({ serializedTransaction: raw });
       } catch (error) {
@@ -93,14 +156,24 @@ export function createSigner(privateKey: Hex, rpcUrls: ReadonlyMap<ChainId, stri
       }
     },
 
-    async outcome(chainId, hash) {
+    async receipt(chainId, hash) {
       try {
-        const receipt = await readerOf(chainId).client.getTransactionReceipt({ hash });
-        return receipt.status;
+        return await clientOf(chainId).getTransactionReceipt({ hash });
       } catch (error) {
-        if (error instanceof TransactionReceiptNotFoundError) return 'pending';
+        if (error instanceof TransactionReceiptNotFoundError) return null;
         throw error;
       }
+    },
+
+    minedNonce(chainId, blockNumber) {
+      return clientOf(chainId).getTransactionCount({
+        address: account.address,
+        ...(blockNumber === undefined ? { blockTag: 'latest' } : { blockNumber: BigInt(blockNumber) }),
+      });
+    },
+
+    async head(chainId) {
+      return Number(await clientOf(chainId).getBlockNumber());
     },
   };
 }
@@ -112,7 +185,7 @@ export function createSigner(privateKey: Hex, rpcUrls: ReadonlyMap<ChainId, stri
  * revert"), so the RPC details are read too. Anything else (a timeout, a node
  * down) is not a refusal: the withdrawal stays queued and is tried again.
  */
-function isRefusal(error: unknown): boolean {
+export function isRefusal(error: unknown): boolean {
   if (!(error instanceof BaseError)) return false;
   const refused = error.walk(
     (cause) =>

@@ -75,11 +75,23 @@ export interface WalletWithdrawAddressesTable {
 }
 
 /**
- * review → (operator) approved | rejected; approved → broadcast (signed, hash
- * recorded before sending) → completed | rejected (the transaction failed).
- * The user sees review, approved and broadcast as "waiting".
+ * review → (operator) approved | rejected; approved → broadcast (signed with a
+ * nonce of the store, recorded before sending) → completed (its own
+ * transaction mined, confirmed, its Transfer log matching) | rejected (it
+ * reverted, or an operator's cancel took its nonce: funds released) | flagged
+ * (its nonce was used by another transaction, or its Transfer does not match:
+ * an operator re-sends or refunds it). The user sees review, approved,
+ * broadcast and flagged as "waiting".
  */
-export type WithdrawalState = 'review' | 'approved' | 'broadcast' | 'completed' | 'rejected';
+export type WithdrawalState = 'review' | 'approved' | 'broadcast' | 'flagged' | 'completed' | 'rejected';
+export const WITHDRAWAL_STATES: readonly WithdrawalState[] = [
+  'review',
+  'approved',
+  'broadcast',
+  'flagged',
+  'completed',
+  'rejected',
+];
 
 export interface WalletWithdrawalsTable {
   id: Generated<number>;
@@ -91,9 +103,13 @@ export interface WalletWithdrawalsTable {
   fee: string;
   state: WithdrawalState;
   reason: string | null;
+  /** The latest transaction signed for it (the mined one once completed). */
   tx_hash: string | null;
   raw_tx: string | null;
   decided_by: string | null;
+  /** The hot wallet's nonce it holds once signed (wallet_hot_nonces), and that wallet's address. */
+  nonce: number | null;
+  hot_address: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -368,11 +384,19 @@ export const walletStore = {
 
   async insertWithdrawal(
     db: Executor,
-    row: Omit<WithdrawalRow, 'id' | 'reason' | 'tx_hash' | 'raw_tx' | 'decided_by'>,
+    row: Omit<WithdrawalRow, 'id' | 'reason' | 'tx_hash' | 'raw_tx' | 'decided_by' | 'nonce' | 'hot_address'>,
   ): Promise<WithdrawalRow> {
     return db
       .insertInto('wallet_withdrawals')
-      .values({ ...row, reason: null, tx_hash: null, raw_tx: null, decided_by: null })
+      .values({
+        ...row,
+        reason: null,
+        tx_hash: null,
+        raw_tx: null,
+        decided_by: null,
+        nonce: null,
+        hot_address: null,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
   },
@@ -387,7 +411,10 @@ export const walletStore = {
     id: number,
     from: WithdrawalState,
     patch: Partial<
-      Pick<WithdrawalRow, 'state' | 'reason' | 'tx_hash' | 'raw_tx' | 'decided_by' | 'updated_at'>
+      Pick<
+        WithdrawalRow,
+        'state' | 'reason' | 'tx_hash' | 'raw_tx' | 'decided_by' | 'nonce' | 'hot_address' | 'updated_at'
+      >
     >,
   ): Promise<boolean> {
     const result = await db

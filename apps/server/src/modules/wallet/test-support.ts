@@ -196,3 +196,21 @@ export async function balanceOf(h: Harness, ref: AccountRef, asset: string) {
 export const spot = (user: TestUser): AccountRef => userAccount(user.id, 'spot');
 
 export { expectHealthyLedger };
+
+/** Withdrawals still on their way: approved (to sign) or broadcast (unmined or short of confirmations). */
+export async function openWithdrawals(h: Harness): Promise<number> {
+  const service = h.app.wallet.service;
+  return (
+    (await service.withdrawalsInState('approved', 500)).length +
+    (await service.withdrawalsInState('broadcast', 500)).length
+  );
+}
+
+/** Runs the sender and mines a block, until no withdrawal is on its way or `rounds` are done. */
+export async function settleWithdrawals(h: Harness, chain: TestChain, rounds = 30): Promise<void> {
+  for (let round = 0; round < rounds; round += 1) {
+    await h.app.wallet.service.sendQueued();
+    if ((await openWithdrawals(h)) === 0) return;
+    await chain.mine(1);
+  }
+}

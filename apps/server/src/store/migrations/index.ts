@@ -12,6 +12,7 @@ import { futuresMigration } from './010_futures.ts';
 import { ledgerUnusedIndexesMigration } from './011_ledger_unused_indexes.ts';
 import { cycleOpenInMemoryMigration } from './012_cycle_open_in_memory.ts';
 import { cycleClosesMigration } from './013_cycle_closes.ts';
+import { walletSenderMigration } from './014_wallet_sender.ts';
 import { marketHistoryMigration } from './016_market_history.ts';
 
 /**
@@ -32,5 +33,6 @@ export const migrations: Record<string, HalyardMigration> = {
   '011_ledger_unused_indexes': ledgerUnusedIndexesMigration,
   '012_cycle_open_in_memory': cycleOpenInMemoryMigration,
   '013_cycle_closes': cycleClosesMigration,
+  '014_wallet_sender': walletSenderMigration,
   '016_market_history': marketHistoryMigration,
 };
