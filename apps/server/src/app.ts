@@ -62,7 +62,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { config, store } = options;
   const clock = options.clock ?? systemClock;
   const ledger = createLedger(store, clock);
-  const http = await createHttpServer({ logLevel: config.logLevel, rateLimits: options.rateLimits ?? true });
+  const http = await createHttpServer({
+    logLevel: config.logLevel,
+    rateLimits: options.rateLimits ?? true,
+    trustedProxies: config.trustedProxies,
+  });
   const realtime = new RealtimeGateway({
     clock,
     onError: (error) => http.log.error({ err: error }, 'realtime socket'),

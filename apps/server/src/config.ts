@@ -9,7 +9,14 @@ import { loadWalletConfig, type WalletConfig } from './modules/wallet/config.ts'
 export interface Config {
   port: number;
   host: string;
+  /** The address to listen on: loopback unless `HOST` opens it (e.g. 0.0.0.0 behind a proxy or in a container). */
   /** `postgres://…` switches storage to PostgreSQL; otherwise a SQLite file. */
+  /**
+   * Proxies whose `X-Forwarded-For` is believed (`TRUSTED_PROXIES`: IPs or
+   * CIDRs, comma-separated). Empty: the client's own address counts, so a
+   * forged header cannot dodge the per-IP limits.
+   */
+  trustedProxies: string[];
   databaseUrl: string | null;
   sqliteFile: string;
   dataDir: string;
@@ -76,7 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const demo = env.HALYARD_DEMO !== 'false';
   return {
     port,
-    host: env.HOST ?? '0.0.0.0',
+    host: env.HOST || '127.0.0.1',
+    trustedProxies: readList(env.TRUSTED_PROXIES ?? ''),
     databaseUrl: env.DATABASE_URL || null,
     sqliteFile: env.SQLITE_FILE ?? path.join(dataDir, 'halyard.sqlite'),
     dataDir,

@@ -26,6 +26,12 @@ export interface HttpOptions {
   rateLimits?: boolean;
   /** Where log lines go (standard output by default); tests read them. */
   logStream?: { write(line: string): void };
+  /**
+   * The proxies (IPs or CIDRs) whose X-Forwarded-For is believed; none by
+   * default, so `request.ip` (and every per-IP limit) is the connecting peer
+   * and a client cannot pick its own address with the header.
+   */
+  trustedProxies?: string[];
 }
 
 /**
@@ -43,7 +49,7 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
     clientErrorHandler,
     frameworkErrors,
     bodyLimit: UPLOAD_LIMIT_BYTES + 1024 * 1024,
-    trustProxy: true,
+    trustProxy: options.trustedProxies?.length ? options.trustedProxies : false,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
   });
 
