@@ -8,15 +8,15 @@ import { loadWalletConfig, type WalletConfig } from './modules/wallet/config.ts'
  */
 export interface Config {
   port: number;
-  host: string;
   /** The address to listen on: loopback unless `HOST` opens it (e.g. 0.0.0.0 behind a proxy or in a container). */
-  /** `postgres://…` switches storage to PostgreSQL; otherwise a SQLite file. */
+  host: string;
   /**
    * Proxies whose `X-Forwarded-For` is believed (`TRUSTED_PROXIES`: IPs or
    * CIDRs, comma-separated). Empty: the client's own address counts, so a
    * forged header cannot dodge the per-IP limits.
    */
   trustedProxies: string[];
+  /** `postgres://…` switches storage to PostgreSQL; otherwise a SQLite file. */
   databaseUrl: string | null;
   sqliteFile: string;
   dataDir: string;
