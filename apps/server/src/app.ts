@@ -108,7 +108,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     onError: (error) => http.log.error({ err: error }, 'spot'),
   });
   spot.registerRoutes(http);
-  const faucet = createFaucetModule({ ledger, requireUser: identity.requireUser });
+  const faucet = createFaucetModule({ ledger, identity: identity.service, requireUser: identity.requireUser });
   if (config.demo) faucet.registerRoutes(http);
   const wallet = createWalletModule({
     store,

@@ -4,6 +4,7 @@ import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { currentUser } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
 import { type Ledger, systemAccount, type UserWallet, userAccount } from '../../ledger/index.ts';
+import type { IdentityService } from '../identity/index.ts';
 
 /** What one faucet call credits (AMENDMENTS A5: play money, demo mode only). */
 export const FAUCET_GRANT: readonly { asset: string; amount: Dec }[] = [
@@ -20,6 +21,8 @@ export interface FaucetModule {
 
 export interface FaucetModuleOptions {
   ledger: Ledger;
+  /** A frozen account gets no play money either: the freeze covers every credit the user asks for. */
+  identity: Pick<IdentityService, 'assertNotFrozen'>;
   requireUser: preHandlerAsyncHookHandler;
 }
 
@@ -59,7 +62,9 @@ export function createFaucetModule(options: FaucetModuleOptions): FaucetModule {
           },
         },
         async (request) => {
-          const granted = await grant(currentUser(request).id);
+          const userId = currentUser(request).id;
+          await options.identity.assertNotFrozen(userId);
+          const granted = await grant(userId);
           const amounts = granted.map(({ asset, amount }) => `${amount} ${asset}`).join(', ');
           return ok(granted, 'faucet.credited', { amounts });
         },
