@@ -139,6 +139,7 @@ export interface TradeRow {
 export interface CycleTopRow {
   wdate: number;
   type: 'buy' | 'sell';
+  /** What the outcome earned: a win's income after fee, '0' for a loss or a draw. */
   income: string;
   last_profit: string;
 }

@@ -320,12 +320,17 @@ export function positionView({ order, settlement }: OrderWithSettlement): CycleP
   };
 }
 
-function topRow(found: OrderWithSettlement): CycleTopRow {
+/**
+ * A settled order on the top-orders board. Its income is what the outcome
+ * earned: a win's income after fee, nothing for a loss or a draw (a lost
+ * order beside "income 78.40" would say it won).
+ */
+export function topRow(found: OrderWithSettlement): CycleTopRow {
   const view = positionView(found);
   return {
     wdate: view.settled_at ?? view.wdate,
     type: view.type,
-    income: view.income,
+    income: view.result === 'win' ? view.income : '0',
     last_profit: view.last_profit,
   };
 }

@@ -42,7 +42,7 @@ function Fields({ fields }: { fields: readonly CardField[] }) {
 /** Spec §2 entrust card with its cancel action while open (the page asks for confirmation), its state once finished. */
 export function EntrustCard({ entrust, onCancel }: { entrust: Entrust; onCancel?: () => void }) {
   const { t, i18n } = useTranslation();
-  const view = entrustCard(entrust, i18n.language as Locale);
+  const view = entrustCard(entrust, i18n.language as Locale, !onCancel);
   return (
     <article className="hy-fcard" data-testid="entrust-card">
       <CardTop header={view.header} />

@@ -55,6 +55,7 @@ const entrust: Entrust = {
   wdate: Date.UTC(2026, 0, 2),
   entrust_price: '2000.129',
   price: '1990',
+  deal_price: '0',
   profitPrice: '1800',
   lossPrice: '',
   number: '12',
@@ -150,10 +151,31 @@ describe('cards', () => {
       'perp.quantity': '12',
       'perp.unfilled': '4',
       'perp.style': 'perp.limit',
-      'perp.point': '2',
     });
     const market = entrustCard({ ...entrust, style: 'market', entrust_price: '0' }, 'en');
     expect(market.fields[0]?.value).toBe('perp.marketPrice');
+  });
+
+  it('names a closing order by the position it closes: a sell closes a long, a buy a short', () => {
+    expect(entrustCard({ ...entrust, type: 'sell', action: 'close' }, 'en').header).toMatchObject({
+      direction: 'perp.closeLong',
+      side: 'sell',
+    });
+    expect(entrustCard({ ...entrust, type: 'buy', action: 'close' }, 'en').header.direction).toBe(
+      'perp.closeShort',
+    );
+    expect(entrustCard({ ...entrust, type: 'buy', action: 'open' }, 'en').header.direction).toBe('perp.long');
+  });
+
+  it("shows a finished order's own fill price in the records, not the contract's latest price", () => {
+    const filled = { ...entrust, deal_price: '2001.5', state: 'filled' };
+    const fields = Object.fromEntries(
+      entrustCard(filled, 'en', true).fields.map((field) => [field.label, field.value]),
+    );
+    expect(fields['perp.fillPrice']).toBe('2,001.50');
+    expect(fields).not.toHaveProperty('perp.latestPrice');
+    const unfilled = entrustCard({ ...entrust, state: 'cancelled' }, 'en', true).fields;
+    expect(unfilled.find((field) => field.label === 'perp.fillPrice')?.value).toBe('--');
   });
 
   it('lists every position field with profit tone and percent of the margin', () => {
@@ -164,7 +186,6 @@ describe('cards', () => {
     expect(card.tone).toBe('down');
     expect(Object.fromEntries(card.fields.map((field) => [field.label, field.value]))).toEqual({
       'perp.openPrice': '30,000.50',
-      'perp.point': '2',
       'perp.realised': '1.5000 USDT',
       'perp.feeRate': '0.0500%',
       'perp.quantity': '5',
@@ -188,5 +209,7 @@ describe('cards', () => {
     expect(fields['perp.openPrice']).toBe('30,000.50');
     expect(Object.keys(fields)).not.toContain('perp.margin');
     expect(Object.keys(fields)).not.toContain('perp.quantity');
+    // The price decimals are how the figures are written, not something to show.
+    expect(Object.keys(fields)).not.toContain('perp.point');
   });
 });

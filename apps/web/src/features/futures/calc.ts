@@ -67,6 +67,12 @@ export function directionKey(side: Side): string {
   return side === 'buy' ? 'perp.long' : 'perp.short';
 }
 
+/** An order's direction: opening a long or short, or closing one (a sell closes a long, a buy a short). */
+export function entrustDirectionKey(entrust: Pick<Entrust, 'type' | 'action'>): string {
+  if (entrust.action === 'open') return directionKey(entrust.type);
+  return entrust.type === 'sell' ? 'perp.closeLong' : 'perp.closeShort';
+}
+
 export function modeKey(mode: TdMode): string {
   return mode === 'cross' ? 'perp.cross' : 'perp.isolated';
 }
@@ -105,8 +111,13 @@ function priceOrDash(text: string, point: number, locale: Locale): string {
   return value === null || value.isZero() ? DASH : formatMoney(text, point, locale);
 }
 
-/** Spec §2 entrust card: every field, formatted. */
-export function entrustCard(entrust: Entrust, locale: Locale) {
+/**
+ * Spec §2 entrust card: every field, formatted. An open order shows the
+ * contract's latest price; a finished one (the records) its own average fill
+ * price, since the latest price is the same on every row and says nothing
+ * about the order.
+ */
+export function entrustCard(entrust: Entrust, locale: Locale, finished = false) {
   const triggers = [entrust.profitPrice, entrust.lossPrice]
     .map((text) => priceOrDash(text, entrust.point, locale))
     .join(' / ');
@@ -118,14 +129,15 @@ export function entrustCard(entrust: Entrust, locale: Locale) {
           ? 'perp.marketPrice'
           : formatMoney(entrust.entrust_price, entrust.point, locale),
     },
-    { label: 'perp.latestPrice', value: priceOrDash(entrust.price, entrust.point, locale) },
+    finished
+      ? { label: 'perp.fillPrice', value: priceOrDash(entrust.deal_price, entrust.point, locale) }
+      : { label: 'perp.latestPrice', value: priceOrDash(entrust.price, entrust.point, locale) },
     { label: 'perp.triggerPrice', value: triggers },
     { label: 'perp.quantity', value: formatMoney(entrust.number, 0, locale) },
     { label: 'perp.unfilled', value: formatMoney(entrust.unfilled, 0, locale) },
     { label: 'perp.style', value: entrust.style === 'limit' ? 'perp.limit' : 'perp.market' },
-    { label: 'perp.point', value: String(entrust.point) },
   ];
-  return { header: header(entrust, locale), fields };
+  return { header: { ...header(entrust, locale), direction: entrustDirectionKey(entrust) }, fields };
 }
 
 function signedTone(text: string): 'up' | 'down' {
@@ -137,7 +149,6 @@ export function positionCard(position: Position, locale: Locale) {
   const coin = position.maincoin;
   const fields: CardField[] = [
     { label: 'perp.openPrice', value: formatMoney(position.price, position.point, locale) },
-    { label: 'perp.point', value: String(position.point) },
     {
       label: 'perp.realised',
       value: `${formatMoney(position.realised, MONEY_DIGITS, locale)} ${coin}`,
@@ -180,6 +191,5 @@ export function closedFields(position: Position, locale: Locale): CardField[] {
       value: position.closedate === null ? DASH : formatDateTime(position.closedate, locale),
     },
     { label: 'perp.fees', value: `${formatMoney(position.fess, MONEY_DIGITS, locale)} ${coin}` },
-    { label: 'perp.point', value: String(position.point) },
   ];
 }

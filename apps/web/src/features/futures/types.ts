@@ -41,7 +41,10 @@ export interface Entrust {
   maincoin: string;
   wdate: number;
   entrust_price: string;
+  /** The contract's latest price. */
   price: string;
+  /** Average fill price, '0' before any fill. */
+  deal_price: string;
   profitPrice: string;
   lossPrice: string;
   number: string;

@@ -53,6 +53,7 @@ function TpSlPopup({
       openPrice: position.price,
       takeProfit: values.profitPrice,
       stopLoss: values.lossPrice,
+      priceAccuracy: position.point,
     });
     if (error) {
       toast(ruleText(error));
@@ -66,15 +67,19 @@ function TpSlPopup({
       // the api client showed the server's message
     }
   };
-  const field = (name: keyof TpSl, placeholder: string) => (
-    <div className="hy-finput">
-      <Input
-        value={values[name]}
-        onChange={(value) => setValues((held) => ({ ...held, [name]: value }))}
-        inputMode="decimal"
-        placeholder={placeholder}
-        data-testid={`tpsl-${name}`}
-      />
+  // A visible label tied to each input: a placeholder alone disappears as soon as a value is typed.
+  const field = (name: keyof TpSl, label: string) => (
+    <div className="hy-ffield">
+      <label htmlFor={`tpsl-${name}`}>{label}</label>
+      <div className="hy-finput">
+        <Input
+          id={`tpsl-${name}`}
+          value={values[name]}
+          onChange={(value) => setValues((held) => ({ ...held, [name]: value }))}
+          inputMode="decimal"
+          data-testid={`tpsl-${name}`}
+        />
+      </div>
     </div>
   );
   return (
