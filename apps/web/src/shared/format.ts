@@ -58,9 +58,20 @@ export function trendOf(text: string | null | undefined): 'up' | 'down' {
   return (Dec.tryParse(String(text ?? '')) ?? Dec.ZERO).isNegative() ? 'down' : 'up';
 }
 
-/** A date and time (ms since epoch) in the user's locale and time zone. */
-export function formatDateTime(ms: number, locale: Locale): string {
-  return new Intl.DateTimeFormat(INTL_TAGS[locale], { dateStyle: 'medium', timeStyle: 'short' }).format(ms);
+/**
+ * A date and time (ms since epoch) in the user's locale and time zone; with
+ * `seconds` to the second (the prices that settled a cycle order).
+ */
+export function formatDateTime(ms: number, locale: Locale, { seconds = false } = {}): string {
+  return new Intl.DateTimeFormat(INTL_TAGS[locale], {
+    dateStyle: 'medium',
+    timeStyle: seconds ? 'medium' : 'short',
+  }).format(ms);
+}
+
+/** A time of day to the second, for lists of today's events (the cycle top orders). */
+export function formatTime(ms: number, locale: Locale): string {
+  return new Intl.DateTimeFormat(INTL_TAGS[locale], { timeStyle: 'medium' }).format(ms);
 }
 
 export function formatDate(ms: number, locale: Locale): string {

@@ -1,12 +1,8 @@
 import type { CyclePosition, CycleTopRow, Locale } from '@halyard/protocol';
 import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { formatMoney } from '../../shared/format.ts';
+import { formatDateTime, formatMoney, formatTime } from '../../shared/format.ts';
 import { EmptyState } from '../../shared/ui/EmptyState.tsx';
-
-function time(ms: number, locale: string): string {
-  return new Date(ms).toLocaleString(locale, { hour12: false });
-}
 
 function Direction({ type }: { type: 'buy' | 'sell' }) {
   const { t } = useTranslation();
@@ -35,7 +31,7 @@ export function PositionCard({
         <b>
           {position.tradcoin}/{position.maincoin} <Direction type={position.type} />
         </b>
-        <span className="hy-muted">{time(position.wdate, i18n.language)}</span>
+        <span className="hy-muted">{formatDateTime(position.wdate, locale)}</span>
       </div>
       <div className="hy-cycle-grid">
         <span className="hy-muted">{t('cycle.amount')}</span>
@@ -56,8 +52,8 @@ export function PositionCard({
       {settled ? (
         <div className="hy-muted hy-cycle-note">
           {t('cycle.proof', {
-            open: time(position.open_ts, i18n.language),
-            close: time(position.close_ts ?? 0, i18n.language),
+            open: formatDateTime(position.open_ts, locale, { seconds: true }),
+            close: formatDateTime(position.close_ts ?? 0, locale, { seconds: true }),
             source: position.close_source ?? position.open_source,
           })}
         </div>
@@ -108,7 +104,7 @@ export function TopOrders({ rows }: { rows: CycleTopRow[] }) {
       </div>
       {rows.map((row) => (
         <div className="hy-cycle-top-row" key={`${row.wdate}-${row.type}-${row.income}-${row.last_profit}`}>
-          <span>{new Date(row.wdate).toLocaleTimeString(i18n.language, { hour12: false })}</span>
+          <span>{formatTime(row.wdate, locale)}</span>
           <Direction type={row.type} />
           <span>{formatMoney(row.income, 2, locale)}</span>
           <span className={row.last_profit.startsWith('-') ? 'hy-down' : 'hy-up'}>

@@ -1,11 +1,11 @@
 import type { CyclePosition, Locale } from '@halyard/protocol';
 import { Button, Popup } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { formatMoney } from '../../shared/format.ts';
+import { formatDateTime, formatMoney } from '../../shared/format.ts';
 
-/** Time of a price as the popup shows it: the local date and time to the second. */
-function formatTime(ms: number | null, locale: string): string {
-  return ms === null ? '—' : new Date(ms).toLocaleString(locale, { hour12: false });
+/** Time of a price as the popup shows it: the date and time to the second. */
+function priceTime(ms: number | null, locale: Locale): string {
+  return ms === null ? '—' : formatDateTime(ms, locale, { seconds: true });
 }
 
 /**
@@ -36,9 +36,9 @@ export function ResultPopup({
     [t('cycle.amount'), `${formatMoney(position.number, 4, locale)} ${position.paycoin}`],
     [t('cycle.duration'), t('cycle.seconds', { seconds: position.lever })],
     [t('cycle.openPrice'), formatMoney(position.open_price, priceAccuracy, locale)],
-    [t('cycle.openTime'), formatTime(position.open_ts, i18n.language)],
+    [t('cycle.openTime'), priceTime(position.open_ts, locale)],
     [t('cycle.closePrice'), formatMoney(position.close_price, priceAccuracy, locale)],
-    [t('cycle.closeTime'), formatTime(position.close_ts, i18n.language)],
+    [t('cycle.closeTime'), priceTime(position.close_ts, locale)],
     [t('cycle.fee'), `${formatMoney(position.fee, 4, locale)} ${position.paycoin}`],
     [t('cycle.source'), position.close_source ?? position.open_source],
   ];
