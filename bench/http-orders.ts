@@ -174,18 +174,12 @@ async function call<T>(
   return envelope.data;
 }
 
-/** Registers a user by email the way a person does (code from the dev outbox) and funds it from the demo faucet. */
+/** Registers a user by email the way a person does (the demo code /user/getCode shows) and funds it from the demo faucet. */
 async function fundedUser(base: string, index: number): Promise<string> {
   const email = `bench${index}.${process.pid}@example.com`;
   const query = new URLSearchParams({ account: email, purpose: 'register' });
-  await call(base, 'GET', `/user/getCode?${query}`);
-  const mails = await call<{ body: string }[]>(
-    base,
-    'GET',
-    `/dev/outbox?${new URLSearchParams({ recipient: email })}`,
-  );
-  const code = mails[0]?.body.match(/\b(\d{6})\b/)?.[1];
-  if (code === undefined) throw new Error(`no code in the outbox for ${email}`);
+  const { demoCode: code } = await call<{ demoCode?: string }>(base, 'GET', `/user/getCode?${query}`);
+  if (code === undefined) throw new Error(`no demo code for ${email}`);
   const registered = await call<{ token: string }>(base, 'POST', '/member/register', {
     account: email,
     code,

@@ -80,7 +80,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     onError: (error) => http.log.error({ err: error }, 'market data'),
   });
   market.registerRoutes(http);
-  const identity = createIdentityModule({ config, store, clock });
+  const identity = createIdentityModule({
+    config,
+    store,
+    clock,
+    onError: (error) => http.log.error({ err: error }, 'demo reviewer'),
+  });
   identity.registerRoutes(http);
   const content = createContentModule({
     store,
@@ -193,6 +198,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     futures,
     start() {
       market.start();
+      identity.start();
       cycle.start();
       futures.start({ demo: config.demo });
       realtime.start();
@@ -205,6 +211,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await wallet.close();
       await spot.close();
       await market.close();
+      identity.close();
       realtime.close();
       await http.close();
     },

@@ -15,10 +15,10 @@ import {
   type Envelope,
   expectOk,
   type Harness,
-  latestCode,
   PASSWORD,
   post,
   registerByEmail,
+  requestCode,
   TEST_ENV,
 } from '../identity/test-support.ts';
 import { HOUSE, STAKES } from './settlement.ts';
@@ -97,12 +97,7 @@ export async function phoneUser(h: Harness, areaCode: string, usdt = '1000'): Pr
     ['1', `202555${serial.slice(-4)}`],
   ]);
   const phone = others.get(areaCode) ?? `139${serial.slice(-8)}`;
-  await expectOk(
-    h.app.http
-      .inject({ method: 'GET', url: `/user/getCode?account=${phone}&areaCode=${areaCode}&purpose=register` })
-      .then((response) => response.json() as Envelope),
-  );
-  const code = await latestCode(h, `+${areaCode} ${phone}`);
+  const code = await requestCode(h, phone, 'register', areaCode);
   const answer = await expectOk(
     post(h, '/member/register', {
       account: phone,

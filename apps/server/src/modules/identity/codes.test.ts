@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { IdentityService } from './service.ts';
 import {
+  demoCodeOf,
   expectOk,
   get,
   type Harness,
-  latestCode,
   MINUTE_MS,
   PASSWORD,
   post,
@@ -39,32 +40,43 @@ function wrong(code: string): string {
 }
 
 describe('verification codes', () => {
-  it('sends a 6-digit code to the dev outbox, newest first, filtered by recipient', async () => {
-    await requestCode(h, EMAIL, 'register');
-    await requestCode(h, 'carol@example.com', 'register');
-    const all = await expectOk(get(h, '/dev/outbox'));
-    expect((all.data as { recipient: string }[]).map((entry) => entry.recipient)).toEqual([
-      'carol@example.com',
-      EMAIL,
-    ]);
-    const bob = await expectOk(get(h, `/dev/outbox?recipient=${EMAIL}`));
-    expect(bob.data).toHaveLength(1);
-    expect((bob.data as { body: string }[])[0]?.body).toMatch(/\b\d{6}\b/);
+  it('in demo mode without a mailer, answers the code, marked DEMO, to the one who asked only', async () => {
+    const answer = await expectOk(get(h, `/user/getCode?account=${EMAIL}&purpose=register`));
+    const code = demoCodeOf(answer);
+    expect(answer.msg).toBe(`DEMO: nothing is sent by email or SMS. Your code is ${code}`);
+    // Nothing lists codes: the old outbox route is gone.
+    expect((await get(h, '/dev/outbox')).code).toBe(404);
+    expect((await get(h, `/dev/outbox?recipient=${EMAIL}`)).code).toBe(404);
+    await expectOk(register(code));
   });
 
-  it('writes the message in the language the code was requested in', async () => {
-    await expectOk(get(h, `/user/getCode?account=${EMAIL}&purpose=register`, undefined, { lang: 'cn' }));
-    const [entry] = (await expectOk(get(h, `/dev/outbox?recipient=${EMAIL}`))).data as {
-      subject: string;
-      body: string;
-    }[];
-    expect(entry?.subject).toBe('Halyard 验证码');
-    expect(entry?.body).toMatch(/^您的 Halyard 验证码是 \d{6}，10 分钟内有效/);
+  it('shows phone codes in demo mode too', async () => {
+    expect(await requestCode(h, '51234567', 'register', '852')).toMatch(/^\d{6}$/);
   });
 
-  it('sends phone codes to "+<area code> <phone>"', async () => {
-    await expectOk(get(h, '/user/getCode?account=51234567&areaCode=%2B852&purpose=register'));
-    expect(await latestCode(h, '+852 51234567')).toMatch(/^\d{6}$/);
+  it('with a real channel, sends the code in the language it was requested in and never answers it', async () => {
+    const sent: { to: string; subject?: string; text: string }[] = [];
+    const service = new IdentityService({
+      store: h.store,
+      clock: h.clock,
+      config: h.config,
+      messengers: {
+        mailer: { send: async (to, subject, text) => void sent.push({ to, subject, text }) },
+        sms: { send: async (to, text) => void sent.push({ to, text }) },
+      },
+    });
+    expect(await service.sendCode({ account: EMAIL, purpose: 'register' }, 'cn')).toEqual({
+      cooldownSeconds: 60,
+    });
+    expect(
+      await service.sendCode({ account: '51234567', areaCode: '852', purpose: 'register' }, 'en'),
+    ).toEqual({
+      cooldownSeconds: 60,
+    });
+    expect(sent[0]).toMatchObject({ to: EMAIL, subject: 'Halyard 验证码' });
+    expect(sent[0]?.text).toMatch(/^您的 Halyard 验证码是 \d{6}，10 分钟内有效/);
+    expect(sent[1]).toMatchObject({ to: '+852 51234567' });
+    expect(sent[1]?.text).toMatch(/^Your Halyard verification code is \d{6}\./);
   });
 
   it('refuses a resend within 60 seconds, then sends a new code that replaces the old one', async () => {
@@ -184,9 +196,15 @@ describe('verification codes', () => {
     }
   });
 
-  it('hides the dev outbox outside demo mode', async () => {
+  it('outside demo mode without a channel, refuses to send and never shows a code', async () => {
     const live = await startHarness({ demo: false });
     try {
+      const answer = await get(live, `/user/getCode?account=${EMAIL}&purpose=register`);
+      expect(answer).toMatchObject({
+        code: 503,
+        msg: 'Codes cannot be sent to this kind of account: no email or SMS service is set up',
+        data: null,
+      });
       expect((await get(live, '/dev/outbox')).code).toBe(404);
     } finally {
       await live.close();

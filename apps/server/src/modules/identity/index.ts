@@ -17,14 +17,22 @@ export interface IdentityModule {
   /** preHandler for routes marked "login": 401 without a live session; then `currentUser(request)`. */
   requireUser: preHandlerAsyncHookHandler;
   registerRoutes(http: FastifyInstance): void;
+  /** Demo mode: starts the demo reviewer's timer (see IdentityService.approveDueDemoKyc). */
+  start(): void;
+  close(): void;
 }
+
+/** How often the demo reviewer looks for submissions that have waited long enough. */
+const DEMO_REVIEW_EVERY_MS = 1_000;
 
 export interface IdentityModuleOptions {
   config: Config;
   store: Store;
   clock: Clock;
-  /** Overrides the channels chosen from config (SMTP when `smtpUrl` is set, else the dev outbox). */
+  /** Overrides the channels chosen from config (SMTP when `smtpUrl` is set; else demo codes, or none). */
   messengers?: Messengers;
+  /** Where the demo reviewer's failures are reported. */
+  onError?: (error: unknown) => void;
 }
 
 export function createIdentityModule(options: IdentityModuleOptions): IdentityModule {
@@ -35,9 +43,21 @@ export function createIdentityModule(options: IdentityModuleOptions): IdentityMo
   };
   const service = new IdentityService({ ...options, messengers });
   const guard = requireUser(service);
+  let demoReviewer: NodeJS.Timeout | null = null;
   return {
     service,
     requireUser: guard,
     registerRoutes: (http) => registerIdentityRoutes(http, { service, requireUser: guard, config }),
+    start() {
+      if (!config.demo || demoReviewer) return;
+      demoReviewer = setInterval(() => {
+        service.approveDueDemoKyc().catch((error: unknown) => options.onError?.(error));
+      }, DEMO_REVIEW_EVERY_MS);
+      demoReviewer.unref();
+    },
+    close() {
+      if (demoReviewer) clearInterval(demoReviewer);
+      demoReviewer = null;
+    },
   };
 }

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ADMIN_TOKEN,
@@ -25,7 +26,7 @@ afterEach(async () => {
 
 describe('identity: the whole journey', () => {
   it('registers, logs in, sets a fund password, verifies identity, changes password and logs out', async () => {
-    // Register with a code read from the dev outbox.
+    // Register with the code demo mode shows to the one who asked for it.
     const registered = await registerByEmail(h, 'Alice@Example.com');
     expect(registered.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(registered.member).toMatchObject({ email: 'alice@example.com', verification: 'none' });
@@ -79,9 +80,11 @@ describe('identity: the whole journey', () => {
     const uploaded = await expectOk(upload(h, token, 'id.png', TINY_PNG));
     const url = (uploaded.data as { url: string }[])[0]?.url ?? '';
     expect(url).toMatch(/^\/uploads\/[A-Za-z0-9_-]{32}\.png$/);
-    const served = await h.app.http.inject({ method: 'GET', url });
+    // Served to its owner only, as the 1×1 PNG it was (encoded anew).
+    expect((await h.app.http.inject({ method: 'GET', url })).json()).toMatchObject({ code: 401 });
+    const served = await h.app.http.inject({ method: 'GET', url, headers: { token } });
     expect(served.headers['content-type']).toBe('image/png');
-    expect(Buffer.compare(served.rawPayload, TINY_PNG)).toBe(0);
+    expect(await sharp(served.rawPayload).metadata()).toMatchObject({ format: 'png', width: 1, height: 1 });
 
     await expect(h.app.identity.service.assertKycDone(member.id)).rejects.toMatchObject({
       key: 'identity.kycRequired',

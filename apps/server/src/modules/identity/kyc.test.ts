@@ -1,5 +1,7 @@
-import { IMAGE_MAX_BYTES } from '@halyard/rules';
+import { IMAGE_MAX_BYTES, normaliseIdCard } from '@halyard/rules';
+import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO_KYC_REVIEW_MS } from './service.ts';
 import {
   ADMIN_TOKEN,
   expectOk,
@@ -24,6 +26,13 @@ afterEach(async () => {
 const admin = { 'admin-token': ADMIN_TOKEN };
 const VALID_ID = '11010519491231002X';
 
+/** A real 2×2 image of the given type. */
+function tinyImage(format: 'jpeg' | 'webp'): Promise<Buffer> {
+  return sharp({ create: { width: 2, height: 2, channels: 3, background: '#888' } })
+    .toFormat(format)
+    .toBuffer();
+}
+
 async function uploadedPhoto(token: string): Promise<string> {
   const answer = await expectOk(upload(h, token, 'id.png', TINY_PNG));
   return (answer.data as { url: string }[])[0]?.url ?? '';
@@ -38,8 +47,8 @@ describe('image upload', () => {
 
   it('accepts JPEG and WebP by their bytes', async () => {
     const { token } = await registerByEmail(h, 'img@example.com');
-    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46]);
-    const webp = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WEBPVP8 ')]);
+    const jpeg = await tinyImage('jpeg');
+    const webp = await tinyImage('webp');
     const jpegUrl = (
       (await expectOk(upload(h, token, 'a.bin', jpeg, 'application/octet-stream'))).data as {
         url: string;
@@ -76,12 +85,181 @@ describe('image upload', () => {
   });
 
   it('answers 404 for a name that was never uploaded', async () => {
-    const response = await h.app.http.inject({ method: 'GET', url: `/uploads/${'a'.repeat(32)}.png` });
+    const { token } = await registerByEmail(h, 'img@example.com');
+    const response = await h.app.http.inject({
+      method: 'GET',
+      url: `/uploads/${'a'.repeat(32)}.png`,
+      headers: { token },
+    });
     expect(response.json()).toMatchObject({ code: 404 });
+  });
+
+  it('refuses a PNG header followed by HTML, and a JPEG header on a PNG body', async () => {
+    const { token } = await registerByEmail(h, 'img@example.com');
+    const html = Buffer.concat([
+      TINY_PNG.subarray(0, 8),
+      Buffer.from('<html><script>alert(1)</script></html>'),
+    ]);
+    expect(await upload(h, token, 'x.png', html)).toMatchObject({
+      code: 400,
+      msg: 'The image cannot be read. Please upload a clear JPEG, PNG or WebP photo',
+    });
+    const posing = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), TINY_PNG]);
+    expect((await upload(h, token, 'x.jpg', posing)).code).toBe(400);
+    const truncated = (await tinyImage('jpeg')).subarray(0, 60);
+    expect((await upload(h, token, 'x.jpg', truncated)).code).toBe(400);
+  });
+
+  it('stores the image encoded anew: bytes hidden after it are gone', async () => {
+    const { token } = await registerByEmail(h, 'img@example.com');
+    const smuggled = Buffer.concat([TINY_PNG, Buffer.from('<html><script>alert(1)</script></html>')]);
+    const url = ((await expectOk(upload(h, token, 'x.png', smuggled))).data as { url: string }[])[0]?.url;
+    const served = await h.app.http.inject({ method: 'GET', url: url ?? '', headers: { token } });
+    expect(served.headers['content-type']).toBe('image/png');
+    expect(served.rawPayload.includes('<html>')).toBe(false);
+    expect(await sharp(served.rawPayload).metadata()).toMatchObject({ format: 'png', width: 1, height: 1 });
+  });
+
+  it('shows an upload to its owner and to an operator (audited), to nobody else', async () => {
+    const owner = await registerByEmail(h, 'owner@example.com');
+    const other = await registerByEmail(h, 'other@example.com');
+    const url = await uploadedPhoto(owner.token);
+    const name = url.split('/').pop() ?? '';
+    const read = (path: string, headers: Record<string, string> = {}) =>
+      h.app.http.inject({ method: 'GET', url: path, headers });
+    expect((await read(url)).json()).toMatchObject({ code: 401 });
+    expect((await read(url, { token: other.token })).json()).toMatchObject({ code: 404 });
+    expect((await read(url, { token: owner.token })).statusCode).toBe(200);
+    expect((await read(`/admin/uploads/${name}?operator=ops-bo`)).json()).toMatchObject({ code: 403 });
+    expect(
+      (await read(`/admin/uploads/${name}?operator=ops-bo`, { 'admin-token': 'wrong' })).statusCode,
+    ).toBe(403);
+    const seen = await read(`/admin/uploads/${name}?operator=ops-bo`, admin);
+    expect(seen.headers['content-type']).toBe('image/png');
+    expect((await read(`/admin/uploads/${name}`, admin)).json()).toMatchObject({ code: 400 });
+    const audit = await expectOk(get(h, `/admin/identity/audit?userId=${owner.member.id}`, undefined, admin));
+    expect(audit.data).toMatchObject([{ operator: 'ops-bo', action: 'upload.view', details: { name } }]);
   });
 });
 
 describe('identity verification', () => {
+  /** Submits `idNumber` for a new user with their own photo; answers the user and the answer. */
+  async function submitFor(email: string, idNumber: string) {
+    const user = await registerByEmail(h, email);
+    const photoUrl = await uploadedPhoto(user.token);
+    const answer = await post(h, '/user/editRealName', { name: 'Li Si', idNumber, photoUrl }, user.token);
+    return { ...user, photoUrl, answer };
+  }
+
+  async function decide(userId: number, verdict: 'approve' | 'reject') {
+    const rows = (await expectOk(get(h, '/admin/identity/kyc?state=review', undefined, admin))).data as {
+      id: number;
+      userId: number;
+    }[];
+    const id = rows.find((row) => row.userId === userId)?.id;
+    await expectOk(
+      post(
+        h,
+        `/admin/identity/kyc/${id}/${verdict}`,
+        { operator: 'ops', reason: 'Blurred' },
+        undefined,
+        admin,
+      ),
+    );
+  }
+
+  it('gives one ID number to one account, whatever its spelling', async () => {
+    const first = await submitFor('first@example.com', '11010519491231002x');
+    await expectOk(Promise.resolve(first.answer));
+    const second = await submitFor('second@example.com', VALID_ID);
+    expect(second.answer).toMatchObject({
+      code: 409,
+      msg: 'This ID number is already verified for another account',
+    });
+    const cn = await post(
+      h,
+      '/user/editRealName',
+      { name: 'Li Si', idNumber: VALID_ID, photoUrl: second.photoUrl },
+      second.token,
+      { lang: 'cn' },
+    );
+    expect(cn.msg).toBe('该证件号码已被其他账户认证');
+    expect((await get(h, '/user/userInfo', second.token)).data).toMatchObject({ verification: 'none' });
+    // The 15-digit spelling of an 18-digit number is the same person's number.
+    await expectOk(Promise.resolve((await submitFor('third@example.com', '130503670401001')).answer));
+    const fourth = await submitFor('fourth@example.com', normaliseIdCard('130503670401001'));
+    expect(fourth.answer.code).toBe(409);
+  });
+
+  it('frees a rejected number: its user may submit it again, and so may another once it is rejected', async () => {
+    const first = await submitFor('first@example.com', VALID_ID);
+    await decide(first.member.id, 'reject');
+    await expectOk(
+      post(
+        h,
+        '/user/editRealName',
+        { name: 'Li Si', idNumber: VALID_ID, photoUrl: first.photoUrl },
+        first.token,
+      ),
+    );
+    await decide(first.member.id, 'reject');
+    await expectOk(Promise.resolve((await submitFor('second@example.com', VALID_ID)).answer));
+  });
+
+  it('in demo mode, the demo reviewer approves a submission after a few seconds, audited', async () => {
+    const { member, answer } = await submitFor('demo@example.com', VALID_ID);
+    await expectOk(Promise.resolve(answer));
+    h.clock.advance(DEMO_KYC_REVIEW_MS - 1);
+    expect(await h.app.identity.service.approveDueDemoKyc()).toBe(0);
+    h.clock.advance(1);
+    expect(await h.app.identity.service.approveDueDemoKyc()).toBe(1);
+    expect((await h.app.identity.service.getUser(member.id)).kyc).toBe('succeeded');
+    const [decided] = (await expectOk(get(h, '/admin/identity/kyc?state=succeeded', undefined, admin)))
+      .data as {
+      decidedBy: string;
+    }[];
+    expect(decided?.decidedBy).toBe('demo reviewer');
+    const audit = await expectOk(get(h, `/admin/identity/audit?userId=${member.id}`, undefined, admin));
+    expect(audit.data).toMatchObject([{ operator: 'demo reviewer', action: 'kyc.approve' }]);
+  });
+
+  it('outside demo mode, only an operator decides', async () => {
+    const live = await startHarness({ demo: false });
+    try {
+      const user = await live.app.identity.service.userInfo(
+        (
+          await live.store.db
+            .insertInto('users')
+            .values({
+              email: 'live@example.com',
+              area_code: null,
+              phone: null,
+              wallet_address: null,
+              password_hash: null,
+              pay_password_hash: null,
+              invitation_code: 'LIVE0001',
+              parent_id: null,
+              locked_until: null,
+              created_at: live.clock.now(),
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+      const { url } = await live.app.identity.service.saveUpload(user.id, TINY_PNG);
+      await live.app.identity.service.submitKyc(user.id, {
+        name: 'Li Si',
+        idNumber: VALID_ID,
+        photoUrl: url,
+      });
+      live.clock.advance(DEMO_KYC_REVIEW_MS * 100);
+      expect(await live.app.identity.service.approveDueDemoKyc()).toBe(0);
+      expect((await live.app.identity.service.getUser(user.id)).kyc).toBe('review');
+    } finally {
+      await live.close();
+    }
+  });
+
   it('refuses a bad ID checksum, a missing name and a photo that is not the user’s own upload', async () => {
     const { token } = await registerByEmail(h, 'kyc@example.com');
     const stranger = await registerByEmail(h, 'stranger@example.com');

@@ -285,4 +285,24 @@ describe('fund password', () => {
       key: 'identity.tooManyAttempts',
     });
   });
+
+  it('counts only failures: parallel right fund passwords never lock, parallel wrong ones stop at 5', async () => {
+    const { token, member } = await registerByEmail(h, EMAIL);
+    const service = h.app.identity.service;
+    await expectOk(
+      post(h, '/user/updatePassword', { payPassword: '123456', confirmPayPassword: '123456' }, token),
+    );
+    const outcome = (password: string) =>
+      service.assertFundPassword(member.id, password).then(
+        () => 'ok',
+        (error: { key?: string }) => error.key,
+      );
+    const right = await Promise.all(Array.from({ length: 12 }, () => outcome('123456')));
+    expect(right).toEqual(Array(12).fill('ok'));
+    const wrong = await Promise.all(Array.from({ length: 8 }, () => outcome('000000')));
+    expect(wrong).toEqual([
+      ...Array(5).fill('identity.fundPasswordWrong'),
+      ...Array(3).fill('identity.tooManyAttempts'),
+    ]);
+  });
 });

@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 
-/** Sends an email. Production sets `SMTP_URL`; without it codes land in the dev outbox. */
+/** Sends an email. Production sets `SMTP_URL`; without it demo mode shows the code to its requester. */
 export interface Mailer {
   send(to: string, subject: string, text: string): Promise<void>;
 }
@@ -10,7 +10,10 @@ export interface SmsSender {
   send(to: string, text: string): Promise<void>;
 }
 
-/** The real channels; a missing one falls back to the dev outbox table. */
+/**
+ * The real channels. Without one for an account's kind, demo mode answers the
+ * code to whoever asked for it (`demoCode`), and live mode refuses to send.
+ */
 export interface Messengers {
   mailer: Mailer | null;
   sms: SmsSender | null;

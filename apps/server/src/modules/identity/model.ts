@@ -56,6 +56,16 @@ export interface AuditEntry {
   details: Record<string, unknown>;
 }
 
+/** What `/user/getCode` answers. */
+export interface SentCode {
+  cooldownSeconds: number;
+  /**
+   * Demo mode without a real channel for the account: the code itself, shown
+   * to the one who asked for it and to nobody else (nothing is sent).
+   */
+  demoCode?: string;
+}
+
 export interface LoginResult {
   member: UserInfo;
   token: string;

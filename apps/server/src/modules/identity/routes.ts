@@ -1,10 +1,10 @@
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Hex } from 'viem';
 import type { Config } from '../../config.ts';
 import { currentUser, readToken, requireAdmin } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { CODE_PURPOSES, type CodePurpose, type IdentityService } from './service.ts';
+import { CODE_PURPOSES, type CodePurpose, type IdentityService, type StoredImage } from './service.ts';
 
 /** Code requests cost a message each: few per client per minute. */
 const CODE_RATE_LIMIT = { rateLimit: { max: 5, timeWindow: '1 minute' } };
@@ -42,7 +42,7 @@ export interface IdentityRouteOptions {
   config: Config;
 }
 
-/** The identity paths of spec §7 (User), the added register/login/SIWE paths, uploads, dev and operator paths. */
+/** The identity paths of spec §7 (User), the added register/login/SIWE paths, uploads and operator paths. */
 export function registerIdentityRoutes(http: FastifyInstance, options: IdentityRouteOptions): void {
   registerCodeRoutes(http, options);
   registerAccountRoutes(http, options);
@@ -50,7 +50,6 @@ export function registerIdentityRoutes(http: FastifyInstance, options: IdentityR
   registerProfileRoutes(http, options);
   registerUploadRoutes(http, options);
   registerOperatorRoutes(http, options);
-  if (options.config.demo) registerDevRoutes(http, options);
 }
 
 function registerCodeRoutes(http: FastifyInstance, { service }: IdentityRouteOptions): void {
@@ -59,7 +58,8 @@ function registerCodeRoutes(http: FastifyInstance, { service }: IdentityRouteOpt
     {
       config: CODE_RATE_LIMIT,
       schema: {
-        summary: 'Send a 6-digit verification code (valid 10 min, single use, resend after 60 s)',
+        summary:
+          'Send a 6-digit verification code (valid 10 min, single use, resend after 60 s). In demo mode without SMTP (or SMS) nothing is sent: the answer carries the code as data.demoCode',
         tags: ['identity'],
         querystring: {
           type: 'object',
@@ -68,7 +68,12 @@ function registerCodeRoutes(http: FastifyInstance, { service }: IdentityRouteOpt
         },
       },
     },
-    async (request) => ok(await service.sendCode(request.query, request.locale), 'identity.codeSent'),
+    async (request) => {
+      const sent = await service.sendCode(request.query, request.locale);
+      return sent.demoCode === undefined
+        ? ok(sent, 'identity.codeSent')
+        : ok(sent, 'identity.demoCodeShown', { code: sent.demoCode });
+    },
   );
 
   http.post<{ Body: AccountBody & { purpose: CodePurpose; code: string } }>(
@@ -373,30 +378,37 @@ function registerUploadRoutes(http: FastifyInstance, { service, requireUser }: I
     },
   );
 
-  // The 192-bit random name is the only key: the URL is shared with whoever
-  // must see the image (an operator, a merchant) and guessed by nobody.
+  // An upload is personal data (an ID photo): its owner reads it with the
+  // session token, an operator through /admin/uploads/:name (audited). The
+  // random name alone opens nothing.
   http.get<{ Params: { name: string } }>(
     '/uploads/:name',
     {
+      preHandler: requireUser,
       schema: {
-        summary: 'An uploaded image',
+        summary: 'One of your own uploaded images',
         tags: ['identity'],
-        params: {
-          type: 'object',
-          required: ['name'],
-          properties: { name: { type: 'string', pattern: '^[A-Za-z0-9_-]{32}\\.(jpg|png|webp)$' } },
-        },
+        security: TOKEN,
+        params: uploadName,
       },
     },
-    async (request, reply) => {
-      const upload = await service.readUpload(request.params.name);
-      if (!upload) throw notFound();
-      return reply
-        .header('content-type', upload.contentType)
-        .header('cache-control', 'private, max-age=86400')
-        .send(upload.bytes);
-    },
+    async (request, reply) =>
+      sendImage(reply, await service.readOwnUpload(currentUser(request).id, request.params.name)),
   );
+}
+
+const uploadName = {
+  type: 'object',
+  required: ['name'],
+  properties: { name: { type: 'string', pattern: '^[A-Za-z0-9_-]{32}\\.(jpg|png|webp)$' } },
+};
+
+function sendImage(reply: FastifyReply, image: StoredImage | null) {
+  if (!image) throw notFound();
+  return reply
+    .header('content-type', image.contentType)
+    .header('cache-control', 'private, no-store')
+    .send(image.bytes);
 }
 
 function registerOperatorRoutes(http: FastifyInstance, { service, config }: IdentityRouteOptions): void {
@@ -499,6 +511,26 @@ function registerOperatorRoutes(http: FastifyInstance, { service, config }: Iden
     },
   );
 
+  http.get<{ Params: { name: string }; Querystring: { operator: string } }>(
+    '/admin/uploads/:name',
+    {
+      ...admin,
+      schema: {
+        summary: "A user's uploaded image (an ID photo); each view is written to the audit log",
+        tags: ['operator'],
+        security: ADMIN,
+        params: uploadName,
+        querystring: {
+          type: 'object',
+          required: ['operator'],
+          properties: { operator: { ...operator, minLength: 1 } },
+        },
+      },
+    },
+    async (request, reply) =>
+      sendImage(reply, await service.readUploadAsOperator(request.params.name, request.query.operator)),
+  );
+
   http.get<{ Querystring: { userId?: number; limit: number } }>(
     '/admin/identity/audit',
     {
@@ -511,26 +543,5 @@ function registerOperatorRoutes(http: FastifyInstance, { service, config }: Iden
       },
     },
     async (request) => ok(await service.auditLog(request.query.userId ?? null, request.query.limit)),
-  );
-}
-
-/** Demo only: where codes land when no SMTP or SMS provider is configured. */
-function registerDevRoutes(http: FastifyInstance, { service }: IdentityRouteOptions): void {
-  http.get<{ Querystring: { recipient?: string; limit: number } }>(
-    '/dev/outbox',
-    {
-      schema: {
-        summary: 'Demo mode: messages that would have been emailed or texted, newest first',
-        tags: ['dev'],
-        querystring: {
-          type: 'object',
-          properties: {
-            recipient: text(254, 'An email, or "+<area code> <phone>", e.g. "+86 13812345678"'),
-            limit: { type: 'integer', minimum: 1, maximum: 200, default: 20 },
-          },
-        },
-      },
-    },
-    async (request) => ok(await service.outbox(request.query.recipient ?? null, request.query.limit)),
   );
 }

@@ -10,21 +10,30 @@ import {
   checkPayPassword,
   checkTermsAgreed,
   maskPhone,
+  normaliseIdCard,
   PASSWORD_CHANGE_LOCK_MS,
 } from '@halyard/rules';
 import type { Hex } from 'viem';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { AuthUser, SessionResolver } from '../../http/auth.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { Store } from '../../store/connect.ts';
 import type { Executor } from '../../store/database.ts';
 import { type Account, type AccountInput, accountAddress, parseAccount, throwIf } from './accounts.ts';
 import { type CachedTrader, ChecksCache, freezeInForce } from './checks-cache.ts';
-import { sniffImageType } from './images.ts';
+import { cleanImage } from './images.ts';
 import { KeyedQueue } from './keyed-queue.ts';
 import type { Messengers } from './messenger.ts';
-import type { AuditEntry, FreezeView, KycStatus, LoginResult, UserInfo, UserSummary } from './model.ts';
+import type {
+  AuditEntry,
+  FreezeView,
+  KycStatus,
+  LoginResult,
+  SentCode,
+  UserInfo,
+  UserSummary,
+} from './model.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import {
   hashCode,
@@ -38,7 +47,14 @@ import {
   sha256Hex,
 } from './secrets.ts';
 import { SIWE_NONCE_TTL_MS, verifySiweLogin } from './siwe.ts';
-import { type FreezeRow, type KycState, identityStore as sql, type UserRow } from './store.ts';
+import {
+  type FreezeRow,
+  isUniqueViolation,
+  type KycState,
+  identityStore as sql,
+  type UploadRow,
+  type UserRow,
+} from './store.ts';
 
 export const CODE_PURPOSES = ['register', 'reset', 'bind', 'fund'] as const;
 /** register: a new account; reset: forgotten login password; bind: a new email/phone; fund: change the fund password. */
@@ -51,6 +67,16 @@ export const CODE_MAX_WRONG_TRIES = 5;
 export const ATTEMPTS_MAX = 5;
 export const ATTEMPTS_WINDOW_MS = 15 * 60 * 1000;
 const INVITATION_CODE_TRIES = 8;
+/** Demo mode: how long a well-formed KYC submission waits before the demo reviewer approves it. */
+export const DEMO_KYC_REVIEW_MS = 5_000;
+/** Who the audit log and the submission name as the decider in demo mode. */
+export const DEMO_REVIEWER = 'demo reviewer';
+
+/** An uploaded image as it is served. */
+export interface StoredImage {
+  contentType: string;
+  bytes: Buffer;
+}
 
 export interface IdentityServiceOptions {
   store: Store;
@@ -134,12 +160,15 @@ export class IdentityService implements SessionResolver {
 
   // ── verification codes ─────────────────────────────────────────────────
 
-  /** Sends a fresh code to the account, closing any earlier one; refuses within the resend cooldown. */
-  async sendCode(
-    input: AccountInput & { purpose: CodePurpose },
-    locale: Locale,
-  ): Promise<{ cooldownSeconds: number }> {
+  /**
+   * Sends a fresh code to the account, closing any earlier one; refuses within
+   * the resend cooldown. Without a real channel for the account, demo mode
+   * answers the code itself (`demoCode`) to the one who asked for it.
+   */
+  async sendCode(input: AccountInput & { purpose: CodePurpose }, locale: Locale): Promise<SentCode> {
     const account = parseAccount(input);
+    const channel = this.channelFor(account);
+    if (!channel && !this.config.demo) throw new AppError('identity.channelUnavailable', {}, 503);
     await this.checkPurposeAllowed(account, input.purpose);
     const address = accountAddress(account);
     const now = this.clock.now();
@@ -160,8 +189,22 @@ export class IdentityService implements SessionResolver {
       expires_at: now + CODE_TTL_MS,
       closed_at: null,
     });
-    await this.deliverCode(account, code, locale);
-    return { cooldownSeconds: CODE_RESEND_COOLDOWN_MS / 1000 };
+    const cooldownSeconds = CODE_RESEND_COOLDOWN_MS / 1000;
+    if (!channel) return { cooldownSeconds, demoCode: code };
+    const subject = translate(locale, 'identity.codeMailSubject');
+    const text = translate(locale, 'identity.codeMailBody', { code, minutes: CODE_TTL_MS / 60_000 });
+    await channel(address, subject, text);
+    return { cooldownSeconds };
+  }
+
+  /** The real channel that reaches this kind of account (email or SMS), or null when none is configured. */
+  private channelFor(
+    account: Account,
+  ): ((to: string, subject: string, text: string) => Promise<void>) | null {
+    const { mailer, sms } = this.messengers;
+    if (account.kind === 'email')
+      return mailer ? (to, subject, text) => mailer.send(to, subject, text) : null;
+    return sms ? (to, _subject, text) => sms.send(to, text) : null;
   }
 
   /** A register or bind code for a taken account, or a reset code for an unknown one, would be useless. */
@@ -169,25 +212,6 @@ export class IdentityService implements SessionResolver {
     const owner = await this.userByAccount(account);
     if ((purpose === 'register' || purpose === 'bind') && owner) throw conflict('identity.accountTaken');
     if (purpose === 'reset' && !owner) throw notFound('identity.accountNotFound');
-  }
-
-  /** In the language the code was requested in. */
-  private async deliverCode(account: Account, code: string, locale: Locale): Promise<void> {
-    const subject = translate(locale, 'identity.codeMailSubject');
-    const text = translate(locale, 'identity.codeMailBody', { code, minutes: CODE_TTL_MS / 60_000 });
-    const address = accountAddress(account);
-    if (account.kind === 'email' && this.messengers.mailer) {
-      return this.messengers.mailer.send(address, subject, text);
-    }
-    if (account.kind === 'phone' && this.messengers.sms) return this.messengers.sms.send(address, text);
-    // No real channel configured: the dev outbox (GET /dev/outbox in demo mode).
-    await sql.insertOutbox(this.db, {
-      channel: account.kind === 'email' ? 'email' : 'sms',
-      recipient: address,
-      subject,
-      body: text,
-      created_at: this.clock.now(),
-    });
   }
 
   /**
@@ -292,30 +316,32 @@ export class IdentityService implements SessionResolver {
   /**
    * Runs a secret check (a login or fund password) under the brute-force
    * guard: after ATTEMPTS_MAX failures within ATTEMPTS_WINDOW_MS, every try
-   * is refused until ATTEMPTS_WINDOW_MS after the last of them. The attempt
-   * is recorded as a failure and counted before the check, one attempt of a
-   * key at a time, so parallel guesses cannot slip past the count; a success
+   * is refused until ATTEMPTS_WINDOW_MS after the last of them. The checks of
+   * one key run one at a time, each seeing the failures recorded before it,
+   * so parallel guesses cannot slip past the count; only a failure is
+   * recorded, so parallel right answers never lock anyone out. A success
    * clears the record and a refusal leaves no trace (it does not prolong the
    * wait).
    */
-  private async guardedCheck(key: string, check: () => Promise<boolean>): Promise<boolean> {
-    await this.attempts.run(key, async () => {
+  private guardedCheck(key: string, check: () => Promise<boolean>): Promise<boolean> {
+    return this.attempts.run(key, async () => {
       const now = this.clock.now();
-      const attemptId = await sql.insertLoginFailure(this.db, key, now);
-      const earlier = await sql.failuresBefore(this.db, key, attemptId, ATTEMPTS_MAX);
-      const newest = earlier[0];
-      const oldest = earlier[ATTEMPTS_MAX - 1];
+      const recent = await sql.latestFailures(this.db, key, ATTEMPTS_MAX);
+      const newest = recent[0];
+      const oldest = recent[ATTEMPTS_MAX - 1];
       if (newest && oldest && newest.failed_at - oldest.failed_at < ATTEMPTS_WINDOW_MS) {
         const lockedUntil = newest.failed_at + ATTEMPTS_WINDOW_MS;
         if (lockedUntil > now) {
-          await sql.deleteLoginFailure(this.db, attemptId);
           throw forbidden('identity.tooManyAttempts', { minutes: Math.ceil((lockedUntil - now) / 60_000) });
         }
       }
+      if (!(await check())) {
+        await sql.insertLoginFailure(this.db, key, now);
+        return false;
+      }
+      await sql.clearLoginFailures(this.db, key);
+      return true;
     });
-    if (!(await check())) return false;
-    await sql.clearLoginFailures(this.db, key);
-    return true;
   }
 
   async login(input: AccountInput & { password: string; device?: string | undefined }): Promise<LoginResult> {
@@ -513,33 +539,57 @@ export class IdentityService implements SessionResolver {
     return null;
   }
 
-  // ── uploads ────────────────────────────────────────────────────────────
+  // ── uploads ────────────────────────────────────────────────────────
 
-  /** Stores an image under a random name after checking its size and its real type. */
+  /**
+   * Stores an image under a random name after checking its size, its type
+   * and that it decodes; what is stored is the image encoded anew (images.ts).
+   */
   async saveUpload(userId: number, bytes: Buffer): Promise<{ url: string }> {
     throwIf(checkImageSize(bytes.length));
-    const type = sniffImageType(bytes);
-    if (!type) throw badRequest('identity.imageType');
-    const name = newUploadName(type.extension);
+    const image = await cleanImage(bytes);
+    if ('refused' in image) throw badRequest(image.refused);
+    const name = newUploadName(image.type.extension);
     await fs.mkdir(this.config.uploadDir, { recursive: true });
-    await fs.writeFile(path.join(this.config.uploadDir, name), bytes, { flag: 'wx' });
+    await fs.writeFile(path.join(this.config.uploadDir, name), image.bytes, { flag: 'wx' });
     await sql.insertUpload(this.db, {
       name,
       user_id: userId,
-      content_type: type.contentType,
-      size_bytes: bytes.length,
+      content_type: image.type.contentType,
+      size_bytes: image.bytes.length,
       created_at: this.clock.now(),
     });
     return { url: `/uploads/${name}` };
   }
 
-  /** The stored file behind `/uploads/<name>`, or null. */
-  async readUpload(name: string): Promise<{ contentType: string; bytes: Buffer } | null> {
+  /**
+   * An upload as its owner reads it (`/uploads/<name>`), or null when there
+   * is none or it is someone else's: an ID photo is personal data.
+   */
+  async readOwnUpload(userId: number, name: string): Promise<StoredImage | null> {
+    const upload = await sql.upload(this.db, name);
+    if (!upload || Number(upload.user_id) !== userId) return null;
+    return this.uploadBytes(upload);
+  }
+
+  /** An upload as an operator reads it; every view is written to the audit log first. */
+  async readUploadAsOperator(name: string, operator: string): Promise<StoredImage | null> {
     const upload = await sql.upload(this.db, name);
     if (!upload) return null;
+    await sql.appendAudit(this.db, {
+      at: this.clock.now(),
+      operator,
+      action: 'upload.view',
+      user_id: Number(upload.user_id),
+      details: JSON.stringify({ name }),
+    });
+    return this.uploadBytes(upload);
+  }
+
+  private async uploadBytes(upload: UploadRow): Promise<StoredImage> {
     return {
       contentType: upload.content_type,
-      bytes: await fs.readFile(path.join(this.config.uploadDir, name)),
+      bytes: await fs.readFile(path.join(this.config.uploadDir, upload.name)),
     };
   }
 
@@ -553,29 +603,65 @@ export class IdentityService implements SessionResolver {
 
   // ── KYC ────────────────────────────────────────────────────────────────
 
+  /**
+   * A submission goes under review. One ID number belongs to one account: a
+   * number under review or approved for another user is refused (the unique
+   * index of migration 014 settles a race); a rejected one is free again.
+   */
   async submitKyc(
     userId: number,
     input: { name: string; idNumber: string; photoUrl: string },
   ): Promise<void> {
     const name = input.name.trim();
     if (!name) throw badRequest('identity.nameRequired');
-    const idNumber = input.idNumber.trim().toUpperCase();
-    throwIf(checkIdCard(idNumber, calendarDay(this.clock.now())));
+    throwIf(checkIdCard(input.idNumber.trim(), calendarDay(this.clock.now())));
+    const idNumber = normaliseIdCard(input.idNumber);
     if (!(await this.uploadBelongsTo(userId, input.photoUrl))) throw badRequest('identity.photoRequired');
     const { status } = await this.kycOf(userId);
     if (status === 'review') throw conflict('identity.kycUnderReview');
     if (status === 'succeeded') throw conflict('identity.kycAlreadyDone');
-    await sql.insertKyc(this.db, {
-      user_id: userId,
-      real_name: name,
-      id_number: idNumber,
-      photo_url: input.photoUrl,
-      state: 'review',
-      reason: null,
-      submitted_at: this.clock.now(),
-      decided_at: null,
-      decided_by: null,
-    });
+    if (await sql.liveKycByIdNumber(this.db, idNumber)) throw conflict('identity.idNumberTaken');
+    try {
+      await sql.insertKyc(this.db, {
+        user_id: userId,
+        real_name: name,
+        id_number: idNumber,
+        photo_url: input.photoUrl,
+        state: 'review',
+        reason: null,
+        submitted_at: this.clock.now(),
+        decided_at: null,
+        decided_by: null,
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('identity.idNumberTaken');
+      throw error;
+    }
+  }
+
+  /**
+   * Demo mode's stand-in for an operator, so a newcomer can try a deposit:
+   * approves each submission that has waited DEMO_KYC_REVIEW_MS under review
+   * (it passed every check of submitKyc), as DEMO_REVIEWER, in the audit log
+   * like any decision. App.start runs it every second in demo mode only;
+   * tests move the clock and call it.
+   */
+  async approveDueDemoKyc(): Promise<number> {
+    if (!this.config.demo) return 0;
+    const due = await sql.kycUnderReviewSince(this.db, this.clock.now() - DEMO_KYC_REVIEW_MS);
+    let approved = 0;
+    for (const submission of due) {
+      const decided = await this.decideKyc(submission.id, { operator: DEMO_REVIEWER, approve: true }).then(
+        () => true,
+        // An operator decided it first: theirs stands.
+        (error: unknown) => {
+          if (error instanceof AppError && error.key === 'identity.kycNotUnderReview') return false;
+          throw error;
+        },
+      );
+      if (decided) approved += 1;
+    }
+    return approved;
   }
 
   async kycQueue(state: KycState, limit: number) {
@@ -688,20 +774,6 @@ export class IdentityService implements SessionResolver {
       action: row.action,
       userId: row.user_id,
       details: JSON.parse(row.details) as Record<string, unknown>,
-    }));
-  }
-
-  // ── dev outbox ─────────────────────────────────────────────────────────
-
-  async outbox(recipient: string | null, limit: number) {
-    const rows = await sql.outbox(this.db, recipient, limit);
-    return rows.map((row) => ({
-      id: row.id,
-      channel: row.channel,
-      recipient: row.recipient,
-      subject: row.subject,
-      body: row.body,
-      createdAt: row.created_at,
     }));
   }
 

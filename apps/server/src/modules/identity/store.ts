@@ -39,15 +39,6 @@ export interface VerificationCodesTable {
   closed_at: number | null;
 }
 
-export interface DevOutboxTable {
-  id: Generated<number>;
-  channel: 'email' | 'sms';
-  recipient: string;
-  subject: string;
-  body: string;
-  created_at: number;
-}
-
 export interface LoginFailuresTable {
   id: Generated<number>;
   account: string;
@@ -110,7 +101,6 @@ declare module '../../store/database.ts' {
     users: UsersTable;
     sessions: SessionsTable;
     verification_codes: VerificationCodesTable;
-    dev_outbox: DevOutboxTable;
     login_failures: LoginFailuresTable;
     siwe_nonces: SiweNoncesTable;
     uploads: UploadsTable;
@@ -125,8 +115,13 @@ export type VerificationCodeRow = Selectable<VerificationCodesTable>;
 export type KycSubmissionRow = Selectable<KycSubmissionsTable>;
 export type FreezeRow = Selectable<FreezesTable>;
 export type AuditRow = Selectable<OperatorAuditLogTable>;
-export type OutboxRow = Selectable<DevOutboxTable>;
 export type UploadRow = Selectable<UploadsTable>;
+
+/** True for the error SQLite or PostgreSQL throws when an insert breaks a unique index. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
+}
 
 /** The identity module's SQL. Only `service.ts` calls it. */
 export const identityStore = {
@@ -282,46 +277,20 @@ export const identityStore = {
     return result.numUpdatedRows === 1n;
   },
 
-  // ── dev outbox ───────────────────────────────────────────────────────
-  async insertOutbox(db: Executor, entry: Insertable<DevOutboxTable>): Promise<void> {
-    await db.insertInto('dev_outbox').values(entry).execute();
-  },
-
-  outbox(db: Executor, recipient: string | null, limit: number): Promise<OutboxRow[]> {
-    let query = db.selectFrom('dev_outbox').selectAll();
-    if (recipient) query = query.where('recipient', '=', recipient);
-    return query.orderBy('id', 'desc').limit(limit).execute();
-  },
-
   // ── failed secret checks (logins, fund passwords) ─────────────────────
-  async insertLoginFailure(db: Executor, account: string, at: number): Promise<number> {
-    const row = await db
-      .insertInto('login_failures')
-      .values({ account, failed_at: at })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return Number(row.id);
+  async insertLoginFailure(db: Executor, account: string, at: number): Promise<void> {
+    await db.insertInto('login_failures').values({ account, failed_at: at }).execute();
   },
 
-  /** The newest `limit` failures of `account` recorded before the one with id `beforeId`. */
-  failuresBefore(
-    db: Executor,
-    account: string,
-    beforeId: number,
-    limit: number,
-  ): Promise<{ failed_at: number }[]> {
+  /** The newest `limit` failures of `account`, newest first. */
+  latestFailures(db: Executor, account: string, limit: number): Promise<{ failed_at: number }[]> {
     return db
       .selectFrom('login_failures')
       .select('failed_at')
       .where('account', '=', account)
-      .where('id', '<', beforeId)
       .orderBy('id', 'desc')
       .limit(limit)
       .execute();
-  },
-
-  async deleteLoginFailure(db: Executor, id: number): Promise<void> {
-    await db.deleteFrom('login_failures').where('id', '=', id).execute();
   },
 
   async clearLoginFailures(db: Executor, account: string): Promise<void> {
@@ -376,6 +345,31 @@ export const identityStore = {
       .where('state', '=', state)
       .orderBy('id', 'asc')
       .limit(limit)
+      .execute();
+  },
+
+  /**
+   * The submission under review or approved that holds an ID number (the
+   * unique index of migration 014 allows one), or undefined when the number
+   * is free: never claimed, or only in rejected submissions.
+   */
+  liveKycByIdNumber(db: Executor, idNumber: string): Promise<KycSubmissionRow | undefined> {
+    return db
+      .selectFrom('kyc_submissions')
+      .selectAll()
+      .where('id_number', '=', idNumber)
+      .where('state', '<>', 'failed')
+      .executeTakeFirst();
+  },
+
+  /** Submissions still under review that were submitted at or before `submittedBy`, oldest first. */
+  kycUnderReviewSince(db: Executor, submittedBy: number): Promise<KycSubmissionRow[]> {
+    return db
+      .selectFrom('kyc_submissions')
+      .selectAll()
+      .where('state', '=', 'review')
+      .where('submitted_at', '<=', submittedBy)
+      .orderBy('id', 'asc')
       .execute();
   },
 

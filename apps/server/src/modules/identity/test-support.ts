@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { normaliseIdCard } from '@halyard/rules';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { type App, createApp } from '../../app.ts';
@@ -28,6 +29,19 @@ export const TINY_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
 );
+
+let idNumbers = 0;
+/**
+ * A valid 18-character ID number no other call in this process answers: one
+ * ID number belongs to one account. Built as a 15-digit number (born in 1980
+ * plus a day per thousand) brought to its 18-digit spelling.
+ */
+export function uniqueIdNumber(): string {
+  const n = idNumbers++;
+  const born = new Date(Date.UTC(1980, 0, 1) + Math.floor(n / 1000) * 86_400_000);
+  const yymmdd = born.toISOString().slice(2, 10).replaceAll('-', '');
+  return normaliseIdCard(`110105${yymmdd}${String(n % 1000).padStart(3, '0')}`);
+}
 
 export interface Harness {
   app: App;
@@ -102,18 +116,23 @@ export async function expectOk(pending: Promise<Envelope>): Promise<Envelope> {
   return answer;
 }
 
-/** The newest code the dev outbox holds for a recipient, read the way a newcomer would: GET /dev/outbox. */
-export async function latestCode(h: Harness, recipient: string): Promise<string> {
-  const answer = await expectOk(get(h, `/dev/outbox?recipient=${encodeURIComponent(recipient)}`));
-  const [newest] = answer.data as { body: string }[];
-  const code = /\b(\d{6})\b/.exec(newest?.body ?? '')?.[1];
-  if (!code) throw new Error(`no code in the outbox for ${recipient}`);
+/** The code a demo `/user/getCode` answers (`data.demoCode`), read the way a newcomer would. */
+export function demoCodeOf(answer: Envelope): string {
+  const code = (answer.data as { demoCode?: unknown } | null)?.demoCode;
+  if (typeof code !== 'string' || !/^\d{6}$/.test(code))
+    throw new Error(`no demo code in ${JSON.stringify(answer)}`);
   return code;
 }
 
-export async function requestCode(h: Harness, account: string, purpose: string): Promise<string> {
-  await expectOk(get(h, `/user/getCode?account=${encodeURIComponent(account)}&purpose=${purpose}`));
-  return latestCode(h, account.includes('@') ? account.toLowerCase() : `+86 ${account}`);
+/** Asks for a code (`areaCode` for a phone, default 86) and answers the demo code. */
+export async function requestCode(
+  h: Harness,
+  account: string,
+  purpose: string,
+  areaCode?: string,
+): Promise<string> {
+  const query = new URLSearchParams({ account, purpose, ...(areaCode ? { areaCode } : {}) });
+  return demoCodeOf(await expectOk(get(h, `/user/getCode?${query}`)));
 }
 
 export interface Member {

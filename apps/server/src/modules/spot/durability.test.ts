@@ -96,13 +96,12 @@ async function call<T>(base: string, method: 'GET' | 'POST', url: string, token?
 }
 
 async function registerFunded(base: string, email: string): Promise<string> {
-  await call(base, 'GET', `/user/getCode?account=${encodeURIComponent(email)}&purpose=register`);
-  const outbox = await call<{ body: string }[]>(
+  const sent = await call<{ demoCode?: string }>(
     base,
     'GET',
-    `/dev/outbox?recipient=${encodeURIComponent(email)}`,
+    `/user/getCode?account=${encodeURIComponent(email)}&purpose=register`,
   );
-  const code = /\b(\d{6})\b/.exec(outbox.data[0]?.body ?? '')?.[1];
+  const code = sent.data.demoCode;
   const registered = await call<{ token: string }>(base, 'POST', '/member/register', undefined, {
     account: email,
     code,

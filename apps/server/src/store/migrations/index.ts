@@ -13,6 +13,7 @@ import { ledgerUnusedIndexesMigration } from './011_ledger_unused_indexes.ts';
 import { cycleOpenInMemoryMigration } from './012_cycle_open_in_memory.ts';
 import { cycleClosesMigration } from './013_cycle_closes.ts';
 import { walletSenderMigration } from './014_wallet_sender.ts';
+import { identityKycIdNumberMigration } from './015_identity_kyc_id_number.ts';
 import { marketHistoryMigration } from './016_market_history.ts';
 
 /**
@@ -34,5 +35,6 @@ export const migrations: Record<string, HalyardMigration> = {
   '012_cycle_open_in_memory': cycleOpenInMemoryMigration,
   '013_cycle_closes': cycleClosesMigration,
   '014_wallet_sender': walletSenderMigration,
+  '015_identity_kyc_id_number': identityKycIdNumberMigration,
   '016_market_history': marketHistoryMigration,
 };
