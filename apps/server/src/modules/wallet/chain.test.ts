@@ -15,7 +15,6 @@ import {
   fund,
   get,
   type Harness,
-  plainUser,
   post,
   settleWithdrawals,
   spot,
@@ -67,8 +66,8 @@ async function usable(user: TestUser, coin: string): Promise<string> {
 
 describe('deposit addresses', () => {
   it('are unique per user and chain, stable, checksummed, with an EIP-681 URI and the minimum', async () => {
-    const alice = await plainUser(h);
-    const bob = await plainUser(h);
+    const alice = await verifiedUser(h);
+    const bob = await verifiedUser(h);
     const first = await expectOk(get(h, `/account/getCoinAddress?coin=USDT&chain=${CHAIN}`, alice.token));
     const again = await depositAddress(alice, 'HAL');
     const onEthereum = await expectOk(get(h, '/account/getCoinAddress?coin=USDT&chain=1', alice.token));
@@ -90,7 +89,7 @@ describe('deposit addresses', () => {
 
 describe('deposits from the chain', () => {
   it('wait for the confirmations, then credit exactly the amount (18 and 6 decimals)', async () => {
-    const user = await plainUser(h);
+    const user = await verifiedUser(h);
     const address = await depositAddress(user);
     await chain.send('USDT', address, '250.5');
     await chain.send('HAL', address, '12.345678');
@@ -108,7 +107,7 @@ describe('deposits from the chain', () => {
   });
 
   it('ignore transfers to addresses that are not deposit addresses, and reject ones below the minimum', async () => {
-    const user = await plainUser(h);
+    const user = await verifiedUser(h);
     const address = await depositAddress(user);
     await chain.send('USDT', privateKeyToAddress(generatePrivateKey()), '500');
     await chain.send('USDT', address, '0.5');
@@ -119,7 +118,7 @@ describe('deposits from the chain', () => {
   });
 
   it('credit once when the same range is read again (duplicate-log replay)', async () => {
-    const user = await plainUser(h);
+    const user = await verifiedUser(h);
     await chain.send('USDT', await depositAddress(user), '40');
     await chain.mine(3);
     await watcher().poll();
@@ -134,7 +133,7 @@ describe('deposits from the chain', () => {
   });
 
   it('reverse a credited deposit that a reorg removed, and credit nothing twice after', async () => {
-    const user = await plainUser(h);
+    const user = await verifiedUser(h);
     const address = await depositAddress(user);
     const before = await chain.snapshot();
     await chain.send('USDT', address, '75');
@@ -156,7 +155,7 @@ describe('deposits from the chain', () => {
   });
 
   it('reject a waiting deposit whose block a reorg removed', async () => {
-    const user = await plainUser(h);
+    const user = await verifiedUser(h);
     const before = await chain.snapshot();
     await chain.send('USDT', await depositAddress(user), '30');
     expect(await watcher().poll()).toMatchObject({ found: 1 });
@@ -168,7 +167,7 @@ describe('deposits from the chain', () => {
   });
 
   it('find a deposit that a reorg put into a block height already read', async () => {
-    const user = await plainUser(h);
+    const user = await verifiedUser(h);
     const address = await depositAddress(user);
     const before = await chain.snapshot();
     await chain.mine(1);
@@ -182,7 +181,7 @@ describe('deposits from the chain', () => {
   });
 
   it('freeze the user when a reorged deposit was already moved away, and reverse once the funds are back', async () => {
-    const user = await plainUser(h);
+    const user = await verifiedUser(h);
     const before = await chain.snapshot();
     await chain.send('USDT', await depositAddress(user), '60');
     await chain.mine(3);
@@ -222,13 +221,13 @@ describe('deposits from the chain', () => {
 
 describe('a chain that outlived its database', () => {
   it('does not pay its old transfers to a new user who gets the same derived address', async () => {
-    const first = await plainUser(h);
+    const first = await verifiedUser(h);
     const address = await depositAddress(first);
     await chain.send('USDT', address, '90');
     await chain.mine(3);
     const wiped = await startWalletHarness(chain);
     try {
-      const newcomer = await plainUser(wiped);
+      const newcomer = await verifiedUser(wiped);
       const answer = await expectOk(
         get(wiped, `/account/getCoinAddress?coin=USDT&chain=${CHAIN}`, newcomer.token),
       );
@@ -375,7 +374,7 @@ describe('withdrawals on chain', () => {
 
 describe('demo deposit', () => {
   it('sends play tokens on chain to the deposit address; the watcher credits them like any deposit', async () => {
-    const user = await plainUser(h);
+    const user = await verifiedUser(h);
     const answer = await expectOk(
       post(h, '/account/demoDeposit', { coin: 'USDT', chain: CHAIN, number: '1000' }, user.token),
     );

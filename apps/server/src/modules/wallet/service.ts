@@ -1,5 +1,5 @@
 import { Dec } from '@halyard/money';
-import { checkWithdrawAddress, checkWithdrawal, type RuleError } from '@halyard/rules';
+import { checkDepositAccess, checkWithdrawAddress, checkWithdrawal, type RuleError } from '@halyard/rules';
 import { type Address, getAddress, isAddress } from 'viem';
 import type { Clock } from '../../clock.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
@@ -257,6 +257,7 @@ export class WalletService {
   async depositAddress(userId: number, coinName: string, chain: number) {
     const coin = await this.coin(coinName, chain);
     if (!coin.isin) throw badRequest('wallet.depositClosed', { coin: coin.coin });
+    await this.assertMayDeposit(userId);
     const address = await this.addressOf(userId, coin.chainId);
     return {
       coin: coin.coin,
@@ -270,6 +271,20 @@ export class WalletService {
     };
   }
 
+  /**
+   * Spec §5 "Deposit" and §6: identity verification, a fund password and a
+   * bound email before a deposit address is handed out. Without an address
+   * nothing can be credited.
+   */
+  private async assertMayDeposit(userId: number): Promise<void> {
+    const user = await this.options.identity.getUser(userId);
+    const refused = checkDepositAccess({
+      kycVerified: user.kyc === 'succeeded',
+      fundPasswordSet: user.hasFundPassword,
+      email: user.email,
+    });
+    if (refused) throw forbidden(refused.key, refused.params);
+  }
 
   private async addressOf(userId: number, chainId: ChainId): Promise<Address> {
     const known = await sql.depositAddress(this.db, userId, chainId);
@@ -311,6 +326,7 @@ export class WalletService {
     if (!amount?.isPositive()) throw badRequest('rules.amountInvalid');
     if (!amount.hasAtMostDigits(coin.decimals))
       throw badRequest('rules.tooManyDecimals', { digits: coin.decimals });
+    await this.assertMayDeposit(userId);
     const rpcUrl = this.rpcUrls.get(coin.chainId);
     if (!rpcUrl) throw badRequest('wallet.chainUnavailable');
     const address = await this.addressOf(userId, coin.chainId);

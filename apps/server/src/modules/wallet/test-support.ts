@@ -15,6 +15,7 @@ import {
   PUBLIC_URL,
   registerByEmail,
   TEST_ENV,
+  uniqueIdNumber,
 } from '../identity/test-support.ts';
 import { chainDefinition, createChainReader, unitsToDec } from './chains.ts';
 import { type CoinChain, demoCoinChains } from './coins.ts';
@@ -26,7 +27,6 @@ export { ADMIN_TOKEN, expectOk, get, type Harness, post } from '../identity/test
 
 export const CHAIN: ChainId = 56;
 export const FUND_PASSWORD = '123456';
-const VALID_ID = '11010519491231002X';
 const TINY_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
@@ -167,7 +167,7 @@ export async function verifiedUser(h: Harness): Promise<TestUser> {
 export async function verifyIdentity(h: Harness, userId: number): Promise<void> {
   const identity = h.app.identity.service;
   const { url } = await identity.saveUpload(userId, TINY_PNG);
-  await identity.submitKyc(userId, { name: 'Li Si', idNumber: VALID_ID, photoUrl: url });
+  await identity.submitKyc(userId, { name: 'Li Si', idNumber: uniqueIdNumber(), photoUrl: url });
   const [submission] = (await identity.kycQueue('review', 100)).filter((entry) => entry.userId === userId);
   if (!submission) throw new Error('no KYC submission');
   await identity.decideKyc(submission.id, { operator: 'test', approve: true });
