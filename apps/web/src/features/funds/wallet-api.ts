@@ -97,11 +97,12 @@ export function useWalletCoins() {
   });
 }
 
-export function useDepositAddress(coin: string, chain: number | null) {
+/** `allowed`: the user has done the steps a deposit needs (DepositSteps); until then nothing is asked. */
+export function useDepositAddress(coin: string, chain: number | null, allowed: boolean) {
   return useQuery({
     queryKey: ['wallet', 'address', coin, chain],
     queryFn: () => api.get<DepositAddress>('/account/getCoinAddress', { coin, chain }),
-    enabled: coin !== '' && chain !== null,
+    enabled: allowed && coin !== '' && chain !== null,
   });
 }
 

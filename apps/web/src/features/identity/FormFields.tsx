@@ -39,11 +39,30 @@ interface CodeFieldProps {
   onChange(value: string): void;
 }
 
-/** The verification-code field, with the button that sends the code to the entry's account. */
+/**
+ * The verification-code field, with the button that sends the code to the
+ * entry's account. In demo mode without email or SMS the server answers the
+ * code: it is filled in and shown, marked DEMO, to this user alone.
+ */
 export function CodeField({ entry, purpose, value, onChange }: CodeFieldProps) {
   const { t } = useTranslation();
+  const [demoCode, setDemoCode] = useState<string | null>(null);
+  const showDemoCode = (code: string) => {
+    setDemoCode(code);
+    onChange(code);
+  };
   return (
-    <Form.Item label={t('identity.code')} extra={<CodeButton entry={entry} purpose={purpose} />}>
+    <Form.Item
+      label={t('identity.code')}
+      extra={<CodeButton entry={entry} purpose={purpose} onDemoCode={showDemoCode} />}
+      description={
+        demoCode === null ? undefined : (
+          <span className="hy-demo-code" data-testid="demo-code">
+            {t('identity.demoCode', { code: demoCode })}
+          </span>
+        )
+      }
+    >
       <Input
         inputMode="numeric"
         placeholder={t('identity.codePlaceholder')}

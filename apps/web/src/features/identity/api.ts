@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { type UserInfo, useAuth } from '../../shared/auth-store.ts';
 import { api } from '../../shared/http.ts';
 import type { AccountKind } from './checks.ts';
@@ -40,8 +41,13 @@ export function accountFields({ kind, account, area }: AccountEntry): AccountFie
 }
 
 export const identityApi = {
+  /** `demoCode`: demo mode without email or SMS answers the code itself, to be shown to this user. */
   sendCode: (fields: AccountFields & { purpose: CodePurpose }) =>
-    api.get<{ cooldownSeconds: number }>('/user/getCode', { ...fields }, { spinner: true }),
+    api.get<{ cooldownSeconds: number; demoCode?: string }>(
+      '/user/getCode',
+      { ...fields },
+      { spinner: true },
+    ),
   login: (fields: AccountFields & { password: string }) =>
     api.post<LoginResult>('/member/login', { ...fields, device: 'web' }),
   register: (
@@ -101,5 +107,5 @@ export function useUserInfo() {
 /** After a change to the profile: fetch user info again. */
 export function useRefreshUserInfo() {
   const client = useQueryClient();
-  return () => client.invalidateQueries({ queryKey: ['userInfo'] });
+  return useCallback(() => client.invalidateQueries({ queryKey: ['userInfo'] }), [client]);
 }

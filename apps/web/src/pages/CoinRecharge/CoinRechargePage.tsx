@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useVersions } from '../../features/content/api.ts';
 import { ChainRecords } from '../../features/funds/ChainRecords.tsx';
 import { CoinChainPicker, useCoinChain } from '../../features/funds/CoinChainPicker.tsx';
+import { DepositSteps, depositRefusal } from '../../features/funds/DepositSteps.tsx';
 import {
   type DepositAddress,
   demoDeposit,
@@ -16,6 +17,7 @@ import {
   useTokenContracts,
   useWalletCoins,
 } from '../../features/funds/wallet-api.ts';
+import { useUserInfo } from '../../features/identity/api.ts';
 import {
   errorCode,
   errorMessage,
@@ -44,7 +46,9 @@ export function CoinRechargePage() {
   const client = useQueryClient();
   const coins = useWalletCoins();
   const pick = useCoinChain(coins.data, 'isin');
-  const address = useDepositAddress(pick.coin, pick.chain);
+  const { data: user } = useUserInfo();
+  const mayDeposit = user !== undefined && depositRefusal(user) === null;
+  const address = useDepositAddress(pick.coin, pick.chain, mayDeposit);
   const [watchUntil, setWatchUntil] = useState(0);
   const records = useDepositRecords(pick.coin, watchUntil);
   const demo = useVersions().data?.demo === true;
@@ -80,6 +84,7 @@ export function CoinRechargePage() {
           onCoin={pick.setCoin}
           onChain={pick.setChain}
         />
+        {user && !mayDeposit ? <DepositSteps user={user} /> : null}
         {address.data ? (
           <section className="hy-address-card" data-testid="deposit-address">
             <div className="hy-qr" data-testid="deposit-qr">
@@ -92,9 +97,9 @@ export function CoinRechargePage() {
               {t('funds.copyAddress')}
             </Button>
           </section>
-        ) : (
+        ) : mayDeposit ? (
           <EmptyState>{address.isLoading ? t('common.loading') : t('funds.noAddress')}</EmptyState>
-        )}
+        ) : null}
         {address.data ? (
           <div className="hy-facts">
             <span className="hy-muted">{t('funds.minDeposit')}</span>
