@@ -10,7 +10,7 @@ const START_TIMEOUT_MS = 60_000;
 /** The operator token of the started server: tests approve KYC with it. */
 const ADMIN_TOKEN = 'e2e-admin-token';
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -23,7 +23,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitUntilUp(url: string, server: ChildProcess): Promise<void> {
+export async function waitUntilUp(url: string, server: ChildProcess): Promise<void> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);

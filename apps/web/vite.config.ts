@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { serverMessagesPlugin } from './src/i18n/vite-plugin.ts';
 
 const SERVER = 'http://localhost:8080';
@@ -54,8 +55,42 @@ const CHUNK_GROUPS = [
   },
 ];
 
+/**
+ * The installable app (spec §2 /downloadApp): the web manifest with its icons
+ * (public/icons, drawn from icon.svg), and the service worker of src/sw/ given
+ * the list of files to keep (the bundle and icons, never API answers). The app
+ * registers the worker itself (src/features/pwa/installable.ts).
+ */
+const installableApp = VitePWA({
+  strategies: 'injectManifest',
+  srcDir: 'src/sw',
+  filename: 'sw.ts',
+  injectRegister: false,
+  manifest: {
+    id: '/',
+    name: 'Halyard',
+    short_name: 'Halyard',
+    description: 'Spot, futures and cycle trading of crypto assets',
+    start_url: '/',
+    scope: '/',
+    display: 'standalone',
+    orientation: 'portrait',
+    background_color: '#0b0e11',
+    theme_color: '#0b0e11',
+    icons: [
+      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+      { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  },
+  injectManifest: {
+    globPatterns: ['app/**/*.{js,css}', 'icons/*.png'],
+    rollupFormat: 'iife',
+  },
+});
+
 export default defineConfig({
-  plugins: [react(), serverMessagesPlugin()],
+  plugins: [react(), serverMessagesPlugin(), installableApp],
   server: {
     proxy: {
       ...Object.fromEntries(API_PREFIXES.map((prefix) => [prefix, { target: SERVER, changeOrigin: true }])),

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { HALYARD_VERSION } from '@halyard/protocol';
 import { loadWalletConfig, type WalletConfig } from './modules/wallet/config.ts';
 
 /**
@@ -54,6 +55,14 @@ export interface Config {
   cycleRefusedAreaCodes: string[];
   /** Chains, deposit xpub, hot wallet, demo chain, convert spread (modules/wallet/config.ts). */
   wallet: WalletConfig;
+  /**
+   * The release /home/versions reports as running (`nowCode`): the code's
+   * HALYARD_VERSION unless HALYARD_RELEASE names another (a CI build label, or a
+   * test of the web app's update prompt).
+   */
+  release: string;
+  /** The operator's native apps (APP_ANDROID_URL, APP_IOS_URL): /downloadApp links them; empty hides them. */
+  nativeApps: { androidUrl: string; iosUrl: string };
 }
 
 export interface PasswordHashCost {
@@ -74,6 +83,14 @@ function readList(value: string): string[] {
     .split(',')
     .map((item) => item.trim().replace(/^\+/, ''))
     .filter((item) => item !== '');
+}
+
+/** An http(s) link to a native app, or '' when unset: anything else is a configuration mistake. */
+function readAppUrl(env: NodeJS.ProcessEnv, name: string): string {
+  const value = env[name]?.trim() ?? '';
+  if (value !== '' && !/^https?:\/\//.test(value))
+    throw new Error(`${name} must be an http(s) URL, got ${value}`);
+  return value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -111,6 +128,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Default: +1 (US, Canada) and +44 (UK), where fixed-time binary products are barred for retail.
     cycleRefusedAreaCodes: readList(env.CYCLE_REFUSED_AREA_CODES ?? '1,44'),
     wallet: loadWalletConfig(env, { demo, dataDir }),
+    release: env.HALYARD_RELEASE || HALYARD_VERSION,
+    nativeApps: { androidUrl: readAppUrl(env, 'APP_ANDROID_URL'), iosUrl: readAppUrl(env, 'APP_IOS_URL') },
   };
 }
 

@@ -4,6 +4,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import './app/app.css';
 import { Providers } from './app/Providers.tsx';
 import { AppRouter } from './app/router.tsx';
+import { startInstallable } from './features/pwa/installable.ts';
 import { startLocale } from './i18n/index.ts';
 import { useAuth } from './shared/auth-store.ts';
 
@@ -26,6 +27,8 @@ document.documentElement.setAttribute('data-prefers-color-scheme', 'dark');
 if (useAuth.getState().walletAddress) {
   void import('./features/wallet/wallet.ts').then(({ restoreWallet }) => restoreWallet());
 }
+
+startInstallable();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');

@@ -3,3 +3,4 @@ export * from './envelope.ts';
 export * from './locales.ts';
 export * from './messages/index.ts';
 export * from './realtime.ts';
+export * from './version.ts';

@@ -42,6 +42,26 @@ describe('web app serving', () => {
     expect(bundle.headers['cache-control']).toContain('immutable');
   });
 
+  it('serves the installable app files at the root, revalidated on each use', async () => {
+    const dist = fakeDist();
+    writeFileSync(path.join(dist, 'sw.js'), 'self.addEventListener("fetch", () => {})');
+    writeFileSync(path.join(dist, 'manifest.webmanifest'), '{"name":"Halyard"}');
+    mkdirSync(path.join(dist, 'icons'));
+    writeFileSync(path.join(dist, 'icons', 'icon-192.png'), 'png');
+    await serverWith(dist);
+    const expected: [string, string][] = [
+      ['/sw.js', 'text/javascript'],
+      ['/manifest.webmanifest', 'application/manifest+json'],
+      ['/icons/icon-192.png', 'image/png'],
+    ];
+    for (const [url, type] of expected) {
+      const response = await http.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type']).toContain(type);
+      expect(response.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
   it('points a client that is not a browser at the app and the API docs from /', async () => {
     await serverWith(fakeDist());
     for (const accept of ['*/*', 'application/json']) {

@@ -101,6 +101,40 @@ function withFirstAnswers(html: string, first: FirstAnswers): string {
 }
 
 /**
+ * The installable app's files at the root (a service worker controls only the
+ * paths below its own). Not hashed, so revalidated on each use: a new build's
+ * worker and manifest are seen at once.
+ */
+const INSTALLABLE_APP_FILES = new Map([
+  ['sw.js', 'text/javascript; charset=utf-8'],
+  ['manifest.webmanifest', 'application/manifest+json'],
+]);
+
+async function registerInstallableAppFiles(http: FastifyInstance, distDir: string): Promise<void> {
+  for (const [file, type] of INSTALLABLE_APP_FILES) {
+    const filePath = path.join(distDir, file);
+    if (!existsSync(filePath)) continue;
+    http.get(`/${file}`, { schema: { hide: true } }, async (_request, reply) =>
+      reply
+        .type(type)
+        .header('cache-control', 'no-cache')
+        .send(await readFile(filePath)),
+    );
+  }
+  const iconsDir = path.join(distDir, 'icons');
+  if (!existsSync(iconsDir)) return;
+  await http.register(fastifyStatic, {
+    root: iconsDir,
+    prefix: '/icons/',
+    decorateReply: false,
+    index: false,
+    setHeaders(reply) {
+      reply.header('cache-control', 'no-cache');
+    },
+  });
+}
+
+/**
  * Serves the built web app at / with a single-page fallback: a GET for a
  * screen path (/my, /marketDetails/trad…) that accepts HTML gets index.html,
  * carrying the screen's first answers, and the app's router takes over.
@@ -123,6 +157,7 @@ export async function registerWebApp(
       reply.header('cache-control', 'public, max-age=31536000, immutable');
     },
   });
+  await registerInstallableAppFiles(http, distDir);
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!wantsHtml(request) || isApiPath(request.url)) return reply.callNotFound();
     const pathname = request.url.split('?')[0] ?? '/';

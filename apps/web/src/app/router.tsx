@@ -85,6 +85,10 @@ const SecurityCenterPage = lazyScreen(
   'SecurityCenterPage',
 );
 const SettingPage = lazyScreen(() => import('../pages/Setting/SettingPage.tsx'), 'SettingPage');
+const DownloadAppPage = lazyScreen(
+  () => import('../pages/DownloadApp/DownloadAppPage.tsx'),
+  'DownloadAppPage',
+);
 const StopPlPage = lazyScreen(() => import('../pages/StopPl/StopPlPage.tsx'), 'StopPlPage');
 
 /** The screens built so far; every other route of spec §2 shows its frame until its screen lands. */
@@ -101,6 +105,7 @@ const SCREENS: Partial<Record<RouteName, ComponentType>> = {
   modifyPayPass: ModifyPayPassPage,
   idAuth: IdAuthPage,
   setting: SettingPage,
+  downloadApp: DownloadAppPage,
   notice: NoticePage,
   aboutUs: AboutUsPage,
   helpCenter: HelpCenterPage,

@@ -1,4 +1,4 @@
-import { LOCALES } from '@halyard/protocol';
+import { HALYARD_VERSION, LOCALES } from '@halyard/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../clock.ts';
 import { ADMIN_TOKEN, signUp, startApp, type TestApp } from '../support/test-helpers.ts';
@@ -26,7 +26,7 @@ describe('home content (demo seed)', () => {
     app = await startApp({ demo: true });
     const en = await get('/home/versions', { lang: 'en' });
     const cn = await get('/home/versions', { lang: 'cn' });
-    expect(en).toMatchObject({ code: 200, data: { nowCode: '0.1.0', code: '0.1.0' } });
+    expect(en).toMatchObject({ code: 200, data: { nowCode: HALYARD_VERSION, code: HALYARD_VERSION } });
     expect(Object.keys(en.data).sort()).toEqual(['androidUrl', 'code', 'demo', 'iosUrl', 'notes', 'nowCode']);
     expect(en.data.demo).toBe(true);
     expect(en.data.notes).toContain('First release');
@@ -154,9 +154,62 @@ describe('home content (demo seed)', () => {
       socials: [],
       intro: '',
     });
-    expect((await get('/home/versions')).data).toMatchObject({ nowCode: '0.1.0', code: '0.1.0', notes: '' });
+    expect((await get('/home/versions')).data).toEqual({
+      nowCode: HALYARD_VERSION,
+      code: HALYARD_VERSION,
+      androidUrl: '',
+      iosUrl: '',
+      notes: '',
+      demo: false,
+    });
     expect((await get('/home/articles')).data).toEqual({ list: [], count: 0 });
     expect((await get('/home/banner')).data).toEqual([]);
+  });
+});
+
+describe('versions', () => {
+  it('reports the release it runs as nowCode, and never an announced release older than it as code', async () => {
+    app = await startApp({ demo: false });
+    const older = { code: '0.0.1', androidUrl: '', iosUrl: '', notes: {} };
+    expect((await send('PUT', '/admin/content/versions', older)).code).toBe(200);
+    expect((await get('/home/versions')).data).toMatchObject({
+      nowCode: HALYARD_VERSION,
+      code: HALYARD_VERSION,
+    });
+  });
+
+  it('reports HALYARD_RELEASE as the running release when it is set', async () => {
+    app = await startApp({ demo: true, env: { HALYARD_RELEASE: '99.2.0' } });
+    expect((await get('/home/versions')).data).toMatchObject({ nowCode: '99.2.0', code: '99.2.0' });
+  });
+
+  it('refuses a code that is not a dotted version and keeps what was published', async () => {
+    app = await startApp({ demo: false });
+    const refused = await send('PUT', '/admin/content/versions', {
+      code: 'latest',
+      androidUrl: '',
+      iosUrl: '',
+      notes: {},
+    });
+    expect(refused).toMatchObject({ code: 400, msg: 'Invalid parameter: code' });
+    expect((await get('/home/versions')).data.code).toBe(HALYARD_VERSION);
+  });
+
+  it('offers the configured native apps unless the published versions name other links', async () => {
+    app = await startApp({
+      demo: true,
+      env: { APP_ANDROID_URL: 'https://apps.example/a.apk', APP_IOS_URL: 'https://apps.example/ios' },
+    });
+    expect((await get('/home/versions')).data).toMatchObject({
+      androidUrl: 'https://apps.example/a.apk',
+      iosUrl: 'https://apps.example/ios',
+    });
+    const published = { code: '0.1.0', androidUrl: 'https://store.example/b', iosUrl: '', notes: {} };
+    await send('PUT', '/admin/content/versions', published);
+    expect((await get('/home/versions')).data).toMatchObject({
+      androidUrl: 'https://store.example/b',
+      iosUrl: 'https://apps.example/ios',
+    });
   });
 });
 
@@ -368,15 +421,15 @@ describe('operator content', () => {
     expect(badUrl.code).toBe(400);
 
     const versions = {
-      nowCode: '1.0.0',
-      code: '1.1.0',
-      androidUrl: '',
+      code: '99.1.0',
+      androidUrl: 'https://apps.example/halyard.apk',
       iosUrl: '',
       notes: { ko: '새 버전' },
     };
     expect((await send('PUT', '/admin/content/versions', versions)).code).toBe(200);
     expect((await get('/home/versions', { lang: 'ko' })).data).toEqual({
       ...versions,
+      nowCode: HALYARD_VERSION,
       notes: '새 버전',
       demo: true,
     });
@@ -417,8 +470,7 @@ describe('demo seed', () => {
     app = await startApp({ demo: true });
     await send('PUT', '/admin/content/tips', { texts: { en: { title: 'Operator tip', content: 'Mine.' } } });
     await send('PUT', '/admin/content/versions', {
-      nowCode: '2.0.0',
-      code: '2.0.0',
+      code: '99.0.0',
       androidUrl: '',
       iosUrl: '',
       notes: {},
@@ -429,7 +481,7 @@ describe('demo seed', () => {
     expect((await get('/home/banner')).data).toHaveLength(3);
     expect((await get('/home/banner?type=invite')).data).toHaveLength(1);
     expect((await get('/user/tipsList')).data.allTips.title).toBe('Operator tip');
-    expect((await get('/home/versions')).data.code).toBe('2.0.0');
+    expect((await get('/home/versions')).data.code).toBe('99.0.0');
   });
 
   it('writes every notice in all nine locales', async () => {

@@ -3,13 +3,15 @@ import type { Clock } from '../../clock.ts';
 import type { SessionResolver } from '../../http/auth.ts';
 import type { Store } from '../../store/connect.ts';
 import { registerContentRoutes } from './routes.ts';
-import { ContentService } from './service.ts';
+import { ContentService, type Deployment } from './service.ts';
 
 export type { AreaCode } from './area-codes.ts';
 export { seedContentDemo } from './seed.ts';
 export type {
   AboutUsView,
   BannerView,
+  Deployment,
+  NativeAppLinks,
   NoticeView,
   Page,
   TipsView,
@@ -32,10 +34,12 @@ export interface ContentModuleOptions {
   sessions?: SessionResolver;
   /** Demo mode (AMENDMENTS A5), reported by /home/versions. */
   demo?: boolean;
+  /** The release this server runs and its native apps, reported by /home/versions. */
+  deployment?: Deployment;
 }
 
 export function createContentModule(options: ContentModuleOptions): ContentModule {
-  const service = new ContentService(options.store.db, options.clock);
+  const service = new ContentService(options.store.db, options.clock, options.deployment);
   return {
     service,
     registerRoutes: (http) =>

@@ -108,11 +108,10 @@ const aboutUsSchema = {
 
 const versionsSchema = {
   type: 'object',
-  required: ['nowCode', 'code', 'androidUrl', 'iosUrl', 'notes'],
+  required: ['code', 'androidUrl', 'iosUrl', 'notes'],
   additionalProperties: false,
   properties: {
-    nowCode: { type: 'string', minLength: 1, maxLength: 30 },
-    code: { type: 'string', minLength: 1, maxLength: 30 },
+    code: { type: 'string', minLength: 1, maxLength: 30, pattern: '^\\d+(\\.\\d+)*$' },
     androidUrl: urlString,
     iosUrl: urlString,
     notes: localisedSchema({ type: 'string', maxLength: 5_000 }, false),
@@ -176,7 +175,8 @@ function registerPublicRoutes(
     {
       schema: {
         tags,
-        summary: 'Version data: nowCode vs code, download URLs, release notes in the request locale',
+        summary:
+          'Version data: nowCode (the release this server runs) vs code (the latest release), native-app links, release notes in the request locale',
       },
     },
     async (request) => ok({ ...(await content.versions(request.locale)), demo }),

@@ -1,4 +1,4 @@
-import { LOCALES, type Locale } from '@halyard/protocol';
+import { HALYARD_VERSION, LOCALES, type Locale } from '@halyard/protocol';
 import type { Clock } from '../../clock.ts';
 import type { Db, Executor } from '../../store/database.ts';
 import { DEMO_NOTICES } from './demo-notices.ts';
@@ -121,8 +121,7 @@ const DEMO_ABOUT_US: AboutUsSettings = {
 };
 
 const DEMO_VERSIONS: VersionsSettings = {
-  nowCode: '0.1.0',
-  code: '0.1.0',
+  code: HALYARD_VERSION,
   androidUrl: '',
   iosUrl: '',
   notes: {

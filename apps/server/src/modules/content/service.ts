@@ -1,4 +1,4 @@
-import { DEFAULT_LOCALE, type Locale } from '@halyard/protocol';
+import { DEFAULT_LOCALE, HALYARD_VERSION, isNewerVersion, type Locale } from '@halyard/protocol';
 import type { Clock } from '../../clock.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Db } from '../../store/database.ts';
@@ -90,18 +90,37 @@ export interface AboutUsSettings {
 
 export type AboutUsView = Omit<AboutUsSettings, 'intro'> & { intro: string };
 
-/** Version data (spec §3): an update is flagged when `nowCode` differs from `code`. */
-export interface VersionsSettings {
-  /** The version this server serves (the web build). */
-  nowCode: string;
-  /** The latest published app version. */
-  code: string;
+/** The operator's native apps (APP_ANDROID_URL, APP_IOS_URL); empty when there are none. */
+export interface NativeAppLinks {
   androidUrl: string;
   iosUrl: string;
+}
+
+/** What an operator publishes about releases (PUT /admin/content/versions). */
+export interface VersionsSettings extends NativeAppLinks {
+  /** The latest release the operator announces; a running build newer than it wins. */
+  code: string;
   notes: Localised<string>;
 }
 
-export type VersionsView = Omit<VersionsSettings, 'notes'> & { notes: string };
+/** What this deployment is: the release it runs, and its native apps from the configuration. */
+export interface Deployment {
+  /** HALYARD_VERSION, unless HALYARD_RELEASE says otherwise. */
+  release: string;
+  nativeApps: NativeAppLinks;
+}
+
+/**
+ * Version data (spec §3). `nowCode` is the release this server runs: a web app
+ * built as an older one offers the update. `code` is the latest release the
+ * operator announces for the native apps (never older than `nowCode`). Links
+ * left empty in the settings fall back to the configured native apps.
+ */
+export interface VersionsView extends NativeAppLinks {
+  nowCode: string;
+  code: string;
+  notes: string;
+}
 
 const EMPTY_ABOUT_US: AboutUsSettings = {
   phone: '',
@@ -114,8 +133,7 @@ const EMPTY_ABOUT_US: AboutUsSettings = {
 };
 
 const UNPUBLISHED_VERSIONS: VersionsSettings = {
-  nowCode: '0.1.0',
-  code: '0.1.0',
+  code: HALYARD_VERSION,
   androidUrl: '',
   iosUrl: '',
   notes: {},
@@ -161,6 +179,10 @@ export class ContentService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly deployment: Deployment = {
+      release: HALYARD_VERSION,
+      nativeApps: { androidUrl: '', iosUrl: '' },
+    },
   ) {}
 
   async notices(locale: Locale, page: number, limit: number): Promise<Page<NoticeView>> {
@@ -243,7 +265,14 @@ export class ContentService {
 
   async versions(locale: Locale): Promise<VersionsView> {
     const settings = await this.readSetting(SETTING_KEYS.versions, UNPUBLISHED_VERSIONS);
-    return { ...settings, notes: pickLocale(toMap(settings.notes), locale) ?? '' };
+    const { release, nativeApps } = this.deployment;
+    return {
+      nowCode: release,
+      code: isNewerVersion(settings.code, release) ? settings.code : release,
+      androidUrl: settings.androidUrl || nativeApps.androidUrl,
+      iosUrl: settings.iosUrl || nativeApps.iosUrl,
+      notes: pickLocale(toMap(settings.notes), locale) ?? '',
+    };
   }
 
   setVersions(settings: VersionsSettings): Promise<void> {

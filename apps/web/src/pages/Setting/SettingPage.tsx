@@ -1,4 +1,4 @@
-import { LOCALES, type Locale } from '@halyard/protocol';
+import { HALYARD_VERSION, isNewerVersion, LOCALES, type Locale } from '@halyard/protocol';
 import { Button, CheckList, Dialog, List, Popup } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -32,7 +32,8 @@ export function SettingPage() {
     navigate('/', { replace: true });
   };
 
-  const updateAvailable = versions && versions.nowCode !== versions.code;
+  // Spec §3 version data: this build against the release the server runs.
+  const updateAvailable = versions && isNewerVersion(versions.nowCode, HALYARD_VERSION);
   return (
     <PageFrame title={t('route.setting')}>
       <div className="hy-card">
@@ -43,16 +44,19 @@ export function SettingPage() {
           <List.Item
             extra={
               <span>
-                {versions?.nowCode ?? '—'}
+                {HALYARD_VERSION}
                 {updateAvailable ? (
                   <span className="hy-tag" style={{ marginLeft: 6 }}>
-                    {t('setting.update', { version: versions.code })}
+                    {t('setting.update', { version: versions.nowCode })}
                   </span>
                 ) : null}
               </span>
             }
           >
             {t('setting.version')}
+          </List.Item>
+          <List.Item onClick={() => navigate('/downloadApp')} data-testid="download-app">
+            {t('route.downloadApp')}
           </List.Item>
         </List>
       </div>
