@@ -18,6 +18,7 @@ const limitBuy: FuturesOrderInput = {
   quantity: '5',
   minNumber: '1',
   maxNumber: '100',
+  priceAccuracy: 2,
 };
 
 describe('checkFuturesOrder', () => {
@@ -76,6 +77,18 @@ describe('checkFuturesOrder', () => {
     ],
     ['market buy TP above the latest price', { style: 'market', price: '', takeProfit: '111' }, null],
     ['market buy SL between price and latest', { style: 'market', stopLoss: '105' }, null],
+    ['a price with more decimals than the contract', { price: '100.001' }, 'rules.tooManyDecimals'],
+    ['a price with trailing zeros', { price: '100.5000' }, null],
+    ['a 14-digit price', { price: '1'.repeat(14) }, 'rules.tooManyIntegerDigits'],
+    [
+      'a TP with more decimals than the contract',
+      { takeProfit: `101.${'1'.repeat(30)}` },
+      'rules.tooManyDecimals',
+    ],
+    ['a 38-digit TP', { takeProfit: '9'.repeat(38) }, 'rules.tooManyIntegerDigits'],
+    ['a 38-digit SL', { stopLoss: '9'.repeat(38) }, 'rules.tooManyIntegerDigits'],
+    ['a SL with more decimals than the contract', { stopLoss: '99.123' }, 'rules.tooManyDecimals'],
+    ['a TP of 13 digits and the contract decimals', { takeProfit: `${'9'.repeat(13)}.99` }, null],
   ])('%s → %s', (_, change, key) => expect(keyOf(checkFuturesOrder({ ...limitBuy, ...change }))).toBe(key));
 
   it('names the reference price in a TP/SL error', () => {
@@ -87,8 +100,8 @@ describe('checkFuturesOrder', () => {
 });
 
 describe('checkPositionTpSl', () => {
-  const long = { side: 'long' as const, openPrice: '100' };
-  const short = { side: 'short' as const, openPrice: '100' };
+  const long = { side: 'long' as const, openPrice: '100', priceAccuracy: 2 };
+  const short = { side: 'short' as const, openPrice: '100', priceAccuracy: 2 };
   it.each<[string, Parameters<typeof checkPositionTpSl>[0], string | null]>([
     ['neither TP nor SL', long, 'rules.tpSlRequired'],
     ['blank TP and SL', { ...long, takeProfit: '', stopLoss: ' ' }, 'rules.tpSlRequired'],
@@ -103,6 +116,13 @@ describe('checkPositionTpSl', () => {
     ['short SL above open', { ...short, stopLoss: '110' }, null],
     ['short SL below open', { ...short, stopLoss: '99' }, 'rules.stopLossCannotBeBelow'],
     ['a non-numeric TP', { ...long, takeProfit: 'x', stopLoss: '90' }, 'rules.takeProfitInvalid'],
+    ['a TP with 30 decimals', { ...long, takeProfit: `110.${'1'.repeat(30)}` }, 'rules.tooManyDecimals'],
+    ['a 38-digit TP', { ...long, takeProfit: '9'.repeat(38) }, 'rules.tooManyIntegerDigits'],
+    [
+      'a SL with 3 decimals on a 2-decimal contract',
+      { ...long, stopLoss: '90.125' },
+      'rules.tooManyDecimals',
+    ],
   ])('%s → %s', (_, position, key) => expect(keyOf(checkPositionTpSl(position))).toBe(key));
 });
 

@@ -1,6 +1,15 @@
 import { Dec } from '@halyard/money';
+import { PRICE_INTEGER_DIGITS } from './constants.ts';
 import { type RuleError, ruleError } from './error.ts';
-import { checkPositiveInput, isBlank, isIntegerText, parseNumber, parseOptionalPositive } from './number.ts';
+import {
+  checkPositiveInput,
+  fractionDigitCount,
+  integerDigitCount,
+  isBlank,
+  isIntegerText,
+  parseNumber,
+  parseOptionalPositive,
+} from './number.ts';
 import { checkSideBounds, type OrderSide, type OrderStyle, sliderPercent } from './order.ts';
 
 export type PositionSide = 'long' | 'short';
@@ -16,6 +25,8 @@ export interface FuturesOrderInput {
   maxNumber: string;
   takeProfit?: string;
   stopLoss?: string;
+  /** The contract's price accuracy: the decimals its prices (limit, TP, SL) may carry. */
+  priceAccuracy: number;
 }
 
 /** Whole lots: required, digits only, above zero. */
@@ -27,14 +38,17 @@ function checkLots(quantity: string | undefined): RuleError | null {
 
 /**
  * Spec §5 "Futures order", first failure wins: limit price required and a
- * correct number; quantity required and whole; minimum and maximum per side;
+ * correct number within the contract's price accuracy and 13 integer digits; quantity required and whole; minimum and maximum per side;
  * then take-profit and stop-loss against the reference price (the entered price
  * for limit, the latest price for market): a buy wants TP above and SL below,
  * a sell the reverse.
  */
 export function checkFuturesOrder(order: FuturesOrderInput): RuleError | null {
   if (order.style === 'limit') {
-    const priceError = checkPositiveInput(order.price, 'price');
+    const priceError = checkPositiveInput(order.price, 'price', {
+      integerDigits: PRICE_INTEGER_DIGITS,
+      decimals: order.priceAccuracy,
+    });
     if (priceError !== null) return priceError;
   }
   const lotsError = checkLots(order.quantity);
@@ -49,7 +63,7 @@ export function checkFuturesOrder(order: FuturesOrderInput): RuleError | null {
   const reference = Dec.parse(
     order.style === 'limit' && order.price !== undefined ? order.price : order.latestPrice,
   );
-  return checkTargets(order.side === 'buy' ? 'above' : 'below', reference, order, true);
+  return checkTargets(order.side === 'buy' ? 'above' : 'below', reference, order, order.priceAccuracy, true);
 }
 
 /**
@@ -62,26 +76,30 @@ export function checkPositionTpSl(position: {
   openPrice: string;
   takeProfit?: string;
   stopLoss?: string;
+  /** The contract's price accuracy. */
+  priceAccuracy: number;
 }): RuleError | null {
   if (isBlank(position.takeProfit) && isBlank(position.stopLoss)) return ruleError('rules.tpSlRequired');
   const direction = position.side === 'long' ? 'above' : 'below';
-  return checkTargets(direction, Dec.parse(position.openPrice), position, false);
+  return checkTargets(direction, Dec.parse(position.openPrice), position, position.priceAccuracy, false);
 }
 
 /**
  * Where the take-profit must lie relative to the reference; the stop-loss lies
- * on the other side. `strict` forbids equality.
+ * on the other side. `strict` forbids equality. Both are prices of the
+ * contract: at most `accuracy` decimals and 13 integer digits.
  */
 function checkTargets(
   takeProfitSide: 'above' | 'below',
   reference: Dec,
   targets: { takeProfit?: string; stopLoss?: string },
+  accuracy: number,
   strict: boolean,
 ): RuleError | null {
   const stopLossSide = takeProfitSide === 'above' ? 'below' : 'above';
   return (
-    checkTarget('takeProfit', targets.takeProfit, takeProfitSide, reference, strict) ??
-    checkTarget('stopLoss', targets.stopLoss, stopLossSide, reference, strict)
+    checkTarget('takeProfit', targets.takeProfit, takeProfitSide, reference, accuracy, strict) ??
+    checkTarget('stopLoss', targets.stopLoss, stopLossSide, reference, accuracy, strict)
   );
 }
 
@@ -90,11 +108,16 @@ function checkTarget(
   text: string | undefined,
   side: 'above' | 'below',
   reference: Dec,
+  accuracy: number,
   strict: boolean,
 ): RuleError | null {
   const target = parseOptionalPositive(text);
-  if (target === null) return null;
+  if (target === null || text === undefined) return null;
   if (target === 'invalid') return ruleError(`rules.${name}Invalid`);
+  if (integerDigitCount(text) > PRICE_INTEGER_DIGITS) {
+    return ruleError('rules.tooManyIntegerDigits', { digits: PRICE_INTEGER_DIGITS });
+  }
+  if (fractionDigitCount(text) > accuracy) return ruleError('rules.tooManyDecimals', { digits: accuracy });
   const order = target.cmp(reference);
   const wrongSide = side === 'above' ? order < 0 : order > 0;
   if (!wrongSide && !(strict && order === 0)) return null;

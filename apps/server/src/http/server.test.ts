@@ -211,6 +211,16 @@ describe('the input boundary', () => {
     });
   });
 
+  it('refuses a text that reads as an infinite number where a number is expected', async () => {
+    const { app } = await boundaryServer();
+    for (const page of ['Infinity', '-Infinity', '1e400']) {
+      const refused = await app.inject({ method: 'POST', url: `/lever?page=${page}`, payload: {} });
+      expect(refused.json(), page).toEqual({ code: 400, msg: 'Invalid parameter: page', data: null });
+    }
+    const text = await app.inject({ method: 'POST', url: '/lever', payload: { price: 'Infinity' } });
+    expect(text.json().data.body).toEqual({ price: 'Infinity' });
+  });
+
   it('answers an oversized JSON body with the request limit, not the image limit', async () => {
     const { app } = await boundaryServer();
     const payload = JSON.stringify({ price: 'x'.repeat(UPLOAD_LIMIT_BYTES + 2 * 1024 * 1024) });

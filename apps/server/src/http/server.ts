@@ -6,7 +6,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { CODE, type Envelope, translate } from '@halyard/protocol';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { refuseCoercedBooleans } from './body-booleans.ts';
+import { refuseMisreadCoercions } from './coercion-guards.ts';
 import { clientErrorHandler, frameworkErrors } from './client-errors.ts';
 import { Ok } from './envelope.ts';
 import { AppError } from './errors.ts';
@@ -60,7 +60,7 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
     request.locale = requestLocale(request);
     done();
   });
-  refuseCoercedBooleans(app);
+  refuseMisreadCoercions(app);
 
   await registerSecurityHeaders(app);
   // Brotli/gzip for every answer over 1 KiB (the web app's bundle above all):

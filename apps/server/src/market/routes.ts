@@ -1,5 +1,6 @@
 import { KLINE_MINUTES, MARKET_KINDS, type MarketKind } from '@halyard/protocol';
 import type { FastifyInstance } from 'fastify';
+import { MAX_EPOCH_MS } from '../http/bounds.ts';
 import { ok } from '../http/envelope.ts';
 import { badRequest } from '../http/errors.ts';
 import { KLINE_DEFAULT_COUNT, KLINE_MAX_COUNT, pageEnd, periodFor } from './kline.ts';
@@ -35,6 +36,7 @@ const klineQuerySchema = {
     date: {
       type: 'integer',
       minimum: 0,
+      maximum: MAX_EPOCH_MS,
       default: 0,
       description:
         '0 for the newest bars; else the end (exclusive) as epoch ms or packed yyyymmddhhmmss (UTC)',

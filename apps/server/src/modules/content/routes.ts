@@ -2,6 +2,7 @@ import fastifyStatic from '@fastify/static';
 import { LOCALES, type Locale } from '@halyard/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readToken, requireAdmin, type SessionResolver } from '../../http/auth.ts';
+import { idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import { ASSETS_DIR } from '../../paths.ts';
 import type { AboutUsSettings, ContentService, Localised, VersionsSettings } from './service.ts';
@@ -34,7 +35,7 @@ const pageQuery = {
 const idParams = {
   type: 'object',
   required: ['id'],
-  properties: { id: { type: 'integer', minimum: 1 } },
+  properties: { id: idField },
 } as const;
 
 /** One schema property per locale, English required: readers of a missing locale get English. */
@@ -326,7 +327,7 @@ function registerAdminRoutes(http: FastifyInstance, content: ContentService, adm
           required: ['texts'],
           additionalProperties: false,
           properties: {
-            userId: { type: 'integer', minimum: 1 },
+            userId: idField,
             // Empty texts remove the tip.
             texts: localisedSchema(tipTextSchema, false),
           },

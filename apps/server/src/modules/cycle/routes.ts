@@ -1,5 +1,6 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { currentUser } from '../../http/auth.ts';
+import { idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import {
   type Coins,
@@ -135,7 +136,7 @@ function registerAccountReads(http: FastifyInstance, { cycle, requireUser }: Cyc
         querystring: {
           type: 'object',
           required: ['orderId'],
-          properties: { orderId: { type: 'integer', minimum: 1 } },
+          properties: { orderId: idField },
         },
       },
     },

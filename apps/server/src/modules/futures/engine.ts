@@ -441,15 +441,13 @@ export class FuturesEngine {
         maxNumber: contract.maxnumber,
         ...(command.profitPrice ? { takeProfit: command.profitPrice } : {}),
         ...(command.lossPrice ? { stopLoss: command.lossPrice } : {}),
+        priceAccuracy: contract.price_accuracy,
       }),
     );
     if (!market.levers.includes(command.lever)) {
       throw badRequest('futures.leverNotAllowed', { levers: market.levers.join(', ') });
     }
     const price = command.style === 'limit' ? Dec.parse(command.price ?? '') : null;
-    if (price !== null && !price.hasAtMostDigits(contract.price_accuracy)) {
-      throw badRequest('rules.tooManyDecimals', { digits: contract.price_accuracy });
-    }
     this.checkOneLever(command);
     const lots = Dec.parse(command.number);
     const isHouse = command.trader.owner === HOUSE_OWNER;
@@ -1151,6 +1149,7 @@ export class FuturesEngine {
         openPrice: openPrice.toString(),
         ...(command.profitPrice ? { takeProfit: command.profitPrice } : {}),
         ...(command.lossPrice ? { stopLoss: command.lossPrice } : {}),
+        priceAccuracy: this.market(position.contract_id).contract.price_accuracy,
       }),
     );
     if (command.number !== undefined && command.number !== '') {

@@ -198,6 +198,27 @@ describe('position refusals', () => {
       'rules.stopLossCannotBeAbove',
       { price: '100000' },
     );
+    // Prices of the contract (BTC: 2 decimals, at most 13 integer digits), not any decimal text.
+    await expectNothingChanged(
+      post(h, '/contract/profitLoss', { autoid: positionId, profitPrice: '9'.repeat(38) }, user.token),
+      'rules.tooManyIntegerDigits',
+      { digits: 13 },
+    );
+    await expectNothingChanged(
+      post(
+        h,
+        '/contract/profitLoss',
+        { autoid: positionId, lossPrice: `90000.${'1'.repeat(30)}` },
+        user.token,
+      ),
+      'rules.tooManyDecimals',
+      { digits: 2 },
+    );
+    await expectNothingChanged(
+      order(h, user, 'buy', 'limit', '1', { price: '90000', profitPrice: '9'.repeat(38) }),
+      'rules.tooManyIntegerDigits',
+      { digits: 13 },
+    );
     await expectNothingChanged(
       post(h, '/contract/editProfitLoss', { id: 999_999, lossPrice: '1' }, user.token),
       'futures.triggerNotFound',

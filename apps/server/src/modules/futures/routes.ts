@@ -1,5 +1,6 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { currentUser } from '../../http/auth.ts';
+import { idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import {
   type Coins,
@@ -18,7 +19,7 @@ export interface FuturesRoutesOptions {
   requireUser: preHandlerAsyncHookHandler;
 }
 
-const id = { type: 'integer', minimum: 1 } as const;
+const id = idField;
 
 const pageQuery = {
   type: 'object',

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHook
 import type { Hex } from 'viem';
 import type { Config } from '../../config.ts';
 import { currentUser, readToken, requireAdmin } from '../../http/auth.ts';
+import { epochMsField, idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { CODE_PURPOSES, type CodePurpose, type IdentityService, type StoredImage } from './service.ts';
@@ -447,7 +448,7 @@ function registerOperatorRoutes(http: FastifyInstance, { service, config }: Iden
             : 'Reject a submission under review, with a reason',
           tags: ['operator'],
           security: ADMIN,
-          params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
+          params: { type: 'object', required: ['id'], properties: { id: idField } },
           body: {
             type: 'object',
             required: approve ? ['operator'] : ['operator', 'reason'],
@@ -475,11 +476,11 @@ function registerOperatorRoutes(http: FastifyInstance, { service, config }: Iden
           type: 'object',
           required: ['userId', 'reason', 'setBy', 'endsAt'],
           properties: {
-            userId: { type: 'integer', minimum: 1 },
+            userId: idField,
             reason: text(500, 'Shown to the user'),
             setBy: text(64, 'The rule or operator that sets the freeze'),
-            startsAt: { type: 'integer', minimum: 0, description: 'ms since the epoch' },
-            endsAt: { type: 'integer', minimum: 0, description: 'ms since the epoch' },
+            startsAt: epochMsField('ms since the epoch'),
+            endsAt: epochMsField('ms since the epoch'),
           },
         },
       },
@@ -501,7 +502,7 @@ function registerOperatorRoutes(http: FastifyInstance, { service, config }: Iden
         body: {
           type: 'object',
           required: ['userId', 'operator', 'reason'],
-          properties: { userId: { type: 'integer', minimum: 1 }, operator, reason: text(500) },
+          properties: { userId: idField, operator, reason: text(500) },
         },
       },
     },
@@ -539,7 +540,7 @@ function registerOperatorRoutes(http: FastifyInstance, { service, config }: Iden
         summary: 'The append-only operator audit log, newest first',
         tags: ['operator'],
         security: ADMIN,
-        querystring: { type: 'object', properties: { userId: { type: 'integer', minimum: 1 }, limit } },
+        querystring: { type: 'object', properties: { userId: idField, limit } },
       },
     },
     async (request) => ok(await service.auditLog(request.query.userId ?? null, request.query.limit)),

@@ -1,5 +1,6 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { currentUser } from '../../http/auth.ts';
+import { idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
 import { type Coins, coin, coinsQuery, money, optionalCoins, upperCoins } from '../../http/pair-params.ts';
@@ -173,7 +174,7 @@ function registerOrderWrites(http: FastifyInstance, { spot, requireUser }: SpotR
       schema: {
         ...schema,
         summary: 'Cancel one open order (id = its autoid)',
-        body: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
+        body: { type: 'object', required: ['id'], properties: { id: idField } },
       },
     },
     async (request) =>

@@ -1,5 +1,6 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { currentUser, requireAdmin } from '../../http/auth.ts';
+import { idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import type { SupportService } from './service.ts';
 import type { TicketStatus } from './store.ts';
@@ -22,13 +23,13 @@ const idBody = {
   type: 'object',
   required: ['id'],
   additionalProperties: false,
-  properties: { id: { type: 'integer', minimum: 1 } },
+  properties: { id: idField },
 } as const;
 
 const idParams = {
   type: 'object',
   required: ['id'],
-  properties: { id: { type: 'integer', minimum: 1 } },
+  properties: { id: idField },
 } as const;
 
 export function registerSupportRoutes(http: FastifyInstance, options: SupportRoutesOptions) {

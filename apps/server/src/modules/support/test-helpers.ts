@@ -10,11 +10,16 @@ export const ADMIN_TOKEN = 'content-support-admin-token';
 export type TestApp = App & { store: Store };
 
 /** A fresh app on a fresh store; `demo` decides whether the demo seeds run. */
-export async function startApp(options: { demo: boolean; clock?: Clock }): Promise<TestApp> {
+export async function startApp(options: {
+  demo: boolean;
+  clock?: Clock;
+  /** More settings, as environment variables. */
+  env?: NodeJS.ProcessEnv;
+}): Promise<TestApp> {
   const store = await openTestStore();
   // Loaded as a demo and then switched: only the content seeds should differ,
   // not the settings other modules require outside demo mode (chain keys, feeds).
-  const config = { ...loadConfig({ ...TEST_ENV, ADMIN_TOKEN }), demo: options.demo };
+  const config = { ...loadConfig({ ...TEST_ENV, ADMIN_TOKEN, ...options.env }), demo: options.demo };
   const app = await createApp({ config, store, clock: options.clock, rateLimits: false });
   return {
     ...app,

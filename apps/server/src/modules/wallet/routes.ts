@@ -1,5 +1,6 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { currentUser, requireAdmin } from '../../http/auth.ts';
+import { idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import type { UserWallet } from '../../ledger/index.ts';
 import { type AssetsService, DEMO_FIAT_RATES, TRANSFER_ROUTES, type TransferRoute } from './assets.ts';
@@ -182,7 +183,7 @@ function registerWithdrawalRoutes(http: FastifyInstance, { wallet, requireUser }
         summary: 'Delete a saved withdrawal address',
         tags: ['account'],
         security: USER,
-        body: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
+        body: { type: 'object', required: ['id'], properties: { id: idField } },
       },
     },
     async (request) => {
@@ -318,7 +319,7 @@ function registerAssetRoutes(
           properties: {
             coin,
             wallet: { type: 'string', enum: ['spot', 'futures', 'fiat', 'cycle', 'ieo'], default: 'spot' },
-            before: { type: 'integer', minimum: 1 },
+            before: idField,
             limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
           },
         },
@@ -419,7 +420,7 @@ function registerOperatorRoutes(http: FastifyInstance, { wallet, adminToken }: W
   const idParams = {
     type: 'object',
     required: ['id'],
-    properties: { id: { type: 'integer', minimum: 1 } },
+    properties: { id: idField },
   } as const;
 
   http.get<{ Querystring: { state: WithdrawalState; limit: number } }>(

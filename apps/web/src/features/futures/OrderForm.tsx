@@ -115,6 +115,7 @@ export function OrderForm({ info, levers, usable, state, onChange, onSubmit }: O
       maxNumber: info.maxnumber,
       takeProfit: state.takeProfit,
       stopLoss: state.stopLoss,
+      priceAccuracy: info.price_accuracy,
     });
     if (error) {
       toast(ruleText(error));
