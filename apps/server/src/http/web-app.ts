@@ -72,7 +72,8 @@ interface FirstAnswers {
 const NO_ANSWERS: FirstAnswers = { lang: 'en', answers: {} };
 
 async function firstAnswers(http: FastifyInstance, pathname: string, lang: Locale): Promise<FirstAnswers> {
-  const urls = [...FIRST_GETS_EVERY_SCREEN, ...(FIRST_GETS_BY_SCREEN[pathname] ?? [])];
+  const byScreen = Object.hasOwn(FIRST_GETS_BY_SCREEN, pathname) ? FIRST_GETS_BY_SCREEN[pathname] : undefined;
+  const urls = [...FIRST_GETS_EVERY_SCREEN, ...(byScreen ?? [])];
   const replies = await Promise.all(
     urls.map((url) => http.inject({ method: 'GET', url, headers: { lang, accept: 'application/json' } })),
   );

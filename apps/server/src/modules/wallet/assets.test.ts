@@ -194,6 +194,8 @@ describe('rates, coins and contracts', () => {
     expect((await get(h, '/account/getExchangeRateByCoin?coin=BTC')).msg).toBe(
       'No price for BTC yet; please try again shortly',
     );
+    // The route takes upper-case symbols only; the service itself reads no prototype member as a currency.
+    expect(() => h.app.wallet.assets.rate('constructor')).toThrow('wallet.noPrice');
     await h.app.market.simulator.tick();
     const btc = await expectOk(get(h, '/account/getExchangeRateByCoin?coin=BTC'));
     expect(btc.data).toEqual({

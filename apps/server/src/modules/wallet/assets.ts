@@ -287,7 +287,8 @@ export class AssetsService {
    * is worth in it (DEMO_FIAT_RATES); for a coin, its index price in USDT.
    */
   rate(coin: string) {
-    const fiat = DEMO_FIAT_RATES[coin];
+    // Own entries only: a coin named like an Object.prototype member is no currency.
+    const fiat = Object.hasOwn(DEMO_FIAT_RATES, coin) ? DEMO_FIAT_RATES[coin] : undefined;
     if (fiat) return { symbol: fiat.symbol, price: fiat.price, coin };
     const price = this.priceOf(coin);
     if (!price) throw badRequest('wallet.noPrice', { coin });
