@@ -60,7 +60,8 @@ function registerUserRoutes(
           additionalProperties: false,
           properties: {
             title: { type: 'string', maxLength: 100 },
-            content: { type: 'string' },
+            // The rule allows 200 characters and says so; past this, the schema refuses before anything is read.
+            content: { type: 'string', maxLength: 10_000 },
           },
         },
       },
