@@ -76,7 +76,8 @@ export const FUTURES_BOOK_ROWS = 7;
 /** Depth bar width = value × 800 / total, capped at 100 %. */
 export const DEPTH_BAR_SCALE = 800;
 
-export const SLIDER = { min: 0, max: 100, markStep: 20 } as const;
+/** The spot amount slider: whole percents 0–100, quick marks every 25 % (as Binance; the spec said 20). */
+export const SLIDER = { min: 0, max: 100, markStep: 25 } as const;
 
 /** Decimals shown for each kind of figure; display always floors. */
 export const DISPLAY_PRECISION = {

@@ -52,11 +52,14 @@ describe('flash exchange', () => {
       min: '0.0001',
       max: '2',
       rate: price('BTC').mul(keep).floorTo(12).toString(),
+      // The fee the rate takes, for the confirm step to show.
+      feeRate: SPREAD.toString(),
     });
     expect(buy).toMatchObject({
       min: '10',
       max: '100000',
       rate: keep.div(price('BTC')).floorTo(12).toString(),
+      feeRate: SPREAD.toString(),
     });
     expect(sell.expiresAt).toBe(h.clock.now() + 10_000);
     expect(sell.quoteId).not.toBe(buy.quoteId);

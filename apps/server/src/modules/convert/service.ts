@@ -33,6 +33,8 @@ export interface FlashPair {
   max: string;
   /** How much `to` one `from` buys: the index price less the spread. */
   rate: string;
+  /** The spread, as a fraction: the fee the rate already takes (shown before the user confirms). */
+  feeRate: string;
   quoteId: string;
   expiresAt: number;
 }
@@ -123,8 +125,21 @@ export class ConvertService {
       const sell = FLASH_LIMITS[coin];
       const buy = FLASH_LIMITS[quote];
       if (!price?.isPositive() || !sell || !buy) continue;
-      pairs.push({ from: coin, to: quote, ...sell, rate: price.mul(keep).floorTo(RATE_DIGITS).toString() });
-      pairs.push({ from: quote, to: coin, ...buy, rate: keep.div(price).floorTo(RATE_DIGITS).toString() });
+      const feeRate = spread.toString();
+      pairs.push({
+        from: coin,
+        to: quote,
+        ...sell,
+        rate: price.mul(keep).floorTo(RATE_DIGITS).toString(),
+        feeRate,
+      });
+      pairs.push({
+        from: quote,
+        to: coin,
+        ...buy,
+        rate: keep.div(price).floorTo(RATE_DIGITS).toString(),
+        feeRate,
+      });
     }
     return pairs;
   }

@@ -1,5 +1,13 @@
+import { Dec } from '@halyard/money';
 import { describe, expect, it } from 'vitest';
-import { filterAssetRows, isZeroRow, secondsLeft, withdrawalDebit, withdrawnSince } from './rows.ts';
+import {
+  convertFee,
+  filterAssetRows,
+  isZeroRow,
+  secondsLeft,
+  withdrawalDebit,
+  withdrawnSince,
+} from './rows.ts';
 
 const rows = [
   { coin: 'USDT', usable: '10', disable: '0' },
@@ -40,5 +48,16 @@ describe('funds arithmetic', () => {
       { amount: '9', state: 'completed', time: 50 },
     ];
     expect(withdrawnSince(records, 100)).toBe('6.5');
+  });
+});
+
+describe('convert fee', () => {
+  it('is what the spread took from the amount at the rate, floored', () => {
+    // 1000 USDT at 0.0000099800 BTC (price 1/100000 less 0.2 %) gives 0.00998 BTC; the 0.2 % kept is 0.00002 BTC.
+    expect(convertFee(Dec.parse('1000'), Dec.parse('0.00000998'), Dec.parse('0.002')).toString()).toBe(
+      '0.00002',
+    );
+    expect(convertFee(Dec.parse('1'), Dec.parse('99800'), Dec.parse('0.002')).toString()).toBe('200');
+    expect(convertFee(Dec.parse('5'), Dec.parse('2'), Dec.ZERO).isZero()).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import { Dec } from '@halyard/money';
+import { DISPLAY_PRECISION } from '@halyard/rules';
 
 /** Spot + futures usable and held amounts of a row, for the hide-zero filter. */
 export function isZeroRow(amounts: readonly string[]): boolean {
@@ -39,4 +40,15 @@ export function withdrawnSince(
       .filter((record) => record.state !== 'rejected' && record.time >= since)
       .map((record) => Dec.tryParse(record.amount) ?? Dec.ZERO),
   ).toString();
+}
+
+/**
+ * The fee a convert rate takes, in the coin received: the amount at the rate
+ * before the spread less what the rate gives (rate = price × (1 − spread)),
+ * floored to the shown digits.
+ */
+export function convertFee(amount: Dec, rate: Dec, feeRate: Dec): Dec {
+  const keep = Dec.ONE.sub(feeRate);
+  if (!keep.isPositive()) return Dec.ZERO;
+  return amount.mul(rate).mul(feeRate).div(keep).floorTo(DISPLAY_PRECISION.total);
 }

@@ -66,6 +66,8 @@ export interface FlashPair {
   min: string;
   max: string;
   rate: string;
+  /** The fee the rate already takes, as a fraction (the server's spread). */
+  feeRate: string;
   quoteId: string;
   expiresAt: number;
 }

@@ -21,11 +21,10 @@ interface OrderPanelProps {
   dispatch: Dispatch<OrderFormAction>;
 }
 
-const MARKS = Object.fromEntries(
-  Array.from({ length: SLIDER.max / SLIDER.markStep + 1 }, (_, index) => [
-    index * SLIDER.markStep,
-    `${index * SLIDER.markStep}%`,
-  ]),
+/** The slider's quick marks (25 %, 50 %, 75 %, 100 %); the slider itself moves by whole percents. */
+const MARKS = Array.from(
+  { length: SLIDER.max / SLIDER.markStep },
+  (_, index) => (index + 1) * SLIDER.markStep,
 );
 
 /** The spot order form (spec §2/§4/§5): side tabs, style sheet, price, amount, slider, balance, submit. */
@@ -169,15 +168,21 @@ export function OrderPanel({ info, account, form, dispatch }: OrderPanelProps) {
         />
       </div>
       <div className="hy-slider" data-testid="slider">
-        <Slider
-          min={SLIDER.min}
-          max={SLIDER.max}
-          step={1}
-          marks={MARKS}
-          ticks={false}
-          value={form.percent}
-          onChange={slide}
-        />
+        {/* No `marks` prop: antd-mobile then snaps every drag and tap to the nearest mark. */}
+        <Slider min={SLIDER.min} max={SLIDER.max} step={1} value={form.percent} onChange={slide} />
+        <div className="hy-slider-marks">
+          {MARKS.map((mark) => (
+            <button
+              type="button"
+              key={mark}
+              style={{ left: `${mark}%` }}
+              aria-pressed={form.percent === mark}
+              onClick={() => slide(mark)}
+            >
+              {mark}%
+            </button>
+          ))}
+        </div>
       </div>
       <div className="hy-usable">
         <span className="hy-muted">{t('exchange.usable')}</span>

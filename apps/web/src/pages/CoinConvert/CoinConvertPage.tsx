@@ -2,15 +2,16 @@ import { Dec } from '@halyard/money';
 import type { Locale } from '@halyard/protocol';
 import { checkConvert, DISPLAY_PRECISION } from '@halyard/rules';
 import { useQueryClient } from '@tanstack/react-query';
-import { ActionSheet, Button, Input } from 'antd-mobile';
+import { ActionSheet, Button, Input, Popup } from 'antd-mobile';
 import { DownFill } from 'antd-mobile-icons';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUsable } from '../../features/funds/api.ts';
-import { secondsLeft } from '../../features/funds/rows.ts';
+import { convertFee, secondsLeft } from '../../features/funds/rows.ts';
 import {
   convertAtQuote,
   type ExchangeRecord,
+  type FlashPair,
   useFlashPairs,
   useFlashRecords,
 } from '../../features/funds/wallet-api.ts';
@@ -20,6 +21,7 @@ import { EmptyState } from '../../shared/ui/EmptyState.tsx';
 import { PageFrame } from '../../shared/ui/PageFrame.tsx';
 import { toast } from '../../shared/ui/toast.ts';
 import '../../features/funds/funds.css';
+import './convert.css';
 
 function useNow(): number {
   const [now, setNow] = useState(() => Date.now());
@@ -50,7 +52,96 @@ function RecordRow({ record }: { record: ExchangeRecord }) {
   );
 }
 
-/** /coinConvert (flash exchange): pick from/to, amount, a quote locked for a few seconds, records. */
+/** What the confirm step shows: the amounts, the rate and the fee it takes, and the quote's countdown. */
+interface ConvertTerms {
+  pair: FlashPair;
+  amount: string;
+  receive: string;
+  left: number;
+}
+
+/**
+ * Convert asks before it exchanges: from and to amounts, rate, fee and the
+ * seconds the quote still holds. When the quote runs out the page fetches a
+ * new one and the sheet shows its rate; confirming waits for it.
+ */
+function ConvertConfirm({
+  terms,
+  onConfirm,
+  onClose,
+}: {
+  terms: ConvertTerms | null;
+  onConfirm(): void;
+  onClose(): void;
+}) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language as Locale;
+  const rows: [string, string][] = terms
+    ? [
+        [
+          t('funds.youPay'),
+          `${formatMoney(terms.amount, DISPLAY_PRECISION.total, locale)} ${terms.pair.from}`,
+        ],
+        [
+          t('funds.youReceive'),
+          `≈ ${formatMoney(terms.receive, DISPLAY_PRECISION.total, locale)} ${terms.pair.to}`,
+        ],
+        [t('funds.rate'), `1 ${terms.pair.from} ≈ ${terms.pair.rate} ${terms.pair.to}`],
+        [
+          t('funds.fee'),
+          t('funds.feeInRate', {
+            percent: formatMoney(Dec.parse(terms.pair.feeRate).mul(Dec.fromInt(100)).toString(), 2, locale),
+            amount: `${formatMoney(
+              convertFee(
+                Dec.parse(terms.amount),
+                Dec.parse(terms.pair.rate),
+                Dec.parse(terms.pair.feeRate),
+              ).toString(),
+              DISPLAY_PRECISION.total,
+              locale,
+            )} ${terms.pair.to}`,
+          }),
+        ],
+      ]
+    : [];
+  return (
+    <Popup visible={terms !== null} onMaskClick={onClose} bodyClassName="hy-convert-confirm">
+      <div data-testid="convert-confirm">
+        <h3>{t('funds.confirmConvert')}</h3>
+        {rows.map(([label, value]) => (
+          <div className="hy-convert-confirm-row" key={label}>
+            <span className="hy-muted">{label}</span>
+            <span className="hy-num">{value}</span>
+          </div>
+        ))}
+        <div className="hy-convert-confirm-row">
+          <span className="hy-muted">{t('funds.quoteValid')}</span>
+          <span className="hy-num" data-testid="confirm-countdown">
+            {terms && terms.left > 0
+              ? t('funds.seconds', { seconds: terms.left })
+              : t('funds.quoteRefreshing')}
+          </span>
+        </div>
+        <div className="hy-convert-confirm-actions">
+          <Button block onClick={onClose}>
+            {t('common.cancel')}
+          </Button>
+          <Button
+            block
+            color="primary"
+            disabled={!terms || terms.left === 0}
+            onClick={onConfirm}
+            data-testid="convert-confirm-submit"
+          >
+            {t('common.confirm')}
+          </Button>
+        </div>
+      </div>
+    </Popup>
+  );
+}
+
+/** /coinConvert (flash exchange): pick from/to, amount, a quote locked for a few seconds, a confirm, records. */
 export function CoinConvertPage() {
   const { t, i18n } = useTranslation();
   const locale = i18n.language as Locale;
@@ -60,6 +151,7 @@ export function CoinConvertPage() {
   const [wanted, setWanted] = useState({ from: 'USDT', to: 'BTC' });
   const [amount, setAmount] = useState('');
   const [sheet, setSheet] = useState<'from' | 'to' | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const now = useNow();
   const list = pairs.data ?? [];
   const pair =
@@ -82,13 +174,20 @@ export function CoinConvertPage() {
   const fromCoins = [...new Set(list.map((item) => item.from))];
   const toCoins = list.filter((item) => item.from === pair?.from).map((item) => item.to);
 
-  async function submit() {
+  /** The rules first (nothing to confirm when they fail), then the confirm step. */
+  function review() {
     if (!pair) return;
     const error = checkConvert({ amount, usable: usable.data?.usable ?? '0', min: pair.min, max: pair.max });
     if (error) {
       toast(ruleText(error));
       return;
     }
+    setConfirming(true);
+  }
+
+  async function submit() {
+    if (!pair) return;
+    setConfirming(false);
     const done = await convertAtQuote(pair.quoteId, amount);
     toast(t('funds.convertDone', { received: `${done.received} ${done.to}` }));
     setAmount('');
@@ -162,9 +261,7 @@ export function CoinConvertPage() {
           color="primary"
           disabled={!pair || expired}
           data-testid="convert-submit"
-          onClick={() => {
-            submit().catch(() => undefined);
-          }}
+          onClick={review}
         >
           {t('funds.convert')}
         </Button>
@@ -175,6 +272,13 @@ export function CoinConvertPage() {
           records.data?.map((record) => <RecordRow key={record.id} record={record} />)
         )}
       </div>
+      <ConvertConfirm
+        terms={confirming && pair ? { pair, amount, receive, left } : null}
+        onClose={() => setConfirming(false)}
+        onConfirm={() => {
+          submit().catch(() => undefined);
+        }}
+      />
       <ActionSheet
         visible={sheet !== null}
         onClose={() => setSheet(null)}
