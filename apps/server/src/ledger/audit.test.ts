@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock.ts';
 import { openStore, openTestStore, type Store } from '../store/connect.ts';
@@ -10,6 +12,7 @@ import { custodyWallet, systemAccount, userAccount } from './accounts.ts';
 import { auditLedger } from './audit.ts';
 import { createLedger, type Ledger } from './ledger.ts';
 import { d } from './test-support.ts';
+import type { TransferInput } from './transfers.ts';
 
 const run = promisify(execFile);
 const serverDir = path.resolve(import.meta.dirname, '../..');
@@ -131,4 +134,115 @@ describe('audit command', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+/**
+ * Issue 13 item 7: `npm run audit:ledger` run while the server keeps writing
+ * must pass every time. The audit runs as the real command, in its own
+ * process, against a SQLite file or (with TEST_DATABASE_URL) a PostgreSQL
+ * schema of its own, while this process streams batches into the same store.
+ * A history of a few pages makes each audit long enough for batches to
+ * commit between its reads (without the snapshot, these runs failed with
+ * account-totals and hold breaches).
+ */
+describe('audit command on a live ledger', () => {
+  const HISTORY_TRANSFERS = 12_000;
+  const AUDIT_RUNS = 4;
+
+  /** A store shared with the command: its options for this process and its environment for the command. */
+  async function liveStore(
+    dataDir: string,
+  ): Promise<{ store: Store; env: NodeJS.ProcessEnv; drop(): Promise<void> }> {
+    const url = process.env.TEST_DATABASE_URL;
+    if (!url) {
+      const sqliteFile = path.join(dataDir, 'halyard.sqlite');
+      const store = await openStore({ databaseUrl: null, sqliteFile });
+      return { store, env: { SQLITE_FILE: sqliteFile, DATABASE_URL: '' }, drop: async () => {} };
+    }
+    // Named like openTestStore's schemas, so a run that dies leaves one its sweep removes.
+    const schema = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+    const store = await openStore({ databaseUrl: url, sqliteFile: '', schema });
+    const searchPath = encodeURIComponent(`-c search_path=${schema}`);
+    return {
+      store,
+      env: { DATABASE_URL: `${url}${url.includes('?') ? '&' : '?'}options=${searchPath}` },
+      drop: async () => {
+        await sql`drop schema ${sql.id(schema)} cascade`.execute(store.db);
+      },
+    };
+  }
+
+  /** One order's worth of movements: a deposit, a hold, part of it posted, the rest voided. */
+  function orderBatch(n: number): TransferInput[] {
+    const user = userAccount(1 + (n % 7), 'spot');
+    return [
+      {
+        id: `dep-${n}`,
+        debit: systemAccount(custodyWallet('bsc')),
+        credit: user,
+        asset: 'USDT',
+        amount: d('10'),
+        code: 'deposit',
+      },
+      {
+        id: `hold-${n}`,
+        type: 'pending',
+        debit: user,
+        credit: systemAccount('clearing'),
+        asset: 'USDT',
+        amount: d('6'),
+        code: 'order',
+      },
+      { id: `fill-${n}`, type: 'post_pending', pendingId: `hold-${n}`, amount: d('4'), code: 'trade' },
+      { id: `cancel-${n}`, type: 'void_pending', pendingId: `hold-${n}`, code: 'cancel' },
+    ];
+  }
+
+  it('passes every run while batches stream in', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'halyard-live-audit-'));
+    const live = await liveStore(dataDir);
+    const env = { ...process.env, HALYARD_DATA_DIR: dataDir, ...live.env };
+    try {
+      const ledger = createLedger(live.store, new ManualClock());
+      const history = Array.from({ length: HISTORY_TRANSFERS / 4 }, (_, n) =>
+        orderBatch(1_000_000 + n),
+      ).flat();
+      await ledger.transaction((trx) => ledger.executeBulk(history, trx));
+
+      let auditing = true;
+      let committed = 0;
+      const stream = (async () => {
+        while (auditing) {
+          // Several batches in flight at once, as a busy server's queue holds them.
+          await Promise.all([0, 1, 2, 3].map((lane) => ledger.execute(orderBatch(committed * 4 + lane))));
+          committed += 1;
+          // Let the event loop turn (a server's requests come through it): SQLite answers
+          // synchronously, so this loop alone would never let the command's exit be seen.
+          await new Promise(setImmediate);
+        }
+      })();
+      const outputs: string[] = [];
+      try {
+        for (let audit = 0; audit < AUDIT_RUNS; audit++) {
+          // Node with tsx's loader: what `npm run audit:ledger` runs, minus npm's and tsx's wrapper processes.
+          const command = [process.execPath, ['--import', 'tsx', 'src/ledger/audit-cli.ts']] as const;
+          const result = await run(...command, { cwd: serverDir, env }).catch(
+            (error: { stdout: string }) => error,
+          );
+          outputs.push(result.stdout);
+        }
+      } finally {
+        auditing = false;
+        await stream;
+      }
+      for (const output of outputs) expect(output).toContain('OK: every invariant holds');
+      // The audits overlapped the stream: each later run saw more transfers.
+      const seen = outputs.map((output) => Number(/(\d+) transfers/.exec(output)?.[1]));
+      expect(seen[AUDIT_RUNS - 1]).toBeGreaterThan(seen[0]!);
+    } finally {
+      await live.drop();
+      await live.store.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 240_000);
 });

@@ -1,4 +1,5 @@
 import { Dec } from '@halyard/money';
+import { PostgresAdapter } from 'kysely';
 import type { Executor } from '../store/database.ts';
 import { accountRefFromColumns, mayGoNegative } from './accounts.ts';
 import { isOverdrawn } from './plan.ts';
@@ -57,8 +58,37 @@ function describe(row: AccountRow): string {
  * debits equal the credits (posted and pending apart), no account that may not
  * go negative is overdrawn, and each account carries its kind's overdraft flag.
  * Answers every breach found; an empty list is a healthy ledger.
+ *
+ * Everything is read inside one snapshot (see inSnapshot), so a server that
+ * keeps writing while the audit runs cannot make it report false breaches.
  */
 export async function auditLedger(db: Executor): Promise<AuditReport> {
+  return inSnapshot(db, auditWithin);
+}
+
+/**
+ * Runs `read` on one consistent snapshot of the store. The audit reads the
+ * accounts, then thousands of transfers page by page, then the holds: read
+ * apart, a batch committed between two reads shows in one and not the other
+ * (an account's totals ahead of its transfers) and the audit cries breach on
+ * a healthy ledger. PostgreSQL: a REPEATABLE READ, READ ONLY transaction (one
+ * snapshot for all its statements, no locks taken, writers never wait).
+ * SQLite: one read transaction; in WAL mode its snapshot is fixed by its
+ * first read and writers on other connections carry on (the CLI has a
+ * connection of its own). An open transaction handed in is the caller's
+ * snapshot, used as it is.
+ */
+async function inSnapshot<T>(db: Executor, read: (snapshot: Executor) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return read(db);
+  const begin = db.transaction();
+  const snapshot =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? begin.setIsolationLevel('repeatable read').setAccessMode('read only')
+      : begin;
+  return snapshot.execute(read);
+}
+
+async function auditWithin(db: Executor): Promise<AuditReport> {
   const breaches: Breach[] = [];
   const rows = await db.selectFrom('ledger_accounts').selectAll().orderBy('id').execute();
   const accounts = new Map(rows.map((row) => [row.id, { row, replayed: zeroTotals() }]));
