@@ -1,8 +1,8 @@
 import { Dec } from '@halyard/money';
 import { type Address, erc20Abi, type Hex, parseEventLogs, type TransactionReceipt } from 'viem';
 import type { Executor } from '../../store/database.ts';
-import { unitsToDec } from './chains.ts';
-import type { ChainId } from './config.ts';
+import { createChainReader, unitsToDec } from './chains.ts';
+import type { ChainId, WalletConfig } from './config.ts';
 import { walletStore as sql } from './store.ts';
 
 export interface TokenTransferLog {
@@ -99,4 +99,51 @@ export async function reconcileWithdrawals(
 
 export function isReconciled(entry: WithdrawalReconciliation): boolean {
   return entry.missing === 0 && entry.completed.eq(entry.onChain);
+}
+
+export interface ChainsReconciliation {
+  /** One line per chain and coin (or per chain skipped), for an operator. */
+  lines: string[];
+  breaches: string[];
+}
+
+/**
+ * Reconciles every chain the wallet config names an RPC URL for (a demo's
+ * local chain at its configured port, while the server runs); a chain without
+ * one, or whose node does not answer, is reported as skipped, not as a pass.
+ */
+export async function reconcileConfiguredChains(
+  db: Executor,
+  config: Pick<WalletConfig, 'chains' | 'localChain'>,
+): Promise<ChainsReconciliation> {
+  const result: ChainsReconciliation = { lines: [], breaches: [] };
+  for (const [offset, chain] of config.chains.entries()) {
+    const rpcUrl =
+      chain.rpcUrl ?? (config.localChain ? `http://127.0.0.1:${config.localChain.port + offset}` : null);
+    if (!rpcUrl) {
+      result.lines.push(`wallet reconciliation, chain ${chain.id}: skipped (no RPC URL)`);
+      continue;
+    }
+    const { client } = createChainReader(chain.id, rpcUrl);
+    try {
+      await client.getChainId();
+    } catch {
+      result.lines.push(`wallet reconciliation, chain ${chain.id}: skipped (no node answers at ${rpcUrl})`);
+      continue;
+    }
+    const entries = await reconcileWithdrawals(db, chain.id, (hash) =>
+      client.getTransactionReceipt({ hash }).catch(() => null),
+    );
+    if (entries.length === 0)
+      result.lines.push(`wallet reconciliation, chain ${chain.id}: no completed withdrawals`);
+    for (const entry of entries) {
+      const line =
+        `chain ${entry.chainId} ${entry.coin}: ${entry.withdrawals} completed withdrawals = ${entry.completed}, ` +
+        `their ${entry.transactions} transactions moved ${entry.onChain} out of the hot wallet` +
+        (entry.missing ? `, ${entry.missing} not found on chain` : '');
+      result.lines.push(`wallet reconciliation, ${line}: ${isReconciled(entry) ? 'OK' : 'MISMATCH'}`);
+      if (!isReconciled(entry)) result.breaches.push(line);
+    }
+  }
+  return result;
 }

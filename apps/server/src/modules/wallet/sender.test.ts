@@ -4,7 +4,7 @@ import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'vi
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chainDefinition, createChainReader } from './chains.ts';
 import { LOCAL_DEPLOYER_INDEX, localChainKey } from './config.ts';
-import { isReconciled, reconcileWithdrawals } from './reconcile.ts';
+import { isReconciled, reconcileConfiguredChains, reconcileWithdrawals } from './reconcile.ts';
 import { sentTxs } from './sent-txs.ts';
 import { walletStore } from './store.ts';
 import {
@@ -368,6 +368,18 @@ describe('the hot-wallet sender', () => {
     expect(doubled.completed.toString()).toBe('180');
     expect(doubled.onChain.toString()).toBe('90');
     expect(isReconciled(doubled)).toBe(false);
+    // What `npm run audit:ledger` prints and counts: the breach, and a chain without a node as skipped.
+    const audit = await reconcileConfiguredChains(h.store.db, {
+      chains: [
+        { id: CHAIN, rpcUrl: chain.rpcUrl },
+        { id: 1, rpcUrl: null },
+      ],
+      localChain: null,
+    });
+    expect(audit.breaches).toEqual([
+      'chain 56 USDT: 2 completed withdrawals = 180, their 1 transactions moved 90 out of the hot wallet',
+    ]);
+    expect(audit.lines.at(-1)).toBe('wallet reconciliation, chain 1: skipped (no RPC URL)');
     await h.store.db.deleteFrom('wallet_withdrawals').where('id', '>', id).execute();
   });
 });

@@ -1,3 +1,7 @@
+// Over ~500 lines on purpose: the sender's rounds and the operator's ways out
+// of a stuck withdrawal (resend, cancel, refund) share the same steps — take a
+// nonce, sign, record before sending, settle from the receipt — and split
+// apart those steps would have to become public.
 import { Dec } from '@halyard/money';
 import { type Address, type Hex, parseTransaction, type TransactionReceipt } from 'viem';
 import type { Clock } from '../../clock.ts';
