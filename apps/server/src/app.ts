@@ -93,7 +93,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     adminToken: config.adminToken,
     sessions: identity.service,
     demo: config.demo,
-    deployment: { release: config.release, nativeApps: config.nativeApps },
+    deployment: { release: config.release, nativeApps: config.nativeApps, contact: config.contact },
   });
   await content.registerRoutes(http);
   const support = createSupportModule({

@@ -32,3 +32,35 @@ describe('public address and wallet sign-in hosts', () => {
     expect(configWarnings(loadConfig({ ...LIVE, PUBLIC_URL: 'https://ex.example' }))).toEqual([]);
   });
 });
+
+describe('contact links', () => {
+  it('are read from SUPPORT_* and SOCIAL_LINKS, empty when unset', () => {
+    expect(loadConfig({}).contact).toEqual({
+      externalUrl: '',
+      onlineChatUrl: '',
+      LINEURL: '',
+      email: '',
+      phone: '',
+      socials: [],
+    });
+    const config = loadConfig({
+      SUPPORT_URL: 'https://help.ex.example',
+      SUPPORT_PHONE: ' +1 202 555 0100 ',
+      SOCIAL_LINKS: 'Telegram=https://t.me/ex,Discord = https://discord.gg/ex',
+    });
+    expect(config.contact).toMatchObject({
+      externalUrl: 'https://help.ex.example',
+      phone: '+1 202 555 0100',
+      socials: [
+        { name: 'Telegram', url: 'https://t.me/ex' },
+        { name: 'Discord', url: 'https://discord.gg/ex' },
+      ],
+    });
+  });
+
+  it('refuse a link that is not http(s) at start instead of showing a dead one', () => {
+    expect(() => loadConfig({ SUPPORT_CHAT_URL: 'chat.ex.example' })).toThrow(/SUPPORT_CHAT_URL/);
+    expect(() => loadConfig({ SOCIAL_LINKS: 'Telegram' })).toThrow(/SOCIAL_LINKS/);
+    expect(() => loadConfig({ SOCIAL_LINKS: 'X=javascript:alert(1)' })).toThrow(/SOCIAL_LINKS/);
+  });
+});

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { HALYARD_VERSION } from '@halyard/protocol';
+import type { ContactLinks } from './modules/content/service.ts';
 import { loadWalletConfig, type WalletConfig } from './modules/wallet/config.ts';
 
 /**
@@ -63,6 +64,13 @@ export interface Config {
   release: string;
   /** The operator's native apps (APP_ANDROID_URL, APP_IOS_URL): /downloadApp links them; empty hides them. */
   nativeApps: { androidUrl: string; iosUrl: string };
+  /**
+   * The operator's contact details and links (SUPPORT_URL, SUPPORT_CHAT_URL,
+   * SUPPORT_LINE_URL, SUPPORT_EMAIL, SUPPORT_PHONE, SOCIAL_LINKS): home's top
+   * bar and About us show them, unless the operator stored others; unset ones
+   * are hidden.
+   */
+  contact: ContactLinks;
 }
 
 export interface PasswordHashCost {
@@ -85,7 +93,7 @@ function readList(value: string): string[] {
     .filter((item) => item !== '');
 }
 
-/** An http(s) link to a native app, or '' when unset: anything else is a configuration mistake. */
+/** An http(s) link (a native app, a support page), or '' when unset: anything else is a configuration mistake. */
 function readAppUrl(env: NodeJS.ProcessEnv, name: string): string {
   const value = env[name]?.trim() ?? '';
   if (value !== '' && !/^https?:\/\//.test(value))
@@ -130,7 +138,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wallet: loadWalletConfig(env, { demo, dataDir }),
     release: env.HALYARD_RELEASE || HALYARD_VERSION,
     nativeApps: { androidUrl: readAppUrl(env, 'APP_ANDROID_URL'), iosUrl: readAppUrl(env, 'APP_IOS_URL') },
+    contact: {
+      externalUrl: readAppUrl(env, 'SUPPORT_URL'),
+      onlineChatUrl: readAppUrl(env, 'SUPPORT_CHAT_URL'),
+      LINEURL: readAppUrl(env, 'SUPPORT_LINE_URL'),
+      email: env.SUPPORT_EMAIL?.trim() ?? '',
+      phone: env.SUPPORT_PHONE?.trim() ?? '',
+      socials: readSocialLinks(env.SOCIAL_LINKS ?? ''),
+    },
   };
+}
+
+/** SOCIAL_LINKS: "Telegram=https://t.me/x,X=https://x.com/y", in this order; each link must be http(s). */
+function readSocialLinks(value: string): ContactLinks['socials'] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+    .map((item) => {
+      const split = item.indexOf('=');
+      const name = item.slice(0, split).trim();
+      const url = item.slice(split + 1).trim();
+      if (split <= 0 || !/^https?:\/\//.test(url)) {
+        throw new Error(`SOCIAL_LINKS entries are Name=https://…, got ${item}`);
+      }
+      return { name, url };
+    });
 }
 
 /**

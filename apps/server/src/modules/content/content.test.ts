@@ -133,17 +133,59 @@ describe('home content (demo seed)', () => {
   });
 
   it('answers about-us with LINEURL, the online chat URL and a localised intro', async () => {
-    app = await startApp({ demo: true });
+    app = await startApp({
+      demo: true,
+      env: {
+        SUPPORT_URL: 'https://help.operator.test',
+        SUPPORT_CHAT_URL: 'https://chat.operator.test',
+        SUPPORT_LINE_URL: 'https://line.me/ti/p/operator',
+        SUPPORT_EMAIL: 'help@operator.test',
+        SOCIAL_LINKS: 'Telegram=https://t.me/operator, X=https://x.com/operator',
+      },
+    });
     const en = await get('/home/aboutUs', { lang: 'en' });
     expect(Object.keys(en.data).sort()).toEqual(
       ['LINEURL', 'email', 'externalUrl', 'intro', 'onlineChatUrl', 'phone', 'socials'].sort(),
     );
-    expect(en.data.LINEURL).toMatch(/^https:\/\//);
-    expect(en.data.onlineChatUrl).toMatch(/^https:\/\//);
-    expect(en.data.socials.length).toBeGreaterThan(0);
+    // The links are the operator's configuration; an unset one (the phone) stays empty.
+    expect(en.data).toMatchObject({
+      externalUrl: 'https://help.operator.test',
+      onlineChatUrl: 'https://chat.operator.test',
+      LINEURL: 'https://line.me/ti/p/operator',
+      email: 'help@operator.test',
+      phone: '',
+      socials: [
+        { name: 'Telegram', url: 'https://t.me/operator' },
+        { name: 'X', url: 'https://x.com/operator' },
+      ],
+    });
     const tr = await get('/home/aboutUs', { lang: 'tr' });
     expect(tr.data.intro).not.toBe(en.data.intro);
     expect(tr.data.intro).toContain('açık kaynaklı');
+  });
+
+  it('has no placeholder links in the demo: unset contact links are empty, and what the operator stores wins', async () => {
+    app = await startApp({ demo: true, env: { SUPPORT_URL: 'https://help.operator.test' } });
+    const demo = (await get('/home/aboutUs')).data;
+    expect(JSON.stringify(demo)).not.toContain('.example');
+    expect(demo).toMatchObject({ LINEURL: '', onlineChatUrl: '', email: '', phone: '', socials: [] });
+    expect(demo.externalUrl).toBe('https://help.operator.test');
+    const stored = {
+      phone: '+44 20 7946 0000',
+      email: '',
+      LINEURL: '',
+      onlineChatUrl: 'https://chat.stored.test',
+      externalUrl: '',
+      socials: [],
+      intro: { en: 'Ours.' },
+    };
+    expect((await send('PUT', '/admin/content/aboutUs', stored)).code).toBe(200);
+    expect((await get('/home/aboutUs')).data).toMatchObject({
+      phone: '+44 20 7946 0000',
+      onlineChatUrl: 'https://chat.stored.test',
+      externalUrl: 'https://help.operator.test',
+      intro: 'Ours.',
+    });
   });
 
   it('answers empty about-us and unpublished versions before anything is configured', async () => {

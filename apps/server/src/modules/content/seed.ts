@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.ts';
 import type { Db, Executor } from '../../store/database.ts';
 import { DEMO_NOTICES } from './demo-notices.ts';
 import { sanitizeHtml } from './sanitize.ts';
-import { type AboutUsSettings, SETTING_KEYS, type VersionsSettings } from './service.ts';
+import { type AboutUsSettings, NO_CONTACT_LINKS, SETTING_KEYS, type VersionsSettings } from './service.ts';
 import {
   type BannerValues,
   bannerSlugExists,
@@ -95,18 +95,13 @@ const WELCOME_TIP: Record<Locale, TipText> = {
   },
 };
 
-/** Demo contact details: the reserved `.example` domains make plain they are not a real company's. */
+/**
+ * The demo's about-us text. Its contact details and links come from the
+ * configuration like any deployment's (SUPPORT_*, SOCIAL_LINKS): placeholder
+ * addresses here would be dead links on a real phone.
+ */
 const DEMO_ABOUT_US: AboutUsSettings = {
-  phone: '+1 555 0100',
-  email: 'support@halyard.example',
-  LINEURL: 'https://line.halyard.example/support',
-  onlineChatUrl: 'https://chat.halyard.example',
-  externalUrl: 'https://halyard.example',
-  socials: [
-    { name: 'Telegram', url: 'https://telegram.halyard.example' },
-    { name: 'X', url: 'https://x.halyard.example' },
-    { name: 'Discord', url: 'https://discord.halyard.example' },
-  ],
+  ...NO_CONTACT_LINKS,
   intro: {
     en: 'Halyard is an open-source crypto-asset exchange: spot, futures, cycle contracts, IEO and fiat trading through merchants, in nine languages.',
     cn: 'Halyard 是一个开源的数字资产交易平台，提供现货、合约、秒合约、IEO 以及通过商家进行的法币交易，支持九种语言。',

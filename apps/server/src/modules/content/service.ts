@@ -90,6 +90,22 @@ export interface AboutUsSettings {
 
 export type AboutUsView = Omit<AboutUsSettings, 'intro'> & { intro: string };
 
+/**
+ * The operator's contact details and links from the configuration (SUPPORT_*,
+ * SOCIAL_LINKS). About-us shows what the operator stored, else these; an
+ * empty one is hidden by the web app, never a dead link.
+ */
+export type ContactLinks = Omit<AboutUsSettings, 'intro'>;
+
+export const NO_CONTACT_LINKS: ContactLinks = {
+  phone: '',
+  email: '',
+  LINEURL: '',
+  onlineChatUrl: '',
+  externalUrl: '',
+  socials: [],
+};
+
 /** The operator's native apps (APP_ANDROID_URL, APP_IOS_URL); empty when there are none. */
 export interface NativeAppLinks {
   androidUrl: string;
@@ -108,6 +124,7 @@ export interface Deployment {
   /** HALYARD_VERSION, unless HALYARD_RELEASE says otherwise. */
   release: string;
   nativeApps: NativeAppLinks;
+  contact: ContactLinks;
 }
 
 /**
@@ -182,6 +199,7 @@ export class ContentService {
     private readonly deployment: Deployment = {
       release: HALYARD_VERSION,
       nativeApps: { androidUrl: '', iosUrl: '' },
+      contact: NO_CONTACT_LINKS,
     },
   ) {}
 
@@ -254,9 +272,19 @@ export class ContentService {
     await this.db.transaction().execute((trx) => replaceTips(trx, userId, clean, this.clock.now()));
   }
 
+  /** What the operator stored (PUT /admin/content/aboutUs), each empty field filled from the configuration. */
   async aboutUs(locale: Locale): Promise<AboutUsView> {
     const settings = await this.readSetting(SETTING_KEYS.aboutUs, EMPTY_ABOUT_US);
-    return { ...settings, intro: pickLocale(toMap(settings.intro), locale) ?? '' };
+    const configured = this.deployment.contact;
+    return {
+      phone: settings.phone || configured.phone,
+      email: settings.email || configured.email,
+      LINEURL: settings.LINEURL || configured.LINEURL,
+      onlineChatUrl: settings.onlineChatUrl || configured.onlineChatUrl,
+      externalUrl: settings.externalUrl || configured.externalUrl,
+      socials: settings.socials.length > 0 ? settings.socials : configured.socials,
+      intro: pickLocale(toMap(settings.intro), locale) ?? '',
+    };
   }
 
   setAboutUs(settings: AboutUsSettings): Promise<void> {

@@ -15,6 +15,9 @@ function External({ href, children }: { href: string; children: string }) {
 export function AboutUsPage() {
   const { t } = useTranslation();
   const { data } = useAboutUs();
+  const hasContact = Boolean(
+    data && (data.phone || data.email || data.onlineChatUrl || data.LINEURL || data.socials.length > 0),
+  );
   return (
     <PageFrame title={t('route.aboutUs')} fallback="/my">
       <div className="hy-card" style={{ padding: 16 }}>
@@ -23,7 +26,8 @@ export function AboutUsPage() {
           {data?.intro || t('about.defaultIntro')}
         </p>
       </div>
-      <div className="hy-card">
+      {/* Only what the operator configured: an unset link is left out, so the list may be empty. */}
+      <div className="hy-card" hidden={!hasContact}>
         <List>
           {data?.phone ? (
             <List.Item extra={<a href={`tel:${data.phone}`}>{data.phone}</a>}>{t('about.phone')}</List.Item>
