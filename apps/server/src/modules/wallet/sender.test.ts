@@ -179,6 +179,31 @@ describe('the hot-wallet sender', () => {
     expect((await row(id)).state).toBe('completed');
   });
 
+  it('sends the recorded bytes again when the node lost them, and completes on the same hash', async () => {
+    const user = await verifiedUser(h);
+    await fund(h, user.id, { USDT: '1000' });
+    const to = privateKeyToAddress(generatePrivateKey());
+    await saveAddress(user, to);
+    await miner().setAutomine(false);
+    const before = await chain.snapshot();
+    const id = await withdraw(user, to, '20');
+    await service().sendQueued();
+    const signed = await row(id);
+    // The node restarts without its pool: the signed transaction is gone from it.
+    await chain.revert(before);
+    expect(
+      await reader()
+        .getTransaction({ hash: signed.tx_hash as Hex })
+        .catch(() => null),
+    ).toBeNull();
+    await service().sendQueued();
+    await miner().setAutomine(true);
+    await settleWithdrawals(h, chain);
+    expect(await row(id)).toMatchObject({ state: 'completed', tx_hash: signed.tx_hash, nonce: signed.nonce });
+    expect(await sentTxs.ofWithdrawal(h.store.db, id)).toHaveLength(1);
+    expect((await chain.tokenBalance('USDT', to)).toString()).toBe('20');
+  });
+
   it('re-signs a stuck transaction with higher fees at the same nonce after the wait; whichever hash is mined completes it', async () => {
     const user = await verifiedUser(h);
     await fund(h, user.id, { USDT: '1000' });
