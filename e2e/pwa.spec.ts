@@ -13,6 +13,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 test('the app is installable: its manifest is linked and served, and its service worker takes control', async ({
   page,
+  context,
   request,
 }) => {
   await page.goto(`${base()}/setting`);
@@ -37,6 +38,15 @@ test('the app is installable: its manifest is linked and served, and its service
     (await caches.keys()).some((name) => name.includes('precache')),
   );
   expect(shell).toBe(true);
+
+  // Offline, the installed app still opens: the page and bundle come from the worker's caches.
+  await context.setOffline(true);
+  try {
+    await page.reload();
+    await expect(page.locator('.adm-nav-bar-title')).toHaveText('Settings');
+  } finally {
+    await context.setOffline(false);
+  }
 });
 
 test('/downloadApp explains how to install and links the native apps only when there are some', async ({

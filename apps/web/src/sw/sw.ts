@@ -6,6 +6,7 @@
  * answers are never cached: balances, orders and prices always come from the
  * server, or not at all.
  */
+import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { NetworkFirst } from 'workbox-strategies';
@@ -14,6 +15,8 @@ import { SKIP_WAITING } from './messages.ts';
 declare const self: ServiceWorkerGlobalScope;
 
 const PAGES_CACHE = 'halyard-pages';
+/** Pages kept for offline reopening: the screens a user visits most, not every record URL ever opened. */
+const PAGES_KEPT = 30;
 
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
@@ -28,6 +31,7 @@ registerRoute(
     new NetworkFirst({
       cacheName: PAGES_CACHE,
       plugins: [
+        new ExpirationPlugin({ maxEntries: PAGES_KEPT }),
         {
           handlerDidError: async () =>
             (await caches.open(PAGES_CACHE).then((cache) => cache.match('/'))) ?? Response.error(),
