@@ -118,6 +118,10 @@ const RAW_BODIES = [
   '{"__proto__":{"polluted":1}}',
   '{"constructor":{"prototype":{"polluted":1}}}',
   `{"a":"${'x'.repeat(100_000)}"}`,
+  // Multipart cut short, with a malformed part header, with a prototype field name.
+  '--x\r\nContent-Disposition: form-data; name="imgurl"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nabc',
+  '--x\r\nContent-Disposition\r\n\r\n1\r\n--x--\r\n',
+  '--x\r\nContent-Disposition: form-data; name="__proto__"\r\n\r\n1\r\n--x--\r\n',
 ];
 
 let h: Harness;
@@ -317,7 +321,14 @@ function requestOf(operation: Operation, caller: 'visitor' | 'user' | 'admin'): 
       bodyOf(operation.body),
       fc.option(headerValue, { freq: 2 }),
       fc.option(headerValue, { freq: 2 }),
-      fc.constantFrom('application/json', 'application/json', 'application/json', 'text/plain'),
+      fc.constantFrom(
+        'application/json',
+        'application/json',
+        'application/json',
+        'text/plain',
+        'multipart/form-data',
+        'multipart/form-data; boundary=x',
+      ),
     )
     .map(([path, query, payload, lang, acceptLanguage, contentType]) => {
       const headers: Record<string, string> = {};

@@ -7,6 +7,7 @@ import { ok } from './envelope.ts';
 import { badRequest } from './errors.ts';
 import { redactUrl } from './log-redaction.ts';
 import { createHttpServer, UPLOAD_LIMIT_BYTES } from './server.ts';
+import { readUploadedFile } from './uploads.ts';
 
 async function serverWithRoutes() {
   const app = await createHttpServer({ logLevel: 'silent' });
@@ -265,6 +266,30 @@ describe('the input boundary', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('uploads', () => {
+  it('answer a body that is not well-formed multipart with 400, and read a good one', async () => {
+    const app = await createHttpServer({ logLevel: 'silent' });
+    app.post('/upload', async (request) => {
+      const file = await readUploadedFile(request);
+      return ok(file && { field: file.field, text: file.bytes.toString() });
+    });
+    await app.ready();
+    const send = (payload: string, type = 'multipart/form-data; boundary=x') =>
+      app.inject({ method: 'POST', url: '/upload', payload, headers: { 'content-type': type } });
+    const part = '--x\r\nContent-Disposition: form-data; name="imgurl"; filename="a.png"\r\n\r\n';
+    for (const [payload, type] of [
+      ['garbage', 'multipart/form-data'],
+      ['garbage', undefined],
+      [`${part}cut short`, undefined],
+    ] as const) {
+      const answer = await send(payload, type);
+      expect(answer.statusCode, payload).toBe(400);
+      expect(answer.json()).toEqual({ code: 400, msg: 'Malformed request', data: null });
+    }
+    expect((await send(`${part}hello\r\n--x--\r\n`)).json().data).toEqual({ field: 'imgurl', text: 'hello' });
   });
 });
 

@@ -5,6 +5,7 @@ import { currentUser, readToken, requireAdmin } from '../../http/auth.ts';
 import { epochMsField, idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
+import { readUploadedFile } from '../../http/uploads.ts';
 import { CODE_PURPOSES, type CodePurpose, type IdentityService, type StoredImage } from './service.ts';
 
 /** Code requests cost a message each: few per client per minute. */
@@ -372,9 +373,9 @@ function registerUploadRoutes(http: FastifyInstance, { service, requireUser }: I
       },
     },
     async (request) => {
-      const file = await request.file();
-      if (file?.fieldname !== 'imgurl') throw badRequest('identity.imageMissing');
-      const saved = await service.saveUpload(currentUser(request).id, await file.toBuffer());
+      const file = await readUploadedFile(request);
+      if (file?.field !== 'imgurl') throw badRequest('identity.imageMissing');
+      const saved = await service.saveUpload(currentUser(request).id, file.bytes);
       return ok([saved]);
     },
   );
