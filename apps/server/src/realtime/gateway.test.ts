@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { Dec } from '@halyard/money';
 import type { DepthLevel, ServerPush } from '@halyard/protocol';
+import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
@@ -323,5 +324,38 @@ describe('realtime gateway', () => {
     expect(errors).toEqual([new Error('a bug')]);
     await bystander.barrier();
     expect(gateway.clientCount()).toBe(1);
+  });
+
+  it('survives any frame a client sends: refusals only, and every socket still answered', async () => {
+    const { gateway, base } = await startGateway();
+    const frame = fc.oneof(
+      fc.constantFrom(
+        '__proto__',
+        'constructor',
+        'toString',
+        'USDT___proto___trad_1',
+        'USDT_BTC_constructor_1',
+      ),
+      fc.constantFrom('USDT_BTC_trad_99999', 'usdt_btc_contract', '{"__proto__":1}', '', ' ', 'ping '),
+      fc.string({ maxLength: 80 }),
+      fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
+    );
+    // Fixed seed: the same frames on every run.
+    const frames = fc.sample(frame, { seed: 13, numRuns: 200 });
+    const clients = await Promise.all(
+      ['__proto__', 'constructor', 'ru'].map((lang, index) =>
+        TestClient.connect(base, `/ws/fuzz${index}?lang=${lang}`, { 'accept-language': 'toString' }),
+      ),
+    );
+    for (const [index, data] of frames.entries()) clients[index % clients.length]?.socket.send(data);
+    for (const client of clients) await client.barrier();
+    const types = clients.flatMap((client) => client.pushes().map((push) => push.type));
+    expect(new Set(types)).toEqual(new Set(['error']));
+    expect(gateway.clientCount()).toBe(clients.length);
+    // A frame over the size limit closes that socket (1009), and only that one.
+    const big = await TestClient.connect(base, '/ws/fuzz-big');
+    big.socket.send('x'.repeat(4096));
+    expect(await big.closed).toBe(1009);
+    for (const client of clients) await client.barrier();
   });
 });
