@@ -43,7 +43,8 @@ export function areaCodes(locale: Locale): AreaCode[] {
 }
 
 function buildAreaCodes(locale: Locale): AreaCode[] {
-  const names = new Intl.DisplayNames([LANGUAGE_TAG[locale]], { type: 'region', style: 'short' });
+  // Full names ("United Kingdom", not "UK"): what people type in the picker's search.
+  const names = new Intl.DisplayNames([LANGUAGE_TAG[locale]], { type: 'region' });
   const entries = phoneRegions().map(
     ({ region, callingCode }): AreaCode => ({
       region,

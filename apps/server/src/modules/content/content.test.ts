@@ -117,7 +117,7 @@ describe('home content (demo seed)', () => {
     const codes: { region: string; country: string; initials: string; state: number }[] = en.data;
     // Every region libphonenumber knows (~245), not a hand-picked few.
     expect(codes.length).toBeGreaterThanOrEqual(240);
-    expect(codes).toContainEqual({ region: 'GB', country: 'UK', initials: '+44', state: 0 });
+    expect(codes).toContainEqual({ region: 'GB', country: 'United Kingdom', initials: '+44', state: 0 });
     expect(codes).toContainEqual({ region: 'FJ', country: 'Fiji', initials: '+679', state: 0 });
     const firstOther = codes.findIndex((code) => code.state === 0);
     expect(firstOther).toBeGreaterThan(0);
