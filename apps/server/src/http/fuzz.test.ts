@@ -235,34 +235,51 @@ function plausible(name: string, schema: Schema): fc.Arbitrary<unknown> {
   if (/maincoin/.test(name)) return fc.constant('USDT');
   if (/coin/.test(name)) return fc.constantFrom('USDT', 'BTC');
   if (/email|account/.test(name)) return fc.constant(EMAIL);
+  if (/price/i.test(name)) return fc.constantFrom('65000', '100000', '3000', '0.5');
+  if (/number|amount/i.test(name)) return fc.constantFrom('0.01', '1', '10', '100');
   return fc.constantFrom('1', '0.01', '100', '65000', 'BTC', 'spot', 'futures', 'text');
 }
 
-function fieldValue(name: string, schema: Schema): fc.Arbitrary<unknown> {
-  return fc.oneof({ weight: 2, arbitrary: plausible(name, schema) }, { weight: 1, arbitrary: hostileValue });
-}
-
+/**
+ * A JSON body: mostly every field plausible but one fault (a hostile value or a
+ * missing field), so that the fault meets the route's deeper checks; some
+ * bodies with faults everywhere; some plausible throughout, which may succeed
+ * and leave orders and balances for the later requests to meet.
+ */
 function bodyOf(schema: Schema | null): fc.Arbitrary<string | undefined> {
   const properties = Object.entries(schema?.properties ?? {});
-  const fields = fc.tuple(
+  const plausibleBody = fc.tuple(...properties.map(([name, property]) => plausible(name, property)));
+  const oneFault = fc
+    .tuple(plausibleBody, fc.nat(Math.max(properties.length - 1, 0)), fc.option(hostileValue, { freq: 4 }))
+    .map(([values, at, fault]) =>
+      values.map((value, index) => (index === at ? (fault ?? undefined) : value)),
+    );
+  const manyFaults = fc.tuple(
     ...properties.map(([name, property]) =>
-      fc
-        .option(fieldValue(name, property), { nil: undefined, freq: 4 })
-        .map((value) => [name, value] as const),
+      fc.option(fc.oneof(plausible(name, property), hostileValue), { nil: undefined, freq: 4 }),
     ),
   );
-  const extra = fc.dictionary(fc.constantFrom(...PROTO_NAMES), hostileValue, { maxKeys: 1 });
-  const object = fc.tuple(fields, extra, fc.nat(9)).map(([entries, more, protoChance]) => {
-    const body: Record<string, unknown> = {};
-    for (const [name, value] of entries) if (value !== undefined) body[name] = value;
-    // Own "__proto__" and "constructor" keys, as a JSON text would carry them.
-    for (const [name, value] of Object.entries(more)) {
-      if (protoChance < 3) Object.defineProperty(body, name, { value, enumerable: true });
-    }
-    return JSON.stringify(body);
-  });
+  const extra = fc.option(fc.tuple(fc.constantFrom(...PROTO_NAMES), hostileValue), { freq: 4 });
+  const object = fc
+    .tuple(
+      fc.oneof(
+        { weight: 4, arbitrary: oneFault },
+        { weight: 2, arbitrary: manyFaults },
+        { weight: 1, arbitrary: plausibleBody },
+      ),
+      extra,
+    )
+    .map(([values, more]) => {
+      const body: Record<string, unknown> = {};
+      for (const [index, [name]] of properties.entries()) {
+        if (values[index] !== undefined) body[name] = values[index];
+      }
+      // An own "__proto__" or "constructor" key, as a JSON text would carry it.
+      if (more) Object.defineProperty(body, more[0], { value: more[1], enumerable: true });
+      return JSON.stringify(body);
+    });
   return fc.oneof(
-    { weight: 6, arbitrary: object },
+    { weight: 8, arbitrary: object },
     { weight: 2, arbitrary: fc.constantFrom(...RAW_BODIES) },
     { weight: 1, arbitrary: fc.constant(undefined) },
   );
@@ -321,13 +338,12 @@ function requestOf(operation: Operation, caller: 'visitor' | 'user' | 'admin'): 
       bodyOf(operation.body),
       fc.option(headerValue, { freq: 2 }),
       fc.option(headerValue, { freq: 2 }),
-      fc.constantFrom(
-        'application/json',
-        'application/json',
-        'application/json',
-        'text/plain',
-        'multipart/form-data',
-        'multipart/form-data; boundary=x',
+      fc.oneof(
+        { weight: 8, arbitrary: fc.constant('application/json') },
+        {
+          weight: 2,
+          arbitrary: fc.constantFrom('text/plain', 'multipart/form-data', 'multipart/form-data; boundary=x'),
+        },
       ),
     )
     .map(([path, query, payload, lang, acceptLanguage, contentType]) => {
