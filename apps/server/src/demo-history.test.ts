@@ -3,7 +3,7 @@ import { KLINE_MINUTES, type MarketKind, type MarketRef } from '@halyard/protoco
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from './app.ts';
 import { ManualClock } from './clock.ts';
-import { loadConfig } from './config.ts';
+import { type Config, loadConfig } from './config.ts';
 import { demoHistoryMarkets } from './demo-history.ts';
 import { risePercent, windowStart } from './market/ticker.ts';
 import { openTestStore, type Store } from './store/connect.ts';
@@ -20,13 +20,14 @@ let app: App;
 let store: Store;
 let clock: ManualClock;
 let markets: MarketRef[];
+let config: Config;
 
 beforeAll(async () => {
   store = await openTestStore();
   clock = new ManualClock(NOW);
-  const config = loadConfig({ LOG_LEVEL: 'silent', HALYARD_PRICE_SEED: 'demo-history' });
+  config = loadConfig({ LOG_LEVEL: 'silent', HALYARD_PRICE_SEED: 'demo-history' });
   app = await createApp({ config, store, clock, rateLimits: false });
-  const targets = demoHistoryMarkets(app);
+  const targets = demoHistoryMarkets(app, config.priceTickMs);
   markets = targets.map((target) => target.market);
   expect(await app.market.seedDemoHistory(targets)).toBe(targets.length);
 }, 60_000);
@@ -123,6 +124,18 @@ describe('demo history on a fresh install', () => {
     }
   });
 
+  it("trades about a live day's volume a day: what the house's crossing orders make on spot", () => {
+    for (const { market, volume } of demoHistoryMarkets(app, config.priceTickMs)) {
+      const traded = Dec.parse(app.market.data.ticker(market)!.volume);
+      if (!volume) {
+        expect(traded.isZero(), `${market.kind} ${market.tradcoin}`).toBe(true);
+        continue;
+      }
+      expect(traded.gt(volume.perDay.div(Dec.fromInt(2))), `${market.kind} ${market.tradcoin}`).toBe(true);
+      expect(traded.lt(volume.perDay.mul(Dec.fromInt(2))), `${market.kind} ${market.tradcoin}`).toBe(true);
+    }
+  });
+
   it('shows the same prices on the spot, futures and cycle charts of a coin', async () => {
     const [spot, futures, cycle] = await Promise.all(
       (['trad', 'contract', 'cycle'] as const).map((kind) =>
@@ -136,7 +149,7 @@ describe('demo history on a fresh install', () => {
 
   it('is seeded once: a second start keeps the stored history', async () => {
     const before = await series(markets[0]!, 1);
-    expect(await app.market.seedDemoHistory(demoHistoryMarkets(app))).toBe(0);
+    expect(await app.market.seedDemoHistory(demoHistoryMarkets(app, config.priceTickMs))).toBe(0);
     expect(await series(markets[0]!, 1)).toEqual(before);
   });
 

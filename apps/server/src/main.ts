@@ -7,7 +7,7 @@ const config = loadConfig();
 const store = await openStore(config);
 const app = await createApp({ config, store });
 // Before the first request and the first index tick: charts open on months of history.
-if (config.demo) await seedDemoHistory(app);
+if (config.demo) await seedDemoHistory(app, config);
 await app.http.listen({ port: config.port, host: config.host });
 app.start();
 app.http.log.info(`Halyard on ${config.publicUrl} (${store.dialect}${config.demo ? ', demo' : ''})`);

@@ -11,7 +11,7 @@ const BTC = DEMO_COINS.find((coin) => coin.coin === 'BTC')!;
 const SPOT_BTC: HistoryMarket = {
   market: { kind: 'trad', tradcoin: 'BTC', maincoin: 'USDT' },
   priceAccuracy: 2,
-  volumeStep: Dec.parse('0.00001'),
+  volume: { perDay: Dec.parse('5.184'), step: Dec.parse('0.00001') },
 };
 
 function bars(seed = 'test', end = END, endPrice = Dec.parse('96500')): Candle[] {
@@ -126,11 +126,11 @@ describe('demo history', () => {
     const futures = historyBars(
       path,
       stretches,
-      { ...SPOT_BTC, volumeStep: Dec.parse('0.001') },
+      { ...SPOT_BTC, volume: { perDay: Dec.parse('5.184'), step: Dec.parse('0.001') } },
       Dec.fromInt(96500),
     );
     for (const bar of futures) expect(bar.volume.hasAtMostDigits(3)).toBe(true);
-    const cycle = historyBars(path, stretches, { ...SPOT_BTC, volumeStep: null }, Dec.fromInt(96500));
+    const cycle = historyBars(path, stretches, { ...SPOT_BTC, volume: null }, Dec.fromInt(96500));
     expect(cycle.every((bar) => bar.volume.isZero())).toBe(true);
     expect(cycle.map((bar) => bar.close.toString())).toEqual(futures.map((bar) => bar.close.toString()));
   });

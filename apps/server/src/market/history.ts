@@ -33,9 +33,10 @@ import type { Candle } from './store.ts';
  * index continue without a jump. The same seed and end time give the same
  * history, on every market of the coin (spot, futures and cycle agree).
  *
- * Volume: each step trades the coin's typical daily quote volume in proportion
- * to its length, scaled by a seeded activity factor (higher on bigger moves).
- * It is counted in whole volume steps (a spot pair's amount step, one futures
+ * Volume: each step trades the market's typical daily volume (what its live
+ * trading makes, so history and live bars look alike) in proportion to its
+ * length, scaled by a seeded activity factor (higher on bigger moves). It is
+ * counted in whole volume steps (a spot pair's amount step, one futures
  * contract), so sums are exact and a day's volume is its minutes' volumes.
  */
 
@@ -48,29 +49,17 @@ const STEPS_PER_BAR = 12;
 /** Every stretch reaches back at least this far: the 24-hour ticker's window and the bar before it. */
 const TICKER_DEPTH_MS = 25 * 60 * MINUTE_MS;
 
-/**
- * Typical traded value per day in the quote coin (a model parameter for the
- * demo, roughly in proportion to the coins' real markets); 1,000,000 otherwise.
- */
-const DAILY_QUOTE_VOLUME = new Map<string, number>([
-  ['BTC', 40_000_000],
-  ['ETH', 25_000_000],
-  ['SOL', 12_000_000],
-  ['BNB', 6_000_000],
-  ['XRP', 8_000_000],
-  ['DOGE', 5_000_000],
-  ['TRX', 2_000_000],
-  ['LTC', 3_000_000],
-  ['HAL', 800_000],
-]);
-const DEFAULT_DAILY_QUOTE_VOLUME = 1_000_000;
-
 /** A market to fill, with what its bars need to know about it. */
 export interface HistoryMarket {
   market: MarketRef;
   priceAccuracy: number;
-  /** Volume is a whole number of these (spot: the amount step; futures: one contract's coins); null when the market's prints carry no volume (cycle: index ticks). */
-  volumeStep: Dec | null;
+  /**
+   * The market's volume: a typical day's, in the trade coin (what its live
+   * trading makes, so the history's bars match the live ones), counted in
+   * whole `step`s (spot: the amount step; futures: one contract's coins).
+   * Null when the market's prints carry no volume (cycle: index ticks).
+   */
+  volume: { perDay: Dec; step: Dec } | null;
 }
 
 /** One period's part of the walk: its points from `from` on are `stepMs` apart. */
@@ -89,11 +78,11 @@ export function historyStretches(end: number): HistoryStretch[] {
   });
 }
 
-/** A coin's walk: point i is at times[i], at the end price times factors[i], with quoteVolumes[i] traded since the point before. */
+/** A coin's walk: point i is at times[i], at the end price times factors[i], with shares[i] of a typical day's volume traded since the point before. */
 export interface CoinPath {
   times: number[];
   factors: Float64Array;
-  quoteVolumes: Float64Array;
+  shares: Float64Array;
   /** Index of each stretch's first point, by period. */
   firstPoint: Map<KlineMinutes, number>;
 }
@@ -120,10 +109,9 @@ export function coinPath(
   const { times, firstPoint } = pointTimes(stretches, end);
   const steps = seededNormal(seededUniform(hash32(`${seed}:${coin.coin}:history`)));
   const activity = seededNormal(seededUniform(hash32(`${seed}:${coin.coin}:volume`)));
-  const dailyVolume = DAILY_QUOTE_VOLUME.get(coin.coin) ?? DEFAULT_DAILY_QUOTE_VOLUME;
   const count = times.length;
   const logs = new Float64Array(count);
-  const quoteVolumes = new Float64Array(count);
+  const shares = new Float64Array(count);
   for (let index = 0; index < count; index += 1) {
     const previous = times[index - 1] ?? (times[0] as number) - (stretches[0]?.stepMs ?? MINUTE_MS);
     const elapsed = (times[index] as number) - previous;
@@ -131,12 +119,12 @@ export function coinPath(
     logs[index] = (logs[index - 1] ?? 0) + coin.volatility * Math.sqrt(elapsed / YEAR_MS) * draw;
     // Mean 1: E[exp(0.6 z − 0.18)] = 1 and E[0.4 + 0.75 |z|] ≈ 1.
     const busy = Math.exp(0.6 * activity() - 0.18) * (0.4 + 0.75 * Math.abs(draw));
-    quoteVolumes[index] = (dailyVolume * elapsed * busy) / DAY_MS;
+    shares[index] = (elapsed * busy) / DAY_MS;
   }
   const last = logs[count - 1] as number;
   const factors = logs.map((log) => Math.exp(log - last));
   factors[count - 1] = 1;
-  return { times, factors, quoteVolumes, firstPoint };
+  return { times, factors, shares, firstPoint };
 }
 
 /** A price or volume counted in whole steps, as a Dec. */
@@ -158,11 +146,15 @@ export function historyBars(
   const priceStep = Dec.step(target.priceAccuracy);
   const endSteps = Number(endPrice.floorTo(target.priceAccuracy).units / priceStep.units);
   const prices = Array.from(path.factors, (factor) => Math.max(1, Math.floor(endSteps * factor)));
-  const volumeStep = target.volumeStep;
-  const perVolumeStep = volumeStep ? Number(volumeStep.toString()) * Number(priceStep.toString()) : 0;
-  const volumes = prices.map((price, index) =>
-    volumeStep ? Math.floor((path.quoteVolumes[index] as number) / (price * perVolumeStep)) : 0,
-  );
+  const volumeStep = target.volume?.step ?? null;
+  const stepsPerDay = target.volume ? Number(target.volume.perDay.div(target.volume.step).toString()) : 0;
+  // Whole steps per point, the fractions carried on: a contract-sized step still trades at its daily rate.
+  let traded = 0;
+  const volumes = Array.from(path.shares, (share) => {
+    const before = Math.floor(traded);
+    traded += stepsPerDay * share;
+    return Math.floor(traded) - before;
+  });
   const bars: Candle[] = [];
   const pair = pairName(target.market);
   for (const { period } of stretches) {

@@ -18,6 +18,9 @@ const GRID_FACTORS = [Dec.fromInt(1), Dec.fromInt(2), Dec.fromInt(5)];
 const CHANGES_MAX = 2 * LEVELS_PER_SIDE + 4;
 /** A small market order crosses the spread on every pair every this many requotes. */
 const CROSS_EVERY = 5;
+/** The crossing order's amount, in the pair's minimum amounts. */
+const CROSS_MINIMUMS = Dec.fromInt(3);
+const DAY_MS = 24 * 3_600_000;
 
 interface Quote extends WantedQuote {
   amount: Dec;
@@ -91,7 +94,7 @@ export class MarketMaker extends TickQuoter<PairMarket> {
         maincoin: pair.maincoin,
         side,
         style: 'market',
-        number: Dec.parse(pair.minnumber).mul(Dec.fromInt(3)).toString(),
+        number: Dec.parse(pair.minnumber).mul(CROSS_MINIMUMS).toString(),
       })
       .catch(this.onError);
   }
@@ -122,6 +125,11 @@ export function crossTrend(index: Dec, last: CrossTrend | undefined, spread: Dec
   }
   if (index.gt(last.extreme.add(spread))) return { side: 'buy', extreme: index };
   return { side: 'sell', extreme: Dec.min(last.extreme, index) };
+}
+
+/** What the house's crossing orders trade in a day on a pair, in the trade coin, with the index ticking every `tickMs`. */
+export function houseDailyVolume(minNumber: Dec, tickMs: number): Dec {
+  return minNumber.mul(CROSS_MINIMUMS).mul(Dec.fromInt(Math.floor(DAY_MS / (tickMs * CROSS_EVERY))));
 }
 
 /**
