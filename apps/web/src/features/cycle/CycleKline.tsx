@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/http.ts';
 import { live } from '../../shared/live.ts';
+import { useChartLanguage } from '../market/chart-language.ts';
 import { CHART_OPTIONS } from '../market/chart-styles.ts';
 import { parseSeries } from '../market/kline.ts';
 import { type CyclePair, onPairPush } from './api.ts';
@@ -39,6 +40,8 @@ export function CycleKline({ pair, pricePrecision }: { pair: CyclePair; pricePre
   useEffect(() => {
     chart.current?.setPriceVolumePrecision(pricePrecision, 2);
   }, [pricePrecision]);
+
+  useChartLanguage(chart, pricePrecision);
 
   useEffect(() => {
     let loaded = false;

@@ -1,21 +1,15 @@
-import type { Locale, MarketKind, ServerPush } from '@halyard/protocol';
+import type { MarketKind, ServerPush } from '@halyard/protocol';
 import { subscriptionKey } from '@halyard/protocol';
 import { KLINE_HISTORY_COUNT, KLINE_PAGE_SIZE, KLINE_PERIODS, type KlinePeriod } from '@halyard/rules';
 import { ActionSheet } from 'antd-mobile';
 import { DownFill } from 'antd-mobile-icons';
-import {
-  type CandleTooltipCustomCallbackData,
-  type CandleType,
-  type Chart,
-  dispose,
-  init,
-  type KLineData,
-} from 'klinecharts';
+import { type CandleType, type Chart, dispose, init, type KLineData } from 'klinecharts';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/http.ts';
 import { live } from '../../shared/live.ts';
-import { AREA_STYLE, CHART_OPTIONS, candleTooltipLegends } from './chart-styles.ts';
+import { useChartLanguage } from './chart-language.ts';
+import { AREA_STYLE, CHART_OPTIONS } from './chart-styles.ts';
 import { registerCustomIndicators } from './indicators.ts';
 import { parseSeries } from './kline.ts';
 
@@ -64,8 +58,7 @@ export function KlineChart({
   pair: ChartPair;
   pricePrecision: number;
 }) {
-  const { t, i18n } = useTranslation();
-  const locale = i18n.language as Locale;
+  const { t } = useTranslation();
   const element = useRef<HTMLDivElement>(null);
   const chart = useRef<Chart | null>(null);
   const [periodId, setPeriodId] = useState<KlinePeriod['id']>('15m');
@@ -89,17 +82,7 @@ export function KlineChart({
     chart.current?.setPriceVolumePrecision(pricePrecision, 4);
   }, [pricePrecision]);
 
-  useEffect(() => {
-    // Re-set on a language change so the open chart's tooltip follows it.
-    chart.current?.setStyles({
-      candle: {
-        tooltip: {
-          custom: ({ current }: CandleTooltipCustomCallbackData) =>
-            candleTooltipLegends(current, t, locale, pricePrecision),
-        },
-      },
-    });
-  }, [t, locale, pricePrecision]);
+  useChartLanguage(chart, pricePrecision);
 
   useEffect(() => {
     const current = chart.current;

@@ -1,6 +1,6 @@
 import type { Locale } from '@halyard/protocol';
 import type { TFunction } from 'i18next';
-import type { KLineData, TooltipLegend } from 'klinecharts';
+import type { KLineData, Locales, TooltipLegend } from 'klinecharts';
 import { INTL_TAGS } from '../../i18n/locale.ts';
 import { formatDateTime, formatMoney } from '../../shared/format.ts';
 
@@ -52,27 +52,42 @@ function formatVolume(volume: number, locale: Locale): string {
   }).format(volume);
 }
 
+/** The candle tooltip's rows, by the names klinecharts' locales give them. */
+const TOOLTIP_ROWS = ['time', 'open', 'high', 'low', 'close', 'volume'] as const;
+
 /**
- * The candle tooltip's rows (for `candle.tooltip.custom`) in the user's language:
- * klinecharts only knows English and Chinese labels and prints every number as
- * "1,234.5", so the labels come from the app's texts and the numbers carry the
- * locale's marks, like the rest of the app.
+ * The tooltip's row titles in the user's language, from the app's texts, as a
+ * klinecharts locale: "Open: " in English, "开：" in Chinese, "Откр.: " in
+ * Russian. (klinecharts itself knows only English and Chinese.)
+ */
+export function chartLocaleTexts(t: TFunction): Locales {
+  const texts = Object.fromEntries(
+    TOOLTIP_ROWS.map((row) => [row, t('kline.tooltip.title', { label: t(`kline.tooltip.${row}`) })]),
+  );
+  // The tooltip shows no change or turnover row, so those two titles are not needed.
+  return texts as Locales;
+}
+
+/**
+ * The candle tooltip's rows (for `candle.tooltip.custom`): titled by their
+ * locale names, which the chart's locale (chartLocaleTexts) words in the
+ * user's language, and with the locale's number marks, like the rest of the
+ * app (klinecharts prints every number as "1,234.5").
  */
 export function candleTooltipLegends(
   bar: KLineData,
-  t: TFunction,
   locale: Locale,
   pricePrecision: number,
 ): TooltipLegend[] {
-  const row = (label: string, value: string) => ({ title: t('kline.tooltip.title', { label }), value });
   // Bars are parsed from the server's decimal strings, so toFixed gives back those digits.
   const price = (value: number) => formatMoney(value.toFixed(pricePrecision), pricePrecision, locale);
-  return [
-    row(t('kline.tooltip.time'), formatDateTime(bar.timestamp, locale)),
-    row(t('kline.tooltip.open'), price(bar.open)),
-    row(t('kline.tooltip.high'), price(bar.high)),
-    row(t('kline.tooltip.low'), price(bar.low)),
-    row(t('kline.tooltip.close'), price(bar.close)),
-    row(t('kline.tooltip.volume'), formatVolume(bar.volume ?? 0, locale)),
-  ];
+  const values: Record<(typeof TOOLTIP_ROWS)[number], string> = {
+    time: formatDateTime(bar.timestamp, locale),
+    open: price(bar.open),
+    high: price(bar.high),
+    low: price(bar.low),
+    close: price(bar.close),
+    volume: formatVolume(bar.volume ?? 0, locale),
+  };
+  return TOOLTIP_ROWS.map((row) => ({ title: row, value: values[row] }));
 }
