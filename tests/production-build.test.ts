@@ -55,8 +55,11 @@ describe('the production build', () => {
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     // Demo data without the in-process chain: nothing else to start, no fixed port to share.
+    // The fresh data directory alone decides the storage, whatever the caller's own settings say.
     env = {
-      ...process.env,
+      ...Object.fromEntries(
+        Object.entries(process.env).filter(([name]) => name !== 'DATABASE_URL' && name !== 'SQLITE_FILE'),
+      ),
       PORT: String(port),
       HOST: '127.0.0.1',
       HALYARD_DATA_DIR: dataDir,
