@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LOCALES } from '@halyard/protocol';
 import { expect } from '@playwright/test';
 import { freePort, waitUntilUp } from './global-setup.ts';
 import { base, test } from './support.ts';
@@ -54,11 +55,22 @@ test('/downloadApp explains how to install and links the native apps only when t
   request,
 }) => {
   const admin = { 'admin-token': process.env.E2E_ADMIN_TOKEN ?? '' };
-  const publish = async (androidUrl: string) => {
-    const versions = { code: '0.1.0', androidUrl, iosUrl: '', notes: {} };
+  // What is published now, release notes in every language, to put back for the specs after this one.
+  const published = async () => {
+    const notes: Record<string, string> = {};
+    let current = { code: '', androidUrl: '', iosUrl: '' };
+    for (const lang of LOCALES) {
+      const { data } = await (await request.get(`${base()}/home/versions`, { headers: { lang } })).json();
+      current = data;
+      if (data.notes) notes[lang] = data.notes;
+    }
+    return { code: current.code, androidUrl: current.androidUrl, iosUrl: current.iosUrl, notes };
+  };
+  const publish = async (versions: object) => {
     const answer = await request.put(`${base()}/admin/content/versions`, { headers: admin, data: versions });
     expect((await answer.json()).code).toBe(200);
   };
+  const before = await published();
   await page.goto(`${base()}/setting`);
   await page.getByTestId('download-app').click();
   await expect(page).toHaveURL(/\/downloadApp$/);
@@ -66,7 +78,7 @@ test('/downloadApp explains how to install and links the native apps only when t
   await expect(page.getByTestId('download-steps')).toContainText('Install app');
   await expect(page.getByTestId('native-apps')).toHaveCount(0);
   try {
-    await publish('https://apps.example/halyard.apk');
+    await publish({ ...before, androidUrl: 'https://apps.example/halyard.apk' });
     await page.reload();
     await expect(page.getByRole('link', { name: 'Android app' })).toHaveAttribute(
       'href',
@@ -74,7 +86,7 @@ test('/downloadApp explains how to install and links the native apps only when t
     );
     await expect(page.getByRole('link', { name: 'iOS app' })).toHaveCount(0);
   } finally {
-    await publish('');
+    await publish(before);
   }
 });
 
