@@ -1,6 +1,6 @@
 import { Dec } from '@halyard/money';
 import { expect, type Page } from '@playwright/test';
-import { test } from './support.ts';
+import { demoCode, test } from './support.ts';
 
 const base = () => {
   const url = process.env.E2E_BASE_URL;
@@ -21,14 +21,10 @@ interface Position {
   expires_at: number;
 }
 
-/** A user registered through the API (email code from the dev outbox), with demo play money. */
+/** A user registered through the API (the demo code /user/getCode shows), with demo play money. */
 async function registeredUser(page: Page) {
   const email = `cycle-${Date.now()}@example.com`;
-  await page.request.get(`${base()}/user/getCode`, { params: { account: email, purpose: 'register' } });
-  const outbox = await (
-    await page.request.get(`${base()}/dev/outbox`, { params: { recipient: email } })
-  ).json();
-  const code = (outbox.data as { body: string }[])[0]?.body.match(/\b(\d{6})\b/)?.[1] ?? '';
+  const code = await demoCode(page.request, email, 'register');
   const registered = await page.request.post(`${base()}/member/register`, {
     data: { account: email, code, password: 'abc12345', confirmPassword: 'abc12345', agreed: true },
   });

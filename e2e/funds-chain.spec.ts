@@ -14,8 +14,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { LOCAL_FAUCET_INDEX, localChainKey } from '../apps/server/src/modules/wallet/config.ts';
 import {
   base,
+  completeDepositSteps,
   dismissTips,
-  ID_PHOTO,
   injectTestWallet,
   localChain,
   registerAndSignIn,
@@ -47,43 +47,13 @@ async function api<T>(page: Page, token: string, method: 'get' | 'post', url: st
   return body.data as T;
 }
 
-/** KYC approved by the operator through the API, then a fund password: what a withdrawal needs. */
-async function verifyIdentity(page: Page, token: string) {
-  const uploaded = await page.request.post(`${base()}/user/img`, {
-    headers: { token },
-    multipart: { imgurl: { name: 'id.png', mimeType: 'image/png', buffer: ID_PHOTO } },
-  });
-  const photoUrl = ((await uploaded.json()).data as { url: string }[])[0]?.url ?? '';
-  await api(page, token, 'post', '/user/editRealName', {
-    name: 'Li Si',
-    idNumber: '11010519491231002X',
-    photoUrl,
-  });
-  const adminToken = process.env.E2E_ADMIN_TOKEN ?? '';
-  const queue = await page.request.get(`${base()}/admin/identity/kyc`, {
-    headers: { 'admin-token': adminToken },
-    params: { state: 'review', limit: 500 },
-  });
-  const mine = ((await queue.json()).data as { id: number; photoUrl: string }[]).find(
-    (entry) => entry.photoUrl === photoUrl,
-  );
-  expect(mine, 'the submission is under review').toBeTruthy();
-  const approved = await page.request.post(`${base()}/admin/identity/kyc/${mine?.id}/approve`, {
-    headers: { 'admin-token': adminToken },
-    data: { operator: 'e2e' },
-  });
-  expect((await approved.json()).code).toBe(200);
-  await api(page, token, 'post', '/user/updatePassword', {
-    payPassword: FUND_PASSWORD,
-    confirmPayPassword: FUND_PASSWORD,
-  });
-}
-
 test('a wallet pays 1,000 USDT to the deposit address, then convert, futures transfer and an on-chain withdrawal', async ({
   page,
 }) => {
   test.setTimeout(300_000);
   const { token } = await registerAndSignIn(page, 'chain');
+  // Identity verification (the demo reviewer approves it) and a fund password: what deposits and withdrawals need.
+  await completeDepositSteps(page, token, FUND_PASSWORD);
   const info = await api<ContractInfo>(page, token, 'get', '/account/getContractInfo');
   const rpcUrl = info.rpc[CHAIN_ID] ?? '';
   const usdt = info.tokens.find((entry) => entry.coin === 'USDT' && entry.chain === CHAIN_ID);
@@ -159,6 +129,7 @@ test('a wallet pays 1,000 USDT to the deposit address, then convert, futures tra
   await expect(page.getByTestId('convert-receive')).not.toHaveText('≈ 0.00000000');
   await shot(page, '84-convert');
   await page.getByTestId('convert-submit').click();
+  await page.getByTestId('convert-confirm-submit').click();
   await expect(page.getByText(/Converted: received/)).toBeVisible();
   await expect(page.locator('.hy-record-row').first()).toContainText('BTC');
   await shot(page, '85-convert-done');
@@ -172,7 +143,6 @@ test('a wallet pays 1,000 USDT to the deposit address, then convert, futures tra
   await expect(page.getByTestId('transfer-usable')).toContainText('500');
 
   // 3. Withdraw to a second wallet: the fee is taken from the balance on top of the amount.
-  await verifyIdentity(page, token);
   const destination = privateKeyToAccount(generatePrivateKey()).address;
   await page.goto(`${base()}/coinWithdraw`);
   await expect(page.getByTestId('kyc-prompt')).toHaveCount(0);

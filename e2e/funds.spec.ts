@@ -1,14 +1,27 @@
 import { expect } from '@playwright/test';
-import { base, dismissTips, registerAndSignIn, shot, test } from './support.ts';
+import { base, completeDepositSteps, dismissTips, registerAndSignIn, shot, test } from './support.ts';
 
 test('a user sees a deposit address with its QR code, receives a demo deposit and moves USDT to futures', async ({
   page,
 }) => {
   test.setTimeout(150_000);
-  await registerAndSignIn(page, 'funds');
+  const { token } = await registerAndSignIn(page, 'funds');
 
+  // Spec §6: no deposit address before identity verification and a fund password (the email is bound).
   await page.goto(`${base()}/coinRecharge`);
   await dismissTips(page);
+  await expect(page.getByTestId('deposit-steps')).toBeVisible();
+  await expect(page.getByTestId('step-kyc')).toContainText('Please complete identity verification first');
+  await expect(page.getByTestId('step-fund-password')).toHaveAttribute('data-done', 'false');
+  await expect(page.getByTestId('step-email')).toHaveAttribute('data-done', 'true');
+  await expect(page.getByTestId('deposit-address')).toHaveCount(0);
+  await shot(page, '69-deposit-steps');
+  await page.getByTestId('step-kyc').getByRole('button').click();
+  await expect(page).toHaveURL(`${base()}/idAuth`);
+  await completeDepositSteps(page, token, '246810');
+
+  await page.goto(`${base()}/coinRecharge`);
+  await expect(page.getByTestId('deposit-steps')).toHaveCount(0);
   await expect(page.getByTestId('address-text')).toHaveText(/^0x[0-9a-fA-F]{40}$/);
   await expect(page.getByTestId('deposit-qr').locator('svg')).toBeVisible();
   await shot(page, '70-deposit');
@@ -39,9 +52,10 @@ test('a user sees a deposit address with its QR code, receives a demo deposit an
   await expect(page.getByTestId('wallet-total')).toHaveText('40.0000');
   await shot(page, '73-balances-futures');
 
-  // The other funds screens, for a look: withdraw (with its prompts and a bad checksum) and convert.
+  // The other funds screens, for a look: withdraw (verified for the deposit: no prompt; a bad checksum) and convert.
   await page.goto(`${base()}/coinWithdraw`);
-  await expect(page.getByTestId('kyc-prompt')).toBeVisible();
+  await expect(page.getByTestId('withdraw-amount')).toBeVisible();
+  await expect(page.getByTestId('kyc-prompt')).toHaveCount(0);
   await page.getByTestId('add-address').click();
   await page.getByTestId('new-address').locator('input').fill('0x52908400098527886E0F7030069857D2E4169EE8');
   await page.getByTestId('new-remark').locator('input').fill('Mine');
@@ -54,6 +68,7 @@ test('a user sees a deposit address with its QR code, receives a demo deposit an
   await expect(page.getByTestId('convert-receive')).not.toHaveText('≈ 0.00000000');
   await shot(page, '75-convert');
   await page.getByTestId('convert-submit').click();
+  await page.getByTestId('convert-confirm-submit').click();
   await expect(page.getByText(/Converted: received/)).toBeVisible();
   await expect(page.locator('.hy-record-row').first()).toContainText('BTC');
   await shot(page, '77-convert-done');
