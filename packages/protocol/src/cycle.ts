@@ -40,7 +40,19 @@ export interface CycleInfo extends MarketTicker {
 }
 
 export type CycleSide = 'buy' | 'sell';
-export type CycleResult = 'win' | 'loss' | 'draw';
+/** 'void': no index price was recorded near the expiry instant; the stake was returned (see CycleVoidReason). */
+export type CycleResult = 'win' | 'loss' | 'draw' | 'void';
+
+/**
+ * Why a contract was void (AMENDMENTS A3: the outcome is the index price at
+ * the expiry instant): the latest recorded tick at or before expiry
+ * (close_price, close_ts) was more than `tolerance_ms` older than it, or there
+ * was none (the opening tick is shown). The stake was returned in full.
+ */
+export interface CycleVoidReason {
+  code: 'no_index_price_at_expiry';
+  tolerance_ms: number;
+}
 
 /** Spec §3 "Cycle position", with the settlement proof of AMENDMENTS A3. */
 export interface CyclePosition {
@@ -80,6 +92,8 @@ export interface CyclePosition {
   /** The fee charged (win only); '0' otherwise. */
   fee: string;
   settled_at: number | null;
+  /** Set when result is 'void'. */
+  void_reason: CycleVoidReason | null;
 }
 
 export interface CycleHistoryPage {

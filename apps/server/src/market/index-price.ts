@@ -25,6 +25,8 @@ export interface IndexPriceSource {
   readonly name: string;
   /** The coin every index price is quoted in. */
   readonly quote: string;
+  /** How often a tick is recorded: cycle settlement's tolerance around an expiry follows from it. */
+  readonly tickMs: number;
   coins(): readonly string[];
   /** Decimal places of the coin's price, or null for a coin this source does not price. */
   priceAccuracy(coin: string): number | null;
@@ -128,6 +130,7 @@ export interface SimulatorOptions {
 export class SimulatedIndexSource implements IndexPriceSource {
   readonly name = SIMULATOR_NAME;
   readonly quote: string;
+  readonly tickMs: number;
   private readonly walks = new Map<string, CoinWalk>();
   private readonly listeners = new Set<(tick: IndexTick) => void>();
   private readonly retentionMs: number;
@@ -141,6 +144,7 @@ export class SimulatedIndexSource implements IndexPriceSource {
       throw new Error(`tickMs must be a positive integer, got ${options.tickMs}`);
     }
     this.quote = options.quote ?? 'USDT';
+    this.tickMs = options.tickMs;
     this.retentionMs = options.retentionMs ?? 7 * 24 * 3_600_000;
     this.pruneEveryMs = options.pruneEveryMs ?? 3_600_000;
     const stepSigma = (volatility: number) => volatility * Math.sqrt(options.tickMs / YEAR_MS);

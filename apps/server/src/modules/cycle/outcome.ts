@@ -36,6 +36,18 @@ export function decideResult(side: CycleSide, open: Dec, close: Dec): CycleResul
   return rose === (side === 'buy') ? 'win' : 'loss';
 }
 
+/**
+ * A void contract (no index price at its expiry instant, see settlement.ts
+ * closeToleranceMs): no outcome, the whole stake comes back, no fee.
+ */
+export const VOID_SETTLEMENT: Readonly<Settlement> = Object.freeze({
+  result: 'void',
+  payout: Dec.ZERO,
+  fee: Dec.ZERO,
+  loss: Dec.ZERO,
+  lastProfit: Dec.ZERO,
+});
+
 /** The money of a settlement: a draw moves nothing and the whole stake comes back. */
 export function settle(side: CycleSide, stake: Dec, rates: OrderRates, open: Dec, close: Dec): Settlement {
   const result = decideResult(side, open, close);

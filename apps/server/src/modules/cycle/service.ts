@@ -5,6 +5,7 @@ import {
   type CyclePosition,
   type CycleSide,
   type CycleTopRow,
+  type CycleVoidReason,
   type MarketRef,
   marketKey,
 } from '@halyard/protocol';
@@ -317,7 +318,13 @@ export function positionView({ order, settlement }: OrderWithSettlement): CycleP
     close_source: settlement?.close_source ?? null,
     fee: settlement ? Dec.parse(settlement.fee).toString() : '0',
     settled_at: settlement?.settled_at ?? null,
+    void_reason: voidReasonOf(settlement),
   };
+}
+
+function voidReasonOf(settlement: OrderWithSettlement['settlement']): CycleVoidReason | null {
+  if (settlement?.result !== 'void' || settlement.void_tolerance_ms === null) return null;
+  return { code: 'no_index_price_at_expiry', tolerance_ms: settlement.void_tolerance_ms };
 }
 
 /**

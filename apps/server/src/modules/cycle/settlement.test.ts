@@ -1,8 +1,8 @@
 import { Dec } from '@halyard/money';
 import type { CyclePosition } from '@halyard/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decideResult, settle } from './outcome.ts';
-import { ratesOf, SettlementEngine, stakeTransferId } from './settlement.ts';
+import { decideResult, settle, VOID_SETTLEMENT } from './outcome.ts';
+import { closeToleranceMs, ratesOf, SettlementEngine, stakeTransferId } from './settlement.ts';
 import { insertOrder, selectOpenOrders, selectSettledPage } from './store.ts';
 import {
   BTC,
@@ -194,21 +194,43 @@ describe('cycle settlement', () => {
     ]);
   });
 
-  it('returns the stake exactly on a draw (no tick between open and expiry)', async () => {
+  it('voids a contract with no tick near its expiry, returning the stake exactly (no tick after the open)', async () => {
     const user = await fundedUser(h, '250.5');
     const position = await placed(order(h, user, 'buy', { number: '123.45678901' }));
     h.clock.advance(31_000);
     const [settled] = await h.app.cycle.settleDue();
-    expect(settled?.settlement.result).toBe('draw');
+    expect(settled?.settlement.result).toBe('void');
     const after = await positionById(h, user, position.orderid);
+    // The only tick at or before expiry is the opening one, 30 s before it: shown as the evidence.
     expect(after).toMatchObject({
-      result: 'draw',
+      result: 'void',
       last_profit: '0',
       fee: '0',
       close_price: after.open_price,
+      close_ts: after.open_ts,
+      void_reason: { code: 'no_index_price_at_expiry', tolerance_ms: 2000 },
     });
     expect(await usdtOf(h, spotOf(user))).toEqual({ available: '250.5', locked: '0' });
     expect(await usdtOf(h, FEES)).toEqual({ available: '0', locked: '0' });
+  });
+
+  it('settles from a tick up to the tolerance (2 ticks, 2 s) before expiry, and voids past it', async () => {
+    const user = await fundedUser(h);
+    const near = await placed(order(h, user, 'buy', { number: '10' }));
+    h.clock.advance(1);
+    const far = await placed(order(h, user, 'sell', { number: '10' }));
+    // The last tick before both expiries: 2000 ms before `near`'s, 2001 ms before `far`'s.
+    await tickAfter(h, 28_000 - 1);
+    h.clock.advance(5_000);
+    expect(await h.app.cycle.settleDue()).toHaveLength(2);
+    const nearAfter = await positionById(h, user, near.orderid);
+    const farAfter = await positionById(h, user, far.orderid);
+    expect(nearAfter.expires_at - (nearAfter.close_ts ?? 0)).toBe(2000);
+    expect(nearAfter.result).toBe(
+      decideResult('buy', d(nearAfter.open_price), d(nearAfter.close_price ?? '0')),
+    );
+    expect(nearAfter.void_reason).toBeNull();
+    expect(farAfter).toMatchObject({ result: 'void', last_profit: '0', close_ts: nearAfter.close_ts });
   });
 
   it('waits for the expiry: an order is not settled a millisecond early, and never twice', async () => {
@@ -225,9 +247,11 @@ describe('cycle settlement', () => {
     expect(await snapshot(h, [user])).toEqual(before);
   });
 
-  it('settles on restart an order whose expiry passed while the server was down, once', async () => {
+  it('voids on restart an order whose expiry passed while the server was down, returning its stake once', async () => {
     const user = await fundedUser(h);
-    const position = await placed(order(h, user, 'buy', { lever: 60, number: '50' }));
+    const houseBefore = await usdtOf(h, HOUSE);
+    // Issue 13 item 8: a 30 s contract whose last recorded tick came 25 s before its expiry.
+    const position = await placed(order(h, user, 'buy', { lever: 30, number: '50' }));
     await tickAfter(h, 5000);
     const lastBeforeDown = await h.app.market.index.priceAt('BTC', h.clock.now());
     await h.app.close();
@@ -235,11 +259,35 @@ describe('cycle settlement', () => {
 
     await h.restart();
     const after = await positionById(h, user, position.orderid);
-    expect(after.state).toBe('settled');
-    // Nothing was recorded while the server was down: the last tick before expiry decides.
-    expect(after.close_ts).toBe(lastBeforeDown?.ts);
-    expect(after.close_price).toBe(lastBeforeDown?.price.toString());
-    expect(after.result).toBe(decideResult('buy', d(after.open_price), d(after.close_price ?? '0')));
+    // Nothing was recorded while the server was down: no price at the expiry instant, so no outcome.
+    expect(after).toMatchObject({
+      state: 'settled',
+      result: 'void',
+      last_profit: '0',
+      fee: '0',
+      close_ts: lastBeforeDown?.ts,
+      close_price: lastBeforeDown?.price.toString(),
+      void_reason: { code: 'no_index_price_at_expiry', tolerance_ms: 2000 },
+    });
+    expect(after.expires_at - (after.close_ts ?? 0)).toBe(25_000);
+    // The stake came back in full through the ledger; the stakes account and the house are where they were.
+    expect(await usdtOf(h, spotOf(user))).toEqual({ available: '1000', locked: '0' });
+    expect(await usdtOf(h, STAKES)).toEqual({ available: '0', locked: '0' });
+    expect(await usdtOf(h, HOUSE)).toEqual(houseBefore);
+    const record = await h.app.ledger.transfers({ ...spotOf(user), asset: 'USDT' }, { limit: 2 });
+    expect(record.items.map(({ code, amount }) => [code, amount.toString()])).toEqual([
+      ['cycle_refund', '50'],
+      ['cycle_stake', '50'],
+    ]);
+    // The history answer says why.
+    const history = (await expectOk(get(h, '/cycle/tradHistory?page=1&limit=10', user.token))).data as {
+      list: CyclePosition[];
+    };
+    expect(history.list[0]).toMatchObject({
+      orderid: position.orderid,
+      result: 'void',
+      void_reason: after.void_reason,
+    });
     const settledOnce = await snapshot(h, [user]);
     expect(settledOnce).toMatchObject({ orders: 1, open: 0, settlements: 1 });
 
@@ -318,7 +366,8 @@ describe('cycle settlement', () => {
       );
       await tickAfter(h, 1000 + round * 7);
     }
-    // A draw among them: opened and expired with no tick in between.
+    // Void ones among them: opened and expired with no tick in between, and those of the rounds
+    // whose expiry falls in the 30 s without ticks.
     await placed(order(h, users[0]!, 'buy'));
     h.clock.advance(30_000);
     await h.app.cycle.settleDue();
@@ -329,7 +378,10 @@ describe('cycle settlement', () => {
     for (const { order: row, settlement } of stored) {
       const close = await h.app.market.index.priceAt(row.tradcoin, row.expires_at);
       expect(close, `a recorded price at ${row.expires_at}`).not.toBeNull();
-      const replayed = settle(row.type, d(row.number), ratesOf(row), d(row.open_price), close!.price);
+      const tooOld = row.expires_at - close!.ts > closeToleranceMs(h.config.priceTickMs);
+      const replayed = tooOld
+        ? VOID_SETTLEMENT
+        : settle(row.type, d(row.number), ratesOf(row), d(row.open_price), close!.price);
       expect(settlement).toMatchObject({
         result: replayed.result,
         close_ts: close!.ts,
@@ -339,7 +391,9 @@ describe('cycle settlement', () => {
       expect(d(settlement!.last_profit).eq(replayed.lastProfit)).toBe(true);
       expect(d(settlement!.fee).eq(replayed.fee)).toBe(true);
     }
-    expect(new Set(stored.map(({ settlement }) => settlement!.result))).toContain('draw');
+    const results = new Set(stored.map(({ settlement }) => settlement!.result));
+    expect(results).toContain('void');
+    expect(results.size).toBeGreaterThan(1);
   });
 
   it('pages the history 15 at a time with the total count, newest first', async () => {

@@ -4,7 +4,7 @@ import { BULK_MAX, type Ledger, systemAccount, type TransferInput, userAccount }
 import type { IndexPriceSource, IndexTick } from '../../market/index.ts';
 import type { Db } from '../../store/database.ts';
 import { type DueInstant, OpenOrders } from './open-orders.ts';
-import { type OrderRates, type Settlement, settle } from './outcome.ts';
+import { type OrderRates, type Settlement, settle, VOID_SETTLEMENT } from './outcome.ts';
 import {
   deleteHeldStakes,
   insertSettlements,
@@ -59,6 +59,19 @@ export function ratesOf(
   };
 }
 
+/**
+ * How far before its expiry instant an order's closing tick may lie
+ * (AMENDMENTS A3: the outcome is the index price at the expiry instant).
+ * Ticks are recorded every tick interval (PRICE_TICK_MS), a little late under
+ * load: two intervals, and at least a second, let one late or lost tick pass,
+ * while a gap in the record (the server down, the feed stalled) leaves no
+ * tick that near the expiry, and the contract is void: its stake is returned.
+ * With the default 1 s ticks the tolerance is 2 s.
+ */
+export function closeToleranceMs(tickMs: number): number {
+  return Math.max(2 * tickMs, 1000);
+}
+
 /** The closing tick: the recorded price at or just before expiry, never one older than the opening price. */
 export function closingTick(order: OrderRow, recorded: IndexTick | null): IndexTick {
   if (recorded && recorded.ts >= order.open_ts) return recorded;
@@ -86,13 +99,14 @@ export function settlementOf(
   return settle(order.type, stake, ratesOf(order, parse), parse(order.open_price), close.price);
 }
 
-/** The stored close of orders settled at `close`, at `now`. */
-function closeRow(close: IndexTick, now: number): NewClose {
+/** The stored close of orders settled at `close`, at `now`; a void one names the tolerance it missed. */
+function closeRow(close: IndexTick, now: number, voidToleranceMs: number | null): NewClose {
   return {
     close_price: close.price.toString(),
     close_ts: close.ts,
     close_source: close.source,
     settled_at: now,
+    void_tolerance_ms: voidToleranceMs,
   };
 }
 
@@ -107,6 +121,7 @@ function settlementRow(order: OrderRow, outcome: Settlement, close: NewClose): S
     last_profit: outcome.lastProfit.toString(),
     fee: outcome.fee.toString(),
     settled_at: close.settled_at,
+    void_tolerance_ms: close.void_tolerance_ms,
   };
 }
 
@@ -235,6 +250,13 @@ export interface SettlementEngineOptions {
   chunkMax?: number;
 }
 
+/** An expiry instant's close: the recorded tick at or before it, and whether it is near enough to settle. */
+interface InstantClose {
+  recorded: IndexTick | null;
+  /** No tick within the tolerance before the instant: its orders are void. */
+  void: boolean;
+}
+
 /** The key of an expiry instant of one coin. */
 const instantKey = (coin: string, expiresAt: number) => `${coin}|${expiresAt}`;
 
@@ -277,10 +299,13 @@ export class SettlementEngine {
 
   private readonly chunkMax: number;
 
+  private readonly closeToleranceMs: number;
+
   private readonly open = new OpenOrders();
 
   constructor(private readonly options: SettlementEngineOptions) {
     this.chunkMax = options.chunkMax ?? SETTLE_CHUNK;
+    this.closeToleranceMs = closeToleranceMs(options.index.tickMs);
     // A chunk's transfers go in one bulk: at most one per order and two per pay coin (no more pay coins than orders).
     if (!(this.chunkMax >= 1 && this.chunkMax * 3 <= BULK_MAX)) {
       throw new Error(`cycle: chunkMax ${this.chunkMax} does not fit a ledger bulk`);
@@ -348,7 +373,7 @@ export class SettlementEngine {
 
   private async settleAll(cut: number, coin: string | null): Promise<SettledOrder[]> {
     const settled: SettledOrder[] = [];
-    const closes = new Map<string, IndexTick | null>();
+    const closes = new Map<string, InstantClose>();
     try {
       for (let chunk = 0; chunk < CHUNKS_MAX; chunk += 1) {
         const due = this.open.take(cut, coin, this.chunkMax);
@@ -366,18 +391,21 @@ export class SettlementEngine {
     return settled;
   }
 
-  /** Adds to `closes` the recorded tick at or just before each instant of `due` not in it yet. */
-  private async recordCloses(
-    due: readonly DueInstant[],
-    closes: Map<string, IndexTick | null>,
-  ): Promise<void> {
+  /**
+   * Adds to `closes` the recorded tick at or just before each instant of
+   * `due` not in it yet, and whether it is too old to settle (once per
+   * instant, not per order).
+   */
+  private async recordCloses(due: readonly DueInstant[], closes: Map<string, InstantClose>): Promise<void> {
     const missing = due.filter((instant) => !closes.has(instantKey(instant.coin, instant.expiresAt)));
     const { index } = this.options;
     const recorded = await Promise.all(
       missing.map((instant) => index.priceAt(instant.coin, instant.expiresAt)),
     );
     for (const [at, instant] of missing.entries()) {
-      closes.set(instantKey(instant.coin, instant.expiresAt), recorded[at]!);
+      const tick = recorded[at] ?? null;
+      const tooOld = tick === null || instant.expiresAt - tick.ts > this.closeToleranceMs;
+      closes.set(instantKey(instant.coin, instant.expiresAt), { recorded: tick, void: tooOld });
     }
   }
 
@@ -387,24 +415,31 @@ export class SettlementEngine {
    * in one pass, so an order's outcome is garbage once its row and transfer
    * are made (the answered settled orders outlive the chunk).
    */
-  private chunkOf(due: readonly DueInstant[], closes: ReadonlyMap<string, IndexTick | null>): Chunk {
+  private chunkOf(due: readonly DueInstant[], closes: ReadonlyMap<string, InstantClose>): Chunk {
     const now = this.options.clock.now();
     const parse = cachedParse();
     const settled: SettledOrder[] = [];
+    // Keyed by the closing tick; a void instant's close is a row of its own (it names the tolerance).
     const atCloses = new Map<IndexTick, { close: NewClose; settlements: SettlementRow[] }>();
+    const atVoidCloses = new Map<IndexTick, { close: NewClose; settlements: SettlementRow[] }>();
     const totals = new ChunkTotals();
     const paidBack: TransferInput[] = [];
     for (const instant of due) {
-      const recorded = closes.get(instantKey(instant.coin, instant.expiresAt)) ?? null;
+      const { recorded, void: voided } = closes.get(instantKey(instant.coin, instant.expiresAt)) ?? {
+        recorded: null,
+        void: true,
+      };
+      const byClose = voided ? atVoidCloses : atCloses;
       for (const order of instant.orders) {
+        // A void order's close is the evidence: the latest tick before expiry, too old to settle on.
         const close = closingTick(order, recorded);
-        let atClose = atCloses.get(close);
+        let atClose = byClose.get(close);
         if (!atClose) {
-          atClose = { close: closeRow(close, now), settlements: [] };
-          atCloses.set(close, atClose);
+          atClose = { close: closeRow(close, now, voided ? this.closeToleranceMs : null), settlements: [] };
+          byClose.set(close, atClose);
         }
         const stake = parse(order.number);
-        const outcome = settlementOf(order, stake, close, parse);
+        const outcome = voided ? VOID_SETTLEMENT : settlementOf(order, stake, close, parse);
         const settlement = settlementRow(order, outcome, atClose.close);
         atClose.settlements.push(settlement);
         settled.push({ order, settlement });
@@ -415,7 +450,7 @@ export class SettlementEngine {
     }
     return {
       settled,
-      atCloses: [...atCloses.values()],
+      atCloses: [...atCloses.values(), ...atVoidCloses.values()],
       transfers: totals.stakes().concat(paidBack, totals.fees()),
     };
   }

@@ -64,6 +64,8 @@ export interface CycleClosesTable {
   close_ts: number;
   close_source: string;
   settled_at: number;
+  /** Void settlements only (migration 017): the tolerance the closing tick missed; null otherwise. */
+  void_tolerance_ms: number | null;
 }
 
 /**
@@ -284,6 +286,7 @@ function toSettlement(row: SettlementRow): SettlementRow {
     orderid: Number(row.orderid),
     close_ts: Number(row.close_ts),
     settled_at: Number(row.settled_at),
+    void_tolerance_ms: row.void_tolerance_ms === null ? null : Number(row.void_tolerance_ms),
   };
 }
 
@@ -301,6 +304,7 @@ async function withSettlements(db: Executor, orders: OrderRow[]): Promise<OrderW
       'cycle_settlements.last_profit',
       'cycle_settlements.fee',
       'cycle_closes.settled_at',
+      'cycle_closes.void_tolerance_ms',
     ])
     .where(
       'cycle_settlements.orderid',

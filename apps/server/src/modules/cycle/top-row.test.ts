@@ -32,6 +32,7 @@ function settled(result: SettlementRow['result'], lastProfit: string): Settlemen
     close_ts: 31_000,
     close_source: 'sim',
     settled_at: 31_500,
+    void_tolerance_ms: null,
   };
 }
 

@@ -15,6 +15,7 @@ import { cycleClosesMigration } from './013_cycle_closes.ts';
 import { walletSenderMigration } from './014_wallet_sender.ts';
 import { identityKycIdNumberMigration } from './015_identity_kyc_id_number.ts';
 import { marketHistoryMigration } from './016_market_history.ts';
+import { cycleVoidMigration } from './017_cycle_void.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -37,4 +38,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '014_wallet_sender': walletSenderMigration,
   '015_identity_kyc_id_number': identityKycIdNumberMigration,
   '016_market_history': marketHistoryMigration,
+  '017_cycle_void': cycleVoidMigration,
 };

@@ -36,6 +36,7 @@ const position: CyclePosition = {
   close_source: 'sim',
   fee: '0',
   settled_at: OPENED + 30_500,
+  void_reason: null,
 };
 
 afterEach(cleanup);
@@ -54,5 +55,25 @@ describe('cycle order lists', () => {
     expect(text).toContain(formatDateTime(OPENED, locale));
     expect(text).toContain(formatDateTime(OPENED, locale, { seconds: true }));
     expect(text).toContain(formatTime(OPENED, locale));
+  });
+
+  it('says why a void order was void, with the tolerance, in the history card', async () => {
+    const i18n = createI18n();
+    await showLocale(i18n, 'en');
+    const voided: CyclePosition = {
+      ...position,
+      result: 'void',
+      last_profit: '0',
+      close_ts: OPENED + 5_000,
+      void_reason: { code: 'no_index_price_at_expiry', tolerance_ms: 2000 },
+    };
+    const view = render(
+      <I18nextProvider i18n={i18n}>
+        <PositionCard position={voided} priceAccuracy={2} />
+      </I18nextProvider>,
+    );
+    expect(view.getByTestId('cycle-void').textContent).toBe(
+      'Void: no index price within 2 s of expiry; stake returned in full',
+    );
   });
 });

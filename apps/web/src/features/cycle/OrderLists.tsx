@@ -1,5 +1,6 @@
 import type { CyclePosition, CycleTopRow, Locale } from '@halyard/protocol';
 import { Button } from 'antd-mobile';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney, formatTime } from '../../shared/format.ts';
 import { EmptyState } from '../../shared/ui/EmptyState.tsx';
@@ -11,6 +12,12 @@ function Direction({ type }: { type: 'buy' | 'sell' }) {
       {t(type === 'buy' ? 'cycle.up' : 'cycle.down')}
     </span>
   );
+}
+
+/** A settled order's result in words; a void one says why (no index price near its expiry). */
+export function resultLabel(t: TFunction, position: CyclePosition): string {
+  const seconds = (position.void_reason?.tolerance_ms ?? 0) / 1000;
+  return t(`cycle.result.${position.result ?? 'draw'}`, { seconds });
 }
 
 /** One order card: open positions and history (spec §3 Cycle position labels). */
@@ -49,6 +56,11 @@ export function PositionCard({
         <span>{settled ? formatMoney(position.close_price, priceAccuracy, locale) : '—'}</span>
         <span>{formatMoney(position.fee, 4, locale)}</span>
       </div>
+      {position.result === 'void' ? (
+        <div className="hy-cycle-note" data-testid="cycle-void">
+          {resultLabel(t, position)}
+        </div>
+      ) : null}
       {settled ? (
         <div className="hy-muted hy-cycle-note">
           {t('cycle.proof', {

@@ -2,6 +2,7 @@ import type { CyclePosition, Locale } from '@halyard/protocol';
 import { Button, Popup } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney } from '../../shared/format.ts';
+import { resultLabel } from './OrderLists.tsx';
 
 /** Time of a price as the popup shows it: the date and time to the second. */
 function priceTime(ms: number | null, locale: Locale): string {
@@ -46,7 +47,7 @@ export function ResultPopup({
     <Popup visible onMaskClick={onClose} position="bottom" bodyClassName="hy-cycle-popup">
       <div data-testid="cycle-result">
         <div className="hy-cycle-result-head">
-          <div className="hy-muted">{t(`cycle.result.${position.result ?? 'draw'}`)}</div>
+          <div className="hy-muted">{resultLabel(t, position)}</div>
           <div className={`hy-cycle-result-profit ${profitClass}`} data-testid="cycle-result-profit">
             {position.result === 'win' ? '+' : ''}
             {formatMoney(position.last_profit, 4, locale)} {position.paycoin}
