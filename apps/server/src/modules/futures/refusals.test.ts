@@ -131,6 +131,12 @@ describe('spec §5 futures order refusals', () => {
       order(h, user, 'sell', 'limit', '9999', { price: '110000', lever: 1 }),
       'rules.insufficientBalance',
     );
+    // A JSON true is no leverage (it used to be read as 1).
+    await expectNothingChanged(
+      post(h, '/contract/buyLimit', { ...BTC, number: '1', price: '90000', lever: true }, user.token),
+      'common.invalidParams',
+      { field: 'lever' },
+    );
   });
 
   it('no counterparty for a market order, unknown contract, unknown entrust', async () => {
