@@ -10,7 +10,7 @@ import { type ConvertModule, createConvertModule } from './modules/convert/index
 import { type CycleModule, createCycleModule } from './modules/cycle/index.ts';
 import { createFaucetModule, type FaucetModule } from './modules/faucet/index.ts';
 import { createFuturesModule, type FuturesModule, fundingIntervalFrom } from './modules/futures/index.ts';
-import { createIdentityModule, type IdentityModule } from './modules/identity/index.ts';
+import { createIdentityModule, type IdentityModule, type Messengers } from './modules/identity/index.ts';
 import { createSpotModule, type SpotModule } from './modules/spot/index.ts';
 import { createSupportModule, type SupportModule } from './modules/support/index.ts';
 import { createWalletModule, type WalletModule } from './modules/wallet/index.ts';
@@ -23,6 +23,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Tests turn rate limits off except where a test is about them. */
   rateLimits?: boolean;
+  /** The channels codes are sent through, instead of those config names (tests keep what is mailed). */
+  messengers?: Messengers;
 }
 
 export interface App {
@@ -84,6 +86,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     config,
     store,
     clock,
+    ...(options.messengers ? { messengers: options.messengers } : {}),
     onError: (error) => http.log.error({ err: error }, 'demo reviewer'),
   });
   identity.registerRoutes(http);
