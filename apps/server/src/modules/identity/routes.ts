@@ -423,7 +423,8 @@ function registerOperatorRoutes(http: FastifyInstance, { service, config }: Iden
     {
       ...admin,
       schema: {
-        summary: 'Identity verification submissions by state (oldest first)',
+        summary:
+          'Identity verification submissions by state (oldest first); read a photo at /admin/uploads/<name>?operator=… (audited)',
         tags: ['operator'],
         security: ADMIN,
         querystring: {

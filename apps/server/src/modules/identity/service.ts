@@ -1,3 +1,6 @@
+// Over 500 lines on purpose: IdentityService is the one caller of the identity
+// store, and its use-cases (sessions, codes, accounts, uploads, KYC, freezes,
+// the checks other modules call) share the store, the clock and the caches.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type Locale, translate } from '@halyard/protocol';
