@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -90,9 +90,13 @@ test('/downloadApp explains how to install and links the native apps only when t
   }
 });
 
-/** A server of its own on `port` and `dataDir`, reporting `release` as the one it runs. */
+/**
+ * A server of its own on `port` and `dataDir`, reporting `release` as the one it
+ * runs: the built one (`buildServer`), which starts in a second or two where
+ * tsx would first compile the sources each time.
+ */
 async function startServer(port: number, dataDir: string, release?: string): Promise<ChildProcess> {
-  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const server = spawn(process.execPath, ['apps/server/dist/main.js'], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -110,6 +114,11 @@ async function startServer(port: number, dataDir: string, release?: string): Pro
   return server;
 }
 
+/** The server as a deployment runs it (`npm run build -w @halyard/server`), from the current sources. */
+function buildServer(): void {
+  execFileSync(process.execPath, ['apps/server/scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+}
+
 async function stopServer(server: ChildProcess): Promise<void> {
   if (server.exitCode !== null) return;
   server.kill('SIGTERM');
@@ -118,6 +127,7 @@ async function stopServer(server: ChildProcess): Promise<void> {
 
 test('offers the update when the server it talks to starts running a newer release', async ({ page }) => {
   test.setTimeout(120_000);
+  buildServer();
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'halyard-e2e-update-'));
   const url = `http://localhost:${port}`;
