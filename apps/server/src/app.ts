@@ -11,6 +11,7 @@ import { type CycleModule, createCycleModule } from './modules/cycle/index.ts';
 import { createFaucetModule, type FaucetModule } from './modules/faucet/index.ts';
 import { createFuturesModule, type FuturesModule, fundingIntervalFrom } from './modules/futures/index.ts';
 import { createIdentityModule, type IdentityModule, type Messengers } from './modules/identity/index.ts';
+import { createIeoModule, type IeoModule } from './modules/ieo/index.ts';
 import { createSpotModule, type SpotModule } from './modules/spot/index.ts';
 import { createSupportModule, type SupportModule } from './modules/support/index.ts';
 import { createWalletModule, type WalletModule } from './modules/wallet/index.ts';
@@ -51,6 +52,8 @@ export interface App {
   cycle: CycleModule;
   /** Perpetual futures: contracts, positions, liquidation, funding, TP/SL (/contract/*). */
   futures: FuturesModule;
+  /** Token launches: FCFS and commit-mode sales, vesting released on the clock (/ieo/*). */
+  ieo: IeoModule;
   /** Starts the timers (index ticks, idle sweep): main.ts calls it; tests step by hand. */
   start(): void;
   close(): Promise<void>;
@@ -170,6 +173,18 @@ export async function createApp(options: AppOptions): Promise<App> {
     onError: (error) => http.log.error({ err: error }, 'futures'),
   });
   futures.registerRoutes(http);
+  const ieo = await createIeoModule({
+    db: store.db,
+    ledger,
+    clock,
+    identity: identity.service,
+    requireUser: identity.requireUser,
+    sessions: identity.service,
+    adminToken: config.adminToken,
+    demo: config.demo,
+    onError: (error) => http.log.error({ err: error }, 'ieo'),
+  });
+  ieo.registerRoutes(http);
 
   // Demo data (AMENDMENTS A5): each module's seed is idempotent and runs on
   // every start while demo mode is on. Add your module's seed to this list.
@@ -179,6 +194,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     () => cycle.seedDemo(),
     () => futures.seedDemo(),
     () => wallet.seedDemo(),
+    () => ieo.seedDemo(),
   ];
   if (config.demo) for (const seed of demoSeeds) await seed();
   await wallet.loadCoinsFile();
@@ -200,6 +216,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     convert,
     cycle,
     futures,
+    ieo,
     start() {
       market.start();
       identity.start();
@@ -208,8 +225,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       realtime.start();
       if (config.demo) spot.start();
       wallet.start();
+      ieo.start();
     },
     async close() {
+      await ieo.close();
       await futures.close();
       await cycle.close();
       await wallet.close();

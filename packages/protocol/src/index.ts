@@ -1,4 +1,5 @@
 export * from './cycle.ts';
+export * from './ieo.ts';
 export * from './envelope.ts';
 export * from './locales.ts';
 export * from './messages/index.ts';

@@ -6,6 +6,7 @@ export { firstError, type RuleError } from './error.ts';
 export * from './format.ts';
 export * from './funds.ts';
 export * from './futures.ts';
+export * from './ieo.ts';
 export type { OrderSide, OrderStyle } from './order.ts';
 export * from './phone.ts';
 export * from './spot.ts';

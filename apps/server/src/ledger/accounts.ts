@@ -35,7 +35,13 @@ export type NamedSystemWallet = keyof typeof NAMED_SYSTEM_WALLETS;
 
 /** Custody of one chain's coins, e.g. `custody:bsc`. */
 export type CustodyWallet = `custody:${string}`;
-export type SystemWallet = NamedSystemWallet | CustodyWallet;
+/**
+ * One token launch's treasury, e.g. `ieo:3` (modules/ieo): it is funded with the
+ * project's whole supply and its pay-coin proceeds land in it. It may never go
+ * below zero, so the ledger itself refuses to deliver a token the project does not have.
+ */
+export type IeoProjectWallet = `ieo:${number}`;
+export type SystemWallet = NamedSystemWallet | CustodyWallet | IeoProjectWallet;
 export type Wallet = UserWallet | SystemWallet;
 
 /** One owner's wallet; with an asset it names one account. */
@@ -58,7 +64,12 @@ export function custodyWallet(chain: string): CustodyWallet {
   return `custody:${chain}`;
 }
 
+export function ieoProjectWallet(projectId: number): IeoProjectWallet {
+  return `ieo:${projectId}`;
+}
+
 const CUSTODY_PATTERN = /^custody:[a-z0-9_-]{1,32}$/;
+const IEO_PROJECT_PATTERN = /^ieo:[1-9][0-9]{0,15}$/;
 /** Coin symbols as the spec writes them: upper-case letters and digits. */
 const ASSET_PATTERN = /^[A-Z0-9]{1,20}$/;
 
@@ -70,7 +81,11 @@ export function isValidAsset(asset: string): boolean {
 export function invalidAccountField(ref: AccountRef): 'owner' | 'wallet' | null {
   if (ref.owner === SYSTEM_OWNER) {
     const wallet: string = ref.wallet;
-    return wallet in NAMED_SYSTEM_WALLETS || CUSTODY_PATTERN.test(wallet) ? null : 'wallet';
+    return Object.hasOwn(NAMED_SYSTEM_WALLETS, wallet) ||
+      CUSTODY_PATTERN.test(wallet) ||
+      IEO_PROJECT_PATTERN.test(wallet)
+      ? null
+      : 'wallet';
   }
   if (!Number.isSafeInteger(ref.owner) || ref.owner <= 0) return 'owner';
   return (USER_WALLETS as readonly string[]).includes(ref.wallet) ? null : 'wallet';
@@ -80,6 +95,7 @@ export function invalidAccountField(ref: AccountRef): 'owner' | 'wallet' | null 
 export function mayGoNegative(ref: AccountRef): boolean {
   if (ref.owner !== SYSTEM_OWNER) return false;
   if (ref.wallet.startsWith('custody:')) return true;
+  if (ref.wallet.startsWith('ieo:')) return false;
   return NAMED_SYSTEM_WALLETS[ref.wallet as NamedSystemWallet].mayGoNegative;
 }
 

@@ -5,6 +5,8 @@ export {
   accountMapKeyOf,
   type CustodyWallet,
   custodyWallet,
+  type IeoProjectWallet,
+  ieoProjectWallet,
   NAMED_SYSTEM_WALLETS,
   type NamedSystemWallet,
   SYSTEM_OWNER,

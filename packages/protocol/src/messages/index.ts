@@ -5,6 +5,7 @@ import { content } from './content.ts';
 import { cycle } from './cycle.ts';
 import { futures } from './futures.ts';
 import { identity } from './identity.ts';
+import { ieo } from './ieo.ts';
 import { ledger } from './ledger.ts';
 import { market } from './market.ts';
 import { rules } from './rules.ts';
@@ -27,6 +28,7 @@ export const catalogues: Record<string, Catalogue> = {
   futures,
   spot,
   wallet,
+  ieo,
 };
 
 function merge(): Record<Locale, Record<string, string>> {

@@ -16,6 +16,7 @@ import { walletSenderMigration } from './014_wallet_sender.ts';
 import { identityKycIdNumberMigration } from './015_identity_kyc_id_number.ts';
 import { marketHistoryMigration } from './016_market_history.ts';
 import { cycleVoidMigration } from './017_cycle_void.ts';
+import { ieoMigration } from './018_ieo.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -39,4 +40,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '015_identity_kyc_id_number': identityKycIdNumberMigration,
   '016_market_history': marketHistoryMigration,
   '017_cycle_void': cycleVoidMigration,
+  '018_ieo': ieoMigration,
 };

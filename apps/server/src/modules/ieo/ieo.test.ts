@@ -1,0 +1,362 @@
+import type {
+  IeoAllocationProof,
+  IeoOrder,
+  IeoProject,
+  IeoProjectInput,
+  IeoPublicCommit,
+} from '@halyard/protocol';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../app.ts';
+import { ieoProjectWallet, systemAccount, userAccount } from '../../ledger/index.ts';
+import {
+  ADMIN_TOKEN,
+  balanceOf,
+  expectHealthyLedger,
+  expectOk,
+  fund,
+  get,
+  type Harness,
+  plainUser,
+  post,
+  spot,
+  startWalletHarness,
+  type TestUser,
+} from '../wallet/test-support.ts';
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+const admin = { 'admin-token': ADMIN_TOKEN };
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startWalletHarness(null);
+});
+afterAll(async () => {
+  await h.close();
+});
+afterEach(async () => {
+  await expectHealthyLedger(h.store.db);
+});
+
+function terms(overrides: Partial<IeoProjectInput> = {}): IeoProjectInput {
+  const now = h.clock.now();
+  return {
+    coin: 'TEST',
+    name: 'Test token',
+    mode: 'fcfs',
+    startTime: now + MINUTE,
+    endTime: now + 10 * MINUTE,
+    total: '1000',
+    tokenDecimals: 2,
+    payCoins: [{ paycoin: 'USDT', price: '0.5' }],
+    minNumber: '1',
+    maxNumber: '500',
+    vesting: { cliffDays: 1, tranches: 1, intervalDays: 0 },
+    gift: '0',
+    rebate: '0',
+    requireKyc: false,
+    refusedAreaCodes: [],
+    intro: { en: '<p>Hi<script>alert(1)</script></p>', cn: '<p>你好</p>' },
+    announcement: {},
+    ...overrides,
+  };
+}
+
+async function createProject(input: IeoProjectInput): Promise<IeoProject> {
+  return (await expectOk(post(h, '/admin/ieo/projects', input, undefined, admin))).data as IeoProject;
+}
+
+async function listed(id: number, lang = 'en'): Promise<IeoProject> {
+  const list = (await expectOk(get(h, '/ieo/getIeoList', undefined, { lang }))).data as IeoProject[];
+  const found = list.find((project) => project.id === id);
+  if (!found) throw new Error(`project ${id} not listed`);
+  return found;
+}
+
+async function funded(amounts: Record<string, string> = { USDT: '10000' }): Promise<TestUser> {
+  const user = await plainUser(h);
+  await fund(h, user.id, amounts);
+  return user;
+}
+
+function subscribe(user: TestUser, id: number, number: string, extra: object = {}) {
+  return post(h, '/ieo/addIeoOrder', { id, paycoin: 'USDT', number, ...extra }, user.token);
+}
+
+async function ordersOf(user: TestUser): Promise<IeoOrder[]> {
+  return (await expectOk(get(h, '/ieo/getIeoOrder', user.token))).data as IeoOrder[];
+}
+
+describe('demo', () => {
+  it('seeds an open FCFS sale, an open commit-mode sale and an ended sale with a running schedule', async () => {
+    const list = (await expectOk(get(h, '/ieo/getIeoList'))).data as IeoProject[];
+    const demo = list.filter((project) => ['NOVA', 'ORBT', 'LUMA'].includes(project.coin));
+    expect(demo.map((project) => [project.coin, project.mode, project.state]).sort()).toEqual([
+      ['LUMA', 'fcfs', 'ended'],
+      ['NOVA', 'fcfs', 'open'],
+      ['ORBT', 'commit', 'open'],
+    ]);
+    const pay = (await expectOk(get(h, '/ieo/findPayCoinByCoin?coin=NOVA'))).data;
+    expect(pay).toMatchObject([
+      { paycoin: 'USDT', price: '0.05', balance: '0' },
+      { paycoin: 'ETH', price: '0.00002', balance: '0' },
+    ]);
+  });
+});
+
+describe('FCFS sale', () => {
+  it('opens and ends on the server clock, delivers locked tokens from the project treasury and refuses bad input with the spec messages', async () => {
+    const project = await createProject(terms({ gift: '0.1', rebate: '0.1' }));
+    expect(project).toMatchObject({ state: 'not_open', total: '1000', remaining: '1000', lockDays: 1 });
+    expect((await listed(project.id)).intro).toBe('<p>Hi</p>');
+    expect((await listed(project.id, 'cn')).intro).toBe('<p>你好</p>');
+    expect(await balanceOf(h, systemAccount(ieoProjectWallet(project.id)), 'TEST')).toMatchObject({
+      available: '1100',
+    });
+
+    const user = await funded({ USDT: '120' });
+    expect(await subscribe(user, project.id, '10')).toMatchObject({
+      code: 409,
+      msg: 'Subscription has not opened yet',
+    });
+    h.clock.advance(MINUTE);
+    await h.app.ieo.service.tick();
+    expect((await listed(project.id)).state).toBe('open');
+
+    expect(await subscribe(user, project.id, '0.4')).toMatchObject({ msg: 'Subscribe at least 1 tokens' });
+    expect(await subscribe(user, project.id, '400')).toMatchObject({
+      msg: 'At most 500 tokens per user; you can still buy 500',
+    });
+    expect(await subscribe(user, project.id, '200')).toMatchObject({ msg: 'Insufficient balance' });
+    expect(await subscribe(user, project.id, 'abc')).toMatchObject({ code: 400 });
+    expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '120', locked: '0' });
+
+    const answer = await expectOk(subscribe(user, project.id, '100.3'));
+    expect(answer.msg).toBe('Subscription successful');
+    expect(answer.data).toMatchObject({ tokens: '200.6', gift: '20.06', amount: '100.3', state: 'locked' });
+    expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '19.7', locked: '0' });
+    expect(await balanceOf(h, userAccount(user.id, 'ieo'), 'TEST')).toEqual({
+      available: '0',
+      locked: '220.66',
+    });
+    expect((await listed(project.id)).remaining).toBe('799.4');
+
+    // Someone else takes the rest but one unit; the spec's message for the last units.
+    const whale = await funded({ USDT: '10000' });
+    await expectOk(subscribe(whale, project.id, '249.7'));
+    await expectOk(subscribe(await funded(), project.id, '149.5'));
+    expect(await subscribe(await funded(), project.id, '1')).toMatchObject({
+      msg: 'Remaining total insufficient',
+    });
+
+    h.clock.advance(10 * MINUTE);
+    await h.app.ieo.service.tick();
+    expect((await listed(project.id)).state).toBe('ended');
+    expect(await subscribe(user, project.id, '1')).toMatchObject({ msg: 'Subscription has ended' });
+    // The inviter's rebate is recorded as owed only for invited users (none here).
+    expect(
+      (await expectOk(get(h, `/admin/ieo/projects/${project.id}/rebates`, undefined, admin))).data,
+    ).toEqual([]);
+  });
+
+  it('never oversells under a burst of 500 parallel subscriptions for the last units', async () => {
+    const project = await createProject(
+      terms({ total: '300', tokenDecimals: 0, payCoins: [{ paycoin: 'USDT', price: '1' }] }),
+    );
+    h.clock.advance(MINUTE);
+    await h.app.ieo.service.tick();
+    const users = await Promise.all(Array.from({ length: 25 }, () => funded({ USDT: '100' })));
+    const answers = await Promise.all(
+      Array.from({ length: 500 }, (_, index) =>
+        subscribe(users[index % users.length] as TestUser, project.id, '1'),
+      ),
+    );
+    const accepted = answers.filter((answer) => answer.code === 200).length;
+    const refused = answers.filter((answer) => answer.msg === 'Remaining total insufficient').length;
+    console.log(
+      `IEO burst: 500 parallel subscriptions for 300 units: ${accepted} accepted, ${refused} refused`,
+    );
+    expect(accepted).toBe(300);
+    expect(refused).toBe(200);
+    expect((await listed(project.id)).remaining).toBe('0');
+    expect(await balanceOf(h, systemAccount(ieoProjectWallet(project.id)), 'TEST')).toMatchObject({
+      available: '0',
+    });
+    expect(await balanceOf(h, systemAccount(ieoProjectWallet(project.id)), 'USDT')).toMatchObject({
+      available: '300',
+    });
+  });
+
+  it('is idempotent by clientOid: a retry answers the first order and pays once', async () => {
+    const project = await createProject(terms());
+    h.clock.advance(MINUTE);
+    const user = await funded({ USDT: '100' });
+    const first = await expectOk(subscribe(user, project.id, '10', { clientOid: 'retry-1' }));
+    const again = await expectOk(subscribe(user, project.id, '10', { clientOid: 'retry-1' }));
+    expect((again.data as IeoOrder).id).toBe((first.data as IeoOrder).id);
+    expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '90', locked: '0' });
+  });
+});
+
+describe('vesting', () => {
+  it('releases each tranche to spot by itself on the clock, across a restart', async () => {
+    const project = await createProject(terms({ vesting: { cliffDays: 1, tranches: 3, intervalDays: 30 } }));
+    h.clock.advance(MINUTE);
+    const user = await funded({ USDT: '100' });
+    await expectOk(subscribe(user, project.id, '50'));
+    const [order] = await ordersOf(user);
+    expect(order?.tranches.map((tranche) => tranche.amount)).toEqual(['33.33', '33.33', '33.34']);
+    expect(order?.nextRelease).toEqual({ releaseAt: project.endTime + DAY, amount: '33.33' });
+
+    h.clock.set(project.endTime + DAY - 1);
+    await h.app.ieo.service.tick();
+    expect(await balanceOf(h, spot(user), 'TEST')).toEqual({ available: '0', locked: '0' });
+    h.clock.set(project.endTime + DAY);
+    await h.app.ieo.service.tick();
+    expect(await balanceOf(h, spot(user), 'TEST')).toEqual({ available: '33.33', locked: '0' });
+
+    // A restart while two tranches are due: the new app releases them as it starts.
+    await h.app.close();
+    h.clock.set(project.endTime + DAY + 61 * DAY);
+    const app = await createApp({ config: h.config, store: h.store, clock: h.clock, rateLimits: false });
+    h.app = app;
+    expect(await balanceOf(h, spot(user), 'TEST')).toEqual({ available: '100', locked: '0' });
+    expect(await balanceOf(h, userAccount(user.id, 'ieo'), 'TEST')).toEqual({ available: '0', locked: '0' });
+    // (The session expired in those 61 days: read the orders through the service.)
+    const [done] = await h.app.ieo.service.orders(user.id, 1, 20);
+    expect(done).toMatchObject({ state: 'released', locked: '0', released: '100', nextRelease: null });
+    await h.app.ieo.service.tick();
+    expect(await balanceOf(h, spot(user), 'TEST')).toEqual({ available: '100', locked: '0' });
+  });
+});
+
+describe('commit mode', () => {
+  it('allocates pro rata with the cap, redistributes the excess, posts what was spent and refunds the rest, with proofs', async () => {
+    const project = await createProject(
+      terms({
+        mode: 'commit',
+        total: '1000',
+        tokenDecimals: 0,
+        payCoins: [{ paycoin: 'USDT', price: '1' }],
+        maxNumber: '400',
+        vesting: { cliffDays: 0, tranches: 2, intervalDays: 1 },
+      }),
+    );
+    h.clock.advance(MINUTE);
+    const [a, b, c] = [await funded(), await funded(), await funded()];
+    const commit = (user: TestUser | undefined, amount: string) =>
+      expectOk(subscribe(user as TestUser, project.id, amount));
+    expect((await commit(a, '1000')).msg).toBe('Commitment received: held until allocation');
+    await commit(a, '1000');
+    await commit(b, '500');
+    await commit(c, '500');
+    // Held, not spent, until the allocation.
+    expect(await balanceOf(h, spot(a as TestUser), 'USDT')).toEqual({ available: '8000', locked: '2000' });
+    const live = await listed(project.id);
+    expect(live).toMatchObject({ committed: '3000', participants: 3, ratio: '3', remaining: '1000' });
+    expect(
+      ((await expectOk(get(h, `/ieo/commits?id=${project.id}`))).data as IeoPublicCommit[]).map(
+        (row) => row.tokens,
+      ),
+    ).toEqual([null, null, null]);
+
+    h.clock.set(project.endTime);
+    await h.app.ieo.service.tick();
+    expect((await listed(project.id)).state).toBe('ended');
+    // a: share 666 > cap 400 → 400 in round 1; b and c share the other 600 → 300 each.
+    const tokens = async (user: TestUser | undefined) => (await ordersOf(user as TestUser))[0];
+    expect(await tokens(a)).toMatchObject({ tokens: '400', spent: '400', refund: '1600', amount: '2000' });
+    expect(await tokens(b)).toMatchObject({ tokens: '300', spent: '300', refund: '200' });
+    expect(await balanceOf(h, spot(a as TestUser), 'USDT')).toEqual({ available: '9600', locked: '0' });
+    expect(await balanceOf(h, spot(b as TestUser), 'USDT')).toEqual({ available: '9700', locked: '0' });
+    // Tranche 1 vests at the end (cliff 0): released by the same tick.
+    expect(await balanceOf(h, spot(b as TestUser), 'TEST')).toEqual({ available: '150', locked: '0' });
+    expect(await balanceOf(h, userAccount((b as TestUser).id, 'ieo'), 'TEST')).toEqual({
+      available: '0',
+      locked: '150',
+    });
+
+    const proof = (await expectOk(get(h, `/ieo/allocationProof?id=${project.id}`, (a as TestUser).token)))
+      .data as IeoAllocationProof;
+    expect(proof).toMatchObject({
+      oversubscribed: true,
+      totalCommitted: '3000',
+      need: '400',
+      servedInRound: 1,
+      rounds: [{ round: 1, pool: '1000', served: 1, servedTokens: '400' }],
+      finalPool: '600',
+      tokens: '400',
+      refund: '1600',
+    });
+    const commits = (await expectOk(get(h, `/ieo/commits?id=${project.id}`))).data as IeoPublicCommit[];
+    expect(commits.map((row) => row.tokens).sort()).toEqual(['300', '300', '400']);
+    expect(new Set(commits.map((row) => row.anonId)).size).toBe(3);
+    // The unsold remainder stays in the project's treasury.
+    expect(await balanceOf(h, systemAccount(ieoProjectWallet(project.id)), 'USDT')).toMatchObject({
+      available: '1000',
+    });
+  });
+});
+
+describe('terms', () => {
+  it('edits freely before the window opens; an edit after it opens cancels the project and refunds everyone', async () => {
+    const project = await createProject(terms({ gift: '0.1' }));
+    const edited = await expectOk(
+      post(h, `/admin/ieo/projects/${project.id}`, terms({ total: '2000' }), undefined, admin),
+    );
+    expect(edited).toMatchObject({ msg: 'Project saved', data: { total: '2000', state: 'not_open' } });
+    expect(await balanceOf(h, systemAccount(ieoProjectWallet(project.id)), 'TEST')).toMatchObject({
+      available: '2000',
+    });
+
+    h.clock.advance(MINUTE);
+    const buyer = await funded({ USDT: '100' });
+    const committer = await funded({ USDT: '100' });
+    await expectOk(subscribe(buyer, project.id, '20'));
+    const cancel = await post(
+      h,
+      `/admin/ieo/projects/${project.id}`,
+      terms({ total: '5' }),
+      undefined,
+      admin,
+    );
+    expect(cancel).toMatchObject({ code: 200, data: { state: 'cancelled' } });
+    expect(cancel.msg).toContain('cancelled');
+    expect(await balanceOf(h, spot(buyer), 'USDT')).toEqual({ available: '100', locked: '0' });
+    expect(await balanceOf(h, userAccount(buyer.id, 'ieo'), 'TEST')).toEqual({ available: '0', locked: '0' });
+    expect(await balanceOf(h, systemAccount(ieoProjectWallet(project.id)), 'TEST')).toMatchObject({
+      available: '0',
+    });
+    expect(await subscribe(committer, project.id, '10')).toMatchObject({ msg: 'This project was cancelled' });
+    expect(await post(h, `/admin/ieo/projects/${project.id}`, terms(), undefined, admin)).toMatchObject({
+      code: 409,
+      msg: 'The terms of this project can no longer be changed',
+    });
+    expect((await ordersOf(buyer))[0]).toMatchObject({ state: 'refunded', refund: '20' });
+  });
+
+  it('refuses operator routes without the admin token and bad terms with a message', async () => {
+    expect((await post(h, '/admin/ieo/projects', terms())).code).toBe(403);
+    expect(
+      await post(h, '/admin/ieo/projects', terms({ endTime: h.clock.now() }), undefined, admin),
+    ).toMatchObject({
+      code: 400,
+      msg: 'The end time must be after the start time',
+    });
+    expect(
+      await post(
+        h,
+        '/admin/ieo/projects',
+        terms({
+          mode: 'commit',
+          payCoins: [
+            { paycoin: 'USDT', price: '1' },
+            { paycoin: 'ETH', price: '0.001' },
+          ],
+        }),
+        undefined,
+        admin,
+      ),
+    ).toMatchObject({ code: 400, msg: 'A commit-mode project takes exactly one pay coin' });
+  });
+});

@@ -1,0 +1,60 @@
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { SessionResolver } from '../../http/auth.ts';
+import { seedIeoDemo } from './demo.ts';
+import { registerIeoRoutes } from './routes.ts';
+import { IeoService, type IeoServiceOptions } from './service.ts';
+
+export { IeoService };
+
+/** How often the scheduler looks at the clock: project windows and tranche releases. */
+const TICK_MS = 1_000;
+
+/** What createApp holds as `app.ieo`. */
+export interface IeoModule {
+  service: IeoService;
+  registerRoutes(http: FastifyInstance): void;
+  seedDemo(): Promise<void>;
+  /** Moves states and releases due tranches on the clock every second (main.ts; tests call `service.tick()`). */
+  start(): void;
+  close(): Promise<void>;
+}
+
+export interface IeoModuleOptions extends IeoServiceOptions {
+  requireUser: preHandlerAsyncHookHandler;
+  sessions: SessionResolver;
+  adminToken: string;
+  /** Demo mode: the demo sales start again when their windows are over. */
+  demo: boolean;
+  onError: (error: unknown) => void;
+}
+
+/** Token launches. On creation it catches up with the clock: what was due while the server was down happens now. */
+export async function createIeoModule(options: IeoModuleOptions): Promise<IeoModule> {
+  const service = new IeoService(options);
+  await service.tick();
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> = Promise.resolve();
+  return {
+    service,
+    registerRoutes: (http) => registerIeoRoutes(http, { ieo: service, ...options }),
+    seedDemo: () => seedIeoDemo(service, options),
+    start() {
+      if (timer) return;
+      timer = setInterval(() => {
+        // One tick at a time: a slow tick is not overtaken by the next.
+        running = running
+          .then(async () => {
+            await service.tick();
+            if (options.demo) await seedIeoDemo(service, options);
+          })
+          .catch(options.onError);
+      }, TICK_MS);
+      timer.unref();
+    },
+    async close() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running;
+    },
+  };
+}

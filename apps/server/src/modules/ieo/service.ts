@@ -1,0 +1,965 @@
+/**
+ * Token launches (spec §1, §3 "IEO project", §4, §7 IEO; issue 15). Over 500
+ * lines because the two allocation modes share one ledger story (fund the
+ * project's treasury, pay or hold, deliver locked tokens, vest, cancel and
+ * refund) that reads best in one place; the pure parts are in allocation.ts
+ * and vesting.ts.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Dec } from '@halyard/money';
+import type {
+  IeoAllocationProof,
+  IeoMode,
+  IeoOrder,
+  IeoOrderState,
+  IeoPayCoin,
+  IeoPayCoinBalance,
+  IeoProject,
+  IeoProjectInput,
+  IeoPublicCommit,
+  IeoState,
+  IeoTexts,
+  IeoVesting,
+  Locale,
+} from '@halyard/protocol';
+import {
+  checkIeoProjectTerms,
+  checkIeoSubscription,
+  IEO_PAY_DECIMALS,
+  ieoCostOf,
+  ieoTokensFor,
+  type RuleError,
+} from '@halyard/rules';
+import type { Clock } from '../../clock.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import {
+  BULK_MAX,
+  ieoProjectWallet,
+  type Ledger,
+  systemAccount,
+  type TransferInput,
+  userAccount,
+} from '../../ledger/index.ts';
+import type { Db, Executor, Trx } from '../../store/database.ts';
+import { sanitizeHtml } from '../content/sanitize.ts';
+import type { IdentityService } from '../identity/index.ts';
+import { type AllocationResult, needOf, settleCommits } from './allocation.ts';
+import { type OrderRow, type ProjectRow, ieoStore as sql, type TrancheRow } from './store.ts';
+import { planTranches } from './vesting.ts';
+
+export interface IeoServiceOptions {
+  db: Db;
+  ledger: Ledger;
+  clock: Clock;
+  identity: IdentityService;
+}
+
+/** Tranches released per ledger transaction (each transaction holds the ledger's lock: keep it short). */
+const RELEASE_BATCH = 500;
+
+function throwIf(error: RuleError | null): void {
+  if (error) throw badRequest(error.key, error.params);
+}
+
+interface Terms {
+  coin: string;
+  mode: IeoMode;
+  total: Dec;
+  tokenDecimals: number;
+  payCoins: IeoPayCoin[];
+  min: Dec;
+  max: Dec;
+  gift: Dec;
+  rebate: Dec;
+  vesting: IeoVesting;
+}
+
+function termsOf(row: ProjectRow): Terms {
+  return {
+    coin: row.coin,
+    mode: row.mode as IeoMode,
+    total: Dec.parse(row.total),
+    tokenDecimals: Number(row.token_decimals),
+    payCoins: JSON.parse(row.pay_coins) as IeoPayCoin[],
+    min: Dec.parse(row.min_number),
+    max: Dec.parse(row.max_number),
+    gift: Dec.parse(row.gift),
+    rebate: Dec.parse(row.rebate),
+    vesting: JSON.parse(row.vesting) as IeoVesting,
+  };
+}
+
+/** What the project's treasury is funded with: the supply and the most the gift rule can give on it. */
+function fundingOf(terms: Terms): Dec {
+  return terms.total.add(terms.total.mul(terms.gift).floorTo(terms.tokenDecimals));
+}
+
+function textIn(texts: IeoTexts, locale: Locale): string {
+  return (Object.hasOwn(texts, locale) ? texts[locale] : undefined) ?? texts.en ?? '';
+}
+
+function sanitizeTexts(texts: IeoTexts): IeoTexts {
+  const clean: IeoTexts = {};
+  for (const [locale, html] of Object.entries(texts))
+    if (typeof html === 'string') clean[locale] = sanitizeHtml(html);
+  return clean;
+}
+
+const projectAccount = (projectId: number) => systemAccount(ieoProjectWallet(projectId));
+const trancheHoldId = (orderId: number, seq: number) => `ieo:tranche:${orderId}:${seq}`;
+const commitHoldId = (orderId: number, n: number) => `ieo:commit:${orderId}:${n}`;
+
+/** Public id of a commitment: unlinkable to the user without the project's secret salt. */
+function anonIdOf(salt: string, userId: number): string {
+  return createHash('sha256').update(`${salt}:${userId}`).digest('hex').slice(0, 16);
+}
+
+export class IeoService {
+  constructor(private readonly options: IeoServiceOptions) {}
+
+  private get db(): Db {
+    return this.options.db;
+  }
+
+  // ── operator ──────────────────────────────────────────────────────────
+
+  /** Creates a project and funds its treasury account with its supply (and gift reserve) from the exchange treasury. */
+  async createProject(input: IeoProjectInput, demoKey: string | null = null): Promise<IeoProject> {
+    this.checkTerms(input);
+    const { ledger, clock } = this.options;
+    const now = clock.now();
+    const row = await ledger.transaction(async (trx) => {
+      const project = await sql.insertProject(trx, {
+        ...this.termColumns(input),
+        state: 'not_open',
+        sold: '0',
+        salt: randomBytes(16).toString('hex'),
+        demo_key: demoKey,
+        created_at: now,
+        updated_at: now,
+      });
+      await ledger.execute([this.fundTransfer(project, 'create')], trx);
+      return project;
+    });
+    await this.advance(Number(row.id));
+    return this.view(await this.requireProject(Number(row.id)), 'en');
+  }
+
+  /**
+   * Terms freeze when the window opens (issue 15): before, an edit replaces
+   * them (the treasury is funded anew); once open, an edit cancels the
+   * project and refunds everyone; after the window, nothing changes.
+   */
+  async editProject(
+    id: number,
+    input: IeoProjectInput,
+  ): Promise<{ project: IeoProject; cancelled: boolean }> {
+    this.checkTerms(input);
+    await this.advance(id);
+    const { ledger, clock } = this.options;
+    const current = await this.requireProject(id);
+    if (current.state === 'open') {
+      await this.cancelProject(id);
+      return { project: this.view(await this.requireProject(id), 'en'), cancelled: true };
+    }
+    if (current.state !== 'not_open') throw conflict('ieo.termsFrozen');
+    const now = clock.now();
+    await ledger.transaction(async (trx) => {
+      const project = await sql.project(trx, id);
+      if (project?.state !== 'not_open') throw conflict('ieo.termsFrozen');
+      const columns = { ...this.termColumns(input), updated_at: now };
+      await sql.updateProject(trx, id, columns);
+      await ledger.execute(
+        // Written in the same transaction as the new terms: a fresh id per edit, no retry to recognise.
+        [
+          this.defundTransfer(project, randomUUID()),
+          this.fundTransfer({ ...project, ...columns }, randomUUID()),
+        ],
+        trx,
+      );
+    });
+    await this.advance(id);
+    return { project: this.view(await this.requireProject(id), 'en'), cancelled: false };
+  }
+
+  private checkTerms(input: IeoProjectInput): void {
+    throwIf(
+      checkIeoProjectTerms({
+        ...input,
+        prices: input.payCoins.map((pay) => pay.price),
+      }),
+    );
+    const coins = new Set(input.payCoins.map((pay) => pay.paycoin));
+    if (coins.size !== input.payCoins.length || coins.has(input.coin))
+      throw badRequest('ieo.termsInvalid', { field: 'payCoins' });
+  }
+
+  private termColumns(input: IeoProjectInput) {
+    return {
+      coin: input.coin,
+      name: input.name,
+      mode: input.mode,
+      start_at: input.startTime,
+      end_at: input.endTime,
+      total: Dec.parse(input.total).toString(),
+      token_decimals: input.tokenDecimals,
+      min_number: Dec.parse(input.minNumber).toString(),
+      max_number: Dec.parse(input.maxNumber).toString(),
+      gift: Dec.parse(input.gift).toString(),
+      rebate: Dec.parse(input.rebate).toString(),
+      require_kyc: input.requireKyc ? 1 : 0,
+      pay_coins: JSON.stringify(
+        input.payCoins.map((pay) => ({ paycoin: pay.paycoin, price: Dec.parse(pay.price).toString() })),
+      ),
+      vesting: JSON.stringify(input.vesting),
+      refused_area_codes: JSON.stringify(input.refusedAreaCodes),
+      intro: JSON.stringify(sanitizeTexts(input.intro)),
+      announcement: JSON.stringify(sanitizeTexts(input.announcement)),
+    };
+  }
+
+  /** The project's supply (and gift reserve) from the exchange treasury (`why` makes the transfer's id unique). */
+  private fundTransfer(project: ProjectRow, why: string): TransferInput {
+    return {
+      id: `ieo:${project.id}:fund:${why}`,
+      code: 'ieo_fund',
+      reference: `ieo:${project.id}`,
+      debit: systemAccount('treasury'),
+      credit: projectAccount(Number(project.id)),
+      asset: project.coin,
+      amount: fundingOf(termsOf(project)),
+    };
+  }
+
+  /** The project's unsold tokens back to the exchange treasury (`why` makes the transfer's id unique). */
+  private defundTransfer(project: ProjectRow, why: string): TransferInput {
+    return {
+      id: `ieo:${project.id}:defund:${why}`,
+      code: 'ieo_fund',
+      reference: `ieo:${project.id}`,
+      debit: projectAccount(Number(project.id)),
+      credit: systemAccount('treasury'),
+      asset: project.coin,
+      amount: fundingOf(termsOf(project)).sub(Dec.parse(project.sold)),
+    };
+  }
+
+  /**
+   * Cancels a project that has not been allocated: every payment and
+   * commitment goes back to its subscriber's spot wallet, every token
+   * delivered goes back to the project, the project's tokens to the treasury.
+   */
+  async cancelProject(id: number): Promise<void> {
+    const { ledger, clock } = this.options;
+    const now = clock.now();
+    await ledger.transaction(async (trx) => {
+      const project = await sql.project(trx, id);
+      if (!project) throw notFound('ieo.projectNotFound');
+      if (project.state !== 'not_open' && project.state !== 'open') throw conflict('ieo.termsFrozen');
+      const orders = await sql.projectOrders(trx, id);
+      const transfers: TransferInput[] = [];
+      for (const order of orders)
+        transfers.push(
+          ...this.refundTransfers(project, order, await sql.tranchesOf(trx, [Number(order.id)])),
+        );
+      for (const order of orders) {
+        await sql.deleteUnreleasedTranches(trx, Number(order.id));
+        await sql.updateOrder(trx, Number(order.id), {
+          state: 'cancelled',
+          refund: order.amount,
+          spent: '0',
+          tokens: '0',
+          gift: '0',
+        });
+      }
+      await sql.updateRebates(
+        trx,
+        orders.map((order) => Number(order.id)),
+        'cancelled',
+      );
+      transfers.push(this.defundTransfer({ ...project, sold: '0' }, 'cancel'));
+      await this.executeAll(transfers, trx);
+      await sql.updateProject(trx, id, { state: 'cancelled', sold: '0', updated_at: now });
+    });
+  }
+
+  private refundTransfers(project: ProjectRow, order: OrderRow, tranches: TrancheRow[]): TransferInput[] {
+    const orderId = Number(order.id);
+    const reference = `ieo:order:${orderId}`;
+    if (order.state === 'committed') {
+      return Array.from({ length: Number(order.holds) }, (_, index) => ({
+        id: `${commitHoldId(orderId, index + 1)}:cancel`,
+        type: 'void_pending' as const,
+        pendingId: commitHoldId(orderId, index + 1),
+        code: 'ieo_cancel',
+        reference,
+      }));
+    }
+    const delivered = Dec.parse(order.tokens).add(Dec.parse(order.gift));
+    return [
+      ...tranches.map((tranche) => ({
+        id: `${trancheHoldId(orderId, tranche.seq)}:cancel`,
+        type: 'void_pending' as const,
+        pendingId: trancheHoldId(orderId, tranche.seq),
+        code: 'ieo_cancel',
+        reference,
+      })),
+      {
+        id: `${reference}:cancel:tokens`,
+        code: 'ieo_cancel',
+        reference,
+        debit: userAccount(Number(order.user_id), 'ieo'),
+        credit: projectAccount(Number(project.id)),
+        asset: project.coin,
+        amount: delivered,
+      },
+      {
+        id: `${reference}:cancel:refund`,
+        code: 'ieo_cancel',
+        reference,
+        debit: projectAccount(Number(project.id)),
+        credit: userAccount(Number(order.user_id), 'spot'),
+        asset: order.paycoin,
+        amount: Dec.parse(order.amount),
+      },
+    ];
+  }
+
+  /** Rebates recorded as owed to inviters (paid through the ledger once the referral module exists). */
+  async rebates(projectId: number) {
+    return (await sql.rebatesOfProject(this.db, projectId)).map((row) => ({
+      orderId: Number(row.order_id),
+      inviterId: Number(row.inviter_id),
+      coin: row.coin,
+      amount: Dec.parse(row.amount).toString(),
+      state: row.state,
+    }));
+  }
+
+  // ── reads ─────────────────────────────────────────────────────────────
+
+  async list(locale: Locale, state: IeoState | null): Promise<IeoProject[]> {
+    const rows = await sql.projects(this.db, state ? [state] : null);
+    const commits = await sql.commitTotals(
+      this.db,
+      rows.filter((row) => row.mode === 'commit').map((row) => Number(row.id)),
+    );
+    return rows.map((row) => this.view(row, locale, commits.get(Number(row.id)) ?? []));
+  }
+
+  async project(id: number, locale: Locale): Promise<IeoProject> {
+    const row = await this.requireProject(id);
+    const commits = row.mode === 'commit' ? ((await sql.commitTotals(this.db, [id])).get(id) ?? []) : [];
+    return this.view(row, locale, commits);
+  }
+
+  private async requireProject(id: number, db: Executor = this.db): Promise<ProjectRow> {
+    const row = await sql.project(db, id);
+    if (!row) throw notFound('ieo.projectNotFound');
+    return row;
+  }
+
+  private view(row: ProjectRow, locale: Locale, commits: string[] = []): IeoProject {
+    const terms = termsOf(row);
+    const committed = Dec.sum(commits.map((amount) => Dec.parse(amount)));
+    const price = Dec.parse(terms.payCoins[0]?.price ?? '0');
+    const worth = terms.total.mul(price);
+    return {
+      id: Number(row.id),
+      coin: row.coin,
+      name: row.name,
+      mode: terms.mode,
+      state: row.state as IeoState,
+      startTime: Number(row.start_at),
+      endTime: Number(row.end_at),
+      total: terms.total.toString(),
+      remaining: terms.total.sub(Dec.parse(row.sold)).toString(),
+      tokenDecimals: terms.tokenDecimals,
+      lockDays: terms.vesting.cliffDays,
+      vesting: terms.vesting,
+      payCoins: terms.payCoins,
+      minNumber: terms.min.toString(),
+      maxNumber: terms.max.toString(),
+      gift: terms.gift.toString(),
+      rebate: terms.rebate.toString(),
+      requireKyc: Number(row.require_kyc) === 1,
+      refusedAreaCodes: JSON.parse(row.refused_area_codes) as string[],
+      intro: textIn(JSON.parse(row.intro) as IeoTexts, locale),
+      announcement: textIn(JSON.parse(row.announcement) as IeoTexts, locale),
+      committed: committed.toString(),
+      participants: commits.length,
+      ratio: worth.isPositive() ? committed.div(worth).floorTo(4).toString() : '0',
+      now: this.options.clock.now(),
+    };
+  }
+
+  /** Spec §7 findPayCoinByCoin: the pay coins of the token's open (or next) project, with the user's balances. */
+  async payCoins(coin: string, userId: number | null): Promise<IeoPayCoinBalance[]> {
+    const rows = (await sql.projects(this.db, ['open', 'not_open'])).filter((row) => row.coin === coin);
+    const row = rows.find((candidate) => candidate.state === 'open') ?? rows[0];
+    if (!row) throw notFound('ieo.projectNotFound');
+    const payCoins = termsOf(row).payCoins;
+    const balances = userId
+      ? await this.options.ledger.balancesOf(
+          payCoins.map((pay) => ({ ...userAccount(userId, 'spot'), asset: pay.paycoin })),
+        )
+      : [];
+    return payCoins.map((pay, index) => ({
+      ...pay,
+      projectId: Number(row.id),
+      balance: balances[index]?.available.toString() ?? '0',
+    }));
+  }
+
+  async orders(userId: number, page: number, limit: number): Promise<IeoOrder[]> {
+    const rows = await sql.userOrders(this.db, userId, (page - 1) * limit, limit);
+    const tranches = await sql.tranchesOf(
+      this.db,
+      rows.map((row) => Number(row.id)),
+    );
+    const projects = new Map<number, ProjectRow>();
+    for (const row of rows) {
+      const id = Number(row.project_id);
+      if (!projects.has(id)) projects.set(id, await this.requireProject(id));
+    }
+    return rows.map((row) =>
+      this.orderView(
+        row,
+        projects.get(Number(row.project_id)) as ProjectRow,
+        tranches.filter((tranche) => Number(tranche.order_id) === Number(row.id)),
+      ),
+    );
+  }
+
+  private orderView(row: OrderRow, project: ProjectRow, tranches: TrancheRow[]): IeoOrder {
+    let locked = Dec.ZERO;
+    let released = Dec.ZERO;
+    let next: IeoOrder['nextRelease'] = null;
+    for (const tranche of tranches) {
+      const amount = Dec.parse(tranche.amount);
+      if (tranche.released_at === null) {
+        locked = locked.add(amount);
+        if (next === null) next = { releaseAt: Number(tranche.release_at), amount: amount.toString() };
+      } else {
+        released = released.add(amount);
+      }
+    }
+    const stateOf = (): IeoOrderState => {
+      if (row.state === 'committed') return 'committed';
+      if (row.state === 'cancelled' || tranches.length === 0) return 'refunded';
+      return locked.isPositive() ? 'locked' : 'released';
+    };
+    return {
+      id: Number(row.id),
+      projectId: Number(project.id),
+      coin: project.coin,
+      name: project.name,
+      mode: project.mode as IeoMode,
+      paycoin: row.paycoin,
+      price: Dec.parse(row.price).toString(),
+      amount: Dec.parse(row.amount).toString(),
+      spent: Dec.parse(row.spent).toString(),
+      refund: Dec.parse(row.refund).toString(),
+      tokens: Dec.parse(row.tokens).toString(),
+      gift: Dec.parse(row.gift).toString(),
+      locked: locked.toString(),
+      released: released.toString(),
+      nextRelease: next,
+      tranches: tranches.map((tranche) => ({
+        seq: Number(tranche.seq),
+        releaseAt: Number(tranche.release_at),
+        amount: Dec.parse(tranche.amount).toString(),
+        released: tranche.released_at !== null,
+      })),
+      state: stateOf(),
+      time: Number(row.created_at),
+    };
+  }
+
+  /** Commit mode: every commitment by anonymised id, with its allocation once made (issue 15: anyone can recompute). */
+  async publicCommits(projectId: number): Promise<IeoPublicCommit[]> {
+    const project = await this.requireProject(projectId);
+    if (project.mode !== 'commit') throw badRequest('ieo.notCommitMode');
+    const allocated = project.state === 'ended' || project.state === 'distributing';
+    return (await sql.projectOrders(this.db, projectId)).map((order) => ({
+      anonId: order.anon_id,
+      committed: Dec.parse(order.amount).toString(),
+      tokens: allocated ? Dec.parse(order.tokens).toString() : null,
+    }));
+  }
+
+  /** The signed-in user's allocation proof for a commit-mode project, once allocated. */
+  async proof(userId: number, projectId: number): Promise<IeoAllocationProof> {
+    const project = await this.requireProject(projectId);
+    const summary = await sql.allocation(this.db, projectId);
+    const order = await sql.userOrderOfProject(this.db, userId, projectId);
+    if (!summary || !order) throw notFound('ieo.proofNotFound');
+    const saved = JSON.parse(summary) as AllocationSummary;
+    const terms = termsOf(project);
+    const price = Dec.parse(terms.payCoins[0]?.price ?? '0');
+    const committed = Dec.parse(order.amount);
+    return {
+      projectId,
+      anonId: order.anon_id,
+      supply: terms.total.toString(),
+      price: price.toString(),
+      cap: terms.max.toString(),
+      tokenDecimals: terms.tokenDecimals,
+      totalCommitted: saved.totalCommitted,
+      participants: saved.participants,
+      oversubscribed: saved.oversubscribed,
+      committed: committed.toString(),
+      need: needOf(committed, this.commitTerms(terms)).toString(),
+      rounds: saved.rounds,
+      servedInRound: order.served_round === null ? null : Number(order.served_round),
+      finalPool: saved.finalPool,
+      finalWeight: saved.finalWeight,
+      tokens: Dec.parse(order.tokens).toString(),
+      spent: Dec.parse(order.spent).toString(),
+      refund: Dec.parse(order.refund).toString(),
+    };
+  }
+
+  // ── subscribing ───────────────────────────────────────────────────────
+
+  /**
+   * POST /ieo/addIeoOrder. FCFS pays and receives locked tokens at once;
+   * commit mode holds the amount until the window ends. Both run inside one
+   * ledger transaction (the ledger's lock serialises them), which re-reads
+   * what is left: a burst for the last units never oversells, and the
+   * project's treasury account, which may not go negative, could not deliver
+   * a token it does not have anyway.
+   */
+  async subscribe(
+    userId: number,
+    input: { projectId: number; paycoin: string; amount: string; clientOid: string | null },
+  ): Promise<IeoOrder> {
+    const { ledger, clock } = this.options;
+    const project = await this.requireProject(input.projectId);
+    const terms = termsOf(project);
+    const pay = terms.payCoins.find((candidate) => candidate.paycoin === input.paycoin);
+    if (!pay) throw badRequest('ieo.payCoinNotAccepted', { coin: input.paycoin });
+    const inviterId = await this.checkEligible(userId, project);
+    const usable = (await ledger.balance({ ...userAccount(userId, 'spot'), asset: pay.paycoin })).available;
+    const order = await ledger.transaction(async (trx) => {
+      // A retry of a subscription that went through answers it again (checked under the lock: no twin).
+      if (input.clientOid !== null) {
+        const earlier = await sql.orderByClientOid(trx, userId, input.clientOid);
+        if (earlier) return earlier;
+      }
+      const live = await this.requireProject(input.projectId, trx);
+      const now = clock.now();
+      if (live.state === 'cancelled') throw conflict('ieo.projectCancelled');
+      if (now < Number(live.start_at)) throw conflict('ieo.notOpen');
+      if (now >= Number(live.end_at) || (live.state !== 'open' && live.state !== 'not_open'))
+        throw conflict('ieo.ended');
+      const bought = Dec.sum(
+        (await sql.userTokens(trx, userId, input.projectId)).map((text) => Dec.parse(text)),
+      );
+      throwIf(
+        checkIeoSubscription({
+          amount: input.amount,
+          price: pay.price,
+          tokenDecimals: terms.tokenDecimals,
+          usable: usable.toString(),
+          minNumber: terms.min.toString(),
+          maxNumber: terms.max.toString(),
+          remaining: terms.mode === 'fcfs' ? terms.total.sub(Dec.parse(live.sold)).toString() : null,
+          bought: bought.toString(),
+        }),
+      );
+      return terms.mode === 'fcfs'
+        ? this.buyFcfs(trx, live, terms, { userId, inviterId }, pay, input, now)
+        : this.commit(trx, live, userId, pay, input, now);
+    });
+    return this.orderOf(order);
+  }
+
+  private async orderOf(row: OrderRow): Promise<IeoOrder> {
+    const project = await this.requireProject(Number(row.project_id));
+    return this.orderView(row, project, await sql.tranchesOf(this.db, [Number(row.id)]));
+  }
+
+  /** Refuses a frozen, unverified (when required) or refused-region user; answers their inviter. */
+  private async checkEligible(userId: number, project: ProjectRow): Promise<number | null> {
+    const { identity } = this.options;
+    await identity.assertNotFrozen(userId);
+    const user = await identity.getUser(userId);
+    if (Number(project.require_kyc) === 1 && user.kyc !== 'succeeded') throw forbidden('ieo.kycRequired');
+    const refused = JSON.parse(project.refused_area_codes) as string[];
+    if (user.areaCode !== null && refused.includes(user.areaCode)) throw forbidden('ieo.regionRefused');
+    return user.parentId;
+  }
+
+  private async buyFcfs(
+    trx: Trx,
+    project: ProjectRow,
+    terms: Terms,
+    { userId, inviterId }: { userId: number; inviterId: number | null },
+    pay: IeoPayCoin,
+    input: { amount: string; clientOid: string | null },
+    now: number,
+  ): Promise<OrderRow> {
+    const price = Dec.parse(pay.price);
+    const tokens = ieoTokensFor(Dec.parse(input.amount), price, terms.tokenDecimals);
+    const cost = ieoCostOf(tokens, price);
+    const gift = tokens.mul(terms.gift).floorTo(terms.tokenDecimals);
+    const projectId = Number(project.id);
+    const order = await sql.insertOrder(trx, {
+      project_id: projectId,
+      user_id: userId,
+      paycoin: pay.paycoin,
+      price: price.toString(),
+      amount: cost.toString(),
+      holds: 0,
+      spent: cost.toString(),
+      refund: '0',
+      tokens: tokens.toString(),
+      gift: gift.toString(),
+      state: 'paid',
+      anon_id: anonIdOf(project.salt, userId),
+      served_round: null,
+      client_oid: input.clientOid,
+      created_at: now,
+    });
+    const reference = `ieo:order:${order.id}`;
+    await this.options.ledger.execute(
+      [
+        {
+          id: `${reference}:pay`,
+          code: 'ieo_pay',
+          reference,
+          debit: userAccount(userId, 'spot'),
+          credit: projectAccount(projectId),
+          asset: pay.paycoin,
+          amount: cost,
+        },
+        ...this.deliveryTransfers(project, terms, order, tokens.add(gift)),
+      ],
+      trx,
+    );
+    await this.recordDelivery(trx, project, terms, order, tokens.add(gift), { spent: cost, inviterId });
+    await sql.updateProject(trx, projectId, { sold: Dec.parse(project.sold).add(tokens).toString() });
+    return order;
+  }
+
+  /** Tokens from the project's treasury into the user's IEO wallet, each tranche held there until it vests. */
+  private deliveryTransfers(
+    project: ProjectRow,
+    terms: Terms,
+    order: OrderRow,
+    delivered: Dec,
+  ): TransferInput[] {
+    if (!delivered.isPositive()) return [];
+    const orderId = Number(order.id);
+    const userId = Number(order.user_id);
+    const reference = `ieo:order:${orderId}`;
+    const plan = planTranches(delivered, terms.vesting, Number(project.end_at), terms.tokenDecimals);
+    return [
+      {
+        id: `${reference}:deliver`,
+        code: 'ieo_deliver',
+        reference,
+        debit: projectAccount(Number(project.id)),
+        credit: userAccount(userId, 'ieo'),
+        asset: project.coin,
+        amount: delivered,
+      },
+      ...plan.map((tranche) => ({
+        id: trancheHoldId(orderId, tranche.seq),
+        type: 'pending' as const,
+        code: 'ieo_lock',
+        reference,
+        debit: userAccount(userId, 'ieo'),
+        credit: userAccount(userId, 'spot'),
+        asset: project.coin,
+        amount: tranche.amount,
+      })),
+    ];
+  }
+
+  /** The tranche rows of a delivery and the inviter's promotion rebate, owed (no referral module pays it yet). */
+  private async recordDelivery(
+    trx: Trx,
+    project: ProjectRow,
+    terms: Terms,
+    order: OrderRow,
+    delivered: Dec,
+    { spent, inviterId }: { spent: Dec; inviterId: number | null },
+  ): Promise<void> {
+    const orderId = Number(order.id);
+    const userId = Number(order.user_id);
+    if (delivered.isPositive()) {
+      await sql.insertTranches(
+        trx,
+        planTranches(delivered, terms.vesting, Number(project.end_at), terms.tokenDecimals).map(
+          (tranche) => ({
+            order_id: orderId,
+            seq: tranche.seq,
+            user_id: userId,
+            coin: project.coin,
+            release_at: tranche.releaseAt,
+            amount: tranche.amount.toString(),
+            released_at: null,
+          }),
+        ),
+      );
+    }
+    const rebate = spent.mul(terms.rebate).floorTo(IEO_PAY_DECIMALS);
+    if (inviterId !== null && rebate.isPositive()) {
+      await sql.insertRebate(trx, {
+        order_id: orderId,
+        inviter_id: inviterId,
+        coin: order.paycoin,
+        amount: rebate.toString(),
+        state: 'owed',
+        created_at: this.options.clock.now(),
+      });
+    }
+  }
+
+  private async commit(
+    trx: Trx,
+    project: ProjectRow,
+    userId: number,
+    pay: IeoPayCoin,
+    input: { amount: string; clientOid: string | null },
+    now: number,
+  ): Promise<OrderRow> {
+    const amount = Dec.parse(input.amount);
+    const projectId = Number(project.id);
+    const existing = await sql.userOrderOfProject(trx, userId, projectId);
+    const order =
+      existing ??
+      (await sql.insertOrder(trx, {
+        project_id: projectId,
+        user_id: userId,
+        paycoin: pay.paycoin,
+        price: Dec.parse(pay.price).toString(),
+        amount: '0',
+        holds: 0,
+        spent: '0',
+        refund: '0',
+        tokens: '0',
+        gift: '0',
+        state: 'committed',
+        anon_id: anonIdOf(project.salt, userId),
+        served_round: null,
+        client_oid: input.clientOid,
+        created_at: now,
+      }));
+    const holds = Number(order.holds) + 1;
+    const orderId = Number(order.id);
+    // One order per user and project, each commitment a further hold; the order keeps the latest
+    // commitment's clientOid, so a retry of it (the usual retry) is answered, not committed twice.
+    const clientOid = existing ? (input.clientOid ?? order.client_oid) : order.client_oid;
+    await this.options.ledger.execute(
+      [
+        {
+          id: commitHoldId(orderId, holds),
+          type: 'pending',
+          code: 'ieo_commit',
+          reference: `ieo:order:${orderId}`,
+          debit: userAccount(userId, 'spot'),
+          credit: projectAccount(projectId),
+          asset: pay.paycoin,
+          amount,
+        },
+      ],
+      trx,
+    );
+    const total = Dec.parse(order.amount).add(amount).toString();
+    await sql.updateOrder(trx, orderId, { amount: total, holds, client_oid: clientOid });
+    return { ...order, amount: total, holds, client_oid: clientOid };
+  }
+
+  // ── the clock's work ─────────────────────────────────────────────────
+
+  /** Moves every project the clock has passed and releases the tranches that are due. Idempotent. */
+  async tick(): Promise<void> {
+    for (const project of await sql.liveProjects(this.db)) await this.advance(Number(project.id));
+    await this.releaseDue();
+  }
+
+  /**
+   * Brings one project to the state its window says: not open → open at the
+   * start; at the end, FCFS → ended, commit → calculating → distributing →
+   * ended. Each step is a conditional update, so a step interrupted by a
+   * restart is taken again and a step already taken is not.
+   */
+  async advance(id: number): Promise<void> {
+    const { clock } = this.options;
+    let project = await this.requireProject(id);
+    const now = clock.now();
+    if (project.state === 'not_open' && now >= Number(project.start_at)) {
+      await sql.moveState(this.db, id, 'not_open', 'open', now);
+      project = await this.requireProject(id);
+    }
+    if (project.state === 'open' && now >= Number(project.end_at)) {
+      // Through the ledger's lock: a subscription in flight finishes before the window closes behind it.
+      await this.options.ledger.transaction((trx) =>
+        sql.moveState(trx, id, 'open', project.mode === 'fcfs' ? 'ended' : 'calculating', now),
+      );
+      project = await this.requireProject(id);
+    }
+    if (project.state === 'calculating') await this.allocate(project);
+    project = await this.requireProject(id);
+    if (project.state === 'distributing') await this.distribute(project);
+  }
+
+  private commitTerms(terms: Terms) {
+    return {
+      supply: terms.total,
+      price: Dec.parse(terms.payCoins[0]?.price ?? '0'),
+      cap: terms.max,
+      tokenDecimals: terms.tokenDecimals,
+      payDecimals: IEO_PAY_DECIMALS,
+    };
+  }
+
+  /** Commit mode, calculating: the pure allocation of every commitment, recorded with its rounds. */
+  private async allocate(project: ProjectRow): Promise<void> {
+    const id = Number(project.id);
+    const orders = await sql.projectOrders(this.db, id);
+    const terms = termsOf(project);
+    const { settled, result } = settleCommits(
+      orders.map((order) => Dec.parse(order.amount)),
+      this.commitTerms(terms),
+    );
+    const now = this.options.clock.now();
+    await this.db.transaction().execute(async (trx) => {
+      if (!(await sql.moveState(trx, id, 'calculating', 'distributing', now))) return;
+      await sql.insertAllocation(trx, id, JSON.stringify(summaryOf(result, orders)), now);
+      let sold = Dec.ZERO;
+      for (const [index, order] of orders.entries()) {
+        const outcome = settled[index];
+        if (!outcome) continue;
+        sold = sold.add(outcome.tokens);
+        await sql.updateOrder(trx, Number(order.id), {
+          tokens: outcome.tokens.toString(),
+          gift: outcome.tokens.mul(terms.gift).floorTo(terms.tokenDecimals).toString(),
+          spent: outcome.spent.toString(),
+          refund: outcome.refund.toString(),
+          served_round: result.servedInRound[index] ?? null,
+        });
+      }
+      await sql.updateProject(trx, id, { sold: sold.toString() });
+    });
+  }
+
+  /** Commit mode, distributing: post what each commitment spent, void the rest, deliver locked tokens. */
+  private async distribute(project: ProjectRow): Promise<void> {
+    const id = Number(project.id);
+    const terms = termsOf(project);
+    const { ledger, clock, identity } = this.options;
+    // Read before the ledger's transaction: on SQLite its one connection is taken until commit.
+    const inviters = new Map<number, number | null>();
+    for (const order of await sql.projectOrders(this.db, id)) {
+      const userId = Number(order.user_id);
+      if (!inviters.has(userId)) inviters.set(userId, (await identity.getUser(userId)).parentId);
+    }
+    await ledger.transaction(async (trx) => {
+      const live = await this.requireProject(id, trx);
+      if (live.state !== 'distributing') return;
+      const orders = await sql.projectOrders(trx, id);
+      const transfers: TransferInput[] = [];
+      for (const order of orders) {
+        const orderId = Number(order.id);
+        let toPost = Dec.parse(order.spent);
+        for (let n = 1; n <= Number(order.holds); n += 1) {
+          const hold = await ledger.hold(commitHoldId(orderId, n), trx);
+          const held = hold?.remaining ?? Dec.ZERO;
+          const post = Dec.min(held, toPost);
+          toPost = toPost.sub(post);
+          if (post.isPositive())
+            transfers.push({
+              id: `${commitHoldId(orderId, n)}:post`,
+              type: 'post_pending',
+              pendingId: commitHoldId(orderId, n),
+              amount: post,
+              code: 'ieo_pay',
+              reference: `ieo:order:${orderId}`,
+            });
+          if (held.gt(post))
+            transfers.push({
+              id: `${commitHoldId(orderId, n)}:void`,
+              type: 'void_pending',
+              pendingId: commitHoldId(orderId, n),
+              code: 'ieo_refund',
+              reference: `ieo:order:${orderId}`,
+            });
+        }
+        const delivered = Dec.parse(order.tokens).add(Dec.parse(order.gift));
+        transfers.push(...this.deliveryTransfers(live, terms, order, delivered));
+        await this.recordDelivery(trx, live, terms, order, delivered, {
+          spent: Dec.parse(order.spent),
+          inviterId: inviters.get(Number(order.user_id)) ?? null,
+        });
+        await sql.updateOrder(trx, orderId, { state: 'allocated' });
+      }
+      await this.executeAll(transfers, trx);
+      await sql.moveState(trx, id, 'distributing', 'ended', clock.now());
+    });
+  }
+
+  private async executeAll(transfers: TransferInput[], trx: Trx): Promise<void> {
+    for (let start = 0; start < transfers.length; start += BULK_MAX)
+      await this.options.ledger.executeBulk(transfers.slice(start, start + BULK_MAX), trx);
+  }
+
+  /** Posts every tranche hold whose time has come: the tokens move from the IEO wallet to spot. */
+  async releaseDue(): Promise<number> {
+    const { ledger, clock } = this.options;
+    let released = 0;
+    for (;;) {
+      const now = clock.now();
+      const due = await sql.dueTranches(this.db, now, RELEASE_BATCH);
+      if (due.length === 0) return released;
+      await ledger.transaction(async (trx) => {
+        const transfers: TransferInput[] = [];
+        for (const tranche of due) {
+          const orderId = Number(tranche.order_id);
+          if (!(await sql.markReleased(trx, orderId, Number(tranche.seq), now))) continue;
+          transfers.push({
+            id: `${trancheHoldId(orderId, Number(tranche.seq))}:release`,
+            type: 'post_pending',
+            pendingId: trancheHoldId(orderId, Number(tranche.seq)),
+            amount: Dec.parse(tranche.amount),
+            code: 'ieo_release',
+            reference: `ieo:order:${orderId}`,
+          });
+        }
+        await this.executeAll(transfers, trx);
+      });
+      released += due.length;
+      if (due.length < RELEASE_BATCH) return released;
+    }
+  }
+}
+
+/** What the proofs need of an allocation, as stored (bigints as text). */
+interface AllocationSummary {
+  totalCommitted: string;
+  participants: number;
+  oversubscribed: boolean;
+  rounds: IeoAllocationProof['rounds'];
+  finalPool: string;
+  finalWeight: string;
+}
+
+function summaryOf(result: AllocationResult, orders: OrderRow[]): AllocationSummary {
+  return {
+    totalCommitted: Dec.sum(orders.map((order) => Dec.parse(order.amount))).toString(),
+    participants: orders.length,
+    oversubscribed: result.oversubscribed,
+    rounds: result.rounds.map((round) => ({
+      round: round.round,
+      pool: round.pool.toString(),
+      weight: round.weight.toString(),
+      served: round.served,
+      servedTokens: round.servedTokens.toString(),
+    })),
+    finalPool: result.finalPool.toString(),
+    finalWeight: result.finalWeight.toString(),
+  };
+}

@@ -1,0 +1,304 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Executor } from '../../store/database.ts';
+
+export interface IeoProjectsTable {
+  id: Generated<number>;
+  coin: string;
+  name: string;
+  mode: string;
+  state: string;
+  start_at: number;
+  end_at: number;
+  total: string;
+  sold: string;
+  token_decimals: number;
+  min_number: string;
+  max_number: string;
+  gift: string;
+  rebate: string;
+  require_kyc: number;
+  pay_coins: string;
+  vesting: string;
+  refused_area_codes: string;
+  intro: string;
+  announcement: string;
+  salt: string;
+  demo_key: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface IeoOrdersTable {
+  id: Generated<number>;
+  project_id: number;
+  user_id: number;
+  paycoin: string;
+  price: string;
+  amount: string;
+  holds: number;
+  spent: string;
+  refund: string;
+  tokens: string;
+  gift: string;
+  state: string;
+  anon_id: string;
+  served_round: number | null;
+  client_oid: string | null;
+  created_at: number;
+}
+
+export interface IeoTranchesTable {
+  order_id: number;
+  seq: number;
+  user_id: number;
+  coin: string;
+  release_at: number;
+  amount: string;
+  released_at: number | null;
+}
+
+export interface IeoRebatesTable {
+  order_id: number;
+  inviter_id: number;
+  coin: string;
+  amount: string;
+  state: string;
+  created_at: number;
+}
+
+export interface IeoAllocationsTable {
+  project_id: number;
+  summary: string;
+  created_at: number;
+}
+
+declare module '../../store/database.ts' {
+  interface Database {
+    ieo_projects: IeoProjectsTable;
+    ieo_orders: IeoOrdersTable;
+    ieo_tranches: IeoTranchesTable;
+    ieo_rebates: IeoRebatesTable;
+    ieo_allocations: IeoAllocationsTable;
+  }
+}
+
+export type ProjectRow = Selectable<IeoProjectsTable>;
+export type OrderRow = Selectable<IeoOrdersTable>;
+export type TrancheRow = Selectable<IeoTranchesTable>;
+export type RebateRow = Selectable<IeoRebatesTable>;
+
+export const ieoStore = {
+  async insertProject(db: Executor, row: Insertable<IeoProjectsTable>): Promise<ProjectRow> {
+    return db.insertInto('ieo_projects').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  async updateProject(db: Executor, id: number, changes: Updateable<IeoProjectsTable>): Promise<void> {
+    await db.updateTable('ieo_projects').set(changes).where('id', '=', id).execute();
+  },
+
+  /** Moves a project from one state to the next; false when it was not in `from` (another step did it). */
+  async moveState(db: Executor, id: number, from: string, to: string, now: number): Promise<boolean> {
+    const result = await db
+      .updateTable('ieo_projects')
+      .set({ state: to, updated_at: now })
+      .where('id', '=', id)
+      .where('state', '=', from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
+  async project(db: Executor, id: number): Promise<ProjectRow | undefined> {
+    return db.selectFrom('ieo_projects').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  /** The newest demo project of a kind (demo keys are `<kind>:<created at>`). */
+  async latestDemoProject(db: Executor, kind: string): Promise<ProjectRow | undefined> {
+    return db
+      .selectFrom('ieo_projects')
+      .selectAll()
+      .where('demo_key', 'like', `${kind}:%`)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+  },
+
+  async projects(db: Executor, states: readonly string[] | null): Promise<ProjectRow[]> {
+    let query = db.selectFrom('ieo_projects').selectAll();
+    if (states) query = query.where('state', 'in', states);
+    return query.orderBy('start_at', 'desc').orderBy('id', 'desc').limit(200).execute();
+  },
+
+  /** Projects whose state the clock may move: not yet ended or cancelled. */
+  async liveProjects(db: Executor): Promise<ProjectRow[]> {
+    return db
+      .selectFrom('ieo_projects')
+      .selectAll()
+      .where('state', 'in', ['not_open', 'open', 'calculating', 'distributing'])
+      .orderBy('id')
+      .execute();
+  },
+
+  async insertOrder(db: Executor, row: Insertable<IeoOrdersTable>): Promise<OrderRow> {
+    return db.insertInto('ieo_orders').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  async updateOrder(db: Executor, id: number, changes: Updateable<IeoOrdersTable>): Promise<void> {
+    await db.updateTable('ieo_orders').set(changes).where('id', '=', id).execute();
+  },
+
+  async order(db: Executor, id: number): Promise<OrderRow | undefined> {
+    return db.selectFrom('ieo_orders').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  async orderByClientOid(db: Executor, userId: number, clientOid: string): Promise<OrderRow | undefined> {
+    return db
+      .selectFrom('ieo_orders')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('client_oid', '=', clientOid)
+      .executeTakeFirst();
+  },
+
+  async userOrderOfProject(db: Executor, userId: number, projectId: number): Promise<OrderRow | undefined> {
+    return db
+      .selectFrom('ieo_orders')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('project_id', '=', projectId)
+      .orderBy('id')
+      .executeTakeFirst();
+  },
+
+  /** Tokens a user bought in a project so far (FCFS per-user maximum). */
+  async userTokens(db: Executor, userId: number, projectId: number): Promise<string[]> {
+    const rows = await db
+      .selectFrom('ieo_orders')
+      .select('tokens')
+      .where('user_id', '=', userId)
+      .where('project_id', '=', projectId)
+      .execute();
+    return rows.map((row) => row.tokens);
+  },
+
+  async userOrders(db: Executor, userId: number, offset: number, limit: number): Promise<OrderRow[]> {
+    return db
+      .selectFrom('ieo_orders')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('id', 'desc')
+      .offset(offset)
+      .limit(limit)
+      .execute();
+  },
+
+  async projectOrders(db: Executor, projectId: number): Promise<OrderRow[]> {
+    return db
+      .selectFrom('ieo_orders')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .orderBy('id')
+      .execute();
+  },
+
+  async commitTotals(db: Executor, projectIds: readonly number[]): Promise<Map<number, string[]>> {
+    const totals = new Map<number, string[]>();
+    if (projectIds.length === 0) return totals;
+    const rows = await db
+      .selectFrom('ieo_orders')
+      .select(['project_id', 'amount'])
+      .where('project_id', 'in', projectIds)
+      .execute();
+    for (const row of rows) {
+      const id = Number(row.project_id);
+      const list = totals.get(id) ?? [];
+      list.push(row.amount);
+      totals.set(id, list);
+    }
+    return totals;
+  },
+
+  async insertTranches(db: Executor, rows: TrancheRow[]): Promise<void> {
+    for (let start = 0; start < rows.length; start += 500) {
+      await db
+        .insertInto('ieo_tranches')
+        .values(rows.slice(start, start + 500))
+        .execute();
+    }
+  },
+
+  async tranchesOf(db: Executor, orderIds: readonly number[]): Promise<TrancheRow[]> {
+    if (orderIds.length === 0) return [];
+    return db
+      .selectFrom('ieo_tranches')
+      .selectAll()
+      .where('order_id', 'in', orderIds)
+      .orderBy('order_id')
+      .orderBy('seq')
+      .execute();
+  },
+
+  async dueTranches(db: Executor, now: number, limit: number): Promise<TrancheRow[]> {
+    return db
+      .selectFrom('ieo_tranches')
+      .selectAll()
+      .where('released_at', 'is', null)
+      .where('release_at', '<=', now)
+      .orderBy('release_at')
+      .limit(limit)
+      .execute();
+  },
+
+  async markReleased(db: Executor, orderId: number, seq: number, now: number): Promise<boolean> {
+    const result = await db
+      .updateTable('ieo_tranches')
+      .set({ released_at: now })
+      .where('order_id', '=', orderId)
+      .where('seq', '=', seq)
+      .where('released_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
+  async deleteUnreleasedTranches(db: Executor, orderId: number): Promise<void> {
+    await db
+      .deleteFrom('ieo_tranches')
+      .where('order_id', '=', orderId)
+      .where('released_at', 'is', null)
+      .execute();
+  },
+
+  async insertRebate(db: Executor, row: RebateRow): Promise<void> {
+    await db.insertInto('ieo_rebates').values(row).execute();
+  },
+
+  async rebatesOfProject(db: Executor, projectId: number): Promise<RebateRow[]> {
+    return db
+      .selectFrom('ieo_rebates')
+      .innerJoin('ieo_orders', 'ieo_orders.id', 'ieo_rebates.order_id')
+      .selectAll('ieo_rebates')
+      .where('ieo_orders.project_id', '=', projectId)
+      .orderBy('ieo_rebates.order_id')
+      .execute();
+  },
+
+  async updateRebates(db: Executor, orderIds: readonly number[], state: string): Promise<void> {
+    if (orderIds.length > 0)
+      await db.updateTable('ieo_rebates').set({ state }).where('order_id', 'in', orderIds).execute();
+  },
+
+  async insertAllocation(db: Executor, projectId: number, summary: string, now: number): Promise<void> {
+    await db
+      .insertInto('ieo_allocations')
+      .values({ project_id: projectId, summary, created_at: now })
+      .execute();
+  },
+
+  async allocation(db: Executor, projectId: number): Promise<string | undefined> {
+    return (
+      await db
+        .selectFrom('ieo_allocations')
+        .select('summary')
+        .where('project_id', '=', projectId)
+        .executeTakeFirst()
+    )?.summary;
+  },
+};

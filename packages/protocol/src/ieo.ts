@@ -1,0 +1,174 @@
+/**
+ * Token launches (IEO) on the wire (spec §1, §3 "IEO project", §4, §7 IEO;
+ * issue 15), shared by the server's /ieo routes and the web app. Amounts and
+ * prices travel as decimal strings, times as epoch milliseconds.
+ */
+
+/** Spec §4 "not open, open, ended", with commit mode's two steps between open and ended. */
+export const IEO_STATES = ['not_open', 'open', 'calculating', 'distributing', 'ended', 'cancelled'] as const;
+export type IeoState = (typeof IEO_STATES)[number];
+
+/** fcfs: first come, first served until sold out (the spec's "remaining"); commit: pro rata after the window. */
+export const IEO_MODES = ['fcfs', 'commit'] as const;
+export type IeoMode = (typeof IEO_MODES)[number];
+
+/**
+ * When bought tokens become spendable, counted from the end of the window:
+ * after `cliffDays`, then one tranche every `intervalDays`. The spec's "lock
+ * period in days" is `{ cliffDays: days, tranches: 1, intervalDays: 0 }`.
+ */
+export interface IeoVesting {
+  cliffDays: number;
+  tranches: number;
+  intervalDays: number;
+}
+
+export interface IeoPayCoin {
+  paycoin: string;
+  /** Pay coin per token. */
+  price: string;
+}
+
+/** Texts of a project in the nine languages (intro and announcement are sanitised HTML). */
+export type IeoTexts = Partial<Record<string, string>>;
+
+/** Spec §3 "IEO project", as /ieo/getIeoList answers it (texts in the request's language). */
+export interface IeoProject {
+  id: number;
+  /** The token sold. */
+  coin: string;
+  name: string;
+  mode: IeoMode;
+  state: IeoState;
+  startTime: number;
+  endTime: number;
+  /** Total issued (for sale). */
+  total: string;
+  /** FCFS: what is left to buy; commit: the supply (allocation happens at the end). */
+  remaining: string;
+  tokenDecimals: number;
+  /** The spec's "lock period in days": the cliff of the vesting schedule. */
+  lockDays: number;
+  vesting: IeoVesting;
+  payCoins: IeoPayCoin[];
+  /** Smallest subscription and largest total per user, in tokens. */
+  minNumber: string;
+  maxNumber: string;
+  /** Bonus tokens per subscription, as a fraction of the tokens bought ("0.05" = 5 %). */
+  gift: string;
+  /** Promotion rebate paid to the subscriber's inviter, as a fraction of the amount paid. */
+  rebate: string;
+  requireKyc: boolean;
+  refusedAreaCodes: string[];
+  intro: string;
+  announcement: string;
+  /** Commit mode, live: total committed (in the pay coin), commit count, and committed ÷ (supply × price). */
+  committed: string;
+  participants: number;
+  ratio: string;
+  /** Server time of the answer, for countdowns. */
+  now: number;
+}
+
+export interface IeoTranche {
+  seq: number;
+  releaseAt: number;
+  amount: string;
+  released: boolean;
+}
+
+export type IeoOrderState = 'committed' | 'locked' | 'released' | 'refunded';
+
+/** One subscription (FCFS) or commitment (commit mode) of the signed-in user (/ieo/getIeoOrder). */
+export interface IeoOrder {
+  id: number;
+  projectId: number;
+  coin: string;
+  name: string;
+  mode: IeoMode;
+  paycoin: string;
+  price: string;
+  /** FCFS: what was paid; commit: what was committed (held until allocation). */
+  amount: string;
+  /** Pay coin spent and returned (commit mode, after allocation). */
+  spent: string;
+  refund: string;
+  /** Tokens bought and bonus tokens (gift); both vest. */
+  tokens: string;
+  gift: string;
+  locked: string;
+  released: string;
+  nextRelease: { releaseAt: number; amount: string } | null;
+  tranches: IeoTranche[];
+  state: IeoOrderState;
+  time: number;
+}
+
+/** What /ieo/findPayCoinByCoin answers for each pay coin of a token's project. */
+export interface IeoPayCoinBalance extends IeoPayCoin {
+  projectId: number;
+  /** The signed-in user's usable spot balance of the pay coin ("0" for a visitor). */
+  balance: string;
+}
+
+/** A commit as the public list shows it: anonymised, enough to recompute every allocation. */
+export interface IeoPublicCommit {
+  anonId: string;
+  committed: string;
+  /** After allocation. */
+  tokens: string | null;
+}
+
+export interface IeoAllocationRound {
+  round: number;
+  /** Tokens still to share and commitments sharing them at the round's start, in the token's and pay coin's smallest units. */
+  pool: string;
+  weight: string;
+  served: number;
+  servedTokens: string;
+}
+
+/** A user's allocation proof (issue 15): everything needed to check their allocation by hand. */
+export interface IeoAllocationProof {
+  projectId: number;
+  anonId: string;
+  supply: string;
+  price: string;
+  cap: string;
+  tokenDecimals: number;
+  totalCommitted: string;
+  participants: number;
+  oversubscribed: boolean;
+  committed: string;
+  /** What the commit buys, capped: the most the user could receive. */
+  need: string;
+  rounds: IeoAllocationRound[];
+  /** The round that served this user in full, or null: then tokens = floor(finalPool × committed ÷ finalWeight). */
+  servedInRound: number | null;
+  finalPool: string;
+  finalWeight: string;
+  tokens: string;
+  spent: string;
+  refund: string;
+}
+
+/** Operator input for a project (POST /admin/ieo/projects and its edit). */
+export interface IeoProjectInput {
+  coin: string;
+  name: string;
+  mode: IeoMode;
+  startTime: number;
+  endTime: number;
+  total: string;
+  tokenDecimals: number;
+  payCoins: IeoPayCoin[];
+  minNumber: string;
+  maxNumber: string;
+  vesting: IeoVesting;
+  gift: string;
+  rebate: string;
+  requireKyc: boolean;
+  refusedAreaCodes: string[];
+  intro: IeoTexts;
+  announcement: IeoTexts;
+}
