@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
+import { IdempotencyStore, registerIdempotency } from './http/idempotency.ts';
 import { createHttpServer } from './http/server.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { createLedger, type Ledger } from './ledger/index.ts';
@@ -72,6 +73,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     rateLimits: options.rateLimits ?? true,
     trustedProxies: config.trustedProxies,
   });
+  // Before any route is added: it wraps the money routes that declare a clientOid.
+  registerIdempotency(http, new IdempotencyStore(store.db, clock));
   const realtime = new RealtimeGateway({
     clock,
     onError: (error) => http.log.error({ err: error }, 'realtime socket'),

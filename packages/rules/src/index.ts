@@ -1,4 +1,5 @@
 export * from './account.ts';
+export * from './client-oid.ts';
 export * from './constants.ts';
 export * from './cycle.ts';
 export * from './depth.ts';

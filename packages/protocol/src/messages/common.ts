@@ -17,6 +17,8 @@ export const common: Catalogue = {
     'common.badUrl': 'The address is malformed',
     'common.badRequest': 'Malformed request',
     'common.requestTimeout': 'The request took too long, please try again',
+    'common.requestInProgress':
+      'The same request (clientOid) is still being processed; ask again in a moment',
     'common.frozen': 'Your funds are frozen ({reason}) until {until}. Please contact customer service',
     'common.serverRoot':
       'Halyard is running. Open this address in a browser to use the app; the API is described at {docs}',
@@ -37,6 +39,7 @@ export const common: Catalogue = {
     'common.badUrl': '请求地址格式错误',
     'common.badRequest': '请求格式错误',
     'common.requestTimeout': '请求超时，请重试',
+    'common.requestInProgress': '相同请求（clientOid）仍在处理中，请稍后再查询',
     'common.frozen': '您的资金已被冻结（{reason}），至 {until}，请联系客服',
     'common.serverRoot': 'Halyard 正在运行。请在浏览器中打开此地址使用应用；API 文档位于 {docs}',
   },
@@ -56,6 +59,7 @@ export const common: Catalogue = {
     'common.badUrl': '請求地址格式錯誤',
     'common.badRequest': '請求格式錯誤',
     'common.requestTimeout': '請求超時，請重試',
+    'common.requestInProgress': '相同請求（clientOid）仍在處理中，請稍後再查詢',
     'common.frozen': '您的資金已被凍結（{reason}），至 {until}，請聯繫客服',
     'common.serverRoot': 'Halyard 正在運行。請在瀏覽器中打開此地址使用應用；API 文件位於 {docs}',
   },
@@ -75,6 +79,8 @@ export const common: Catalogue = {
     'common.badUrl': 'アドレスの形式が正しくありません',
     'common.badRequest': 'リクエストの形式が正しくありません',
     'common.requestTimeout': 'リクエストがタイムアウトしました。もう一度お試しください',
+    'common.requestInProgress':
+      '同じリクエスト（clientOid）はまだ処理中です。しばらくしてから再度お試しください',
     'common.frozen': '資金は凍結されています（{reason}）。{until}まで。カスタマーサービスにご連絡ください',
     'common.serverRoot':
       'Halyard は稼働中です。アプリはこのアドレスをブラウザで開いてご利用ください。API の説明は {docs} にあります',
@@ -95,6 +101,7 @@ export const common: Catalogue = {
     'common.badUrl': '주소 형식이 잘못되었습니다',
     'common.badRequest': '잘못된 형식의 요청입니다',
     'common.requestTimeout': '요청 시간이 초과되었습니다. 다시 시도하세요',
+    'common.requestInProgress': '같은 요청(clientOid)이 아직 처리 중입니다. 잠시 후 다시 시도하세요',
     'common.frozen': '자금이 동결되었습니다({reason}), {until}까지. 고객센터에 문의하세요',
     'common.serverRoot':
       'Halyard가 실행 중입니다. 앱은 브라우저에서 이 주소를 여세요. API 설명은 {docs}에 있습니다',
@@ -115,6 +122,7 @@ export const common: Catalogue = {
     'common.badUrl': 'Adres hatalı biçimde',
     'common.badRequest': 'Hatalı biçimlendirilmiş istek',
     'common.requestTimeout': 'İstek zaman aşımına uğradı, lütfen tekrar deneyin',
+    'common.requestInProgress': 'Aynı istek (clientOid) hâlâ işleniyor; biraz sonra tekrar deneyin',
     'common.frozen':
       'Fonlarınız {until} tarihine kadar donduruldu ({reason}). Lütfen müşteri hizmetleriyle iletişime geçin',
     'common.serverRoot':
@@ -136,6 +144,8 @@ export const common: Catalogue = {
     'common.badUrl': 'Địa chỉ không đúng định dạng',
     'common.badRequest': 'Yêu cầu không đúng định dạng',
     'common.requestTimeout': 'Yêu cầu quá thời gian, vui lòng thử lại',
+    'common.requestInProgress':
+      'Yêu cầu giống hệt (clientOid) vẫn đang được xử lý; vui lòng thử lại sau giây lát',
     'common.frozen': 'Tiền của bạn bị đóng băng ({reason}) đến {until}. Vui lòng liên hệ chăm sóc khách hàng',
     'common.serverRoot':
       'Halyard đang chạy. Mở địa chỉ này trong trình duyệt để dùng ứng dụng; tài liệu API ở {docs}',
@@ -156,6 +166,7 @@ export const common: Catalogue = {
     'common.badUrl': 'Format alamat tidak valid',
     'common.badRequest': 'Format permintaan tidak valid',
     'common.requestTimeout': 'Waktu permintaan habis, silakan coba lagi',
+    'common.requestInProgress': 'Permintaan yang sama (clientOid) masih diproses; coba lagi sebentar lagi',
     'common.frozen': 'Dana Anda dibekukan ({reason}) hingga {until}. Silakan hubungi layanan pelanggan',
     'common.serverRoot':
       'Halyard sedang berjalan. Buka alamat ini di peramban untuk memakai aplikasi; API dijelaskan di {docs}',
@@ -176,6 +187,7 @@ export const common: Catalogue = {
     'common.badUrl': 'Неверный формат адреса',
     'common.badRequest': 'Неверный формат запроса',
     'common.requestTimeout': 'Время ожидания запроса истекло, попробуйте ещё раз',
+    'common.requestInProgress': 'Такой же запрос (clientOid) ещё обрабатывается; повторите чуть позже',
     'common.frozen': 'Ваши средства заморожены ({reason}) до {until}. Обратитесь в службу поддержки',
     'common.serverRoot':
       'Halyard работает. Откройте этот адрес в браузере, чтобы пользоваться приложением; описание API — по адресу {docs}',

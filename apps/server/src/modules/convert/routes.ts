@@ -1,6 +1,7 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { currentUser } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
+import { CLIENT_OID_BODY } from '../../http/idempotency.ts';
 import type { ConvertService } from './service.ts';
 
 const USER = [{ token: [] }];
@@ -42,6 +43,7 @@ export function registerConvertRoutes(
           properties: {
             quoteId: { type: 'string', maxLength: 64 },
             number: { type: 'string', maxLength: 40, description: 'Amount of the coin consumed' },
+            ...CLIENT_OID_BODY,
           },
         },
       },

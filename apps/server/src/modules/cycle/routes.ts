@@ -2,6 +2,7 @@ import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { currentUser } from '../../http/auth.ts';
 import { idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
+import { CLIENT_OID_BODY } from '../../http/idempotency.ts';
 import {
   type Coins,
   coin,
@@ -37,6 +38,7 @@ const orderBody = {
     maincoin: coin,
     paycoin: coin,
     number: { type: 'string', maxLength: 40, description: 'The stake, in the pay coin (decimal string)' },
+    ...CLIENT_OID_BODY,
     lever: {
       type: 'integer',
       minimum: 1,

@@ -2,6 +2,7 @@ import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { currentUser } from '../../http/auth.ts';
 import { idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
+import { CLIENT_OID_BODY } from '../../http/idempotency.ts';
 import {
   type Coins,
   coin,
@@ -39,6 +40,7 @@ const orderBody = (withPrice: boolean) =>
     properties: {
       maincoin: coin,
       tradcoin: coin,
+      ...CLIENT_OID_BODY,
       ...(withPrice ? { price: money('Limit price in the main coin') } : {}),
       profitPrice: money('Take-profit trigger price (optional)'),
       lossPrice: money('Stop-loss trigger price (optional)'),
@@ -263,7 +265,7 @@ function registerPositionWrites(http: FastifyInstance, { futures, requireUser }:
         body: {
           type: 'object',
           required: ['autoid'],
-          properties: { autoid: id, number: money('Lots to close') },
+          properties: { autoid: id, number: money('Lots to close'), ...CLIENT_OID_BODY },
         },
       },
     },
@@ -276,7 +278,11 @@ function registerPositionWrites(http: FastifyInstance, { futures, requireUser }:
     '/contract/closeCoinPosition',
     {
       ...limited,
-      schema: { ...schema, summary: 'Close every position of one contract at market', body: coinsQuery },
+      schema: {
+        ...schema,
+        summary: 'Close every position of one contract at market',
+        body: { ...coinsQuery, properties: { ...coinsQuery.properties, ...CLIENT_OID_BODY } },
+      },
     },
     async (request) => {
       const closed = await futures.closeMany(currentUser(request).id, {
@@ -296,7 +302,12 @@ function registerPositionWrites(http: FastifyInstance, { futures, requireUser }:
         body: {
           type: 'object',
           required: ['type'],
-          properties: { coin, maincoin: coin, type: { type: 'string', enum: ['all', 'buy', 'sell'] } },
+          properties: {
+            coin,
+            maincoin: coin,
+            type: { type: 'string', enum: ['all', 'buy', 'sell'] },
+            ...CLIENT_OID_BODY,
+          },
         },
       },
     },
@@ -314,7 +325,11 @@ function registerPositionWrites(http: FastifyInstance, { futures, requireUser }:
       schema: {
         ...schema,
         summary: 'Set a TP/SL order on a position (autoid)',
-        body: { type: 'object', required: ['autoid'], properties: { autoid: id, ...tpSlBody } },
+        body: {
+          type: 'object',
+          required: ['autoid'],
+          properties: { autoid: id, ...tpSlBody, ...CLIENT_OID_BODY },
+        },
       },
     },
     async (request) => {

@@ -3,6 +3,7 @@ import { currentUser } from '../../http/auth.ts';
 import { idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
+import { CLIENT_OID_BODY } from '../../http/idempotency.ts';
 import { type Coins, coin, coinsQuery, money, optionalCoins, upperCoins } from '../../http/pair-params.ts';
 import type { OrderInput, SpotService } from './service.ts';
 
@@ -32,6 +33,7 @@ const orderBody = (withPrice: boolean) =>
       number: money('Amount in the trade coin (a market buy too: it is held at latest price × amount + 5 %)'),
       tradcoin: coin,
       maincoin: coin,
+      ...CLIENT_OID_BODY,
       plate: {
         type: 'integer',
         minimum: 0,

@@ -2,6 +2,7 @@ import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { currentUser, requireAdmin } from '../../http/auth.ts';
 import { idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
+import { CLIENT_OID_BODY } from '../../http/idempotency.ts';
 import type { UserWallet } from '../../ledger/index.ts';
 import { type AssetsService, DEMO_FIAT_RATES, TRANSFER_ROUTES, type TransferRoute } from './assets.ts';
 import { CHAIN_IDS, CHAIN_NAMES, DEFAULT_CHAIN } from './config.ts';
@@ -214,6 +215,7 @@ function registerWithdrawalRoutes(http: FastifyInstance, { wallet, requireUser }
             address: text(100, 'A saved withdrawal address'),
             number: money('Amount the address receives; the fee is added on top'),
             payPassword: text(20, 'Fund password'),
+            ...CLIENT_OID_BODY,
           },
         },
       },
@@ -397,6 +399,7 @@ function registerTransferRoutes(http: FastifyInstance, { assets, requireUser }: 
             properties: {
               coin,
               number: money('Amount'),
+              ...CLIENT_OID_BODY,
               from: { type: 'string', enum: [...wallets] },
               to: { type: 'string', enum: [...wallets] },
             },

@@ -17,6 +17,7 @@ import { identityKycIdNumberMigration } from './015_identity_kyc_id_number.ts';
 import { marketHistoryMigration } from './016_market_history.ts';
 import { cycleVoidMigration } from './017_cycle_void.ts';
 import { ieoMigration } from './018_ieo.ts';
+import { idempotencyMigration } from './019_idempotency.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -41,4 +42,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '016_market_history': marketHistoryMigration,
   '017_cycle_void': cycleVoidMigration,
   '018_ieo': ieoMigration,
+  '019_idempotency': idempotencyMigration,
 };
