@@ -53,6 +53,8 @@ export const identity: Catalogue = {
     'identity.channelUnavailable':
       'Codes cannot be sent to this kind of account: no email or SMS service is set up',
     'identity.demoCodeShown': 'DEMO: nothing is sent by email or SMS. Your code is {code}',
+    'identity.demoCodeOwnerOnly':
+      'Demo mode sends no email or SMS, so a code for an existing account is shown only to that account, signed in',
     'identity.reasonRequired': 'Please give a reason',
     'identity.freezeEndInvalid': 'The end must be after the start and in the future',
     'identity.notFrozen': 'This user has no freeze in force',
@@ -104,6 +106,7 @@ export const identity: Catalogue = {
     'identity.imageUnreadable': '无法读取该图片，请上传清晰的 JPEG、PNG 或 WebP 照片',
     'identity.channelUnavailable': '无法向此类账户发送验证码：未配置邮件或短信服务',
     'identity.demoCodeShown': '演示模式：不会发送邮件或短信。您的验证码是 {code}',
+    'identity.demoCodeOwnerOnly': '演示模式不发送邮件或短信，已注册账户的验证码只向已登录的该账户本人显示',
     'identity.reasonRequired': '请填写原因',
     'identity.freezeEndInvalid': '结束时间必须晚于开始时间且在未来',
     'identity.notFrozen': '该用户没有生效中的冻结',
@@ -155,6 +158,7 @@ export const identity: Catalogue = {
     'identity.imageUnreadable': '無法讀取該圖片，請上傳清晰的 JPEG、PNG 或 WebP 照片',
     'identity.channelUnavailable': '無法向此類帳戶發送驗證碼：未設定郵件或簡訊服務',
     'identity.demoCodeShown': '演示模式：不會發送郵件或簡訊。您的驗證碼是 {code}',
+    'identity.demoCodeOwnerOnly': '演示模式不發送郵件或簡訊，已註冊帳戶的驗證碼只向已登入的該帳戶本人顯示',
     'identity.reasonRequired': '請填寫原因',
     'identity.freezeEndInvalid': '結束時間必須晚於開始時間且在未來',
     'identity.notFrozen': '該用戶沒有生效中的凍結',
@@ -210,6 +214,8 @@ export const identity: Catalogue = {
     'identity.channelUnavailable':
       'この種類のアカウントにはコードを送信できません：メールまたは SMS サービスが設定されていません',
     'identity.demoCodeShown': 'デモ：メールや SMS は送信されません。コードは {code} です',
+    'identity.demoCodeOwnerOnly':
+      'デモモードではメールや SMS を送らないため、既存アカウントのコードはそのアカウントでログイン中の本人にのみ表示されます',
     'identity.reasonRequired': '理由を入力してください',
     'identity.freezeEndInvalid': '終了は開始より後で、未来の時刻にしてください',
     'identity.notFrozen': 'このユーザーに有効な凍結はありません',
@@ -265,6 +271,8 @@ export const identity: Catalogue = {
     'identity.channelUnavailable':
       '이 유형의 계정으로는 코드를 보낼 수 없습니다: 이메일 또는 SMS 서비스가 설정되지 않았습니다',
     'identity.demoCodeShown': '데모: 이메일이나 SMS는 발송되지 않습니다. 코드는 {code}입니다',
+    'identity.demoCodeOwnerOnly':
+      '데모 모드는 이메일이나 SMS를 보내지 않으므로, 기존 계정의 코드는 로그인한 해당 계정 본인에게만 표시됩니다',
     'identity.reasonRequired': '사유를 입력하세요',
     'identity.freezeEndInvalid': '종료 시각은 시작 이후이며 미래여야 합니다',
     'identity.notFrozen': '이 사용자에게 유효한 동결이 없습니다',
@@ -322,6 +330,8 @@ export const identity: Catalogue = {
     'identity.channelUnavailable':
       'Bu tür bir hesaba kod gönderilemiyor: e-posta veya SMS hizmeti kurulmamış',
     'identity.demoCodeShown': 'DEMO: e-posta veya SMS gönderilmez. Kodunuz {code}',
+    'identity.demoCodeOwnerOnly':
+      'Demo modu e-posta veya SMS göndermez; mevcut bir hesabın kodu yalnızca o hesapla oturum açmış kişiye gösterilir',
     'identity.reasonRequired': 'Lütfen bir neden belirtin',
     'identity.freezeEndInvalid': 'Bitiş, başlangıçtan sonra ve gelecekte olmalıdır',
     'identity.notFrozen': 'Bu kullanıcının yürürlükte bir dondurması yok',
@@ -376,6 +386,8 @@ export const identity: Catalogue = {
     'identity.channelUnavailable':
       'Không thể gửi mã tới loại tài khoản này: chưa cấu hình dịch vụ email hoặc SMS',
     'identity.demoCodeShown': 'DEMO: không gửi email hay SMS. Mã của bạn là {code}',
+    'identity.demoCodeOwnerOnly':
+      'Chế độ demo không gửi email hay SMS, nên mã của tài khoản đã có chỉ hiển thị cho chính tài khoản đó khi đã đăng nhập',
     'identity.reasonRequired': 'Vui lòng nêu lý do',
     'identity.freezeEndInvalid': 'Thời điểm kết thúc phải sau thời điểm bắt đầu và ở tương lai',
     'identity.notFrozen': 'Người dùng này không có lệnh đóng băng nào đang hiệu lực',
@@ -431,6 +443,8 @@ export const identity: Catalogue = {
     'identity.channelUnavailable':
       'Kode tidak dapat dikirim ke jenis akun ini: layanan email atau SMS belum disiapkan',
     'identity.demoCodeShown': 'DEMO: tidak ada email atau SMS yang dikirim. Kode Anda {code}',
+    'identity.demoCodeOwnerOnly':
+      'Mode demo tidak mengirim email atau SMS, jadi kode untuk akun yang sudah ada hanya ditampilkan kepada akun itu sendiri saat masuk',
     'identity.reasonRequired': 'Berikan alasan',
     'identity.freezeEndInvalid': 'Waktu akhir harus setelah waktu mulai dan di masa depan',
     'identity.notFrozen': 'Pengguna ini tidak memiliki pembekuan yang berlaku',
@@ -485,6 +499,8 @@ export const identity: Catalogue = {
     'identity.imageUnreadable': 'Не удаётся прочитать изображение. Загрузите чёткое фото JPEG, PNG или WebP',
     'identity.channelUnavailable': 'Коды нельзя отправить на такой аккаунт: почта или SMS не настроены',
     'identity.demoCodeShown': 'ДЕМО: письма и SMS не отправляются. Ваш код {code}',
+    'identity.demoCodeOwnerOnly':
+      'В демо-режиме письма и SMS не отправляются, поэтому код существующего аккаунта показывается только самому аккаунту после входа',
     'identity.reasonRequired': 'Укажите причину',
     'identity.freezeEndInvalid': 'Окончание должно быть позже начала и в будущем',
     'identity.notFrozen': 'У этого пользователя нет действующей заморозки',

@@ -97,7 +97,7 @@ export async function phoneUser(h: Harness, areaCode: string, usdt = '1000'): Pr
     ['1', `202555${serial.slice(-4)}`],
   ]);
   const phone = others.get(areaCode) ?? `139${serial.slice(-8)}`;
-  const code = await requestCode(h, phone, 'register', areaCode);
+  const code = await requestCode(h, phone, 'register', { areaCode });
   const answer = await expectOk(
     post(h, '/member/register', {
       account: phone,

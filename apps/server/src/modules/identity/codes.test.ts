@@ -51,7 +51,7 @@ describe('verification codes', () => {
   });
 
   it('shows phone codes in demo mode too', async () => {
-    expect(await requestCode(h, '51234567', 'register', '852')).toMatch(/^\d{6}$/);
+    expect(await requestCode(h, '51234567', 'register', { areaCode: '852' })).toMatch(/^\d{6}$/);
   });
 
   it('with a real channel, sends the code in the language it was requested in and never answers it', async () => {
@@ -65,11 +65,11 @@ describe('verification codes', () => {
         sms: { send: async (to, text) => void sent.push({ to, text }) },
       },
     });
-    expect(await service.sendCode({ account: EMAIL, purpose: 'register' }, 'cn')).toEqual({
+    expect(await service.sendCode({ account: EMAIL, purpose: 'register' }, 'cn', null)).toEqual({
       cooldownSeconds: 60,
     });
     expect(
-      await service.sendCode({ account: '51234567', areaCode: '852', purpose: 'register' }, 'en'),
+      await service.sendCode({ account: '51234567', areaCode: '852', purpose: 'register' }, 'en', null),
     ).toEqual({
       cooldownSeconds: 60,
     });
@@ -77,6 +77,19 @@ describe('verification codes', () => {
     expect(sent[0]?.text).toMatch(/^您的 Halyard 验证码是 \d{6}，10 分钟内有效/);
     expect(sent[1]).toMatchObject({ to: '+852 51234567' });
     expect(sent[1]?.text).toMatch(/^Your Halyard verification code is \d{6}\./);
+  });
+
+  it('in demo mode, shows a code for an existing account only to its owner, signed in', async () => {
+    const owner = await registerByEmail(h, EMAIL);
+    const stranger = await registerByEmail(h, 'mallory@example.com');
+    const ownerOnly =
+      'Demo mode sends no email or SMS, so a code for an existing account is shown only to that account, signed in';
+    for (const purpose of ['reset', 'fund']) {
+      const url = `/user/getCode?account=${EMAIL}&purpose=${purpose}`;
+      expect(await get(h, url)).toMatchObject({ code: 403, msg: ownerOnly, data: null });
+      expect(await get(h, url, stranger.token)).toMatchObject({ code: 403, msg: ownerOnly, data: null });
+      expect(demoCodeOf(await expectOk(get(h, url, owner.token)))).toMatch(/^\d{6}$/);
+    }
   });
 
   it('refuses a resend within 60 seconds, then sends a new code that replaces the old one', async () => {

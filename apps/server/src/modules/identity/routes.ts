@@ -71,7 +71,10 @@ function registerCodeRoutes(http: FastifyInstance, { service }: IdentityRouteOpt
       },
     },
     async (request) => {
-      const sent = await service.sendCode(request.query, request.locale);
+      // Optional: a signed-in owner may see a demo code for their own account (service.sendCode).
+      const token = readToken(request);
+      const requester = token ? await service.resolve(token) : null;
+      const sent = await service.sendCode(request.query, request.locale, requester?.id ?? null);
       return sent.demoCode === undefined
         ? ok(sent, 'identity.codeSent')
         : ok(sent, 'identity.demoCodeShown', { code: sent.demoCode });

@@ -166,13 +166,21 @@ export class IdentityService implements SessionResolver {
   /**
    * Sends a fresh code to the account, closing any earlier one; refuses within
    * the resend cooldown. Without a real channel for the account, demo mode
-   * answers the code itself (`demoCode`) to the one who asked for it.
+   * answers the code itself (`demoCode`) to the one who asked for it, and so
+   * only when that cannot open someone else's account: for an account nobody
+   * has yet (register, bind), or to its owner signed in (`requesterId`; a
+   * reset or fund-password code).
    */
-  async sendCode(input: AccountInput & { purpose: CodePurpose }, locale: Locale): Promise<SentCode> {
+  async sendCode(
+    input: AccountInput & { purpose: CodePurpose },
+    locale: Locale,
+    requesterId: number | null,
+  ): Promise<SentCode> {
     const account = parseAccount(input);
     const channel = this.channelFor(account);
     if (!channel && !this.config.demo) throw new AppError('identity.channelUnavailable', {}, 503);
-    await this.checkPurposeAllowed(account, input.purpose);
+    const owner = await this.checkPurposeAllowed(account, input.purpose);
+    if (!channel && owner && owner.id !== requesterId) throw forbidden('identity.demoCodeOwnerOnly');
     const address = accountAddress(account);
     const now = this.clock.now();
     const latest = await sql.latestCode(this.db, address, input.purpose);
@@ -210,11 +218,15 @@ export class IdentityService implements SessionResolver {
     return sms ? (to, _subject, text) => sms.send(to, text) : null;
   }
 
-  /** A register or bind code for a taken account, or a reset code for an unknown one, would be useless. */
-  private async checkPurposeAllowed(account: Account, purpose: CodePurpose): Promise<void> {
+  /**
+   * A register or bind code for a taken account, or a reset code for an
+   * unknown one, would be useless. Answers the account's owner, if any.
+   */
+  private async checkPurposeAllowed(account: Account, purpose: CodePurpose): Promise<UserRow | undefined> {
     const owner = await this.userByAccount(account);
     if ((purpose === 'register' || purpose === 'bind') && owner) throw conflict('identity.accountTaken');
     if (purpose === 'reset' && !owner) throw notFound('identity.accountNotFound');
+    return owner;
   }
 
   /**

@@ -124,15 +124,23 @@ export function demoCodeOf(answer: Envelope): string {
   return code;
 }
 
-/** Asks for a code (`areaCode` for a phone, default 86) and answers the demo code. */
+/**
+ * Asks for a code (`areaCode` for a phone, default 86) and answers the demo
+ * code. A code for an existing account is shown only to its owner: pass the
+ * owner's session `token`.
+ */
 export async function requestCode(
   h: Harness,
   account: string,
   purpose: string,
-  areaCode?: string,
+  options: { areaCode?: string; token?: string } = {},
 ): Promise<string> {
-  const query = new URLSearchParams({ account, purpose, ...(areaCode ? { areaCode } : {}) });
-  return demoCodeOf(await expectOk(get(h, `/user/getCode?${query}`)));
+  const query = new URLSearchParams({
+    account,
+    purpose,
+    ...(options.areaCode ? { areaCode: options.areaCode } : {}),
+  });
+  return demoCodeOf(await expectOk(get(h, `/user/getCode?${query}`, options.token)));
 }
 
 export interface Member {
