@@ -41,7 +41,7 @@ export function parseAccount(input: AccountInput, kind?: Account['kind']): Accou
   return { kind: 'phone', areaCode, phone: nationalPhone(account, areaCode) ?? account };
 }
 
-/** The account as codes, outbox entries and login failures know it: "a@b.com" or "+86 13812345678". */
+/** The account as codes and login failures know it: "a@b.com" or "+86 13812345678". */
 export function accountAddress(account: Account): string {
   return account.kind === 'email' ? account.email : `+${account.areaCode} ${account.phone}`;
 }
