@@ -9,7 +9,7 @@ import { IdentityService } from './service.ts';
 
 export type { Mailer, Messengers, SmsSender } from './messenger.ts';
 export type { AuditEntry, FreezeView, KycStatus, LoginResult, UserInfo, UserSummary } from './model.ts';
-export { IdentityService } from './service.ts';
+export { IdentityService, type StoredImage, uploadNameOf } from './service.ts';
 
 /** What createApp exposes as `app.identity`: the service and the ready `token` guard. */
 export interface IdentityModule {

@@ -75,6 +75,11 @@ export const DEMO_KYC_REVIEW_MS = 5_000;
 /** Who the audit log and the submission name as the decider in demo mode. */
 export const DEMO_REVIEWER = 'demo reviewer';
 
+/** The stored name in an upload's url (`/uploads/<name>`, as /user/img answers it), or null. */
+export function uploadNameOf(url: string): string | null {
+  return /\/uploads\/([\w-]+\.(?:jpg|png|webp))$/.exec(url)?.[1] ?? null;
+}
+
 /** An uploaded image as it is served. */
 export interface StoredImage {
   contentType: string;
@@ -610,7 +615,7 @@ export class IdentityService implements SessionResolver {
 
   /** True when `url` names an upload this user made (a KYC photo must be one's own). */
   async uploadBelongsTo(userId: number, url: string): Promise<boolean> {
-    const name = /\/uploads\/([\w-]+\.(?:jpg|png|webp))$/.exec(url)?.[1];
+    const name = uploadNameOf(url);
     if (!name) return false;
     const upload = await sql.upload(this.db, name);
     return upload !== undefined && Number(upload.user_id) === userId;
