@@ -10,6 +10,7 @@ import { type ContentModule, createContentModule, seedContentDemo } from './modu
 import { type ConvertModule, createConvertModule } from './modules/convert/index.ts';
 import { type CycleModule, createCycleModule } from './modules/cycle/index.ts';
 import { createFaucetModule, type FaucetModule } from './modules/faucet/index.ts';
+import { createFiatModule, type FiatModule } from './modules/fiat/index.ts';
 import { createFuturesModule, type FuturesModule, fundingIntervalFrom } from './modules/futures/index.ts';
 import { createIdentityModule, type IdentityModule, type Messengers } from './modules/identity/index.ts';
 import { createIeoModule, type IeoModule } from './modules/ieo/index.ts';
@@ -55,6 +56,8 @@ export interface App {
   futures: FuturesModule;
   /** Token launches: FCFS and commit-mode sales, vesting released on the clock (/ieo/*). */
   ieo: IeoModule;
+  /** Fiat buy and sell through merchants with escrow, expiry and bans (/fiat/*, issue 16). */
+  fiat: FiatModule;
   /** Starts the timers (index ticks, idle sweep): main.ts calls it; tests step by hand. */
   start(): void;
   close(): Promise<void>;
@@ -188,6 +191,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     onError: (error) => http.log.error({ err: error }, 'ieo'),
   });
   ieo.registerRoutes(http);
+  const fiat = await createFiatModule({
+    db: store.db,
+    ledger,
+    clock,
+    identity: identity.service,
+    demo: config.demo,
+    requireUser: identity.requireUser,
+    adminToken: config.adminToken,
+    onError: (error) => http.log.error({ err: error }, 'fiat'),
+  });
+  fiat.registerRoutes(http);
 
   // Demo data (AMENDMENTS A5): each module's seed is idempotent and runs on
   // every start while demo mode is on. Add your module's seed to this list.
@@ -198,6 +212,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     () => futures.seedDemo(),
     () => wallet.seedDemo(),
     () => ieo.seedDemo(),
+    () => fiat.seedDemo(),
   ];
   if (config.demo) for (const seed of demoSeeds) await seed();
   await wallet.loadCoinsFile();
@@ -220,6 +235,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     cycle,
     futures,
     ieo,
+    fiat,
     start() {
       market.start();
       identity.start();
@@ -229,8 +245,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       if (config.demo) spot.start();
       wallet.start();
       ieo.start();
+      fiat.start();
     },
     async close() {
+      await fiat.close();
       await ieo.close();
       await futures.close();
       await cycle.close();

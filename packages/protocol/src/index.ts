@@ -1,6 +1,7 @@
 export * from './cycle.ts';
 export * from './ieo.ts';
 export * from './envelope.ts';
+export * from './fiat.ts';
 export * from './locales.ts';
 export * from './messages/index.ts';
 export * from './realtime.ts';

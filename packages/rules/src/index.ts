@@ -3,6 +3,7 @@ export * from './client-oid.ts';
 export * from './constants.ts';
 export * from './cycle.ts';
 export * from './depth.ts';
+export * from './fiat.ts';
 export { firstError, type RuleError } from './error.ts';
 export * from './format.ts';
 export * from './funds.ts';

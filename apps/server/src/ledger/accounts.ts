@@ -30,6 +30,8 @@ export const NAMED_SYSTEM_WALLETS = {
   futures_margin: { mayGoNegative: false },
   /** The stakes of open cycle contracts, until their settlement moves them to the treasury (modules/cycle). */
   cycle_stakes: { mayGoNegative: false },
+  /** The demo house merchant's coin for fiat orders; its escrow holds are taken from it (modules/fiat). */
+  fiat_house: { mayGoNegative: false },
 } as const satisfies Record<string, { mayGoNegative: boolean }>;
 export type NamedSystemWallet = keyof typeof NAMED_SYSTEM_WALLETS;
 

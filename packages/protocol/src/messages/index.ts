@@ -3,6 +3,7 @@ import type { Catalogue } from './catalogue.ts';
 import { common } from './common.ts';
 import { content } from './content.ts';
 import { cycle } from './cycle.ts';
+import { fiat } from './fiat.ts';
 import { futures } from './futures.ts';
 import { identity } from './identity.ts';
 import { ieo } from './ieo.ts';
@@ -29,6 +30,7 @@ export const catalogues: Record<string, Catalogue> = {
   spot,
   wallet,
   ieo,
+  fiat,
 };
 
 function merge(): Record<Locale, Record<string, string>> {

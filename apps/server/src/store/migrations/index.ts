@@ -18,6 +18,7 @@ import { marketHistoryMigration } from './016_market_history.ts';
 import { cycleVoidMigration } from './017_cycle_void.ts';
 import { ieoMigration } from './018_ieo.ts';
 import { idempotencyMigration } from './019_idempotency.ts';
+import { fiatMigration } from './020_fiat.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -43,4 +44,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '017_cycle_void': cycleVoidMigration,
   '018_ieo': ieoMigration,
   '019_idempotency': idempotencyMigration,
+  '020_fiat': fiatMigration,
 };

@@ -1,0 +1,447 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FiatOrder, FiatStanding } from '@halyard/protocol';
+import { translate } from '@halyard/protocol';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../app.ts';
+import { ManualClock } from '../../clock.ts';
+import { loadConfig } from '../../config.ts';
+import { systemAccount, userAccount } from '../../ledger/index.ts';
+import { openTestStore } from '../../store/connect.ts';
+import { PUBLIC_URL, TEST_ENV, TINY_PNG } from '../identity/test-support.ts';
+import {
+  ADMIN_TOKEN,
+  balanceOf,
+  expectHealthyLedger,
+  expectOk,
+  get,
+  type Harness,
+  plainUser,
+  post,
+  startWalletHarness,
+  type TestUser,
+  verifiedUser,
+} from '../wallet/test-support.ts';
+import { DEMO_MERCHANT_DELAY_MS } from './index.ts';
+
+const MINUTE = 60_000;
+const admin = { 'admin-token': ADMIN_TOKEN };
+const en = (key: string, params: Record<string, string | number> = {}) => translate('en', key, params);
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startWalletHarness(null);
+});
+afterAll(async () => {
+  await h.close();
+});
+afterEach(async () => {
+  await expectHealthyLedger(h.store.db);
+});
+
+const fiatWallet = (user: TestUser) => userAccount(user.id, 'fiat');
+
+function buy(user: TestUser, amount: string, extra: object = {}) {
+  return post(
+    h,
+    '/fiat/addFiatPayOrder',
+    { coin: 'USDT', fiat: 'CNY', amount, payType: 'bank', ...extra },
+    user.token,
+  );
+}
+
+async function bought(user: TestUser, amount = '725'): Promise<FiatOrder> {
+  return (await expectOk(buy(user, amount))).data as FiatOrder;
+}
+
+async function screenshot(user: TestUser): Promise<string> {
+  return (await h.app.identity.service.saveUpload(user.id, TINY_PNG)).url;
+}
+
+async function markPaid(user: TestUser, id: number) {
+  return post(h, '/fiat/addFiatPayOrderImg', { id, img: await screenshot(user) }, user.token);
+}
+
+async function orderOf(user: TestUser, id: number): Promise<FiatOrder> {
+  return (await expectOk(get(h, `/fiat/fiatOrderById?id=${id}`, user.token))).data as FiatOrder;
+}
+
+async function standing(user: TestUser): Promise<FiatStanding> {
+  return (await expectOk(get(h, '/fiat/myBans', user.token))).data as FiatStanding;
+}
+
+/** Moves the clock and runs the scheduler once, as the module's timer does every second. */
+async function after(ms: number): Promise<void> {
+  h.clock.advance(ms);
+  await h.app.fiat.service.tick();
+}
+
+/** A KYC-verified user with USDT in the fiat (c2c) wallet, for sell orders. */
+async function seller(usdt = '1000'): Promise<TestUser> {
+  const user = await verifiedUser(h);
+  await h.app.ledger.execute([
+    {
+      id: `test-fiat-fund:${user.id}`,
+      code: 'test_funding',
+      debit: systemAccount('treasury'),
+      credit: fiatWallet(user),
+      asset: 'USDT',
+      amount: (await import('@halyard/money')).Dec.parse(usdt),
+    },
+  ]);
+  return user;
+}
+
+const BANK_CNY = { payeeName: 'Li Si', cardNumber: '6222020000001111', bank: 'ICBC' };
+
+describe('offers', () => {
+  it('lists the demo merchant coins and its best prices with the single-order limits', async () => {
+    const coins = (await expectOk(get(h, '/fiat/fiatCoin'))).data;
+    expect(coins).toEqual(
+      expect.arrayContaining([
+        { coin: 'USDT', fiats: ['CNY', 'USD'] },
+        { coin: 'BTC', fiats: ['EUR'] },
+      ]),
+    );
+    const offers = (await expectOk(get(h, '/fiat/payCoinList?coin=USDT&side=buy'))).data;
+    expect(offers).toEqual(
+      expect.arrayContaining([
+        {
+          coin: 'USDT',
+          fiat: 'CNY',
+          side: 'buy',
+          price: '7.25',
+          min: '100',
+          max: '50000',
+          methods: ['bank'],
+        },
+      ]),
+    );
+  });
+});
+
+describe('buying from the demo merchant', () => {
+  it('escrows the coin, takes the screenshot, and the DEMO merchant releases a few seconds after "paid"', async () => {
+    const user = await verifiedUser(h);
+    const houseBefore = await balanceOf(h, systemAccount('fiat_house'), 'USDT');
+    const order = await bought(user, '725');
+    expect(order).toMatchObject({ state: 'to_pay', number: '100', price: '7.25', role: 'buyer' });
+    expect(order.merchant).toEqual({ name: 'Halyard DEMO merchant', demo: true });
+    expect(order.payee).toMatchObject({ payeeName: 'Halyard Demo Ltd', bank: 'Demo Bank of China' });
+    expect(order.expiresAt - order.createdAt).toBe(20 * MINUTE);
+    const houseLocked = await balanceOf(h, systemAccount('fiat_house'), 'USDT');
+    expect(Number(houseLocked.locked) - Number(houseBefore.locked)).toBe(100);
+
+    const paid = await expectOk(markPaid(user, order.id));
+    expect(paid.msg).toBe(en('fiat.markedPaid'));
+    expect((paid.data as FiatOrder).state).toBe('paid');
+    const image = await h.app.http.inject({
+      url: `/fiat/payImg?id=${order.id}`,
+      headers: { token: user.token },
+    });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toMatch(/^image\//);
+
+    await after(DEMO_MERCHANT_DELAY_MS - 1);
+    expect((await orderOf(user, order.id)).state).toBe('paid');
+    await after(1);
+    const done = await orderOf(user, order.id);
+    expect(done.state).toBe('completed');
+    expect(done.events.map((event) => `${event.state}:${event.by}`)).toEqual([
+      'to_pay:buyer',
+      'paid:buyer',
+      'completed:seller',
+    ]);
+    expect(await balanceOf(h, fiatWallet(user), 'USDT')).toEqual({ available: '100', locked: '0' });
+    const list = (await expectOk(get(h, '/fiat/fiatOrderList', user.token))).data as FiatOrder[];
+    expect(list[0]?.id).toBe(order.id);
+  });
+
+  it('refuses amounts out of the limits, unknown pairs, users without KYC, a second open order', async () => {
+    const user = await verifiedUser(h);
+    expect((await buy(user, '99.99')).msg).toBe(en('rules.belowMinimum', { min: '100' }));
+    expect((await buy(user, '50000.01')).msg).toBe(en('rules.aboveMaximum', { max: '50000' }));
+    expect((await buy(user, '100.001')).msg).toBe(en('rules.tooManyDecimals', { digits: 2 }));
+    expect((await buy(user, '200', { fiat: 'JPY' })).msg).toBe(
+      en('fiat.pairUnavailable', { coin: 'USDT', fiat: 'JPY' }),
+    );
+    expect((await buy(user, '200', { payType: 'wechat' })).msg).toBe(
+      en('fiat.pairUnavailable', { coin: 'USDT', fiat: 'CNY' }),
+    );
+    const noKyc = await plainUser(h);
+    expect((await buy(noKyc, '200')).msg).toBe(en('identity.kycRequired'));
+    const order = await bought(user);
+    expect((await buy(user, '200')).msg).toBe(en('fiat.openOrderExists'));
+    await expectOk(post(h, '/fiat/cancelFiatOrder', { id: order.id }, user.token));
+  });
+
+  it('lets only the right party act, in the right state, and refuses a missing or foreign screenshot', async () => {
+    const user = await verifiedUser(h);
+    const stranger = await verifiedUser(h);
+    const order = await bought(user);
+    expect((await get(h, `/fiat/fiatOrderById?id=${order.id}`, stranger.token)).msg).toBe(
+      en('fiat.orderNotFound'),
+    );
+    expect((await markPaid(stranger, order.id)).msg).toBe(en('fiat.orderNotFound'));
+    const released = await post(h, '/fiat/releaseFiatOrder', { id: order.id }, user.token);
+    expect(released.msg).toBe(en('fiat.wrongParty'));
+    expect((await post(h, '/fiat/addFiatPayOrderImg', { id: order.id }, user.token)).msg).toBe(
+      en('fiat.screenshotRequired'),
+    );
+    const foreign = await screenshot(stranger);
+    expect((await post(h, '/fiat/addFiatPayOrderImg', { id: order.id, img: foreign }, user.token)).msg).toBe(
+      en('fiat.screenshotRequired'),
+    );
+    const appealTooEarly = await post(h, '/fiat/appealFiatOrder', { id: order.id, reason: 'x' }, user.token);
+    expect(appealTooEarly.msg).toBe(en('fiat.wrongState'));
+    await expectOk(markPaid(user, order.id));
+    expect((await markPaid(user, order.id)).msg).toBe(en('fiat.wrongState'));
+    // A buyer cannot take the coin back after saying it paid.
+    expect((await post(h, '/fiat/cancelFiatOrder', { id: order.id }, user.token)).msg).toBe(
+      en('fiat.wrongState'),
+    );
+    expect((await orderOf(user, order.id)).state).toBe('paid');
+    await after(DEMO_MERCHANT_DELAY_MS);
+  });
+});
+
+describe('expiry and bans (AMENDMENTS A6)', () => {
+  it('cancels an unpaid order when the window ends, returns the escrow and bans on the ladder', async () => {
+    const user = await verifiedUser(h);
+    const before = await balanceOf(h, systemAccount('fiat_house'), 'USDT');
+    const order = await bought(user);
+    await after(20 * MINUTE - 1);
+    expect((await orderOf(user, order.id)).state).toBe('to_pay');
+    h.clock.advance(1);
+    expect((await markPaid(user, order.id)).msg).toBe(en('fiat.expired'));
+    await h.app.fiat.service.tick();
+    const expired = await orderOf(user, order.id);
+    expect(expired.state).toBe('cancelled');
+    expect(expired.events.at(-1)).toMatchObject({
+      state: 'cancelled',
+      by: 'system',
+      reason: 'payment window expired',
+    });
+    expect(await balanceOf(h, systemAccount('fiat_house'), 'USDT')).toEqual(before);
+
+    const first = await standing(user);
+    const now = h.clock.now();
+    expect(first.ban).toEqual({
+      rule: 'unpaid',
+      reason: en('fiat.banReasonUnpaid', { id: order.id }),
+      startsAt: now,
+      endsAt: now + 15 * MINUTE,
+    });
+    expect(first.ladderMinutes).toEqual([15, 30, 60, 240]);
+    const refused = await buy(user, '725');
+    expect(refused.code).toBe(403);
+    expect(refused.msg).toContain(en('fiat.banReasonUnpaid', { id: order.id }));
+
+    await after(15 * MINUTE);
+    const second = await bought(user);
+    await after(20 * MINUTE);
+    expect((await orderOf(user, second.id)).state).toBe('cancelled');
+    const next = await standing(user);
+    expect(next.ban!.endsAt - next.ban!.startsAt).toBe(30 * MINUTE);
+    expect(next.bansToday).toBe(2);
+  });
+
+  it('bans the third cancellation within a day', async () => {
+    const user = await verifiedUser(h);
+    for (let n = 1; n <= 3; n += 1) {
+      const order = await bought(user);
+      await expectOk(post(h, '/fiat/cancelFiatOrder', { id: order.id }, user.token));
+    }
+    const view = await standing(user);
+    expect(view.cancelsToday).toBe(3);
+    expect(view.ban).toMatchObject({ rule: 'cancels', reason: en('fiat.banReasonCancels', { count: 3 }) });
+    expect((await buy(user, '725')).code).toBe(403);
+    await after(15 * MINUTE);
+  });
+
+  it('refuses fiat orders for 24 h after a password change (spec §6)', async () => {
+    const user = await verifiedUser(h);
+    await h.store.db
+      .updateTable('users')
+      .set({ locked_until: h.clock.now() + 86_400_000 })
+      .where('id', '=', user.id)
+      .execute();
+    const refused = await buy(user, '725');
+    expect(refused.code).toBe(403);
+    expect((await standing(user)).lockedUntil).toBe(h.clock.now() + 86_400_000);
+  });
+});
+
+describe('selling to the demo merchant', () => {
+  it('checks the per-method payee fields and the IBAN', async () => {
+    const user = await seller();
+    const sell = (body: object) =>
+      post(
+        h,
+        '/fiat/sellFiatOrder',
+        { coin: 'USDT', fiat: 'CNY', amount: '715', payType: 'bank', ...body },
+        user.token,
+      );
+    expect((await sell({})).msg).toBe(en('fiat.payeeNameRequired'));
+    expect((await sell({ payeeName: 'Li Si' })).msg).toBe(en('fiat.cardNumberRequired'));
+    expect((await sell({ payeeName: 'Li Si', cardNumber: '6222020000001111' })).msg).toBe(
+      en('fiat.bankRequired'),
+    );
+    expect((await sell({ payType: 'wechat', payeeName: 'Li Si' })).msg).toBe(
+      en('fiat.wechatAccountRequired'),
+    );
+    const eur = { coin: 'BTC', fiat: 'EUR', amount: '100', payeeName: 'Li Si', bank: 'N26' };
+    expect((await sell(eur)).msg).toBe(en('fiat.ibanRequired'));
+    expect((await sell({ ...eur, iban: 'DE89 3704 0044 0532 0130 01' })).msg).toBe(en('fiat.ibanInvalid'));
+    expect(await balanceOf(h, fiatWallet(user), 'USDT')).toEqual({ available: '1000', locked: '0' });
+  });
+
+  it('escrows the user coin; the DEMO merchant pays; 20 parallel releases deliver it once', async () => {
+    const user = await seller('1000');
+    const order = (
+      await expectOk(
+        post(
+          h,
+          '/fiat/sellFiatOrder',
+          { coin: 'USDT', fiat: 'CNY', amount: '715', payType: 'bank', ...BANK_CNY },
+          user.token,
+        ),
+      )
+    ).data as FiatOrder;
+    expect(order).toMatchObject({ side: 'sell', role: 'seller', number: '100', payee: BANK_CNY });
+    expect(await balanceOf(h, fiatWallet(user), 'USDT')).toEqual({ available: '900', locked: '100' });
+    expect((await post(h, '/fiat/releaseFiatOrder', { id: order.id }, user.token)).msg).toBe(
+      en('fiat.wrongState'),
+    );
+    expect((await post(h, '/fiat/cancelFiatOrder', { id: order.id }, user.token)).msg).toBe(
+      en('fiat.wrongParty'),
+    );
+    await after(DEMO_MERCHANT_DELAY_MS);
+    expect((await orderOf(user, order.id)).state).toBe('paid');
+    const houseBefore = await balanceOf(h, systemAccount('fiat_house'), 'USDT');
+
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => post(h, '/fiat/releaseFiatOrder', { id: order.id }, user.token)),
+    );
+    expect(answers.filter((answer) => answer.code === 200)).toHaveLength(1);
+    expect(answers.filter((answer) => answer.msg === en('fiat.wrongState'))).toHaveLength(19);
+    expect(await balanceOf(h, fiatWallet(user), 'USDT')).toEqual({ available: '900', locked: '0' });
+    const houseAfter = await balanceOf(h, systemAccount('fiat_house'), 'USDT');
+    expect(Number(houseAfter.available) - Number(houseBefore.available)).toBe(100);
+  });
+});
+
+describe('appeals', () => {
+  async function appealed(): Promise<{ user: TestUser; order: FiatOrder }> {
+    const user = await verifiedUser(h);
+    const order = await bought(user);
+    await expectOk(markPaid(user, order.id));
+    const answer = await expectOk(
+      post(h, '/fiat/appealFiatOrder', { id: order.id, reason: 'Paid but not released' }, user.token),
+    );
+    expect((answer.data as FiatOrder).state).toBe('appeal');
+    return { user, order };
+  }
+
+  it('keeps the escrow frozen (the demo merchant does not release) until an operator releases, audited', async () => {
+    const { user, order } = await appealed();
+    await after(DEMO_MERCHANT_DELAY_MS * 2);
+    expect((await orderOf(user, order.id)).state).toBe('appeal');
+    expect(await balanceOf(h, fiatWallet(user), 'USDT')).toEqual({ available: '0', locked: '0' });
+    const queue = (await expectOk(get(h, '/admin/fiat/appeals', undefined, admin))).data as { id: number }[];
+    expect(queue.map((entry) => entry.id)).toContain(order.id);
+    expect(
+      (
+        await post(h, '/admin/fiat/resolve', {
+          id: order.id,
+          decision: 'release',
+          operator: 'ops',
+          reason: 'x',
+        })
+      ).code,
+    ).toBe(403);
+    const resolve = {
+      id: order.id,
+      decision: 'release',
+      operator: 'ops-1',
+      reason: 'Bank statement shows the payment',
+    };
+    await expectOk(post(h, '/admin/fiat/resolve', resolve, undefined, admin));
+    expect((await post(h, '/admin/fiat/resolve', resolve, undefined, admin)).msg).toBe(en('fiat.wrongState'));
+    expect(await balanceOf(h, fiatWallet(user), 'USDT')).toEqual({ available: '100', locked: '0' });
+    const done = await orderOf(user, order.id);
+    expect(done.events.at(-1)).toMatchObject({
+      state: 'completed',
+      by: 'operator:ops-1',
+      reason: resolve.reason,
+    });
+    const audit = await h.app.identity.service.auditLog(user.id, 10);
+    expect(audit[0]).toMatchObject({
+      operator: 'ops-1',
+      action: 'fiat.release',
+      details: { orderId: order.id, reason: resolve.reason },
+    });
+  });
+
+  it('refunds the seller on an operator refund', async () => {
+    const { user, order } = await appealed();
+    const before = await balanceOf(h, systemAccount('fiat_house'), 'USDT');
+    await expectOk(
+      post(
+        h,
+        '/admin/fiat/resolve',
+        { id: order.id, decision: 'refund', operator: 'ops-2', reason: 'No payment arrived' },
+        undefined,
+        admin,
+      ),
+    );
+    const afterRefund = await balanceOf(h, systemAccount('fiat_house'), 'USDT');
+    expect(Number(before.locked) - Number(afterRefund.locked)).toBe(100);
+    expect((await orderOf(user, order.id)).state).toBe('cancelled');
+    expect(await balanceOf(h, fiatWallet(user), 'USDT')).toEqual({ available: '0', locked: '0' });
+  });
+});
+
+describe('expiry across a restart', () => {
+  it('cancels on start what expired while the server was down', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'halyard-fiat-'));
+    const config = loadConfig({
+      ...TEST_ENV,
+      HALYARD_DATA_DIR: dataDir,
+      ADMIN_TOKEN,
+      PUBLIC_URL,
+      HALYARD_DEMO: 'true',
+      WALLET_LOCAL_CHAIN: 'false',
+    });
+    const store = await openTestStore();
+    const clock = new ManualClock();
+    try {
+      const first = await createApp({ config, store, clock, rateLimits: false });
+      const one: Harness = { app: first, clock, config, store, close: async () => {} };
+      const user = await verifiedUser(one);
+      const placed = await first.http.inject({
+        method: 'POST',
+        url: '/fiat/addFiatPayOrder',
+        headers: { token: user.token },
+        payload: { coin: 'USDT', fiat: 'CNY', amount: '725', payType: 'bank' },
+      });
+      const id = (placed.json() as { data: FiatOrder }).data.id;
+      await first.close();
+      clock.advance(21 * MINUTE);
+      const second = await createApp({ config, store, clock, rateLimits: false });
+      const row = await store.db
+        .selectFrom('fiat_orders')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(row.state).toBe('cancelled');
+      expect((await second.ledger.hold(row.hold_id))?.state).toBe('voided');
+      await expectHealthyLedger(store.db);
+      await second.close();
+    } finally {
+      await store.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

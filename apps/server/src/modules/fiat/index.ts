@@ -1,0 +1,56 @@
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import { seedFiatDemo } from './demo.ts';
+import { registerFiatRoutes } from './routes.ts';
+import { FiatService, type FiatServiceOptions } from './service.ts';
+
+export { DEMO_MERCHANT_DELAY_MS, FiatService } from './service.ts';
+
+/** How often the scheduler looks at the clock: expiries and the demo merchant's steps. */
+const TICK_MS = 1_000;
+
+/** What createApp holds as `app.fiat`. */
+export interface FiatModule {
+  service: FiatService;
+  registerRoutes(http: FastifyInstance): void;
+  seedDemo(): Promise<void>;
+  /** Expires unpaid orders on the clock every second (main.ts; tests call `service.tick()`). */
+  start(): void;
+  close(): Promise<void>;
+}
+
+export interface FiatModuleOptions extends FiatServiceOptions {
+  requireUser: preHandlerAsyncHookHandler;
+  adminToken: string;
+  onError: (error: unknown) => void;
+}
+
+/** Fiat through merchants. On creation it catches up with the clock: orders that expired while the server was down are cancelled now. */
+export async function createFiatModule(options: FiatModuleOptions): Promise<FiatModule> {
+  const service = new FiatService(options);
+  await service.tick();
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> = Promise.resolve();
+  return {
+    service,
+    registerRoutes: (http) =>
+      registerFiatRoutes(http, {
+        fiat: service,
+        requireUser: options.requireUser,
+        adminToken: options.adminToken,
+      }),
+    seedDemo: () => seedFiatDemo(options),
+    start() {
+      if (timer) return;
+      timer = setInterval(() => {
+        // One tick at a time: a slow tick is not overtaken by the next.
+        running = running.then(() => service.tick()).catch(options.onError);
+      }, TICK_MS);
+      timer.unref();
+    },
+    async close() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running;
+    },
+  };
+}

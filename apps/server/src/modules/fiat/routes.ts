@@ -1,0 +1,327 @@
+import { FIAT_PAY_METHODS } from '@halyard/rules';
+import type { FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
+import { currentUser, requireAdmin } from '../../http/auth.ts';
+import { ok } from '../../http/envelope.ts';
+import { notFound } from '../../http/errors.ts';
+import { CLIENT_OID_BODY } from '../../http/idempotency.ts';
+import { requestLocale } from '../../http/locale.ts';
+import type { FiatService } from './service.ts';
+
+const USER = [{ token: [] }];
+const ADMIN = [{ adminToken: [] }];
+
+const text = (maxLength: number, description?: string) => ({
+  type: 'string',
+  maxLength,
+  ...(description ? { description } : {}),
+});
+const id = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
+const coin = { type: 'string', pattern: '^[A-Z0-9]{1,20}$' };
+const fiat = { type: 'string', pattern: '^[A-Z]{3}$' };
+const payType = { type: 'string', enum: [...FIAT_PAY_METHODS] };
+const amount = text(40, 'Fiat amount to pay or receive, within the ad limits (2 decimals)');
+
+/** The payee fields of spec §3 "Fiat order", each optional text (the rules say which a method needs). */
+const PAYEE_FIELDS = {
+  payeeName: text(100),
+  cardNumber: text(40),
+  bank: text(100),
+  branch: text(100),
+  accountType: text(40),
+  bankAddress: text(200),
+  swift: text(20),
+  iban: text(50),
+  remark: text(200),
+  wechatAccount: text(100),
+  wechatCode: text(512, 'The url /user/img answered for the WeChat pay code'),
+} as const;
+type PayeeBody = { [K in keyof typeof PAYEE_FIELDS]?: string };
+
+interface OrderBody {
+  coin: string;
+  fiat: string;
+  amount: string;
+  payType: 'bank' | 'wechat';
+}
+
+export function registerFiatRoutes(
+  http: FastifyInstance,
+  options: { fiat: FiatService; requireUser: preHandlerAsyncHookHandler; adminToken: string },
+): void {
+  const { fiat: service } = options;
+  const guard = { preHandler: options.requireUser };
+  const orderRate = { rateLimit: { max: 30, timeWindow: '1 minute' } };
+
+  http.get(
+    '/fiat/fiatCoin',
+    {
+      schema: {
+        summary: 'Coins that can be bought or sold for fiat, with their fiat currencies',
+        tags: ['fiat'],
+      },
+    },
+    async () => ok(await service.coins()),
+  );
+
+  http.get<{ Querystring: { coin?: string; side?: 'buy' | 'sell' } }>(
+    '/fiat/payCoinList',
+    {
+      schema: {
+        summary: 'Per coin, fiat and side: best price, single-order min and max (fiat) and payment methods',
+        tags: ['fiat'],
+        querystring: {
+          type: 'object',
+          properties: { coin, side: { type: 'string', enum: ['buy', 'sell'] } },
+        },
+      },
+    },
+    async (request) => ok(await service.offers(request.query.coin, request.query.side)),
+  );
+
+  http.get<{ Querystring: { page: number; limit: number } }>(
+    '/fiat/fiatOrderList',
+    {
+      ...guard,
+      schema: {
+        summary: 'Your fiat orders, newest first, with their states and transitions',
+        tags: ['fiat'],
+        security: USER,
+        querystring: {
+          type: 'object',
+          properties: {
+            page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
+            limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+          },
+        },
+      },
+    },
+    async (request) =>
+      ok(await service.orders(currentUser(request).id, request.query.page, request.query.limit)),
+  );
+
+  http.get<{ Querystring: { id: number } }>(
+    '/fiat/fiatOrderById',
+    {
+      ...guard,
+      schema: {
+        summary: 'One fiat order of yours (as its user or its merchant): payee details, countdown, events',
+        tags: ['fiat'],
+        security: USER,
+        querystring: { type: 'object', required: ['id'], properties: { id } },
+      },
+    },
+    async (request) => ok(await service.order(currentUser(request).id, request.query.id)),
+  );
+
+  http.post<{ Body: OrderBody }>(
+    '/fiat/addFiatPayOrder',
+    {
+      ...guard,
+      config: orderRate,
+      schema: {
+        summary:
+          'Buy a coin for fiat: the best-priced eligible merchant ad is matched and its coin locked in escrow; pay within the window',
+        tags: ['fiat'],
+        security: USER,
+        body: {
+          type: 'object',
+          required: ['coin', 'fiat', 'amount', 'payType'],
+          properties: { coin, fiat, amount, payType, ...CLIENT_OID_BODY },
+        },
+      },
+    },
+    async (request) =>
+      ok(await service.buy(currentUser(request).id, request.body, requestLocale(request)), 'fiat.created'),
+  );
+
+  http.post<{ Body: OrderBody & PayeeBody }>(
+    '/fiat/sellFiatOrder',
+    {
+      ...guard,
+      config: orderRate,
+      schema: {
+        summary:
+          'Sell a coin for fiat: your coin (c2c wallet) is locked in escrow; the merchant pays to your details, then you release',
+        tags: ['fiat'],
+        security: USER,
+        body: {
+          type: 'object',
+          required: ['coin', 'fiat', 'amount', 'payType'],
+          properties: { coin, fiat, amount, payType, ...PAYEE_FIELDS, ...CLIENT_OID_BODY },
+        },
+      },
+    },
+    async (request) => {
+      const { coin: c, fiat: f, amount: a, payType: p, ...rest } = request.body;
+      const payee = {
+        payeeName: rest.payeeName ?? '',
+        cardNumber: rest.cardNumber ?? '',
+        bank: rest.bank ?? '',
+        branch: rest.branch ?? '',
+        accountType: rest.accountType ?? '',
+        bankAddress: rest.bankAddress ?? '',
+        swift: rest.swift ?? '',
+        iban: rest.iban ?? '',
+        remark: rest.remark ?? '',
+        wechatAccount: rest.wechatAccount ?? '',
+        wechatCode: rest.wechatCode ?? '',
+      };
+      const order = await service.sell(
+        currentUser(request).id,
+        { coin: c, fiat: f, amount: a, payType: p, payee },
+        requestLocale(request),
+      );
+      return ok(order, 'fiat.created');
+    },
+  );
+
+  http.post<{ Body: { id: number; img?: string } }>(
+    '/fiat/addFiatPayOrderImg',
+    {
+      ...guard,
+      config: orderRate,
+      schema: {
+        summary:
+          '"I have paid": attach the payment screenshot (the url /user/img answered); the order becomes paid',
+        tags: ['fiat'],
+        security: USER,
+        body: { type: 'object', required: ['id'], properties: { id, img: text(512) } },
+      },
+    },
+    async (request) =>
+      ok(
+        await service.markPaid(currentUser(request).id, { id: request.body.id, img: request.body.img ?? '' }),
+        'fiat.markedPaid',
+      ),
+  );
+
+  http.post<{ Body: { id: number } }>(
+    '/fiat/releaseFiatOrder',
+    {
+      ...guard,
+      config: orderRate,
+      schema: {
+        summary:
+          'The seller confirms the payment arrived: the escrowed coin goes to the buyer (after "paid" only)',
+        tags: ['fiat'],
+        security: USER,
+        body: { type: 'object', required: ['id'], properties: { id, ...CLIENT_OID_BODY } },
+      },
+    },
+    async (request) => ok(await service.release(currentUser(request).id, request.body.id), 'fiat.released'),
+  );
+
+  http.post<{ Body: { id: number } }>(
+    '/fiat/cancelFiatOrder',
+    {
+      ...guard,
+      config: orderRate,
+      schema: {
+        summary: 'The buyer cancels before "paid": the escrow is returned (frequent cancels set a ban)',
+        tags: ['fiat'],
+        security: USER,
+        body: { type: 'object', required: ['id'], properties: { id } },
+      },
+    },
+    async (request) => ok(await service.cancel(currentUser(request).id, request.body.id), 'fiat.cancelled'),
+  );
+
+  http.post<{ Body: { id: number; reason: string } }>(
+    '/fiat/appealFiatOrder',
+    {
+      ...guard,
+      config: orderRate,
+      schema: {
+        summary: 'Either party, after "paid": the escrow stays locked until an operator rules',
+        tags: ['fiat'],
+        security: USER,
+        body: { type: 'object', required: ['id', 'reason'], properties: { id, reason: text(500) } },
+      },
+    },
+    async (request) => ok(await service.appeal(currentUser(request).id, request.body), 'fiat.appealed'),
+  );
+
+  http.get<{ Querystring: { id: number } }>(
+    '/fiat/payImg',
+    {
+      ...guard,
+      schema: {
+        summary:
+          "An order's payment screenshot, for its two parties (operators: /admin/uploads/<name>, audited)",
+        tags: ['fiat'],
+        security: USER,
+        querystring: { type: 'object', required: ['id'], properties: { id } },
+      },
+    },
+    async (request, reply) =>
+      sendImage(reply, await service.payImage(currentUser(request).id, request.query.id)),
+  );
+
+  http.get(
+    '/fiat/myBans',
+    {
+      ...guard,
+      schema: {
+        summary:
+          'Your fiat-trading standing: the ban in force (rule, reason, start, end), recent bans and the ladder',
+        tags: ['fiat'],
+        security: USER,
+      },
+    },
+    async (request) => ok(await service.standing(currentUser(request).id, requestLocale(request))),
+  );
+
+  const admin = { preHandler: requireAdmin(options.adminToken) };
+  http.get<{ Querystring: { limit: number } }>(
+    '/admin/fiat/appeals',
+    {
+      ...admin,
+      schema: {
+        summary:
+          'Fiat orders under appeal, oldest first, with their events (screenshots: /admin/uploads/<name>)',
+        tags: ['operator'],
+        security: ADMIN,
+        querystring: {
+          type: 'object',
+          properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 } },
+        },
+      },
+    },
+    async (request) => ok(await service.appeals(request.query.limit)),
+  );
+
+  http.post<{ Body: { id: number; decision: 'release' | 'refund'; operator: string; reason: string } }>(
+    '/admin/fiat/resolve',
+    {
+      ...admin,
+      schema: {
+        summary:
+          'Rule on an appeal: release (coin to the buyer) or refund (coin back to the seller); the reason is written to the audit log',
+        tags: ['operator'],
+        security: ADMIN,
+        body: {
+          type: 'object',
+          required: ['id', 'decision', 'operator', 'reason'],
+          properties: {
+            id,
+            decision: { type: 'string', enum: ['release', 'refund'] },
+            operator: { ...text(64, 'Who rules (recorded in the audit log)'), minLength: 1 },
+            reason: text(500),
+          },
+        },
+      },
+    },
+    async (request) => {
+      await service.resolve(request.body);
+      return ok(null, 'fiat.resolved');
+    },
+  );
+}
+
+function sendImage(reply: FastifyReply, image: { contentType: string; bytes: Buffer } | null) {
+  if (!image) throw notFound();
+  return reply
+    .header('content-type', image.contentType)
+    .header('cache-control', 'private, no-store')
+    .send(image.bytes);
+}

@@ -1,0 +1,793 @@
+/**
+ * Fiat buy and sell through merchants (spec §1, §3, §4, §5, §7; AMENDMENTS A4,
+ * A6; issue 16). This file is the order state machine and the rules around
+ * it (matching, escrow, bans); it is over 500 lines because every transition
+ * and its checks belong in one place.
+ *
+ * Escrow: when an order is made, the seller's coin is held in the ledger
+ * (a pending transfer from the seller to the buyer). Release posts the hold
+ * (the coin reaches the buyer); cancel, expiry and a refund void it. Each
+ * transition moves the order's state with a conditional update inside the
+ * ledger's transaction, so one order is released or refunded at most once,
+ * and the ledger refuses to post a hold twice besides.
+ */
+import { Dec } from '@halyard/money';
+import type {
+  FiatAppeal,
+  FiatBan,
+  FiatCoin,
+  FiatOffer,
+  FiatOrder,
+  FiatOrderEvent,
+  FiatOrderState,
+  FiatPayee,
+  FiatPayType,
+  FiatSide,
+  FiatStanding,
+  Locale,
+} from '@halyard/protocol';
+import { translate } from '@halyard/protocol';
+import {
+  checkFiatAmount,
+  checkFiatPayee,
+  checkPayScreenshot,
+  EMPTY_FIAT_PAYEE,
+  FIAT_BAN_LADDER_MINUTES,
+  FIAT_CANCELS_BEFORE_BAN,
+  fiatBanEnd,
+  type RuleError,
+} from '@halyard/rules';
+import type { Clock } from '../../clock.ts';
+import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { type AccountRef, type Ledger, systemAccount, userAccount } from '../../ledger/index.ts';
+import type { Db, Trx } from '../../store/database.ts';
+import type { IdentityService } from '../identity/index.ts';
+import { formatUtc, type StoredImage } from '../identity/service.ts';
+import { type AdRow, type MerchantRow, type OrderRow, fiatStore as sql } from './store.ts';
+
+/** Coin amounts keep 8 decimals (spec §9: totals 8). */
+const COIN_DIGITS = 8;
+/** Expiries handled per tick, at most: a tick has a bound. */
+const EXPIRE_BATCH = 200;
+/** Demo only: the house merchant confirms receipt (or pays) this long after the user's step. */
+export const DEMO_MERCHANT_DELAY_MS = 5_000;
+
+export interface FiatServiceOptions {
+  db: Db;
+  ledger: Ledger;
+  clock: Clock;
+  identity: IdentityService;
+  demo: boolean;
+}
+
+/** One payment method of an ad: how the merchant is paid (or how it pays, for a sell ad). */
+export interface AdMethod {
+  payType: FiatPayType;
+  payee: FiatPayee;
+}
+
+/** Who acts on an order: the user, the merchant behind it, the clock, or an operator. */
+type Party = 'buyer' | 'seller';
+
+interface Loaded {
+  order: OrderRow;
+  merchant: MerchantRow;
+}
+
+function throwIf(error: RuleError | null): void {
+  if (error) throw badRequest(error.key, error.params);
+}
+
+function parseMethods(json: string): AdMethod[] {
+  return JSON.parse(json) as AdMethod[];
+}
+
+/** The ledger account a party's coin sits in: a user's fiat (c2c) wallet, or the house's. */
+function merchantAccount(merchant: MerchantRow): AccountRef {
+  return merchant.user_id === null
+    ? systemAccount('fiat_house')
+    : userAccount(Number(merchant.user_id), 'fiat');
+}
+
+export class FiatService {
+  constructor(private readonly options: FiatServiceOptions) {}
+
+  // ── reading ────────────────────────────────────────────────────────
+
+  /** GET /fiat/fiatCoin: every coin with an online ad, and the fiat currencies it trades in. */
+  async coins(): Promise<FiatCoin[]> {
+    const byCoin = new Map<string, Set<string>>();
+    for (const ad of await sql.onlineAds(this.options.db)) {
+      const fiats = byCoin.get(ad.coin) ?? new Set<string>();
+      fiats.add(ad.fiat);
+      byCoin.set(ad.coin, fiats);
+    }
+    return [...byCoin].map(([coin, fiats]) => ({ coin, fiats: [...fiats].sort() }));
+  }
+
+  /** GET /fiat/payCoinList: per coin, fiat and side, the best price and the widest limits. */
+  async offers(coin: string | undefined, side: FiatSide | undefined): Promise<FiatOffer[]> {
+    const groups = new Map<string, AdRow[]>();
+    for (const ad of await sql.onlineAds(this.options.db)) {
+      if ((coin && ad.coin !== coin) || (side && ad.side !== side)) continue;
+      const key = `${ad.coin}|${ad.fiat}|${ad.side}`;
+      groups.set(key, [...(groups.get(key) ?? []), ad]);
+    }
+    return [...groups.values()].map((ads) => {
+      const first = ads[0]!;
+      const prices = ads.map((ad) => Dec.parse(ad.price));
+      const methods = new Set(ads.flatMap((ad) => parseMethods(ad.methods).map((m) => m.payType)));
+      return {
+        coin: first.coin,
+        fiat: first.fiat,
+        side: first.side,
+        price: (first.side === 'buy' ? lowest(prices) : highest(prices)).toString(),
+        min: this.widest(ads, 'min'),
+        max: this.widest(ads, 'max'),
+        methods: [...methods],
+      };
+    });
+  }
+
+  async orders(userId: number, page: number, limit: number): Promise<FiatOrder[]> {
+    const { db } = this.options;
+    const rows = await sql.userOrders(db, userId, (page - 1) * limit, limit);
+    return this.views(rows, userId);
+  }
+
+  async order(userId: number, id: number): Promise<FiatOrder> {
+    const { order } = await this.loadAsParty(userId, id);
+    const [view] = await this.views([order], userId);
+    return view!;
+  }
+
+  /** The payment screenshot, for the order's two parties (operators read it at /admin/uploads, audited). */
+  async payImage(userId: number, id: number): Promise<StoredImage | null> {
+    const { order, merchant } = await this.loadAsParty(userId, id);
+    const name = /\/uploads\/([\w-]+\.(?:jpg|png|webp))$/.exec(order.pay_img ?? '')?.[1];
+    const payer = this.userOf(order, merchant, 'buyer');
+    if (!name || payer === null) return null;
+    return this.options.identity.readOwnUpload(payer, name);
+  }
+
+  private async views(rows: OrderRow[], viewer: number): Promise<FiatOrder[]> {
+    const { db } = this.options;
+    const events = await sql.events(
+      db,
+      rows.map((row) => Number(row.id)),
+    );
+    const views: FiatOrder[] = [];
+    for (const row of rows) {
+      const merchant = await this.requireMerchant(Number(row.merchant_id));
+      const userIsViewer = Number(row.user_id) === viewer;
+      const userRole: Party = row.side === 'buy' ? 'buyer' : 'seller';
+      views.push({
+        id: Number(row.id),
+        side: row.side,
+        state: row.state,
+        coin: row.coin,
+        fiat: row.fiat,
+        price: Dec.parse(row.price).toString(),
+        amount: Dec.parse(row.amount).toString(),
+        number: Dec.parse(row.number).toString(),
+        payType: row.pay_type as FiatPayType,
+        merchant: { name: merchant.name, demo: merchant.user_id === null },
+        payee: { ...EMPTY_FIAT_PAYEE, ...(JSON.parse(row.payee) as Partial<FiatPayee>) },
+        payImg: row.pay_img,
+        expiresAt: Number(row.expires_at),
+        createdAt: Number(row.created_at),
+        role: userIsViewer ? userRole : userRole === 'buyer' ? 'seller' : 'buyer',
+        events: events
+          .filter((event) => Number(event.order_id) === Number(row.id))
+          .map(
+            (event): FiatOrderEvent => ({
+              state: event.state,
+              by: event.by_whom,
+              at: Number(event.at),
+              reason: event.reason,
+            }),
+          ),
+      });
+    }
+    return views;
+  }
+
+  // ── placing (matching a merchant) ──────────────────────────────────
+
+  /** POST /fiat/addFiatPayOrder: buy `coin` for `amount` of `fiat`, matched to the best-priced eligible ad. */
+  async buy(
+    userId: number,
+    input: { coin: string; fiat: string; amount: string; payType: FiatPayType },
+    locale: Locale,
+  ): Promise<FiatOrder> {
+    return this.place(userId, { ...input, side: 'buy', payee: null }, locale);
+  }
+
+  /** POST /fiat/sellFiatOrder: sell `coin` for `amount` of `fiat`, paid to the user's own `payee` details. */
+  async sell(
+    userId: number,
+    input: { coin: string; fiat: string; amount: string; payType: FiatPayType; payee: FiatPayee },
+    locale: Locale,
+  ): Promise<FiatOrder> {
+    throwIf(checkFiatPayee(input.payType, input.fiat, input.payee));
+    return this.place(userId, { ...input, side: 'sell' }, locale);
+  }
+
+  private async place(
+    userId: number,
+    input: {
+      side: FiatSide;
+      coin: string;
+      fiat: string;
+      amount: string;
+      payType: FiatPayType;
+      payee: FiatPayee | null;
+    },
+    locale: Locale,
+  ): Promise<FiatOrder> {
+    const { db, ledger } = this.options;
+    const ads = (await sql.adsFor(db, input.coin, input.fiat, input.side)).filter((ad) =>
+      parseMethods(ad.methods).some((method) => method.payType === input.payType),
+    );
+    if (ads.length === 0) throw badRequest('fiat.pairUnavailable', { coin: input.coin, fiat: input.fiat });
+    throwIf(checkFiatAmount(input.amount, this.widest(ads, 'min'), this.widest(ads, 'max')));
+    await this.assertMayTrade(userId, locale);
+    const amount = Dec.parse(input.amount);
+    const candidates = await this.rank(ads, input.side, userId, amount);
+    if (candidates.length === 0) throw badRequest('fiat.noMerchant');
+    const row = await ledger.transaction(async (trx) => {
+      // Inside the ledger's lock: one open order per user, and the ad's amount read and written once.
+      if (await sql.openOrderOf(trx, userId)) throw badRequest('fiat.openOrderExists');
+      for (const { ad, merchant } of candidates) {
+        const fresh = await sql.ad(trx, Number(ad.id));
+        const number = amount.div(Dec.parse(ad.price)).floorTo(COIN_DIGITS);
+        if (fresh?.online !== 1 || Dec.parse(fresh.available).lt(number) || !number.isPositive()) continue;
+        return this.open(trx, { userId, input, ad: fresh, merchant, amount, number });
+      }
+      throw badRequest('fiat.noMerchant');
+    });
+    return (await this.views([row], userId))[0]!;
+  }
+
+  private widest(ads: AdRow[], end: 'min' | 'max'): string {
+    const values = ads.map((ad) => Dec.parse(end === 'min' ? ad.min_amount : ad.max_amount));
+    return (end === 'min' ? lowest(values) : highest(values)).toString();
+  }
+
+  /**
+   * "Matching a merchant": the ads whose limits take `amount`, not the user's
+   * own, best price first (lowest when the user buys, highest when the user
+   * sells), then completion rate, then average release time.
+   */
+  private async rank(
+    ads: AdRow[],
+    side: FiatSide,
+    userId: number,
+    amount: Dec,
+  ): Promise<{ ad: AdRow; merchant: MerchantRow }[]> {
+    const eligible: { ad: AdRow; merchant: MerchantRow }[] = [];
+    for (const ad of ads) {
+      if (amount.lt(Dec.parse(ad.min_amount)) || amount.gt(Dec.parse(ad.max_amount))) continue;
+      const merchant = await this.requireMerchant(Number(ad.merchant_id));
+      if (merchant.user_id !== null && Number(merchant.user_id) === userId) continue;
+      eligible.push({ ad, merchant });
+    }
+    const completion = (m: MerchantRow) =>
+      Number(m.orders) === 0 ? 1 : Number(m.completed) / Number(m.orders);
+    const releaseMs = (m: MerchantRow) =>
+      Number(m.completed) === 0 ? Number.MAX_SAFE_INTEGER : Number(m.release_ms_total) / Number(m.completed);
+    return eligible.sort((a, b) => {
+      const byPrice = Dec.parse(a.ad.price).cmp(Dec.parse(b.ad.price));
+      if (byPrice !== 0) return side === 'buy' ? byPrice : -byPrice;
+      const byCompletion = completion(b.merchant) - completion(a.merchant);
+      if (byCompletion !== 0) return byCompletion;
+      return releaseMs(a.merchant) - releaseMs(b.merchant);
+    });
+  }
+
+  /** The order row, its escrow hold and its first event, in the ledger transaction. */
+  private async open(
+    trx: Trx,
+    args: {
+      userId: number;
+      input: { side: FiatSide; coin: string; fiat: string; payType: FiatPayType; payee: FiatPayee | null };
+      ad: AdRow;
+      merchant: MerchantRow;
+      amount: Dec;
+      number: Dec;
+    },
+  ): Promise<OrderRow> {
+    const { ledger, clock } = this.options;
+    const { userId, input, ad, merchant, amount, number } = args;
+    const now = clock.now();
+    const method = parseMethods(ad.methods).find((entry) => entry.payType === input.payType)!;
+    const user = userAccount(userId, 'fiat');
+    const [from, to] =
+      input.side === 'buy' ? [merchantAccount(merchant), user] : [user, merchantAccount(merchant)];
+    if (input.side === 'sell') {
+      const balance = await ledger.balance({ ...user, asset: input.coin }, trx);
+      if (balance.available.lt(number)) throw badRequest('rules.insufficientBalance');
+    }
+    const order = await sql.insertOrder(trx, {
+      side: input.side,
+      user_id: userId,
+      merchant_id: Number(merchant.id),
+      ad_id: Number(ad.id),
+      coin: input.coin,
+      fiat: input.fiat,
+      price: Dec.parse(ad.price).toString(),
+      amount: amount.toString(),
+      number: number.toString(),
+      pay_type: input.payType,
+      payee: JSON.stringify(input.payee ?? method.payee),
+      pay_img: null,
+      state: 'to_pay',
+      // Named after the order's id, known once the row exists (set just below).
+      hold_id: '',
+      expires_at: now + Number(ad.window_ms),
+      paid_at: null,
+      appeal_by: null,
+      appeal_reason: null,
+      closed_at: null,
+      created_at: now,
+    });
+    const reference = `fiat:${order.id}`;
+    await ledger.execute(
+      [
+        {
+          id: `${reference}:escrow`,
+          type: 'pending',
+          code: 'fiat_escrow',
+          reference,
+          debit: from,
+          credit: to,
+          asset: input.coin,
+          amount: number,
+        },
+      ],
+      trx,
+    );
+    await sql.updateOrderHold(trx, Number(order.id), `${reference}:escrow`);
+    await sql.updateAd(trx, Number(ad.id), { available: Dec.parse(ad.available).sub(number).toString() });
+    await sql.countMerchantOrder(trx, Number(merchant.id));
+    await sql.insertEvent(trx, {
+      order_id: Number(order.id),
+      state: 'to_pay',
+      by_whom: 'buyer',
+      at: now,
+      reason: 'matched',
+    });
+    return { ...order, hold_id: `${reference}:escrow` };
+  }
+
+  /** Refuses a user who may not trade fiat now: frozen, banned, locked after a password change, no KYC. */
+  private async assertMayTrade(userId: number, locale: Locale): Promise<void> {
+    const { identity, db, clock } = this.options;
+    await identity.assertNotFrozen(userId);
+    const now = clock.now();
+    const ban = (await sql.bansWithinDay(db, userId, now)).find((row) => Number(row.ends_at) > now);
+    if (ban) {
+      throw forbidden('fiat.banned', {
+        until: formatUtc(Number(ban.ends_at)),
+        reason: translate(locale, ban.reason_key, JSON.parse(ban.reason_params) as Record<string, string>),
+      });
+    }
+    await identity.assertNotLocked(userId);
+    await identity.assertKycDone(userId);
+  }
+
+  // ── transitions ────────────────────────────────────────────────────
+
+  /**
+   * "I have paid" (POST /fiat/addFiatPayOrderImg): the payer attaches the
+   * payment screenshot, an image it uploaded through /user/img, before the
+   * window ends (AMENDMENTS A4: proof of an off-chain payment).
+   */
+  async markPaid(userId: number, input: { id: number; img: string }): Promise<FiatOrder> {
+    throwIf(checkPayScreenshot(input.img));
+    const { order } = await this.loadAs(userId, input.id, 'buyer');
+    if (!(await this.options.identity.uploadBelongsTo(userId, input.img)))
+      throw badRequest('fiat.screenshotRequired');
+    await this.pay(order, 'buyer', 'payment sent', input.img);
+    return this.order(userId, input.id);
+  }
+
+  private async pay(order: OrderRow, by: string, reason: string, img: string | null): Promise<void> {
+    const { clock, ledger } = this.options;
+    const now = clock.now();
+    if (order.state === 'to_pay' && now >= Number(order.expires_at)) throw badRequest('fiat.expired');
+    await ledger.transaction(async (trx) => {
+      const moved = await sql.moveState(
+        trx,
+        Number(order.id),
+        ['to_pay'],
+        'paid',
+        { pay_img: img, paid_at: now },
+        now,
+      );
+      if (!moved) throw badRequest(now >= Number(order.expires_at) ? 'fiat.expired' : 'fiat.wrongState');
+      await sql.insertEvent(trx, { order_id: Number(order.id), state: 'paid', by_whom: by, at: now, reason });
+    });
+  }
+
+  /** The seller confirms the fiat arrived: the escrow is posted to the buyer. Only after "paid" or by an operator during an appeal. */
+  async release(userId: number, id: number): Promise<FiatOrder> {
+    const { order, merchant } = await this.loadAs(userId, id, 'seller');
+    await this.complete(order, merchant, 'seller', 'payment received', ['paid']);
+    return this.order(userId, id);
+  }
+
+  private async complete(
+    order: OrderRow,
+    merchant: MerchantRow,
+    by: string,
+    reason: string,
+    from: readonly FiatOrderState[],
+  ): Promise<void> {
+    const { clock, ledger } = this.options;
+    const now = clock.now();
+    await ledger.transaction(async (trx) => {
+      if (!(await sql.moveState(trx, Number(order.id), from, 'completed', { closed_at: now })))
+        throw badRequest('fiat.wrongState');
+      const reference = `fiat:${order.id}`;
+      await ledger.execute(
+        [
+          {
+            id: `${reference}:release`,
+            type: 'post_pending',
+            code: 'fiat_release',
+            reference,
+            pendingId: order.hold_id,
+            amount: Dec.parse(order.number),
+          },
+        ],
+        trx,
+      );
+      await sql.countMerchantRelease(trx, Number(merchant.id), now - Number(order.paid_at ?? now));
+      await sql.insertEvent(trx, {
+        order_id: Number(order.id),
+        state: 'completed',
+        by_whom: by,
+        at: now,
+        reason,
+      });
+    });
+  }
+
+  /** The buyer cancels before "paid": the escrow goes back; the third cancel within a day sets a ban (A6). */
+  async cancel(userId: number, id: number): Promise<FiatOrder> {
+    const { order } = await this.loadAs(userId, id, 'buyer');
+    await this.close(order, 'buyer', 'cancelled by the buyer', ['to_pay'], async (trx, now) => {
+      const cancels = await sql.cancelsWithinDay(trx, userId, now);
+      if (cancels > 0 && cancels % FIAT_CANCELS_BEFORE_BAN === 0) {
+        await this.ban(trx, userId, now, {
+          rule: 'cancels',
+          orderId: null,
+          key: 'fiat.banReasonCancels',
+          params: { count: cancels },
+        });
+      }
+    });
+    return this.order(userId, id);
+  }
+
+  /**
+   * Closes an order as cancelled (or refunded): the hold is voided, the ad
+   * gets its amount back, then `after` runs in the same transaction.
+   */
+  private async close(
+    order: OrderRow,
+    by: string,
+    reason: string,
+    from: readonly FiatOrderState[],
+    after: (trx: Trx, now: number) => Promise<void> = async () => {},
+  ): Promise<void> {
+    const { clock, ledger } = this.options;
+    const now = clock.now();
+    await ledger.transaction(async (trx) => {
+      if (!(await sql.moveState(trx, Number(order.id), from, 'cancelled', { closed_at: now })))
+        throw badRequest('fiat.wrongState');
+      const reference = `fiat:${order.id}`;
+      await ledger.execute(
+        [
+          {
+            id: `${reference}:refund`,
+            type: 'void_pending',
+            code: 'fiat_refund',
+            reference,
+            pendingId: order.hold_id,
+          },
+        ],
+        trx,
+      );
+      const ad = await sql.ad(trx, Number(order.ad_id));
+      if (ad) {
+        await sql.updateAd(trx, Number(ad.id), {
+          available: Dec.parse(ad.available).add(Dec.parse(order.number)).toString(),
+        });
+      }
+      await sql.insertEvent(trx, {
+        order_id: Number(order.id),
+        state: 'cancelled',
+        by_whom: by,
+        at: now,
+        reason,
+      });
+      await after(trx, now);
+    });
+  }
+
+  /** Either party, after "paid": the escrow stays frozen until an operator rules. */
+  async appeal(userId: number, input: { id: number; reason: string }): Promise<FiatOrder> {
+    const reason = input.reason.trim();
+    if (!reason) throw badRequest('fiat.appealReasonRequired');
+    const { order, role } = await this.loadAsParty(userId, input.id);
+    const { clock, ledger } = this.options;
+    const now = clock.now();
+    await ledger.transaction(async (trx) => {
+      const moved = await sql.moveState(trx, Number(order.id), ['paid'], 'appeal', {
+        appeal_by: role,
+        appeal_reason: reason,
+      });
+      if (!moved) throw badRequest('fiat.wrongState');
+      await sql.insertEvent(trx, {
+        order_id: Number(order.id),
+        state: 'appeal',
+        by_whom: role,
+        at: now,
+        reason,
+      });
+    });
+    return this.order(userId, input.id);
+  }
+
+  /**
+   * An operator rules on an appeal: `release` gives the coin to the buyer,
+   * `refund` returns it to the seller. The reason goes to the order's events
+   * and to the append-only operator audit log, in the same transaction.
+   */
+  async resolve(input: {
+    id: number;
+    decision: 'release' | 'refund';
+    operator: string;
+    reason: string;
+  }): Promise<void> {
+    const reason = input.reason.trim();
+    const operator = input.operator.trim();
+    if (!reason) throw badRequest('identity.reasonRequired');
+    if (!operator) throw badRequest('common.invalidParams', { field: 'operator' });
+    const order = await sql.order(this.options.db, input.id);
+    if (!order) throw notFound('fiat.orderNotFound');
+    if (order.state !== 'appeal') throw badRequest('fiat.wrongState');
+    const merchant = await this.requireMerchant(Number(order.merchant_id));
+    const by = `operator:${operator}`;
+    const audit = async (trx: Trx, now: number) =>
+      sql.appendAudit(trx, {
+        at: now,
+        operator,
+        action: `fiat.${input.decision}`,
+        user_id: Number(order.user_id),
+        details: JSON.stringify({ orderId: Number(order.id), reason }),
+      });
+    if (input.decision === 'release') {
+      await this.completeAudited(order, merchant, by, reason, audit);
+    } else {
+      await this.close(order, by, reason, ['appeal'], audit);
+    }
+  }
+
+  private async completeAudited(
+    order: OrderRow,
+    merchant: MerchantRow,
+    by: string,
+    reason: string,
+    audit: (trx: Trx, now: number) => Promise<void>,
+  ): Promise<void> {
+    const { clock, ledger } = this.options;
+    const now = clock.now();
+    await ledger.transaction(async (trx) => {
+      if (!(await sql.moveState(trx, Number(order.id), ['appeal'], 'completed', { closed_at: now })))
+        throw badRequest('fiat.wrongState');
+      const reference = `fiat:${order.id}`;
+      await ledger.execute(
+        [
+          {
+            id: `${reference}:release`,
+            type: 'post_pending',
+            code: 'fiat_release',
+            reference,
+            pendingId: order.hold_id,
+            amount: Dec.parse(order.number),
+          },
+        ],
+        trx,
+      );
+      await sql.countMerchantRelease(trx, Number(merchant.id), now - Number(order.paid_at ?? now));
+      await sql.insertEvent(trx, {
+        order_id: Number(order.id),
+        state: 'completed',
+        by_whom: by,
+        at: now,
+        reason,
+      });
+      await audit(trx, now);
+    });
+  }
+
+  async appeals(limit: number): Promise<FiatAppeal[]> {
+    const rows = await sql.appeals(this.options.db, limit);
+    const events = await sql.events(
+      this.options.db,
+      rows.map((row) => Number(row.id)),
+    );
+    return rows.map((row) => ({
+      id: Number(row.id),
+      userId: Number(row.user_id),
+      side: row.side,
+      coin: row.coin,
+      fiat: row.fiat,
+      amount: Dec.parse(row.amount).toString(),
+      number: Dec.parse(row.number).toString(),
+      payImg: row.pay_img,
+      appealBy: row.appeal_by ?? '',
+      appealReason: row.appeal_reason ?? '',
+      events: events
+        .filter((event) => Number(event.order_id) === Number(row.id))
+        .map((event) => ({
+          state: event.state,
+          by: event.by_whom,
+          at: Number(event.at),
+          reason: event.reason,
+        })),
+    }));
+  }
+
+  // ── bans (AMENDMENTS A6) ───────────────────────────────────────────
+
+  private async ban(
+    trx: Trx,
+    userId: number,
+    now: number,
+    cause: {
+      rule: 'unpaid' | 'cancels';
+      orderId: number | null;
+      key: string;
+      params: Record<string, string | number>;
+    },
+  ): Promise<void> {
+    const earlier = (await sql.bansWithinDay(trx, userId, now)).length;
+    await sql.insertBan(trx, {
+      user_id: userId,
+      rule: cause.rule,
+      order_id: cause.orderId,
+      reason_key: cause.key,
+      reason_params: JSON.stringify(cause.params),
+      starts_at: now,
+      ends_at: fiatBanEnd(earlier, now),
+    });
+  }
+
+  /** GET /fiat/myBans: the ban in force, the recent ones, the ladder and the day's counts. */
+  async standing(userId: number, locale: Locale): Promise<FiatStanding> {
+    const { db, clock, identity } = this.options;
+    const now = clock.now();
+    const view = (row: {
+      rule: 'unpaid' | 'cancels';
+      reason_key: string;
+      reason_params: string;
+      starts_at: number;
+      ends_at: number;
+    }): FiatBan => ({
+      rule: row.rule,
+      reason: translate(locale, row.reason_key, JSON.parse(row.reason_params) as Record<string, string>),
+      startsAt: Number(row.starts_at),
+      endsAt: Number(row.ends_at),
+    });
+    const today = await sql.bansWithinDay(db, userId, now);
+    const inForce = today.find((row) => Number(row.ends_at) > now);
+    return {
+      ban: inForce ? view(inForce) : null,
+      history: (await sql.recentBans(db, userId, 20)).map(view),
+      ladderMinutes: [...FIAT_BAN_LADDER_MINUTES],
+      bansToday: today.length,
+      cancelsToday: await sql.cancelsWithinDay(db, userId, now),
+      cancelsBeforeBan: FIAT_CANCELS_BEFORE_BAN,
+      lockedUntil: (await identity.getUser(userId)).lockedUntil,
+    };
+  }
+
+  // ── the clock ──────────────────────────────────────────────────────
+
+  /**
+   * Run every second (and once at start, so what fell due while the server
+   * was down happens now): unpaid orders past their window are cancelled, the
+   * escrow voided and the payer banned; in demo mode the house merchant takes
+   * its step a few seconds after the user's.
+   */
+  async tick(): Promise<void> {
+    const { db, clock } = this.options;
+    for (const order of await sql.dueForExpiry(db, clock.now(), EXPIRE_BATCH)) await this.expire(order);
+    if (this.options.demo) await this.demoMerchantSteps();
+  }
+
+  private async expire(order: OrderRow): Promise<void> {
+    const merchant = await this.requireMerchant(Number(order.merchant_id));
+    const payer = this.userOf(order, merchant, 'buyer');
+    await this.close(order, 'system', 'payment window expired', ['to_pay'], async (trx, now) => {
+      if (payer === null) return;
+      await this.ban(trx, payer, now, {
+        rule: 'unpaid',
+        orderId: Number(order.id),
+        key: 'fiat.banReasonUnpaid',
+        params: { id: Number(order.id) },
+      });
+    }).catch(ignoreWrongState);
+  }
+
+  private async demoMerchantSteps(): Promise<void> {
+    const { db, clock } = this.options;
+    const house = await sql.merchantByDemoKey(db, HOUSE_KEY);
+    if (!house) return;
+    const now = clock.now();
+    for (const order of await sql.ordersOfMerchantIn(db, Number(house.id), 'paid')) {
+      if (order.side === 'buy' && Number(order.paid_at) + DEMO_MERCHANT_DELAY_MS <= now) {
+        await this.complete(order, house, 'seller', 'DEMO merchant confirmed receipt', ['paid']).catch(
+          ignoreWrongState,
+        );
+      }
+    }
+    for (const order of await sql.ordersOfMerchantIn(db, Number(house.id), 'to_pay')) {
+      if (order.side === 'sell' && Number(order.created_at) + DEMO_MERCHANT_DELAY_MS <= now) {
+        await this.pay(order, 'buyer', 'DEMO merchant sent the payment', null).catch(ignoreWrongState);
+      }
+    }
+  }
+
+  // ── parties ────────────────────────────────────────────────────────
+
+  /** The user id behind a party of an order, or null for the house merchant. */
+  private userOf(order: OrderRow, merchant: MerchantRow, party: Party): number | null {
+    const userParty: Party = order.side === 'buy' ? 'buyer' : 'seller';
+    if (party === userParty) return Number(order.user_id);
+    return merchant.user_id === null ? null : Number(merchant.user_id);
+  }
+
+  private async loadAsParty(userId: number, id: number): Promise<Loaded & { role: Party }> {
+    const order = await sql.order(this.options.db, id);
+    if (!order) throw notFound('fiat.orderNotFound');
+    const merchant = await this.requireMerchant(Number(order.merchant_id));
+    for (const role of ['buyer', 'seller'] as const) {
+      if (this.userOf(order, merchant, role) === userId) return { order, merchant, role };
+    }
+    // Someone else's order reads as no order: its existence is the parties' business.
+    throw notFound('fiat.orderNotFound');
+  }
+
+  private async loadAs(userId: number, id: number, party: Party): Promise<Loaded> {
+    const loaded = await this.loadAsParty(userId, id);
+    if (loaded.role !== party) throw forbidden('fiat.wrongParty');
+    return loaded;
+  }
+
+  private async requireMerchant(id: number): Promise<MerchantRow> {
+    const merchant = await sql.merchant(this.options.db, id);
+    if (!merchant) throw new Error(`fiat: merchant ${id} missing`);
+    return merchant;
+  }
+}
+
+function lowest(values: readonly Dec[]): Dec {
+  return values.reduce((a, b) => Dec.min(a, b));
+}
+
+function highest(values: readonly Dec[]): Dec {
+  return values.reduce((a, b) => Dec.max(a, b));
+}
+
+/** The demo merchant's key: the house account (modules/fiat/demo.ts). */
+export const HOUSE_KEY = 'house';
+
+/** Another step moved the order first (the user cancelled, appealed, or paid at the last moment): nothing to do. */
+function ignoreWrongState(error: unknown): void {
+  if (!(error instanceof AppError && error.key === 'fiat.wrongState')) throw error;
+}

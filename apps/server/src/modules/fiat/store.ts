@@ -1,0 +1,316 @@
+import type { FiatOrderState } from '@halyard/protocol';
+import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Executor } from '../../store/database.ts';
+
+export interface FiatMerchantsTable {
+  id: Generated<number>;
+  user_id: number | null;
+  name: string;
+  demo_key: string | null;
+  completed: number;
+  orders: number;
+  release_ms_total: number;
+  created_at: number;
+}
+
+export interface FiatAdsTable {
+  id: Generated<number>;
+  merchant_id: number;
+  side: 'buy' | 'sell';
+  coin: string;
+  fiat: string;
+  price: string;
+  min_amount: string;
+  max_amount: string;
+  available: string;
+  methods: string;
+  window_ms: number;
+  online: number;
+  demo_key: string | null;
+  created_at: number;
+}
+
+export interface FiatOrdersTable {
+  id: Generated<number>;
+  side: 'buy' | 'sell';
+  user_id: number;
+  merchant_id: number;
+  ad_id: number;
+  coin: string;
+  fiat: string;
+  price: string;
+  amount: string;
+  number: string;
+  pay_type: string;
+  payee: string;
+  pay_img: string | null;
+  state: FiatOrderState;
+  hold_id: string;
+  expires_at: number;
+  paid_at: number | null;
+  appeal_by: string | null;
+  appeal_reason: string | null;
+  closed_at: number | null;
+  created_at: number;
+}
+
+export interface FiatOrderEventsTable {
+  id: Generated<number>;
+  order_id: number;
+  state: FiatOrderState;
+  by_whom: string;
+  at: number;
+  reason: string;
+}
+
+export interface FiatBansTable {
+  id: Generated<number>;
+  user_id: number;
+  rule: 'unpaid' | 'cancels';
+  order_id: number | null;
+  reason_key: string;
+  reason_params: string;
+  starts_at: number;
+  ends_at: number;
+}
+
+declare module '../../store/database.ts' {
+  interface Database {
+    fiat_merchants: FiatMerchantsTable;
+    fiat_ads: FiatAdsTable;
+    fiat_orders: FiatOrdersTable;
+    fiat_order_events: FiatOrderEventsTable;
+    fiat_bans: FiatBansTable;
+  }
+}
+
+export type MerchantRow = Selectable<FiatMerchantsTable>;
+export type AdRow = Selectable<FiatAdsTable>;
+export type OrderRow = Selectable<FiatOrdersTable>;
+export type EventRow = Selectable<FiatOrderEventsTable>;
+export type BanRow = Selectable<FiatBansTable>;
+
+/** States in which an order is still open (its escrow is held). */
+export const OPEN_STATES: readonly FiatOrderState[] = ['to_pay', 'paid', 'appeal'];
+const DAY_MS = 86_400_000;
+
+export const fiatStore = {
+  merchant(db: Executor, id: number): Promise<MerchantRow | undefined> {
+    return db.selectFrom('fiat_merchants').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  merchantByDemoKey(db: Executor, key: string): Promise<MerchantRow | undefined> {
+    return db.selectFrom('fiat_merchants').selectAll().where('demo_key', '=', key).executeTakeFirst();
+  },
+
+  merchantOfUser(db: Executor, userId: number): Promise<MerchantRow | undefined> {
+    return db.selectFrom('fiat_merchants').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  },
+
+  async insertMerchant(db: Executor, row: Insertable<FiatMerchantsTable>): Promise<MerchantRow> {
+    return db.insertInto('fiat_merchants').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  async countMerchantOrder(db: Executor, id: number): Promise<void> {
+    const merchant = await fiatStore.merchant(db, id);
+    if (!merchant) return;
+    await db
+      .updateTable('fiat_merchants')
+      .set({ orders: Number(merchant.orders) + 1 })
+      .where('id', '=', id)
+      .execute();
+  },
+
+  async countMerchantRelease(db: Executor, id: number, releaseMs: number): Promise<void> {
+    const merchant = await fiatStore.merchant(db, id);
+    if (!merchant) return;
+    await db
+      .updateTable('fiat_merchants')
+      .set({
+        completed: Number(merchant.completed) + 1,
+        release_ms_total: Number(merchant.release_ms_total) + releaseMs,
+      })
+      .where('id', '=', id)
+      .execute();
+  },
+
+  ad(db: Executor, id: number): Promise<AdRow | undefined> {
+    return db.selectFrom('fiat_ads').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  adByDemoKey(db: Executor, key: string): Promise<AdRow | undefined> {
+    return db.selectFrom('fiat_ads').selectAll().where('demo_key', '=', key).executeTakeFirst();
+  },
+
+  async insertAd(db: Executor, row: Insertable<FiatAdsTable>): Promise<void> {
+    await db.insertInto('fiat_ads').values(row).execute();
+  },
+
+  async updateAd(
+    db: Executor,
+    id: number,
+    values: Partial<Pick<AdRow, 'price' | 'min_amount' | 'max_amount' | 'available' | 'methods' | 'online'>>,
+  ): Promise<void> {
+    await db.updateTable('fiat_ads').set(values).where('id', '=', id).execute();
+  },
+
+  onlineAds(db: Executor): Promise<AdRow[]> {
+    return db.selectFrom('fiat_ads').selectAll().where('online', '=', 1).orderBy('id').execute();
+  },
+
+  adsFor(db: Executor, coin: string, fiat: string, side: 'buy' | 'sell'): Promise<AdRow[]> {
+    return db
+      .selectFrom('fiat_ads')
+      .selectAll()
+      .where('coin', '=', coin)
+      .where('fiat', '=', fiat)
+      .where('side', '=', side)
+      .where('online', '=', 1)
+      .execute();
+  },
+
+  async insertOrder(db: Executor, row: Insertable<FiatOrdersTable>): Promise<OrderRow> {
+    return db.insertInto('fiat_orders').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  async updateOrderHold(db: Executor, id: number, holdId: string): Promise<void> {
+    await db.updateTable('fiat_orders').set({ hold_id: holdId }).where('id', '=', id).execute();
+  },
+
+  order(db: Executor, id: number): Promise<OrderRow | undefined> {
+    return db.selectFrom('fiat_orders').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  /**
+   * Moves an order from one of `from` to `to`: false when it is in none of
+   * them any more (someone else moved it first). The only writer of `state`.
+   */
+  async moveState(
+    db: Executor,
+    id: number,
+    from: readonly FiatOrderState[],
+    to: FiatOrderState,
+    values: Partial<Pick<OrderRow, 'pay_img' | 'paid_at' | 'appeal_by' | 'appeal_reason' | 'closed_at'>> = {},
+    notExpiredAt?: number,
+  ): Promise<boolean> {
+    let query = db
+      .updateTable('fiat_orders')
+      .set({ ...values, state: to })
+      .where('id', '=', id)
+      .where('state', 'in', from);
+    if (notExpiredAt !== undefined) query = query.where('expires_at', '>', notExpiredAt);
+    const result = await query.executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
+  userOrders(db: Executor, userId: number, offset: number, limit: number): Promise<OrderRow[]> {
+    return db
+      .selectFrom('fiat_orders')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('id', 'desc')
+      .offset(offset)
+      .limit(limit)
+      .execute();
+  },
+
+  async openOrderOf(db: Executor, userId: number): Promise<OrderRow | undefined> {
+    return db
+      .selectFrom('fiat_orders')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('state', 'in', OPEN_STATES)
+      .executeTakeFirst();
+  },
+
+  dueForExpiry(db: Executor, now: number, limit: number): Promise<OrderRow[]> {
+    return db
+      .selectFrom('fiat_orders')
+      .selectAll()
+      .where('state', '=', 'to_pay')
+      .where('expires_at', '<=', now)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  },
+
+  ordersOfMerchantIn(db: Executor, merchantId: number, state: FiatOrderState): Promise<OrderRow[]> {
+    return db
+      .selectFrom('fiat_orders')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('state', '=', state)
+      .orderBy('id')
+      .execute();
+  },
+
+  appeals(db: Executor, limit: number): Promise<OrderRow[]> {
+    return db
+      .selectFrom('fiat_orders')
+      .selectAll()
+      .where('state', '=', 'appeal')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  },
+
+  async insertEvent(db: Executor, row: Insertable<FiatOrderEventsTable>): Promise<void> {
+    await db.insertInto('fiat_order_events').values(row).execute();
+  },
+
+  events(db: Executor, orderIds: readonly number[]): Promise<EventRow[]> {
+    if (orderIds.length === 0) return Promise.resolve([]);
+    return db
+      .selectFrom('fiat_order_events')
+      .selectAll()
+      .where('order_id', 'in', orderIds)
+      .orderBy('id')
+      .execute();
+  },
+
+  /** How many orders this user cancelled as the buyer within the day before `now`. */
+  async cancelsWithinDay(db: Executor, userId: number, now: number): Promise<number> {
+    const row = await db
+      .selectFrom('fiat_order_events')
+      .innerJoin('fiat_orders', 'fiat_orders.id', 'fiat_order_events.order_id')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('fiat_orders.user_id', '=', userId)
+      .where('fiat_order_events.state', '=', 'cancelled')
+      .where('fiat_order_events.by_whom', '=', 'buyer')
+      .where('fiat_order_events.at', '>', now - DAY_MS)
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
+  },
+
+  async insertBan(db: Executor, row: Insertable<FiatBansTable>): Promise<void> {
+    await db.insertInto('fiat_bans').values(row).execute();
+  },
+
+  /** Bans that started within the day before `now`, newest first. */
+  bansWithinDay(db: Executor, userId: number, now: number): Promise<BanRow[]> {
+    return db
+      .selectFrom('fiat_bans')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('starts_at', '>', now - DAY_MS)
+      .orderBy('starts_at', 'desc')
+      .execute();
+  },
+
+  recentBans(db: Executor, userId: number, limit: number): Promise<BanRow[]> {
+    return db
+      .selectFrom('fiat_bans')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  },
+
+  async appendAudit(
+    db: Executor,
+    entry: { at: number; operator: string; action: string; user_id: number; details: string },
+  ): Promise<void> {
+    await db.insertInto('operator_audit_log').values(entry).execute();
+  },
+};

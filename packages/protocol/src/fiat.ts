@@ -1,0 +1,120 @@
+/**
+ * Fiat buy and sell through merchants on the wire (spec §3 "Fiat order", §4,
+ * §7 Fiat; AMENDMENTS A4, A6; issue 16), shared by the server's /fiat routes
+ * and the web app. Money travels as decimal strings, times as epoch ms.
+ */
+
+/** Bank transfer or WeChat Pay (spec §1). */
+export type FiatPayType = 'bank' | 'wechat';
+
+/**
+ * The payee's details (spec §3 "Fiat order"): every field is text, empty
+ * when the method does not use it. `wechatCode` is the url of the pay code image.
+ */
+export interface FiatPayee {
+  payeeName: string;
+  cardNumber: string;
+  bank: string;
+  branch: string;
+  accountType: string;
+  bankAddress: string;
+  swift: string;
+  iban: string;
+  remark: string;
+  wechatAccount: string;
+  wechatCode: string;
+}
+
+/** Spec §4: to be paid → completed | cancelled; issue 16 adds paid and appeal between. */
+export type FiatOrderState = 'to_pay' | 'paid' | 'appeal' | 'completed' | 'cancelled';
+
+/** `buy`: the user buys the coin from a merchant; `sell`: the user sells it to one. */
+export type FiatSide = 'buy' | 'sell';
+
+/** What one coin/fiat offers, best price first (GET /fiat/payCoinList). */
+export interface FiatOffer {
+  coin: string;
+  fiat: string;
+  side: FiatSide;
+  /** The best eligible price (fiat per coin) and the widest single-order limits in fiat. */
+  price: string;
+  min: string;
+  max: string;
+  methods: FiatPayType[];
+}
+
+/** A coin that can be bought or sold for fiat, with the fiat currencies it trades in (GET /fiat/fiatCoin). */
+export interface FiatCoin {
+  coin: string;
+  fiats: string[];
+}
+
+/** One transition of an order: who, when, why. */
+export interface FiatOrderEvent {
+  state: FiatOrderState;
+  /** 'buyer', 'seller', 'system' (the clock) or 'operator:<name>'. */
+  by: string;
+  at: number;
+  reason: string;
+}
+
+/** A fiat order as its parties read it (spec §3 "Fiat order"). */
+export interface FiatOrder {
+  id: number;
+  side: FiatSide;
+  state: FiatOrderState;
+  coin: string;
+  fiat: string;
+  price: string;
+  /** Fiat to pay, and the coin it buys. */
+  amount: string;
+  number: string;
+  payType: FiatPayType;
+  merchant: { name: string; demo: boolean };
+  /** Who pays fiat to whom: the payee's details (the merchant's for a buy, the user's for a sell). */
+  payee: FiatPayee;
+  /** The payment screenshot's url, once the payer uploaded it (GET /fiat/payImg?id=… shows it to both parties). */
+  payImg: string | null;
+  /** The payer must pay before this instant (20 minutes, spec §4). */
+  expiresAt: number;
+  createdAt: number;
+  /** The user's part in it: what the user may do now. */
+  role: 'buyer' | 'seller';
+  events: FiatOrderEvent[];
+}
+
+/** A fiat-trading ban (AMENDMENTS A6): its rule, reason, start and end. */
+export interface FiatBan {
+  rule: 'unpaid' | 'cancels';
+  reason: string;
+  startsAt: number;
+  endsAt: number;
+}
+
+/** The user's standing: bans in force, the ladder and the day's count so far (GET /fiat/myBans). */
+export interface FiatStanding {
+  ban: FiatBan | null;
+  history: FiatBan[];
+  /** Minutes of each step of the ladder; the step after the last lasts the rest of the UTC day. */
+  ladderMinutes: number[];
+  bansToday: number;
+  cancelsToday: number;
+  cancelsBeforeBan: number;
+  /** The 24 h lock after a password change (spec §6), when it is in force. */
+  lockedUntil: number | null;
+}
+
+/** An order as an operator reads it during an appeal. */
+export interface FiatAppeal {
+  id: number;
+  userId: number;
+  side: FiatSide;
+  coin: string;
+  fiat: string;
+  amount: string;
+  number: string;
+  payImg: string | null;
+  appealBy: string;
+  appealReason: string;
+  events: FiatOrderEvent[];
+}

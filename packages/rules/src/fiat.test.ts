@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkFiatAmount,
+  checkFiatPayee,
+  EMPTY_FIAT_PAYEE,
+  fiatBanEnd,
+  isValidIban,
+  isValidSwift,
+} from './fiat.ts';
+
+const MINUTE = 60_000;
+
+describe('IBAN and SWIFT', () => {
+  it('accepts real IBANs with or without spaces and refuses a wrong check digit', () => {
+    expect(isValidIban('DE89 3704 0044 0532 0130 00')).toBe(true);
+    expect(isValidIban('gb82west12345698765432')).toBe(true);
+    expect(isValidIban('DE89 3704 0044 0532 0130 01')).toBe(false);
+    expect(isValidIban('DE89')).toBe(false);
+    expect(isValidSwift('DEUTDEFF')).toBe(true);
+    expect(isValidSwift('DEUTDEFF500')).toBe(true);
+    expect(isValidSwift('DEUT')).toBe(false);
+  });
+});
+
+describe('checkFiatPayee (spec §5, per method)', () => {
+  const bank = { ...EMPTY_FIAT_PAYEE, payeeName: 'Li Si', cardNumber: '6222020000001111', bank: 'ICBC' };
+  it('asks for each field a method needs, in order', () => {
+    expect(checkFiatPayee('bank', 'CNY', { ...bank, payeeName: ' ' })?.key).toBe('fiat.payeeNameRequired');
+    expect(checkFiatPayee('bank', 'CNY', { ...bank, cardNumber: '' })?.key).toBe('fiat.cardNumberRequired');
+    expect(checkFiatPayee('bank', 'CNY', { ...bank, cardNumber: '12ab' })?.key).toBe(
+      'fiat.cardNumberInvalid',
+    );
+    expect(checkFiatPayee('bank', 'CNY', { ...bank, bank: '' })?.key).toBe('fiat.bankRequired');
+    expect(checkFiatPayee('bank', 'CNY', { ...bank, swift: 'nope' })?.key).toBe('fiat.swiftInvalid');
+    expect(checkFiatPayee('bank', 'CNY', bank)).toBeNull();
+    expect(checkFiatPayee('bank', 'EUR', bank)?.key).toBe('fiat.ibanRequired');
+    expect(checkFiatPayee('bank', 'EUR', { ...bank, iban: 'DE00 1234' })?.key).toBe('fiat.ibanInvalid');
+    expect(checkFiatPayee('bank', 'EUR', { ...bank, iban: 'DE89370400440532013000' })).toBeNull();
+    const wechat = { ...EMPTY_FIAT_PAYEE, payeeName: 'Li Si' };
+    expect(checkFiatPayee('wechat', 'CNY', wechat)?.key).toBe('fiat.wechatAccountRequired');
+    expect(checkFiatPayee('wechat', 'CNY', { ...wechat, wechatAccount: 'lisi' })?.key).toBe(
+      'fiat.wechatCodeRequired',
+    );
+  });
+
+  it('keeps the amount within the single-order limits, 2 decimals', () => {
+    expect(checkFiatAmount('', '100', '500')?.key).toBe('rules.amountRequired');
+    expect(checkFiatAmount('99.99', '100', '500')).toEqual({
+      key: 'rules.belowMinimum',
+      params: { min: '100' },
+    });
+    expect(checkFiatAmount('500.01', '100', '500')).toEqual({
+      key: 'rules.aboveMaximum',
+      params: { max: '500' },
+    });
+    expect(checkFiatAmount('100.001', '100', '500')?.key).toBe('rules.tooManyDecimals');
+    expect(checkFiatAmount('100', '100', '500')).toBeNull();
+  });
+});
+
+describe('the ban ladder (AMENDMENTS A6)', () => {
+  it('goes 15 min, 30 min, 1 h, 4 h, then the rest of the UTC day (at least 4 h)', () => {
+    const morning = Date.UTC(2026, 0, 1, 8);
+    expect([0, 1, 2, 3].map((earlier) => (fiatBanEnd(earlier, morning) - morning) / MINUTE)).toEqual([
+      15, 30, 60, 240,
+    ]);
+    expect(fiatBanEnd(4, morning)).toBe(Date.UTC(2026, 0, 2));
+    const lateEvening = Date.UTC(2026, 0, 1, 23);
+    expect(fiatBanEnd(9, lateEvening)).toBe(lateEvening + 240 * MINUTE);
+  });
+});

@@ -1,0 +1,116 @@
+import { Dec } from '@halyard/money';
+import type { FiatPayee, FiatPayType } from '@halyard/protocol';
+import { type RuleError, ruleError } from './error.ts';
+import { checkPositiveInput, checkRange, isBlank } from './number.ts';
+
+/** The payment methods of a fiat order (spec §1, §3): a bank transfer or WeChat Pay. */
+export const FIAT_PAY_METHODS: readonly FiatPayType[] = ['bank', 'wechat'];
+export type FiatPayMethod = FiatPayType;
+
+export function isFiatPayMethod(value: string): value is FiatPayMethod {
+  return (FIAT_PAY_METHODS as readonly string[]).includes(value);
+}
+
+/** Fiat currencies paid by IBAN (SEPA): a bank payee in one of them needs an IBAN (spec §5 "IBAN prompted"). */
+export const IBAN_FIATS: readonly string[] = ['EUR'];
+
+/** Fiat amounts are written with at most 2 decimals (spec §9: local-currency values 2). */
+export const FIAT_DECIMALS = 2;
+
+export const EMPTY_FIAT_PAYEE: FiatPayee = {
+  payeeName: '',
+  cardNumber: '',
+  bank: '',
+  branch: '',
+  accountType: '',
+  bankAddress: '',
+  swift: '',
+  iban: '',
+  remark: '',
+  wechatAccount: '',
+  wechatCode: '',
+};
+
+/**
+ * ISO 13616 IBAN check: two letters, two check digits, up to 30 letters or
+ * digits (spaces allowed between groups), and the whole moved round and read
+ * as a number leaves 1 modulo 97.
+ */
+export function isValidIban(text: string): boolean {
+  const iban = text.replace(/\s+/g, '').toUpperCase();
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) return false;
+  const moved = iban.slice(4) + iban.slice(0, 4);
+  let remainder = 0;
+  for (const char of moved) {
+    const value = char >= 'A' ? String(char.charCodeAt(0) - 55) : char;
+    for (const digit of value) remainder = (remainder * 10 + Number(digit)) % 97;
+  }
+  return remainder === 1;
+}
+
+/** A SWIFT/BIC code: 4 letters of bank, 2 of country, 2 of place, optionally 3 of branch. */
+export function isValidSwift(text: string): boolean {
+  return /^[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/.test(text.trim().toUpperCase());
+}
+
+/**
+ * Spec §5 "Fiat buy/sell", per method, first failure wins. Bank: payee name,
+ * then the card number (or, for an IBAN currency, the IBAN, checked), then
+ * the bank; a SWIFT code, when given, must be one. WeChat: payee name, WeChat
+ * account and the uploaded pay code.
+ */
+export function checkFiatPayee(method: FiatPayMethod, fiat: string, payee: FiatPayee): RuleError | null {
+  if (isBlank(payee.payeeName)) return ruleError('fiat.payeeNameRequired');
+  if (method === 'wechat') {
+    if (isBlank(payee.wechatAccount)) return ruleError('fiat.wechatAccountRequired');
+    return isBlank(payee.wechatCode) ? ruleError('fiat.wechatCodeRequired') : null;
+  }
+  if (IBAN_FIATS.includes(fiat)) {
+    if (isBlank(payee.iban)) return ruleError('fiat.ibanRequired');
+    if (!isValidIban(payee.iban)) return ruleError('fiat.ibanInvalid');
+  } else {
+    if (isBlank(payee.cardNumber)) return ruleError('fiat.cardNumberRequired');
+    if (!/^\d{8,30}$/.test(payee.cardNumber.replace(/\s+/g, ''))) return ruleError('fiat.cardNumberInvalid');
+  }
+  if (isBlank(payee.bank)) return ruleError('fiat.bankRequired');
+  if (!isBlank(payee.swift) && !isValidSwift(payee.swift)) return ruleError('fiat.swiftInvalid');
+  return null;
+}
+
+/**
+ * The fiat amount of one order: a positive number with at most 2 decimals,
+ * within the ad's single-order minimum and maximum (spec §5).
+ */
+export function checkFiatAmount(amount: string, min: string, max: string): RuleError | null {
+  const error = checkPositiveInput(amount, 'amount', { decimals: FIAT_DECIMALS });
+  if (error !== null) return error;
+  return checkRange(Dec.parse(amount), min, max);
+}
+
+/** The payment screenshot is required before an order is marked paid (spec §5). */
+export function checkPayScreenshot(url: string | null | undefined): RuleError | null {
+  return isBlank(url) ? ruleError('fiat.screenshotRequired') : null;
+}
+
+/** Spec §4, §9: the payer has 20 minutes to pay, or the order is cancelled and must be re-applied. */
+export const FIAT_PAY_WINDOW_MS = 20 * 60_000;
+
+/** A buyer's cancellations within a day that set a ban (the third one bites; AMENDMENTS A6). */
+export const FIAT_CANCELS_BEFORE_BAN = 3;
+
+/**
+ * The ban ladder (AMENDMENTS A6, issue 16): each further ban within a day
+ * lasts longer, 15 min → 30 min → 1 h → 4 h → the rest of the UTC day (at
+ * least 4 h). The user sees this ladder before it bites.
+ */
+export const FIAT_BAN_LADDER_MINUTES: readonly number[] = [15, 30, 60, 240];
+const DAY_MS = 86_400_000;
+
+/** When a ban that starts at `startsAt` ends, given how many bans the user already had within the last day. */
+export function fiatBanEnd(earlierBans: number, startsAt: number): number {
+  const minutes = FIAT_BAN_LADDER_MINUTES[earlierBans];
+  if (minutes !== undefined) return startsAt + minutes * 60_000;
+  const longest = FIAT_BAN_LADDER_MINUTES[FIAT_BAN_LADDER_MINUTES.length - 1]! * 60_000;
+  const endOfDay = (Math.floor(startsAt / DAY_MS) + 1) * DAY_MS;
+  return Math.max(endOfDay, startsAt + longest);
+}
