@@ -123,3 +123,39 @@ export function checkIeoProjectTerms(input: IeoProjectTermsInput): RuleError | n
   if (tranches > 1 && intervalDays <= 0) return ruleError('ieo.termsInvalid', { field: 'vesting' });
   return null;
 }
+
+const DAY_MS = 86_400_000;
+
+/** One tranche of a vesting schedule: `amount` tokens become spendable at `releaseAt`. */
+export interface IeoPlannedTranche {
+  seq: number;
+  releaseAt: number;
+  amount: Dec;
+}
+
+/**
+ * The tranches of `total` tokens under `vesting`, from `start` (the end of
+ * the window): the spec's "lock period in days" is one tranche at the end of
+ * the lock; a cliff followed by tranches spreads the tokens evenly, floored to
+ * the token's unit, the last tranche taking what flooring left. The server
+ * locks by it; the detail screen draws its calendar (with total = 100 %).
+ */
+export function planIeoTranches(
+  total: Dec,
+  vesting: { cliffDays: number; tranches: number; intervalDays: number },
+  start: number,
+  tokenDecimals: number,
+): IeoPlannedTranche[] {
+  const count = vesting.tranches;
+  const each = total.div(Dec.fromInt(count)).floorTo(tokenDecimals);
+  const cliffMs = Math.round(vesting.cliffDays * DAY_MS);
+  const intervalMs = Math.round(vesting.intervalDays * DAY_MS);
+  const tranches: IeoPlannedTranche[] = [];
+  let planned = Dec.ZERO;
+  for (let seq = 1; seq <= count; seq += 1) {
+    const amount = seq === count ? total.sub(planned) : each;
+    planned = planned.add(amount);
+    tranches.push({ seq, releaseAt: start + cliffMs + (seq - 1) * intervalMs, amount });
+  }
+  return tranches.filter((tranche) => tranche.amount.isPositive());
+}

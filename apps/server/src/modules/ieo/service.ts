@@ -28,6 +28,7 @@ import {
   IEO_PAY_DECIMALS,
   ieoCostOf,
   ieoTokensFor,
+  planIeoTranches,
   type RuleError,
 } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
@@ -45,7 +46,6 @@ import { sanitizeHtml } from '../content/sanitize.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { type AllocationResult, needOf, settleCommits } from './allocation.ts';
 import { type OrderRow, type ProjectRow, ieoStore as sql, type TrancheRow } from './store.ts';
-import { planTranches } from './vesting.ts';
 
 export interface IeoServiceOptions {
   db: Db;
@@ -654,7 +654,7 @@ export class IeoService {
     const orderId = Number(order.id);
     const userId = Number(order.user_id);
     const reference = `ieo:order:${orderId}`;
-    const plan = planTranches(delivered, terms.vesting, Number(project.end_at), terms.tokenDecimals);
+    const plan = planIeoTranches(delivered, terms.vesting, Number(project.end_at), terms.tokenDecimals);
     return [
       {
         id: `${reference}:deliver`,
@@ -692,7 +692,7 @@ export class IeoService {
     if (delivered.isPositive()) {
       await sql.insertTranches(
         trx,
-        planTranches(delivered, terms.vesting, Number(project.end_at), terms.tokenDecimals).map(
+        planIeoTranches(delivered, terms.vesting, Number(project.end_at), terms.tokenDecimals).map(
           (tranche) => ({
             order_id: orderId,
             seq: tranche.seq,
