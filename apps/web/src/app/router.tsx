@@ -62,6 +62,9 @@ const FuturesRecordPage = lazyScreen(
   'FuturesRecordPage',
 );
 const HelpCenterPage = lazyScreen(() => import('../pages/HelpCenter/HelpCenterPage.tsx'), 'HelpCenterPage');
+const IeoPage = lazyScreen(() => import('../pages/Ieo/IeoPage.tsx'), 'IeoPage');
+const IeoDetailPage = lazyScreen(() => import('../pages/IeoDetail/IeoDetailPage.tsx'), 'IeoDetailPage');
+const IeoOrdersPage = lazyScreen(() => import('../pages/IeoOrders/IeoOrdersPage.tsx'), 'IeoOrdersPage');
 const IdAuthPage = lazyScreen(() => import('../pages/IdAuth/IdAuthPage.tsx'), 'IdAuthPage');
 const LoginPage = lazyScreen(() => import('../pages/Login/LoginPage.tsx'), 'LoginPage');
 const MarketDetailsPage = lazyScreen(
@@ -124,6 +127,9 @@ const SCREENS: Partial<Record<RouteName, ComponentType>> = {
   coinWithdraw: CoinWithdrawPage,
   coinTransfer: CoinTransferPage,
   coinConvert: CoinConvertPage,
+  ieo: IeoPage,
+  ieoDetail: IeoDetailPage,
+  ieoOrders: IeoOrdersPage,
 };
 
 /** Every route of spec §2 under the layout; unknown paths go home. */

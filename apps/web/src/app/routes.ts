@@ -28,6 +28,8 @@ export const ROUTES = [
   },
   { name: 'coinSearch', path: '/coinSearch', depth: 2, login: false, title: 'route.coinSearch' },
   { name: 'ieo', path: '/ieo', depth: 2, login: false, title: 'route.ieo' },
+  { name: 'ieoDetail', path: '/ieoDetail/:id', depth: 2.5, login: false, title: 'route.ieoDetail' },
+  { name: 'ieoOrders', path: '/ieoOrders', depth: 3, login: true, title: 'route.ieoOrders' },
   { name: 'my', path: '/my', depth: 2, login: false, title: 'route.my' },
   { name: 'login', path: '/login', depth: 2, login: false, title: 'route.login' },
   { name: 'register', path: '/register', depth: 3, login: false, title: 'route.register' },
