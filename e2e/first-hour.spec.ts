@@ -119,7 +119,8 @@ test('the area-code sheet searches every region, and a UK number is checked by t
   // Toasts wrap between words: no word is split over two lines.
   const splitWords = await toast.evaluate((element) => {
     const text = element.querySelector('.adm-auto-center-content') ?? element;
-    const node = Array.from(text.childNodes).find((child) => child.nodeType === Node.TEXT_NODE) ?? text.firstChild;
+    const node =
+      Array.from(text.childNodes).find((child) => child.nodeType === Node.TEXT_NODE) ?? text.firstChild;
     if (!node?.textContent) return ['no text'];
     const split: string[] = [];
     for (const match of node.textContent.matchAll(/\S+/g)) {
