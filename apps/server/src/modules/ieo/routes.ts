@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
 import { currentUser, readToken, requireAdmin, type SessionResolver } from '../../http/auth.ts';
 import { epochMsField, idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
+import { CLIENT_OID_BODY } from '../../http/idempotency.ts';
 import { requestLocale } from '../../http/locale.ts';
 import type { IeoService } from './service.ts';
 
@@ -142,7 +143,7 @@ export function registerIeoRoutes(http: FastifyInstance, options: IeoRouteOption
     async (request) => ok(await ieo.orders(currentUser(request).id, request.query.page, request.query.limit)),
   );
 
-  http.post<{ Body: { id: number; paycoin: string; number?: string; clientOid?: string } }>(
+  http.post<{ Body: { id: number; paycoin: string; number?: string } }>(
     '/ieo/addIeoOrder',
     {
       ...guard,
@@ -159,18 +160,17 @@ export function registerIeoRoutes(http: FastifyInstance, options: IeoRouteOption
             id: { ...idField, description: 'Project id' },
             paycoin: coin,
             number: decimal('Amount of the pay coin to pay or commit'),
-            clientOid: { type: 'string', minLength: 1, maxLength: 64, description: 'Idempotency key' },
+            ...CLIENT_OID_BODY,
           },
         },
       },
     },
     async (request) => {
-      const { id, paycoin, number = '', clientOid } = request.body;
+      const { id, paycoin, number = '' } = request.body;
       const order = await ieo.subscribe(currentUser(request).id, {
         projectId: id,
         paycoin,
         amount: number,
-        clientOid: clientOid ?? null,
       });
       return ok(order, order.mode === 'commit' ? 'ieo.committed' : 'ieo.subscribed');
     },

@@ -532,7 +532,7 @@ export class IeoService {
    */
   async subscribe(
     userId: number,
-    input: { projectId: number; paycoin: string; amount: string; clientOid: string | null },
+    input: { projectId: number; paycoin: string; amount: string },
   ): Promise<IeoOrder> {
     const { ledger, clock } = this.options;
     const project = await this.requireProject(input.projectId);
@@ -542,11 +542,6 @@ export class IeoService {
     const inviterId = await this.checkEligible(userId, project);
     const usable = (await ledger.balance({ ...userAccount(userId, 'spot'), asset: pay.paycoin })).available;
     const order = await ledger.transaction(async (trx) => {
-      // A retry of a subscription that went through answers it again (checked under the lock: no twin).
-      if (input.clientOid !== null) {
-        const earlier = await sql.orderByClientOid(trx, userId, input.clientOid);
-        if (earlier) return earlier;
-      }
       const live = await this.requireProject(input.projectId, trx);
       const now = clock.now();
       if (live.state === 'cancelled') throw conflict('ieo.projectCancelled');
@@ -597,7 +592,7 @@ export class IeoService {
     terms: Terms,
     { userId, inviterId }: { userId: number; inviterId: number | null },
     pay: IeoPayCoin,
-    input: { amount: string; clientOid: string | null },
+    input: { amount: string },
     now: number,
   ): Promise<OrderRow> {
     const price = Dec.parse(pay.price);
@@ -619,7 +614,6 @@ export class IeoService {
       state: 'paid',
       anon_id: anonIdOf(project.salt, userId),
       served_round: null,
-      client_oid: input.clientOid,
       created_at: now,
     });
     const reference = `ieo:order:${order.id}`;
@@ -723,7 +717,7 @@ export class IeoService {
     project: ProjectRow,
     userId: number,
     pay: IeoPayCoin,
-    input: { amount: string; clientOid: string | null },
+    input: { amount: string },
     now: number,
   ): Promise<OrderRow> {
     const amount = Dec.parse(input.amount);
@@ -745,14 +739,11 @@ export class IeoService {
         state: 'committed',
         anon_id: anonIdOf(project.salt, userId),
         served_round: null,
-        client_oid: input.clientOid,
         created_at: now,
       }));
     const holds = Number(order.holds) + 1;
     const orderId = Number(order.id);
-    // One order per user and project, each commitment a further hold; the order keeps the latest
-    // commitment's clientOid, so a retry of it (the usual retry) is answered, not committed twice.
-    const clientOid = existing ? (input.clientOid ?? order.client_oid) : order.client_oid;
+    // One order per user and project, each commitment a further hold.
     await this.options.ledger.execute(
       [
         {
@@ -769,8 +760,8 @@ export class IeoService {
       trx,
     );
     const total = Dec.parse(order.amount).add(amount).toString();
-    await sql.updateOrder(trx, orderId, { amount: total, holds, client_oid: clientOid });
-    return { ...order, amount: total, holds, client_oid: clientOid };
+    await sql.updateOrder(trx, orderId, { amount: total, holds });
+    return { ...order, amount: total, holds };
   }
 
   // ── the clock's work ─────────────────────────────────────────────────

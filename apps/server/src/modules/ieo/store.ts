@@ -43,7 +43,6 @@ export interface IeoOrdersTable {
   state: string;
   anon_id: string;
   served_round: number | null;
-  client_oid: string | null;
   created_at: number;
 }
 
@@ -147,15 +146,6 @@ export const ieoStore = {
 
   async order(db: Executor, id: number): Promise<OrderRow | undefined> {
     return db.selectFrom('ieo_orders').selectAll().where('id', '=', id).executeTakeFirst();
-  },
-
-  async orderByClientOid(db: Executor, userId: number, clientOid: string): Promise<OrderRow | undefined> {
-    return db
-      .selectFrom('ieo_orders')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('client_oid', '=', clientOid)
-      .executeTakeFirst();
   },
 
   async userOrderOfProject(db: Executor, userId: number, projectId: number): Promise<OrderRow | undefined> {

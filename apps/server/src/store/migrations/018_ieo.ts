@@ -60,7 +60,6 @@ export const ieoMigration: HalyardMigration = {
       .addColumn('anon_id', 'text', (c) => c.notNull())
       // Commit mode: the allocation round that served this order in full (null: pro-rata share).
       .addColumn('served_round', 'integer')
-      .addColumn('client_oid', 'text')
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .execute();
     await db.schema.createIndex('ieo_orders_user').on('ieo_orders').columns(['user_id', 'id']).execute();
@@ -68,12 +67,6 @@ export const ieoMigration: HalyardMigration = {
       .createIndex('ieo_orders_project')
       .on('ieo_orders')
       .columns(['project_id', 'id'])
-      .execute();
-    await db.schema
-      .createIndex('ieo_orders_client_oid')
-      .on('ieo_orders')
-      .columns(['user_id', 'client_oid'])
-      .unique()
       .execute();
 
     await db.schema
