@@ -90,7 +90,8 @@ export function RegisterPage() {
         {t('register.submit')}
       </Button>
       <div className="hy-form-links" style={{ justifyContent: 'center', paddingTop: 16 }}>
-        <Link to="/login">{t('register.toLogin')}</Link>
+        {/* The query goes along: the guard's redirect, and an invitation code a wallet sign-up keeps. */}
+        <Link to={params.size > 0 ? `/login?${params}` : '/login'}>{t('register.toLogin')}</Link>
       </div>
       <Popup
         visible={doc !== null}
