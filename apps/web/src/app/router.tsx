@@ -67,6 +67,7 @@ const IeoDetailPage = lazyScreen(() => import('../pages/IeoDetail/IeoDetailPage.
 const IeoOrdersPage = lazyScreen(() => import('../pages/IeoOrders/IeoOrdersPage.tsx'), 'IeoOrdersPage');
 const IdAuthPage = lazyScreen(() => import('../pages/IdAuth/IdAuthPage.tsx'), 'IdAuthPage');
 const LoginPage = lazyScreen(() => import('../pages/Login/LoginPage.tsx'), 'LoginPage');
+const OtcPage = lazyScreen(() => import('../pages/Otc/OtcPage.tsx'), 'OtcPage');
 const MarketDetailsPage = lazyScreen(
   () => import('../pages/MarketDetails/MarketDetailsPage.tsx'),
   'MarketDetailsPage',
@@ -127,6 +128,7 @@ const SCREENS: Partial<Record<RouteName, ComponentType>> = {
   coinWithdraw: CoinWithdrawPage,
   coinTransfer: CoinTransferPage,
   coinConvert: CoinConvertPage,
+  otc: OtcPage,
   ieo: IeoPage,
   ieoDetail: IeoDetailPage,
   ieoOrders: IeoOrdersPage,

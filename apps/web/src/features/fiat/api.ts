@@ -1,0 +1,79 @@
+import type {
+  FiatCoin,
+  FiatOffer,
+  FiatOrder,
+  FiatPayee,
+  FiatPayType,
+  FiatSide,
+  FiatStanding,
+} from '@halyard/protocol';
+import { useQuery } from '@tanstack/react-query';
+import { useAuth } from '../../shared/auth-store.ts';
+import { api } from '../../shared/http.ts';
+
+/** While an order is open its page polls it: the merchant's step and the expiry come from the server. */
+const OPEN_ORDER_POLL_MS = 2_000;
+
+export const OPEN_STATES: readonly FiatOrder['state'][] = ['to_pay', 'paid', 'appeal'];
+
+export interface PlaceFields {
+  coin: string;
+  fiat: string;
+  amount: string;
+  payType: FiatPayType;
+}
+
+/** The /fiat routes of spec §7 and the order actions of issue 16. */
+export const fiatApi = {
+  coins: () => api.get<FiatCoin[]>('/fiat/fiatCoin'),
+  offers: (side: FiatSide) => api.get<FiatOffer[]>('/fiat/payCoinList', { side }),
+  orders: () => api.get<FiatOrder[]>('/fiat/fiatOrderList', { page: 1, limit: 50 }),
+  order: (id: number) => api.get<FiatOrder>('/fiat/fiatOrderById', { id }),
+  standing: () => api.get<FiatStanding>('/fiat/myBans'),
+  buy: (fields: PlaceFields) => api.post<FiatOrder>('/fiat/addFiatPayOrder', { ...fields }),
+  sell: (fields: PlaceFields & Partial<FiatPayee>) =>
+    api.post<FiatOrder>('/fiat/sellFiatOrder', { ...fields }),
+  markPaid: (id: number, img: string) => api.post<FiatOrder>('/fiat/addFiatPayOrderImg', { id, img }),
+  release: (id: number) => api.post<FiatOrder>('/fiat/releaseFiatOrder', { id }),
+  cancel: (id: number) => api.post<FiatOrder>('/fiat/cancelFiatOrder', { id }),
+  appeal: (id: number, reason: string) => api.post<FiatOrder>('/fiat/appealFiatOrder', { id, reason }),
+};
+
+export function useFiatOffers(side: FiatSide) {
+  return useQuery({ queryKey: ['fiat', 'offers', side], queryFn: () => fiatApi.offers(side) });
+}
+
+export function useFiatOrders() {
+  const token = useAuth((state) => state.token);
+  return useQuery({ queryKey: ['fiat', 'orders', token], enabled: token !== null, queryFn: fiatApi.orders });
+}
+
+export function useFiatStanding() {
+  const token = useAuth((state) => state.token);
+  return useQuery({
+    queryKey: ['fiat', 'standing', token],
+    enabled: token !== null,
+    queryFn: fiatApi.standing,
+  });
+}
+
+export function useFiatOrder(id: number | null) {
+  return useQuery({
+    queryKey: ['fiat', 'order', id],
+    enabled: id !== null,
+    queryFn: () => fiatApi.order(id ?? 0),
+    refetchInterval: (query) =>
+      query.state.data && OPEN_STATES.includes(query.state.data.state) ? OPEN_ORDER_POLL_MS : false,
+  });
+}
+
+/** Whole seconds from `now` to `until`, never below zero. */
+export function secondsUntil(until: number, now: number): number {
+  return Math.max(0, Math.ceil((until - now) / 1000));
+}
+
+/** mm:ss of a countdown. */
+export function clockText(seconds: number): string {
+  const minutes = Math.floor(seconds / 60);
+  return `${String(minutes).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
+}

@@ -1,0 +1,263 @@
+import type { FiatOrder, FiatPayee, Locale } from '@halyard/protocol';
+import { checkPayScreenshot } from '@halyard/rules';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Input, Tag } from 'antd-mobile';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { clockText, fiatApi, OPEN_STATES, secondsUntil, useFiatOrder } from '../../features/fiat/api.ts';
+import { identityApi } from '../../features/identity/api.ts';
+import { canvasEncoder, compressImage } from '../../features/identity/compress-image.ts';
+import { ruleText } from '../../i18n/index.ts';
+import { formatDateTime } from '../../shared/format.ts';
+import { toast } from '../../shared/ui/toast.ts';
+
+/** The payee fields shown, in the spec's order (§3 "Fiat order"), when the order has them. */
+const PAYEE_ROWS: (keyof FiatPayee)[] = [
+  'payeeName',
+  'cardNumber',
+  'iban',
+  'bank',
+  'branch',
+  'accountType',
+  'bankAddress',
+  'swift',
+  'wechatAccount',
+  'remark',
+];
+
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+function CopyRow({ label, value }: { label: string; value: string }) {
+  const { t } = useTranslation();
+  const copy = () => {
+    navigator.clipboard
+      .writeText(value)
+      .then(() => toast(t('funds.copied')))
+      .catch(() => toast(value));
+  };
+  return (
+    <div className="hy-otc-row">
+      <span className="hy-muted">{label}</span>
+      <span className="hy-otc-copy">
+        <b className="hy-num">{value}</b>
+        <button type="button" className="hy-link" onClick={copy} aria-label={`${t('otc.copy')} ${label}`}>
+          {t('otc.copy')}
+        </button>
+      </span>
+    </div>
+  );
+}
+
+/** Screenshot, "I have paid", cancel: the buyer's steps while the order waits for payment. */
+function PayStep({ order, onDone }: { order: FiatOrder; onDone(): void }) {
+  const { t } = useTranslation();
+  const [img, setImg] = useState<string | null>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  async function pick(file: File | undefined) {
+    if (!file) return;
+    const compressed = await compressImage(file, canvasEncoder).catch(() => file);
+    const [saved] = await identityApi.uploadImage(compressed, file.name.replace(/\.\w+$/, '.jpg'));
+    if (!saved) return;
+    setImg(saved.url);
+    setPreview(URL.createObjectURL(compressed));
+  }
+  async function paid() {
+    const error = checkPayScreenshot(img);
+    if (error || !img) {
+      toast(error ? ruleText(error) : '');
+      return;
+    }
+    await fiatApi.markPaid(order.id, img);
+    toast(t('otc.markedPaid'));
+    onDone();
+  }
+  return (
+    <section className="hy-otc-card">
+      <label className="hy-otc-upload">
+        <span>{t('otc.screenshot')}</span>
+        <input
+          type="file"
+          accept="image/*"
+          data-testid="otc-screenshot"
+          onChange={(event) => {
+            pick(event.target.files?.[0]).catch(() => undefined);
+          }}
+        />
+        {preview ? (
+          <img src={preview} alt={t('otc.screenshot')} />
+        ) : (
+          <em className="hy-muted">{t('otc.screenshotHint')}</em>
+        )}
+      </label>
+      <Button
+        block
+        color="primary"
+        data-testid="otc-paid"
+        onClick={() => {
+          paid().catch(() => undefined);
+        }}
+      >
+        {t('otc.iHavePaid')}
+      </Button>
+      <Button
+        block
+        fill="outline"
+        data-testid="otc-cancel"
+        onClick={() => {
+          fiatApi
+            .cancel(order.id)
+            .then(() => {
+              toast(t('otc.cancelled'));
+              onDone();
+            })
+            .catch(() => undefined);
+        }}
+      >
+        {t('otc.cancelOrder')}
+      </Button>
+    </section>
+  );
+}
+
+function AppealStep({ order, onDone }: { order: FiatOrder; onDone(): void }) {
+  const { t } = useTranslation();
+  const [reason, setReason] = useState('');
+  return (
+    <section className="hy-otc-card">
+      <div className="hy-muted hy-small">{t('otc.appealHint')}</div>
+      <Input
+        value={reason}
+        onChange={setReason}
+        placeholder={t('otc.appealReason')}
+        data-testid="otc-appeal-reason"
+      />
+      <Button
+        block
+        fill="outline"
+        color="danger"
+        data-testid="otc-appeal"
+        onClick={() => {
+          fiatApi
+            .appeal(order.id, reason)
+            .then(() => {
+              toast(t('otc.appealed'));
+              onDone();
+            })
+            .catch(() => undefined);
+        }}
+      >
+        {t('otc.appeal')}
+      </Button>
+    </section>
+  );
+}
+
+/** One order: state, countdown, merchant, amounts, payee details with copy buttons, the party's next step, the history. */
+export function OtcOrderPanel({ id }: { id: number }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language as Locale;
+  const client = useQueryClient();
+  const query = useFiatOrder(id);
+  const now = useNow();
+  const order = query.data;
+  if (!order) return <div className="hy-muted">{t('common.loading')}</div>;
+  const refresh = () => {
+    client.invalidateQueries({ queryKey: ['fiat'] }).catch(() => undefined);
+  };
+  const left = secondsUntil(order.expiresAt, now);
+  const payer = order.role === 'buyer';
+  return (
+    <div className="hy-otc-order" data-testid="otc-order">
+      <section className="hy-otc-card">
+        <div className="hy-otc-row">
+          <b data-testid="otc-order-state">{t(`otc.state.${order.state}`)}</b>
+          {order.state === 'to_pay' ? (
+            <span className="hy-num hy-otc-countdown" data-testid="otc-countdown">
+              {clockText(left)}
+            </span>
+          ) : null}
+        </div>
+        {order.state === 'to_pay' ? (
+          <div className="hy-muted hy-small">{payer ? t('otc.payWithin') : t('otc.waitForPayment')}</div>
+        ) : null}
+        <div className="hy-otc-row">
+          <span className="hy-muted">{t('otc.merchant')}</span>
+          <span>
+            {order.merchant.name} {order.merchant.demo ? <Tag color="warning">DEMO</Tag> : null}
+          </span>
+        </div>
+        <div className="hy-otc-row">
+          <span className="hy-muted">{t('otc.price')}</span>
+          <span className="hy-num">
+            {order.price} {order.fiat}
+          </span>
+        </div>
+        <div className="hy-otc-row">
+          <span className="hy-muted">{order.side === 'buy' ? t('otc.youPay') : t('otc.youReceive')}</span>
+          <b className="hy-num">
+            {order.amount} {order.fiat}
+          </b>
+        </div>
+        <div className="hy-otc-row">
+          <span className="hy-muted">{order.side === 'buy' ? t('otc.youGet') : t('otc.youSell')}</span>
+          <b className="hy-num">
+            {order.number} {order.coin}
+          </b>
+        </div>
+      </section>
+      <section className="hy-otc-card" data-testid="otc-payee">
+        <div className="hy-section-title">
+          {t('otc.payeeDetails')} · {t(`otc.method.${order.payType}`)}
+        </div>
+        {PAYEE_ROWS.filter((field) => order.payee[field] !== '').map((field) => (
+          <CopyRow key={field} label={t(`otc.field.${field}`)} value={order.payee[field]} />
+        ))}
+      </section>
+      {order.state === 'to_pay' && payer ? <PayStep order={order} onDone={refresh} /> : null}
+      {order.state === 'paid' && !payer ? (
+        <Button
+          block
+          color="primary"
+          data-testid="otc-release"
+          onClick={() => {
+            fiatApi
+              .release(order.id)
+              .then(() => {
+                toast(t('otc.released'));
+                refresh();
+              })
+              .catch(() => undefined);
+          }}
+        >
+          {t('otc.release')}
+        </Button>
+      ) : null}
+      {order.state === 'paid' && payer ? <div className="hy-muted">{t('otc.waitForRelease')}</div> : null}
+      {order.state === 'paid' ? <AppealStep order={order} onDone={refresh} /> : null}
+      {order.state === 'appeal' ? <div className="hy-muted">{t('otc.underAppeal')}</div> : null}
+      {!OPEN_STATES.includes(order.state) ? null : (
+        <div className="hy-muted hy-small">{t('otc.escrowNote')}</div>
+      )}
+      <section className="hy-otc-card">
+        <div className="hy-section-title">{t('otc.history')}</div>
+        {order.events.map((event) => (
+          <div className="hy-otc-row hy-small" key={`${event.at}-${event.state}`}>
+            <span>
+              {t(`otc.state.${event.state}`)}
+              {/* An operator's ruling carries the reason the operator wrote; the other steps speak for themselves. */}
+              {event.by.startsWith('operator:') ? ` · ${event.reason}` : ''}
+            </span>
+            <span className="hy-muted">{formatDateTime(event.at, locale, { seconds: true })}</span>
+          </div>
+        ))}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import { expect } from '@playwright/test';
+import {
+  base,
+  completeDepositSteps,
+  dismissTips,
+  ID_PHOTO,
+  registerAndSignIn,
+  shot,
+  test,
+} from './support.ts';
+
+test('a user buys USDT for CNY from the DEMO merchant: matched, pays, uploads the screenshot, receives the coin', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const { token } = await registerAndSignIn(page, 'fiat');
+  await completeDepositSteps(page, token, '246810');
+
+  await page.goto(`${base()}/otc`);
+  await dismissTips(page);
+  // The rules before they bite (AMENDMENTS A6): the window and the ban ladder.
+  await expect(page.getByTestId('otc-rules')).toContainText('15 min → 30 min → 60 min → 240 min');
+  await expect(page.getByTestId('otc-offer')).toContainText('7.25 CNY');
+  await expect(page.getByTestId('otc-offer')).toContainText('100 – 50000 CNY');
+
+  // Out of the single-order limits: the rule's message, nothing placed.
+  await page.getByTestId('otc-amount').locator('input').fill('50');
+  await page.getByTestId('otc-submit').click();
+  await expect(page.getByText('The minimum is 100')).toBeVisible();
+
+  await page.getByTestId('otc-amount').locator('input').fill('725');
+  await expect(page.getByTestId('otc-number')).toContainText('100 USDT');
+  await shot(page, 'fiat-01-buy');
+  await page.getByTestId('otc-submit').click();
+
+  const order = page.getByTestId('otc-order');
+  await expect(order).toBeVisible();
+  await expect(page.getByTestId('otc-order-state')).toHaveText('To be paid');
+  await expect(page.getByTestId('otc-countdown')).toHaveText(/^(20:00|19:[0-5]\d)$/);
+  await expect(order).toContainText('DEMO');
+  await expect(page.getByTestId('otc-payee')).toContainText('Demo Bank of China');
+  await expect(page.getByTestId('otc-payee').getByRole('button', { name: /Copy/ }).first()).toBeVisible();
+
+  // "I have paid" needs the screenshot first (spec §5).
+  await page.getByTestId('otc-paid').click();
+  await expect(page.getByText('Please upload the payment screenshot')).toBeVisible();
+  await page
+    .getByTestId('otc-screenshot')
+    .setInputFiles({ name: 'paid.png', mimeType: 'image/png', buffer: ID_PHOTO });
+  await expect(page.locator('.hy-otc-upload img')).toBeVisible();
+  await shot(page, 'fiat-02-order');
+  await page.getByTestId('otc-paid').click();
+  await expect(page.getByTestId('otc-order-state')).toHaveText('Paid');
+
+  // The DEMO merchant confirms receipt a few seconds later: the coin is released to the c2c wallet.
+  await expect(page.getByTestId('otc-order-state')).toHaveText('Completed', { timeout: 20_000 });
+  await shot(page, 'fiat-03-completed');
+  const balance = await (
+    await page.request.get(`${base()}/account/c2cBalance`, { headers: { token }, params: { coin: 'USDT' } })
+  ).json();
+  expect(balance.data.usable).toBe('100');
+});
