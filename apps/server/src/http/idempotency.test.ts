@@ -2,6 +2,13 @@ import { Dec } from '@halyard/money';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AccountRef, userAccount } from '../ledger/index.ts';
 import { expectHealthyLedger } from '../ledger/test-support.ts';
+import {
+  order as futuresOrder,
+  futuresUser,
+  mark,
+  placed,
+  positionsOf,
+} from '../modules/futures/test-support.ts';
 import { type Envelope, expectOk, get, type Harness, post } from '../modules/identity/test-support.ts';
 import {
   CHAIN,
@@ -103,6 +110,21 @@ describe('clientOid on every money route', () => {
       list: unknown[];
     };
     expect(open.list).toHaveLength(1);
+  });
+
+  it('futures close: the same clientOid twice closes the lots once', async () => {
+    await mark(h, '100000');
+    const [long, short, bidder] = [await futuresUser(h), await futuresUser(h), await futuresUser(h)];
+    await placed(futuresOrder(h, short, 'sell', 'limit', '10', { price: '100000' }));
+    await placed(futuresOrder(h, long, 'buy', 'market', '10'));
+    const [position] = await positionsOf(h, long);
+    await placed(futuresOrder(h, bidder, 'buy', 'limit', '8', { price: '100000' }));
+    await expectOnce(long, '/contract/closePosition', {
+      autoid: position!.autoid,
+      number: '4',
+      clientOid: 'close-1',
+    });
+    expect(await positionsOf(h, long)).toMatchObject([{ autoid: position!.autoid, number: '6' }]);
   });
 
   it('transfer: the same clientOid twice moves once', async () => {

@@ -213,7 +213,8 @@ export function registerIdempotency(http: FastifyInstance, store: IdempotencySto
     if (!methods.includes('POST') || !declaresClientOid(route.schema?.body)) return;
     const handler = route.handler as RouteHandlerMethod;
     const path = route.url;
-    route.handler = async function idempotentHandler(request, reply) {
+    // Not async: a request without a clientOid gets the handler's own promise, no extra turn.
+    route.handler = function idempotentHandler(request, reply) {
       const clientOid = (request.body as { clientOid?: unknown } | undefined)?.clientOid;
       const user = request.user;
       if (typeof clientOid !== 'string' || !user) return handler.call(this, request, reply);
