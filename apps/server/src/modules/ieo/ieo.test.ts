@@ -8,6 +8,7 @@ import type {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.ts';
 import { ieoProjectWallet, systemAccount, userAccount } from '../../ledger/index.ts';
+import { registerByEmail } from '../identity/test-support.ts';
 import {
   ADMIN_TOKEN,
   balanceOf,
@@ -21,6 +22,7 @@ import {
   spot,
   startWalletHarness,
   type TestUser,
+  verifyIdentity,
 } from '../wallet/test-support.ts';
 
 const MINUTE = 60_000;
@@ -203,6 +205,40 @@ describe('FCFS sale', () => {
   });
 });
 
+describe('eligibility and rebates', () => {
+  it("refuses an unverified user when the project asks for identity verification, and records the inviter's rebate as owed", async () => {
+    const project = await createProject(terms({ requireKyc: true, rebate: '0.1' }));
+    h.clock.advance(MINUTE);
+    const unverified = await funded({ USDT: '100' });
+    expect(await subscribe(unverified, project.id, '10')).toMatchObject({
+      code: 403,
+      msg: 'Complete identity verification to subscribe',
+    });
+    expect(await balanceOf(h, spot(unverified), 'USDT')).toEqual({ available: '100', locked: '0' });
+
+    const inviter = await plainUser(h);
+    const invitationCode = (await h.app.identity.service.getUser(inviter.id)).invitationCode;
+    const invited = await registerByEmail(h, 'ieo-invited@example.com', { invitationCode });
+    await verifyIdentity(h, invited.member.id);
+    await fund(h, invited.member.id, { USDT: '100' });
+    const order = await expectOk(
+      subscribe({ id: invited.member.id, token: invited.token }, project.id, '10'),
+    );
+    // Owed, not paid: the referral module will pay it through the ledger.
+    expect(
+      (await expectOk(get(h, `/admin/ieo/projects/${project.id}/rebates`, undefined, admin))).data,
+    ).toEqual([
+      {
+        orderId: (order.data as IeoOrder).id,
+        inviterId: inviter.id,
+        coin: 'USDT',
+        amount: '1',
+        state: 'owed',
+      },
+    ]);
+  });
+});
+
 describe('vesting', () => {
   it('releases each tranche to spot by itself on the clock, across a restart', async () => {
     const project = await createProject(terms({ vesting: { cliffDays: 1, tranches: 3, intervalDays: 30 } }));
@@ -304,6 +340,23 @@ describe('commit mode', () => {
 });
 
 describe('terms', () => {
+  it('cancelling a commit-mode sale voids every commitment', async () => {
+    const project = await createProject(
+      terms({ mode: 'commit', tokenDecimals: 0, payCoins: [{ paycoin: 'USDT', price: '1' }] }),
+    );
+    h.clock.advance(MINUTE);
+    const user = await funded({ USDT: '100' });
+    await expectOk(subscribe(user, project.id, '30'));
+    await expectOk(subscribe(user, project.id, '20'));
+    expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '50', locked: '50' });
+    await expectOk(post(h, `/admin/ieo/projects/${project.id}/cancel`, {}, undefined, admin));
+    expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '100', locked: '0' });
+    expect((await ordersOf(user))[0]).toMatchObject({ state: 'refunded', refund: '50' });
+    h.clock.set(project.endTime);
+    await h.app.ieo.service.tick();
+    expect((await listed(project.id)).state).toBe('cancelled');
+  });
+
   it('edits freely before the window opens; an edit after it opens cancels the project and refunds everyone', async () => {
     const project = await createProject(terms({ gift: '0.1' }));
     const edited = await expectOk(
