@@ -1,3 +1,4 @@
+import { Dec } from '@halyard/money';
 import type {
   IeoAllocationProof,
   IeoOrder,
@@ -187,6 +188,23 @@ describe('FCFS sale', () => {
     expect(await balanceOf(h, systemAccount(ieoProjectWallet(project.id)), 'USDT')).toMatchObject({
       available: '300',
     });
+  });
+
+  it('keeps a project treasury from going below zero: the ledger refuses to deliver a token it does not hold', async () => {
+    const user = await plainUser(h);
+    await expect(
+      h.app.ledger.execute([
+        {
+          id: 'ieo-test:overdraw',
+          code: 'ieo_deliver',
+          debit: systemAccount(ieoProjectWallet(999_999)),
+          credit: userAccount(user.id, 'ieo'),
+          asset: 'TEST',
+          amount: Dec.parse('0.01'),
+        },
+      ]),
+    ).rejects.toMatchObject({ key: 'ledger.insufficientBalance' });
+    expect(await balanceOf(h, userAccount(user.id, 'ieo'), 'TEST')).toEqual({ available: '0', locked: '0' });
   });
 
   it('is idempotent by clientOid: a retry answers the first order and pays once', async () => {
