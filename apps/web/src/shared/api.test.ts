@@ -140,6 +140,45 @@ describe('api client', () => {
     expect(toasts).toEqual(['network', 'network', 'network']);
   });
 
+  it('sends a money command again with the same clientOid until an attempt gets a definite answer', async () => {
+    const { api, calls } = setup();
+    const oidOf = (index: number) => JSON.parse(String(calls[index]?.init.body)).clientOid as string;
+    const order = { price: '1', number: '2' };
+
+    const lost = api.post('/trad/buyLimit', order, { idempotent: true });
+    calls[0]?.reject(new TypeError('Failed to fetch'));
+    await expect(lost).rejects.toBeInstanceOf(TypeError);
+    const failed = api.post('/trad/buyLimit', order, { idempotent: true });
+    calls[1]?.resolve({ code: 500, msg: 'Unknown error', data: null });
+    await expect(failed).rejects.toBeInstanceOf(ApiError);
+    const busy = api.post('/trad/buyLimit', order, { idempotent: true });
+    calls[2]?.resolve({ code: 409, msg: 'still being processed', data: null });
+    await expect(busy).rejects.toBeInstanceOf(ApiError);
+    const answered = api.post('/trad/buyLimit', order, { idempotent: true });
+    calls[3]?.resolve({ code: 200, msg: 'ok', data: 'order' });
+    await expect(answered).resolves.toBe('order');
+    expect(oidOf(0)).toMatch(/^[0-9a-f]{32}$/);
+    expect([oidOf(1), oidOf(2), oidOf(3)]).toEqual([oidOf(0), oidOf(0), oidOf(0)]);
+
+    // The same order once more after a success is a new command; a refusal settles it too.
+    const again = api.post('/trad/buyLimit', order, { idempotent: true });
+    calls[4]?.resolve({ code: 400, msg: 'insufficient balance', data: null });
+    await expect(again).rejects.toBeInstanceOf(ApiError);
+    const corrected = api.post('/trad/buyLimit', order, { idempotent: true });
+    calls[5]?.resolve({ code: 200, msg: 'ok', data: 'order 2' });
+    await corrected;
+    expect(oidOf(4)).not.toBe(oidOf(0));
+    expect(oidOf(5)).not.toBe(oidOf(4));
+  });
+
+  it('keeps other POSTs as they are: no clientOid unless asked', async () => {
+    const { api, calls } = setup();
+    const result = api.post('/trad/closeEntrust', { id: 1 });
+    expect(calls[0]?.init.body).toBe('{"id":1}');
+    calls[0]?.resolve({ code: 200, msg: 'ok', data: null });
+    await result;
+  });
+
   it('stays quiet when asked to', async () => {
     const { api, calls, toasts } = setup();
     const result = api.get('/trad/overview', {}, { quiet: true });

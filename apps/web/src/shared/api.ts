@@ -30,6 +30,13 @@ export interface RequestOptions {
   spinner?: boolean;
   /** Leave failures to the caller: no toast (background polling of optional data). */
   quiet?: boolean;
+  /**
+   * A money command (orders, transfers, withdrawals, convert): the body
+   * carries a `clientOid`, and the same command sent again after an
+   * unanswered attempt (network failure, timeout, 5xx, 409 in progress)
+   * carries the same one, so the server runs it at most once.
+   */
+  idempotent?: boolean;
 }
 
 export interface ApiDeps {
@@ -62,6 +69,21 @@ export function withQuery(url: string, query: Query = {}): string {
   return `${url}${url.includes('?') ? '&' : '?'}${text}`;
 }
 
+/** 128 random bits as hex: crypto.getRandomValues works on plain-http LAN addresses too, randomUUID does not. */
+export function newClientOid(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Whether an attempt's outcome is known: a success or a refusal. Anything else
+ * (no envelope, a server error, "still in progress") may still have run, so a
+ * retry of the same command must carry the same clientOid.
+ */
+function isSettled(error: unknown): boolean {
+  return error instanceof ApiError && error.code !== CODE.conflict && error.code < CODE.serverError;
+}
+
 function isEnvelope(value: unknown): value is Envelope {
   return typeof value === 'object' && value !== null && 'code' in value && typeof value.code === 'number';
 }
@@ -75,6 +97,8 @@ function isEnvelope(value: unknown): value is Envelope {
  */
 export function createApiClient(deps: ApiDeps) {
   const inFlight = new Map<string, Pending>();
+  /** The clientOid of each money command whose last attempt got no definite answer, by its url and body. */
+  const unsettled = new Map<string, string>();
   const timeoutMs = deps.timeoutMs ?? REQUEST_TIMEOUT_MS;
 
   function headers(json: boolean): Record<string, string> {
@@ -145,6 +169,19 @@ export function createApiClient(deps: ApiDeps) {
     }
   }
 
+  async function postOnce<T>(url: string, body: object, key: string, options: RequestOptions): Promise<T> {
+    const clientOid = unsettled.get(key) ?? newClientOid();
+    unsettled.set(key, clientOid);
+    try {
+      const data = await send<T>('POST', url, JSON.stringify({ ...body, clientOid }), key, options);
+      unsettled.delete(key);
+      return data;
+    } catch (error) {
+      if (isSettled(error)) unsettled.delete(key);
+      throw error;
+    }
+  }
+
   return {
     get<T>(url: string, query?: Query, options: RequestOptions = {}): Promise<T> {
       const full = withQuery(url, query);
@@ -152,7 +189,9 @@ export function createApiClient(deps: ApiDeps) {
     },
     post<T>(url: string, body: object = {}, options: RequestOptions = {}): Promise<T> {
       const json = JSON.stringify(body);
-      return send<T>('POST', url, json, `POST ${url} ${json}`, options);
+      const key = `POST ${url} ${json}`;
+      if (!options.idempotent) return send<T>('POST', url, json, key, options);
+      return postOnce<T>(url, body, key, options);
     },
     /** Multipart upload (POST /user/img, field imgurl); never deduplicated: two files are two files. */
     upload<T>(url: string, form: FormData, options: RequestOptions = {}): Promise<T> {

@@ -157,7 +157,9 @@ export interface CycleOrderBody extends CyclePair {
 }
 
 export function placeOrder(side: CycleSide, body: CycleOrderBody): Promise<CyclePosition> {
-  return api.post<CyclePosition>(side === 'buy' ? '/cycle/buyMarket' : '/cycle/sellMarket', body);
+  return api.post<CyclePosition>(side === 'buy' ? '/cycle/buyMarket' : '/cycle/sellMarket', body, {
+    idempotent: true,
+  });
 }
 
 export function positionById(orderid: string): Promise<CyclePosition[]> {

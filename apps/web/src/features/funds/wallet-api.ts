@@ -175,13 +175,13 @@ export function sendWithdrawal(input: {
   number: string;
   payPassword: string;
 }) {
-  return api.post<ChainRecord>('/account/sendCoinOrder', input);
+  return api.post<ChainRecord>('/account/sendCoinOrder', input, { idempotent: true });
 }
 
 /** Spot ⇄ futures goes through contractTransfer, spot ⇄ fiat through c2cTransfer (spec §7). */
 export function transferBetween(coin: string, amount: string, from: WalletName, to: WalletName) {
   const url = from === 'fiat' || to === 'fiat' ? '/account/c2cTransfer' : '/account/contractTransfer';
-  return api.post(url, { coin, number: amount, from, to });
+  return api.post(url, { coin, number: amount, from, to }, { idempotent: true });
 }
 
 /** Flash pairs, each with a quote that holds its rate until `expiresAt`. */
@@ -200,5 +200,5 @@ export function useFlashRecords() {
 }
 
 export function convertAtQuote(quoteId: string, amount: string) {
-  return api.post<ExchangeRecord>('/flash/addFlash', { quoteId, number: amount });
+  return api.post<ExchangeRecord>('/flash/addFlash', { quoteId, number: amount }, { idempotent: true });
 }

@@ -135,16 +135,22 @@ export interface FuturesOrder extends FuturesPair {
 export function placeOrder(order: FuturesOrder): Promise<Entrust> {
   const { side, style, price, ...body } = order;
   const path = `/contract/${side}${style === 'limit' ? 'Limit' : 'Market'}`;
-  return api.post<Entrust>(path, style === 'limit' ? { ...body, style, price } : { ...body, style });
+  return api.post<Entrust>(path, style === 'limit' ? { ...body, style, price } : { ...body, style }, {
+    idempotent: true,
+  });
 }
 
 export const cancelEntrust = (id: number) => api.post<unknown>('/contract/closeEntrust', { id });
 
 export const closePosition = (autoid: number, number: string) =>
-  api.post<unknown>('/contract/closePosition', { autoid, number });
+  api.post<unknown>('/contract/closePosition', { autoid, number }, { idempotent: true });
 
 export const closeBySide = (type: 'all' | 'buy' | 'sell', pair: FuturesPair) =>
-  api.post<unknown>('/contract/closeAllPosition', { coin: pair.tradcoin, maincoin: pair.maincoin, type });
+  api.post<unknown>(
+    '/contract/closeAllPosition',
+    { coin: pair.tradcoin, maincoin: pair.maincoin, type },
+    { idempotent: true },
+  );
 
 export function useTriggers(autoid: number | null) {
   return useQuery({
@@ -161,7 +167,7 @@ export interface TpSl {
 }
 
 export const addTrigger = (autoid: number, prices: TpSl) =>
-  api.post<Trigger>('/contract/profitLoss', { autoid, ...prices });
+  api.post<Trigger>('/contract/profitLoss', { autoid, ...prices }, { idempotent: true });
 
 export const editTrigger = (id: number, prices: TpSl) =>
   api.post<Trigger>('/contract/editProfitLoss', { id, ...prices });

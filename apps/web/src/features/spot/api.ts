@@ -189,7 +189,7 @@ export function placeSpotOrder(
   amount: string,
 ): Promise<SpotOrder> {
   const body = style === 'limit' ? { ...pair, price, number: amount } : { ...pair, number: amount };
-  return api.post<SpotOrder>(ORDER_PATHS[side][style], body);
+  return api.post<SpotOrder>(ORDER_PATHS[side][style], body, { idempotent: true });
 }
 
 export function cancelSpotOrder(id: number): Promise<unknown> {
