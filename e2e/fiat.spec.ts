@@ -60,3 +60,73 @@ test('a user buys USDT for CNY from the DEMO merchant: matched, pays, uploads th
   ).json();
   expect(balance.data.usable).toBe('100');
 });
+
+test('a user sells USDT to the DEMO merchant: payee details checked, coin in escrow, the merchant pays, the user releases', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const { token } = await registerAndSignIn(page, 'fiat-sell');
+  await completeDepositSteps(page, token, '246810');
+  // Play money, moved to the c2c wallet a sale takes the coin from.
+  expect(
+    (await (await page.request.post(`${base()}/account/demoFaucet`, { headers: { token } })).json()).code,
+  ).toBe(200);
+  const moved = await page.request.post(`${base()}/account/c2cTransfer`, {
+    headers: { token },
+    data: { coin: 'USDT', number: '500', from: 'spot', to: 'fiat' },
+  });
+  expect((await moved.json()).code).toBe(200);
+
+  await page.goto(`${base()}/otc`);
+  await dismissTips(page);
+  await page.getByRole('tab', { name: 'Sell' }).click();
+  await expect(page.getByTestId('otc-offer')).toContainText('7.15 CNY');
+  await page.getByTestId('otc-amount').locator('input').fill('715');
+  await expect(page.getByTestId('otc-number')).toContainText('100 USDT · c2c wallet: 500 USDT usable');
+  await page.getByTestId('otc-submit').click();
+  await expect(page.getByText('Please enter the payee name')).toBeVisible();
+  await page.getByTestId('otc-payee-payeeName').locator('input').fill('Li Si');
+  await page.getByTestId('otc-payee-cardNumber').locator('input').fill('6222020000001111');
+  await page.getByTestId('otc-payee-bank').locator('input').fill('ICBC');
+  await shot(page, 'fiat-04-sell');
+  await page.getByTestId('otc-submit').click();
+
+  await expect(page.getByTestId('otc-order-state')).toHaveText('To be paid');
+  await expect(page.getByTestId('otc-payee')).toContainText('ICBC');
+  // The DEMO merchant pays a few seconds later; then the seller releases the escrow.
+  await expect(page.getByTestId('otc-order-state')).toHaveText('Paid', { timeout: 20_000 });
+  await page.getByTestId('otc-release').click();
+  await expect(page.getByTestId('otc-order-state')).toHaveText('Completed');
+  await shot(page, 'fiat-05-sold');
+  const balance = await (
+    await page.request.get(`${base()}/account/c2cBalance`, { headers: { token }, params: { coin: 'USDT' } })
+  ).json();
+  expect(balance.data.usable).toBe('400');
+});
+
+test('the third cancelled order within a day suspends fiat trading: the user sees the rule, reason and end', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const { token } = await registerAndSignIn(page, 'fiat-ban');
+  await completeDepositSteps(page, token, '246810');
+  await page.goto(`${base()}/otc`);
+  await dismissTips(page);
+  for (let cancelled = 1; cancelled <= 3; cancelled += 1) {
+    await page.getByTestId('otc-amount').locator('input').fill('725');
+    await page.getByTestId('otc-submit').click();
+    await expect(page.getByTestId('otc-order-state')).toHaveText('To be paid');
+    await page.getByTestId('otc-cancel').click();
+    await expect(page.getByTestId('otc-order-state')).toHaveText('Cancelled');
+    await page.getByRole('button', { name: '← Back' }).click();
+  }
+  const ban = page.getByTestId('otc-ban');
+  await expect(ban).toContainText('Fiat trading suspended until');
+  await expect(ban).toContainText('3 orders cancelled within a day');
+  await shot(page, 'fiat-06-ban');
+  await page.getByTestId('otc-amount').locator('input').fill('725');
+  await page.getByTestId('otc-submit').click();
+  await expect(
+    page.getByText(/Fiat trading is suspended until .*: 3 orders cancelled within a day/),
+  ).toBeVisible();
+});

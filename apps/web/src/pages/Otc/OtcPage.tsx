@@ -15,12 +15,14 @@ import {
   useFiatOrders,
   useFiatStanding,
 } from '../../features/fiat/api.ts';
+import { useUsable } from '../../features/funds/api.ts';
 import { ruleText } from '../../i18n/index.ts';
 import { formatDateTime } from '../../shared/format.ts';
 import { EmptyState } from '../../shared/ui/EmptyState.tsx';
 import { PageFrame } from '../../shared/ui/PageFrame.tsx';
 import { toast } from '../../shared/ui/toast.ts';
 import { OtcOrderPanel } from './OtcOrderPanel.tsx';
+import '../../features/funds/funds.css';
 import './otc.css';
 
 /** The payee fields a seller types for each method (spec §5); the IBAN replaces the card number for IBAN currencies. */
@@ -76,6 +78,8 @@ function PlaceForm({ side, onPlaced }: { side: FiatSide; onPlaced(id: number): v
     offers.find((item) => item.coin === coin && item.fiat === fiat) ??
     offers.find((item) => item.coin === coin);
   const fiats = offers.filter((item) => item.coin === (offer?.coin ?? coin)).map((item) => item.fiat);
+  // A sale takes the coin from the c2c (fiat) wallet: its usable balance is shown beside the amount.
+  const usable = useUsable('fiat', offer?.coin ?? coin);
   const parsed = Dec.tryParse(amount);
   const number =
     offer && parsed?.isPositive() ? parsed.div(Dec.parse(offer.price)).floorTo(8).toString() : '0';
@@ -145,6 +149,9 @@ function PlaceForm({ side, onPlaced }: { side: FiatSide; onPlaced(id: number): v
         </div>
         <div className="hy-muted hy-small" data-testid="otc-number">
           ≈ {number} {offer?.coin}
+          {side === 'sell'
+            ? ` · ${t('otc.c2cUsable', { amount: usable.data?.usable ?? '0', coin: offer?.coin ?? '' })}`
+            : ''}
         </div>
       </div>
       <Selector
