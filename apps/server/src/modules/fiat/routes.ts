@@ -8,7 +8,7 @@ import { requestLocale } from '../../http/locale.ts';
 import type { FiatService } from './service.ts';
 
 const USER = [{ token: [] }];
-const ADMIN = [{ adminToken: [] }];
+const ADMIN = [{ admin: [] }];
 
 const text = (maxLength: number, description?: string) => ({
   type: 'string',
