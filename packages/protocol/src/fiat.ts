@@ -75,6 +75,8 @@ export interface FiatOrder {
   payee: FiatPayee;
   /** The payment screenshot's url, once the payer uploaded it (GET /fiat/payImg?id=… shows it to both parties). */
   payImg: string | null;
+  /** The payer's verified name: the payee checks the fiat came from an account in this name. */
+  payerName: string;
   /** The payer must pay before this instant (20 minutes, spec §4). */
   expiresAt: number;
   createdAt: number;

@@ -3,6 +3,7 @@ import type { Catalogue } from './catalogue.ts';
 /** Fiat buy and sell through merchants (spec §4, §5, §8; AMENDMENTS A6; issue 16). */
 export const fiat: Catalogue = {
   en: {
+    'fiat.payeeNameNotVerified': 'The payee name must be your verified name ({name})',
     'fiat.payeeNameRequired': 'Please enter the payee name',
     'fiat.cardNumberRequired': 'Please enter the card number',
     'fiat.cardNumberInvalid': 'Please enter a valid card number',
@@ -32,6 +33,7 @@ export const fiat: Catalogue = {
     'fiat.resolved': 'Appeal resolved',
   },
   cn: {
+    'fiat.payeeNameNotVerified': '收款人姓名必须是您认证的姓名（{name}）',
     'fiat.payeeNameRequired': '请输入收款人姓名',
     'fiat.cardNumberRequired': '请输入银行卡号',
     'fiat.cardNumberInvalid': '请输入正确的银行卡号',
@@ -61,6 +63,7 @@ export const fiat: Catalogue = {
     'fiat.resolved': '申诉已处理',
   },
   tw: {
+    'fiat.payeeNameNotVerified': '收款人姓名必須是您認證的姓名（{name}）',
     'fiat.payeeNameRequired': '請輸入收款人姓名',
     'fiat.cardNumberRequired': '請輸入銀行卡號',
     'fiat.cardNumberInvalid': '請輸入正確的銀行卡號',
@@ -90,6 +93,7 @@ export const fiat: Catalogue = {
     'fiat.resolved': '申訴已處理',
   },
   jp: {
+    'fiat.payeeNameNotVerified': '受取人名は本人確認済みの氏名（{name}）である必要があります',
     'fiat.payeeNameRequired': '受取人名を入力してください',
     'fiat.cardNumberRequired': 'カード番号を入力してください',
     'fiat.cardNumberInvalid': '正しいカード番号を入力してください',
@@ -119,6 +123,7 @@ export const fiat: Catalogue = {
     'fiat.resolved': '異議申し立てを処理しました',
   },
   ko: {
+    'fiat.payeeNameNotVerified': '수취인 이름은 인증된 이름({name})이어야 합니다',
     'fiat.payeeNameRequired': '수취인 이름을 입력하세요',
     'fiat.cardNumberRequired': '카드 번호를 입력하세요',
     'fiat.cardNumberInvalid': '올바른 카드 번호를 입력하세요',
@@ -148,6 +153,7 @@ export const fiat: Catalogue = {
     'fiat.resolved': '이의 제기가 처리되었습니다',
   },
   tr: {
+    'fiat.payeeNameNotVerified': 'Alıcı adı doğrulanmış adınız olmalıdır ({name})',
     'fiat.payeeNameRequired': 'Lütfen alıcı adını girin',
     'fiat.cardNumberRequired': 'Lütfen kart numarasını girin',
     'fiat.cardNumberInvalid': 'Lütfen geçerli bir kart numarası girin',
@@ -177,6 +183,7 @@ export const fiat: Catalogue = {
     'fiat.resolved': 'İtiraz sonuçlandırıldı',
   },
   vi: {
+    'fiat.payeeNameNotVerified': 'Tên người nhận phải là tên đã xác minh của bạn ({name})',
     'fiat.payeeNameRequired': 'Vui lòng nhập tên người nhận',
     'fiat.cardNumberRequired': 'Vui lòng nhập số thẻ',
     'fiat.cardNumberInvalid': 'Vui lòng nhập số thẻ hợp lệ',
@@ -206,6 +213,7 @@ export const fiat: Catalogue = {
     'fiat.resolved': 'Khiếu nại đã được giải quyết',
   },
   id: {
+    'fiat.payeeNameNotVerified': 'Nama penerima harus nama terverifikasi Anda ({name})',
     'fiat.payeeNameRequired': 'Masukkan nama penerima',
     'fiat.cardNumberRequired': 'Masukkan nomor kartu',
     'fiat.cardNumberInvalid': 'Masukkan nomor kartu yang valid',
@@ -235,6 +243,7 @@ export const fiat: Catalogue = {
     'fiat.resolved': 'Banding telah diputuskan',
   },
   ru: {
+    'fiat.payeeNameNotVerified': 'Имя получателя должно совпадать с вашим подтверждённым именем ({name})',
     'fiat.payeeNameRequired': 'Введите имя получателя',
     'fiat.cardNumberRequired': 'Введите номер карты',
     'fiat.cardNumberInvalid': 'Введите корректный номер карты',

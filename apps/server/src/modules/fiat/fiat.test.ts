@@ -128,6 +128,7 @@ describe('buying from the demo merchant', () => {
     const order = await bought(user, '725');
     expect(order).toMatchObject({ state: 'to_pay', number: '100', price: '7.25', role: 'buyer' });
     expect(order.merchant).toEqual({ name: 'Halyard DEMO merchant', demo: true });
+    expect(order.payerName).toBe('Li Si');
     expect(order.payee).toMatchObject({ payeeName: 'Halyard Demo Ltd', bank: 'Demo Bank of China' });
     expect(order.expiresAt - order.createdAt).toBe(20 * MINUTE);
     const houseLocked = await balanceOf(h, systemAccount('fiat_house'), 'USDT');
@@ -292,6 +293,10 @@ describe('selling to the demo merchant', () => {
       en('fiat.wechatAccountRequired'),
     );
     const eur = { coin: 'BTC', fiat: 'EUR', amount: '100', payeeName: 'Li Si', bank: 'N26' };
+    // Only an account in the seller's verified name is paid (no third-party accounts).
+    expect((await sell({ ...BANK_CNY, payeeName: 'Zhang San' })).msg).toBe(
+      en('fiat.payeeNameNotVerified', { name: 'Li Si' }),
+    );
     expect((await sell(eur)).msg).toBe(en('fiat.ibanRequired'));
     expect((await sell({ ...eur, iban: 'DE89 3704 0044 0532 0130 01' })).msg).toBe(en('fiat.ibanInvalid'));
     expect(await balanceOf(h, fiatWallet(user), 'USDT')).toEqual({ available: '1000', locked: '0' });

@@ -174,6 +174,7 @@ export class FiatService {
         merchant: { name: merchant.name, demo: merchant.user_id === null },
         payee: { ...EMPTY_FIAT_PAYEE, ...(JSON.parse(row.payee) as Partial<FiatPayee>) },
         payImg: row.pay_img,
+        payerName: await this.payerName(row, merchant),
         expiresAt: Number(row.expires_at),
         createdAt: Number(row.created_at),
         role: userIsViewer ? userRole : userRole === 'buyer' ? 'seller' : 'buyer',
@@ -190,6 +191,13 @@ export class FiatService {
       });
     }
     return views;
+  }
+
+  /** Who the payee should see the fiat come from: the buyer's verified name, or the merchant's payee name. */
+  private async payerName(row: OrderRow, merchant: MerchantRow): Promise<string> {
+    const payer = this.userOf(row, merchant, 'buyer');
+    if (payer !== null) return (await this.options.identity.verifiedName(payer)) ?? '';
+    return merchant.name;
   }
 
   // ── placing (matching a merchant) ──────────────────────────────────
@@ -210,6 +218,12 @@ export class FiatService {
     locale: Locale,
   ): Promise<FiatOrder> {
     throwIf(checkFiatPayee(input.payType, input.fiat, input.payee));
+    // The merchant pays only an account in the seller's verified name: no paying a third party
+    // (triangulation fraud moves a victim's money to an honest counterparty through such accounts).
+    const verified = await this.options.identity.verifiedName(userId);
+    if (verified === null) throw forbidden('identity.kycRequired');
+    if (!sameName(verified, input.payee.payeeName))
+      throw badRequest('fiat.payeeNameNotVerified', { name: verified });
     return this.place(userId, { ...input, side: 'sell' }, locale);
   }
 
@@ -774,6 +788,12 @@ export class FiatService {
     if (!merchant) throw new Error(`fiat: merchant ${id} missing`);
     return merchant;
   }
+}
+
+/** Names compared as people write them: case and runs of spaces aside. */
+function sameName(a: string, b: string): boolean {
+  const norm = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase();
+  return norm(a) === norm(b);
 }
 
 function lowest(values: readonly Dec[]): Dec {

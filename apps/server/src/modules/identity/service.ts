@@ -851,6 +851,12 @@ export class IdentityService implements SessionResolver {
     if ((await this.kycOf(userId)).status !== 'succeeded') throw forbidden('identity.kycRequired');
   }
 
+  /** The name of the approved identity verification, or null: fiat payments go to and come from it (modules/fiat). */
+  async verifiedName(userId: number): Promise<string | null> {
+    const latest = await sql.latestKyc(this.db, userId);
+    return latest?.state === 'succeeded' ? latest.real_name : null;
+  }
+
   /**
    * Checks the fund password (withdrawals). Five wrong entries within 15
    * minutes refuse further tries for 15 minutes: six digits are few.

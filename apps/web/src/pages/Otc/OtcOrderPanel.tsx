@@ -216,6 +216,10 @@ export function OtcOrderPanel({ id }: { id: number }) {
         <div className="hy-section-title">
           {t('otc.payeeDetails')} · {t(`otc.method.${order.payType}`)}
         </div>
+        <div className="hy-otc-row" data-testid="otc-payer-name">
+          <span className="hy-muted">{t('otc.payerName')}</span>
+          <b>{order.payerName}</b>
+        </div>
         {PAYEE_ROWS.filter((field) => order.payee[field] !== '').map((field) => (
           <CopyRow key={field} label={t(`otc.field.${field}`)} value={order.payee[field]} />
         ))}
