@@ -9,7 +9,7 @@ import type {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.ts';
 import { ieoProjectWallet, systemAccount, userAccount } from '../../ledger/index.ts';
-import { registerByEmail } from '../identity/test-support.ts';
+import { registerByEmail, requestCode } from '../identity/test-support.ts';
 import {
   ADMIN_TOKEN,
   balanceOf,
@@ -254,6 +254,18 @@ describe('eligibility and rebates', () => {
         state: 'owed',
       },
     ]);
+  });
+  it('refuses a user whose phone area code the project refuses', async () => {
+    const project = await createProject(terms({ refusedAreaCodes: ['86'] }));
+    h.clock.advance(MINUTE);
+    const user = await funded({ USDT: '100' });
+    const code = await requestCode(h, '13812345678', 'bind');
+    await expectOk(post(h, '/user/setNewTelOrEmail', { account: '13812345678', code }, user.token));
+    expect(await subscribe(user, project.id, '10')).toMatchObject({
+      code: 403,
+      msg: 'This project is not available in your region',
+    });
+    expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '100', locked: '0' });
   });
 });
 
