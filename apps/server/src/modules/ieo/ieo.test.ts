@@ -25,6 +25,7 @@ import {
   type TestUser,
   verifyIdentity,
 } from '../wallet/test-support.ts';
+import { IeoService } from './service.ts';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -332,7 +333,10 @@ describe('commit mode', () => {
     ).toEqual([null, null, null]);
 
     h.clock.set(project.endTime);
-    await h.app.ieo.service.tick();
+    // One order per ledger transaction here (500 in the app), so the batching is exercised too.
+    const { db } = h.store;
+    const identity = h.app.identity.service;
+    await new IeoService({ db, ledger: h.app.ledger, clock: h.clock, identity, distributeBatch: 1 }).tick();
     expect((await listed(project.id)).state).toBe('ended');
     // a: share 666 > cap 400 → 400 in round 1; b and c share the other 600 → 300 each.
     const tokens = async (user: TestUser | undefined) => (await ordersOf(user as TestUser))[0];

@@ -52,10 +52,13 @@ export interface IeoServiceOptions {
   ledger: Ledger;
   clock: Clock;
   identity: IdentityService;
+  /** Commit-mode orders settled per ledger transaction (tests make it small). */
+  distributeBatch?: number;
 }
 
-/** Tranches released per ledger transaction (each transaction holds the ledger's lock: keep it short). */
+/** Tranches released, and commit-mode orders settled, per ledger transaction (each holds the ledger's lock: keep it short). */
 const RELEASE_BATCH = 500;
+const DISTRIBUTE_BATCH = 500;
 
 function throwIf(error: RuleError | null): void {
   if (error) throw badRequest(error.key, error.params);
@@ -838,59 +841,70 @@ export class IeoService {
     });
   }
 
-  /** Commit mode, distributing: post what each commitment spent, void the rest, deliver locked tokens. */
+  /**
+   * Commit mode, distributing: post what each commitment spent, void the
+   * rest, deliver locked tokens. A batch of orders per ledger transaction
+   * (each holds the ledger's lock: trading waits for it), each batch marking
+   * its orders allocated, so a restart carries on where it stopped.
+   */
   private async distribute(project: ProjectRow): Promise<void> {
     const id = Number(project.id);
     const terms = termsOf(project);
-    const { ledger, clock, identity } = this.options;
-    // Read before the ledger's transaction: on SQLite its one connection is taken until commit.
-    const inviters = new Map<number, number | null>();
-    for (const order of await sql.projectOrders(this.db, id)) {
-      const userId = Number(order.user_id);
-      if (!inviters.has(userId)) inviters.set(userId, (await identity.getUser(userId)).parentId);
-    }
-    await ledger.transaction(async (trx) => {
-      const live = await this.requireProject(id, trx);
-      if (live.state !== 'distributing') return;
-      const orders = await sql.projectOrders(trx, id);
-      const transfers: TransferInput[] = [];
-      for (const order of orders) {
-        const orderId = Number(order.id);
-        let toPost = Dec.parse(order.spent);
-        for (let n = 1; n <= Number(order.holds); n += 1) {
-          const hold = await ledger.hold(commitHoldId(orderId, n), trx);
-          const held = hold?.remaining ?? Dec.ZERO;
-          const post = Dec.min(held, toPost);
-          toPost = toPost.sub(post);
-          if (post.isPositive())
-            transfers.push({
-              id: `${commitHoldId(orderId, n)}:post`,
-              type: 'post_pending',
-              pendingId: commitHoldId(orderId, n),
-              amount: post,
-              code: 'ieo_pay',
-              reference: `ieo:order:${orderId}`,
-            });
-          if (held.gt(post))
-            transfers.push({
-              id: `${commitHoldId(orderId, n)}:void`,
-              type: 'void_pending',
-              pendingId: commitHoldId(orderId, n),
-              code: 'ieo_refund',
-              reference: `ieo:order:${orderId}`,
-            });
-        }
-        const delivered = Dec.parse(order.tokens).add(Dec.parse(order.gift));
-        transfers.push(...this.deliveryTransfers(live, terms, order, delivered));
-        await this.recordDelivery(trx, live, terms, order, delivered, {
-          spent: Dec.parse(order.spent),
-          inviterId: inviters.get(Number(order.user_id)) ?? null,
-        });
-        await sql.updateOrder(trx, orderId, { state: 'allocated' });
+    const { ledger, clock, identity, distributeBatch = DISTRIBUTE_BATCH } = this.options;
+    for (;;) {
+      // Read before the ledger's transaction: on SQLite its one connection is taken until commit.
+      const inviters = new Map<number, number | null>();
+      for (const order of await sql.committedOrders(this.db, id, distributeBatch)) {
+        const userId = Number(order.user_id);
+        if (!inviters.has(userId)) inviters.set(userId, (await identity.getUser(userId)).parentId);
       }
-      await this.executeAll(transfers, trx);
-      await sql.moveState(trx, id, 'distributing', 'ended', clock.now());
-    });
+      const finished = await ledger.transaction(async (trx) => {
+        const live = await this.requireProject(id, trx);
+        if (live.state !== 'distributing') return true;
+        const pending = await sql.committedOrders(trx, id, distributeBatch);
+        if (pending.length === 0) return sql.moveState(trx, id, 'distributing', 'ended', clock.now());
+        // Orders read after the inviters were looked up wait for the next batch.
+        const orders = pending.filter((order) => inviters.has(Number(order.user_id)));
+        const transfers: TransferInput[] = [];
+        for (const order of orders) {
+          transfers.push(...(await this.settlementTransfers(trx, order)));
+          const delivered = Dec.parse(order.tokens).add(Dec.parse(order.gift));
+          transfers.push(...this.deliveryTransfers(live, terms, order, delivered));
+          await this.recordDelivery(trx, live, terms, order, delivered, {
+            spent: Dec.parse(order.spent),
+            inviterId: inviters.get(Number(order.user_id)) ?? null,
+          });
+          await sql.updateOrder(trx, Number(order.id), { state: 'allocated' });
+        }
+        await this.executeAll(transfers, trx);
+        return false;
+      });
+      if (finished) return;
+    }
+  }
+
+  /** Posts what an order spent from its commitment holds, in order, and voids what each still holds beyond that. */
+  private async settlementTransfers(trx: Trx, order: OrderRow): Promise<TransferInput[]> {
+    const orderId = Number(order.id);
+    const transfers: TransferInput[] = [];
+    let toPost = Dec.parse(order.spent);
+    for (let n = 1; n <= Number(order.holds); n += 1) {
+      const held = (await this.options.ledger.hold(commitHoldId(orderId, n), trx))?.remaining ?? Dec.ZERO;
+      const post = Dec.min(held, toPost);
+      toPost = toPost.sub(post);
+      const base = { pendingId: commitHoldId(orderId, n), reference: `ieo:order:${orderId}` };
+      if (post.isPositive())
+        transfers.push({
+          ...base,
+          id: `${base.pendingId}:post`,
+          type: 'post_pending',
+          amount: post,
+          code: 'ieo_pay',
+        });
+      if (held.gt(post))
+        transfers.push({ ...base, id: `${base.pendingId}:void`, type: 'void_pending', code: 'ieo_refund' });
+    }
+    return transfers;
   }
 
   private async executeAll(transfers: TransferInput[], trx: Trx): Promise<void> {

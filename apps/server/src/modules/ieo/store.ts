@@ -189,6 +189,18 @@ export const ieoStore = {
       .execute();
   },
 
+  /** Commit-mode orders not yet settled, oldest first. */
+  async committedOrders(db: Executor, projectId: number, limit: number): Promise<OrderRow[]> {
+    return db
+      .selectFrom('ieo_orders')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('state', '=', 'committed')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  },
+
   async commitTotals(db: Executor, projectIds: readonly number[]): Promise<Map<number, string[]>> {
     const totals = new Map<number, string[]>();
     if (projectIds.length === 0) return totals;
