@@ -41,6 +41,12 @@ test('a user buys USDT for CNY from the DEMO merchant: matched, pays, uploads th
   await expect(page.getByTestId('otc-payee')).toContainText('Demo Bank of China');
   await expect(page.getByTestId('otc-payee').getByRole('button', { name: /Copy/ }).first()).toBeVisible();
 
+  // The order's chat: a message to the merchant, kept as evidence.
+  await page.getByTestId('otc-chat-text').locator('input').fill('Sent from my ICBC account');
+  await page.getByTestId('otc-chat-send').click();
+  await expect(page.getByTestId('otc-chat')).toContainText('You');
+  await expect(page.getByTestId('otc-chat')).toContainText('Sent from my ICBC account');
+
   // "I have paid" needs the screenshot first (spec §5).
   await page.getByTestId('otc-paid').click();
   await expect(page.getByText('Please upload the payment screenshot')).toBeVisible();

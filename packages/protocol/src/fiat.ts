@@ -106,6 +106,16 @@ export interface FiatStanding {
   lockedUntil: number | null;
 }
 
+/** One message of an order's chat: text, an image (GET /fiat/chatImg), or both. */
+export interface FiatChatMessage {
+  id: number;
+  /** 'buyer', 'seller' or 'operator'. */
+  by: 'buyer' | 'seller' | 'operator';
+  text: string;
+  hasImg: boolean;
+  at: number;
+}
+
 /** An order as an operator reads it during an appeal. */
 export interface FiatAppeal {
   id: number;
@@ -119,4 +129,6 @@ export interface FiatAppeal {
   appealBy: string;
   appealReason: string;
   events: FiatOrderEvent[];
+  /** The order's chat, the evidence both sides gave (images: /admin/uploads/<name>, audited). */
+  messages: (FiatChatMessage & { img: string | null })[];
 }

@@ -3,6 +3,9 @@ import type { Catalogue } from './catalogue.ts';
 /** Fiat buy and sell through merchants (spec §4, §5, §8; AMENDMENTS A6; issue 16). */
 export const fiat: Catalogue = {
   en: {
+    'fiat.chatEmpty': 'Please write a message or attach an image',
+    'fiat.chatTooLong': 'A message has at most {max} characters',
+    'fiat.chatImageInvalid': 'Attach an image you uploaded',
     'fiat.payeeNameNotVerified': 'The payee name must be your verified name ({name})',
     'fiat.payeeNameRequired': 'Please enter the payee name',
     'fiat.cardNumberRequired': 'Please enter the card number',
@@ -33,6 +36,9 @@ export const fiat: Catalogue = {
     'fiat.resolved': 'Appeal resolved',
   },
   cn: {
+    'fiat.chatEmpty': '请输入消息或附上图片',
+    'fiat.chatTooLong': '消息最多 {max} 个字符',
+    'fiat.chatImageInvalid': '请附上您上传的图片',
     'fiat.payeeNameNotVerified': '收款人姓名必须是您认证的姓名（{name}）',
     'fiat.payeeNameRequired': '请输入收款人姓名',
     'fiat.cardNumberRequired': '请输入银行卡号',
@@ -63,6 +69,9 @@ export const fiat: Catalogue = {
     'fiat.resolved': '申诉已处理',
   },
   tw: {
+    'fiat.chatEmpty': '請輸入訊息或附上圖片',
+    'fiat.chatTooLong': '訊息最多 {max} 個字元',
+    'fiat.chatImageInvalid': '請附上您上傳的圖片',
     'fiat.payeeNameNotVerified': '收款人姓名必須是您認證的姓名（{name}）',
     'fiat.payeeNameRequired': '請輸入收款人姓名',
     'fiat.cardNumberRequired': '請輸入銀行卡號',
@@ -93,6 +102,9 @@ export const fiat: Catalogue = {
     'fiat.resolved': '申訴已處理',
   },
   jp: {
+    'fiat.chatEmpty': 'メッセージを入力するか画像を添付してください',
+    'fiat.chatTooLong': 'メッセージは最大 {max} 文字です',
+    'fiat.chatImageInvalid': 'ご自身がアップロードした画像を添付してください',
     'fiat.payeeNameNotVerified': '受取人名は本人確認済みの氏名（{name}）である必要があります',
     'fiat.payeeNameRequired': '受取人名を入力してください',
     'fiat.cardNumberRequired': 'カード番号を入力してください',
@@ -123,6 +135,9 @@ export const fiat: Catalogue = {
     'fiat.resolved': '異議申し立てを処理しました',
   },
   ko: {
+    'fiat.chatEmpty': '메시지를 입력하거나 이미지를 첨부하세요',
+    'fiat.chatTooLong': '메시지는 최대 {max}자입니다',
+    'fiat.chatImageInvalid': '직접 업로드한 이미지를 첨부하세요',
     'fiat.payeeNameNotVerified': '수취인 이름은 인증된 이름({name})이어야 합니다',
     'fiat.payeeNameRequired': '수취인 이름을 입력하세요',
     'fiat.cardNumberRequired': '카드 번호를 입력하세요',
@@ -153,6 +168,9 @@ export const fiat: Catalogue = {
     'fiat.resolved': '이의 제기가 처리되었습니다',
   },
   tr: {
+    'fiat.chatEmpty': 'Lütfen bir mesaj yazın veya görsel ekleyin',
+    'fiat.chatTooLong': 'Bir mesaj en fazla {max} karakterdir',
+    'fiat.chatImageInvalid': 'Yüklediğiniz bir görseli ekleyin',
     'fiat.payeeNameNotVerified': 'Alıcı adı doğrulanmış adınız olmalıdır ({name})',
     'fiat.payeeNameRequired': 'Lütfen alıcı adını girin',
     'fiat.cardNumberRequired': 'Lütfen kart numarasını girin',
@@ -183,6 +201,9 @@ export const fiat: Catalogue = {
     'fiat.resolved': 'İtiraz sonuçlandırıldı',
   },
   vi: {
+    'fiat.chatEmpty': 'Vui lòng nhập tin nhắn hoặc đính kèm ảnh',
+    'fiat.chatTooLong': 'Tin nhắn tối đa {max} ký tự',
+    'fiat.chatImageInvalid': 'Hãy đính kèm ảnh bạn đã tải lên',
     'fiat.payeeNameNotVerified': 'Tên người nhận phải là tên đã xác minh của bạn ({name})',
     'fiat.payeeNameRequired': 'Vui lòng nhập tên người nhận',
     'fiat.cardNumberRequired': 'Vui lòng nhập số thẻ',
@@ -213,6 +234,9 @@ export const fiat: Catalogue = {
     'fiat.resolved': 'Khiếu nại đã được giải quyết',
   },
   id: {
+    'fiat.chatEmpty': 'Tulis pesan atau lampirkan gambar',
+    'fiat.chatTooLong': 'Pesan maksimal {max} karakter',
+    'fiat.chatImageInvalid': 'Lampirkan gambar yang Anda unggah',
     'fiat.payeeNameNotVerified': 'Nama penerima harus nama terverifikasi Anda ({name})',
     'fiat.payeeNameRequired': 'Masukkan nama penerima',
     'fiat.cardNumberRequired': 'Masukkan nomor kartu',
@@ -243,6 +267,9 @@ export const fiat: Catalogue = {
     'fiat.resolved': 'Banding telah diputuskan',
   },
   ru: {
+    'fiat.chatEmpty': 'Напишите сообщение или приложите изображение',
+    'fiat.chatTooLong': 'Сообщение — не более {max} символов',
+    'fiat.chatImageInvalid': 'Приложите изображение, загруженное вами',
     'fiat.payeeNameNotVerified': 'Имя получателя должно совпадать с вашим подтверждённым именем ({name})',
     'fiat.payeeNameRequired': 'Введите имя получателя',
     'fiat.cardNumberRequired': 'Введите номер карты',

@@ -408,6 +408,66 @@ describe('appeals', () => {
   });
 });
 
+describe('the order chat', () => {
+  it("is read and written by the two parties and, during an appeal, an operator (audited); images must be one's own", async () => {
+    const user = await verifiedUser(h);
+    const stranger = await verifiedUser(h);
+    const order = await bought(user);
+    const say = (who: TestUser, body: object) =>
+      post(h, '/fiat/chatSend', { id: order.id, ...body }, who.token);
+    expect((await say(user, { text: '  ' })).msg).toBe(en('fiat.chatEmpty'));
+    expect((await say(user, { text: 'x'.repeat(501) })).msg).toBe(en('fiat.chatTooLong', { max: 500 }));
+    expect((await say(user, { img: await screenshot(stranger) })).msg).toBe(en('fiat.chatImageInvalid'));
+    expect((await say(stranger, { text: 'hi' })).msg).toBe(en('fiat.orderNotFound'));
+    const chat = (await expectOk(say(user, { text: 'Sent from ICBC', img: await screenshot(user) })))
+      .data as {
+      id: number;
+      by: string;
+      text: string;
+      hasImg: boolean;
+    }[];
+    expect(chat).toEqual([expect.objectContaining({ by: 'buyer', text: 'Sent from ICBC', hasImg: true })]);
+    const image = await h.app.http.inject({
+      url: `/fiat/chatImg?id=${order.id}&message=${chat[0]!.id}`,
+      headers: { token: user.token },
+    });
+    expect(image.statusCode).toBe(200);
+    const peek = await h.app.http.inject({
+      url: `/fiat/chatImg?id=${order.id}&message=${chat[0]!.id}`,
+      headers: { token: stranger.token },
+    });
+    expect(peek.statusCode).toBe(404);
+
+    const operator = { id: order.id, operator: 'ops-3', text: 'Please send the bank statement' };
+    expect((await post(h, '/admin/fiat/chat', operator, undefined, admin)).msg).toBe(en('fiat.wrongState'));
+    await expectOk(markPaid(user, order.id));
+    await expectOk(post(h, '/fiat/appealFiatOrder', { id: order.id, reason: 'Not released' }, user.token));
+    await expectOk(post(h, '/admin/fiat/chat', operator, undefined, admin));
+    const read = (await expectOk(get(h, `/fiat/chatList?id=${order.id}`, user.token))).data as {
+      by: string;
+    }[];
+    expect(read.map((message) => message.by)).toEqual(['buyer', 'operator']);
+    const queue = (await expectOk(get(h, '/admin/fiat/appeals', undefined, admin))).data as {
+      id: number;
+      messages: { text: string; img: string | null }[];
+    }[];
+    const appeal = queue.find((entry) => entry.id === order.id)!;
+    expect(appeal.messages.map((message) => message.text)).toEqual(['Sent from ICBC', operator.text]);
+    expect(appeal.messages[0]!.img).toMatch(/^\/uploads\//);
+    expect((await h.app.identity.service.auditLog(user.id, 1))[0]).toMatchObject({ action: 'fiat.chat' });
+    await expectOk(
+      post(
+        h,
+        '/admin/fiat/resolve',
+        { id: order.id, decision: 'refund', operator: 'ops-3', reason: 'No payment' },
+        undefined,
+        admin,
+      ),
+    );
+    expect((await say(user, { text: 'late' })).msg).toBe(en('fiat.wrongState'));
+  });
+});
+
 describe('expiry across a restart', () => {
   it('cancels on start what expired while the server was down', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'halyard-fiat-'));

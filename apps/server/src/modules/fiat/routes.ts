@@ -271,14 +271,93 @@ export function registerFiatRoutes(
     async (request) => ok(await service.standing(currentUser(request).id, requestLocale(request))),
   );
 
+  http.get<{ Querystring: { id: number } }>(
+    '/fiat/chatList',
+    {
+      ...guard,
+      schema: {
+        summary: "An order's chat (its two parties, and an operator during an appeal), oldest first",
+        tags: ['fiat'],
+        security: USER,
+        querystring: { type: 'object', required: ['id'], properties: { id } },
+      },
+    },
+    async (request) => ok(await service.chat(currentUser(request).id, request.query.id)),
+  );
+
+  http.post<{ Body: { id: number; text?: string; img?: string } }>(
+    '/fiat/chatSend',
+    {
+      ...guard,
+      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+      schema: {
+        summary: "Write in an open order's chat: text, an image (the url /user/img answered), or both",
+        tags: ['fiat'],
+        security: USER,
+        body: { type: 'object', required: ['id'], properties: { id, text: text(2000), img: text(512) } },
+      },
+    },
+    async (request) =>
+      ok(
+        await service.say(currentUser(request).id, {
+          id: request.body.id,
+          text: request.body.text ?? '',
+          img: request.body.img ?? '',
+        }),
+      ),
+  );
+
+  http.get<{ Querystring: { id: number; message: number } }>(
+    '/fiat/chatImg',
+    {
+      ...guard,
+      schema: {
+        summary: "An image of an order's chat, for the order's two parties",
+        tags: ['fiat'],
+        security: USER,
+        querystring: { type: 'object', required: ['id', 'message'], properties: { id, message: id } },
+      },
+    },
+    async (request, reply) =>
+      sendImage(
+        reply,
+        await service.chatImage(currentUser(request).id, request.query.id, request.query.message),
+      ),
+  );
+
   const admin = { preHandler: requireAdmin(options.adminToken) };
+  http.post<{ Body: { id: number; operator: string; text: string } }>(
+    '/admin/fiat/chat',
+    {
+      ...admin,
+      schema: {
+        summary: 'An operator writes in the chat of an order under appeal (written to the audit log)',
+        tags: ['operator'],
+        security: ADMIN,
+        body: {
+          type: 'object',
+          required: ['id', 'operator', 'text'],
+          properties: {
+            id,
+            operator: { ...text(64, 'Who writes (recorded in the audit log)'), minLength: 1 },
+            text: text(500),
+          },
+        },
+      },
+    },
+    async (request) => {
+      await service.operatorSay(request.body);
+      return ok(null);
+    },
+  );
+
   http.get<{ Querystring: { limit: number } }>(
     '/admin/fiat/appeals',
     {
       ...admin,
       schema: {
         summary:
-          'Fiat orders under appeal, oldest first, with their events (screenshots: /admin/uploads/<name>)',
+          'Fiat orders under appeal, oldest first, with their events and chat (screenshots and chat images: /admin/uploads/<name>, audited)',
         tags: ['operator'],
         security: ADMIN,
         querystring: {

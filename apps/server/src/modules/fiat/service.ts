@@ -15,6 +15,7 @@ import { Dec } from '@halyard/money';
 import type {
   FiatAppeal,
   FiatBan,
+  FiatChatMessage,
   FiatCoin,
   FiatOffer,
   FiatOrder,
@@ -43,12 +44,22 @@ import { type AccountRef, type Ledger, systemAccount, userAccount } from '../../
 import type { Db, Trx } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { formatUtc, type StoredImage } from '../identity/service.ts';
-import { type AdRow, type MerchantRow, type OrderRow, fiatStore as sql } from './store.ts';
+import {
+  type AdRow,
+  type MerchantRow,
+  type MessageRow,
+  OPEN_STATES,
+  type OrderRow,
+  fiatStore as sql,
+} from './store.ts';
 
 /** Coin amounts keep 8 decimals (spec §9: totals 8). */
 const COIN_DIGITS = 8;
 /** Expiries handled per tick, at most: a tick has a bound. */
 const EXPIRE_BATCH = 200;
+/** An order's chat keeps this many latest messages in view. */
+const CHAT_LIMIT = 200;
+const CHAT_TEXT_MAX = 500;
 /** Demo only: the house merchant confirms receipt (or pays) this long after the user's step. */
 export const DEMO_MERCHANT_DELAY_MS = 5_000;
 
@@ -144,7 +155,7 @@ export class FiatService {
   /** The payment screenshot, for the order's two parties (operators read it at /admin/uploads, audited). */
   async payImage(userId: number, id: number): Promise<StoredImage | null> {
     const { order, merchant } = await this.loadAsParty(userId, id);
-    const name = /\/uploads\/([\w-]+\.(?:jpg|png|webp))$/.exec(order.pay_img ?? '')?.[1];
+    const name = uploadName(order.pay_img);
     const payer = this.userOf(order, merchant, 'buyer');
     if (!name || payer === null) return null;
     return this.options.identity.readOwnUpload(payer, name);
@@ -630,10 +641,9 @@ export class FiatService {
 
   async appeals(limit: number): Promise<FiatAppeal[]> {
     const rows = await sql.appeals(this.options.db, limit);
-    const events = await sql.events(
-      this.options.db,
-      rows.map((row) => Number(row.id)),
-    );
+    const ids = rows.map((row) => Number(row.id));
+    const events = await sql.events(this.options.db, ids);
+    const messages = await sql.messages(this.options.db, ids, CHAT_LIMIT * Math.max(1, ids.length));
     return rows.map((row) => ({
       id: Number(row.id),
       userId: Number(row.user_id),
@@ -653,7 +663,76 @@ export class FiatService {
           at: Number(event.at),
           reason: event.reason,
         })),
+      messages: messages
+        .filter((message) => Number(message.order_id) === Number(row.id))
+        .map((message) => ({ ...chatView(message), img: message.img })),
     }));
+  }
+
+  // ── chat (issue 16 item 5) ─────────────────────────────────────────
+
+  /** The order's chat, for its two parties. */
+  async chat(userId: number, id: number): Promise<FiatChatMessage[]> {
+    await this.loadAsParty(userId, id);
+    return (await sql.messages(this.options.db, [id], CHAT_LIMIT)).map(chatView);
+  }
+
+  /** A party writes text, attaches an image of its own upload, or both, while the order is open. */
+  async say(userId: number, input: { id: number; text: string; img: string }): Promise<FiatChatMessage[]> {
+    const { order, role } = await this.loadAsParty(userId, input.id);
+    const text = input.text.trim();
+    if (!text && !input.img) throw badRequest('fiat.chatEmpty');
+    if (text.length > CHAT_TEXT_MAX) throw badRequest('fiat.chatTooLong', { max: CHAT_TEXT_MAX });
+    if (input.img && !(await this.options.identity.uploadBelongsTo(userId, input.img)))
+      throw badRequest('fiat.chatImageInvalid');
+    if (!OPEN_STATES.includes(order.state)) throw badRequest('fiat.wrongState');
+    await sql.insertMessage(this.options.db, {
+      order_id: input.id,
+      by_whom: role,
+      user_id: userId,
+      text,
+      img: input.img || null,
+      at: this.options.clock.now(),
+    });
+    return this.chat(userId, input.id);
+  }
+
+  /** An operator writes into an order's chat during its appeal; written to the audit log too. */
+  async operatorSay(input: { id: number; operator: string; text: string }): Promise<void> {
+    const text = input.text.trim();
+    const operator = input.operator.trim();
+    if (!text) throw badRequest('fiat.chatEmpty');
+    if (!operator) throw badRequest('common.invalidParams', { field: 'operator' });
+    const order = await sql.order(this.options.db, input.id);
+    if (!order) throw notFound('fiat.orderNotFound');
+    if (order.state !== 'appeal') throw badRequest('fiat.wrongState');
+    const now = this.options.clock.now();
+    await this.options.db.transaction().execute(async (trx) => {
+      await sql.insertMessage(trx, {
+        order_id: input.id,
+        by_whom: 'operator',
+        user_id: null,
+        text,
+        img: null,
+        at: now,
+      });
+      await sql.appendAudit(trx, {
+        at: now,
+        operator,
+        action: 'fiat.chat',
+        user_id: Number(order.user_id),
+        details: JSON.stringify({ orderId: input.id, text }),
+      });
+    });
+  }
+
+  /** A chat image, for the order's two parties: it is read as its writer's upload. */
+  async chatImage(userId: number, id: number, messageId: number): Promise<StoredImage | null> {
+    await this.loadAsParty(userId, id);
+    const message = await sql.message(this.options.db, messageId);
+    if (!message || Number(message.order_id) !== id || message.user_id === null) return null;
+    const name = uploadName(message.img);
+    return name ? this.options.identity.readOwnUpload(Number(message.user_id), name) : null;
   }
 
   // ── bans (AMENDMENTS A6) ───────────────────────────────────────────
@@ -788,6 +867,21 @@ export class FiatService {
     if (!merchant) throw new Error(`fiat: merchant ${id} missing`);
     return merchant;
   }
+}
+
+/** The stored name of an upload url (`/uploads/<name>`), or null. */
+function uploadName(url: string | null): string | null {
+  return /\/uploads\/([\w-]+\.(?:jpg|png|webp))$/.exec(url ?? '')?.[1] ?? null;
+}
+
+function chatView(message: MessageRow): FiatChatMessage {
+  return {
+    id: Number(message.id),
+    by: message.by_whom as FiatChatMessage['by'],
+    text: message.text,
+    hasImg: message.img !== null,
+    at: Number(message.at),
+  };
 }
 
 /** Names compared as people write them: case and runs of spaces aside. */

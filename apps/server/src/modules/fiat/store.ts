@@ -74,8 +74,19 @@ export interface FiatBansTable {
   ends_at: number;
 }
 
+export interface FiatMessagesTable {
+  id: Generated<number>;
+  order_id: number;
+  by_whom: string;
+  user_id: number | null;
+  text: string;
+  img: string | null;
+  at: number;
+}
+
 declare module '../../store/database.ts' {
   interface Database {
+    fiat_messages: FiatMessagesTable;
     fiat_merchants: FiatMerchantsTable;
     fiat_ads: FiatAdsTable;
     fiat_orders: FiatOrdersTable;
@@ -89,6 +100,7 @@ export type AdRow = Selectable<FiatAdsTable>;
 export type OrderRow = Selectable<FiatOrdersTable>;
 export type EventRow = Selectable<FiatOrderEventsTable>;
 export type BanRow = Selectable<FiatBansTable>;
+export type MessageRow = Selectable<FiatMessagesTable>;
 
 /** States in which an order is still open (its escrow is held). */
 export const OPEN_STATES: readonly FiatOrderState[] = ['to_pay', 'paid', 'appeal'];
@@ -305,6 +317,27 @@ export const fiatStore = {
       .orderBy('id', 'desc')
       .limit(limit)
       .execute();
+  },
+
+  async insertMessage(db: Executor, row: Insertable<FiatMessagesTable>): Promise<void> {
+    await db.insertInto('fiat_messages').values(row).execute();
+  },
+
+  /** The last `limit` messages of orders, oldest first. */
+  async messages(db: Executor, orderIds: readonly number[], limit: number): Promise<MessageRow[]> {
+    if (orderIds.length === 0) return [];
+    const rows = await db
+      .selectFrom('fiat_messages')
+      .selectAll()
+      .where('order_id', 'in', orderIds)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.reverse();
+  },
+
+  message(db: Executor, id: number): Promise<MessageRow | undefined> {
+    return db.selectFrom('fiat_messages').selectAll().where('id', '=', id).executeTakeFirst();
   },
 
   async appendAudit(

@@ -19,6 +19,7 @@ import { cycleVoidMigration } from './017_cycle_void.ts';
 import { ieoMigration } from './018_ieo.ts';
 import { idempotencyMigration } from './019_idempotency.ts';
 import { fiatMigration } from './020_fiat.ts';
+import { fiatChatMigration } from './021_fiat_chat.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -45,4 +46,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '018_ieo': ieoMigration,
   '019_idempotency': idempotencyMigration,
   '020_fiat': fiatMigration,
+  '021_fiat_chat': fiatChatMigration,
 };

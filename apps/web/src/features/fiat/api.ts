@@ -1,4 +1,5 @@
 import type {
+  FiatChatMessage,
   FiatCoin,
   FiatOffer,
   FiatOrder,
@@ -37,6 +38,9 @@ export const fiatApi = {
   release: (id: number) => api.post<FiatOrder>('/fiat/releaseFiatOrder', { id }),
   cancel: (id: number) => api.post<FiatOrder>('/fiat/cancelFiatOrder', { id }),
   appeal: (id: number, reason: string) => api.post<FiatOrder>('/fiat/appealFiatOrder', { id, reason }),
+  chat: (id: number) => api.get<FiatChatMessage[]>('/fiat/chatList', { id }, { quiet: true }),
+  say: (id: number, text: string, img?: string) =>
+    api.post<FiatChatMessage[]>('/fiat/chatSend', { id, text, ...(img ? { img } : {}) }),
 };
 
 export function useFiatOffers(side: FiatSide) {
@@ -64,6 +68,15 @@ export function useFiatOrder(id: number | null) {
     queryFn: () => fiatApi.order(id ?? 0),
     refetchInterval: (query) =>
       query.state.data && OPEN_STATES.includes(query.state.data.state) ? OPEN_ORDER_POLL_MS : false,
+  });
+}
+
+/** The order's chat, polled while the order is open. */
+export function useFiatChat(id: number, open: boolean) {
+  return useQuery({
+    queryKey: ['fiat', 'chat', id],
+    queryFn: () => fiatApi.chat(id),
+    refetchInterval: open ? OPEN_ORDER_POLL_MS : false,
   });
 }
 

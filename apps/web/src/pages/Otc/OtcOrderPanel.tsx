@@ -4,7 +4,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Input, Tag } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { clockText, fiatApi, OPEN_STATES, secondsUntil, useFiatOrder } from '../../features/fiat/api.ts';
+import {
+  clockText,
+  fiatApi,
+  OPEN_STATES,
+  secondsUntil,
+  useFiatChat,
+  useFiatOrder,
+} from '../../features/fiat/api.ts';
 import { identityApi } from '../../features/identity/api.ts';
 import { canvasEncoder, compressImage } from '../../features/identity/compress-image.ts';
 import { ruleText } from '../../i18n/index.ts';
@@ -62,11 +69,10 @@ function PayStep({ order, onDone }: { order: FiatOrder; onDone(): void }) {
   const [preview, setPreview] = useState<string | null>(null);
   async function pick(file: File | undefined) {
     if (!file) return;
-    const compressed = await compressImage(file, canvasEncoder).catch(() => file);
-    const [saved] = await identityApi.uploadImage(compressed, file.name.replace(/\.\w+$/, '.jpg'));
+    const saved = await uploadPicked(file);
     if (!saved) return;
     setImg(saved.url);
-    setPreview(URL.createObjectURL(compressed));
+    setPreview(saved.preview);
   }
   async function paid() {
     const error = checkPayScreenshot(img);
@@ -155,6 +161,85 @@ function AppealStep({ order, onDone }: { order: FiatOrder; onDone(): void }) {
       >
         {t('otc.appeal')}
       </Button>
+    </section>
+  );
+}
+
+/** Uploads an image the way the identity screens do: shrunk, then /user/img; answers its url. */
+async function uploadPicked(file: File): Promise<{ url: string; preview: string } | null> {
+  const compressed = await compressImage(file, canvasEncoder).catch(() => file);
+  const [saved] = await identityApi.uploadImage(compressed, file.name.replace(/\.\w+$/, '.jpg'));
+  return saved ? { url: saved.url, preview: URL.createObjectURL(compressed) } : null;
+}
+
+/** The order's chat: both parties, and support during an appeal; text and images (evidence). */
+function Chat({ order }: { order: FiatOrder }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language as Locale;
+  const open = OPEN_STATES.includes(order.state);
+  const chat = useFiatChat(order.id, open);
+  const client = useQueryClient();
+  const [text, setText] = useState('');
+  const [img, setImg] = useState<string | null>(null);
+  const who = (by: string) =>
+    by === 'operator' ? t('otc.by.operator') : by === order.role ? t('otc.by.you') : t('otc.by.other');
+  async function send() {
+    await fiatApi.say(order.id, text, img ?? undefined);
+    setText('');
+    setImg(null);
+    await client.invalidateQueries({ queryKey: ['fiat', 'chat', order.id] });
+  }
+  if (!open && (chat.data ?? []).length === 0) return null;
+  return (
+    <section className="hy-otc-card" data-testid="otc-chat">
+      <div className="hy-section-title">{t('otc.chat')}</div>
+      {(chat.data ?? []).map((message) => (
+        <div className="hy-otc-message" key={message.id}>
+          <span className="hy-muted hy-small">
+            {who(message.by)} · {formatDateTime(message.at, locale)}
+          </span>
+          <span>
+            {message.text}
+            {message.hasImg ? ` 📎 ${t('otc.imageAttached')}` : ''}
+          </span>
+        </div>
+      ))}
+      {open ? (
+        <div className="hy-otc-chat-input">
+          <Input
+            value={text}
+            onChange={setText}
+            placeholder={t('otc.chatPlaceholder')}
+            data-testid="otc-chat-text"
+          />
+          <label className="hy-link">
+            📎{img ? ' ✓' : ''}
+            <input
+              type="file"
+              accept="image/*"
+              hidden
+              onChange={(event) => {
+                const file = event.target.files?.[0];
+                if (file)
+                  uploadPicked(file).then(
+                    (saved) => setImg(saved?.url ?? null),
+                    () => undefined,
+                  );
+              }}
+            />
+          </label>
+          <Button
+            size="small"
+            color="primary"
+            data-testid="otc-chat-send"
+            onClick={() => {
+              send().catch(() => undefined);
+            }}
+          >
+            {t('otc.send')}
+          </Button>
+        </div>
+      ) : null}
     </section>
   );
 }
@@ -249,6 +334,7 @@ export function OtcOrderPanel({ id }: { id: number }) {
       {!OPEN_STATES.includes(order.state) ? null : (
         <div className="hy-muted hy-small">{t('otc.escrowNote')}</div>
       )}
+      <Chat order={order} />
       <section className="hy-otc-card">
         <div className="hy-section-title">{t('otc.history')}</div>
         {order.events.map((event) => (
