@@ -132,3 +132,41 @@ export interface FiatAppeal {
   /** The order's chat, the evidence both sides gave (images: /admin/uploads/<name>, audited). */
   messages: (FiatChatMessage & { img: string | null })[];
 }
+
+/** A merchant's ad as the merchant reads it (issue 16 item 1). */
+export interface FiatAd {
+  id: number;
+  /** From the user's side: a 'buy' ad sells coin to users, a 'sell' ad buys it from them. */
+  side: FiatSide;
+  coin: string;
+  fiat: string;
+  price: string;
+  min: string;
+  max: string;
+  available: string;
+  methods: FiatPayType[];
+  online: boolean;
+}
+
+/** The user's merchant standing: the application, the deposit, the ads and the orders to act on. */
+export interface FiatMerchantView {
+  state: 'none' | 'review' | 'approved' | 'rejected';
+  name: string;
+  /** The security deposit held while trading (coin and amount). */
+  deposit: { coin: string; amount: string };
+  ads: FiatAd[];
+  orders: FiatOrder[];
+}
+
+/** What a merchant publishes: one payment method with its payee details (the merchant's verified name). */
+export interface FiatAdInput {
+  side: FiatSide;
+  coin: string;
+  fiat: string;
+  price: string;
+  min: string;
+  max: string;
+  available: string;
+  payType: FiatPayType;
+  payee: FiatPayee;
+}

@@ -114,3 +114,22 @@ export function fiatBanEnd(earlierBans: number, startsAt: number): number {
   const endOfDay = (Math.floor(startsAt / DAY_MS) + 1) * DAY_MS;
   return Math.max(endOfDay, startsAt + longest);
 }
+
+/**
+ * An ad's terms (issue 16 item 1): a positive price, single-order limits in
+ * fiat (2 decimals, min ≤ max) and a positive coin amount the ad may trade.
+ */
+export function checkFiatAdTerms(input: {
+  price: string;
+  min: string;
+  max: string;
+  available: string;
+}): RuleError | null {
+  const error =
+    checkPositiveInput(input.price, 'price', { decimals: 8 }) ??
+    checkPositiveInput(input.min, 'amount', { decimals: FIAT_DECIMALS }) ??
+    checkPositiveInput(input.max, 'amount', { decimals: FIAT_DECIMALS }) ??
+    checkPositiveInput(input.available, 'amount', { decimals: 8 });
+  if (error !== null) return error;
+  return Dec.parse(input.min).gt(Dec.parse(input.max)) ? ruleError('fiat.limitsInverted') : null;
+}

@@ -32,6 +32,8 @@ export const NAMED_SYSTEM_WALLETS = {
   cycle_stakes: { mayGoNegative: false },
   /** The demo house merchant's coin for fiat orders; its escrow holds are taken from it (modules/fiat). */
   fiat_house: { mayGoNegative: false },
+  /** Fiat merchants' security deposits, each a hold from the merchant's fiat wallet while it trades (modules/fiat). */
+  fiat_deposits: { mayGoNegative: false },
 } as const satisfies Record<string, { mayGoNegative: boolean }>;
 export type NamedSystemWallet = keyof typeof NAMED_SYSTEM_WALLETS;
 

@@ -408,6 +408,90 @@ describe('appeals', () => {
   });
 });
 
+describe('merchants by operator approval', () => {
+  it('applies with the deposit, is approved (deposit held, audited), publishes the best ad, is matched and releases', async () => {
+    const merchant = await seller('1000');
+    expect((await post(h, '/fiat/publishAd', {}, merchant.token)).code).toBe(400);
+    const applied = await expectOk(post(h, '/fiat/applyMerchant', {}, merchant.token));
+    expect(applied.data).toMatchObject({ state: 'review', name: 'Li Si' });
+    expect((await post(h, '/fiat/applyMerchant', {}, merchant.token)).msg).toBe(en('fiat.merchantExists'));
+    const poor = await verifiedUser(h);
+    expect((await post(h, '/fiat/applyMerchant', {}, poor.token)).msg).toBe(
+      en('fiat.depositMissing', { coin: 'USDT', amount: '500' }),
+    );
+    const ad = {
+      side: 'buy',
+      coin: 'USDT',
+      fiat: 'CNY',
+      price: '7.2',
+      min: '100',
+      max: '1000',
+      available: '200',
+      payType: 'bank',
+      ...BANK_CNY,
+    };
+    expect((await post(h, '/fiat/publishAd', ad, merchant.token)).msg).toBe(en('fiat.notMerchant'));
+    const decide = {
+      userId: merchant.id,
+      approve: true,
+      operator: 'ops-4',
+      reason: 'KYC and deposit checked',
+    };
+    await expectOk(post(h, '/admin/fiat/merchants/decide', decide, undefined, admin));
+    expect((await post(h, '/admin/fiat/merchants/decide', decide, undefined, admin)).msg).toBe(
+      en('fiat.wrongState'),
+    );
+    expect(await balanceOf(h, fiatWallet(merchant), 'USDT')).toEqual({ available: '500', locked: '500' });
+    expect((await h.app.identity.service.auditLog(merchant.id, 1))[0]).toMatchObject({
+      action: 'fiat.merchant.approve',
+    });
+
+    expect((await post(h, '/fiat/publishAd', { ...ad, min: '2000' }, merchant.token)).msg).toBe(
+      en('fiat.limitsInverted'),
+    );
+    expect((await post(h, '/fiat/publishAd', { ...ad, payeeName: 'Zhang San' }, merchant.token)).msg).toBe(
+      en('fiat.payeeNameNotVerified', { name: 'Li Si' }),
+    );
+    await expectOk(post(h, '/fiat/publishAd', ad, merchant.token));
+
+    // The merchant's 7.2 beats the house's 7.25: the buyer is matched to it and pays the merchant.
+    const buyer = await verifiedUser(h);
+    const order = await bought(buyer, '720');
+    expect(order).toMatchObject({ price: '7.2', number: '100', merchant: { name: 'Li Si', demo: false } });
+    expect(await balanceOf(h, fiatWallet(merchant), 'USDT')).toEqual({ available: '400', locked: '600' });
+    const view = (await expectOk(get(h, '/fiat/myMerchant', merchant.token))).data as {
+      ads: { available: string }[];
+      orders: FiatOrder[];
+    };
+    expect(view.ads[0]?.available).toBe('100');
+    expect(view.orders[0]).toMatchObject({ id: order.id, role: 'seller', state: 'to_pay' });
+    expect((await post(h, '/fiat/releaseFiatOrder', { id: order.id }, merchant.token)).msg).toBe(
+      en('fiat.wrongState'),
+    );
+    expect((await post(h, '/fiat/cancelFiatOrder', { id: order.id }, merchant.token)).msg).toBe(
+      en('fiat.wrongParty'),
+    );
+    await expectOk(markPaid(buyer, order.id));
+    const image = await h.app.http.inject({
+      url: `/fiat/payImg?id=${order.id}`,
+      headers: { token: merchant.token },
+    });
+    expect(image.statusCode).toBe(200);
+    await expectOk(post(h, '/fiat/releaseFiatOrder', { id: order.id }, merchant.token));
+    expect(await balanceOf(h, fiatWallet(buyer), 'USDT')).toEqual({ available: '100', locked: '0' });
+    expect(await balanceOf(h, fiatWallet(merchant), 'USDT')).toEqual({ available: '400', locked: '500' });
+
+    // Away: the ad goes offline and the house takes the next order.
+    const adId = (
+      (await expectOk(get(h, '/fiat/myMerchant', merchant.token))).data as { ads: { id: number }[] }
+    ).ads[0]!.id;
+    await expectOk(post(h, '/fiat/adOnline', { id: adId, online: false }, merchant.token));
+    const next = await bought(await verifiedUser(h), '725');
+    expect(next.merchant.demo).toBe(true);
+    await expectOk(post(h, '/fiat/adOnline', { id: adId, online: false }, merchant.token));
+  });
+});
+
 describe('the order chat', () => {
   it("is read and written by the two parties and, during an appeal, an operator (audited); images must be one's own", async () => {
     const user = await verifiedUser(h);

@@ -1,3 +1,4 @@
+import type { FiatPayee } from '@halyard/protocol';
 import { FIAT_PAY_METHODS } from '@halyard/rules';
 import type { FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
 import { currentUser, requireAdmin } from '../../http/auth.ts';
@@ -153,19 +154,7 @@ export function registerFiatRoutes(
     },
     async (request) => {
       const { coin: c, fiat: f, amount: a, payType: p, ...rest } = request.body;
-      const payee = {
-        payeeName: rest.payeeName ?? '',
-        cardNumber: rest.cardNumber ?? '',
-        bank: rest.bank ?? '',
-        branch: rest.branch ?? '',
-        accountType: rest.accountType ?? '',
-        bankAddress: rest.bankAddress ?? '',
-        swift: rest.swift ?? '',
-        iban: rest.iban ?? '',
-        remark: rest.remark ?? '',
-        wechatAccount: rest.wechatAccount ?? '',
-        wechatCode: rest.wechatCode ?? '',
-      };
+      const payee = payeeOf(rest);
       const order = await service.sell(
         currentUser(request).id,
         { coin: c, fiat: f, amount: a, payType: p, payee },
@@ -325,7 +314,115 @@ export function registerFiatRoutes(
       ),
   );
 
+  http.get(
+    '/fiat/myMerchant',
+    {
+      ...guard,
+      schema: {
+        summary:
+          'Your merchant standing: application state, security deposit, your ads and your latest orders',
+        tags: ['fiat'],
+        security: USER,
+      },
+    },
+    async (request) => ok(await service.merchantView(currentUser(request).id)),
+  );
+
+  http.post(
+    '/fiat/applyMerchant',
+    {
+      ...guard,
+      config: orderRate,
+      schema: {
+        summary:
+          'Apply to be a merchant (verified identity, the security deposit in your c2c wallet); an operator decides',
+        tags: ['fiat'],
+        security: USER,
+      },
+    },
+    async (request) => ok(await service.applyMerchant(currentUser(request).id), 'fiat.merchantApplied'),
+  );
+
+  http.post<{
+    Body: OrderBody &
+      PayeeBody & { side: 'buy' | 'sell'; price: string; min: string; max: string; available: string };
+  }>(
+    '/fiat/publishAd',
+    {
+      ...guard,
+      config: orderRate,
+      schema: {
+        summary:
+          "An approved merchant publishes an ad: side (users' view), coin, fiat, price, single-order min and max (fiat), coin available, one payment method with its payee details",
+        tags: ['fiat'],
+        security: USER,
+        body: {
+          type: 'object',
+          required: ['side', 'coin', 'fiat', 'price', 'min', 'max', 'available', 'payType'],
+          properties: {
+            side: { type: 'string', enum: ['buy', 'sell'] },
+            coin,
+            fiat,
+            price: text(40),
+            min: text(40),
+            max: text(40),
+            available: text(40),
+            payType,
+            ...PAYEE_FIELDS,
+          },
+        },
+      },
+    },
+    async (request) => {
+      const { side, coin: c, fiat: f, price, min, max, available, payType: p, ...rest } = request.body;
+      const input = { side, coin: c, fiat: f, price, min, max, available, payType: p, payee: payeeOf(rest) };
+      return ok(await service.publishAd(currentUser(request).id, input), 'fiat.adPublished');
+    },
+  );
+
+  http.post<{ Body: { id: number; online: boolean } }>(
+    '/fiat/adOnline',
+    {
+      ...guard,
+      schema: {
+        summary: 'Take one of your ads offline (away) or back online',
+        tags: ['fiat'],
+        security: USER,
+        body: { type: 'object', required: ['id', 'online'], properties: { id, online: { type: 'boolean' } } },
+      },
+    },
+    async (request) =>
+      ok(await service.setAdOnline(currentUser(request).id, request.body.id, request.body.online)),
+  );
+
   const admin = { preHandler: requireAdmin(options.adminToken) };
+  http.post<{ Body: { userId: number; approve: boolean; operator: string; reason: string } }>(
+    '/admin/fiat/merchants/decide',
+    {
+      ...admin,
+      schema: {
+        summary:
+          "Approve (the security deposit is held in the ledger) or reject a user's merchant application; audited",
+        tags: ['operator'],
+        security: ADMIN,
+        body: {
+          type: 'object',
+          required: ['userId', 'approve', 'operator', 'reason'],
+          properties: {
+            userId: id,
+            approve: { type: 'boolean' },
+            operator: { ...text(64, 'Who decides (recorded in the audit log)'), minLength: 1 },
+            reason: text(500),
+          },
+        },
+      },
+    },
+    async (request) => {
+      await service.decideMerchant(request.body);
+      return ok(null);
+    },
+  );
+
   http.post<{ Body: { id: number; operator: string; text: string } }>(
     '/admin/fiat/chat',
     {
@@ -395,6 +492,23 @@ export function registerFiatRoutes(
       return ok(null, 'fiat.resolved');
     },
   );
+}
+
+/** The payee fields of a body, each empty when not given. */
+function payeeOf(body: PayeeBody): FiatPayee {
+  return {
+    payeeName: body.payeeName ?? '',
+    cardNumber: body.cardNumber ?? '',
+    bank: body.bank ?? '',
+    branch: body.branch ?? '',
+    accountType: body.accountType ?? '',
+    bankAddress: body.bankAddress ?? '',
+    swift: body.swift ?? '',
+    iban: body.iban ?? '',
+    remark: body.remark ?? '',
+    wechatAccount: body.wechatAccount ?? '',
+    wechatCode: body.wechatCode ?? '',
+  };
 }
 
 function sendImage(reply: FastifyReply, image: { contentType: string; bytes: Buffer } | null) {

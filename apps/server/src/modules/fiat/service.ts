@@ -13,10 +13,13 @@
  */
 import { Dec } from '@halyard/money';
 import type {
+  FiatAd,
+  FiatAdInput,
   FiatAppeal,
   FiatBan,
   FiatChatMessage,
   FiatCoin,
+  FiatMerchantView,
   FiatOffer,
   FiatOrder,
   FiatOrderEvent,
@@ -29,12 +32,14 @@ import type {
 } from '@halyard/protocol';
 import { translate } from '@halyard/protocol';
 import {
+  checkFiatAdTerms,
   checkFiatAmount,
   checkFiatPayee,
   checkPayScreenshot,
   EMPTY_FIAT_PAYEE,
   FIAT_BAN_LADDER_MINUTES,
   FIAT_CANCELS_BEFORE_BAN,
+  FIAT_PAY_WINDOW_MS,
   fiatBanEnd,
   type RuleError,
 } from '@halyard/rules';
@@ -57,6 +62,8 @@ import {
 const COIN_DIGITS = 8;
 /** Expiries handled per tick, at most: a tick has a bound. */
 const EXPIRE_BATCH = 200;
+/** The security deposit a merchant's approval holds (issue 16 item 1). */
+export const MERCHANT_DEPOSIT = { coin: 'USDT', amount: '500' } as const;
 /** An order's chat keeps this many latest messages in view. */
 const CHAT_LIMIT = 200;
 const CHAT_TEXT_MAX = 500;
@@ -667,6 +674,146 @@ export class FiatService {
         .filter((message) => Number(message.order_id) === Number(row.id))
         .map((message) => ({ ...chatView(message), img: message.img })),
     }));
+  }
+
+  // ── merchants (issue 16 item 1) ──────────────────────────────────
+
+  /** A user with verified identity and the deposit in the c2c wallet applies; an operator decides. */
+  async applyMerchant(userId: number): Promise<FiatMerchantView> {
+    const { db, ledger, clock, identity } = this.options;
+    await identity.assertNotFrozen(userId);
+    const name = await identity.verifiedName(userId);
+    if (name === null) throw forbidden('identity.kycRequired');
+    if (await sql.merchantOfUser(db, userId)) throw badRequest('fiat.merchantExists');
+    const balance = await ledger.balance({ ...userAccount(userId, 'fiat'), asset: MERCHANT_DEPOSIT.coin });
+    if (balance.available.lt(Dec.parse(MERCHANT_DEPOSIT.amount)))
+      throw badRequest('fiat.depositMissing', { ...MERCHANT_DEPOSIT });
+    await sql.insertMerchant(db, {
+      user_id: userId,
+      name,
+      demo_key: null,
+      completed: 0,
+      orders: 0,
+      release_ms_total: 0,
+      created_at: clock.now(),
+      state: 'review',
+      deposit_hold: null,
+    });
+    return this.merchantView(userId);
+  }
+
+  /** An operator approves (the deposit is held in the ledger) or rejects an application; audited. */
+  async decideMerchant(input: {
+    userId: number;
+    approve: boolean;
+    operator: string;
+    reason: string;
+  }): Promise<void> {
+    const { db, ledger, clock } = this.options;
+    const operator = input.operator.trim();
+    const reason = input.reason.trim();
+    if (!operator) throw badRequest('common.invalidParams', { field: 'operator' });
+    if (!reason) throw badRequest('identity.reasonRequired');
+    const merchant = await sql.merchantOfUser(db, input.userId);
+    if (merchant?.state !== 'review') throw badRequest('fiat.wrongState');
+    const now = clock.now();
+    await ledger.transaction(async (trx) => {
+      const hold = input.approve ? `fiat:merchant-deposit:${merchant.id}` : null;
+      if (
+        !(await sql.decideMerchant(trx, Number(merchant.id), input.approve ? 'approved' : 'rejected', hold))
+      )
+        throw badRequest('fiat.wrongState');
+      if (hold) {
+        await ledger.execute(
+          [
+            {
+              id: hold,
+              type: 'pending',
+              code: 'fiat_merchant_deposit',
+              reference: `fiat:merchant:${merchant.id}`,
+              debit: userAccount(input.userId, 'fiat'),
+              credit: systemAccount('fiat_deposits'),
+              asset: MERCHANT_DEPOSIT.coin,
+              amount: Dec.parse(MERCHANT_DEPOSIT.amount),
+            },
+          ],
+          trx,
+        );
+      }
+      await sql.appendAudit(trx, {
+        at: now,
+        operator,
+        action: input.approve ? 'fiat.merchant.approve' : 'fiat.merchant.reject',
+        user_id: input.userId,
+        details: JSON.stringify({ merchantId: Number(merchant.id), reason }),
+      });
+    });
+  }
+
+  /** An approved merchant publishes an ad: limits, amount and payee details in its own verified name. */
+  async publishAd(userId: number, input: FiatAdInput): Promise<FiatMerchantView> {
+    const { db, clock } = this.options;
+    const merchant = await sql.merchantOfUser(db, userId);
+    if (merchant?.state !== 'approved') throw forbidden('fiat.notMerchant');
+    throwIf(checkFiatAdTerms(input));
+    throwIf(checkFiatPayee(input.payType, input.fiat, input.payee));
+    if (!sameName(merchant.name, input.payee.payeeName))
+      throw badRequest('fiat.payeeNameNotVerified', { name: merchant.name });
+    await sql.insertAd(db, {
+      merchant_id: Number(merchant.id),
+      side: input.side,
+      coin: input.coin,
+      fiat: input.fiat,
+      price: Dec.parse(input.price).toString(),
+      min_amount: Dec.parse(input.min).toString(),
+      max_amount: Dec.parse(input.max).toString(),
+      available: Dec.parse(input.available).toString(),
+      methods: JSON.stringify([{ payType: input.payType, payee: input.payee }]),
+      window_ms: FIAT_PAY_WINDOW_MS,
+      online: 1,
+      demo_key: null,
+      created_at: clock.now(),
+    });
+    return this.merchantView(userId);
+  }
+
+  /** A merchant takes an ad offline (away) or back online; open orders keep going. */
+  async setAdOnline(userId: number, adId: number, online: boolean): Promise<FiatMerchantView> {
+    const { db } = this.options;
+    const merchant = await sql.merchantOfUser(db, userId);
+    const ad = await sql.ad(db, adId);
+    if (!merchant || !ad || Number(ad.merchant_id) !== Number(merchant.id)) throw notFound('fiat.adNotFound');
+    await sql.updateAd(db, adId, { online: online ? 1 : 0 });
+    return this.merchantView(userId);
+  }
+
+  /** GET /fiat/myMerchant: the application's state, the deposit, the ads and the latest orders. */
+  async merchantView(userId: number): Promise<FiatMerchantView> {
+    const { db } = this.options;
+    const merchant = await sql.merchantOfUser(db, userId);
+    if (!merchant) return { state: 'none', name: '', deposit: { ...MERCHANT_DEPOSIT }, ads: [], orders: [] };
+    const ads = await sql.adsOfMerchant(db, Number(merchant.id));
+    const orders = await sql.merchantOrders(db, Number(merchant.id), 50);
+    return {
+      state: merchant.state,
+      name: merchant.name,
+      deposit: { ...MERCHANT_DEPOSIT },
+      ads: ads.map(
+        (ad): FiatAd => ({
+          id: Number(ad.id),
+          side: ad.side,
+          coin: ad.coin,
+          fiat: ad.fiat,
+          price: Dec.parse(ad.price).toString(),
+          min: Dec.parse(ad.min_amount).toString(),
+          max: Dec.parse(ad.max_amount).toString(),
+          available: Dec.parse(ad.available).toString(),
+          methods: parseMethods(ad.methods).map((method) => method.payType),
+          online: Number(ad.online) === 1,
+        }),
+      ),
+      orders: await this.views(orders, userId),
+    };
   }
 
   // ── chat (issue 16 item 5) ─────────────────────────────────────────

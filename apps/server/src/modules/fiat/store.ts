@@ -11,6 +11,10 @@ export interface FiatMerchantsTable {
   orders: number;
   release_ms_total: number;
   created_at: number;
+  /** 'review' (an application), 'approved' (trades), 'rejected'. */
+  state: Generated<'review' | 'approved' | 'rejected'>;
+  /** The ledger hold of the security deposit, once approved (null for the house). */
+  deposit_hold: string | null;
 }
 
 export interface FiatAdsTable {
@@ -154,8 +158,43 @@ export const fiatStore = {
     return db.selectFrom('fiat_ads').selectAll().where('demo_key', '=', key).executeTakeFirst();
   },
 
-  async insertAd(db: Executor, row: Insertable<FiatAdsTable>): Promise<void> {
-    await db.insertInto('fiat_ads').values(row).execute();
+  async insertAd(db: Executor, row: Insertable<FiatAdsTable>): Promise<AdRow> {
+    return db.insertInto('fiat_ads').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  adsOfMerchant(db: Executor, merchantId: number): Promise<AdRow[]> {
+    return db
+      .selectFrom('fiat_ads')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .orderBy('id')
+      .execute();
+  },
+
+  async decideMerchant(
+    db: Executor,
+    id: number,
+    state: 'approved' | 'rejected',
+    depositHold: string | null,
+  ): Promise<boolean> {
+    const result = await db
+      .updateTable('fiat_merchants')
+      .set({ state, deposit_hold: depositHold })
+      .where('id', '=', id)
+      .where('state', '=', 'review')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
+  /** Orders of a merchant, newest first. */
+  merchantOrders(db: Executor, merchantId: number, limit: number): Promise<OrderRow[]> {
+    return db
+      .selectFrom('fiat_orders')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
   },
 
   async updateAd(

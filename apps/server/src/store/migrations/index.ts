@@ -20,6 +20,7 @@ import { ieoMigration } from './018_ieo.ts';
 import { idempotencyMigration } from './019_idempotency.ts';
 import { fiatMigration } from './020_fiat.ts';
 import { fiatChatMigration } from './021_fiat_chat.ts';
+import { fiatMerchantsMigration } from './022_fiat_merchants.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -47,4 +48,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '019_idempotency': idempotencyMigration,
   '020_fiat': fiatMigration,
   '021_fiat_chat': fiatChatMigration,
+  '022_fiat_merchants': fiatMerchantsMigration,
 };
