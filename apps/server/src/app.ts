@@ -126,7 +126,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     onError: (error) => http.log.error({ err: error }, 'spot'),
   });
   spot.registerRoutes(http);
-  const faucet = createFaucetModule({ ledger, identity: identity.service, requireUser: identity.requireUser });
+  const faucet = createFaucetModule({
+    ledger,
+    identity: identity.service,
+    requireUser: identity.requireUser,
+  });
   if (config.demo) faucet.registerRoutes(http);
   const wallet = createWalletModule({
     store,
@@ -136,6 +140,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     index: market.index,
     // Read at request time, after the futures module below exists: futures never depends on the wallet.
     futuresExposure: async (userId) => futures.service.exposure(userId),
+    // Launched tokens live only in the ledger; read at request time, as above (the IEO module comes later).
+    listedCoins: async () => ieo.service.launchedCoins(),
     requireUser: identity.requireUser,
     config: config.wallet,
     adminToken: config.adminToken,

@@ -286,19 +286,34 @@ describe('vesting', () => {
     h.clock.set(project.endTime + DAY);
     await h.app.ieo.service.tick();
     expect(await balanceOf(h, spot(user), 'TEST')).toEqual({ available: '33.33', locked: '0' });
+    // The released token is a coin of the user's assets like any other: listed, readable and movable.
+    expect((await expectOk(get(h, '/account/balance?coin=TEST', user.token))).data).toMatchObject({
+      usable: '33.33',
+    });
+    const assets = (await expectOk(get(h, '/account/myAccount', user.token))).data as Array<{ coin: string }>;
+    expect(assets.find((row) => row.coin === 'TEST')).toMatchObject({ usable: '33.33' });
+    await expectOk(
+      post(
+        h,
+        '/account/contractTransfer',
+        { coin: 'TEST', number: '0.33', from: 'spot', to: 'futures' },
+        user.token,
+      ),
+    );
+    expect(await balanceOf(h, spot(user), 'TEST')).toEqual({ available: '33', locked: '0' });
 
     // A restart while two tranches are due: the new app releases them as it starts.
     await h.app.close();
     h.clock.set(project.endTime + DAY + 61 * DAY);
     const app = await createApp({ config: h.config, store: h.store, clock: h.clock, rateLimits: false });
     h.app = app;
-    expect(await balanceOf(h, spot(user), 'TEST')).toEqual({ available: '100', locked: '0' });
+    expect(await balanceOf(h, spot(user), 'TEST')).toEqual({ available: '99.67', locked: '0' });
     expect(await balanceOf(h, userAccount(user.id, 'ieo'), 'TEST')).toEqual({ available: '0', locked: '0' });
     // (The session expired in those 61 days: read the orders through the service.)
     const [done] = await h.app.ieo.service.orders(user.id, 1, 20);
     expect(done).toMatchObject({ state: 'released', locked: '0', released: '100', nextRelease: null });
     await h.app.ieo.service.tick();
-    expect(await balanceOf(h, spot(user), 'TEST')).toEqual({ available: '100', locked: '0' });
+    expect(await balanceOf(h, spot(user), 'TEST')).toEqual({ available: '99.67', locked: '0' });
   });
 });
 

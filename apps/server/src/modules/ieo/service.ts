@@ -341,6 +341,11 @@ export class IeoService {
 
   // ── reads ─────────────────────────────────────────────────────────────
 
+  /** The tokens users may hold from a launch (the wallet lists them beside its own coins). */
+  launchedCoins(): Promise<string[]> {
+    return sql.launchedCoins(this.db);
+  }
+
   async list(locale: Locale, state: IeoState | null): Promise<IeoProject[]> {
     const rows = await sql.projects(this.db, state ? [state] : null);
     const commits = await sql.commitTotals(

@@ -126,6 +126,17 @@ export const ieoStore = {
     return query.orderBy('start_at', 'desc').orderBy('id', 'desc').limit(200).execute();
   },
 
+  /** The tokens of every project that was not cancelled: coins users may hold. */
+  async launchedCoins(db: Executor): Promise<string[]> {
+    const rows = await db
+      .selectFrom('ieo_projects')
+      .select('coin')
+      .distinct()
+      .where('state', '!=', 'cancelled')
+      .execute();
+    return rows.map((row) => row.coin);
+  },
+
   /** Projects whose state the clock may move: not yet ended or cancelled. */
   async liveProjects(db: Executor): Promise<ProjectRow[]> {
     return db

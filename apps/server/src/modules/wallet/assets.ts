@@ -82,6 +82,7 @@ export class AssetsService {
       identity: IdentityService;
       wallet: WalletService;
       futuresExposure: FuturesExposureSource;
+      listedCoins: () => Promise<string[]>;
     },
   ) {}
 
@@ -90,13 +91,14 @@ export class AssetsService {
     return new Map(exposures.map((exposure) => [exposure.coin, exposure]));
   }
 
-  /** Every coin the exchange knows: the wallet's coins, the priced coins and the quote coin. */
+  /** Every coin the exchange knows: the wallet's coins, the priced coins, the quote coin and the listed coins. */
   async knownCoins(): Promise<string[]> {
-    const { wallet, index } = this.options;
+    const { wallet, index, listedCoins } = this.options;
     const coins = new Set<string>([
       index.quote,
       ...(await wallet.coins()).map((entry) => entry.coin),
       ...index.coins(),
+      ...(await listedCoins()),
     ]);
     return [...coins];
   }

@@ -42,6 +42,8 @@ export interface WalletModuleOptions {
   index: IndexPriceSource;
   /** The futures module's margin, unrealised PnL and entrust holds of a user (for the futures asset and the totals). */
   futuresExposure: FuturesExposureSource;
+  /** Coins that exist only inside the exchange (launched tokens): known to balances and transfers, not to chains. */
+  listedCoins: () => Promise<string[]>;
   requireUser: preHandlerAsyncHookHandler;
   config: WalletConfig;
   adminToken: string;
@@ -59,6 +61,7 @@ export function createWalletModule(options: WalletModuleOptions): WalletModule {
     identity: options.identity,
     wallet: service,
     futuresExposure: options.futuresExposure,
+    listedCoins: options.listedCoins,
   });
   const locals: LocalChain[] = [];
   let timer: NodeJS.Timeout | null = null;
