@@ -1,6 +1,8 @@
 import type {
+  FiatAdInput,
   FiatChatMessage,
   FiatCoin,
+  FiatMerchantView,
   FiatOffer,
   FiatOrder,
   FiatPayee,
@@ -38,6 +40,11 @@ export const fiatApi = {
   release: (id: number) => api.post<FiatOrder>('/fiat/releaseFiatOrder', { id }),
   cancel: (id: number) => api.post<FiatOrder>('/fiat/cancelFiatOrder', { id }),
   appeal: (id: number, reason: string) => api.post<FiatOrder>('/fiat/appealFiatOrder', { id, reason }),
+  merchant: () => api.get<FiatMerchantView>('/fiat/myMerchant'),
+  applyMerchant: () => api.post<FiatMerchantView>('/fiat/applyMerchant'),
+  publishAd: ({ payee, ...terms }: FiatAdInput) =>
+    api.post<FiatMerchantView>('/fiat/publishAd', { ...terms, ...payee }),
+  adOnline: (id: number, online: boolean) => api.post<FiatMerchantView>('/fiat/adOnline', { id, online }),
   chat: (id: number) => api.get<FiatChatMessage[]>('/fiat/chatList', { id }, { quiet: true }),
   say: (id: number, text: string, img?: string) =>
     api.post<FiatChatMessage[]>('/fiat/chatSend', { id, text, ...(img ? { img } : {}) }),

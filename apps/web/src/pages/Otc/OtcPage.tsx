@@ -1,6 +1,6 @@
 import { Dec } from '@halyard/money';
 import type { FiatOffer, FiatPayee, FiatPayType, FiatSide, Locale } from '@halyard/protocol';
-import { checkFiatAmount, checkFiatPayee, EMPTY_FIAT_PAYEE, IBAN_FIATS } from '@halyard/rules';
+import { checkFiatAmount, checkFiatPayee, EMPTY_FIAT_PAYEE } from '@halyard/rules';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Input, Selector, Tabs } from 'antd-mobile';
 import { useState } from 'react';
@@ -21,16 +21,11 @@ import { formatDateTime } from '../../shared/format.ts';
 import { EmptyState } from '../../shared/ui/EmptyState.tsx';
 import { PageFrame } from '../../shared/ui/PageFrame.tsx';
 import { toast } from '../../shared/ui/toast.ts';
+import { OtcMerchant } from './OtcMerchant.tsx';
 import { OtcOrderPanel } from './OtcOrderPanel.tsx';
+import { payeeFields } from './payee-fields.ts';
 import '../../features/funds/funds.css';
 import './otc.css';
-
-/** The payee fields a seller types for each method (spec §5); the IBAN replaces the card number for IBAN currencies. */
-function payeeFields(payType: FiatPayType, fiat: string): (keyof FiatPayee)[] {
-  if (payType === 'wechat') return ['payeeName', 'wechatAccount', 'wechatCode'];
-  const account: keyof FiatPayee = IBAN_FIATS.includes(fiat) ? 'iban' : 'cardNumber';
-  return ['payeeName', account, 'bank', 'branch', 'swift'];
-}
 
 /** The ban in force with its reason and end, or the ladder before it bites (AMENDMENTS A6). */
 function Standing() {
@@ -228,7 +223,7 @@ export function OtcPage() {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [params, setParams] = useSearchParams();
-  const [tab, setTab] = useState<'buy' | 'sell' | 'orders'>('buy');
+  const [tab, setTab] = useState<'buy' | 'sell' | 'orders' | 'merchant'>('buy');
   const orderId = Number(params.get('order')) || null;
   const open = (id: number) => {
     client.invalidateQueries({ queryKey: ['fiat'] }).catch(() => undefined);
@@ -256,12 +251,11 @@ export function OtcPage() {
                 title={openCount > 0 ? `${t('otc.tabOrders')} (${openCount})` : t('otc.tabOrders')}
                 key="orders"
               />
+              <Tabs.Tab title={t('otc.tabMerchant')} key="merchant" />
             </Tabs>
-            {tab === 'orders' ? (
-              <OrderList onOpen={open} />
-            ) : (
-              <PlaceForm key={tab} side={tab} onPlaced={open} />
-            )}
+            {tab === 'orders' ? <OrderList onOpen={open} /> : null}
+            {tab === 'merchant' ? <OtcMerchant onOpen={open} /> : null}
+            {tab === 'buy' || tab === 'sell' ? <PlaceForm key={tab} side={tab} onPlaced={open} /> : null}
           </>
         )}
       </div>

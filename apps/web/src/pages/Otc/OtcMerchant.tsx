@@ -1,0 +1,160 @@
+import type { FiatAdInput, FiatMerchantView, FiatPayee, FiatPayType, FiatSide } from '@halyard/protocol';
+import { checkFiatAdTerms, checkFiatPayee, EMPTY_FIAT_PAYEE } from '@halyard/rules';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Input, Selector, Switch } from 'antd-mobile';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { fiatApi } from '../../features/fiat/api.ts';
+import { ruleText } from '../../i18n/index.ts';
+import { toast } from '../../shared/ui/toast.ts';
+import { payeeFields } from './payee-fields.ts';
+
+/** The merchant's side of /otc (issue 16 item 1): apply, publish ads, take them offline, act on orders. */
+export function OtcMerchant({ onOpen }: { onOpen(id: number): void }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const view = useQuery({ queryKey: ['fiat', 'merchant'], queryFn: fiatApi.merchant }).data;
+  const refresh = (next: FiatMerchantView) => client.setQueryData(['fiat', 'merchant'], next);
+  if (!view) return null;
+  if (view.state === 'none' || view.state === 'rejected') {
+    return (
+      <section className="hy-otc-card" data-testid="otc-merchant">
+        <div>{t('otc.merchantPitch', { amount: view.deposit.amount, coin: view.deposit.coin })}</div>
+        {view.state === 'rejected' ? <div className="hy-muted">{t('otc.merchantRejected')}</div> : null}
+        <Button
+          block
+          color="primary"
+          data-testid="otc-apply"
+          onClick={() => {
+            fiatApi
+              .applyMerchant()
+              .then(refresh)
+              .catch(() => undefined);
+          }}
+        >
+          {t('otc.applyMerchant')}
+        </Button>
+      </section>
+    );
+  }
+  if (view.state === 'review') {
+    return (
+      <section className="hy-otc-card" data-testid="otc-merchant">
+        {t('otc.merchantReview')}
+      </section>
+    );
+  }
+  return (
+    <div className="hy-otc-form" data-testid="otc-merchant">
+      <div className="hy-section-title">{t('otc.myAds')}</div>
+      {view.ads.map((ad) => (
+        <div className="hy-otc-row" key={ad.id}>
+          <span>
+            {ad.side === 'buy' ? t('otc.adSells', { coin: ad.coin }) : t('otc.adBuys', { coin: ad.coin })} ·{' '}
+            {ad.price} {ad.fiat}
+            <div className="hy-muted hy-small">
+              {ad.min} – {ad.max} {ad.fiat} · {ad.available} {ad.coin}
+            </div>
+          </span>
+          <Switch
+            checked={ad.online}
+            onChange={(online) => {
+              fiatApi
+                .adOnline(ad.id, online)
+                .then(refresh)
+                .catch(() => undefined);
+            }}
+          />
+        </div>
+      ))}
+      <AdForm onPublished={refresh} />
+      <div className="hy-section-title">{t('otc.merchantOrders')}</div>
+      {view.orders.map((order) => (
+        <button type="button" className="hy-otc-list-row" key={order.id} onClick={() => onOpen(order.id)}>
+          <span>
+            #{order.id} · {order.number} {order.coin}
+          </span>
+          <span className="hy-num">
+            {order.amount} {order.fiat}
+            <div className="hy-small">{t(`otc.state.${order.state}`)}</div>
+          </span>
+        </button>
+      ))}
+    </div>
+  );
+}
+
+const TERMS = ['price', 'min', 'max', 'available'] as const;
+
+function AdForm({ onPublished }: { onPublished(view: FiatMerchantView): void }) {
+  const { t } = useTranslation();
+  const [side, setSide] = useState<FiatSide>('buy');
+  const [coin, setCoin] = useState('USDT');
+  const [fiat, setFiat] = useState('CNY');
+  const [payType, setPayType] = useState<FiatPayType>('bank');
+  const [terms, setTerms] = useState({ price: '', min: '', max: '', available: '' });
+  const [payee, setPayee] = useState<FiatPayee>(EMPTY_FIAT_PAYEE);
+  async function publish() {
+    const input: FiatAdInput = { side, coin, fiat, payType, payee, ...terms };
+    const error = checkFiatAdTerms(input) ?? checkFiatPayee(payType, fiat, payee);
+    if (error) {
+      toast(ruleText(error));
+      return;
+    }
+    onPublished(await fiatApi.publishAd(input));
+    toast(t('otc.adPublished'));
+  }
+  return (
+    <section className="hy-otc-card">
+      <div className="hy-section-title">{t('otc.newAd')}</div>
+      <Selector
+        columns={2}
+        options={[
+          { label: t('otc.adSells', { coin }), value: 'buy' },
+          { label: t('otc.adBuys', { coin }), value: 'sell' },
+        ]}
+        value={[side]}
+        onChange={(values) => values[0] && setSide(values[0] as FiatSide)}
+      />
+      <div className="hy-otc-row">
+        <Input value={coin} onChange={(value) => setCoin(value.toUpperCase())} placeholder="USDT" />
+        <Input value={fiat} onChange={(value) => setFiat(value.toUpperCase())} placeholder="CNY" />
+      </div>
+      {TERMS.map((field) => (
+        <div className="hy-field" key={field}>
+          <div className="hy-field-label">{t(`otc.term.${field}`)}</div>
+          <div className="hy-field-box">
+            <Input
+              value={terms[field]}
+              inputMode="decimal"
+              onChange={(value) => setTerms({ ...terms, [field]: value })}
+            />
+          </div>
+        </div>
+      ))}
+      <Selector
+        columns={2}
+        options={(['bank', 'wechat'] as const).map((value) => ({ label: t(`otc.method.${value}`), value }))}
+        value={[payType]}
+        onChange={(values) => values[0] && setPayType(values[0])}
+      />
+      {payeeFields(payType, fiat).map((field) => (
+        <div className="hy-field" key={field}>
+          <div className="hy-field-label">{t(`otc.field.${field}`)}</div>
+          <div className="hy-field-box">
+            <Input value={payee[field]} onChange={(value) => setPayee({ ...payee, [field]: value })} />
+          </div>
+        </div>
+      ))}
+      <Button
+        block
+        color="primary"
+        onClick={() => {
+          publish().catch(() => undefined);
+        }}
+      >
+        {t('otc.publish')}
+      </Button>
+    </section>
+  );
+}
