@@ -481,6 +481,22 @@ describe('merchants by operator approval', () => {
     expect(await balanceOf(h, fiatWallet(buyer), 'USDT')).toEqual({ available: '100', locked: '0' });
     expect(await balanceOf(h, fiatWallet(merchant), 'USDT')).toEqual({ available: '400', locked: '500' });
 
+    // A merchant short of the coin its ad sells is passed over: the house takes the order.
+    await h.app.ledger.execute([
+      {
+        id: `test-fiat-drain:${merchant.id}`,
+        code: 'test_funding',
+        debit: fiatWallet(merchant),
+        credit: systemAccount('treasury'),
+        asset: 'USDT',
+        amount: (await import('@halyard/money')).Dec.parse('350'),
+      },
+    ]);
+    const another = await verifiedUser(h);
+    const passedOver = await bought(another, '720');
+    expect(passedOver).toMatchObject({ price: '7.25', merchant: { demo: true } });
+    await expectOk(post(h, '/fiat/cancelFiatOrder', { id: passedOver.id }, another.token));
+
     // Away: the ad goes offline and the house takes the next order.
     const adId = (
       (await expectOk(get(h, '/fiat/myMerchant', merchant.token))).data as { ads: { id: number }[] }

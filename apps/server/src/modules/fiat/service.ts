@@ -274,6 +274,9 @@ export class FiatService {
         const fresh = await sql.ad(trx, Number(ad.id));
         const number = amount.div(Dec.parse(ad.price)).floorTo(COIN_DIGITS);
         if (fresh?.online !== 1 || Dec.parse(fresh.available).lt(number) || !number.isPositive()) continue;
+        // A merchant selling coin it no longer holds is passed over: the next best ad takes the order.
+        if (input.side === 'buy' && !(await this.covers(trx, merchantAccount(merchant), input.coin, number)))
+          continue;
         return this.open(trx, { userId, input, ad: fresh, merchant, amount, number });
       }
       throw badRequest('fiat.noMerchant');
@@ -336,10 +339,8 @@ export class FiatService {
     const user = userAccount(userId, 'fiat');
     const [from, to] =
       input.side === 'buy' ? [merchantAccount(merchant), user] : [user, merchantAccount(merchant)];
-    if (input.side === 'sell') {
-      const balance = await ledger.balance({ ...user, asset: input.coin }, trx);
-      if (balance.available.lt(number)) throw badRequest('rules.insufficientBalance');
-    }
+    if (input.side === 'sell' && !(await this.covers(trx, user, input.coin, number)))
+      throw badRequest('rules.insufficientBalance');
     const order = await sql.insertOrder(trx, {
       side: input.side,
       user_id: userId,
@@ -390,6 +391,12 @@ export class FiatService {
       reason: 'matched',
     });
     return { ...order, hold_id: `${reference}:escrow` };
+  }
+
+  /** True when `account` can put `number` of `coin` in escrow now. */
+  private async covers(trx: Trx, account: AccountRef, coin: string, number: Dec): Promise<boolean> {
+    const balance = await this.options.ledger.balance({ ...account, asset: coin }, trx);
+    return balance.available.gte(number);
   }
 
   /** Refuses a user who may not trade fiat now: frozen, banned, locked after a password change, no KYC. */
