@@ -95,6 +95,9 @@ export function checkPayScreenshot(url: string | null | undefined): RuleError | 
 /** Spec §4, §9: the payer has 20 minutes to pay, or the order is cancelled and must be re-applied. */
 export const FIAT_PAY_WINDOW_MS = 20 * 60_000;
 
+/** Either party may appeal an unpaid order in the last 5 minutes of its window (a payment sent, not yet marked). */
+export const FIAT_APPEAL_BEFORE_EXPIRY_MS = 5 * 60_000;
+
 /** A buyer's cancellations within a day that set a ban (the third one bites; AMENDMENTS A6). */
 export const FIAT_CANCELS_BEFORE_BAN = 3;
 

@@ -389,6 +389,30 @@ describe('appeals', () => {
     });
   });
 
+  it('may be filed in the last 5 minutes of an unpaid window, and then the order does not expire', async () => {
+    const user = await verifiedUser(h);
+    const order = await bought(user);
+    const appeal = () =>
+      post(h, '/fiat/appealFiatOrder', { id: order.id, reason: 'Paid, forgot the screenshot' }, user.token);
+    await after(15 * MINUTE - 1);
+    expect((await appeal()).msg).toBe(en('fiat.wrongState'));
+    h.clock.advance(1);
+    await expectOk(appeal());
+    await after(10 * MINUTE);
+    expect((await orderOf(user, order.id)).state).toBe('appeal');
+    expect((await standing(user)).ban).toBeNull();
+    await expectOk(
+      post(
+        h,
+        '/admin/fiat/resolve',
+        { id: order.id, decision: 'release', operator: 'ops-5', reason: 'Payment found' },
+        undefined,
+        admin,
+      ),
+    );
+    expect(await balanceOf(h, fiatWallet(user), 'USDT')).toEqual({ available: '100', locked: '0' });
+  });
+
   it('refunds the seller on an operator refund', async () => {
     const { user, order } = await appealed();
     const before = await balanceOf(h, systemAccount('fiat_house'), 'USDT');

@@ -37,6 +37,7 @@ import {
   checkFiatPayee,
   checkPayScreenshot,
   EMPTY_FIAT_PAYEE,
+  FIAT_APPEAL_BEFORE_EXPIRY_MS,
   FIAT_BAN_LADDER_MINUTES,
   FIAT_CANCELS_BEFORE_BAN,
   FIAT_PAY_WINDOW_MS,
@@ -556,15 +557,20 @@ export class FiatService {
     });
   }
 
-  /** Either party, after "paid": the escrow stays frozen until an operator rules. */
+  /** Either party, after "paid" or near the window's end: the escrow stays frozen until an operator rules. */
   async appeal(userId: number, input: { id: number; reason: string }): Promise<FiatOrder> {
     const reason = input.reason.trim();
     if (!reason) throw badRequest('fiat.appealReasonRequired');
     const { order, role } = await this.loadAsParty(userId, input.id);
     const { clock, ledger } = this.options;
     const now = clock.now();
+    // After "paid", or in the window's last minutes (a payment sent but not yet marked): the escrow stays.
+    const from: FiatOrderState[] =
+      now >= Number(order.expires_at) - FIAT_APPEAL_BEFORE_EXPIRY_MS && now < Number(order.expires_at)
+        ? ['paid', 'to_pay']
+        : ['paid'];
     await ledger.transaction(async (trx) => {
-      const moved = await sql.moveState(trx, Number(order.id), ['paid'], 'appeal', {
+      const moved = await sql.moveState(trx, Number(order.id), from, 'appeal', {
         appeal_by: role,
         appeal_reason: reason,
       });

@@ -1,5 +1,5 @@
 import type { FiatOrder, FiatPayee, Locale } from '@halyard/protocol';
-import { checkPayScreenshot } from '@halyard/rules';
+import { checkPayScreenshot, FIAT_APPEAL_BEFORE_EXPIRY_MS } from '@halyard/rules';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Input, Tag } from 'antd-mobile';
 import { useEffect, useState } from 'react';
@@ -329,7 +329,10 @@ export function OtcOrderPanel({ id }: { id: number }) {
         </Button>
       ) : null}
       {order.state === 'paid' && payer ? <div className="hy-muted">{t('otc.waitForRelease')}</div> : null}
-      {order.state === 'paid' ? <AppealStep order={order} onDone={refresh} /> : null}
+      {order.state === 'paid' ||
+      (order.state === 'to_pay' && left > 0 && left * 1000 <= FIAT_APPEAL_BEFORE_EXPIRY_MS) ? (
+        <AppealStep order={order} onDone={refresh} />
+      ) : null}
       {order.state === 'appeal' ? <div className="hy-muted">{t('otc.underAppeal')}</div> : null}
       {!OPEN_STATES.includes(order.state) ? null : (
         <div className="hy-muted hy-small">{t('otc.escrowNote')}</div>
