@@ -159,6 +159,18 @@ describe('buying from the demo merchant', () => {
     expect(list[0]?.id).toBe(order.id);
   });
 
+  it('answers a retried order with the same clientOid with the first order, placing one', async () => {
+    const user = await verifiedUser(h);
+    const [first, retry] = await Promise.all([
+      expectOk(buy(user, '725', { clientOid: 'fiat-retry-1' })),
+      expectOk(buy(user, '725', { clientOid: 'fiat-retry-1' })),
+    ]);
+    expect((retry.data as FiatOrder).id).toBe((first.data as FiatOrder).id);
+    const list = (await expectOk(get(h, '/fiat/fiatOrderList', user.token))).data as FiatOrder[];
+    expect(list).toHaveLength(1);
+    await expectOk(post(h, '/fiat/cancelFiatOrder', { id: list[0]!.id }, user.token));
+  });
+
   it('refuses amounts out of the limits, unknown pairs, users without KYC, a second open order', async () => {
     const user = await verifiedUser(h);
     expect((await buy(user, '99.99')).msg).toBe(en('rules.belowMinimum', { min: '100' }));
