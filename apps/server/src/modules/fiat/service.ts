@@ -463,6 +463,8 @@ export class FiatService {
     by: string,
     reason: string,
     from: readonly FiatOrderState[],
+    /** More writes in the same transaction (an operator's ruling: its audit entry). */
+    after: (trx: Trx, now: number) => Promise<void> = async () => {},
   ): Promise<void> {
     const { clock, ledger } = this.options;
     const now = clock.now();
@@ -491,6 +493,7 @@ export class FiatService {
         at: now,
         reason,
       });
+      await after(trx, now);
     });
   }
 
@@ -615,48 +618,10 @@ export class FiatService {
         details: JSON.stringify({ orderId: Number(order.id), reason }),
       });
     if (input.decision === 'release') {
-      await this.completeAudited(order, merchant, by, reason, audit);
+      await this.complete(order, merchant, by, reason, ['appeal'], audit);
     } else {
       await this.close(order, by, reason, ['appeal'], audit);
     }
-  }
-
-  private async completeAudited(
-    order: OrderRow,
-    merchant: MerchantRow,
-    by: string,
-    reason: string,
-    audit: (trx: Trx, now: number) => Promise<void>,
-  ): Promise<void> {
-    const { clock, ledger } = this.options;
-    const now = clock.now();
-    await ledger.transaction(async (trx) => {
-      if (!(await sql.moveState(trx, Number(order.id), ['appeal'], 'completed', { closed_at: now })))
-        throw badRequest('fiat.wrongState');
-      const reference = `fiat:${order.id}`;
-      await ledger.execute(
-        [
-          {
-            id: `${reference}:release`,
-            type: 'post_pending',
-            code: 'fiat_release',
-            reference,
-            pendingId: order.hold_id,
-            amount: Dec.parse(order.number),
-          },
-        ],
-        trx,
-      );
-      await sql.countMerchantRelease(trx, Number(merchant.id), now - Number(order.paid_at ?? now));
-      await sql.insertEvent(trx, {
-        order_id: Number(order.id),
-        state: 'completed',
-        by_whom: by,
-        at: now,
-        reason,
-      });
-      await audit(trx, now);
-    });
   }
 
   async appeals(limit: number): Promise<FiatAppeal[]> {
