@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The walls of DESIGN.md §2, checked on every run: what may import what, and
+ * The walls of docs/architecture.md ("The walls"), checked on every run: what may import what, and
  * which packages must stay free of I/O, clocks and randomness.
  */
 const root = path.resolve(import.meta.dirname, '..');
