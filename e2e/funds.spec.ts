@@ -14,6 +14,7 @@ test('a user sees a deposit address with its QR code, receives a demo deposit an
   await expect(page.getByTestId('step-kyc')).toContainText('Please complete identity verification first');
   await expect(page.getByTestId('step-fund-password')).toHaveAttribute('data-done', 'false');
   await expect(page.getByTestId('step-email')).toHaveAttribute('data-done', 'true');
+  await expect(page.getByTestId('step-email')).toHaveText('✓ Bind email');
   await expect(page.getByTestId('deposit-address')).toHaveCount(0);
   await shot(page, '69-deposit-steps');
   await page.getByTestId('step-kyc').getByRole('button').click();

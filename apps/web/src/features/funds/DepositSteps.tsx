@@ -20,10 +20,10 @@ export function depositRefusal(user: UserInfo | undefined) {
 }
 
 interface Step {
-  /** The spec's message for the missing step (rules.*), shown as the step. */
+  /** The spec's message for the missing step (rules.*), shown while it is missing. */
   message: string;
   done: boolean;
-  /** Where the step is done, and the screen's title as the button. */
+  /** Where the step is done, and the screen's title: the button, and the ticked item once done. */
   path: string;
   title: string;
   testId: string;
@@ -73,9 +73,9 @@ export function DepositSteps({ user }: { user: UserInfo }) {
       <ol>
         {steps.map((step) => (
           <li key={step.path} data-testid={step.testId} data-done={step.done}>
+            {/* A done step is a ticked checklist item; a missing one says what to do. */}
             <span className={step.done ? 'hy-muted' : undefined}>
-              {step.done ? '✓ ' : ''}
-              {step.message}
+              {step.done ? `✓ ${step.title}` : step.message}
             </span>
             {step.done ? null : (
               <Button size="mini" color="primary" fill="outline" onClick={() => navigate(step.path)}>
