@@ -118,6 +118,11 @@ export function fiatBanEnd(earlierBans: number, startsAt: number): number {
   return Math.max(endOfDay, startsAt + longest);
 }
 
+/** The coin amount an ad offers (set when published, raised or lowered later): positive, 8 decimals. */
+export function checkFiatAdAvailable(available: string): RuleError | null {
+  return checkPositiveInput(available, 'amount', { decimals: 8 });
+}
+
 /**
  * An ad's terms (issue 16 item 1): a positive price, single-order limits in
  * fiat (2 decimals, min ≤ max) and a positive coin amount the ad may trade.
@@ -132,7 +137,7 @@ export function checkFiatAdTerms(input: {
     checkPositiveInput(input.price, 'price', { decimals: 8 }) ??
     checkPositiveInput(input.min, 'amount', { decimals: FIAT_DECIMALS }) ??
     checkPositiveInput(input.max, 'amount', { decimals: FIAT_DECIMALS }) ??
-    checkPositiveInput(input.available, 'amount', { decimals: 8 });
+    checkFiatAdAvailable(input.available);
   if (error !== null) return error;
   return Dec.parse(input.min).gt(Dec.parse(input.max)) ? ruleError('fiat.limitsInverted') : null;
 }

@@ -34,6 +34,8 @@ export const NAMED_SYSTEM_WALLETS = {
   fiat_house: { mayGoNegative: false },
   /** Fiat merchants' security deposits, each a hold from the merchant's fiat wallet while it trades (modules/fiat). */
   fiat_deposits: { mayGoNegative: false },
+  /** The other side of the hold on a live sell ad's available amount (modules/fiat); holds only, never posted. */
+  fiat_ads: { mayGoNegative: false },
 } as const satisfies Record<string, { mayGoNegative: boolean }>;
 export type NamedSystemWallet = keyof typeof NAMED_SYSTEM_WALLETS;
 

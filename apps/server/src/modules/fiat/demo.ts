@@ -4,7 +4,7 @@ import { EMPTY_FIAT_PAYEE, FIAT_PAY_WINDOW_MS } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
 import { type Ledger, systemAccount } from '../../ledger/index.ts';
 import type { Db } from '../../store/database.ts';
-import { type AdMethod, HOUSE_KEY } from './service.ts';
+import { type AdMethod, type FiatService, HOUSE_KEY } from './service.ts';
 import { fiatStore as sql } from './store.ts';
 
 /** What the treasury gives the house merchant once per store, per coin (play money, AMENDMENTS A5). */
@@ -107,7 +107,10 @@ const DEMO_ADS: Array<{
  * Demo seed (idempotent, each start in demo mode): the house merchant, funded
  * once from the treasury, and its ads put back online with their amounts.
  */
-export async function seedFiatDemo(options: { db: Db; ledger: Ledger; clock: Clock }): Promise<void> {
+export async function seedFiatDemo(
+  options: { db: Db; ledger: Ledger; clock: Clock },
+  fiat: FiatService,
+): Promise<void> {
   const { db, ledger, clock } = options;
   const now = clock.now();
   const house =
@@ -136,24 +139,25 @@ export async function seedFiatDemo(options: { db: Db; ledger: Ledger; clock: Clo
       price: ad.price,
       min_amount: ad.min,
       max_amount: ad.max,
-      available: ad.available,
       methods: JSON.stringify(ad.methods),
-      online: 1,
     };
-    const found = await sql.adByDemoKey(db, ad.key);
-    if (found) {
-      await sql.updateAd(db, Number(found.id), values);
-      continue;
-    }
-    await sql.insertAd(db, {
-      ...values,
-      merchant_id: Number(house.id),
-      side: ad.side,
-      coin: ad.coin,
-      fiat: ad.fiat,
-      window_ms: FIAT_PAY_WINDOW_MS,
-      demo_key: ad.key,
-      created_at: now,
-    });
+    const row =
+      (await sql.adByDemoKey(db, ad.key)) ??
+      (await sql.insertAd(db, {
+        ...values,
+        available: '0',
+        online: 0,
+        merchant_id: Number(house.id),
+        side: ad.side,
+        coin: ad.coin,
+        fiat: ad.fiat,
+        window_ms: FIAT_PAY_WINDOW_MS,
+        demo_key: ad.key,
+        created_at: now,
+        hold_id: null,
+      }));
+    await sql.updateAd(db, Number(row.id), values);
+    // Back online with its amount, held from the house's coin (what the house still has, if less).
+    await fiat.restockAd(Number(row.id), Dec.parse(ad.available));
   }
 }

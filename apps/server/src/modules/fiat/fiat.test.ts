@@ -131,8 +131,14 @@ describe('buying from the demo merchant', () => {
     expect(order.payerName).toBe('Li Si');
     expect(order.payee).toMatchObject({ payeeName: 'Halyard Demo Ltd', bank: 'Demo Bank of China' });
     expect(order.expiresAt - order.createdAt).toBe(20 * MINUTE);
+    // The order's escrow is taken from the ad's hold: the house's locked total stays, the order holds 100.
     const houseLocked = await balanceOf(h, systemAccount('fiat_house'), 'USDT');
-    expect(Number(houseLocked.locked) - Number(houseBefore.locked)).toBe(100);
+    expect(houseLocked.locked).toBe(houseBefore.locked);
+    const escrow = await h.app.ledger.hold(`fiat:${order.id}:escrow`);
+    expect({ state: escrow?.state, remaining: escrow?.remaining.toString() }).toEqual({
+      state: 'open',
+      remaining: '100',
+    });
 
     const paid = await expectOk(markPaid(user, order.id));
     expect(paid.msg).toBe(en('fiat.markedPaid'));
@@ -437,8 +443,10 @@ describe('appeals', () => {
         admin,
       ),
     );
+    // The refund goes back to the live ad's hold: the house's locked total stays, the order's hold is void.
     const afterRefund = await balanceOf(h, systemAccount('fiat_house'), 'USDT');
-    expect(Number(before.locked) - Number(afterRefund.locked)).toBe(100);
+    expect(afterRefund).toEqual(before);
+    expect((await h.app.ledger.hold(`fiat:${order.id}:escrow`))?.state).toBe('voided');
     expect((await orderOf(user, order.id)).state).toBe('cancelled');
     expect(await balanceOf(h, fiatWallet(user), 'USDT')).toEqual({ available: '0', locked: '0' });
   });
@@ -489,12 +497,15 @@ describe('merchants by operator approval', () => {
       en('fiat.payeeNameNotVerified', { name: 'Li Si' }),
     );
     await expectOk(post(h, '/fiat/publishAd', ad, merchant.token));
+    // The ad's 200 USDT are held while it is live.
+    expect(await balanceOf(h, fiatWallet(merchant), 'USDT')).toEqual({ available: '300', locked: '700' });
 
     // The merchant's 7.2 beats the house's 7.25: the buyer is matched to it and pays the merchant.
     const buyer = await verifiedUser(h);
     const order = await bought(buyer, '720');
     expect(order).toMatchObject({ price: '7.2', number: '100', merchant: { name: 'Li Si', demo: false } });
-    expect(await balanceOf(h, fiatWallet(merchant), 'USDT')).toEqual({ available: '400', locked: '600' });
+    // The order took its 100 from the ad's hold: nothing more is locked.
+    expect(await balanceOf(h, fiatWallet(merchant), 'USDT')).toEqual({ available: '300', locked: '700' });
     const view = (await expectOk(get(h, '/fiat/myMerchant', merchant.token))).data as {
       ads: { available: string }[];
       orders: FiatOrder[];
@@ -515,31 +526,121 @@ describe('merchants by operator approval', () => {
     expect(image.statusCode).toBe(200);
     await expectOk(post(h, '/fiat/releaseFiatOrder', { id: order.id }, merchant.token));
     expect(await balanceOf(h, fiatWallet(buyer), 'USDT')).toEqual({ available: '100', locked: '0' });
-    expect(await balanceOf(h, fiatWallet(merchant), 'USDT')).toEqual({ available: '400', locked: '500' });
+    expect(await balanceOf(h, fiatWallet(merchant), 'USDT')).toEqual({ available: '300', locked: '600' });
 
-    // A merchant short of the coin its ad sells is passed over: the house takes the order.
-    await h.app.ledger.execute([
-      {
-        id: `test-fiat-drain:${merchant.id}`,
-        code: 'test_funding',
-        debit: fiatWallet(merchant),
-        credit: systemAccount('treasury'),
-        asset: 'USDT',
-        amount: (await import('@halyard/money')).Dec.parse('350'),
-      },
-    ]);
-    const another = await verifiedUser(h);
-    const passedOver = await bought(another, '720');
-    expect(passedOver).toMatchObject({ price: '7.25', merchant: { demo: true } });
-    await expectOk(post(h, '/fiat/cancelFiatOrder', { id: passedOver.id }, another.token));
+    // The coin a live ad offers cannot leave the merchant's wallet: the ledger refuses it.
+    await expect(
+      h.app.ledger.execute([
+        {
+          id: `test-fiat-drain:${merchant.id}`,
+          code: 'test_funding',
+          debit: fiatWallet(merchant),
+          credit: systemAccount('treasury'),
+          asset: 'USDT',
+          amount: (await import('@halyard/money')).Dec.parse('350'),
+        },
+      ]),
+    ).rejects.toMatchObject({ key: 'ledger.insufficientBalance' });
 
     // Away: the ad goes offline and the house takes the next order.
     const adId = (
       (await expectOk(get(h, '/fiat/myMerchant', merchant.token))).data as { ads: { id: number }[] }
     ).ads[0]!.id;
     await expectOk(post(h, '/fiat/adOnline', { id: adId, online: false }, merchant.token));
+    // Offline, the ad's hold is released to the merchant.
+    expect(await balanceOf(h, fiatWallet(merchant), 'USDT')).toEqual({ available: '400', locked: '500' });
     const next = await bought(await verifiedUser(h), '725');
     expect(next.merchant.demo).toBe(true);
+    await expectOk(post(h, '/fiat/adOnline', { id: adId, online: false }, merchant.token));
+  });
+});
+
+/** An approved merchant (its 500 USDT deposit held) with a live USDT/CNY sell ad at `price`; answers the ad's id. */
+async function merchantWithAd(usdt: string, price: string, available: string) {
+  const merchant = await seller(usdt);
+  await expectOk(post(h, '/fiat/applyMerchant', {}, merchant.token));
+  await expectOk(
+    post(
+      h,
+      '/admin/fiat/merchants/decide',
+      { userId: merchant.id, approve: true, operator: 'ops-4', reason: 'checked' },
+      undefined,
+      admin,
+    ),
+  );
+  const ad = { side: 'buy', coin: 'USDT', fiat: 'CNY', price, min: '100', max: '100000', available };
+  await expectOk(post(h, '/fiat/publishAd', { ...ad, payType: 'bank', ...BANK_CNY }, merchant.token));
+  const view = (await expectOk(get(h, '/fiat/myMerchant', merchant.token))).data as {
+    ads: { id: number; available: string }[];
+  };
+  return { merchant, adId: view.ads[0]!.id };
+}
+
+async function adAvailable(merchant: TestUser): Promise<string> {
+  const view = (await expectOk(get(h, '/fiat/myMerchant', merchant.token))).data as {
+    ads: { available: string }[];
+  };
+  return view.ads[0]!.available;
+}
+
+describe("a live sell ad's amount is held in escrow", () => {
+  it('is held when published, orders take their part of the hold, a cancelled part returns, offline releases, lowering and raising follow', async () => {
+    const { merchant, adId } = await merchantWithAd('2000', '7.1', '300');
+    const wallet = () => balanceOf(h, fiatWallet(merchant), 'USDT');
+    expect(await wallet()).toEqual({ available: '1200', locked: '800' });
+
+    const buyer = await verifiedUser(h);
+    const order = await bought(buyer, '710');
+    expect(order).toMatchObject({ number: '100', merchant: { name: 'Li Si' } });
+    expect(await wallet()).toEqual({ available: '1200', locked: '800' });
+    expect(await adAvailable(merchant)).toBe('200');
+    await expectOk(post(h, '/fiat/cancelFiatOrder', { id: order.id }, buyer.token));
+    expect(await adAvailable(merchant)).toBe('300');
+    expect(await wallet()).toEqual({ available: '1200', locked: '800' });
+
+    // Lowered: the rest is released. Raised beyond the wallet: refused, nothing changes.
+    await expectOk(post(h, '/fiat/adOnline', { id: adId, online: true, available: '150' }, merchant.token));
+    expect(await wallet()).toEqual({ available: '1350', locked: '650' });
+    const raised = await post(
+      h,
+      '/fiat/adOnline',
+      { id: adId, online: true, available: '5000' },
+      merchant.token,
+    );
+    expect(raised.msg).toBe(en('ledger.insufficientBalance'));
+    expect(await wallet()).toEqual({ available: '1350', locked: '650' });
+    expect(await adAvailable(merchant)).toBe('150');
+
+    // An order open while the ad goes offline: the ad's hold is released, the order's stays;
+    // when it expires its part goes back to the merchant (the ad is not live), and online holds it again.
+    const late = await bought(await verifiedUser(h), '710');
+    await expectOk(post(h, '/fiat/adOnline', { id: adId, online: false }, merchant.token));
+    expect(await wallet()).toEqual({ available: '1400', locked: '600' });
+    await after(20 * MINUTE);
+    expect(late.id).toBeGreaterThan(0);
+    expect(await wallet()).toEqual({ available: '1500', locked: '500' });
+    await expectOk(post(h, '/fiat/adOnline', { id: adId, online: true }, merchant.token));
+    expect(await wallet()).toEqual({ available: '1350', locked: '650' });
+    await expectOk(post(h, '/fiat/adOnline', { id: adId, online: false }, merchant.token));
+  });
+
+  it('20 parallel orders against one ad never take more than it holds', async () => {
+    const { merchant, adId } = await merchantWithAd('1500', '7', '1000');
+    const buyers = await Promise.all(Array.from({ length: 20 }, () => verifiedUser(h)));
+    const orders = (await Promise.all(buyers.map((buyer) => bought(buyer, '700')))).map((order, index) => ({
+      order,
+      buyer: buyers[index]!,
+    }));
+    const fromAd = orders.filter(({ order }) => order.merchant.name === 'Li Si');
+    expect(fromAd).toHaveLength(10);
+    expect(await adAvailable(merchant)).toBe('0');
+    expect(await balanceOf(h, fiatWallet(merchant), 'USDT')).toEqual({ available: '0', locked: '1500' });
+    await expectHealthyLedger(h.store.db);
+    for (const { order, buyer } of orders) {
+      await expectOk(post(h, '/fiat/cancelFiatOrder', { id: order.id }, buyer.token));
+    }
+    expect(await adAvailable(merchant)).toBe('1000');
+    expect(await balanceOf(h, fiatWallet(merchant), 'USDT')).toEqual({ available: '0', locked: '1500' });
     await expectOk(post(h, '/fiat/adOnline', { id: adId, online: false }, merchant.token));
   });
 });

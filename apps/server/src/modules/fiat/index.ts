@@ -27,6 +27,7 @@ export interface FiatModuleOptions extends FiatServiceOptions {
 /** Fiat through merchants. On creation it catches up with the clock: orders that expired while the server was down are cancelled now. */
 export async function createFiatModule(options: FiatModuleOptions): Promise<FiatModule> {
   const service = new FiatService(options);
+  await service.holdLiveAds();
   await service.tick();
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
@@ -38,7 +39,7 @@ export async function createFiatModule(options: FiatModuleOptions): Promise<Fiat
         requireUser: options.requireUser,
         adminToken: options.adminToken,
       }),
-    seedDemo: () => seedFiatDemo(options),
+    seedDemo: () => seedFiatDemo(options, service),
     start() {
       if (timer) return;
       timer = setInterval(() => {

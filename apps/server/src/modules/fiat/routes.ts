@@ -380,19 +380,31 @@ export function registerFiatRoutes(
     },
   );
 
-  http.post<{ Body: { id: number; online: boolean } }>(
+  http.post<{ Body: { id: number; online: boolean; available?: string } }>(
     '/fiat/adOnline',
     {
       ...guard,
       schema: {
-        summary: 'Take one of your ads offline (away) or back online',
+        summary:
+          'Take one of your ads offline (away) or back online, optionally with a new available amount (a sell ad holds it while live)',
         tags: ['fiat'],
         security: USER,
-        body: { type: 'object', required: ['id', 'online'], properties: { id, online: { type: 'boolean' } } },
+        body: {
+          type: 'object',
+          required: ['id', 'online'],
+          properties: { id, online: { type: 'boolean' }, available: { type: 'string', maxLength: 40 } },
+        },
       },
     },
     async (request) =>
-      ok(await service.setAdOnline(currentUser(request).id, request.body.id, request.body.online)),
+      ok(
+        await service.setAdOnline(
+          currentUser(request).id,
+          request.body.id,
+          request.body.online,
+          request.body.available,
+        ),
+      ),
   );
 
   const admin = { preHandler: requireAdmin(options.adminToken) };

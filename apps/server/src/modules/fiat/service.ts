@@ -4,8 +4,10 @@
  * it (matching, escrow, bans); it is over 500 lines because every transition
  * and its checks belong in one place.
  *
- * Escrow: when an order is made, the seller's coin is held in the ledger
- * (a pending transfer from the seller to the buyer). Release posts the hold
+ * Escrow: a live sell ad holds its available amount in the ledger
+ * (setAdAmount); when an order is made, its part of the seller's coin is held
+ * in the ledger (a pending transfer from the seller to the buyer), taken from
+ * the ad's hold in the same batch. Release posts the hold
  * (the coin reaches the buyer); cancel, expiry and a refund void it. Each
  * transition moves the order's state with a conditional update inside the
  * ledger's transaction, so one order is released or refunded at most once,
@@ -32,6 +34,7 @@ import type {
 } from '@halyard/protocol';
 import { translate } from '@halyard/protocol';
 import {
+  checkFiatAdAvailable,
   checkFiatAdTerms,
   checkFiatAmount,
   checkFiatPayee,
@@ -46,8 +49,14 @@ import {
 } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
-import { type AccountRef, type Ledger, systemAccount, userAccount } from '../../ledger/index.ts';
-import type { Db, Trx } from '../../store/database.ts';
+import {
+  type AccountRef,
+  type Ledger,
+  systemAccount,
+  type TransferInput,
+  userAccount,
+} from '../../ledger/index.ts';
+import type { Db, Executor, Trx } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { formatUtc, type StoredImage } from '../identity/service.ts';
 import {
@@ -274,10 +283,8 @@ export class FiatService {
       for (const { ad, merchant } of candidates) {
         const fresh = await sql.ad(trx, Number(ad.id));
         const number = amount.div(Dec.parse(ad.price)).floorTo(COIN_DIGITS);
+        // A sell ad's available amount is held in the ledger while live: the order takes its part of that hold.
         if (fresh?.online !== 1 || Dec.parse(fresh.available).lt(number) || !number.isPositive()) continue;
-        // A merchant selling coin it no longer holds is passed over: the next best ad takes the order.
-        if (input.side === 'buy' && !(await this.covers(trx, merchantAccount(merchant), input.coin, number)))
-          continue;
         return this.open(trx, { userId, input, ad: fresh, merchant, amount, number });
       }
       throw badRequest('fiat.noMerchant');
@@ -333,7 +340,7 @@ export class FiatService {
       number: Dec;
     },
   ): Promise<OrderRow> {
-    const { ledger, clock } = this.options;
+    const { clock } = this.options;
     const { userId, input, ad, merchant, amount, number } = args;
     const now = clock.now();
     const method = parseMethods(ad.methods).find((entry) => entry.payType === input.payType)!;
@@ -366,8 +373,9 @@ export class FiatService {
       created_at: now,
     });
     const reference = `fiat:${order.id}`;
-    await ledger.execute(
-      [
+    // The ad's hold shrinks by the order's part and the order's own hold takes it, in one batch.
+    await this.setAdAmount(trx, ad, merchant, Dec.parse(ad.available).sub(number), Number(ad.online) === 1, {
+      after: [
         {
           id: `${reference}:escrow`,
           type: 'pending',
@@ -379,10 +387,8 @@ export class FiatService {
           amount: number,
         },
       ],
-      trx,
-    );
+    });
     await sql.updateOrderHold(trx, Number(order.id), `${reference}:escrow`);
-    await sql.updateAd(trx, Number(ad.id), { available: Dec.parse(ad.available).sub(number).toString() });
     await sql.countMerchantOrder(trx, Number(merchant.id));
     await sql.insertEvent(trx, {
       order_id: Number(order.id),
@@ -392,6 +398,99 @@ export class FiatService {
       reason: 'matched',
     });
     return { ...order, hold_id: `${reference}:escrow` };
+  }
+
+  /**
+   * Sets an ad's amount and whether it is live, with its hold: a live sell ad
+   * (side 'buy': the merchant sells coin) holds its whole available amount in
+   * the ledger, so what it offers is there when an order takes it. The
+   * current hold is voided and the new amount held under a fresh id, in one
+   * batch with `around.before` (an order's refund) and `around.after` (an
+   * order's hold): the ledger checks the funds in that order. A buy ad (the
+   * merchant pays fiat) holds nothing.
+   */
+  private async setAdAmount(
+    trx: Trx,
+    ad: AdRow,
+    merchant: MerchantRow,
+    available: Dec,
+    online: boolean,
+    around: { before?: TransferInput[]; after?: TransferInput[] } = {},
+  ): Promise<void> {
+    const batch: TransferInput[] = [...(around.before ?? [])];
+    if (ad.hold_id !== null) {
+      batch.push({
+        id: `${ad.hold_id}:void`,
+        type: 'void_pending',
+        code: 'fiat_ad_release',
+        pendingId: ad.hold_id,
+      });
+    }
+    const seq = Number(ad.hold_seq) + 1;
+    const holdId =
+      ad.side === 'buy' && online && available.isPositive() ? `fiat:ad:${ad.id}:hold:${seq}` : null;
+    if (holdId) {
+      batch.push({
+        id: holdId,
+        type: 'pending',
+        code: 'fiat_ad_hold',
+        reference: `fiat:ad:${ad.id}`,
+        debit: merchantAccount(merchant),
+        credit: systemAccount('fiat_ads'),
+        asset: ad.coin,
+        amount: available,
+      });
+    }
+    batch.push(...(around.after ?? []));
+    if (batch.length > 0) await this.options.ledger.execute(batch, trx);
+    await sql.updateAd(trx, Number(ad.id), {
+      available: available.toString(),
+      online: online ? 1 : 0,
+      hold_id: holdId,
+      hold_seq: holdId ? seq : Number(ad.hold_seq),
+    });
+  }
+
+  /**
+   * Puts a hold on every live sell ad that has none (ads from before holds
+   * existed); an ad whose merchant no longer has the coin goes offline.
+   * Run when the module starts.
+   */
+  async holdLiveAds(): Promise<void> {
+    const { db, ledger } = this.options;
+    for (const ad of await sql.onlineAds(db)) {
+      if (ad.side !== 'buy' || ad.hold_id !== null || !Dec.parse(ad.available).isPositive()) continue;
+      const merchant = await this.requireMerchant(Number(ad.merchant_id));
+      await ledger.transaction(async (trx) => {
+        const fresh = await sql.ad(trx, Number(ad.id));
+        if (!fresh || fresh.hold_id !== null || fresh.online !== 1) return;
+        const covered = await this.covers(
+          trx,
+          merchantAccount(merchant),
+          fresh.coin,
+          Dec.parse(fresh.available),
+        );
+        await this.setAdAmount(trx, fresh, merchant, Dec.parse(fresh.available), covered);
+      });
+    }
+  }
+
+  /** Demo seed: an ad back online with `available`, or what its merchant can still hold if less. */
+  async restockAd(adId: number, available: Dec): Promise<void> {
+    await this.options.ledger.transaction(async (trx) => {
+      const ad = await sql.ad(trx, adId);
+      if (!ad) return;
+      const merchant = await this.requireMerchant(Number(ad.merchant_id), trx);
+      let amount = available;
+      if (ad.side === 'buy') {
+        const held = ad.hold_id === null ? Dec.ZERO : Dec.parse(ad.available);
+        const free = (
+          await this.options.ledger.balance({ ...merchantAccount(merchant), asset: ad.coin }, trx)
+        ).available;
+        amount = Dec.min(available, free.add(held));
+      }
+      await this.setAdAmount(trx, ad, merchant, amount, true);
+    });
   }
 
   /** True when `account` can put `number` of `coin` in escrow now. */
@@ -531,23 +630,21 @@ export class FiatService {
       if (!(await sql.moveState(trx, Number(order.id), from, 'cancelled', { closed_at: now })))
         throw badRequest('fiat.wrongState');
       const reference = `fiat:${order.id}`;
-      await ledger.execute(
-        [
-          {
-            id: `${reference}:refund`,
-            type: 'void_pending',
-            code: 'fiat_refund',
-            reference,
-            pendingId: order.hold_id,
-          },
-        ],
-        trx,
-      );
+      const refund: TransferInput = {
+        id: `${reference}:refund`,
+        type: 'void_pending',
+        code: 'fiat_refund',
+        reference,
+        pendingId: order.hold_id,
+      };
+      // The order's part goes back to its ad: held again if the ad is live, the merchant's to spend if not.
       const ad = await sql.ad(trx, Number(order.ad_id));
       if (ad) {
-        await sql.updateAd(trx, Number(ad.id), {
-          available: Dec.parse(ad.available).add(Dec.parse(order.number)).toString(),
-        });
+        const merchant = await this.requireMerchant(Number(ad.merchant_id), trx);
+        const available = Dec.parse(ad.available).add(Dec.parse(order.number));
+        await this.setAdAmount(trx, ad, merchant, available, Number(ad.online) === 1, { before: [refund] });
+      } else {
+        await ledger.execute([refund], trx);
       }
       await sql.insertEvent(trx, {
         order_id: Number(order.id),
@@ -730,38 +827,57 @@ export class FiatService {
 
   /** An approved merchant publishes an ad: limits, amount and payee details in its own verified name. */
   async publishAd(userId: number, input: FiatAdInput): Promise<FiatMerchantView> {
-    const { db, clock } = this.options;
+    const { db, clock, ledger } = this.options;
     const merchant = await sql.merchantOfUser(db, userId);
     if (merchant?.state !== 'approved') throw forbidden('fiat.notMerchant');
     throwIf(checkFiatAdTerms(input));
     throwIf(checkFiatPayee(input.payType, input.fiat, input.payee));
     if (!sameName(merchant.name, input.payee.payeeName))
       throw badRequest('fiat.payeeNameNotVerified', { name: merchant.name });
-    await sql.insertAd(db, {
-      merchant_id: Number(merchant.id),
-      side: input.side,
-      coin: input.coin,
-      fiat: input.fiat,
-      price: Dec.parse(input.price).toString(),
-      min_amount: Dec.parse(input.min).toString(),
-      max_amount: Dec.parse(input.max).toString(),
-      available: Dec.parse(input.available).toString(),
-      methods: JSON.stringify([{ payType: input.payType, payee: input.payee }]),
-      window_ms: FIAT_PAY_WINDOW_MS,
-      online: 1,
-      demo_key: null,
-      created_at: clock.now(),
+    // The ad and the hold on its amount (a sell ad) are written together, or neither.
+    await ledger.transaction(async (trx) => {
+      const ad = await sql.insertAd(trx, {
+        merchant_id: Number(merchant.id),
+        side: input.side,
+        coin: input.coin,
+        fiat: input.fiat,
+        price: Dec.parse(input.price).toString(),
+        min_amount: Dec.parse(input.min).toString(),
+        max_amount: Dec.parse(input.max).toString(),
+        available: '0',
+        methods: JSON.stringify([{ payType: input.payType, payee: input.payee }]),
+        window_ms: FIAT_PAY_WINDOW_MS,
+        online: 0,
+        demo_key: null,
+        created_at: clock.now(),
+        hold_id: null,
+      });
+      await this.setAdAmount(trx, ad, merchant, Dec.parse(input.available), true);
     });
     return this.merchantView(userId);
   }
 
-  /** A merchant takes an ad offline (away) or back online; open orders keep going. */
-  async setAdOnline(userId: number, adId: number, online: boolean): Promise<FiatMerchantView> {
-    const { db } = this.options;
+  /**
+   * A merchant takes an ad offline (away: a sell ad's hold is released) or
+   * back online (held again), and may set its available amount (raised or
+   * lowered, the hold with it); open orders keep going.
+   */
+  async setAdOnline(
+    userId: number,
+    adId: number,
+    online: boolean,
+    available?: string,
+  ): Promise<FiatMerchantView> {
+    const { db, ledger } = this.options;
     const merchant = await sql.merchantOfUser(db, userId);
-    const ad = await sql.ad(db, adId);
-    if (!merchant || !ad || Number(ad.merchant_id) !== Number(merchant.id)) throw notFound('fiat.adNotFound');
-    await sql.updateAd(db, adId, { online: online ? 1 : 0 });
+    if (available !== undefined) throwIf(checkFiatAdAvailable(available));
+    await ledger.transaction(async (trx) => {
+      const ad = await sql.ad(trx, adId);
+      if (!merchant || !ad || Number(ad.merchant_id) !== Number(merchant.id))
+        throw notFound('fiat.adNotFound');
+      const amount = available === undefined ? Dec.parse(ad.available) : Dec.parse(available);
+      await this.setAdAmount(trx, ad, merchant, amount, online);
+    });
     return this.merchantView(userId);
   }
 
@@ -987,8 +1103,9 @@ export class FiatService {
     return loaded;
   }
 
-  private async requireMerchant(id: number): Promise<MerchantRow> {
-    const merchant = await sql.merchant(this.options.db, id);
+  /** Inside a ledger transaction pass its `trx` (on SQLite, one connection: a read outside it would wait for it). */
+  private async requireMerchant(id: number, db: Executor = this.options.db): Promise<MerchantRow> {
+    const merchant = await sql.merchant(db, id);
     if (!merchant) throw new Error(`fiat: merchant ${id} missing`);
     return merchant;
   }

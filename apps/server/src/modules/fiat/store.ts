@@ -32,6 +32,10 @@ export interface FiatAdsTable {
   online: number;
   demo_key: string | null;
   created_at: number;
+  /** The ledger hold on `available` while a sell ad (side 'buy') is live; null otherwise. */
+  hold_id: string | null;
+  /** How many holds the ad has had: the next one is named after it (ids are unique forever). */
+  hold_seq: Generated<number>;
 }
 
 export interface FiatOrdersTable {
@@ -200,7 +204,12 @@ export const fiatStore = {
   async updateAd(
     db: Executor,
     id: number,
-    values: Partial<Pick<AdRow, 'price' | 'min_amount' | 'max_amount' | 'available' | 'methods' | 'online'>>,
+    values: Partial<
+      Pick<
+        AdRow,
+        'price' | 'min_amount' | 'max_amount' | 'available' | 'methods' | 'online' | 'hold_id' | 'hold_seq'
+      >
+    >,
   ): Promise<void> {
     await db.updateTable('fiat_ads').set(values).where('id', '=', id).execute();
   },

@@ -21,6 +21,7 @@ import { idempotencyMigration } from './019_idempotency.ts';
 import { fiatMigration } from './020_fiat.ts';
 import { fiatChatMigration } from './021_fiat_chat.ts';
 import { fiatMerchantsMigration } from './022_fiat_merchants.ts';
+import { fiatAdHoldsMigration } from './023_fiat_ad_holds.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -49,4 +50,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '020_fiat': fiatMigration,
   '021_fiat_chat': fiatChatMigration,
   '022_fiat_merchants': fiatMerchantsMigration,
+  '023_fiat_ad_holds': fiatAdHoldsMigration,
 };
