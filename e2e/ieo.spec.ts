@@ -43,7 +43,12 @@ test('a user subscribes to an FCFS sale and a commit-mode sale, and sees allocat
       payCoins: [{ paycoin: 'USDT', price: '1' }],
       minNumber: '1',
       maxNumber: '600',
-      vesting: { cliffDays: 5 * SECOND_IN_DAYS, tranches: 2, intervalDays: 3600 * SECOND_IN_DAYS },
+      vesting: {
+        kind: 'tranches',
+        cliffDays: 5 * SECOND_IN_DAYS,
+        tranches: 2,
+        intervalDays: 3600 * SECOND_IN_DAYS,
+      },
     },
   });
   const project = (await created.json()).data as { id: number; endTime: number };

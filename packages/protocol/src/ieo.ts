@@ -14,14 +14,23 @@ export type IeoMode = (typeof IEO_MODES)[number];
 
 /**
  * When bought tokens become spendable, counted from the end of the window:
- * after `cliffDays`, then one tranche every `intervalDays`. The spec's "lock
- * period in days" is `{ cliffDays: days, tranches: 1, intervalDays: 0 }`.
+ * after `cliffDays`, either one tranche every `intervalDays` (`tranches`) or
+ * continuously over `durationDays` (`linear`: what has vested is released on
+ * each tick of the server's scheduler, floored to the token's unit). The
+ * spec's "lock period in days" is `{ kind: 'tranches', cliffDays: days, tranches: 1, intervalDays: 0 }`.
  */
-export interface IeoVesting {
-  cliffDays: number;
-  tranches: number;
-  intervalDays: number;
-}
+export const IEO_VESTING_KINDS = ['tranches', 'linear'] as const;
+export type IeoVestingKind = (typeof IEO_VESTING_KINDS)[number];
+export type IeoVesting =
+  | { kind: 'tranches'; cliffDays: number; tranches: number; intervalDays: number }
+  | { kind: 'linear'; cliffDays: number; durationDays: number };
+
+/**
+ * Who may subscribe (issue 15 "eligibility: KYC level"): the identity module
+ * knows one level, a verified identity (spec's "identity verification").
+ */
+export const IEO_KYC_LEVELS = ['none', 'identity'] as const;
+export type IeoKycLevel = (typeof IEO_KYC_LEVELS)[number];
 
 export interface IeoPayCoin {
   paycoin: string;
@@ -58,7 +67,8 @@ export interface IeoProject {
   gift: string;
   /** Promotion rebate paid to the subscriber's inviter, as a fraction of the amount paid. */
   rebate: string;
-  requireKyc: boolean;
+  /** The KYC level a subscriber needs. */
+  kycLevel: IeoKycLevel;
   refusedAreaCodes: string[];
   intro: string;
   announcement: string;
@@ -73,7 +83,12 @@ export interface IeoProject {
 export interface IeoTranche {
   seq: number;
   releaseAt: number;
+  /** Linear vesting: released continuously from `releaseAt` until this time; null: all at `releaseAt`. */
+  until: number | null;
   amount: string;
+  /** What of `amount` has been released to spot so far. */
+  releasedAmount: string;
+  /** Released in full. */
   released: boolean;
 }
 
@@ -98,7 +113,8 @@ export interface IeoOrder {
   gift: string;
   locked: string;
   released: string;
-  nextRelease: { releaseAt: number; amount: string } | null;
+  /** The next tranche still locked; linear vesting: what is left, released continuously from `releaseAt` until `until`. */
+  nextRelease: { releaseAt: number; until: number | null; amount: string } | null;
   tranches: IeoTranche[];
   state: IeoOrderState;
   time: number;
@@ -167,7 +183,7 @@ export interface IeoProjectInput {
   vesting: IeoVesting;
   gift: string;
   rebate: string;
-  requireKyc: boolean;
+  kycLevel: IeoKycLevel;
   refusedAreaCodes: string[];
   intro: IeoTexts;
   announcement: IeoTexts;

@@ -1,6 +1,12 @@
 import { Dec } from '@halyard/money';
 import { describe, expect, it } from 'vitest';
-import { checkIeoProjectTerms, checkIeoSubscription, ieoExpectedAllocation, planIeoTranches } from './ieo.ts';
+import {
+  checkIeoProjectTerms,
+  checkIeoSubscription,
+  ieoExpectedAllocation,
+  ieoVestedOf,
+  planIeoTranches,
+} from './ieo.ts';
 
 const d = Dec.parse;
 const fcfs = {
@@ -53,16 +59,36 @@ describe('IEO subscription (spec §5 "IEO: the remaining total must be sufficien
 
 describe('IEO vesting plan', () => {
   it('is one tranche at the end of the lock period, or even tranches after a cliff, the last taking the rest', () => {
-    const lock = planIeoTranches(d('10'), { cliffDays: 30, tranches: 1, intervalDays: 0 }, 0, 2);
+    const lock = planIeoTranches(
+      d('10'),
+      { kind: 'tranches', cliffDays: 30, tranches: 1, intervalDays: 0 },
+      0,
+      2,
+    );
     expect(lock.map((tranche) => [tranche.releaseAt, tranche.amount.toString()])).toEqual([
       [30 * 86_400_000, '10'],
     ]);
-    const tranches = planIeoTranches(d('100'), { cliffDays: 1, tranches: 3, intervalDays: 2 }, 1000, 2);
+    const tranches = planIeoTranches(
+      d('100'),
+      { kind: 'tranches', cliffDays: 1, tranches: 3, intervalDays: 2 },
+      1000,
+      2,
+    );
     expect(tranches.map((tranche) => [tranche.releaseAt, tranche.amount.toString()])).toEqual([
       [1000 + 86_400_000, '33.33'],
       [1000 + 3 * 86_400_000, '33.33'],
       [1000 + 5 * 86_400_000, '33.34'],
     ]);
+  });
+
+  it('vests linearly after the cliff: floored to the token unit at every moment, all of it at the end', () => {
+    const [linear] = planIeoTranches(d('10'), { kind: 'linear', cliffDays: 1, durationDays: 3 }, 0, 2);
+    expect(linear).toEqual({ seq: 1, releaseAt: 86_400_000, until: 4 * 86_400_000, amount: d('10') });
+    const tranche = linear as NonNullable<typeof linear>;
+    expect(ieoVestedOf(tranche, 86_400_000 - 1, 2).toString()).toBe('0');
+    expect(ieoVestedOf(tranche, 2 * 86_400_000, 2).toString()).toBe('3.33');
+    expect(ieoVestedOf(tranche, 4 * 86_400_000 - 1, 2).toString()).toBe('9.99');
+    expect(ieoVestedOf(tranche, 4 * 86_400_000, 2).toString()).toBe('10');
   });
 });
 
@@ -78,7 +104,7 @@ describe('IEO project terms', () => {
     maxNumber: '100',
     gift: '0.05',
     rebate: '0.1',
-    vesting: { cliffDays: 0, tranches: 1, intervalDays: 0 },
+    vesting: { kind: 'tranches' as const, cliffDays: 0, tranches: 1, intervalDays: 0 },
   };
   it('needs a window, a supply in the token unit, prices, bounds, fractions and a schedule that ends', () => {
     expect(checkIeoProjectTerms(terms)).toBeNull();
@@ -92,7 +118,16 @@ describe('IEO project terms', () => {
       key: 'ieo.commitOnePayCoin',
     });
     expect(
-      checkIeoProjectTerms({ ...terms, vesting: { cliffDays: 0, tranches: 3, intervalDays: 0 } }),
+      checkIeoProjectTerms({
+        ...terms,
+        vesting: { kind: 'tranches', cliffDays: 0, tranches: 3, intervalDays: 0 },
+      }),
     ).toMatchObject({ params: { field: 'vesting' } });
+    expect(
+      checkIeoProjectTerms({ ...terms, vesting: { kind: 'linear', cliffDays: 1, durationDays: 0 } }),
+    ).toMatchObject({ params: { field: 'vesting' } });
+    expect(
+      checkIeoProjectTerms({ ...terms, vesting: { kind: 'linear', cliffDays: 1, durationDays: 30 } }),
+    ).toBeNull();
   });
 });

@@ -87,7 +87,25 @@ export interface IeoProjectTermsInput {
   maxNumber: string;
   gift: string;
   rebate: string;
-  vesting: { cliffDays: number; tranches: number; intervalDays: number };
+  vesting: IeoVestingTerms;
+}
+
+/** A vesting schedule (the wire's IeoVesting): a cliff, then tranches or a linear release. */
+export type IeoVestingTerms =
+  | { kind: 'tranches'; cliffDays: number; tranches: number; intervalDays: number }
+  | { kind: 'linear'; cliffDays: number; durationDays: number };
+
+/** The longest cliff, interval or linear duration, in days. */
+const VESTING_DAYS_MAX = 3650;
+
+const isDays = (days: number) => Number.isFinite(days) && days >= 0 && days <= VESTING_DAYS_MAX;
+
+function isVestingValid(vesting: IeoVestingTerms): boolean {
+  if (!isDays(vesting.cliffDays)) return false;
+  if (vesting.kind === 'linear') return isDays(vesting.durationDays) && vesting.durationDays > 0;
+  const { tranches, intervalDays } = vesting;
+  if (!Number.isInteger(tranches) || tranches < 1 || tranches > 120 || !isDays(intervalDays)) return false;
+  return tranches === 1 || intervalDays > 0;
 }
 
 function isFraction(text: string): boolean {
@@ -117,19 +135,17 @@ export function checkIeoProjectTerms(input: IeoProjectTermsInput): RuleError | n
     return ruleError('ieo.termsInvalid', { field: 'minNumber' });
   if (!isFraction(input.gift)) return ruleError('ieo.termsInvalid', { field: 'gift' });
   if (!isFraction(input.rebate)) return ruleError('ieo.termsInvalid', { field: 'rebate' });
-  const { cliffDays, tranches, intervalDays } = input.vesting;
-  if (!Number.isInteger(tranches) || tranches < 1 || tranches > 120 || cliffDays < 0 || intervalDays < 0)
-    return ruleError('ieo.termsInvalid', { field: 'vesting' });
-  if (tranches > 1 && intervalDays <= 0) return ruleError('ieo.termsInvalid', { field: 'vesting' });
+  if (!isVestingValid(input.vesting)) return ruleError('ieo.termsInvalid', { field: 'vesting' });
   return null;
 }
 
 const DAY_MS = 86_400_000;
 
-/** One tranche of a vesting schedule: `amount` tokens become spendable at `releaseAt`. */
+/** One tranche of a vesting schedule: `amount` tokens become spendable at `releaseAt` (linear: from `releaseAt` until `until`). */
 export interface IeoPlannedTranche {
   seq: number;
   releaseAt: number;
+  until: number | null;
   amount: Dec;
 }
 
@@ -137,25 +153,49 @@ export interface IeoPlannedTranche {
  * The tranches of `total` tokens under `vesting`, from `start` (the end of
  * the window): the spec's "lock period in days" is one tranche at the end of
  * the lock; a cliff followed by tranches spreads the tokens evenly, floored to
- * the token's unit, the last tranche taking what flooring left. The server
- * locks by it; the detail screen draws its calendar (with total = 100 %).
+ * the token's unit, the last tranche taking what flooring left; a linear
+ * schedule is one tranche released continuously over its duration after the
+ * cliff (ieoVestedOf). The server locks by it; the detail screen draws its
+ * calendar (with total = 100 %).
  */
 export function planIeoTranches(
   total: Dec,
-  vesting: { cliffDays: number; tranches: number; intervalDays: number },
+  vesting: IeoVestingTerms,
   start: number,
   tokenDecimals: number,
 ): IeoPlannedTranche[] {
+  const cliffEnd = start + Math.round(vesting.cliffDays * DAY_MS);
+  if (vesting.kind === 'linear') {
+    const until = cliffEnd + Math.round(vesting.durationDays * DAY_MS);
+    return total.isPositive() ? [{ seq: 1, releaseAt: cliffEnd, until, amount: total }] : [];
+  }
   const count = vesting.tranches;
   const each = total.div(Dec.fromInt(count)).floorTo(tokenDecimals);
-  const cliffMs = Math.round(vesting.cliffDays * DAY_MS);
   const intervalMs = Math.round(vesting.intervalDays * DAY_MS);
   const tranches: IeoPlannedTranche[] = [];
   let planned = Dec.ZERO;
   for (let seq = 1; seq <= count; seq += 1) {
     const amount = seq === count ? total.sub(planned) : each;
     planned = planned.add(amount);
-    tranches.push({ seq, releaseAt: start + cliffMs + (seq - 1) * intervalMs, amount });
+    tranches.push({ seq, releaseAt: cliffEnd + (seq - 1) * intervalMs, until: null, amount });
   }
   return tranches.filter((tranche) => tranche.amount.isPositive());
+}
+
+/**
+ * What of a tranche has vested at `now`: nothing before `releaseAt`; all of
+ * it from `releaseAt` (a tranche) or from `until` (linear); in between, the
+ * elapsed share floored to the token's unit, so the releases made tick by
+ * tick never exceed it and the last one takes the remainder.
+ */
+export function ieoVestedOf(
+  tranche: { releaseAt: number; until: number | null; amount: Dec },
+  now: number,
+  tokenDecimals: number,
+): Dec {
+  if (now < tranche.releaseAt) return Dec.ZERO;
+  if (tranche.until === null || now >= tranche.until) return tranche.amount;
+  const elapsed = Dec.fromInt(now - tranche.releaseAt);
+  const duration = Dec.fromInt(tranche.until - tranche.releaseAt);
+  return tranche.amount.mul(elapsed).div(duration).floorTo(tokenDecimals);
 }

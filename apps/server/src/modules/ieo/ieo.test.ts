@@ -55,10 +55,10 @@ function terms(overrides: Partial<IeoProjectInput> = {}): IeoProjectInput {
     payCoins: [{ paycoin: 'USDT', price: '0.5' }],
     minNumber: '1',
     maxNumber: '500',
-    vesting: { cliffDays: 1, tranches: 1, intervalDays: 0 },
+    vesting: { kind: 'tranches', cliffDays: 1, tranches: 1, intervalDays: 0 },
     gift: '0',
     rebate: '0',
-    requireKyc: false,
+    kycLevel: 'none',
     refusedAreaCodes: [],
     intro: { en: '<p>Hi<script>alert(1)</script></p>', cn: '<p>你好</p>' },
     announcement: {},
@@ -226,7 +226,11 @@ describe('FCFS sale', () => {
 
 describe('eligibility and rebates', () => {
   it("refuses an unverified user when the project asks for identity verification, and records the inviter's rebate as owed", async () => {
-    const project = await createProject(terms({ requireKyc: true, rebate: '0.1' }));
+    const project = await createProject(
+      terms({ kycLevel: 'identity', refusedAreaCodes: ['86'], rebate: '0.1' }),
+    );
+    // The screen states both before anyone tries.
+    expect(await listed(project.id)).toMatchObject({ kycLevel: 'identity', refusedAreaCodes: ['86'] });
     h.clock.advance(MINUTE);
     const unverified = await funded({ USDT: '100' });
     expect(await subscribe(unverified, project.id, '10')).toMatchObject({
@@ -272,13 +276,15 @@ describe('eligibility and rebates', () => {
 
 describe('vesting', () => {
   it('releases each tranche to spot by itself on the clock, across a restart', async () => {
-    const project = await createProject(terms({ vesting: { cliffDays: 1, tranches: 3, intervalDays: 30 } }));
+    const project = await createProject(
+      terms({ vesting: { kind: 'tranches', cliffDays: 1, tranches: 3, intervalDays: 30 } }),
+    );
     h.clock.advance(MINUTE);
     const user = await funded({ USDT: '100' });
     await expectOk(subscribe(user, project.id, '50'));
     const [order] = await ordersOf(user);
     expect(order?.tranches.map((tranche) => tranche.amount)).toEqual(['33.33', '33.33', '33.34']);
-    expect(order?.nextRelease).toEqual({ releaseAt: project.endTime + DAY, amount: '33.33' });
+    expect(order?.nextRelease).toEqual({ releaseAt: project.endTime + DAY, until: null, amount: '33.33' });
 
     h.clock.set(project.endTime + DAY - 1);
     await h.app.ieo.service.tick();
@@ -317,7 +323,121 @@ describe('vesting', () => {
   });
 });
 
+describe('linear vesting', () => {
+  it('releases what has vested on each tick after the cliff, floored to the token unit, exact across a restart', async () => {
+    const project = await createProject(
+      terms({ vesting: { kind: 'linear', cliffDays: 1, durationDays: 3 }, tokenDecimals: 2 }),
+    );
+    expect(project.vesting).toEqual({ kind: 'linear', cliffDays: 1, durationDays: 3 });
+    h.clock.advance(MINUTE);
+    const user = await funded({ USDT: '100' });
+    await expectOk(subscribe(user, project.id, '50'));
+    const start = project.endTime + DAY;
+    const end = start + 3 * DAY;
+    const [order] = await ordersOf(user);
+    expect(order?.tranches).toEqual([
+      { seq: 1, releaseAt: start, until: end, amount: '100', releasedAmount: '0', released: false },
+    ]);
+    expect(order?.nextRelease).toEqual({ releaseAt: start, until: end, amount: '100' });
+
+    const spotTest = async () => (await balanceOf(h, spot(user), 'TEST')).available;
+    h.clock.set(start - 1);
+    await h.app.ieo.service.tick();
+    expect(await spotTest()).toBe('0');
+    // A third of the way: 33.333… floored to 33.33; a second tick at the same time moves nothing.
+    h.clock.set(start + DAY);
+    await h.app.ieo.service.tick();
+    await h.app.ieo.service.tick();
+    expect(await spotTest()).toBe('33.33');
+    expect((await ordersOf(user))[0]).toMatchObject({
+      state: 'locked',
+      locked: '66.67',
+      released: '33.33',
+      nextRelease: { releaseAt: start, until: end, amount: '66.67' },
+    });
+    h.clock.set(start + DAY + 1);
+    await h.app.ieo.service.tick();
+    expect(await spotTest()).toBe('33.33');
+
+    // A restart two and a half days in: the new app releases up to floor(100 × 2.5 ÷ 3) as it starts.
+    await h.app.close();
+    h.clock.set(start + 2.5 * DAY);
+    h.app = await createApp({ config: h.config, store: h.store, clock: h.clock, rateLimits: false });
+    expect(await spotTest()).toBe('83.33');
+    expect(await balanceOf(h, userAccount(user.id, 'ieo'), 'TEST')).toEqual({
+      available: '0',
+      locked: '16.67',
+    });
+
+    // The last release takes the remainder: exactly 100 in all, nothing left locked.
+    h.clock.set(end - 1);
+    await h.app.ieo.service.tick();
+    expect(await spotTest()).toBe('99.99');
+    h.clock.set(end);
+    await h.app.ieo.service.tick();
+    await h.app.ieo.service.tick();
+    expect(await spotTest()).toBe('100');
+    expect(await balanceOf(h, userAccount(user.id, 'ieo'), 'TEST')).toEqual({ available: '0', locked: '0' });
+    const [done] = await h.app.ieo.service.orders(user.id, 1, 20);
+    expect(done).toMatchObject({ state: 'released', locked: '0', released: '100', nextRelease: null });
+    expect(done?.tranches[0]).toMatchObject({ releasedAmount: '100', released: true });
+  });
+
+  it('refuses a linear schedule without a duration', async () => {
+    const answer = await post(
+      h,
+      '/admin/ieo/projects',
+      terms({ vesting: { kind: 'linear', cliffDays: 1, durationDays: 0 } }),
+      undefined,
+      admin,
+    );
+    expect(answer).toMatchObject({ code: 400 });
+  });
+});
+
 describe('commit mode', () => {
+  it('keeps a running total per project and pay coin with each commitment, equal to their sum, and lists from it', async () => {
+    const project = await createProject(
+      terms({
+        mode: 'commit',
+        tokenDecimals: 8,
+        minNumber: '0.00000001',
+        payCoins: [{ paycoin: 'USDT', price: '1' }],
+      }),
+    );
+    h.clock.advance(MINUTE);
+    const users = [await funded(), await funded(), await funded()];
+    const stored = () =>
+      h.store.db.selectFrom('ieo_commit_totals').selectAll().where('project_id', '=', project.id).execute();
+    const amounts = ['10.5', '3', '0.00000001', '250', '7.25', '1'];
+    for (const [index, amount] of amounts.entries()) {
+      await expectOk(subscribe(users[index % 3] as TestUser, project.id, amount));
+      const orders = await h.store.db
+        .selectFrom('ieo_orders')
+        .select('amount')
+        .where('project_id', '=', project.id)
+        .execute();
+      const sum = Dec.sum(orders.map((order) => Dec.parse(order.amount)));
+      const [total] = await stored();
+      expect(Dec.parse(total?.committed ?? '-1').eq(sum)).toBe(true);
+      expect(Number(total?.paycoin === 'USDT' ? total.participants : -1)).toBe(orders.length);
+    }
+    expect(await listed(project.id)).toMatchObject({ committed: '271.75000001', participants: 3 });
+    // The list reads the stored total, not the orders.
+    await h.store.db
+      .updateTable('ieo_commit_totals')
+      .set({ committed: '1' })
+      .where('project_id', '=', project.id)
+      .execute();
+    expect((await listed(project.id)).committed).toBe('1');
+    await h.store.db
+      .updateTable('ieo_commit_totals')
+      .set({ committed: '271.75000001' })
+      .where('project_id', '=', project.id)
+      .execute();
+    await h.app.ieo.service.cancelProject(project.id);
+  });
+
   it('allocates pro rata with the cap, redistributes the excess, posts what was spent and refunds the rest, with proofs', async () => {
     const project = await createProject(
       terms({
@@ -326,7 +446,7 @@ describe('commit mode', () => {
         tokenDecimals: 0,
         payCoins: [{ paycoin: 'USDT', price: '1' }],
         maxNumber: '400',
-        vesting: { cliffDays: 0, tranches: 2, intervalDays: 1 },
+        vesting: { kind: 'tranches', cliffDays: 0, tranches: 2, intervalDays: 1 },
       }),
     );
     h.clock.advance(MINUTE);

@@ -1,4 +1,12 @@
-import { IEO_MODES, IEO_STATES, type IeoProjectInput, type IeoState, LOCALES } from '@halyard/protocol';
+import {
+  IEO_KYC_LEVELS,
+  IEO_MODES,
+  IEO_STATES,
+  IEO_VESTING_KINDS,
+  type IeoProjectInput,
+  type IeoState,
+  LOCALES,
+} from '@halyard/protocol';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { currentUser, readToken, requireAdmin, type SessionResolver } from '../../http/auth.ts';
 import { epochMsField, idField } from '../../http/bounds.ts';
@@ -64,16 +72,25 @@ const projectBody = {
     vesting: {
       type: 'object',
       additionalProperties: false,
-      required: ['cliffDays', 'tranches', 'intervalDays'],
+      required: ['cliffDays'],
+      description:
+        'After cliffDays from the end of the window: tranches (one every intervalDays) or linear (continuously over durationDays)',
       properties: {
+        kind: { type: 'string', enum: IEO_VESTING_KINDS, default: 'tranches' },
         cliffDays: days,
-        tranches: { type: 'integer', minimum: 1, maximum: 120 },
-        intervalDays: days,
+        tranches: { type: 'integer', minimum: 1, maximum: 120, default: 1 },
+        intervalDays: { ...days, default: 0 },
+        durationDays: days,
       },
     },
     gift: { ...decimal('Bonus tokens as a fraction of the tokens bought'), default: '0' },
     rebate: { ...decimal("Inviter's promotion rebate as a fraction of the amount paid"), default: '0' },
-    requireKyc: { type: 'boolean', default: false },
+    kycLevel: {
+      type: 'string',
+      enum: IEO_KYC_LEVELS,
+      default: 'none',
+      description: 'The KYC level a subscriber needs',
+    },
     refusedAreaCodes: { type: 'array', maxItems: 300, items: { type: 'string', maxLength: 8 }, default: [] },
     intro: { ...texts, default: {} },
     announcement: { ...texts, default: {} },

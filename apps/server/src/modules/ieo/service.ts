@@ -28,6 +28,7 @@ import {
   IEO_PAY_DECIMALS,
   ieoCostOf,
   ieoTokensFor,
+  ieoVestedOf,
   planIeoTranches,
   type RuleError,
 } from '@halyard/rules';
@@ -45,7 +46,14 @@ import type { Db, Executor, Trx } from '../../store/database.ts';
 import { sanitizeHtml } from '../content/sanitize.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { type AllocationResult, needOf, settleCommits } from './allocation.ts';
-import { type OrderRow, type ProjectRow, ieoStore as sql, type TrancheRow } from './store.ts';
+import {
+  type CommitTotalRow,
+  type DueTrancheRow,
+  type OrderRow,
+  type ProjectRow,
+  ieoStore as sql,
+  type TrancheRow,
+} from './store.ts';
 
 export interface IeoServiceOptions {
   db: Db;
@@ -88,7 +96,27 @@ function termsOf(row: ProjectRow): Terms {
     max: Dec.parse(row.max_number),
     gift: Dec.parse(row.gift),
     rebate: Dec.parse(row.rebate),
-    vesting: JSON.parse(row.vesting) as IeoVesting,
+    vesting: vestingOf(JSON.parse(row.vesting) as LooseVesting),
+  };
+}
+
+/** A schedule as the operator route sends it (defaults filled) or as stored (rows from before linear vesting have no kind). */
+type LooseVesting = {
+  kind?: string;
+  cliffDays: number;
+  tranches?: number;
+  intervalDays?: number;
+  durationDays?: number;
+};
+
+function vestingOf(raw: LooseVesting): IeoVesting {
+  if (raw.kind === 'linear')
+    return { kind: 'linear', cliffDays: raw.cliffDays, durationDays: raw.durationDays ?? 0 };
+  return {
+    kind: 'tranches',
+    cliffDays: raw.cliffDays,
+    tranches: raw.tranches ?? 1,
+    intervalDays: raw.intervalDays ?? 0,
   };
 }
 
@@ -189,6 +217,7 @@ export class IeoService {
     throwIf(
       checkIeoProjectTerms({
         ...input,
+        vesting: vestingOf(input.vesting),
         prices: input.payCoins.map((pay) => pay.price),
       }),
     );
@@ -210,11 +239,11 @@ export class IeoService {
       max_number: Dec.parse(input.maxNumber).toString(),
       gift: Dec.parse(input.gift).toString(),
       rebate: Dec.parse(input.rebate).toString(),
-      require_kyc: input.requireKyc ? 1 : 0,
+      require_kyc: input.kycLevel === 'identity' ? 1 : 0,
       pay_coins: JSON.stringify(
         input.payCoins.map((pay) => ({ paycoin: pay.paycoin, price: Dec.parse(pay.price).toString() })),
       ),
-      vesting: JSON.stringify(input.vesting),
+      vesting: JSON.stringify(vestingOf(input.vesting)),
       refused_area_codes: JSON.stringify(input.refusedAreaCodes),
       intro: JSON.stringify(sanitizeTexts(input.intro)),
       announcement: JSON.stringify(sanitizeTexts(input.announcement)),
@@ -348,17 +377,22 @@ export class IeoService {
 
   async list(locale: Locale, state: IeoState | null): Promise<IeoProject[]> {
     const rows = await sql.projects(this.db, state ? [state] : null);
-    const commits = await sql.commitTotals(
+    const totals = await sql.commitTotals(
       this.db,
       rows.filter((row) => row.mode === 'commit').map((row) => Number(row.id)),
     );
-    return rows.map((row) => this.view(row, locale, commits.get(Number(row.id)) ?? []));
+    return rows.map((row) =>
+      this.view(
+        row,
+        locale,
+        totals.filter((total) => Number(total.project_id) === Number(row.id)),
+      ),
+    );
   }
 
   async project(id: number, locale: Locale): Promise<IeoProject> {
     const row = await this.requireProject(id);
-    const commits = row.mode === 'commit' ? ((await sql.commitTotals(this.db, [id])).get(id) ?? []) : [];
-    return this.view(row, locale, commits);
+    return this.view(row, locale, await sql.commitTotals(this.db, [id]));
   }
 
   private async requireProject(id: number, db: Executor = this.db): Promise<ProjectRow> {
@@ -367,9 +401,11 @@ export class IeoService {
     return row;
   }
 
-  private view(row: ProjectRow, locale: Locale, commits: string[] = []): IeoProject {
+  /** `totals`: the project's running commit totals (commit mode; one pay coin). */
+  private view(row: ProjectRow, locale: Locale, totals: CommitTotalRow[] = []): IeoProject {
     const terms = termsOf(row);
-    const committed = Dec.sum(commits.map((amount) => Dec.parse(amount)));
+    const committed = Dec.sum(totals.map((total) => Dec.parse(total.committed)));
+    const participants = totals.reduce((sum, total) => sum + Number(total.participants), 0);
     const price = Dec.parse(terms.payCoins[0]?.price ?? '0');
     const worth = terms.total.mul(price);
     return {
@@ -390,12 +426,12 @@ export class IeoService {
       maxNumber: terms.max.toString(),
       gift: terms.gift.toString(),
       rebate: terms.rebate.toString(),
-      requireKyc: Number(row.require_kyc) === 1,
+      kycLevel: Number(row.require_kyc) === 1 ? 'identity' : 'none',
       refusedAreaCodes: JSON.parse(row.refused_area_codes) as string[],
       intro: textIn(JSON.parse(row.intro) as IeoTexts, locale),
       announcement: textIn(JSON.parse(row.announcement) as IeoTexts, locale),
       committed: committed.toString(),
-      participants: commits.length,
+      participants,
       ratio: worth.isPositive() ? committed.div(worth).floorTo(4).toString() : '0',
       now: this.options.clock.now(),
     };
@@ -444,13 +480,12 @@ export class IeoService {
     let released = Dec.ZERO;
     let next: IeoOrder['nextRelease'] = null;
     for (const tranche of tranches) {
-      const amount = Dec.parse(tranche.amount);
-      if (tranche.released_at === null) {
-        locked = locked.add(amount);
-        if (next === null) next = { releaseAt: Number(tranche.release_at), amount: amount.toString() };
-      } else {
-        released = released.add(amount);
-      }
+      const out = Dec.parse(tranche.released_amount);
+      const left = Dec.parse(tranche.amount).sub(out);
+      released = released.add(out);
+      locked = locked.add(left);
+      if (next === null && left.isPositive())
+        next = { releaseAt: Number(tranche.release_at), until: untilOf(tranche), amount: left.toString() };
     }
     const stateOf = (): IeoOrderState => {
       if (row.state === 'committed') return 'committed';
@@ -476,7 +511,9 @@ export class IeoService {
       tranches: tranches.map((tranche) => ({
         seq: Number(tranche.seq),
         releaseAt: Number(tranche.release_at),
+        until: untilOf(tranche),
         amount: Dec.parse(tranche.amount).toString(),
+        releasedAmount: Dec.parse(tranche.released_amount).toString(),
         released: tranche.released_at !== null,
       })),
       state: stateOf(),
@@ -701,7 +738,9 @@ export class IeoService {
             user_id: userId,
             coin: project.coin,
             release_at: tranche.releaseAt,
+            until: tranche.until,
             amount: tranche.amount.toString(),
+            released_amount: '0',
             released_at: null,
           }),
         ),
@@ -769,6 +808,10 @@ export class IeoService {
     );
     const total = Dec.parse(order.amount).add(amount).toString();
     await sql.updateOrder(trx, orderId, { amount: total, holds });
+    await sql.addCommit(trx, projectId, pay.paycoin, {
+      committed: (before) => Dec.parse(before).add(amount).toString(),
+      participants: existing ? 0 : 1,
+    });
     return { ...order, amount: total, holds };
   }
 
@@ -917,35 +960,70 @@ export class IeoService {
       await this.options.ledger.executeBulk(transfers.slice(start, start + BULK_MAX), trx);
   }
 
-  /** Posts every tranche hold whose time has come: the tokens move from the IEO wallet to spot. */
+  /**
+   * Posts what has vested of every tranche whose release has begun: a whole
+   * tranche at its time, a linear one by what vested since the last tick
+   * (ieoVestedOf, floored; the last release takes the remainder). Each
+   * release is recorded in its ledger transaction and only if the tranche
+   * still stood where it was read, so a restart or a second tick never
+   * releases twice. Answers the number of releases.
+   */
   async releaseDue(): Promise<number> {
     const { ledger, clock } = this.options;
-    let released = 0;
+    const now = clock.now();
+    let releases = 0;
+    let after = { orderId: 0, seq: 0 };
     for (;;) {
-      const now = clock.now();
-      const due = await sql.dueTranches(this.db, now, RELEASE_BATCH);
-      if (due.length === 0) return released;
-      await ledger.transaction(async (trx) => {
+      const due = await sql.dueTranches(this.db, now, after, RELEASE_BATCH);
+      const last = due.at(-1);
+      if (!last) return releases;
+      releases += await ledger.transaction(async (trx) => {
         const transfers: TransferInput[] = [];
         for (const tranche of due) {
-          const orderId = Number(tranche.order_id);
-          if (!(await sql.markReleased(trx, orderId, Number(tranche.seq), now))) continue;
-          transfers.push({
-            id: `${trancheHoldId(orderId, Number(tranche.seq))}:release`,
-            type: 'post_pending',
-            pendingId: trancheHoldId(orderId, Number(tranche.seq)),
-            amount: Dec.parse(tranche.amount),
-            code: 'ieo_release',
-            reference: `ieo:order:${orderId}`,
-          });
+          const transfer = await this.release(trx, tranche, now);
+          if (transfer) transfers.push(transfer);
         }
         await this.executeAll(transfers, trx);
+        return transfers.length;
       });
-      released += due.length;
-      if (due.length < RELEASE_BATCH) return released;
+      after = { orderId: Number(last.order_id), seq: Number(last.seq) };
+      if (due.length < RELEASE_BATCH) return releases;
     }
   }
+
+  /** Records a tranche's release up to what has vested at `now`; the transfer that makes it, or null when nothing is due. */
+  private async release(trx: Trx, tranche: DueTrancheRow, now: number): Promise<TransferInput | null> {
+    const amount = Dec.parse(tranche.amount);
+    const before = Dec.parse(tranche.released_amount);
+    const vested = ieoVestedOf(
+      { releaseAt: Number(tranche.release_at), until: untilOf(tranche), amount },
+      now,
+      Number(tranche.token_decimals),
+    );
+    if (!vested.gt(before)) return null;
+    const orderId = Number(tranche.order_id);
+    const seq = Number(tranche.seq);
+    const recorded = await sql.markReleased(
+      trx,
+      { orderId, seq, before: tranche.released_amount },
+      vested.toString(),
+      vested.eq(amount) ? now : null,
+    );
+    if (!recorded) return null;
+    return {
+      // Named by the total released after it: each release of a tranche has its own id.
+      id: `${trancheHoldId(orderId, seq)}:release:${vested.toString()}`,
+      type: 'post_pending',
+      pendingId: trancheHoldId(orderId, seq),
+      amount: vested.sub(before),
+      code: 'ieo_release',
+      reference: `ieo:order:${orderId}`,
+    };
+  }
 }
+
+const untilOf = (tranche: TrancheRow): number | null =>
+  tranche.until === null ? null : Number(tranche.until);
 
 /** What the proofs need of an allocation, as stored (bigints as text). */
 interface AllocationSummary {

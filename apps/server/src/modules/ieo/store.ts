@@ -52,8 +52,20 @@ export interface IeoTranchesTable {
   user_id: number;
   coin: string;
   release_at: number;
+  /** Linear vesting: released continuously until then (null: all at release_at). */
+  until: number | null;
   amount: string;
+  released_amount: string;
+  /** When it was released in full. */
   released_at: number | null;
+}
+
+/** Commit mode: the running total committed per project and pay coin, written with each commitment. */
+export interface IeoCommitTotalsTable {
+  project_id: number;
+  paycoin: string;
+  committed: string;
+  participants: number;
 }
 
 export interface IeoRebatesTable {
@@ -78,6 +90,7 @@ declare module '../../store/database.ts' {
     ieo_tranches: IeoTranchesTable;
     ieo_rebates: IeoRebatesTable;
     ieo_allocations: IeoAllocationsTable;
+    ieo_commit_totals: IeoCommitTotalsTable;
   }
 }
 
@@ -85,6 +98,9 @@ export type ProjectRow = Selectable<IeoProjectsTable>;
 export type OrderRow = Selectable<IeoOrdersTable>;
 export type TrancheRow = Selectable<IeoTranchesTable>;
 export type RebateRow = Selectable<IeoRebatesTable>;
+export type CommitTotalRow = Selectable<IeoCommitTotalsTable>;
+/** A tranche due for release, with its token's unit (linear releases floor to it). */
+export type DueTrancheRow = TrancheRow & { token_decimals: number };
 
 export const ieoStore = {
   async insertProject(db: Executor, row: Insertable<IeoProjectsTable>): Promise<ProjectRow> {
@@ -212,21 +228,45 @@ export const ieoStore = {
       .execute();
   },
 
-  async commitTotals(db: Executor, projectIds: readonly number[]): Promise<Map<number, string[]>> {
-    const totals = new Map<number, string[]>();
-    if (projectIds.length === 0) return totals;
-    const rows = await db
-      .selectFrom('ieo_orders')
-      .select(['project_id', 'amount'])
-      .where('project_id', 'in', projectIds)
-      .execute();
-    for (const row of rows) {
-      const id = Number(row.project_id);
-      const list = totals.get(id) ?? [];
-      list.push(row.amount);
-      totals.set(id, list);
+  async commitTotals(db: Executor, projectIds: readonly number[]): Promise<CommitTotalRow[]> {
+    if (projectIds.length === 0) return [];
+    return db.selectFrom('ieo_commit_totals').selectAll().where('project_id', 'in', projectIds).execute();
+  },
+
+  /** Adds a commitment to its project's running total (inside the commitment's ledger transaction, which serialises them). */
+  async addCommit(
+    db: Executor,
+    projectId: number,
+    paycoin: string,
+    add: { committed: (before: string) => string; participants: number },
+  ): Promise<void> {
+    const row = await db
+      .selectFrom('ieo_commit_totals')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('paycoin', '=', paycoin)
+      .executeTakeFirst();
+    if (!row) {
+      await db
+        .insertInto('ieo_commit_totals')
+        .values({
+          project_id: projectId,
+          paycoin,
+          committed: add.committed('0'),
+          participants: add.participants,
+        })
+        .execute();
+      return;
     }
-    return totals;
+    await db
+      .updateTable('ieo_commit_totals')
+      .set({
+        committed: add.committed(row.committed),
+        participants: Number(row.participants) + add.participants,
+      })
+      .where('project_id', '=', projectId)
+      .where('paycoin', '=', paycoin)
+      .execute();
   },
 
   async insertTranches(db: Executor, rows: TrancheRow[]): Promise<void> {
@@ -249,23 +289,54 @@ export const ieoStore = {
       .execute();
   },
 
-  async dueTranches(db: Executor, now: number, limit: number): Promise<TrancheRow[]> {
+  /**
+   * Tranches not yet released in full whose release has begun, after the
+   * (order, seq) cursor: a linear tranche stays due on every tick until its
+   * end, so the scheduler pages by key rather than by what is left.
+   */
+  async dueTranches(
+    db: Executor,
+    now: number,
+    after: { orderId: number; seq: number },
+    limit: number,
+  ): Promise<DueTrancheRow[]> {
     return db
       .selectFrom('ieo_tranches')
-      .selectAll()
-      .where('released_at', 'is', null)
-      .where('release_at', '<=', now)
-      .orderBy('release_at')
+      .innerJoin('ieo_orders', 'ieo_orders.id', 'ieo_tranches.order_id')
+      .innerJoin('ieo_projects', 'ieo_projects.id', 'ieo_orders.project_id')
+      .selectAll('ieo_tranches')
+      .select('ieo_projects.token_decimals')
+      .where('ieo_tranches.released_at', 'is', null)
+      .where('ieo_tranches.release_at', '<=', now)
+      .where((eb) =>
+        eb.or([
+          eb('ieo_tranches.order_id', '>', after.orderId),
+          eb.and([eb('ieo_tranches.order_id', '=', after.orderId), eb('ieo_tranches.seq', '>', after.seq)]),
+        ]),
+      )
+      .orderBy('ieo_tranches.order_id')
+      .orderBy('ieo_tranches.seq')
       .limit(limit)
       .execute();
   },
 
-  async markReleased(db: Executor, orderId: number, seq: number, now: number): Promise<boolean> {
+  /**
+   * Records that a tranche has released `releasedAmount` in all (and when it
+   * is the whole of it, that it is done), only if it still stood at `before`:
+   * false when another tick got there first.
+   */
+  async markReleased(
+    db: Executor,
+    tranche: { orderId: number; seq: number; before: string },
+    releasedAmount: string,
+    releasedAt: number | null,
+  ): Promise<boolean> {
     const result = await db
       .updateTable('ieo_tranches')
-      .set({ released_at: now })
-      .where('order_id', '=', orderId)
-      .where('seq', '=', seq)
+      .set({ released_amount: releasedAmount, released_at: releasedAt })
+      .where('order_id', '=', tranche.orderId)
+      .where('seq', '=', tranche.seq)
+      .where('released_amount', '=', tranche.before)
       .where('released_at', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
