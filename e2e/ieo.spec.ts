@@ -49,6 +49,7 @@ test('a user subscribes to an FCFS sale and a commit-mode sale, and sees allocat
         tranches: 2,
         intervalDays: 3600 * SECOND_IN_DAYS,
       },
+      refusedAreaCodes: ['850'],
     },
   });
   const project = (await created.json()).data as { id: number; endTime: number };
@@ -62,6 +63,9 @@ test('a user subscribes to an FCFS sale and a commit-mode sale, and sees allocat
 
   await page.goto(`${base()}/ieoDetail/${project.id}`);
   await expect(page.getByTestId('ieo-terms')).toContainText('Subscription ratio ×1.5');
+  // Who may subscribe is stated before anyone tries.
+  await expect(page.getByTestId('ieo-terms')).toContainText('Open to every account');
+  await expect(page.getByTestId('ieo-terms')).toContainText('Not available to phone numbers from +850');
   await page.getByTestId('ieo-subscribe').click();
   await page.getByTestId('ieo-amount').locator('input').fill('500');
   // 1000 × 500 ÷ 2000 before redistribution.
@@ -82,8 +86,12 @@ test('a user subscribes to an FCFS sale and a commit-mode sale, and sees allocat
   await expect(order).toContainText('400.00000000 EEXT', { timeout: 15_000 });
   await expect(order).toContainText('100.00000000 USDT');
   await expect(order).toContainText('Allocation proof');
-  // Tranche 1 (half) is released to spot 5 s after the end (the server tests check the spot balance:
-  // a launched token is not a wallet coin yet, so /account/balance does not list it).
+  // Tranche 1 (half) is released to spot 5 s after the end.
   await expect(order).toContainText(/Released\s*200\.00000000 EEXT/, { timeout: 20_000 });
   await shot(page, 'ieo-orders');
+  // …and the token is in Assets, the spot wallet's coins.
+  await page.goto(`${base()}/balances`);
+  await expect(page.getByTestId('asset-EEXT')).toContainText('200');
+  await page.getByTestId('asset-EEXT').scrollIntoViewIfNeeded();
+  await shot(page, 'ieo-released-in-assets');
 });

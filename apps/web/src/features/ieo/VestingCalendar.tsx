@@ -4,7 +4,10 @@ import { planIeoTranches } from '@halyard/rules';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../shared/format.ts';
 
-/** When each tranche releases and what share of the tokens it carries (the server locks by the same plan). */
+/**
+ * When each tranche releases and what share of the tokens it carries, or the
+ * span of a linear release (the server locks by the same plan).
+ */
 export function VestingCalendar({ vesting, endTime }: { vesting: IeoVesting; endTime: number }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language as Locale;
@@ -14,7 +17,12 @@ export function VestingCalendar({ vesting, endTime }: { vesting: IeoVesting; end
       {tranches.map((tranche) => (
         <div className="hy-ieo-card-row" key={tranche.seq}>
           <span className="hy-muted">
-            {t('ieoPage.tranche', { n: tranche.seq })} · {formatDateTime(tranche.releaseAt, locale)}
+            {tranche.until === null
+              ? `${t('ieoPage.tranche', { n: tranche.seq })} · ${formatDateTime(tranche.releaseAt, locale)}`
+              : t('ieoPage.linear', {
+                  from: formatDateTime(tranche.releaseAt, locale),
+                  to: formatDateTime(tranche.until, locale),
+                })}
           </span>
           <span className="hy-num">{tranche.amount.toString()} %</span>
         </div>

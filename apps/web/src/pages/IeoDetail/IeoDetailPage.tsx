@@ -48,7 +48,13 @@ export function IeoDetailPage() {
     [t('ieoPage.payCoin'), project.payCoins.map((pay) => pay.paycoin).join(', ')],
     [t('ieoPage.gift'), percentOf(project.gift)],
     [t('ieoPage.rebate'), percentOf(project.rebate)],
+    [t('ieoPage.eligibility'), t(`ieoPage.kyc.${project.kycLevel}`)],
   ];
+  if (project.refusedAreaCodes.length > 0)
+    terms.push([
+      t('ieoPage.refusedRegions', { codes: project.refusedAreaCodes.map((code) => `+${code}`).join(', ') }),
+      '',
+    ]);
   if (project.mode === 'commit') {
     terms.push(
       [

@@ -39,10 +39,15 @@ function OrderCard({ order }: { order: IeoOrder }) {
       [t('ieoPage.locked'), coin(order.locked, order.coin)],
       [t('ieoPage.released'), coin(order.released, order.coin)],
     );
-    if (order.nextRelease)
+    const next = order.nextRelease;
+    if (next)
       rows.push([
         t('ieoPage.nextRelease'),
-        `${coin(order.nextRelease.amount, order.coin)} · ${formatDateTime(order.nextRelease.releaseAt, locale)}`,
+        `${coin(next.amount, order.coin)} · ${
+          next.until === null
+            ? formatDateTime(next.releaseAt, locale)
+            : t('ieoPage.linearUntil', { until: formatDateTime(next.until, locale) })
+        }`,
       ]);
   }
   return (
