@@ -100,6 +100,12 @@ describe('demo', () => {
       ['NOVA', 'fcfs', 'open'],
       ['ORBT', 'commit', 'open'],
     ]);
+    // The ended sale vests linearly, the commit-mode one in tranches: the calendar shows both kinds.
+    expect(demo.find((project) => project.coin === 'LUMA')?.vesting).toEqual({
+      kind: 'linear',
+      cliffDays: 7,
+      durationDays: 180,
+    });
     const pay = (await expectOk(get(h, '/ieo/findPayCoinByCoin?coin=NOVA'))).data;
     expect(pay).toMatchObject([
       { paycoin: 'USDT', price: '0.05', balance: '0' },
