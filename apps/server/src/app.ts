@@ -203,6 +203,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     clock,
     identity: identity.service,
     demo: config.demo,
+    // Floating ads follow the market's index in local currency (the wallet's rates): one source for both.
+    indexPrice: (coin, fiat) => wallet.assets.fiatPriceOf(coin, fiat),
     requireUser: identity.requireUser,
     adminToken: config.adminToken,
     onError: (error) => http.log.error({ err: error }, 'fiat'),

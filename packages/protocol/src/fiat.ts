@@ -31,6 +31,9 @@ export type FiatOrderState = 'to_pay' | 'paid' | 'appeal' | 'completed' | 'cance
 /** `buy`: the user buys the coin from a merchant; `sell`: the user sells it to one. */
 export type FiatSide = 'buy' | 'sell';
 
+/** How an ad is priced: fixed, or floating: the index price × (1 + premium %), refreshed as the index moves. */
+export type FiatPriceType = 'fixed' | 'floating';
+
 /** What one coin/fiat offers, best price first (GET /fiat/payCoinList). */
 export interface FiatOffer {
   coin: string;
@@ -38,6 +41,8 @@ export interface FiatOffer {
   side: FiatSide;
   /** The best eligible price (fiat per coin) and the widest single-order limits in fiat. */
   price: string;
+  /** The best price floats with the index (an order locks the price it is made at). */
+  floating: boolean;
   min: string;
   max: string;
   methods: FiatPayType[];
@@ -140,7 +145,11 @@ export interface FiatAd {
   side: FiatSide;
   coin: string;
   fiat: string;
+  /** The price now: fixed, or refreshed from the index for a floating ad. */
   price: string;
+  priceType: FiatPriceType;
+  /** A floating ad's premium over the index, in percent ('-0.6'); null for a fixed price. */
+  premium: string | null;
   min: string;
   max: string;
   available: string;
@@ -163,7 +172,11 @@ export interface FiatAdInput {
   side: FiatSide;
   coin: string;
   fiat: string;
+  priceType: FiatPriceType;
+  /** A fixed price ('' for a floating ad). */
   price: string;
+  /** A floating ad's premium in percent ('' for a fixed price). */
+  premium: string;
   min: string;
   max: string;
   available: string;

@@ -1,9 +1,12 @@
+import { Dec } from '@halyard/money';
 import { describe, expect, it } from 'vitest';
 import {
+  checkFiatAdTerms,
   checkFiatAmount,
   checkFiatPayee,
   EMPTY_FIAT_PAYEE,
   fiatBanEnd,
+  fiatFloatingPrice,
   isValidIban,
   isValidSwift,
 } from './fiat.ts';
@@ -67,5 +70,31 @@ describe('the ban ladder (AMENDMENTS A6)', () => {
     expect(fiatBanEnd(4, morning)).toBe(Date.UTC(2026, 0, 2));
     const lateEvening = Date.UTC(2026, 0, 1, 23);
     expect(fiatBanEnd(9, lateEvening)).toBe(lateEvening + 240 * MINUTE);
+  });
+});
+
+describe('floating prices', () => {
+  it('is the index × (1 + premium %), floored to the fiat decimals', () => {
+    expect(fiatFloatingPrice(Dec.parse('7.2'), '0.7').toString()).toBe('7.25');
+    expect(fiatFloatingPrice(Dec.parse('7.2'), '-0.6').toString()).toBe('7.15');
+    expect(fiatFloatingPrice(Dec.parse('88780'), '0').toString()).toBe('88780');
+  });
+
+  it('takes a floating ad with a premium within ±20 % and 2 decimals, a fixed one with a price', () => {
+    const ad = {
+      priceType: 'floating' as const,
+      price: '',
+      premium: '1.5',
+      min: '100',
+      max: '500',
+      available: '3',
+    };
+    expect(checkFiatAdTerms(ad)).toBeNull();
+    expect(checkFiatAdTerms({ ...ad, premium: '-20' })).toBeNull();
+    expect(checkFiatAdTerms({ ...ad, premium: '20.01' })?.key).toBe('fiat.premiumOutOfRange');
+    expect(checkFiatAdTerms({ ...ad, premium: '1.555' })?.key).toBe('fiat.premiumInvalid');
+    expect(checkFiatAdTerms({ ...ad, premium: 'x' })?.key).toBe('fiat.premiumInvalid');
+    expect(checkFiatAdTerms({ ...ad, premium: ' ' })?.key).toBe('fiat.premiumRequired');
+    expect(checkFiatAdTerms({ ...ad, priceType: 'fixed' })?.key).toBe('rules.priceRequired');
   });
 });

@@ -1,7 +1,7 @@
 import { Dec } from '@halyard/money';
-import type { FiatPayee, FiatPayType } from '@halyard/protocol';
+import type { FiatPayee, FiatPayType, FiatPriceType } from '@halyard/protocol';
 import { type RuleError, ruleError } from './error.ts';
-import { checkPositiveInput, checkRange, isBlank } from './number.ts';
+import { checkPositiveInput, checkRange, fractionDigitCount, isBlank, parseNumber } from './number.ts';
 
 /** The payment methods of a fiat order (spec §1, §3): a bank transfer or WeChat Pay. */
 export const FIAT_PAY_METHODS: readonly FiatPayType[] = ['bank', 'wechat'];
@@ -123,18 +123,48 @@ export function checkFiatAdAvailable(available: string): RuleError | null {
   return checkPositiveInput(available, 'amount', { decimals: 8 });
 }
 
+/** A floating ad's premium over the index, in percent, lies within ± this (issue 16 item 1). */
+export const FIAT_PREMIUM_MAX_PERCENT = '20';
+/** A premium is typed with at most this many decimals (0.01 %). */
+const PREMIUM_DECIMALS = 2;
+
 /**
- * An ad's terms (issue 16 item 1): a positive price, single-order limits in
- * fiat (2 decimals, min ≤ max) and a positive coin amount the ad may trade.
+ * A floating ad's price: the index price (fiat per coin) × (1 + premium %),
+ * floored to the fiat's decimals. One rule for the server's refresh and the
+ * ad form's preview.
+ */
+export function fiatFloatingPrice(index: Dec, premiumPercent: string): Dec {
+  return index.add(index.percent(Dec.parse(premiumPercent))).floorTo(FIAT_DECIMALS);
+}
+
+/** A premium in percent: a number, 2 decimals, within ± FIAT_PREMIUM_MAX_PERCENT. */
+export function checkFiatPremium(premium: string): RuleError | null {
+  if (isBlank(premium)) return ruleError('fiat.premiumRequired');
+  const value = parseNumber(premium);
+  if (value === null || fractionDigitCount(premium) > PREMIUM_DECIMALS)
+    return ruleError('fiat.premiumInvalid');
+  const max = Dec.parse(FIAT_PREMIUM_MAX_PERCENT);
+  if (value.abs().gt(max)) return ruleError('fiat.premiumOutOfRange', { max: FIAT_PREMIUM_MAX_PERCENT });
+  return null;
+}
+
+/**
+ * An ad's terms (issue 16 item 1): a positive fixed price or a floating
+ * premium, single-order limits in fiat (2 decimals, min ≤ max) and a
+ * positive coin amount the ad may trade.
  */
 export function checkFiatAdTerms(input: {
+  priceType: FiatPriceType;
   price: string;
+  premium: string;
   min: string;
   max: string;
   available: string;
 }): RuleError | null {
   const error =
-    checkPositiveInput(input.price, 'price', { decimals: 8 }) ??
+    (input.priceType === 'floating'
+      ? checkFiatPremium(input.premium)
+      : checkPositiveInput(input.price, 'price', { decimals: 8 })) ??
     checkPositiveInput(input.min, 'amount', { decimals: FIAT_DECIMALS }) ??
     checkPositiveInput(input.max, 'amount', { decimals: FIAT_DECIMALS }) ??
     checkFiatAdAvailable(input.available);

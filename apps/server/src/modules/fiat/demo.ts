@@ -24,7 +24,9 @@ function payee(details: Partial<FiatPayee>): FiatPayee {
 /**
  * The demo ads (issue 16 item 8): the house buys and sells USDT for CNY and
  * USD and BTC for EUR, each by bank transfer with the spec's fields (an IBAN
- * for EUR, a SWIFT code for USD). Prices are fixed play prices.
+ * for EUR, a SWIFT code for USD). USDT/CNY floats with the index (its
+ * premium in percent; `price` is where it starts before the first refresh);
+ * the others are fixed play prices.
  */
 const DEMO_ADS: Array<{
   key: string;
@@ -32,6 +34,7 @@ const DEMO_ADS: Array<{
   coin: string;
   fiat: string;
   price: string;
+  premium?: string;
   min: string;
   max: string;
   available: string;
@@ -44,6 +47,8 @@ const DEMO_ADS: Array<{
       coin: 'USDT',
       fiat: 'CNY',
       price: side === 'buy' ? '7.25' : '7.15',
+      // 7.2 CNY per USDT × (1 ± premium): 7.25 to buy, 7.15 to sell while the demo rate holds.
+      premium: side === 'buy' ? '0.7' : '-0.6',
       min: '100',
       max: '50000',
       available: '500000',
@@ -137,6 +142,8 @@ export async function seedFiatDemo(
   for (const ad of DEMO_ADS) {
     const values = {
       price: ad.price,
+      price_type: ad.premium === undefined ? ('fixed' as const) : ('floating' as const),
+      premium: ad.premium ?? null,
       min_amount: ad.min,
       max_amount: ad.max,
       methods: JSON.stringify(ad.methods),
@@ -160,4 +167,5 @@ export async function seedFiatDemo(
     // Back online with its amount, held from the house's coin (what the house still has, if less).
     await fiat.restockAd(Number(row.id), Dec.parse(ad.available));
   }
+  await fiat.refreshFloatingPrices();
 }

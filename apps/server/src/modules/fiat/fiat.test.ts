@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FiatOrder, FiatStanding } from '@halyard/protocol';
+import type { FiatAd, FiatOffer, FiatOrder, FiatStanding } from '@halyard/protocol';
 import { translate } from '@halyard/protocol';
+import { fiatFloatingPrice } from '@halyard/rules';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.ts';
 import { ManualClock } from '../../clock.ts';
@@ -112,6 +113,7 @@ describe('offers', () => {
           fiat: 'CNY',
           side: 'buy',
           price: '7.25',
+          floating: true,
           min: '100',
           max: '50000',
           methods: ['bank'],
@@ -642,6 +644,80 @@ describe("a live sell ad's amount is held in escrow", () => {
     expect(await adAvailable(merchant)).toBe('1000');
     expect(await balanceOf(h, fiatWallet(merchant), 'USDT')).toEqual({ available: '0', locked: '1500' });
     await expectOk(post(h, '/fiat/adOnline', { id: adId, online: false }, merchant.token));
+  });
+});
+
+describe('floating prices', () => {
+  it('the demo USDT/CNY ad floats; a floating ad follows the index and an order locks the price it was made at', async () => {
+    const offers = (await expectOk(get(h, '/fiat/payCoinList?coin=USDT&side=buy'))).data as FiatOffer[];
+    expect(offers.find((offer) => offer.fiat === 'CNY')).toMatchObject({ price: '7.25', floating: true });
+    expect(offers.find((offer) => offer.fiat === 'USD')).toMatchObject({ floating: false });
+
+    // A merchant (its first ad fixed and never the best) publishes a floating ad buying BTC for EUR.
+    const { merchant } = await merchantWithAd('1000', '9', '100');
+    const ad = {
+      side: 'sell',
+      coin: 'BTC',
+      fiat: 'EUR',
+      priceType: 'floating',
+      premium: '1',
+      min: '50',
+      max: '100000',
+      available: '1',
+      payType: 'bank',
+      payeeName: 'Li Si',
+      iban: 'DE89 3704 0044 0532 0130 00',
+      bank: 'N26',
+    };
+    expect((await post(h, '/fiat/publishAd', { ...ad, premium: '25' }, merchant.token)).msg).toBe(
+      en('fiat.premiumOutOfRange', { max: '20' }),
+    );
+    expect((await post(h, '/fiat/publishAd', { ...ad, premium: '' }, merchant.token)).msg).toBe(
+      en('fiat.premiumRequired'),
+    );
+    // Before the index's first tick there is no price to float on.
+    expect((await post(h, '/fiat/publishAd', ad, merchant.token)).msg).toBe(
+      en('fiat.noIndexPrice', { coin: 'BTC', fiat: 'EUR' }),
+    );
+    await h.app.market.simulator.tick();
+    await expectOk(post(h, '/fiat/publishAd', ad, merchant.token));
+    const expected = () => fiatFloatingPrice(h.app.wallet.assets.fiatPriceOf('BTC', 'EUR')!, '1').toString();
+    const floatingAd = async () =>
+      ((await expectOk(get(h, '/fiat/myMerchant', merchant.token))).data as { ads: FiatAd[] }).ads[1]!;
+    expect(await floatingAd()).toMatchObject({ priceType: 'floating', premium: '1', price: expected() });
+
+    const user = await verifiedUser(h);
+    await h.app.ledger.execute([
+      {
+        id: `test-fiat-fund-btc:${user.id}`,
+        code: 'test_funding',
+        debit: systemAccount('treasury'),
+        credit: fiatWallet(user),
+        asset: 'BTC',
+        amount: (await import('@halyard/money')).Dec.parse('1'),
+      },
+    ]);
+    const { premium: _, priceType: __, side: ___, min: ____, max: _____, available: ______, ...payee } = ad;
+    const order = (await expectOk(post(h, '/fiat/sellFiatOrder', { ...payee, amount: '1000' }, user.token)))
+      .data as FiatOrder;
+    expect(order).toMatchObject({ price: expected(), merchant: { demo: false } });
+
+    // The index moves: the ad's price follows on the next tick, the order keeps its price.
+    for (let step = 0; step < 100 && expected() === order.price; step++) {
+      h.clock.advance(h.app.market.index.tickMs);
+      await h.app.market.simulator.tick();
+    }
+    expect(expected()).not.toBe(order.price);
+    await h.app.fiat.service.tick();
+    expect((await floatingAd()).price).toBe(expected());
+    expect((await orderOf(user, order.id)).price).toBe(order.price);
+
+    await expectOk(post(h, '/fiat/cancelFiatOrder', { id: order.id }, merchant.token));
+    for (const { id } of (
+      (await expectOk(get(h, '/fiat/myMerchant', merchant.token))).data as { ads: FiatAd[] }
+    ).ads) {
+      await expectOk(post(h, '/fiat/adOnline', { id, online: false }, merchant.token));
+    }
   });
 });
 

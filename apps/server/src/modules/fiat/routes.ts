@@ -345,7 +345,15 @@ export function registerFiatRoutes(
 
   http.post<{
     Body: OrderBody &
-      PayeeBody & { side: 'buy' | 'sell'; price: string; min: string; max: string; available: string };
+      PayeeBody & {
+        side: 'buy' | 'sell';
+        priceType?: 'fixed' | 'floating';
+        price?: string;
+        premium?: string;
+        min: string;
+        max: string;
+        available: string;
+      };
   }>(
     '/fiat/publishAd',
     {
@@ -353,17 +361,19 @@ export function registerFiatRoutes(
       config: orderRate,
       schema: {
         summary:
-          "An approved merchant publishes an ad: side (users' view), coin, fiat, price, single-order min and max (fiat), coin available, one payment method with its payee details",
+          "An approved merchant publishes an ad: side (users' view), coin, fiat, a fixed price or a floating premium (% over the index, refreshed), single-order min and max (fiat), coin available, one payment method with its payee details",
         tags: ['fiat'],
         security: USER,
         body: {
           type: 'object',
-          required: ['side', 'coin', 'fiat', 'price', 'min', 'max', 'available', 'payType'],
+          required: ['side', 'coin', 'fiat', 'min', 'max', 'available', 'payType'],
           properties: {
             side: { type: 'string', enum: ['buy', 'sell'] },
             coin,
             fiat,
+            priceType: { type: 'string', enum: ['fixed', 'floating'] },
             price: text(40),
+            premium: text(40),
             min: text(40),
             max: text(40),
             available: text(40),
@@ -374,8 +384,32 @@ export function registerFiatRoutes(
       },
     },
     async (request) => {
-      const { side, coin: c, fiat: f, price, min, max, available, payType: p, ...rest } = request.body;
-      const input = { side, coin: c, fiat: f, price, min, max, available, payType: p, payee: payeeOf(rest) };
+      const {
+        side,
+        coin: c,
+        fiat: f,
+        priceType,
+        price,
+        premium,
+        min,
+        max,
+        available,
+        payType: p,
+        ...rest
+      } = request.body;
+      const input = {
+        side,
+        coin: c,
+        fiat: f,
+        priceType: priceType ?? 'fixed',
+        price: price ?? '',
+        premium: premium ?? '',
+        min,
+        max,
+        available,
+        payType: p,
+        payee: payeeOf(rest),
+      };
       return ok(await service.publishAd(currentUser(request).id, input), 'fiat.adPublished');
     },
   );

@@ -45,6 +45,7 @@ import {
   FIAT_CANCELS_BEFORE_BAN,
   FIAT_PAY_WINDOW_MS,
   fiatBanEnd,
+  fiatFloatingPrice,
   type RuleError,
 } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
@@ -86,6 +87,8 @@ export interface FiatServiceOptions {
   clock: Clock;
   identity: IdentityService;
   demo: boolean;
+  /** A coin's index price in a fiat currency (fiat per coin), or null when there is none: floating ads follow it. */
+  indexPrice: (coin: string, fiat: string) => Dec | null;
 }
 
 /** One payment method of an ad: how the merchant is paid (or how it pays, for a sell ad). */
@@ -143,13 +146,17 @@ export class FiatService {
     }
     return [...groups.values()].map((ads) => {
       const first = ads[0]!;
-      const prices = ads.map((ad) => Dec.parse(ad.price));
       const methods = new Set(ads.flatMap((ad) => parseMethods(ad.methods).map((m) => m.payType)));
+      const best = ads.reduce((a, b) => {
+        const byPrice = Dec.parse(a.price).cmp(Dec.parse(b.price));
+        return (first.side === 'buy' ? byPrice <= 0 : byPrice >= 0) ? a : b;
+      });
       return {
         coin: first.coin,
         fiat: first.fiat,
         side: first.side,
-        price: (first.side === 'buy' ? lowest(prices) : highest(prices)).toString(),
+        price: Dec.parse(best.price).toString(),
+        floating: best.price_type === 'floating',
         min: this.widest(ads, 'min'),
         max: this.widest(ads, 'max'),
         methods: [...methods],
@@ -472,6 +479,27 @@ export class FiatService {
         );
         await this.setAdAmount(trx, fresh, merchant, Dec.parse(fresh.available), covered);
       });
+    }
+  }
+
+  /** A floating ad's price now, or null while the pair has no index price. */
+  private floatingPrice(coin: string, fiat: string, premium: string): Dec | null {
+    const index = this.options.indexPrice(coin, fiat);
+    return index === null ? null : fiatFloatingPrice(index, premium);
+  }
+
+  /**
+   * Floating ads take the index's latest price (matching and the offers
+   * read the stored price; an order copies it, so its price stays locked).
+   * A pair without an index price keeps its last price.
+   */
+  async refreshFloatingPrices(): Promise<void> {
+    const { db } = this.options;
+    for (const ad of await sql.floatingAds(db)) {
+      const price = this.floatingPrice(ad.coin, ad.fiat, ad.premium ?? '0');
+      if (price !== null && !price.eq(Dec.parse(ad.price))) {
+        await sql.updateAd(db, Number(ad.id), { price: price.toString() });
+      }
     }
   }
 
@@ -834,6 +862,11 @@ export class FiatService {
     throwIf(checkFiatPayee(input.payType, input.fiat, input.payee));
     if (!sameName(merchant.name, input.payee.payeeName))
       throw badRequest('fiat.payeeNameNotVerified', { name: merchant.name });
+    const floating = input.priceType === 'floating';
+    const price = floating
+      ? this.floatingPrice(input.coin, input.fiat, input.premium)
+      : Dec.parse(input.price);
+    if (price === null) throw badRequest('fiat.noIndexPrice', { coin: input.coin, fiat: input.fiat });
     // The ad and the hold on its amount (a sell ad) are written together, or neither.
     await ledger.transaction(async (trx) => {
       const ad = await sql.insertAd(trx, {
@@ -841,7 +874,9 @@ export class FiatService {
         side: input.side,
         coin: input.coin,
         fiat: input.fiat,
-        price: Dec.parse(input.price).toString(),
+        price: price.toString(),
+        price_type: input.priceType,
+        premium: floating ? Dec.parse(input.premium).toString() : null,
         min_amount: Dec.parse(input.min).toString(),
         max_amount: Dec.parse(input.max).toString(),
         available: '0',
@@ -899,6 +934,8 @@ export class FiatService {
           coin: ad.coin,
           fiat: ad.fiat,
           price: Dec.parse(ad.price).toString(),
+          priceType: ad.price_type,
+          premium: ad.premium === null ? null : Dec.parse(ad.premium).toString(),
           min: Dec.parse(ad.min_amount).toString(),
           max: Dec.parse(ad.max_amount).toString(),
           available: Dec.parse(ad.available).toString(),
@@ -1034,12 +1071,13 @@ export class FiatService {
 
   /**
    * Run every second (and once at start, so what fell due while the server
-   * was down happens now): unpaid orders past their window are cancelled, the
+   * was down happens now): floating prices follow the index; unpaid orders past their window are cancelled, the
    * escrow voided and the payer banned; in demo mode the house merchant takes
    * its step a few seconds after the user's.
    */
   async tick(): Promise<void> {
     const { db, clock } = this.options;
+    await this.refreshFloatingPrices();
     for (const order of await sql.dueForExpiry(db, clock.now(), EXPIRE_BATCH)) await this.expire(order);
     if (this.options.demo) await this.demoMerchantSteps();
   }

@@ -1,4 +1,4 @@
-import type { FiatOrderState } from '@halyard/protocol';
+import type { FiatOrderState, FiatPriceType } from '@halyard/protocol';
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../store/database.ts';
 
@@ -36,6 +36,10 @@ export interface FiatAdsTable {
   hold_id: string | null;
   /** How many holds the ad has had: the next one is named after it (ids are unique forever). */
   hold_seq: Generated<number>;
+  /** 'fixed', or 'floating': `price` is refreshed from the index × (1 + premium %). */
+  price_type: Generated<FiatPriceType>;
+  /** A floating ad's premium over the index, in percent; null for a fixed price. */
+  premium: string | null;
 }
 
 export interface FiatOrdersTable {
@@ -207,11 +211,24 @@ export const fiatStore = {
     values: Partial<
       Pick<
         AdRow,
-        'price' | 'min_amount' | 'max_amount' | 'available' | 'methods' | 'online' | 'hold_id' | 'hold_seq'
+        | 'price'
+        | 'price_type'
+        | 'premium'
+        | 'min_amount'
+        | 'max_amount'
+        | 'available'
+        | 'methods'
+        | 'online'
+        | 'hold_id'
+        | 'hold_seq'
       >
     >,
   ): Promise<void> {
     await db.updateTable('fiat_ads').set(values).where('id', '=', id).execute();
+  },
+
+  floatingAds(db: Executor): Promise<AdRow[]> {
+    return db.selectFrom('fiat_ads').selectAll().where('price_type', '=', 'floating').orderBy('id').execute();
   },
 
   onlineAds(db: Executor): Promise<AdRow[]> {

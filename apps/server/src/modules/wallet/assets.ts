@@ -284,6 +284,13 @@ export class AssetsService {
     };
   }
 
+  /** What one `coin` is worth in local currency `fiat`: its index price × the fiat's rate per USDT; null when either is unknown. */
+  fiatPriceOf(coin: string, fiat: string): Dec | null {
+    const rate = Object.hasOwn(DEMO_FIAT_RATES, fiat) ? DEMO_FIAT_RATES[fiat] : undefined;
+    const price = this.priceOf(coin);
+    return rate && price ? price.mul(Dec.parse(rate.price)) : null;
+  }
+
   /**
    * Spec §3 Rate {symbol, price, coin}: for a local currency, what one USDT
    * is worth in it (DEMO_FIAT_RATES); for a coin, its index price in USDT.

@@ -21,8 +21,9 @@ import { idempotencyMigration } from './019_idempotency.ts';
 import { fiatMigration } from './020_fiat.ts';
 import { fiatChatMigration } from './021_fiat_chat.ts';
 import { fiatMerchantsMigration } from './022_fiat_merchants.ts';
-import { ieoLinearVestingCommitTotalsMigration } from './024_ieo_linear_vesting_commit_totals.ts';
 import { fiatAdHoldsMigration } from './023_fiat_ad_holds.ts';
+import { ieoLinearVestingCommitTotalsMigration } from './024_ieo_linear_vesting_commit_totals.ts';
+import { fiatFloatingPricesMigration } from './025_fiat_floating_prices.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -51,6 +52,7 @@ export const migrations: Record<string, HalyardMigration> = {
   '020_fiat': fiatMigration,
   '021_fiat_chat': fiatChatMigration,
   '022_fiat_merchants': fiatMerchantsMigration,
-  '024_ieo_linear_vesting_commit_totals': ieoLinearVestingCommitTotalsMigration,
   '023_fiat_ad_holds': fiatAdHoldsMigration,
+  '024_ieo_linear_vesting_commit_totals': ieoLinearVestingCommitTotalsMigration,
+  '025_fiat_floating_prices': fiatFloatingPricesMigration,
 };

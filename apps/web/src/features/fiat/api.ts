@@ -50,8 +50,15 @@ export const fiatApi = {
     api.post<FiatChatMessage[]>('/fiat/chatSend', { id, text, ...(img ? { img } : {}) }),
 };
 
+const OFFERS_REFRESH_MS = 10_000;
+
 export function useFiatOffers(side: FiatSide) {
-  return useQuery({ queryKey: ['fiat', 'offers', side], queryFn: () => fiatApi.offers(side) });
+  // Floating prices follow the index: the offer is read again while the screen is open.
+  return useQuery({
+    queryKey: ['fiat', 'offers', side],
+    queryFn: () => fiatApi.offers(side),
+    refetchInterval: OFFERS_REFRESH_MS,
+  });
 }
 
 export function useFiatOrders() {

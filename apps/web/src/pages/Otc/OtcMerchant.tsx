@@ -1,4 +1,11 @@
-import type { FiatAdInput, FiatMerchantView, FiatPayee, FiatPayType, FiatSide } from '@halyard/protocol';
+import type {
+  FiatAdInput,
+  FiatMerchantView,
+  FiatPayee,
+  FiatPayType,
+  FiatPriceType,
+  FiatSide,
+} from '@halyard/protocol';
 import { checkFiatAdTerms, checkFiatPayee, EMPTY_FIAT_PAYEE } from '@halyard/rules';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Input, Selector, Switch } from 'antd-mobile';
@@ -52,6 +59,12 @@ export function OtcMerchant({ onOpen }: { onOpen(id: number): void }) {
           <span>
             {ad.side === 'buy' ? t('otc.adSells', { coin: ad.coin }) : t('otc.adBuys', { coin: ad.coin })} ·{' '}
             {ad.price} {ad.fiat}
+            {ad.premium !== null ? (
+              <span className="hy-muted hy-small">
+                {' '}
+                ({t('otc.adFloating', { premium: signed(ad.premium) })})
+              </span>
+            ) : null}
             <div className="hy-muted hy-small">
               {ad.min} – {ad.max} {ad.fiat} · {ad.available} {ad.coin}
             </div>
@@ -84,7 +97,12 @@ export function OtcMerchant({ onOpen }: { onOpen(id: number): void }) {
   );
 }
 
-const TERMS = ['price', 'min', 'max', 'available'] as const;
+/** A premium as a merchant reads it: '+1', '-0.6'. */
+function signed(premium: string): string {
+  return premium.startsWith('-') ? premium : `+${premium}`;
+}
+
+const TERMS = ['min', 'max', 'available'] as const;
 
 function AdForm({ onPublished }: { onPublished(view: FiatMerchantView): void }) {
   const { t } = useTranslation();
@@ -92,10 +110,11 @@ function AdForm({ onPublished }: { onPublished(view: FiatMerchantView): void }) 
   const [coin, setCoin] = useState('USDT');
   const [fiat, setFiat] = useState('CNY');
   const [payType, setPayType] = useState<FiatPayType>('bank');
-  const [terms, setTerms] = useState({ price: '', min: '', max: '', available: '' });
+  const [priceType, setPriceType] = useState<FiatPriceType>('fixed');
+  const [terms, setTerms] = useState({ price: '', premium: '', min: '', max: '', available: '' });
   const [payee, setPayee] = useState<FiatPayee>(EMPTY_FIAT_PAYEE);
   async function publish() {
-    const input: FiatAdInput = { side, coin, fiat, payType, payee, ...terms };
+    const input: FiatAdInput = { side, coin, fiat, payType, payee, priceType, ...terms };
     const error = checkFiatAdTerms(input) ?? checkFiatPayee(payType, fiat, payee);
     if (error) {
       toast(ruleText(error));
@@ -120,7 +139,17 @@ function AdForm({ onPublished }: { onPublished(view: FiatMerchantView): void }) 
         <Input value={coin} onChange={(value) => setCoin(value.toUpperCase())} placeholder="USDT" />
         <Input value={fiat} onChange={(value) => setFiat(value.toUpperCase())} placeholder="CNY" />
       </div>
-      {TERMS.map((field) => (
+      <Selector
+        columns={2}
+        options={[
+          { label: t('otc.priceFixed'), value: 'fixed' },
+          { label: t('otc.priceFloating'), value: 'floating' },
+        ]}
+        value={[priceType]}
+        onChange={(values) => values[0] && setPriceType(values[0] as FiatPriceType)}
+        data-testid="otc-price-type"
+      />
+      {[priceType === 'fixed' ? ('price' as const) : ('premium' as const), ...TERMS].map((field) => (
         <div className="hy-field" key={field}>
           <div className="hy-field-label">{t(`otc.term.${field}`)}</div>
           <div className="hy-field-box">

@@ -121,6 +121,11 @@ function PlaceForm({ side, onPlaced }: { side: FiatSide; onPlaced(id: number): v
           <span className="hy-muted">{t('otc.price')}</span>
           <span className="hy-num">
             {offer.price} {offer.fiat}
+            {offer.floating ? (
+              <div className="hy-small hy-muted" data-testid="otc-offer-floats">
+                {t('otc.floats')}
+              </div>
+            ) : null}
           </span>
           <span className="hy-muted">{t('otc.limits')}</span>
           <span className="hy-num">
