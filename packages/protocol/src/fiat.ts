@@ -31,6 +31,28 @@ export type FiatOrderState = 'to_pay' | 'paid' | 'appeal' | 'completed' | 'cance
 /** `buy`: the user buys the coin from a merchant; `sell`: the user sells it to one. */
 export type FiatSide = 'buy' | 'sell';
 
+/**
+ * What an appeal is about (issue 16 item 5). The buyer: paid but the coin is
+ * not released. The seller: no payment arrived, the wrong amount arrived, or
+ * it came from an account not in the buyer's name. Either: something else.
+ */
+export type FiatAppealKind =
+  | 'paidNotReleased'
+  | 'notReceived'
+  | 'wrongAmount'
+  | 'thirdPartyPayment'
+  | 'other';
+
+/** One piece of evidence an appeal asks for (its text: message key `fiat.evidence.<item>`). */
+export type FiatEvidence =
+  | 'paymentScreenshot'
+  | 'payerAccountName'
+  | 'paymentTime'
+  | 'transactionReference'
+  | 'bankStatement'
+  | 'amountReceived'
+  | 'description';
+
 /** How an ad is priced: fixed, or floating: the index price × (1 + premium %), refreshed as the index moves. */
 export type FiatPriceType = 'fixed' | 'floating';
 
@@ -87,6 +109,8 @@ export interface FiatOrder {
   createdAt: number;
   /** The user's part in it: what the user may do now. */
   role: 'buyer' | 'seller';
+  /** What the order's appeal is about, once appealed (its evidence checklist: rules fiatAppealEvidence). */
+  appealKind: FiatAppealKind | null;
   events: FiatOrderEvent[];
 }
 
@@ -132,7 +156,10 @@ export interface FiatAppeal {
   number: string;
   payImg: string | null;
   appealBy: string;
+  appealKind: FiatAppealKind;
   appealReason: string;
+  /** The evidence the appeal's kind asks for, in order, in the operator's language (rules FIAT_APPEAL_EVIDENCE). */
+  evidence: { item: FiatEvidence; text: string }[];
   events: FiatOrderEvent[];
   /** The order's chat, the evidence both sides gave (images: /admin/uploads/<name>, audited). */
   messages: (FiatChatMessage & { img: string | null })[];

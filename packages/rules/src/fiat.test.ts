@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import {
   checkFiatAdTerms,
   checkFiatAmount,
+  checkFiatAppeal,
   checkFiatPayee,
   EMPTY_FIAT_PAYEE,
+  fiatAppealEvidence,
   fiatBanEnd,
   fiatFloatingPrice,
   isValidIban,
@@ -96,5 +98,25 @@ describe('floating prices', () => {
     expect(checkFiatAdTerms({ ...ad, premium: 'x' })?.key).toBe('fiat.premiumInvalid');
     expect(checkFiatAdTerms({ ...ad, premium: ' ' })?.key).toBe('fiat.premiumRequired');
     expect(checkFiatAdTerms({ ...ad, priceType: 'fixed' })?.key).toBe('rules.priceRequired');
+  });
+});
+
+describe('appeal kinds and their evidence', () => {
+  it("takes only the party's own kinds (prototype members are no kind) and a description", () => {
+    expect(checkFiatAppeal('buyer', 'paidNotReleased', 'paid at 10:02')).toBeNull();
+    expect(checkFiatAppeal('seller', 'wrongAmount', 'got 700 of 725')).toBeNull();
+    expect(checkFiatAppeal('seller', 'paidNotReleased', 'x')?.key).toBe('fiat.appealKindInvalid');
+    expect(checkFiatAppeal('buyer', 'constructor', 'x')?.key).toBe('fiat.appealKindInvalid');
+    expect(checkFiatAppeal('buyer', 'other', '  ')?.key).toBe('fiat.appealReasonRequired');
+  });
+
+  it('asks for the payment proof when paid but not released, and the statement when the amount is wrong', () => {
+    expect(fiatAppealEvidence('paidNotReleased')).toEqual([
+      'paymentScreenshot',
+      'payerAccountName',
+      'paymentTime',
+      'transactionReference',
+    ]);
+    expect(fiatAppealEvidence('wrongAmount')).toEqual(['bankStatement', 'amountReceived', 'paymentTime']);
   });
 });

@@ -1,5 +1,5 @@
 import { Dec } from '@halyard/money';
-import type { FiatPayee, FiatPayType, FiatPriceType } from '@halyard/protocol';
+import type { FiatAppealKind, FiatEvidence, FiatPayee, FiatPayType, FiatPriceType } from '@halyard/protocol';
 import { type RuleError, ruleError } from './error.ts';
 import { checkPositiveInput, checkRange, fractionDigitCount, isBlank, parseNumber } from './number.ts';
 
@@ -170,4 +170,41 @@ export function checkFiatAdTerms(input: {
     checkFiatAdAvailable(input.available);
   if (error !== null) return error;
   return Dec.parse(input.min).gt(Dec.parse(input.max)) ? ruleError('fiat.limitsInverted') : null;
+}
+
+/**
+ * The appeal kinds each party may file (issue 16 item 5): the buyer paid and
+ * waits for the coin; the seller waits for the right payment from the right
+ * account. Either may describe something else.
+ */
+export const FIAT_APPEAL_KINDS: Readonly<Record<'buyer' | 'seller', readonly FiatAppealKind[]>> = {
+  buyer: ['paidNotReleased', 'other'],
+  seller: ['notReceived', 'wrongAmount', 'thirdPartyPayment', 'other'],
+};
+
+/**
+ * The evidence each appeal kind needs, in the order support reads it: one
+ * table for the order page's appeal sheet and the operator's appeal queue.
+ */
+const FIAT_APPEAL_EVIDENCE: ReadonlyMap<FiatAppealKind, readonly FiatEvidence[]> = new Map<
+  FiatAppealKind,
+  readonly FiatEvidence[]
+>([
+  ['paidNotReleased', ['paymentScreenshot', 'payerAccountName', 'paymentTime', 'transactionReference']],
+  ['notReceived', ['bankStatement', 'paymentTime']],
+  ['wrongAmount', ['bankStatement', 'amountReceived', 'paymentTime']],
+  ['thirdPartyPayment', ['bankStatement', 'payerAccountName']],
+  ['other', ['description']],
+]);
+
+/** The evidence checklist of an appeal kind. */
+export function fiatAppealEvidence(kind: FiatAppealKind): readonly FiatEvidence[] {
+  return FIAT_APPEAL_EVIDENCE.get(kind) ?? [];
+}
+
+/** An appeal: a kind the party may file (checked against client input, prototype-safe) and a description. */
+export function checkFiatAppeal(role: 'buyer' | 'seller', kind: string, reason: string): RuleError | null {
+  if (!FIAT_APPEAL_KINDS[role].some((allowed) => allowed === kind))
+    return ruleError('fiat.appealKindInvalid');
+  return isBlank(reason) ? ruleError('fiat.appealReasonRequired') : null;
 }

@@ -214,7 +214,12 @@ describe('buying from the demo merchant', () => {
     expect((await post(h, '/fiat/addFiatPayOrderImg', { id: order.id, img: foreign }, user.token)).msg).toBe(
       en('fiat.screenshotRequired'),
     );
-    const appealTooEarly = await post(h, '/fiat/appealFiatOrder', { id: order.id, reason: 'x' }, user.token);
+    const appealTooEarly = await post(
+      h,
+      '/fiat/appealFiatOrder',
+      { id: order.id, kind: 'paidNotReleased', reason: 'x' },
+      user.token,
+    );
     expect(appealTooEarly.msg).toBe(en('fiat.wrongState'));
     await expectOk(markPaid(user, order.id));
     expect((await markPaid(user, order.id)).msg).toBe(en('fiat.wrongState'));
@@ -363,11 +368,54 @@ describe('appeals', () => {
     const order = await bought(user);
     await expectOk(markPaid(user, order.id));
     const answer = await expectOk(
-      post(h, '/fiat/appealFiatOrder', { id: order.id, reason: 'Paid but not released' }, user.token),
+      post(
+        h,
+        '/fiat/appealFiatOrder',
+        { id: order.id, kind: 'paidNotReleased', reason: 'Paid but not released' },
+        user.token,
+      ),
     );
-    expect((answer.data as FiatOrder).state).toBe('appeal');
+    expect(answer.data as FiatOrder).toMatchObject({ state: 'appeal', appealKind: 'paidNotReleased' });
     return { user, order };
   }
+
+  it("takes only a kind the party may file, and shows that kind's evidence checklist to support in its language", async () => {
+    const user = await verifiedUser(h);
+    const order = await bought(user);
+    await expectOk(markPaid(user, order.id));
+    const appeal = (kind: string) =>
+      post(h, '/fiat/appealFiatOrder', { id: order.id, kind, reason: 'Paid at 10:02' }, user.token);
+    // A seller's kinds, an unknown one and a prototype member are refused, and change nothing.
+    for (const kind of ['wrongAmount', 'lost', '__proto__', 'toString']) {
+      expect((await appeal(kind)).msg).toBe(en('fiat.appealKindInvalid'));
+    }
+    expect((await orderOf(user, order.id)).state).toBe('paid');
+    await expectOk(appeal('paidNotReleased'));
+
+    type Queue = { id: number; appealKind: string; evidence: { item: string; text: string }[] }[];
+    const queue = (await expectOk(get(h, '/admin/fiat/appeals', undefined, admin))).data as Queue;
+    expect(queue.find((entry) => entry.id === order.id)).toMatchObject({
+      appealKind: 'paidNotReleased',
+      evidence: [
+        { item: 'paymentScreenshot', text: 'Screenshot of the payment' },
+        { item: 'payerAccountName', text: 'Name on the account that paid' },
+        { item: 'paymentTime', text: 'Date and time of the payment' },
+        { item: 'transactionReference', text: "The bank's transaction reference" },
+      ],
+    });
+    const inChinese = (await expectOk(get(h, '/admin/fiat/appeals', undefined, { ...admin, lang: 'cn' })))
+      .data as Queue;
+    expect(inChinese.find((entry) => entry.id === order.id)?.evidence[0]?.text).toBe('付款截图');
+    await expectOk(
+      post(
+        h,
+        '/admin/fiat/resolve',
+        { id: order.id, decision: 'release', operator: 'ops-2', reason: 'Statement shows the payment' },
+        undefined,
+        admin,
+      ),
+    );
+  });
 
   it('keeps the escrow frozen (the demo merchant does not release) until an operator releases, audited', async () => {
     const { user, order } = await appealed();
@@ -413,7 +461,12 @@ describe('appeals', () => {
     const user = await verifiedUser(h);
     const order = await bought(user);
     const appeal = () =>
-      post(h, '/fiat/appealFiatOrder', { id: order.id, reason: 'Paid, forgot the screenshot' }, user.token);
+      post(
+        h,
+        '/fiat/appealFiatOrder',
+        { id: order.id, kind: 'paidNotReleased', reason: 'Paid, forgot the screenshot' },
+        user.token,
+      );
     await after(15 * MINUTE - 1);
     expect((await appeal()).msg).toBe(en('fiat.wrongState'));
     h.clock.advance(1);
@@ -754,7 +807,14 @@ describe('the order chat', () => {
     const operator = { id: order.id, operator: 'ops-3', text: 'Please send the bank statement' };
     expect((await post(h, '/admin/fiat/chat', operator, undefined, admin)).msg).toBe(en('fiat.wrongState'));
     await expectOk(markPaid(user, order.id));
-    await expectOk(post(h, '/fiat/appealFiatOrder', { id: order.id, reason: 'Not released' }, user.token));
+    await expectOk(
+      post(
+        h,
+        '/fiat/appealFiatOrder',
+        { id: order.id, kind: 'paidNotReleased', reason: 'Not released' },
+        user.token,
+      ),
+    );
     await expectOk(post(h, '/admin/fiat/chat', operator, undefined, admin));
     const read = (await expectOk(get(h, `/fiat/chatList?id=${order.id}`, user.token))).data as {
       by: string;

@@ -215,16 +215,21 @@ export function registerFiatRoutes(
     async (request) => ok(await service.cancel(currentUser(request).id, request.body.id), 'fiat.cancelled'),
   );
 
-  http.post<{ Body: { id: number; reason: string } }>(
+  http.post<{ Body: { id: number; kind: string; reason: string } }>(
     '/fiat/appealFiatOrder',
     {
       ...guard,
       config: orderRate,
       schema: {
-        summary: 'Either party, after "paid": the escrow stays locked until an operator rules',
+        summary:
+          'Either party, after "paid" or in the window\'s last minutes: the escrow stays locked until an operator rules. kind: paidNotReleased (buyer); notReceived, wrongAmount, thirdPartyPayment (seller); other (either)',
         tags: ['fiat'],
         security: USER,
-        body: { type: 'object', required: ['id', 'reason'], properties: { id, reason: text(500) } },
+        body: {
+          type: 'object',
+          required: ['id', 'kind', 'reason'],
+          properties: { id, kind: text(32), reason: text(500) },
+        },
       },
     },
     async (request) => ok(await service.appeal(currentUser(request).id, request.body), 'fiat.appealed'),
@@ -509,7 +514,7 @@ export function registerFiatRoutes(
         },
       },
     },
-    async (request) => ok(await service.appeals(request.query.limit)),
+    async (request) => ok(await service.appeals(request.query.limit, requestLocale(request))),
   );
 
   http.post<{ Body: { id: number; decision: 'release' | 'refund'; operator: string; reason: string } }>(

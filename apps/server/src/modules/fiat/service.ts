@@ -18,6 +18,7 @@ import type {
   FiatAd,
   FiatAdInput,
   FiatAppeal,
+  FiatAppealKind,
   FiatBan,
   FiatChatMessage,
   FiatCoin,
@@ -37,6 +38,7 @@ import {
   checkFiatAdAvailable,
   checkFiatAdTerms,
   checkFiatAmount,
+  checkFiatAppeal,
   checkFiatPayee,
   checkPayScreenshot,
   EMPTY_FIAT_PAYEE,
@@ -44,6 +46,7 @@ import {
   FIAT_BAN_LADDER_MINUTES,
   FIAT_CANCELS_BEFORE_BAN,
   FIAT_PAY_WINDOW_MS,
+  fiatAppealEvidence,
   fiatBanEnd,
   fiatFloatingPrice,
   type RuleError,
@@ -213,6 +216,7 @@ export class FiatService {
         expiresAt: Number(row.expires_at),
         createdAt: Number(row.created_at),
         role: userIsViewer ? userRole : userRole === 'buyer' ? 'seller' : 'buyer',
+        appealKind: row.appeal_by === null ? null : (row.appeal_kind ?? 'other'),
         events: events
           .filter((event) => Number(event.order_id) === Number(row.id))
           .map(
@@ -376,6 +380,7 @@ export class FiatService {
       paid_at: null,
       appeal_by: null,
       appeal_reason: null,
+      appeal_kind: null,
       closed_at: null,
       created_at: now,
     });
@@ -685,11 +690,16 @@ export class FiatService {
     });
   }
 
-  /** Either party, after "paid" or near the window's end: the escrow stays frozen until an operator rules. */
-  async appeal(userId: number, input: { id: number; reason: string }): Promise<FiatOrder> {
+  /**
+   * Either party, after "paid" or near the window's end: the escrow stays
+   * frozen until an operator rules. The kind (one the party may file) picks
+   * the evidence checklist both the party and support read.
+   */
+  async appeal(userId: number, input: { id: number; kind: string; reason: string }): Promise<FiatOrder> {
     const reason = input.reason.trim();
-    if (!reason) throw badRequest('fiat.appealReasonRequired');
     const { order, role } = await this.loadAsParty(userId, input.id);
+    throwIf(checkFiatAppeal(role, input.kind, reason));
+    const kind = input.kind as FiatAppealKind;
     const { clock, ledger } = this.options;
     const now = clock.now();
     // After "paid", or in the window's last minutes (a payment sent but not yet marked): the escrow stays.
@@ -701,6 +711,7 @@ export class FiatService {
       const moved = await sql.moveState(trx, Number(order.id), from, 'appeal', {
         appeal_by: role,
         appeal_reason: reason,
+        appeal_kind: kind,
       });
       if (!moved) throw badRequest('fiat.wrongState');
       await sql.insertEvent(trx, {
@@ -749,7 +760,8 @@ export class FiatService {
     }
   }
 
-  async appeals(limit: number): Promise<FiatAppeal[]> {
+  /** The orders under appeal, each with the evidence its kind asks for in the operator's language. */
+  async appeals(limit: number, locale: Locale): Promise<FiatAppeal[]> {
     const rows = await sql.appeals(this.options.db, limit);
     const ids = rows.map((row) => Number(row.id));
     const events = await sql.events(this.options.db, ids);
@@ -764,7 +776,12 @@ export class FiatService {
       number: Dec.parse(row.number).toString(),
       payImg: row.pay_img,
       appealBy: row.appeal_by ?? '',
+      appealKind: row.appeal_kind ?? 'other',
       appealReason: row.appeal_reason ?? '',
+      evidence: fiatAppealEvidence(row.appeal_kind ?? 'other').map((item) => ({
+        item,
+        text: translate(locale, `fiat.evidence.${item}`),
+      })),
       events: events
         .filter((event) => Number(event.order_id) === Number(row.id))
         .map((event) => ({

@@ -1,4 +1,4 @@
-import type { FiatOrderState, FiatPriceType } from '@halyard/protocol';
+import type { FiatAppealKind, FiatOrderState, FiatPriceType } from '@halyard/protocol';
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../store/database.ts';
 
@@ -62,6 +62,8 @@ export interface FiatOrdersTable {
   paid_at: number | null;
   appeal_by: string | null;
   appeal_reason: string | null;
+  /** What the appeal is about (null before an appeal, and for appeals from before kinds existed: 'other'). */
+  appeal_kind: FiatAppealKind | null;
   closed_at: number | null;
   created_at: number;
 }
@@ -267,7 +269,9 @@ export const fiatStore = {
     id: number,
     from: readonly FiatOrderState[],
     to: FiatOrderState,
-    values: Partial<Pick<OrderRow, 'pay_img' | 'paid_at' | 'appeal_by' | 'appeal_reason' | 'closed_at'>> = {},
+    values: Partial<
+      Pick<OrderRow, 'pay_img' | 'paid_at' | 'appeal_by' | 'appeal_reason' | 'appeal_kind' | 'closed_at'>
+    > = {},
     notExpiredAt?: number,
   ): Promise<boolean> {
     let query = db

@@ -24,6 +24,7 @@ import { fiatMerchantsMigration } from './022_fiat_merchants.ts';
 import { fiatAdHoldsMigration } from './023_fiat_ad_holds.ts';
 import { ieoLinearVestingCommitTotalsMigration } from './024_ieo_linear_vesting_commit_totals.ts';
 import { fiatFloatingPricesMigration } from './025_fiat_floating_prices.ts';
+import { fiatAppealKindMigration } from './026_fiat_appeal_kind.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -55,4 +56,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '023_fiat_ad_holds': fiatAdHoldsMigration,
   '024_ieo_linear_vesting_commit_totals': ieoLinearVestingCommitTotalsMigration,
   '025_fiat_floating_prices': fiatFloatingPricesMigration,
+  '026_fiat_appeal_kind': fiatAppealKindMigration,
 };

@@ -1,5 +1,6 @@
 import type {
   FiatAdInput,
+  FiatAppealKind,
   FiatChatMessage,
   FiatCoin,
   FiatMerchantView,
@@ -39,7 +40,8 @@ export const fiatApi = {
   markPaid: (id: number, img: string) => api.post<FiatOrder>('/fiat/addFiatPayOrderImg', { id, img }),
   release: (id: number) => api.post<FiatOrder>('/fiat/releaseFiatOrder', { id }),
   cancel: (id: number) => api.post<FiatOrder>('/fiat/cancelFiatOrder', { id }),
-  appeal: (id: number, reason: string) => api.post<FiatOrder>('/fiat/appealFiatOrder', { id, reason }),
+  appeal: (id: number, kind: FiatAppealKind, reason: string) =>
+    api.post<FiatOrder>('/fiat/appealFiatOrder', { id, kind, reason }),
   merchant: () => api.get<FiatMerchantView>('/fiat/myMerchant'),
   applyMerchant: () => api.post<FiatMerchantView>('/fiat/applyMerchant'),
   publishAd: ({ payee, ...terms }: FiatAdInput) =>

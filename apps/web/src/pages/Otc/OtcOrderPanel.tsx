@@ -1,7 +1,12 @@
-import type { FiatOrder, FiatPayee, Locale } from '@halyard/protocol';
-import { checkPayScreenshot, FIAT_APPEAL_BEFORE_EXPIRY_MS } from '@halyard/rules';
+import type { FiatAppealKind, FiatOrder, FiatPayee, Locale } from '@halyard/protocol';
+import {
+  checkPayScreenshot,
+  FIAT_APPEAL_BEFORE_EXPIRY_MS,
+  FIAT_APPEAL_KINDS,
+  fiatAppealEvidence,
+} from '@halyard/rules';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Input, Tag } from 'antd-mobile';
+import { Button, Input, Selector, Tag } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -132,12 +137,34 @@ function PayStep({ order, onDone }: { order: FiatOrder; onDone(): void }) {
   );
 }
 
+/** The evidence an appeal of `kind` needs (rules FIAT_APPEAL_EVIDENCE): to send in the chat. */
+function EvidenceChecklist({ kind }: { kind: FiatAppealKind }) {
+  const { t } = useTranslation();
+  return (
+    <ul className="hy-small" data-testid="otc-evidence">
+      {fiatAppealEvidence(kind).map((item) => (
+        <li key={item}>{t(`fiat.evidence.${item}`, { ns: 'server' })}</li>
+      ))}
+    </ul>
+  );
+}
+
 function AppealStep({ order, onDone }: { order: FiatOrder; onDone(): void }) {
   const { t } = useTranslation();
+  const kinds = FIAT_APPEAL_KINDS[order.role];
+  const [kind, setKind] = useState<FiatAppealKind>(kinds[0]!);
   const [reason, setReason] = useState('');
   return (
     <section className="hy-otc-card">
       <div className="hy-muted hy-small">{t('otc.appealHint')}</div>
+      <Selector
+        columns={1}
+        options={kinds.map((value) => ({ label: t(`fiat.appealKind.${value}`, { ns: 'server' }), value }))}
+        value={[kind]}
+        onChange={(values) => values[0] && setKind(values[0])}
+        data-testid="otc-appeal-kind"
+      />
+      <EvidenceChecklist kind={kind} />
       <Input
         value={reason}
         onChange={setReason}
@@ -151,7 +178,7 @@ function AppealStep({ order, onDone }: { order: FiatOrder; onDone(): void }) {
         data-testid="otc-appeal"
         onClick={() => {
           fiatApi
-            .appeal(order.id, reason)
+            .appeal(order.id, kind, reason)
             .then(() => {
               toast(t('otc.appealed'));
               onDone();
@@ -333,7 +360,12 @@ export function OtcOrderPanel({ id }: { id: number }) {
       (order.state === 'to_pay' && left > 0 && left * 1000 <= FIAT_APPEAL_BEFORE_EXPIRY_MS) ? (
         <AppealStep order={order} onDone={refresh} />
       ) : null}
-      {order.state === 'appeal' ? <div className="hy-muted">{t('otc.underAppeal')}</div> : null}
+      {order.state === 'appeal' ? (
+        <section className="hy-otc-card">
+          <div className="hy-muted">{t('otc.underAppeal')}</div>
+          {order.appealKind ? <EvidenceChecklist kind={order.appealKind} /> : null}
+        </section>
+      ) : null}
       {!OPEN_STATES.includes(order.state) ? null : (
         <div className="hy-muted hy-small">{t('otc.escrowNote')}</div>
       )}
