@@ -4,6 +4,7 @@ import {
   checkIeoProjectTerms,
   checkIeoSubscription,
   ieoExpectedAllocation,
+  ieoNextVestingAt,
   ieoVestedOf,
   planIeoTranches,
 } from './ieo.ts';
@@ -81,14 +82,20 @@ describe('IEO vesting plan', () => {
     ]);
   });
 
-  it('vests linearly after the cliff: floored to the token unit at every moment, all of it at the end', () => {
+  it('vests linearly after the cliff, hour by hour: floored to the token unit, all of it at the end', () => {
     const [linear] = planIeoTranches(d('10'), { kind: 'linear', cliffDays: 1, durationDays: 3 }, 0, 2);
     expect(linear).toEqual({ seq: 1, releaseAt: 86_400_000, until: 4 * 86_400_000, amount: d('10') });
     const tranche = linear as NonNullable<typeof linear>;
     expect(ieoVestedOf(tranche, 86_400_000 - 1, 2).toString()).toBe('0');
     expect(ieoVestedOf(tranche, 2 * 86_400_000, 2).toString()).toBe('3.33');
-    expect(ieoVestedOf(tranche, 4 * 86_400_000 - 1, 2).toString()).toBe('9.99');
+    // 2 h 59 min in: two whole hours of 72 have vested.
+    expect(ieoVestedOf(tranche, 86_400_000 + 3 * 3_600_000 - 60_000, 2).toString()).toBe('0.27');
+    expect(ieoVestedOf(tranche, 4 * 86_400_000 - 1, 2).toString()).toBe('9.86');
     expect(ieoVestedOf(tranche, 4 * 86_400_000, 2).toString()).toBe('10');
+    // The scheduler looks again at the next whole hour, and at the end.
+    expect(ieoNextVestingAt(tranche, 0)).toBe(86_400_000);
+    expect(ieoNextVestingAt(tranche, 86_400_000 + 90 * 60_000)).toBe(86_400_000 + 2 * 3_600_000);
+    expect(ieoNextVestingAt(tranche, 4 * 86_400_000 - 1)).toBe(4 * 86_400_000);
   });
 });
 

@@ -183,10 +183,17 @@ export function planIeoTranches(
 }
 
 /**
+ * Linear vesting releases once an hour, not on every tick: a 180-day schedule
+ * is 4,320 ledger transfers per order instead of 15.5 million.
+ */
+export const IEO_LINEAR_STEP_MS = 60 * 60 * 1000;
+
+/**
  * What of a tranche has vested at `now`: nothing before `releaseAt`; all of
  * it from `releaseAt` (a tranche) or from `until` (linear); in between, the
- * elapsed share floored to the token's unit, so the releases made tick by
- * tick never exceed it and the last one takes the remainder.
+ * share elapsed at the last whole hour since `releaseAt`, floored to the
+ * token's unit, so the releases never exceed it and the last one takes the
+ * remainder.
  */
 export function ieoVestedOf(
   tranche: { releaseAt: number; until: number | null; amount: Dec },
@@ -195,7 +202,15 @@ export function ieoVestedOf(
 ): Dec {
   if (now < tranche.releaseAt) return Dec.ZERO;
   if (tranche.until === null || now >= tranche.until) return tranche.amount;
-  const elapsed = Dec.fromInt(now - tranche.releaseAt);
+  const steps = Math.floor((now - tranche.releaseAt) / IEO_LINEAR_STEP_MS);
+  const elapsed = Dec.fromInt(steps * IEO_LINEAR_STEP_MS);
   const duration = Dec.fromInt(tranche.until - tranche.releaseAt);
   return tranche.amount.mul(elapsed).div(duration).floorTo(tokenDecimals);
+}
+
+/** When a tranche next vests more after `now`: the next whole hour of a linear schedule, capped at its end. */
+export function ieoNextVestingAt(tranche: { releaseAt: number; until: number | null }, now: number): number {
+  if (now < tranche.releaseAt || tranche.until === null) return tranche.releaseAt;
+  const steps = Math.floor((now - tranche.releaseAt) / IEO_LINEAR_STEP_MS) + 1;
+  return Math.min(tranche.until, tranche.releaseAt + steps * IEO_LINEAR_STEP_MS);
 }

@@ -330,7 +330,7 @@ describe('vesting', () => {
 });
 
 describe('linear vesting', () => {
-  it('releases what has vested on each tick after the cliff, floored to the token unit, exact across a restart', async () => {
+  it('releases what has vested hour by hour after the cliff, floored to the token unit, exact across a restart', async () => {
     const project = await createProject(
       terms({ vesting: { kind: 'linear', cliffDays: 1, durationDays: 3 }, tokenDecimals: 2 }),
     );
@@ -376,9 +376,10 @@ describe('linear vesting', () => {
     });
 
     // The last release takes the remainder: exactly 100 in all, nothing left locked.
+    // Within the last hour: 71 of 72 hours have vested.
     h.clock.set(end - 1);
     await h.app.ieo.service.tick();
-    expect(await spotTest()).toBe('99.99');
+    expect(await spotTest()).toBe('98.61');
     h.clock.set(end);
     await h.app.ieo.service.tick();
     await h.app.ieo.service.tick();

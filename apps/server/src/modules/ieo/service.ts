@@ -27,6 +27,7 @@ import {
   checkIeoSubscription,
   IEO_PAY_DECIMALS,
   ieoCostOf,
+  ieoNextVestingAt,
   ieoTokensFor,
   ieoVestedOf,
   planIeoTranches,
@@ -741,6 +742,7 @@ export class IeoService {
             until: tranche.until,
             amount: tranche.amount.toString(),
             released_amount: '0',
+            next_release_at: tranche.releaseAt,
             released_at: null,
           }),
         ),
@@ -995,11 +997,8 @@ export class IeoService {
   private async release(trx: Trx, tranche: DueTrancheRow, now: number): Promise<TransferInput | null> {
     const amount = Dec.parse(tranche.amount);
     const before = Dec.parse(tranche.released_amount);
-    const vested = ieoVestedOf(
-      { releaseAt: Number(tranche.release_at), until: untilOf(tranche), amount },
-      now,
-      Number(tranche.token_decimals),
-    );
+    const schedule = { releaseAt: Number(tranche.release_at), until: untilOf(tranche), amount };
+    const vested = ieoVestedOf(schedule, now, Number(tranche.token_decimals));
     if (!vested.gt(before)) return null;
     const orderId = Number(tranche.order_id);
     const seq = Number(tranche.seq);
@@ -1008,6 +1007,7 @@ export class IeoService {
       { orderId, seq, before: tranche.released_amount },
       vested.toString(),
       vested.eq(amount) ? now : null,
+      ieoNextVestingAt(schedule, now),
     );
     if (!recorded) return null;
     return {

@@ -56,6 +56,8 @@ export interface IeoTranchesTable {
   until: number | null;
   amount: string;
   released_amount: string;
+  /** When the scheduler next has something to release: release_at, then each linear step. */
+  next_release_at: number;
   /** When it was released in full. */
   released_at: number | null;
 }
@@ -307,7 +309,7 @@ export const ieoStore = {
       .selectAll('ieo_tranches')
       .select('ieo_projects.token_decimals')
       .where('ieo_tranches.released_at', 'is', null)
-      .where('ieo_tranches.release_at', '<=', now)
+      .where('ieo_tranches.next_release_at', '<=', now)
       .where((eb) =>
         eb.or([
           eb('ieo_tranches.order_id', '>', after.orderId),
@@ -330,10 +332,11 @@ export const ieoStore = {
     tranche: { orderId: number; seq: number; before: string },
     releasedAmount: string,
     releasedAt: number | null,
+    nextReleaseAt: number,
   ): Promise<boolean> {
     const result = await db
       .updateTable('ieo_tranches')
-      .set({ released_amount: releasedAmount, released_at: releasedAt })
+      .set({ released_amount: releasedAmount, released_at: releasedAt, next_release_at: nextReleaseAt })
       .where('order_id', '=', tranche.orderId)
       .where('seq', '=', tranche.seq)
       .where('released_amount', '=', tranche.before)

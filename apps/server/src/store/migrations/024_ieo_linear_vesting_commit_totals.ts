@@ -6,7 +6,9 @@ import type { HalyardMigration } from '../migrate.ts';
 /**
  * Token launches (issue 15): linear vesting and a stored commit total.
  * A tranche may release continuously until `until` (null: all at
- * `release_at`), so it records what of it was released so far. Commit-mode
+ * `release_at`), so it records what of it was released so far and when its
+ * next release is due (`next_release_at`: the scheduler reads only tranches
+ * with something to release, not every vesting one on every tick). Commit-mode
  * projects keep their running total committed per pay coin, written with each
  * commitment, so the project list no longer reads every order.
  */
@@ -19,6 +21,17 @@ export const ieoLinearVestingCommitTotalsMigration: HalyardMigration = {
       .addColumn('released_amount', money, (c) => c.notNull().defaultTo('0'))
       .execute();
     await sql`update ieo_tranches set released_amount = amount where released_at is not null`.execute(db);
+    await db.schema
+      .alterTable('ieo_tranches')
+      .addColumn('next_release_at', 'bigint', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await sql`update ieo_tranches set next_release_at = release_at`.execute(db);
+    await db.schema.dropIndex('ieo_tranches_due').execute();
+    await db.schema
+      .createIndex('ieo_tranches_due_idx')
+      .on('ieo_tranches')
+      .columns(['released_at', 'next_release_at'])
+      .execute();
 
     await db.schema
       .createTable('ieo_commit_totals')
