@@ -22,6 +22,10 @@ test('a user buys USDT for CNY from the DEMO merchant: matched, pays, uploads th
   await expect(page.getByTestId('otc-rules')).toContainText('15 min → 30 min → 60 min → 240 min');
   await expect(page.getByTestId('otc-offer')).toContainText('7.25 CNY');
   await expect(page.getByTestId('otc-offer')).toContainText('100 – 50000 CNY');
+  // The demo USDT/CNY price floats with the index (issue 16 item 1): the screen says so.
+  await expect(page.getByTestId('otc-offer-floats')).toHaveText(
+    'Floats with the index; your order locks the price',
+  );
 
   // Out of the single-order limits: the rule's message, nothing placed.
   await page.getByTestId('otc-amount').locator('input').fill('50');
@@ -101,6 +105,13 @@ test('a user sells USDT to the DEMO merchant: payee details checked, coin in esc
   await expect(page.getByTestId('otc-payee')).toContainText('ICBC');
   // The DEMO merchant pays a few seconds later; then the seller releases the escrow.
   await expect(page.getByTestId('otc-order-state')).toHaveText('Paid', { timeout: 20_000 });
+  // Were something wrong, the appeal sheet names the evidence each reason needs (issue 16 item 5).
+  await expect(page.getByTestId('otc-evidence')).toContainText(
+    "Screenshot of your bank statement covering the order's time",
+  );
+  await page.getByTestId('otc-appeal-kind').getByText('I received the wrong amount').click();
+  await expect(page.getByTestId('otc-evidence')).toContainText('The amount that arrived');
+  await shot(page, 'fiat-05-appeal-evidence');
   await page.getByTestId('otc-release').click();
   await expect(page.getByTestId('otc-order-state')).toHaveText('Completed');
   await shot(page, 'fiat-05-sold');

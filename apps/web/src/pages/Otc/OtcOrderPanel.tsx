@@ -141,11 +141,14 @@ function PayStep({ order, onDone }: { order: FiatOrder; onDone(): void }) {
 function EvidenceChecklist({ kind }: { kind: FiatAppealKind }) {
   const { t } = useTranslation();
   return (
-    <ul className="hy-small" data-testid="otc-evidence">
-      {fiatAppealEvidence(kind).map((item) => (
-        <li key={item}>{t(`fiat.evidence.${item}`, { ns: 'server' })}</li>
-      ))}
-    </ul>
+    <div className="hy-small" data-testid="otc-evidence">
+      <div className="hy-muted">{t('otc.evidenceTitle')}</div>
+      <ul>
+        {fiatAppealEvidence(kind).map((item) => (
+          <li key={item}>{t(`fiat.evidence.${item}`, { ns: 'server' })}</li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
