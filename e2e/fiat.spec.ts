@@ -147,3 +147,64 @@ test('the third cancelled order within a day suspends fiat trading: the user see
     page.getByText(/Fiat trading is suspended until .*: 3 orders cancelled within a day/),
   ).toBeVisible();
 });
+
+test('a merchant publishes a floating ad whose coin is held in escrow, and lowers its amount', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const { token } = await registerAndSignIn(page, 'fiat-merchant');
+  await completeDepositSteps(page, token, '246810');
+  expect(
+    (await (await page.request.post(`${base()}/account/demoFaucet`, { headers: { token } })).json()).code,
+  ).toBe(200);
+  const moved = await page.request.post(`${base()}/account/c2cTransfer`, {
+    headers: { token },
+    data: { coin: 'USDT', number: '1000', from: 'spot', to: 'fiat' },
+  });
+  expect((await moved.json()).code).toBe(200);
+  const usable = async () =>
+    (
+      await (
+        await page.request.get(`${base()}/account/c2cBalance`, {
+          headers: { token },
+          params: { coin: 'USDT' },
+        })
+      ).json()
+    ).data.usable as string;
+
+  await page.goto(`${base()}/otc`);
+  await dismissTips(page);
+  await page.getByRole('tab', { name: 'Merchant' }).click();
+  await page.getByTestId('otc-apply').click();
+  const info = await (await page.request.get(`${base()}/user/userInfo`, { headers: { token } })).json();
+  const decided = await page.request.post(`${base()}/admin/fiat/merchants/decide`, {
+    headers: { 'admin-token': process.env.E2E_ADMIN_TOKEN ?? '' },
+    data: { userId: info.data.id, approve: true, operator: 'e2e', reason: 'KYC and deposit checked' },
+  });
+  expect((await decided.json()).code).toBe(200);
+  await page.reload();
+  await dismissTips(page);
+  await page.getByRole('tab', { name: 'Merchant' }).click();
+
+  const field = (label: string) => page.locator('.hy-field', { hasText: label }).locator('input');
+  await page.getByTestId('otc-price-type').getByText('Floating price').click();
+  await field('Premium over the index (%)').fill('5');
+  await field('Single-order minimum (fiat)').fill('100');
+  await field('Single-order maximum (fiat)').fill('1000');
+  await field('Coin available').fill('200');
+  await field('Payee name').fill('Li Si');
+  await field('Card number').fill('6222020000001111');
+  await field('Bank').fill('ICBC');
+  await page.getByRole('button', { name: 'Publish' }).click();
+  const merchant = page.getByTestId('otc-merchant');
+  // 7.2 CNY per USDT + 5 %: the ad floats, and its 200 USDT are held beside the 500 USDT deposit.
+  await expect(merchant).toContainText('7.56 CNY (floating, index +5%)');
+  await expect(merchant).toContainText('200 USDT');
+  expect(await usable()).toBe('300');
+
+  await page.locator('[data-testid^="otc-ad-amount-"]').locator('input').fill('150');
+  await page.getByRole('button', { name: 'Set amount' }).click();
+  await expect(merchant).toContainText('150 USDT');
+  expect(await usable()).toBe('350');
+  await shot(page, 'fiat-07-merchant-ad');
+});

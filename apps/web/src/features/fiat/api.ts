@@ -46,7 +46,9 @@ export const fiatApi = {
   applyMerchant: () => api.post<FiatMerchantView>('/fiat/applyMerchant'),
   publishAd: ({ payee, ...terms }: FiatAdInput) =>
     api.post<FiatMerchantView>('/fiat/publishAd', { ...terms, ...payee }),
-  adOnline: (id: number, online: boolean) => api.post<FiatMerchantView>('/fiat/adOnline', { id, online }),
+  /** Online or away; with `available`, the ad's new amount (a live sell ad's hold follows it). */
+  adOnline: (id: number, online: boolean, available?: string) =>
+    api.post<FiatMerchantView>('/fiat/adOnline', { id, online, available }),
   chat: (id: number) => api.get<FiatChatMessage[]>('/fiat/chatList', { id }, { quiet: true }),
   say: (id: number, text: string, img?: string) =>
     api.post<FiatChatMessage[]>('/fiat/chatSend', { id, text, ...(img ? { img } : {}) }),

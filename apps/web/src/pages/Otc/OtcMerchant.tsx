@@ -6,7 +6,7 @@ import type {
   FiatPriceType,
   FiatSide,
 } from '@halyard/protocol';
-import { checkFiatAdTerms, checkFiatPayee, EMPTY_FIAT_PAYEE } from '@halyard/rules';
+import { checkFiatAdAvailable, checkFiatAdTerms, checkFiatPayee, EMPTY_FIAT_PAYEE } from '@halyard/rules';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Input, Selector, Switch } from 'antd-mobile';
 import { useState } from 'react';
@@ -55,29 +55,32 @@ export function OtcMerchant({ onOpen }: { onOpen(id: number): void }) {
     <div className="hy-otc-form" data-testid="otc-merchant">
       <div className="hy-section-title">{t('otc.myAds')}</div>
       {view.ads.map((ad) => (
-        <div className="hy-otc-row" key={ad.id}>
-          <span>
-            {ad.side === 'buy' ? t('otc.adSells', { coin: ad.coin }) : t('otc.adBuys', { coin: ad.coin })} ·{' '}
-            {ad.price} {ad.fiat}
-            {ad.premium !== null ? (
-              <span className="hy-muted hy-small">
-                {' '}
-                ({t('otc.adFloating', { premium: signed(ad.premium) })})
-              </span>
-            ) : null}
-            <div className="hy-muted hy-small">
-              {ad.min} – {ad.max} {ad.fiat} · {ad.available} {ad.coin}
-            </div>
-          </span>
-          <Switch
-            checked={ad.online}
-            onChange={(online) => {
-              fiatApi
-                .adOnline(ad.id, online)
-                .then(refresh)
-                .catch(() => undefined);
-            }}
-          />
+        <div key={ad.id}>
+          <div className="hy-otc-row">
+            <span>
+              {ad.side === 'buy' ? t('otc.adSells', { coin: ad.coin }) : t('otc.adBuys', { coin: ad.coin })} ·{' '}
+              {ad.price} {ad.fiat}
+              {ad.premium !== null ? (
+                <span className="hy-muted hy-small">
+                  {' '}
+                  ({t('otc.adFloating', { premium: signed(ad.premium) })})
+                </span>
+              ) : null}
+              <div className="hy-muted hy-small">
+                {ad.min} – {ad.max} {ad.fiat} · {ad.available} {ad.coin}
+              </div>
+            </span>
+            <Switch
+              checked={ad.online}
+              onChange={(online) => {
+                fiatApi
+                  .adOnline(ad.id, online)
+                  .then(refresh)
+                  .catch(() => undefined);
+              }}
+            />
+          </div>
+          <AdAmount adId={ad.id} online={ad.online} onChanged={refresh} />
         </div>
       ))}
       <AdForm onPublished={refresh} />
@@ -93,6 +96,40 @@ export function OtcMerchant({ onOpen }: { onOpen(id: number): void }) {
           </span>
         </button>
       ))}
+    </div>
+  );
+}
+
+/** Raises or lowers an ad's coin amount: a live sell ad's escrow hold follows it (the server refuses what the wallet cannot cover). */
+function AdAmount(props: { adId: number; online: boolean; onChanged(view: FiatMerchantView): void }) {
+  const { t } = useTranslation();
+  const [amount, setAmount] = useState('');
+  function save() {
+    const error = checkFiatAdAvailable(amount);
+    if (error) {
+      toast(ruleText(error));
+      return;
+    }
+    fiatApi
+      .adOnline(props.adId, props.online, amount)
+      .then((view) => {
+        setAmount('');
+        props.onChanged(view);
+      })
+      .catch(() => undefined);
+  }
+  return (
+    <div className="hy-otc-row">
+      <Input
+        value={amount}
+        inputMode="decimal"
+        placeholder={t('otc.term.available')}
+        onChange={setAmount}
+        data-testid={`otc-ad-amount-${props.adId}`}
+      />
+      <Button size="small" onClick={save}>
+        {t('otc.setAvailable')}
+      </Button>
     </div>
   );
 }
