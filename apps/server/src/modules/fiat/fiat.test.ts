@@ -690,6 +690,9 @@ describe("a live sell ad's amount is held in escrow", () => {
     expect(fromAd).toHaveLength(10);
     expect(await adAvailable(merchant)).toBe('0');
     expect(await balanceOf(h, fiatWallet(merchant), 'USDT')).toEqual({ available: '0', locked: '1500' });
+    // Run out, the ad is offered nowhere: the best CNY price is the house's again.
+    const offers = (await expectOk(get(h, '/fiat/payCoinList?coin=USDT&side=buy'))).data as FiatOffer[];
+    expect(offers.find((offer) => offer.fiat === 'CNY')?.price).toBe('7.25');
     await expectHealthyLedger(h.store.db);
     for (const { order, buyer } of orders) {
       await expectOk(post(h, '/fiat/cancelFiatOrder', { id: order.id }, buyer.token));

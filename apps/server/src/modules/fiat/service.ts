@@ -128,10 +128,15 @@ export class FiatService {
 
   // ── reading ────────────────────────────────────────────────────────
 
+  /** The ads users can trade with now: online, with coin left (an ad run out shows nowhere until it gets some back). */
+  private async liveAds(): Promise<AdRow[]> {
+    return (await sql.onlineAds(this.options.db)).filter((ad) => Dec.parse(ad.available).isPositive());
+  }
+
   /** GET /fiat/fiatCoin: every coin with an online ad, and the fiat currencies it trades in. */
   async coins(): Promise<FiatCoin[]> {
     const byCoin = new Map<string, Set<string>>();
-    for (const ad of await sql.onlineAds(this.options.db)) {
+    for (const ad of await this.liveAds()) {
       const fiats = byCoin.get(ad.coin) ?? new Set<string>();
       fiats.add(ad.fiat);
       byCoin.set(ad.coin, fiats);
@@ -142,7 +147,7 @@ export class FiatService {
   /** GET /fiat/payCoinList: per coin, fiat and side, the best price and the widest limits. */
   async offers(coin: string | undefined, side: FiatSide | undefined): Promise<FiatOffer[]> {
     const groups = new Map<string, AdRow[]>();
-    for (const ad of await sql.onlineAds(this.options.db)) {
+    for (const ad of await this.liveAds()) {
       if ((coin && ad.coin !== coin) || (side && ad.side !== side)) continue;
       const key = `${ad.coin}|${ad.fiat}|${ad.side}`;
       groups.set(key, [...(groups.get(key) ?? []), ad]);
