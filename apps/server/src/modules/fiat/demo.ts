@@ -24,7 +24,7 @@ function payee(details: Partial<FiatPayee>): FiatPayee {
 /**
  * The demo ads (issue 16 item 8): the house buys and sells USDT for CNY and
  * USD and BTC for EUR, each by bank transfer with the spec's fields (an IBAN
- * for EUR, a SWIFT code for USD). USDT/CNY floats with the index (its
+ * for EUR, a SWIFT code for USD). USDT/CNY and BTC/EUR float with the index (their
  * premium in percent; `price` is where it starts before the first refresh);
  * the others are fixed play prices.
  */
@@ -90,7 +90,9 @@ const DEMO_ADS: Array<{
       side,
       coin: 'BTC',
       fiat: 'EUR',
-      price: side === 'buy' ? '62000' : '61000',
+      // Floats too: the index × the demo EUR rate (about 88,900 EUR per BTC at the demo's start) ± 0.5 %.
+      price: side === 'buy' ? '89300' : '88400',
+      premium: side === 'buy' ? '0.5' : '-0.5',
       min: '50',
       max: '20000',
       available: '10',

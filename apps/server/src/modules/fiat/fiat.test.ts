@@ -767,6 +767,12 @@ describe('floating prices', () => {
     await h.app.fiat.service.tick();
     expect((await floatingAd()).price).toBe(expected());
     expect((await orderOf(user, order.id)).price).toBe(order.price);
+    // The house's BTC/EUR offer floats too: never a play price far from the index.
+    const btcOffers = (await expectOk(get(h, '/fiat/payCoinList?coin=BTC&side=buy'))).data as FiatOffer[];
+    expect(btcOffers.find((offer) => offer.fiat === 'EUR')).toMatchObject({
+      floating: true,
+      price: fiatFloatingPrice(h.app.wallet.assets.fiatPriceOf('BTC', 'EUR')!, '0.5').toString(),
+    });
 
     await expectOk(post(h, '/fiat/cancelFiatOrder', { id: order.id }, merchant.token));
     for (const { id } of (
