@@ -263,7 +263,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await wallet.close();
       await spot.close();
       await market.close();
-      identity.close();
+      await identity.close();
       realtime.close();
       await http.close();
     },

@@ -1,4 +1,5 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import { serialTimer } from '../../clock.ts';
 import { seedFiatDemo } from './demo.ts';
 import { registerFiatRoutes } from './routes.ts';
 import { FiatService, type FiatServiceOptions } from './service.ts';
@@ -29,8 +30,7 @@ export async function createFiatModule(options: FiatModuleOptions): Promise<Fiat
   const service = new FiatService(options);
   await service.holdLiveAds();
   await service.tick();
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> = Promise.resolve();
+  const scheduler = serialTimer(() => service.tick(), TICK_MS, options.onError);
   return {
     service,
     registerRoutes: (http) =>
@@ -40,18 +40,7 @@ export async function createFiatModule(options: FiatModuleOptions): Promise<Fiat
         adminToken: options.adminToken,
       }),
     seedDemo: () => seedFiatDemo(options, service),
-    start() {
-      if (timer) return;
-      timer = setInterval(() => {
-        // One tick at a time: a slow tick is not overtaken by the next.
-        running = running.then(() => service.tick()).catch(options.onError);
-      }, TICK_MS);
-      timer.unref();
-    },
-    async close() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
-    },
+    start: () => scheduler.start(),
+    close: () => scheduler.stop(),
   };
 }

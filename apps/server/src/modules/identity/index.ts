@@ -1,5 +1,5 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
-import type { Clock } from '../../clock.ts';
+import { type Clock, serialTimer } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { requireUser } from '../../http/auth.ts';
 import type { Store } from '../../store/connect.ts';
@@ -19,7 +19,7 @@ export interface IdentityModule {
   registerRoutes(http: FastifyInstance): void;
   /** Demo mode: starts the demo reviewer's timer (see IdentityService.approveDueDemoKyc). */
   start(): void;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** How often the demo reviewer looks for submissions that have waited long enough. */
@@ -43,21 +43,20 @@ export function createIdentityModule(options: IdentityModuleOptions): IdentityMo
   };
   const service = new IdentityService({ ...options, messengers });
   const guard = requireUser(service);
-  let demoReviewer: NodeJS.Timeout | null = null;
+  const demoReviewer = serialTimer(
+    async () => {
+      await service.approveDueDemoKyc();
+    },
+    DEMO_REVIEW_EVERY_MS,
+    (error: unknown) => options.onError?.(error),
+  );
   return {
     service,
     requireUser: guard,
     registerRoutes: (http) => registerIdentityRoutes(http, { service, requireUser: guard, config }),
     start() {
-      if (!config.demo || demoReviewer) return;
-      demoReviewer = setInterval(() => {
-        service.approveDueDemoKyc().catch((error: unknown) => options.onError?.(error));
-      }, DEMO_REVIEW_EVERY_MS);
-      demoReviewer.unref();
+      if (config.demo) demoReviewer.start();
     },
-    close() {
-      if (demoReviewer) clearInterval(demoReviewer);
-      demoReviewer = null;
-    },
+    close: () => demoReviewer.stop(),
   };
 }

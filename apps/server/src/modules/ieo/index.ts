@@ -1,4 +1,5 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import { serialTimer } from '../../clock.ts';
 import type { SessionResolver } from '../../http/auth.ts';
 import { seedIeoDemo } from './demo.ts';
 import { registerIeoRoutes } from './routes.ts';
@@ -32,29 +33,19 @@ export interface IeoModuleOptions extends IeoServiceOptions {
 export async function createIeoModule(options: IeoModuleOptions): Promise<IeoModule> {
   const service = new IeoService(options);
   await service.tick();
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> = Promise.resolve();
+  const scheduler = serialTimer(
+    async () => {
+      await service.tick();
+      if (options.demo) await seedIeoDemo(service, options);
+    },
+    TICK_MS,
+    options.onError,
+  );
   return {
     service,
     registerRoutes: (http) => registerIeoRoutes(http, { ieo: service, ...options }),
     seedDemo: () => seedIeoDemo(service, options),
-    start() {
-      if (timer) return;
-      timer = setInterval(() => {
-        // One tick at a time: a slow tick is not overtaken by the next.
-        running = running
-          .then(async () => {
-            await service.tick();
-            if (options.demo) await seedIeoDemo(service, options);
-          })
-          .catch(options.onError);
-      }, TICK_MS);
-      timer.unref();
-    },
-    async close() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
-    },
+    start: () => scheduler.start(),
+    close: () => scheduler.stop(),
   };
 }
