@@ -104,8 +104,12 @@ export interface FiatOrder {
   payImg: string | null;
   /** The payer's verified name: the payee checks the fiat came from an account in this name. */
   payerName: string;
-  /** The payer must pay before this instant (20 minutes, spec §4). */
+  /** The payer must pay before this instant: the ad's payment window from the order's creation (20 minutes by default, spec §4). */
   expiresAt: number;
+  /** That window in minutes, as set on the ad when the order was made. */
+  payWindowMinutes: number;
+  /** The ad's free-text terms as they stood when the order was made (plain text, never HTML). */
+  terms: string;
   createdAt: number;
   /** The user's part in it: what the user may do now. */
   role: 'buyer' | 'seller';
@@ -181,6 +185,10 @@ export interface FiatAd {
   max: string;
   available: string;
   methods: FiatPayType[];
+  /** How long a payer has to pay an order made on this ad, in minutes. */
+  payWindowMinutes: number;
+  /** Free-text terms the user reads before ordering and on the order (plain text). */
+  terms: string;
   online: boolean;
 }
 
@@ -194,7 +202,13 @@ export interface FiatMerchantView {
   orders: FiatOrder[];
 }
 
-/** What a merchant publishes: one payment method with its payee details (the merchant's verified name). */
+/** One payment method of an ad with the merchant's payee details for it (in the merchant's verified name). */
+export interface FiatAdMethod {
+  payType: FiatPayType;
+  payee: FiatPayee;
+}
+
+/** What a merchant publishes: its payment methods (one or more), payment window and terms. */
 export interface FiatAdInput {
   side: FiatSide;
   coin: string;
@@ -207,6 +221,9 @@ export interface FiatAdInput {
   min: string;
   max: string;
   available: string;
-  payType: FiatPayType;
-  payee: FiatPayee;
+  methods: FiatAdMethod[];
+  /** Minutes a payer has to pay (rules FIAT_PAY_WINDOW_MINUTES). */
+  payWindowMinutes: number;
+  /** Free-text terms, plain text (rules FIAT_AD_TERMS_MAX_CHARS). */
+  terms: string;
 }

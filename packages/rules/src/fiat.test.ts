@@ -1,10 +1,13 @@
 import { Dec } from '@halyard/money';
 import { describe, expect, it } from 'vitest';
 import {
+  checkFiatAdMethods,
   checkFiatAdTerms,
+  checkFiatAdTermsText,
   checkFiatAmount,
   checkFiatAppeal,
   checkFiatPayee,
+  checkFiatPayWindow,
   EMPTY_FIAT_PAYEE,
   fiatAppealEvidence,
   fiatBanEnd,
@@ -118,5 +121,41 @@ describe('appeal kinds and their evidence', () => {
       'transactionReference',
     ]);
     expect(fiatAppealEvidence('wrongAmount')).toEqual(['bankStatement', 'amountReceived', 'paymentTime']);
+  });
+});
+
+describe("an ad's payment window, terms and methods (issue 16 item 1)", () => {
+  it('takes a whole number of minutes from 10 to 60', () => {
+    for (const minutes of [10, 20, 45, 60]) expect(checkFiatPayWindow(minutes)).toBeNull();
+    for (const minutes of [9, 61, 20.5, Number.NaN])
+      expect(checkFiatPayWindow(minutes)).toEqual({
+        key: 'fiat.payWindowInvalid',
+        params: { min: 10, max: 60 },
+      });
+  });
+
+  it('takes terms of up to 500 characters (counted as characters, not UTF-16 units)', () => {
+    expect(checkFiatAdTermsText('')).toBeNull();
+    expect(checkFiatAdTermsText('条'.repeat(500))).toBeNull();
+    expect(checkFiatAdTermsText('😀'.repeat(500))).toBeNull();
+    expect(checkFiatAdTermsText('x'.repeat(501))?.key).toBe('fiat.adTermsTooLong');
+  });
+
+  it('takes one or more distinct methods, each with complete payee details', () => {
+    const bank = {
+      payType: 'bank' as const,
+      payee: { ...EMPTY_FIAT_PAYEE, payeeName: 'Li Si', cardNumber: '6222020000001111', bank: 'ICBC' },
+    };
+    const wechat = {
+      payType: 'wechat' as const,
+      payee: { ...EMPTY_FIAT_PAYEE, payeeName: 'Li Si', wechatAccount: 'lisi', wechatCode: '/u/1.png' },
+    };
+    expect(checkFiatAdMethods('CNY', [bank, wechat])).toBeNull();
+    expect(checkFiatAdMethods('CNY', [])?.key).toBe('fiat.adMethodRequired');
+    expect(checkFiatAdMethods('CNY', [bank, bank])?.key).toBe('fiat.adMethodRepeated');
+    expect(
+      checkFiatAdMethods('CNY', [bank, { ...wechat, payee: { ...wechat.payee, wechatCode: '' } }])?.key,
+    ).toBe('fiat.wechatCodeRequired');
+    expect(checkFiatAdMethods('EUR', [bank])?.key).toBe('fiat.ibanRequired');
   });
 });

@@ -92,8 +92,48 @@ export function checkPayScreenshot(url: string | null | undefined): RuleError | 
   return isBlank(url) ? ruleError('fiat.screenshotRequired') : null;
 }
 
-/** Spec §4, §9: the payer has 20 minutes to pay, or the order is cancelled and must be re-applied. */
-export const FIAT_PAY_WINDOW_MS = 20 * 60_000;
+/**
+ * Spec §4, §9: the payer has 20 minutes to pay, or the order is cancelled and
+ * must be re-applied. Issue 16 item 1: a merchant may set an ad's own window
+ * within these bounds; an order keeps the window of the ad it was made on.
+ */
+export const FIAT_PAY_WINDOW_MINUTES = { min: 10, default: 20, max: 60 } as const;
+export const FIAT_PAY_WINDOW_MS = FIAT_PAY_WINDOW_MINUTES.default * 60_000;
+
+/** An ad's payment window in whole minutes, within FIAT_PAY_WINDOW_MINUTES. */
+export function checkFiatPayWindow(minutes: number): RuleError | null {
+  const { min, max } = FIAT_PAY_WINDOW_MINUTES;
+  return Number.isInteger(minutes) && minutes >= min && minutes <= max
+    ? null
+    : ruleError('fiat.payWindowInvalid', { min, max });
+}
+
+/** An ad's free-text terms (issue 16 item 1): plain text, shown as text (never HTML), at most this long. */
+export const FIAT_AD_TERMS_MAX_CHARS = 500;
+
+export function checkFiatAdTermsText(terms: string): RuleError | null {
+  return [...terms].length > FIAT_AD_TERMS_MAX_CHARS
+    ? ruleError('fiat.adTermsTooLong', { max: FIAT_AD_TERMS_MAX_CHARS })
+    : null;
+}
+
+/**
+ * An ad's payment methods (issue 16 item 1): at least one, each method at
+ * most once, each with its payee details complete for the ad's fiat.
+ */
+export function checkFiatAdMethods(
+  fiat: string,
+  methods: readonly { payType: FiatPayMethod; payee: FiatPayee }[],
+): RuleError | null {
+  if (methods.length === 0) return ruleError('fiat.adMethodRequired');
+  if (new Set(methods.map((method) => method.payType)).size !== methods.length)
+    return ruleError('fiat.adMethodRepeated');
+  for (const method of methods) {
+    const error = checkFiatPayee(method.payType, fiat, method.payee);
+    if (error !== null) return error;
+  }
+  return null;
+}
 
 /** Either party may appeal an unpaid order in the last 5 minutes of its window (a payment sent, not yet marked). */
 export const FIAT_APPEAL_BEFORE_EXPIRY_MS = 5 * 60_000;

@@ -240,7 +240,7 @@ describe('expiry and bans (AMENDMENTS A6)', () => {
     await after(20 * MINUTE - 1);
     expect((await orderOf(user, order.id)).state).toBe('to_pay');
     h.clock.advance(1);
-    expect((await markPaid(user, order.id)).msg).toBe(en('fiat.expired'));
+    expect((await markPaid(user, order.id)).msg).toBe(en('fiat.expired', { minutes: 20 }));
     await h.app.fiat.service.tick();
     const expired = await orderOf(user, order.id);
     expect(expired.state).toBe('cancelled');
@@ -255,14 +255,14 @@ describe('expiry and bans (AMENDMENTS A6)', () => {
     const now = h.clock.now();
     expect(first.ban).toEqual({
       rule: 'unpaid',
-      reason: en('fiat.banReasonUnpaid', { id: order.id }),
+      reason: en('fiat.banReasonUnpaid', { id: order.id, minutes: 20 }),
       startsAt: now,
       endsAt: now + 15 * MINUTE,
     });
     expect(first.ladderMinutes).toEqual([15, 30, 60, 240]);
     const refused = await buy(user, '725');
     expect(refused.code).toBe(403);
-    expect(refused.msg).toContain(en('fiat.banReasonUnpaid', { id: order.id }));
+    expect(refused.msg).toContain(en('fiat.banReasonUnpaid', { id: order.id, minutes: 20 }));
 
     await after(15 * MINUTE);
     const second = await bought(user);
@@ -636,6 +636,103 @@ async function adAvailable(merchant: TestUser): Promise<string> {
     ads: { available: string }[];
   };
   return view.ads[0]!.available;
+}
+
+describe("an ad's own payment window, terms and payment methods (issue 16 item 1)", () => {
+  it('a 45-minute ad: its order expires and bans by 45 minutes; terms and the chosen method travel with the order', async () => {
+    const { merchant } = await merchantWithAd('1000', '9', '1');
+    await expectOk(
+      post(h, '/fiat/adOnline', { id: (await merchantAds(merchant))[0]!.id, online: false }, merchant.token),
+    );
+    const wechat = { payeeName: 'Li Si', wechatAccount: 'lisi-pay', wechatCode: await screenshot(merchant) };
+    const ad = {
+      side: 'buy',
+      coin: 'USDT',
+      fiat: 'CNY',
+      price: '7.1',
+      min: '100',
+      max: '1000',
+      available: '300',
+      methods: [
+        { payType: 'bank', ...BANK_CNY },
+        { payType: 'wechat', ...wechat },
+      ],
+      payWindowMinutes: 45,
+      terms: '<b>No third-party payments.</b> Reference: order number.',
+    };
+    for (const minutes of [9, 61]) {
+      expect(
+        (await post(h, '/fiat/publishAd', { ...ad, payWindowMinutes: minutes }, merchant.token)).msg,
+      ).toBe(en('fiat.payWindowInvalid', { min: 10, max: 60 }));
+    }
+    expect((await post(h, '/fiat/publishAd', { ...ad, terms: 'x'.repeat(501) }, merchant.token)).msg).toBe(
+      en('fiat.adTermsTooLong', { max: 500 }),
+    );
+    expect((await post(h, '/fiat/publishAd', { ...ad, methods: [] }, merchant.token)).msg).toBe(
+      en('fiat.adMethodRequired'),
+    );
+    const twice = [ad.methods[0], ad.methods[0]];
+    expect((await post(h, '/fiat/publishAd', { ...ad, methods: twice }, merchant.token)).msg).toBe(
+      en('fiat.adMethodRepeated'),
+    );
+    const noCode = [ad.methods[0], { ...ad.methods[1], wechatCode: '' }];
+    expect((await post(h, '/fiat/publishAd', { ...ad, methods: noCode }, merchant.token)).msg).toBe(
+      en('fiat.wechatCodeRequired'),
+    );
+    const foreign = [ad.methods[0], { ...ad.methods[1], payeeName: 'Zhang San' }];
+    expect((await post(h, '/fiat/publishAd', { ...ad, methods: foreign }, merchant.token)).msg).toBe(
+      en('fiat.payeeNameNotVerified', { name: 'Li Si' }),
+    );
+    await expectOk(post(h, '/fiat/publishAd', ad, merchant.token));
+    const published = (await merchantAds(merchant)).at(-1)!;
+    expect(published).toMatchObject({ methods: ['bank', 'wechat'], payWindowMinutes: 45, terms: ad.terms });
+
+    // The user picks WeChat: matched to this ad (7.1 beats the house), shown its WeChat payee and its terms.
+    const user = await verifiedUser(h);
+    const placed = await expectOk(buy(user, '710', { payType: 'wechat' }));
+    expect(placed.msg).toBe(en('fiat.created', { minutes: 45 }));
+    const order = placed.data as FiatOrder;
+    expect(order).toMatchObject({ price: '7.1', payType: 'wechat', payWindowMinutes: 45, terms: ad.terms });
+    expect(order.payee).toMatchObject({ ...wechat, cardNumber: '' });
+    expect(order.expiresAt - order.createdAt).toBe(45 * MINUTE);
+
+    // A default ad's window (20 minutes) has passed, this one's has not.
+    await after(20 * MINUTE);
+    expect((await orderOf(user, order.id)).state).toBe('to_pay');
+    await after(25 * MINUTE - 1);
+    expect((await orderOf(user, order.id)).state).toBe('to_pay');
+    h.clock.advance(1);
+    expect((await markPaid(user, order.id)).msg).toBe(en('fiat.expired', { minutes: 45 }));
+    await h.app.fiat.service.tick();
+    expect((await orderOf(user, order.id)).state).toBe('cancelled');
+    const ban = await standing(user);
+    expect(ban.ban).toMatchObject({
+      rule: 'unpaid',
+      reason: en('fiat.banReasonUnpaid', { id: order.id, minutes: 45 }),
+    });
+    expect(ban.ban!.reason).toContain('45 minutes');
+
+    // The bank method of the same ad shows the bank payee.
+    const other = await verifiedUser(h);
+    const byBank = (await expectOk(buy(other, '710'))).data as FiatOrder;
+    expect(byBank).toMatchObject({
+      price: '7.1',
+      payType: 'bank',
+      payee: { ...BANK_CNY, wechatAccount: '' },
+    });
+    await expectOk(post(h, '/fiat/cancelFiatOrder', { id: byBank.id }, other.token));
+    await expectOk(post(h, '/fiat/adOnline', { id: published.id, online: false }, merchant.token));
+  });
+
+  it('an ad published without a window gets the default 20 minutes and empty terms', async () => {
+    const { merchant, adId } = await merchantWithAd('1000', '9', '1');
+    expect((await merchantAds(merchant))[0]).toMatchObject({ payWindowMinutes: 20, terms: '' });
+    await expectOk(post(h, '/fiat/adOnline', { id: adId, online: false }, merchant.token));
+  });
+});
+
+async function merchantAds(merchant: TestUser): Promise<FiatAd[]> {
+  return ((await expectOk(get(h, '/fiat/myMerchant', merchant.token))).data as { ads: FiatAd[] }).ads;
 }
 
 describe("a live sell ad's amount is held in escrow", () => {

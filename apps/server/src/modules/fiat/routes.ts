@@ -1,5 +1,5 @@
-import type { FiatPayee } from '@halyard/protocol';
-import { FIAT_PAY_METHODS } from '@halyard/rules';
+import type { FiatAdInput, FiatOrder, FiatPayee, FiatPayType } from '@halyard/protocol';
+import { FIAT_AD_TERMS_MAX_CHARS, FIAT_PAY_METHODS, FIAT_PAY_WINDOW_MINUTES } from '@halyard/rules';
 import type { FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
 import { currentUser, requireAdmin } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
@@ -132,7 +132,7 @@ export function registerFiatRoutes(
       },
     },
     async (request) =>
-      ok(await service.buy(currentUser(request).id, request.body, requestLocale(request)), 'fiat.created'),
+      created(await service.buy(currentUser(request).id, request.body, requestLocale(request))),
   );
 
   http.post<{ Body: OrderBody & PayeeBody }>(
@@ -160,7 +160,7 @@ export function registerFiatRoutes(
         { coin: c, fiat: f, amount: a, payType: p, payee },
         requestLocale(request),
       );
-      return ok(order, 'fiat.created');
+      return created(order);
     },
   );
 
@@ -349,16 +349,21 @@ export function registerFiatRoutes(
   );
 
   http.post<{
-    Body: OrderBody &
-      PayeeBody & {
-        side: 'buy' | 'sell';
-        priceType?: 'fixed' | 'floating';
-        price?: string;
-        premium?: string;
-        min: string;
-        max: string;
-        available: string;
-      };
+    Body: PayeeBody & {
+      side: 'buy' | 'sell';
+      coin: string;
+      fiat: string;
+      priceType?: 'fixed' | 'floating';
+      price?: string;
+      premium?: string;
+      min: string;
+      max: string;
+      available: string;
+      payType?: FiatPayType;
+      methods?: (PayeeBody & { payType: FiatPayType })[];
+      payWindowMinutes?: number;
+      terms?: string;
+    };
   }>(
     '/fiat/publishAd',
     {
@@ -366,12 +371,12 @@ export function registerFiatRoutes(
       config: orderRate,
       schema: {
         summary:
-          "An approved merchant publishes an ad: side (users' view), coin, fiat, a fixed price or a floating premium (% over the index, refreshed), single-order min and max (fiat), coin available, one payment method with its payee details",
+          "An approved merchant publishes an ad: side (users' view), coin, fiat, a fixed price or a floating premium (% over the index, refreshed), single-order min and max (fiat), coin available, its payment methods with their payee details (`methods`, or one method as top-level `payType` and payee fields), the payment window in minutes (default 20) and free-text terms",
         tags: ['fiat'],
         security: USER,
         body: {
           type: 'object',
-          required: ['side', 'coin', 'fiat', 'min', 'max', 'available', 'payType'],
+          required: ['side', 'coin', 'fiat', 'min', 'max', 'available'],
           properties: {
             side: { type: 'string', enum: ['buy', 'sell'] },
             coin,
@@ -384,6 +389,21 @@ export function registerFiatRoutes(
             available: text(40),
             payType,
             ...PAYEE_FIELDS,
+            methods: {
+              type: 'array',
+              maxItems: FIAT_PAY_METHODS.length,
+              items: {
+                type: 'object',
+                required: ['payType'],
+                properties: { payType, ...PAYEE_FIELDS },
+                additionalProperties: false,
+              },
+            },
+            payWindowMinutes: {
+              type: 'integer',
+              description: `Minutes a payer has to pay (${FIAT_PAY_WINDOW_MINUTES.min}–${FIAT_PAY_WINDOW_MINUTES.max}, default ${FIAT_PAY_WINDOW_MINUTES.default})`,
+            },
+            terms: text(4 * FIAT_AD_TERMS_MAX_CHARS, 'Free-text terms shown to users, plain text'),
           },
         },
       },
@@ -400,9 +420,12 @@ export function registerFiatRoutes(
         max,
         available,
         payType: p,
+        methods,
+        payWindowMinutes,
+        terms,
         ...rest
       } = request.body;
-      const input = {
+      const input: FiatAdInput = {
         side,
         coin: c,
         fiat: f,
@@ -412,8 +435,11 @@ export function registerFiatRoutes(
         min,
         max,
         available,
-        payType: p,
-        payee: payeeOf(rest),
+        methods:
+          methods?.map(({ payType: method, ...payee }) => ({ payType: method, payee: payeeOf(payee) })) ??
+          (p === undefined ? [] : [{ payType: p, payee: payeeOf(rest) }]),
+        payWindowMinutes: payWindowMinutes ?? FIAT_PAY_WINDOW_MINUTES.default,
+        terms: terms ?? '',
       };
       return ok(await service.publishAd(currentUser(request).id, input), 'fiat.adPublished');
     },
@@ -543,6 +569,11 @@ export function registerFiatRoutes(
       return ok(null, 'fiat.resolved');
     },
   );
+}
+
+/** A new order, with the message that tells the payer its own payment window. */
+function created(order: FiatOrder) {
+  return ok(order, 'fiat.created', { minutes: order.payWindowMinutes });
 }
 
 /** The payee fields of a body, each empty when not given. */

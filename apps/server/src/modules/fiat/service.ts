@@ -36,16 +36,18 @@ import type {
 import { translate } from '@halyard/protocol';
 import {
   checkFiatAdAvailable,
+  checkFiatAdMethods,
   checkFiatAdTerms,
+  checkFiatAdTermsText,
   checkFiatAmount,
   checkFiatAppeal,
   checkFiatPayee,
+  checkFiatPayWindow,
   checkPayScreenshot,
   EMPTY_FIAT_PAYEE,
   FIAT_APPEAL_BEFORE_EXPIRY_MS,
   FIAT_BAN_LADDER_MINUTES,
   FIAT_CANCELS_BEFORE_BAN,
-  FIAT_PAY_WINDOW_MS,
   fiatAppealEvidence,
   fiatBanEnd,
   fiatFloatingPrice,
@@ -110,6 +112,13 @@ interface Loaded {
 
 function throwIf(error: RuleError | null): void {
   if (error) throw badRequest(error.key, error.params);
+}
+
+const MINUTE_MS = 60_000;
+
+/** The payment window an order was made with: its own deadline, counted from its creation. */
+export function payWindowMinutes(order: Pick<OrderRow, 'expires_at' | 'created_at'>): number {
+  return Math.round((Number(order.expires_at) - Number(order.created_at)) / MINUTE_MS);
 }
 
 function parseMethods(json: string): AdMethod[] {
@@ -219,6 +228,8 @@ export class FiatService {
         payImg: row.pay_img,
         payerName: await this.payerName(row, merchant),
         expiresAt: Number(row.expires_at),
+        payWindowMinutes: payWindowMinutes(row),
+        terms: row.terms,
         createdAt: Number(row.created_at),
         role: userIsViewer ? userRole : userRole === 'buyer' ? 'seller' : 'buyer',
         appealKind: row.appeal_by === null ? null : (row.appeal_kind ?? 'other'),
@@ -382,6 +393,7 @@ export class FiatService {
       // Named after the order's id, known once the row exists (set just below).
       hold_id: '',
       expires_at: now + Number(ad.window_ms),
+      terms: ad.terms,
       paid_at: null,
       appeal_by: null,
       appeal_reason: null,
@@ -572,7 +584,8 @@ export class FiatService {
   private async pay(order: OrderRow, by: string, reason: string, img: string | null): Promise<void> {
     const { clock, ledger } = this.options;
     const now = clock.now();
-    if (order.state === 'to_pay' && now >= Number(order.expires_at)) throw badRequest('fiat.expired');
+    const expired = () => badRequest('fiat.expired', { minutes: payWindowMinutes(order) });
+    if (order.state === 'to_pay' && now >= Number(order.expires_at)) throw expired();
     await ledger.transaction(async (trx) => {
       const moved = await sql.moveState(
         trx,
@@ -582,7 +595,7 @@ export class FiatService {
         { pay_img: img, paid_at: now },
         now,
       );
-      if (!moved) throw badRequest(now >= Number(order.expires_at) ? 'fiat.expired' : 'fiat.wrongState');
+      if (!moved) throw now >= Number(order.expires_at) ? expired() : badRequest('fiat.wrongState');
       await sql.insertEvent(trx, { order_id: Number(order.id), state: 'paid', by_whom: by, at: now, reason });
     });
   }
@@ -880,9 +893,13 @@ export class FiatService {
     const { db, clock, ledger } = this.options;
     const merchant = await sql.merchantOfUser(db, userId);
     if (merchant?.state !== 'approved') throw forbidden('fiat.notMerchant');
-    throwIf(checkFiatAdTerms(input));
-    throwIf(checkFiatPayee(input.payType, input.fiat, input.payee));
-    if (!sameName(merchant.name, input.payee.payeeName))
+    throwIf(
+      checkFiatAdTerms(input) ??
+        checkFiatAdMethods(input.fiat, input.methods) ??
+        checkFiatPayWindow(input.payWindowMinutes) ??
+        checkFiatAdTermsText(input.terms),
+    );
+    if (input.methods.some((method) => !sameName(merchant.name, method.payee.payeeName)))
       throw badRequest('fiat.payeeNameNotVerified', { name: merchant.name });
     const floating = input.priceType === 'floating';
     const price = floating
@@ -902,8 +919,11 @@ export class FiatService {
         min_amount: Dec.parse(input.min).toString(),
         max_amount: Dec.parse(input.max).toString(),
         available: '0',
-        methods: JSON.stringify([{ payType: input.payType, payee: input.payee }]),
-        window_ms: FIAT_PAY_WINDOW_MS,
+        methods: JSON.stringify(
+          input.methods.map((method): AdMethod => ({ payType: method.payType, payee: method.payee })),
+        ),
+        window_ms: input.payWindowMinutes * MINUTE_MS,
+        terms: input.terms,
         online: 0,
         demo_key: null,
         created_at: clock.now(),
@@ -962,6 +982,8 @@ export class FiatService {
           max: Dec.parse(ad.max_amount).toString(),
           available: Dec.parse(ad.available).toString(),
           methods: parseMethods(ad.methods).map((method) => method.payType),
+          payWindowMinutes: Number(ad.window_ms) / MINUTE_MS,
+          terms: ad.terms,
           online: Number(ad.online) === 1,
         }),
       ),
@@ -1113,7 +1135,7 @@ export class FiatService {
         rule: 'unpaid',
         orderId: Number(order.id),
         key: 'fiat.banReasonUnpaid',
-        params: { id: Number(order.id) },
+        params: { id: Number(order.id), minutes: payWindowMinutes(order) },
       });
     }).catch(ignoreWrongState);
   }

@@ -40,6 +40,8 @@ export interface FiatAdsTable {
   price_type: Generated<FiatPriceType>;
   /** A floating ad's premium over the index, in percent; null for a fixed price. */
   premium: string | null;
+  /** Free-text terms shown to users (plain text). */
+  terms: Generated<string>;
 }
 
 export interface FiatOrdersTable {
@@ -66,6 +68,8 @@ export interface FiatOrdersTable {
   appeal_kind: FiatAppealKind | null;
   closed_at: number | null;
   created_at: number;
+  /** The ad's terms when the order was made. */
+  terms: Generated<string>;
 }
 
 export interface FiatOrderEventsTable {

@@ -25,6 +25,7 @@ import { fiatAdHoldsMigration } from './023_fiat_ad_holds.ts';
 import { ieoLinearVestingCommitTotalsMigration } from './024_ieo_linear_vesting_commit_totals.ts';
 import { fiatFloatingPricesMigration } from './025_fiat_floating_prices.ts';
 import { fiatAppealKindMigration } from './026_fiat_appeal_kind.ts';
+import { fiatAdTermsMigration } from './027_fiat_ad_terms.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -57,4 +58,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '024_ieo_linear_vesting_commit_totals': ieoLinearVestingCommitTotalsMigration,
   '025_fiat_floating_prices': fiatFloatingPricesMigration,
   '026_fiat_appeal_kind': fiatAppealKindMigration,
+  '027_fiat_ad_terms': fiatAdTermsMigration,
 };
