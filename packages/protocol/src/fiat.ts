@@ -70,6 +70,21 @@ export interface FiatOffer {
   methods: FiatPayType[];
 }
 
+/**
+ * The ad an order would be matched to now (GET /fiat/quote): read before
+ * ordering; the order names `adId` and goes to that ad or fails.
+ */
+export interface FiatQuote {
+  adId: number;
+  price: string;
+  /** The coin the amount buys or sells at that price. */
+  number: string;
+  merchant: { name: string; demo: boolean };
+  payWindowMinutes: number;
+  /** The ad's free-text terms (plain text, never HTML). */
+  terms: string;
+}
+
 /** A coin that can be bought or sold for fiat, with the fiat currencies it trades in (GET /fiat/fiatCoin). */
 export interface FiatCoin {
   coin: string;

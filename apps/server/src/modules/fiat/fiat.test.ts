@@ -687,9 +687,31 @@ describe("an ad's own payment window, terms and payment methods (issue 16 item 1
     const published = (await merchantAds(merchant)).at(-1)!;
     expect(published).toMatchObject({ methods: ['bank', 'wechat'], payWindowMinutes: 45, terms: ad.terms });
 
-    // The user picks WeChat: matched to this ad (7.1 beats the house), shown its WeChat payee and its terms.
+    // Before ordering, the user reads the ad the order would go to: its window and terms.
     const user = await verifiedUser(h);
-    const placed = await expectOk(buy(user, '710', { payType: 'wechat' }));
+    const quoted = await expectOk(
+      get(h, '/fiat/quote?side=buy&coin=USDT&fiat=CNY&amount=710&payType=wechat', user.token),
+    );
+    expect(quoted.data).toEqual({
+      adId: published.id,
+      price: '7.1',
+      number: '100',
+      merchant: { name: 'Li Si', demo: false },
+      payWindowMinutes: 45,
+      terms: ad.terms,
+    });
+    // The merchant's own view of the market skips its own ad.
+    const own = await expectOk(
+      get(h, '/fiat/quote?side=buy&coin=USDT&fiat=CNY&amount=710&payType=bank', merchant.token),
+    );
+    expect(own.data).toMatchObject({ merchant: { demo: true } });
+    // An order naming another ad than the quoted one goes to that ad or nowhere.
+    expect((await buy(user, '710', { payType: 'wechat', adId: published.id + 1000 })).msg).toBe(
+      en('fiat.noMerchant'),
+    );
+
+    // The user picks WeChat: matched to this ad (7.1 beats the house), shown its WeChat payee and its terms.
+    const placed = await expectOk(buy(user, '710', { payType: 'wechat', adId: published.id }));
     expect(placed.msg).toBe(en('fiat.created', { minutes: 45 }));
     const order = placed.data as FiatOrder;
     expect(order).toMatchObject({ price: '7.1', payType: 'wechat', payWindowMinutes: 45, terms: ad.terms });

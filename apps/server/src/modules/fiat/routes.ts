@@ -43,6 +43,8 @@ interface OrderBody {
   fiat: string;
   amount: string;
   payType: 'bank' | 'wechat';
+  /** The quoted ad (GET /fiat/quote) the order must go to. */
+  adId?: number;
 }
 
 export function registerFiatRoutes(
@@ -77,6 +79,25 @@ export function registerFiatRoutes(
       },
     },
     async (request) => ok(await service.offers(request.query.coin, request.query.side)),
+  );
+
+  http.get<{ Querystring: Omit<OrderBody, 'adId'> & { side: 'buy' | 'sell' } }>(
+    '/fiat/quote',
+    {
+      ...guard,
+      schema: {
+        summary:
+          'The ad an order of this amount and method would be matched to now: merchant, price, payment window and terms, to read before ordering (then order with its adId)',
+        tags: ['fiat'],
+        security: USER,
+        querystring: {
+          type: 'object',
+          required: ['coin', 'fiat', 'amount', 'payType', 'side'],
+          properties: { coin, fiat, amount, payType, side: { type: 'string', enum: ['buy', 'sell'] } },
+        },
+      },
+    },
+    async (request) => ok(await service.quote(currentUser(request).id, request.query)),
   );
 
   http.get<{ Querystring: { page: number; limit: number } }>(
@@ -127,7 +148,7 @@ export function registerFiatRoutes(
         body: {
           type: 'object',
           required: ['coin', 'fiat', 'amount', 'payType'],
-          properties: { coin, fiat, amount, payType, ...CLIENT_OID_BODY },
+          properties: { coin, fiat, amount, payType, adId: id, ...CLIENT_OID_BODY },
         },
       },
     },
@@ -148,16 +169,16 @@ export function registerFiatRoutes(
         body: {
           type: 'object',
           required: ['coin', 'fiat', 'amount', 'payType'],
-          properties: { coin, fiat, amount, payType, ...PAYEE_FIELDS, ...CLIENT_OID_BODY },
+          properties: { coin, fiat, amount, payType, adId: id, ...PAYEE_FIELDS, ...CLIENT_OID_BODY },
         },
       },
     },
     async (request) => {
-      const { coin: c, fiat: f, amount: a, payType: p, ...rest } = request.body;
+      const { coin: c, fiat: f, amount: a, payType: p, adId, ...rest } = request.body;
       const payee = payeeOf(rest);
       const order = await service.sell(
         currentUser(request).id,
-        { coin: c, fiat: f, amount: a, payType: p, payee },
+        { coin: c, fiat: f, amount: a, payType: p, payee, ...(adId === undefined ? {} : { adId }) },
         requestLocale(request),
       );
       return created(order);

@@ -29,6 +29,7 @@ import type {
   FiatOrderState,
   FiatPayee,
   FiatPayType,
+  FiatQuote,
   FiatSide,
   FiatStanding,
   Locale,
@@ -260,7 +261,7 @@ export class FiatService {
   /** POST /fiat/addFiatPayOrder: buy `coin` for `amount` of `fiat`, matched to the best-priced eligible ad. */
   async buy(
     userId: number,
-    input: { coin: string; fiat: string; amount: string; payType: FiatPayType },
+    input: { coin: string; fiat: string; amount: string; payType: FiatPayType; adId?: number },
     locale: Locale,
   ): Promise<FiatOrder> {
     return this.place(userId, { ...input, side: 'buy', payee: null }, locale);
@@ -269,7 +270,14 @@ export class FiatService {
   /** POST /fiat/sellFiatOrder: sell `coin` for `amount` of `fiat`, paid to the user's own `payee` details. */
   async sell(
     userId: number,
-    input: { coin: string; fiat: string; amount: string; payType: FiatPayType; payee: FiatPayee },
+    input: {
+      coin: string;
+      fiat: string;
+      amount: string;
+      payType: FiatPayType;
+      payee: FiatPayee;
+      adId?: number;
+    },
     locale: Locale,
   ): Promise<FiatOrder> {
     throwIf(checkFiatPayee(input.payType, input.fiat, input.payee));
@@ -291,18 +299,18 @@ export class FiatService {
       amount: string;
       payType: FiatPayType;
       payee: FiatPayee | null;
+      /** The ad the user was quoted (and read the terms of): the order goes to it or nowhere. */
+      adId?: number;
     },
     locale: Locale,
   ): Promise<FiatOrder> {
-    const { db, ledger } = this.options;
-    const ads = (await sql.adsFor(db, input.coin, input.fiat, input.side)).filter((ad) =>
-      parseMethods(ad.methods).some((method) => method.payType === input.payType),
-    );
-    if (ads.length === 0) throw badRequest('fiat.pairUnavailable', { coin: input.coin, fiat: input.fiat });
-    throwIf(checkFiatAmount(input.amount, this.widest(ads, 'min'), this.widest(ads, 'max')));
+    const { ledger } = this.options;
+    const ads = await this.matchable(input);
     await this.assertMayTrade(userId, locale);
     const amount = Dec.parse(input.amount);
-    const candidates = await this.rank(ads, input.side, userId, amount);
+    const candidates = (await this.rank(ads, input.side, userId, amount)).filter(
+      ({ ad }) => input.adId === undefined || Number(ad.id) === input.adId,
+    );
     if (candidates.length === 0) throw badRequest('fiat.noMerchant');
     const row = await ledger.transaction(async (trx) => {
       // Inside the ledger's lock: one open order per user, and the ad's amount read and written once.
@@ -317,6 +325,49 @@ export class FiatService {
       throw badRequest('fiat.noMerchant');
     });
     return (await this.views([row], userId))[0]!;
+  }
+
+  /** The live ads of a pair and side that take the method, checked: the pair is offered and the amount within the widest limits. */
+  private async matchable(input: {
+    side: FiatSide;
+    coin: string;
+    fiat: string;
+    amount: string;
+    payType: FiatPayType;
+  }): Promise<AdRow[]> {
+    const ads = (await sql.adsFor(this.options.db, input.coin, input.fiat, input.side)).filter((ad) =>
+      parseMethods(ad.methods).some((method) => method.payType === input.payType),
+    );
+    if (ads.length === 0) throw badRequest('fiat.pairUnavailable', { coin: input.coin, fiat: input.fiat });
+    throwIf(checkFiatAmount(input.amount, this.widest(ads, 'min'), this.widest(ads, 'max')));
+    return ads;
+  }
+
+  /**
+   * GET /fiat/quote: the ad an order of this amount and method would be
+   * matched to now, so the user reads its merchant, price, payment window and
+   * terms before ordering (the order then names the ad: adId).
+   */
+  async quote(
+    userId: number,
+    input: { side: FiatSide; coin: string; fiat: string; amount: string; payType: FiatPayType },
+  ): Promise<FiatQuote> {
+    const ads = await this.matchable(input);
+    const amount = Dec.parse(input.amount);
+    const best = (await this.rank(ads, input.side, userId, amount)).find(({ ad }) => {
+      const number = amount.div(Dec.parse(ad.price)).floorTo(COIN_DIGITS);
+      return number.isPositive() && Dec.parse(ad.available).gte(number);
+    });
+    if (!best) throw badRequest('fiat.noMerchant');
+    const { ad, merchant } = best;
+    return {
+      adId: Number(ad.id),
+      price: Dec.parse(ad.price).toString(),
+      number: amount.div(Dec.parse(ad.price)).floorTo(COIN_DIGITS).toString(),
+      merchant: { name: merchant.name, demo: merchant.user_id === null },
+      payWindowMinutes: Number(ad.window_ms) / MINUTE_MS,
+      terms: ad.terms,
+    };
   }
 
   private widest(ads: AdRow[], end: 'min' | 'max'): string {
