@@ -124,7 +124,7 @@ describe('demo history on a fresh install', () => {
     }
   });
 
-  it("trades about a live day's volume a day: what the house's crossing orders make on spot", () => {
+  it("trades about a live day's volume a day: what the house's crossing orders make on the market", () => {
     for (const { market, volume } of demoHistoryMarkets(app, config.priceTickMs)) {
       const traded = Dec.parse(app.market.data.ticker(market)!.volume);
       if (!volume) {

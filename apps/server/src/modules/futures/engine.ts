@@ -79,7 +79,14 @@ export const MARKET_SLIPPAGE = Dec.parse('0.05');
 /** Ledger batches are bounded (BATCH_MAX 1000); funding splits its legs in chunks of this. */
 const FUNDING_CHUNK = 500;
 
+/** The house's quoting role: its resting orders, and the owner of its one net position per contract. */
 export const HOUSE_OWNER = 'house';
+/**
+ * The house's crossing role (demo mode: its market orders print trades). A
+ * different book owner than the quotes, so self-trade prevention lets the two
+ * meet; both are the one house, with one position and one account.
+ */
+export const HOUSE_TAKER_OWNER = 'house-taker';
 const CLEARING = systemAccount('clearing');
 const FEES = systemAccount('fees');
 const POOL = systemAccount('futures_margin');
@@ -98,6 +105,12 @@ export function userTrader(userId: number): Trader {
 }
 
 export const HOUSE_TRADER: Trader = { owner: HOUSE_OWNER, userId: 0, account: HOUSE };
+export const HOUSE_TAKER_TRADER: Trader = { owner: HOUSE_TAKER_OWNER, userId: 0, account: HOUSE };
+
+/** Whether an order's owner is the house, in either role. */
+export function isHouse(owner: string): boolean {
+  return owner === HOUSE_OWNER || owner === HOUSE_TAKER_OWNER;
+}
 
 export interface OpenCommand {
   kind: 'open';
@@ -450,12 +463,12 @@ export class FuturesEngine {
     const price = command.style === 'limit' ? Dec.parse(command.price ?? '') : null;
     this.checkOneLever(command);
     const lots = Dec.parse(command.number);
-    const isHouse = command.trader.owner === HOUSE_OWNER;
+    const byHouse = isHouse(command.trader.owner);
     const worst = this.holdPrice(market, command.side, price, latest);
     if (worst === null) throw badRequest('futures.noLiquidity');
-    let hold = isHouse ? Dec.ZERO : openingCost(worst, lots, market.unit, command.lever, market.gas);
+    let hold = byHouse ? Dec.ZERO : openingCost(worst, lots, market.unit, command.lever, market.gas);
     let budget: Dec | null = null;
-    if (!isHouse) {
+    if (!byHouse) {
       const balance = await this.options.ledger.balance(
         { ...command.trader.account, asset: contract.maincoin },
         trx,
@@ -524,7 +537,7 @@ export class FuturesEngine {
     const clash =
       [...this.positions.values()].find(same) ??
       [...this.open.values()].find((row) => row.action === 'open' && same(row));
-    if (clash && command.trader.owner !== HOUSE_OWNER) {
+    if (clash && !isHouse(command.trader.owner)) {
       throw badRequest('futures.leverMismatch', { lever: clash.lever });
     }
   }
@@ -712,12 +725,19 @@ export class FuturesEngine {
         const taker = touch(event.takerOrderId);
         const legs: TransferInput[] = [];
         const id = (leg: string) => `futures:${taker.autoid}:t${trades.length}:${leg}`;
-        const sides = [maker, taker].sort((a, b) => actionRank(a) - actionRank(b));
-        for (const row of sides) {
-          const position = await this.fill(trx, market, row, event, legs, id, triggers, now);
-          positions.set(position.autoid, position);
+        if (isHouse(maker.owner) && isHouse(taker.owner)) {
+          // The house's two roles share one net position and one account: a
+          // trade between them (its demo crossing) prints, and moves neither.
+          recordFill(maker, event);
+          recordFill(taker, event);
+        } else {
+          const sides = [maker, taker].sort((a, b) => actionRank(a) - actionRank(b));
+          for (const row of sides) {
+            const position = await this.fill(trx, market, row, event, legs, id, triggers, now);
+            positions.set(position.autoid, position);
+          }
+          await this.options.ledger.execute(legs, trx);
         }
-        await this.options.ledger.execute(legs, trx);
         trades.push(tradeRow(market, maker, taker, event, now));
       } else if (event.type === 'done') {
         await this.endOrder(trx, touch(event.orderId), event, now);
@@ -757,9 +777,8 @@ export class FuturesEngine {
     triggers: TriggerRow[],
     now: number,
   ): Promise<PositionRow> {
-    row.unfilled = Dec.parse(row.unfilled).sub(trade.amount).toString();
-    row.deal_money = Dec.parse(row.deal_money).add(trade.quoteAmount).toString();
-    if (row.owner === HOUSE_OWNER) {
+    recordFill(row, trade);
+    if (isHouse(row.owner)) {
       return this.houseFill(
         trx,
         market,
@@ -1515,8 +1534,14 @@ function marketBudget(market: ContractMarket, leverInt: number, hold: Dec): Dec 
   return budget.floorTo(market.contract.price_accuracy);
 }
 
+/** An order's filled figures after one of its trades. */
+function recordFill(row: EntrustRow, trade: TradeEvent): void {
+  row.unfilled = Dec.parse(row.unfilled).sub(trade.amount).toString();
+  row.deal_money = Dec.parse(row.deal_money).add(trade.quoteAmount).toString();
+}
+
 function actionRank(row: EntrustRow): number {
-  if (row.owner === HOUSE_OWNER) return 1;
+  if (isHouse(row.owner)) return 1;
   return row.action === 'open' ? 0 : 2;
 }
 

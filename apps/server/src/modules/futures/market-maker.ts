@@ -1,7 +1,7 @@
 import { Dec } from '@halyard/money';
 import type { IndexPriceSource } from '../../market/index.ts';
-import { ladder } from '../spot/market-maker.ts';
-import { reconcileQuotes, TickQuoter } from '../spot/quoting.ts';
+import { ladder, quotedSpread } from '../spot/market-maker.ts';
+import { CROSS_MINIMUMS, CrossSchedule, reconcileQuotes, TickQuoter } from '../spot/quoting.ts';
 import type { ContractMarket } from './engine.ts';
 import { HOUSE_OWNER } from './engine.ts';
 import type { FuturesService } from './service.ts';
@@ -20,11 +20,17 @@ export interface FuturesMarketMakerOptions {
 /**
  * The house's quotes on every contract (DESIGN §6), on the spot market
  * maker's price grid ({@link ladder}) around the index, each level cut into
- * whole lots (at least the contract's minimum). The house trades through the
- * same engine, checks and book as anyone, holds no margin and keeps one net
- * position per contract backed by its account.
+ * whole lots (at least the contract's minimum). Like the spot house, every
+ * few requotes its crossing role sends a market order of a few minimum lots
+ * across the spread in the index's direction ({@link CrossSchedule}), so trades
+ * print and the bars carry volume (demo mode only). The house trades through
+ * the same engine, checks and book as anyone, holds no margin and keeps one
+ * net position per contract backed by its account; a crossing that meets its
+ * own quotes moves neither, so crossing never grows that position.
  */
 export class FuturesMarketMaker extends TickQuoter<ContractMarket> {
+  private readonly crossings = new CrossSchedule();
+
   constructor(private readonly options: FuturesMarketMakerOptions) {
     super(options.index, options.onError);
   }
@@ -65,5 +71,24 @@ export class FuturesMarketMaker extends TickQuoter<ContractMarket> {
         }),
       onError: this.onError,
     });
+    await this.crossWhenDue(market, index);
+  }
+
+  /** When a crossing is due, a market order of the contract's minimum lots times CROSS_MINIMUMS. */
+  private async crossWhenDue(market: ContractMarket, index: Dec): Promise<void> {
+    const { contract } = market;
+    const side = this.crossings.due(contract.autoid, index, quotedSpread(index));
+    if (side === null) return;
+    await this.options.futures
+      .crossForHouse({
+        tradcoin: contract.tradcoin,
+        maincoin: contract.maincoin,
+        side,
+        style: 'market',
+        number: Dec.parse(contract.minnumber).mul(CROSS_MINIMUMS).toString(),
+        lever: contract.max_lever,
+        tdMode: 'cross',
+      })
+      .catch(this.onError);
   }
 }

@@ -13,6 +13,7 @@ import {
   type ContractMarket,
   FuturesEngine,
   type GroupEffects,
+  HOUSE_TAKER_TRADER,
   HOUSE_TRADER,
   type OpenCommand,
   userTrader,
@@ -260,6 +261,13 @@ export class FuturesService {
   async placeForHouse(input: FuturesOrderInput): Promise<EntrustView> {
     const market = this.contract(input);
     const result = await this.engine.submit(this.openCommand(HOUSE_TRADER, market, input));
+    return this.entrustView(result.orders[0]!);
+  }
+
+  /** The house's crossing role's order (demo mode): it meets the house's own quotes, so trades print. */
+  async crossForHouse(input: FuturesOrderInput): Promise<EntrustView> {
+    const market = this.contract(input);
+    const result = await this.engine.submit(this.openCommand(HOUSE_TAKER_TRADER, market, input));
     return this.entrustView(result.orders[0]!);
   }
 

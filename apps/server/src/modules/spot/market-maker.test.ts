@@ -1,6 +1,7 @@
 import { Dec } from '@halyard/money';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CrossTrend, crossTrend, gridStep, LEVELS_PER_SIDE, ladder } from './market-maker.ts';
+import { gridStep, LEVELS_PER_SIDE, ladder } from './market-maker.ts';
+import { type CrossTrend, crossTrend } from './quoting.ts';
 import {
   expectAuditClean,
   expectOk,

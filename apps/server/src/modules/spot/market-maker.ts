@@ -1,7 +1,7 @@
 import { Dec } from '@halyard/money';
 import type { IndexPriceSource } from '../../market/index.ts';
 import type { PairMarket } from './pair-market.ts';
-import { reconcileQuotes, TickQuoter, type WantedQuote } from './quoting.ts';
+import { CROSS_MINIMUMS, CrossSchedule, reconcileQuotes, TickQuoter, type WantedQuote } from './quoting.ts';
 import type { SpotService } from './service.ts';
 import { HOUSE_QUOTER, HOUSE_TAKER } from './trader.ts';
 
@@ -16,11 +16,6 @@ const TWO = Dec.fromInt(2);
 const GRID_FACTORS = [Dec.fromInt(1), Dec.fromInt(2), Dec.fromInt(5)];
 /** Cancels plus placements per pair per requote, at most (TIGER_STYLE: bounded work per tick). */
 const CHANGES_MAX = 2 * LEVELS_PER_SIDE + 4;
-/** A small market order crosses the spread on every pair every this many requotes. */
-const CROSS_EVERY = 5;
-/** The crossing order's amount, in the pair's minimum amounts. */
-const CROSS_MINIMUMS = Dec.fromInt(3);
-const DAY_MS = 24 * 3_600_000;
 
 interface Quote extends WantedQuote {
   amount: Dec;
@@ -43,9 +38,7 @@ export interface MarketMakerOptions {
  * anyone's: spec checks, ledger holds, matching, settlement.
  */
 export class MarketMaker extends TickQuoter<PairMarket> {
-  private readonly requotes = new Map<number, number>();
-  /** Per pair, the side of the house's crossing orders and the index's extreme since it last turned. */
-  private readonly trends = new Map<number, CrossTrend>();
+  private readonly crossings = new CrossSchedule();
 
   constructor(private readonly options: MarketMakerOptions) {
     super(options.index, options.onError);
@@ -79,15 +72,11 @@ export class MarketMaker extends TickQuoter<PairMarket> {
     await this.crossWhenDue(market, index);
   }
 
-  /** Every CROSS_EVERY requotes, a market order of the pair's minimum times three, on the side {@link crossTrend} picks. */
+  /** When a crossing is due ({@link CrossSchedule}), a market order of the pair's minimum times CROSS_MINIMUMS. */
   private async crossWhenDue(market: PairMarket, index: Dec): Promise<void> {
     const { pair } = market;
-    const count = (this.requotes.get(pair.autoid) ?? 0) + 1;
-    this.requotes.set(pair.autoid, count);
-    if (count % CROSS_EVERY !== 0) return;
-    const trend = crossTrend(index, this.trends.get(pair.autoid), index.mul(LEVEL_GAP).mul(TWO));
-    this.trends.set(pair.autoid, trend);
-    const { side } = trend;
+    const side = this.crossings.due(pair.autoid, index, quotedSpread(index));
+    if (side === null) return;
     await this.options.spot
       .placeForHouse(HOUSE_TAKER, {
         tradcoin: pair.tradcoin,
@@ -100,36 +89,9 @@ export class MarketMaker extends TickQuoter<PairMarket> {
   }
 }
 
-export interface CrossTrend {
-  side: 'buy' | 'sell';
-  /** The highest index since the house started buying, or the lowest since it started selling. */
-  extreme: Dec;
-}
-
-/**
- * The side of the house's crossing orders follows the index's trend: it buys
- * (printing at the ask) while the index rises and sells (printing at the bid)
- * while it falls, and turns only once the index has come back `spread` from
- * its extreme since the last turn. The prints then move with the index, and a
- * turn moves them further the same way, so a falling minute's bar is red.
- * (Alternating buys and sells printed every minute's first trade on the same
- * side of the spread and its last on the other, six crossings a minute: every
- * 1-minute bar had the same colour and opened a spread away from the last
- * close, the bid-ask bounce hiding the index's moves.)
- */
-export function crossTrend(index: Dec, last: CrossTrend | undefined, spread: Dec): CrossTrend {
-  if (!last) return { side: 'buy', extreme: index };
-  if (last.side === 'buy') {
-    if (index.lt(last.extreme.sub(spread))) return { side: 'sell', extreme: index };
-    return { side: 'buy', extreme: Dec.max(last.extreme, index) };
-  }
-  if (index.gt(last.extreme.add(spread))) return { side: 'buy', extreme: index };
-  return { side: 'sell', extreme: Dec.min(last.extreme, index) };
-}
-
-/** What the house's crossing orders trade in a day on a pair, in the trade coin, with the index ticking every `tickMs`. */
-export function houseDailyVolume(minNumber: Dec, tickMs: number): Dec {
-  return minNumber.mul(CROSS_MINIMUMS).mul(Dec.fromInt(Math.floor(DAY_MS / (tickMs * CROSS_EVERY))));
+/** The distance between the ladder's best bid and best ask, about: the house's crossings turn only on a move this large. */
+export function quotedSpread(index: Dec): Dec {
+  return index.mul(LEVEL_GAP).mul(TWO);
 }
 
 /**
