@@ -208,3 +208,95 @@ test('a merchant publishes a floating ad whose coin is held in escrow, and lower
   expect(await usable()).toBe('350');
   await shot(page, 'fiat-07-merchant-ad');
 });
+
+test("a merchant's ad with two methods, a 30-minute window and terms: the buyer reads them before ordering, picks WeChat and pays within 30 minutes", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const { token } = await registerAndSignIn(page, 'fiat-terms');
+  await completeDepositSteps(page, token, '246810');
+  expect(
+    (await (await page.request.post(`${base()}/account/demoFaucet`, { headers: { token } })).json()).code,
+  ).toBe(200);
+  const moved = await page.request.post(`${base()}/account/c2cTransfer`, {
+    headers: { token },
+    data: { coin: 'USDT', number: '1000', from: 'spot', to: 'fiat' },
+  });
+  expect((await moved.json()).code).toBe(200);
+  await page.goto(`${base()}/otc`);
+  await dismissTips(page);
+  await page.getByRole('tab', { name: 'Merchant' }).click();
+  await page.getByTestId('otc-apply').click();
+  const info = await (await page.request.get(`${base()}/user/userInfo`, { headers: { token } })).json();
+  const decided = await page.request.post(`${base()}/admin/fiat/merchants/decide`, {
+    headers: { 'admin-token': process.env.E2E_ADMIN_TOKEN ?? '' },
+    data: { userId: info.data.id, approve: true, operator: 'e2e', reason: 'KYC and deposit checked' },
+  });
+  expect((await decided.json()).code).toBe(200);
+  await page.reload();
+  await dismissTips(page);
+  await page.getByRole('tab', { name: 'Merchant' }).click();
+
+  const field = (label: string, within = page.locator('body')) =>
+    within.locator('.hy-field', { hasText: label }).locator('input');
+  await field('Price (fiat per coin)').fill('7.05');
+  await field('Single-order minimum (fiat)').fill('100');
+  await field('Single-order maximum (fiat)').fill('1000');
+  await field('Coin available').fill('200');
+  await page.getByTestId('otc-ad-methods').getByText('WeChat Pay').click();
+  const bank = page.getByTestId('otc-ad-payee-bank');
+  await field('Payee name', bank).fill('Li Si');
+  await field('Card number', bank).fill('6222020000001111');
+  await field('Bank', bank).fill('ICBC');
+  const wechat = page.getByTestId('otc-ad-payee-wechat');
+  await field('Payee name', wechat).fill('Li Si');
+  await field('WeChat account', wechat).fill('lisi-pay');
+  await field('WeChat pay code', wechat).fill('/uploads/lisi-code.png');
+  // Out of the window's bounds: the shared rule's message, nothing published.
+  await page.getByTestId('otc-ad-window').locator('input').fill('90');
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await expect(page.getByText('The payment window must be 10 to 60 whole minutes')).toBeVisible();
+  await page.getByTestId('otc-ad-window').locator('input').fill('30');
+  const terms = '<b>No third-party payments.</b>\nPut the order number in the note.';
+  await page.getByTestId('otc-ad-terms').locator('textarea:not([readonly])').fill(terms);
+  await shot(page, 'fiat-08-merchant-ad-form');
+  await page.getByRole('button', { name: 'Publish' }).click();
+  const merchant = page.getByTestId('otc-merchant');
+  await expect(merchant).toContainText('Bank card / WeChat Pay · Pay within 30 min');
+
+  // A buyer in another browser reads the ad's window and terms before ordering, as text.
+  const buyerContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const buyer = await buyerContext.newPage();
+  const { token: buyerToken } = await registerAndSignIn(buyer, 'fiat-terms-buyer');
+  await completeDepositSteps(buyer, buyerToken, '246810');
+  await buyer.goto(`${base()}/otc`);
+  await dismissTips(buyer);
+  await buyer.getByTestId('otc-amount').locator('input').fill('705');
+  await buyer.locator('.adm-selector').getByText('WeChat Pay').click();
+  const quote = buyer.getByTestId('otc-quote');
+  await expect(quote).toContainText('Li Si');
+  await expect(quote).toContainText('7.05 CNY');
+  await expect(buyer.getByTestId('otc-quote-window')).toHaveText('Pay within 30 min');
+  await expect(quote.getByTestId('otc-terms')).toContainText('<b>No third-party payments.</b>');
+  await expect(quote.locator('b', { hasText: 'No third-party' })).toHaveCount(0);
+  await shot(buyer, 'fiat-09-quote-terms');
+  await buyer.getByTestId('otc-submit').click();
+  await expect(buyer.getByTestId('otc-order-state')).toHaveText('To be paid');
+  await expect(buyer.getByTestId('otc-countdown')).toHaveText(/^(30:00|29:[0-5]\d)$/);
+  await expect(buyer.getByTestId('otc-order')).toContainText('within 30 minutes');
+  await expect(buyer.getByTestId('otc-payee')).toContainText('WeChat Pay');
+  await expect(buyer.getByTestId('otc-payee')).toContainText('lisi-pay');
+  await expect(buyer.getByTestId('otc-payee')).not.toContainText('6222020000001111');
+  await expect(buyer.getByTestId('otc-order').getByTestId('otc-terms')).toContainText(
+    'Put the order number in the note.',
+  );
+  await shot(buyer, 'fiat-10-order-terms');
+  await buyer.getByTestId('otc-cancel').click();
+  await expect(buyer.getByTestId('otc-order-state')).toHaveText('Cancelled');
+  await buyerContext.close();
+
+  // Away: the house's prices stand again for the tests after this one.
+  await merchant.locator('.adm-switch').first().click();
+  await expect(merchant.locator('.adm-switch-checked')).toHaveCount(0);
+});

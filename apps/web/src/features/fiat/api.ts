@@ -8,6 +8,7 @@ import type {
   FiatOrder,
   FiatPayee,
   FiatPayType,
+  FiatQuote,
   FiatSide,
   FiatStanding,
 } from '@halyard/protocol';
@@ -25,6 +26,8 @@ export interface PlaceFields {
   fiat: string;
   amount: string;
   payType: FiatPayType;
+  /** The quoted ad the user read the terms of: the order goes to it or nowhere. */
+  adId?: number;
 }
 
 /** The /fiat routes of spec §7 and the order actions of issue 16. */
@@ -34,6 +37,9 @@ export const fiatApi = {
   orders: () => api.get<FiatOrder[]>('/fiat/fiatOrderList', { page: 1, limit: 50 }),
   order: (id: number) => api.get<FiatOrder>('/fiat/fiatOrderById', { id }),
   standing: () => api.get<FiatStanding>('/fiat/myBans'),
+  /** The ad an order would go to now (its window and terms, read before ordering). */
+  quote: (side: FiatSide, fields: PlaceFields) =>
+    api.get<FiatQuote>('/fiat/quote', { side, ...fields }, { quiet: true }),
   buy: (fields: PlaceFields) => api.post<FiatOrder>('/fiat/addFiatPayOrder', { ...fields }),
   sell: (fields: PlaceFields & Partial<FiatPayee>) =>
     api.post<FiatOrder>('/fiat/sellFiatOrder', { ...fields }),
@@ -44,8 +50,11 @@ export const fiatApi = {
     api.post<FiatOrder>('/fiat/appealFiatOrder', { id, kind, reason }),
   merchant: () => api.get<FiatMerchantView>('/fiat/myMerchant'),
   applyMerchant: () => api.post<FiatMerchantView>('/fiat/applyMerchant'),
-  publishAd: ({ payee, ...terms }: FiatAdInput) =>
-    api.post<FiatMerchantView>('/fiat/publishAd', { ...terms, ...payee }),
+  publishAd: ({ methods, ...ad }: FiatAdInput) =>
+    api.post<FiatMerchantView>('/fiat/publishAd', {
+      ...ad,
+      methods: methods.map(({ payType, payee }) => ({ payType, ...payee })),
+    }),
   /** Online or away; with `available`, the ad's new amount (a live sell ad's hold follows it). */
   adOnline: (id: number, online: boolean, available?: string) =>
     api.post<FiatMerchantView>('/fiat/adOnline', { id, online, available }),
@@ -107,4 +116,15 @@ export function secondsUntil(until: number, now: number): number {
 export function clockText(seconds: number): string {
   const minutes = Math.floor(seconds / 60);
   return `${String(minutes).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/** The ad an order with these fields would go to, while they are complete and the user is signed in. */
+export function useFiatQuote(side: FiatSide, fields: PlaceFields | null) {
+  const token = useAuth((state) => state.token);
+  return useQuery({
+    queryKey: ['fiat', 'quote', token, side, fields],
+    enabled: token !== null && fields !== null,
+    queryFn: () => fiatApi.quote(side, fields!),
+    retry: false,
+  });
 }

@@ -6,9 +6,19 @@ import type {
   FiatPriceType,
   FiatSide,
 } from '@halyard/protocol';
-import { checkFiatAdAvailable, checkFiatAdTerms, checkFiatPayee, EMPTY_FIAT_PAYEE } from '@halyard/rules';
+import {
+  checkFiatAdAvailable,
+  checkFiatAdMethods,
+  checkFiatAdTerms,
+  checkFiatAdTermsText,
+  checkFiatPayWindow,
+  EMPTY_FIAT_PAYEE,
+  FIAT_AD_TERMS_MAX_CHARS,
+  FIAT_PAY_METHODS,
+  FIAT_PAY_WINDOW_MINUTES,
+} from '@halyard/rules';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Input, Selector, Switch } from 'antd-mobile';
+import { Button, Input, Selector, Switch, TextArea } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fiatApi } from '../../features/fiat/api.ts';
@@ -68,6 +78,10 @@ export function OtcMerchant({ onOpen }: { onOpen(id: number): void }) {
               ) : null}
               <div className="hy-muted hy-small">
                 {ad.min} – {ad.max} {ad.fiat} · {ad.available} {ad.coin}
+              </div>
+              <div className="hy-muted hy-small" data-testid={`otc-ad-methods-${ad.id}`}>
+                {ad.methods.map((method) => t(`otc.method.${method}`)).join(' / ')} ·{' '}
+                {t('otc.adPayWithin', { minutes: ad.payWindowMinutes })}
               </div>
             </span>
             <Switch
@@ -139,20 +153,35 @@ function signed(premium: string): string {
   return premium.startsWith('-') ? premium : `+${premium}`;
 }
 
-const TERMS = ['min', 'max', 'available'] as const;
+const LIMITS = ['min', 'max', 'available'] as const;
+
+/** The payee details of each method, kept while a method is unticked so re-ticking it restores them. */
+const NO_PAYEES: Record<FiatPayType, FiatPayee> = { bank: EMPTY_FIAT_PAYEE, wechat: EMPTY_FIAT_PAYEE };
 
 function AdForm({ onPublished }: { onPublished(view: FiatMerchantView): void }) {
   const { t } = useTranslation();
   const [side, setSide] = useState<FiatSide>('buy');
   const [coin, setCoin] = useState('USDT');
   const [fiat, setFiat] = useState('CNY');
-  const [payType, setPayType] = useState<FiatPayType>('bank');
+  const [payTypes, setPayTypes] = useState<FiatPayType[]>(['bank']);
   const [priceType, setPriceType] = useState<FiatPriceType>('fixed');
-  const [terms, setTerms] = useState({ price: '', premium: '', min: '', max: '', available: '' });
-  const [payee, setPayee] = useState<FiatPayee>(EMPTY_FIAT_PAYEE);
+  const [limits, setLimits] = useState({ price: '', premium: '', min: '', max: '', available: '' });
+  const [payees, setPayees] = useState(NO_PAYEES);
+  const [windowMinutes, setWindowMinutes] = useState(String(FIAT_PAY_WINDOW_MINUTES.default));
+  const [terms, setTerms] = useState('');
   async function publish() {
-    const input: FiatAdInput = { side, coin, fiat, payType, payee, priceType, ...terms };
-    const error = checkFiatAdTerms(input) ?? checkFiatPayee(payType, fiat, payee);
+    // The methods in the rules' order, whatever order they were ticked in.
+    const methods = FIAT_PAY_METHODS.filter((payType) => payTypes.includes(payType)).map((payType) => ({
+      payType,
+      payee: payees[payType],
+    }));
+    const payWindowMinutes = /^\d+$/.test(windowMinutes.trim()) ? Number(windowMinutes.trim()) : Number.NaN;
+    const input: FiatAdInput = { side, coin, fiat, priceType, ...limits, methods, payWindowMinutes, terms };
+    const error =
+      checkFiatAdTerms(input) ??
+      checkFiatAdMethods(fiat, methods) ??
+      checkFiatPayWindow(payWindowMinutes) ??
+      checkFiatAdTermsText(terms);
     if (error) {
       toast(ruleText(error));
       return;
@@ -186,32 +215,70 @@ function AdForm({ onPublished }: { onPublished(view: FiatMerchantView): void }) 
         onChange={(values) => values[0] && setPriceType(values[0] as FiatPriceType)}
         data-testid="otc-price-type"
       />
-      {[priceType === 'fixed' ? ('price' as const) : ('premium' as const), ...TERMS].map((field) => (
+      {[priceType === 'fixed' ? ('price' as const) : ('premium' as const), ...LIMITS].map((field) => (
         <div className="hy-field" key={field}>
           <div className="hy-field-label">{t(`otc.term.${field}`)}</div>
           <div className="hy-field-box">
             <Input
-              value={terms[field]}
+              value={limits[field]}
               inputMode="decimal"
-              onChange={(value) => setTerms({ ...terms, [field]: value })}
+              onChange={(value) => setLimits({ ...limits, [field]: value })}
             />
           </div>
         </div>
       ))}
+      <div className="hy-field">
+        <div className="hy-field-label">
+          {t('otc.payWindow', { min: FIAT_PAY_WINDOW_MINUTES.min, max: FIAT_PAY_WINDOW_MINUTES.max })}
+        </div>
+        <div className="hy-field-box">
+          <Input
+            value={windowMinutes}
+            inputMode="numeric"
+            onChange={setWindowMinutes}
+            data-testid="otc-ad-window"
+          />
+        </div>
+      </div>
+      <div className="hy-field-label">{t('otc.adMethods')}</div>
       <Selector
         columns={2}
-        options={(['bank', 'wechat'] as const).map((value) => ({ label: t(`otc.method.${value}`), value }))}
-        value={[payType]}
-        onChange={(values) => values[0] && setPayType(values[0])}
+        multiple
+        options={FIAT_PAY_METHODS.map((value) => ({ label: t(`otc.method.${value}`), value }))}
+        value={payTypes}
+        onChange={setPayTypes}
+        data-testid="otc-ad-methods"
       />
-      {payeeFields(payType, fiat).map((field) => (
-        <div className="hy-field" key={field}>
-          <div className="hy-field-label">{t(`otc.field.${field}`)}</div>
-          <div className="hy-field-box">
-            <Input value={payee[field]} onChange={(value) => setPayee({ ...payee, [field]: value })} />
-          </div>
+      {FIAT_PAY_METHODS.filter((payType) => payTypes.includes(payType)).map((payType) => (
+        <div key={payType} data-testid={`otc-ad-payee-${payType}`}>
+          {payTypes.length > 1 ? <div className="hy-section-title">{t(`otc.method.${payType}`)}</div> : null}
+          {payeeFields(payType, fiat).map((field) => (
+            <div className="hy-field" key={field}>
+              <div className="hy-field-label">{t(`otc.field.${field}`)}</div>
+              <div className="hy-field-box">
+                <Input
+                  value={payees[payType][field]}
+                  onChange={(value) =>
+                    setPayees({ ...payees, [payType]: { ...payees[payType], [field]: value } })
+                  }
+                />
+              </div>
+            </div>
+          ))}
         </div>
       ))}
+      <div className="hy-field">
+        <div className="hy-field-label">{t('otc.adTerms')}</div>
+        <TextArea
+          value={terms}
+          onChange={setTerms}
+          rows={3}
+          autoSize={{ minRows: 3, maxRows: 8 }}
+          maxLength={FIAT_AD_TERMS_MAX_CHARS}
+          showCount
+          data-testid="otc-ad-terms"
+        />
+      </div>
       <Button
         block
         color="primary"

@@ -22,6 +22,7 @@ import { canvasEncoder, compressImage } from '../../features/identity/compress-i
 import { ruleText } from '../../i18n/index.ts';
 import { formatDateTime } from '../../shared/format.ts';
 import { toast } from '../../shared/ui/toast.ts';
+import { AdTerms } from './AdTerms.tsx';
 
 /** The payee fields shown, in the spec's order (§3 "Fiat order"), when the order has them. */
 const PAYEE_ROWS: (keyof FiatPayee)[] = [
@@ -300,7 +301,9 @@ export function OtcOrderPanel({ id }: { id: number }) {
           ) : null}
         </div>
         {order.state === 'to_pay' ? (
-          <div className="hy-muted hy-small">{payer ? t('otc.payWithin') : t('otc.waitForPayment')}</div>
+          <div className="hy-muted hy-small">
+            {payer ? t('otc.payWithin', { minutes: order.payWindowMinutes }) : t('otc.waitForPayment')}
+          </div>
         ) : null}
         <div className="hy-otc-row">
           <span className="hy-muted">{t('otc.merchant')}</span>
@@ -339,6 +342,11 @@ export function OtcOrderPanel({ id }: { id: number }) {
           <CopyRow key={field} label={t(`otc.field.${field}`)} value={order.payee[field]} />
         ))}
       </section>
+      {order.terms !== '' ? (
+        <section className="hy-otc-card">
+          <AdTerms terms={order.terms} />
+        </section>
+      ) : null}
       {order.state === 'to_pay' && payer ? <PayStep order={order} onDone={refresh} /> : null}
       {order.state === 'paid' && !payer ? (
         <Button

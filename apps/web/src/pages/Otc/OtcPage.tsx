@@ -2,7 +2,7 @@ import { Dec } from '@halyard/money';
 import type { FiatOffer, FiatPayee, FiatPayType, FiatSide, Locale } from '@halyard/protocol';
 import { checkFiatAmount, checkFiatPayee, EMPTY_FIAT_PAYEE } from '@halyard/rules';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Input, Selector, Tabs } from 'antd-mobile';
+import { Button, Input, Selector, Tabs, Tag } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -13,6 +13,7 @@ import {
   secondsUntil,
   useFiatOffers,
   useFiatOrders,
+  useFiatQuote,
   useFiatStanding,
 } from '../../features/fiat/api.ts';
 import { useUsable } from '../../features/funds/api.ts';
@@ -21,6 +22,7 @@ import { formatDateTime } from '../../shared/format.ts';
 import { EmptyState } from '../../shared/ui/EmptyState.tsx';
 import { PageFrame } from '../../shared/ui/PageFrame.tsx';
 import { toast } from '../../shared/ui/toast.ts';
+import { AdTerms } from './AdTerms.tsx';
 import { OtcMerchant } from './OtcMerchant.tsx';
 import { OtcOrderPanel } from './OtcOrderPanel.tsx';
 import { payeeFields } from './payee-fields.ts';
@@ -78,6 +80,13 @@ function PlaceForm({ side, onPlaced }: { side: FiatSide; onPlaced(id: number): v
   const parsed = Dec.tryParse(amount);
   const number =
     offer && parsed?.isPositive() ? parsed.div(Dec.parse(offer.price)).floorTo(8).toString() : '0';
+  // Once the amount fits, the ad the order would go to: its window and terms are read before ordering.
+  const quote = useFiatQuote(
+    side,
+    offer && checkFiatAmount(amount, offer.min, offer.max) === null
+      ? { coin: offer.coin, fiat: offer.fiat, amount, payType }
+      : null,
+  ).data;
 
   async function place() {
     if (!offer) return;
@@ -90,7 +99,13 @@ function PlaceForm({ side, onPlaced }: { side: FiatSide; onPlaced(id: number): v
     }
     setMatching(true);
     try {
-      const fields = { coin: offer.coin, fiat: offer.fiat, amount, payType };
+      const fields = {
+        coin: offer.coin,
+        fiat: offer.fiat,
+        amount,
+        payType,
+        ...(quote ? { adId: quote.adId } : {}),
+      };
       const order = side === 'buy' ? await fiatApi.buy(fields) : await fiatApi.sell({ ...fields, ...payee });
       setAmount('');
       onPlaced(order.id);
@@ -160,6 +175,22 @@ function PlaceForm({ side, onPlaced }: { side: FiatSide; onPlaced(id: number): v
         value={[payType]}
         onChange={(values) => values[0] && setPayType(values[0])}
       />
+      {quote ? (
+        <section className="hy-otc-card" data-testid="otc-quote">
+          <div className="hy-otc-row">
+            <span>
+              {quote.merchant.name} {quote.merchant.demo ? <Tag color="warning">DEMO</Tag> : null}
+            </span>
+            <span className="hy-num">
+              {quote.price} {offer?.fiat}
+            </span>
+          </div>
+          <div className="hy-muted hy-small" data-testid="otc-quote-window">
+            {t('otc.adPayWithin', { minutes: quote.payWindowMinutes })}
+          </div>
+          {quote.terms !== '' ? <AdTerms terms={quote.terms} /> : null}
+        </section>
+      ) : null}
       {side === 'sell' && offer
         ? payeeFields(payType, offer.fiat).map((field) => (
             <div className="hy-field" key={field}>
