@@ -269,15 +269,17 @@ function AdForm({ onPublished }: { onPublished(view: FiatMerchantView): void }) 
       ))}
       <div className="hy-field">
         <div className="hy-field-label">{t('otc.adTerms')}</div>
-        <TextArea
-          value={terms}
-          onChange={setTerms}
-          rows={3}
-          autoSize={{ minRows: 3, maxRows: 8 }}
-          maxLength={FIAT_AD_TERMS_MAX_CHARS}
-          showCount
-          data-testid="otc-ad-terms"
-        />
+        <div className="hy-field-box hy-otc-terms-box">
+          <TextArea
+            value={terms}
+            onChange={setTerms}
+            rows={3}
+            autoSize={{ minRows: 3, maxRows: 8 }}
+            maxLength={FIAT_AD_TERMS_MAX_CHARS}
+            showCount
+            data-testid="otc-ad-terms"
+          />
+        </div>
       </div>
       <Button
         block
