@@ -1,4 +1,4 @@
-import { expect } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import {
   base,
   completeDepositSteps,
@@ -8,6 +8,20 @@ import {
   shot,
   test,
 } from './support.ts';
+
+/** A verified user (KYC, fund password) with play USDT moved to the c2c wallet that fiat sales take from. */
+async function verifiedWithFiatUsdt(page: Page, prefix: string, usdt: string): Promise<string> {
+  const { token } = await registerAndSignIn(page, prefix);
+  await completeDepositSteps(page, token, '246810');
+  const faucet = await page.request.post(`${base()}/account/demoFaucet`, { headers: { token } });
+  expect((await faucet.json()).code).toBe(200);
+  const moved = await page.request.post(`${base()}/account/c2cTransfer`, {
+    headers: { token },
+    data: { coin: 'USDT', number: usdt, from: 'spot', to: 'fiat' },
+  });
+  expect((await moved.json()).code).toBe(200);
+  return token;
+}
 
 test('a user buys USDT for CNY from the DEMO merchant: matched, pays, uploads the screenshot, receives the coin', async ({
   page,
@@ -75,17 +89,7 @@ test('a user sells USDT to the DEMO merchant: payee details checked, coin in esc
   page,
 }) => {
   test.setTimeout(120_000);
-  const { token } = await registerAndSignIn(page, 'fiat-sell');
-  await completeDepositSteps(page, token, '246810');
-  // Play money, moved to the c2c wallet a sale takes the coin from.
-  expect(
-    (await (await page.request.post(`${base()}/account/demoFaucet`, { headers: { token } })).json()).code,
-  ).toBe(200);
-  const moved = await page.request.post(`${base()}/account/c2cTransfer`, {
-    headers: { token },
-    data: { coin: 'USDT', number: '500', from: 'spot', to: 'fiat' },
-  });
-  expect((await moved.json()).code).toBe(200);
+  const token = await verifiedWithFiatUsdt(page, 'fiat-sell', '500');
 
   await page.goto(`${base()}/otc`);
   await dismissTips(page);
@@ -152,16 +156,7 @@ test('a merchant publishes a floating ad whose coin is held in escrow, and lower
   page,
 }) => {
   test.setTimeout(120_000);
-  const { token } = await registerAndSignIn(page, 'fiat-merchant');
-  await completeDepositSteps(page, token, '246810');
-  expect(
-    (await (await page.request.post(`${base()}/account/demoFaucet`, { headers: { token } })).json()).code,
-  ).toBe(200);
-  const moved = await page.request.post(`${base()}/account/c2cTransfer`, {
-    headers: { token },
-    data: { coin: 'USDT', number: '1000', from: 'spot', to: 'fiat' },
-  });
-  expect((await moved.json()).code).toBe(200);
+  const token = await verifiedWithFiatUsdt(page, 'fiat-merchant', '1000');
   const usable = async () =>
     (
       await (
@@ -214,16 +209,7 @@ test("a merchant's ad with two methods, a 30-minute window and terms: the buyer 
   browser,
 }) => {
   test.setTimeout(150_000);
-  const { token } = await registerAndSignIn(page, 'fiat-terms');
-  await completeDepositSteps(page, token, '246810');
-  expect(
-    (await (await page.request.post(`${base()}/account/demoFaucet`, { headers: { token } })).json()).code,
-  ).toBe(200);
-  const moved = await page.request.post(`${base()}/account/c2cTransfer`, {
-    headers: { token },
-    data: { coin: 'USDT', number: '1000', from: 'spot', to: 'fiat' },
-  });
-  expect((await moved.json()).code).toBe(200);
+  const token = await verifiedWithFiatUsdt(page, 'fiat-terms', '1000');
   await page.goto(`${base()}/otc`);
   await dismissTips(page);
   await page.getByRole('tab', { name: 'Merchant' }).click();
