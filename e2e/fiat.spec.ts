@@ -23,6 +23,23 @@ async function verifiedWithFiatUsdt(page: Page, prefix: string, usdt: string): P
   return token;
 }
 
+/** Applies on the Merchant tab, has an operator approve it, and comes back to the tab as a merchant. */
+async function becomeMerchant(page: Page, token: string): Promise<void> {
+  await page.goto(`${base()}/otc`);
+  await dismissTips(page);
+  await page.getByRole('tab', { name: 'Merchant' }).click();
+  await page.getByTestId('otc-apply').click();
+  const info = await (await page.request.get(`${base()}/user/userInfo`, { headers: { token } })).json();
+  const decided = await page.request.post(`${base()}/admin/fiat/merchants/decide`, {
+    headers: { 'admin-token': process.env.E2E_ADMIN_TOKEN ?? '' },
+    data: { userId: info.data.id, approve: true, operator: 'e2e', reason: 'KYC and deposit checked' },
+  });
+  expect((await decided.json()).code).toBe(200);
+  await page.reload();
+  await dismissTips(page);
+  await page.getByRole('tab', { name: 'Merchant' }).click();
+}
+
 test('a user buys USDT for CNY from the DEMO merchant: matched, pays, uploads the screenshot, receives the coin', async ({
   page,
 }) => {
@@ -167,19 +184,7 @@ test('a merchant publishes a floating ad whose coin is held in escrow, and lower
       ).json()
     ).data.usable as string;
 
-  await page.goto(`${base()}/otc`);
-  await dismissTips(page);
-  await page.getByRole('tab', { name: 'Merchant' }).click();
-  await page.getByTestId('otc-apply').click();
-  const info = await (await page.request.get(`${base()}/user/userInfo`, { headers: { token } })).json();
-  const decided = await page.request.post(`${base()}/admin/fiat/merchants/decide`, {
-    headers: { 'admin-token': process.env.E2E_ADMIN_TOKEN ?? '' },
-    data: { userId: info.data.id, approve: true, operator: 'e2e', reason: 'KYC and deposit checked' },
-  });
-  expect((await decided.json()).code).toBe(200);
-  await page.reload();
-  await dismissTips(page);
-  await page.getByRole('tab', { name: 'Merchant' }).click();
+  await becomeMerchant(page, token);
 
   const field = (label: string) => page.locator('.hy-field', { hasText: label }).locator('input');
   await page.getByTestId('otc-price-type').getByText('Floating price').click();
@@ -210,19 +215,7 @@ test("a merchant's ad with two methods, a 30-minute window and terms: the buyer 
 }) => {
   test.setTimeout(150_000);
   const token = await verifiedWithFiatUsdt(page, 'fiat-terms', '1000');
-  await page.goto(`${base()}/otc`);
-  await dismissTips(page);
-  await page.getByRole('tab', { name: 'Merchant' }).click();
-  await page.getByTestId('otc-apply').click();
-  const info = await (await page.request.get(`${base()}/user/userInfo`, { headers: { token } })).json();
-  const decided = await page.request.post(`${base()}/admin/fiat/merchants/decide`, {
-    headers: { 'admin-token': process.env.E2E_ADMIN_TOKEN ?? '' },
-    data: { userId: info.data.id, approve: true, operator: 'e2e', reason: 'KYC and deposit checked' },
-  });
-  expect((await decided.json()).code).toBe(200);
-  await page.reload();
-  await dismissTips(page);
-  await page.getByRole('tab', { name: 'Merchant' }).click();
+  await becomeMerchant(page, token);
 
   const field = (label: string, within = page.locator('body')) =>
     within.locator('.hy-field', { hasText: label }).locator('input');

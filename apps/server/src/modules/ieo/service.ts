@@ -3,7 +3,7 @@
  * lines because the two allocation modes share one ledger story (fund the
  * project's treasury, pay or hold, deliver locked tokens, vest, cancel and
  * refund) that reads best in one place; the pure parts are in allocation.ts
- * and vesting.ts.
+ * and, shared with the web app, packages/rules/src/ieo.ts (tranches, vesting).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Dec } from '@halyard/money';
