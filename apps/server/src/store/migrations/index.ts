@@ -26,6 +26,7 @@ import { ieoLinearVestingCommitTotalsMigration } from './024_ieo_linear_vesting_
 import { fiatFloatingPricesMigration } from './025_fiat_floating_prices.ts';
 import { fiatAppealKindMigration } from './026_fiat_appeal_kind.ts';
 import { fiatAdTermsMigration } from './027_fiat_ad_terms.ts';
+import { approvalsMigration } from './028_approvals.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -59,4 +60,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '025_fiat_floating_prices': fiatFloatingPricesMigration,
   '026_fiat_appeal_kind': fiatAppealKindMigration,
   '027_fiat_ad_terms': fiatAdTermsMigration,
+  '028_approvals': approvalsMigration,
 };
