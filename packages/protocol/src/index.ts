@@ -5,4 +5,5 @@ export * from './ieo.ts';
 export * from './locales.ts';
 export * from './messages/index.ts';
 export * from './realtime.ts';
+export * from './referral.ts';
 export * from './version.ts';

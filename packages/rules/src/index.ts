@@ -11,4 +11,5 @@ export * from './futures.ts';
 export * from './ieo.ts';
 export type { OrderSide, OrderStyle } from './order.ts';
 export * from './phone.ts';
+export * from './referral.ts';
 export * from './spot.ts';
