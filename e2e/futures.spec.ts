@@ -102,7 +102,7 @@ test('a user funds futures, opens a 10× long with TP and SL, sets a TP, closes 
   await card.getByTestId('position-poster').click();
   await expect(page.getByTestId('poster')).toBeVisible();
   await expect(page.getByTestId('poster').locator('canvas')).toBeVisible();
-  await expect(page.getByTestId('poster-income')).toHaveText(/^[+-]?\d+\.\d{2}%$/);
+  await expect(page.getByTestId('poster-headline')).toHaveText(/^[+-]?\d+\.\d{2}%$/);
   await page.waitForTimeout(400);
   await shot(page, '56-poster');
   const download = page.waitForEvent('download');

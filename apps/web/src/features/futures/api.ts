@@ -193,13 +193,3 @@ export function fetchRecordPage(kind: RecordKind, page: number, limit: number) {
     ? api.get<Page<Entrust>>('/contract/tradOrder', { page, limit }, { quiet: true })
     : api.get<Page<Position>>('/contract/tradHistory', { page, limit }, { quiet: true });
 }
-
-/** The user's referral link for the poster's QR code. */
-export function useReferralLink() {
-  return useQuery({
-    queryKey: ['user', 'userInfo', 'recomurl'],
-    queryFn: async () =>
-      (await api.get<{ recomurl: string }>('/user/userInfo', {}, { quiet: true })).recomurl,
-    staleTime: 60_000,
-  });
-}

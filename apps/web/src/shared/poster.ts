@@ -1,8 +1,14 @@
-/** Draws the position poster on a canvas and saves it as a PNG (no extra library). */
+/**
+ * Draws a shareable poster (the futures position poster, the invitation
+ * poster) on a canvas and saves it as a PNG (no extra library).
+ */
+export type PosterTheme = 'profit' | 'loss' | 'invite';
+
 export interface PosterContent {
-  theme: 'profit' | 'loss';
+  theme: PosterTheme;
   title: string;
-  income: string;
+  /** The big line: a position's profit percent, an invitation's code. */
+  headline: string;
   rows: [string, string][];
   caption: string;
   qr: HTMLCanvasElement | null;
@@ -13,7 +19,11 @@ const HEIGHT = 900;
 const THEMES = {
   profit: { top: '#0b3d2e', bottom: '#0b0e11', accent: '#0ecb81' },
   loss: { top: '#4a1520', bottom: '#0b0e11', accent: '#f6465d' },
-} as const;
+  invite: { top: '#4a3510', bottom: '#0b0e11', accent: '#f5a524' },
+} as const satisfies Record<PosterTheme, { top: string; bottom: string; accent: string }>;
+/** The headline's largest size; a longer headline is drawn smaller to fit the card. */
+const HEADLINE_PX = 96;
+const MARGIN = 60;
 
 export function drawPoster(canvas: HTMLCanvasElement, content: PosterContent): void {
   canvas.width = WIDTH;
@@ -31,23 +41,25 @@ export function drawPoster(canvas: HTMLCanvasElement, content: PosterContent): v
   context.font = '600 32px sans-serif';
   context.fillText(content.title, WIDTH / 2, 90);
   context.fillStyle = theme.accent;
-  context.font = '700 96px sans-serif';
-  context.fillText(content.income, WIDTH / 2, 230);
+  context.font = `700 ${HEADLINE_PX}px sans-serif`;
+  const fit = Math.min(1, (WIDTH - 2 * MARGIN) / context.measureText(content.headline).width);
+  context.font = `700 ${Math.floor(HEADLINE_PX * fit)}px sans-serif`;
+  context.fillText(content.headline, WIDTH / 2, 230);
   context.font = '24px sans-serif';
   content.rows.forEach(([label, value], index) => {
     const y = 320 + index * 52;
     context.textAlign = 'left';
     context.fillStyle = '#848e9c';
-    context.fillText(label, 60, y);
+    context.fillText(label, MARGIN, y);
     context.textAlign = 'right';
     context.fillStyle = '#eaecef';
-    context.fillText(value, WIDTH - 60, y);
+    context.fillText(value, WIDTH - MARGIN, y);
   });
   if (content.qr) {
     const size = 180;
     context.fillStyle = '#ffffff';
-    context.fillRect(60 - 8, HEIGHT - size - 68, size + 16, size + 16);
-    context.drawImage(content.qr, 60, HEIGHT - size - 60, size, size);
+    context.fillRect(MARGIN - 8, HEIGHT - size - 68, size + 16, size + 16);
+    context.drawImage(content.qr, MARGIN, HEIGHT - size - 60, size, size);
   }
   context.textAlign = 'left';
   context.fillStyle = '#848e9c';
