@@ -6,6 +6,8 @@ interface Call {
   url: string;
   init: RequestInit;
   resolve(body: unknown): void;
+  /** Answers with this exact response (a file, a typed envelope). */
+  respond(response: Response): void;
   reject(error: unknown): void;
 }
 
@@ -18,6 +20,7 @@ function fakeFetch() {
         url: String(url),
         init,
         resolve: (body) => resolve(new Response(JSON.stringify(body))),
+        respond: resolve,
         reject,
       };
       init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
@@ -226,5 +229,28 @@ describe('api client', () => {
     calls[0]?.resolve({ code: 200, msg: '', data: null });
     calls[1]?.resolve({ code: 200, msg: '', data: null });
     await Promise.all([read, code]);
+  });
+
+  it('downloads a file with the session headers and the spinner', async () => {
+    const { api, calls, visible } = setup();
+    const file = api.download('/referral/commissions.csv', { coin: 'USDT' });
+    expect(calls[0]?.url).toBe('/referral/commissions.csv?coin=USDT');
+    expect(calls[0]?.init.headers).toEqual({ lang: 'cn', token: 'tok' });
+    expect(visible).toEqual([true]);
+    calls[0]?.respond(new Response('time,amount\n', { headers: { 'content-type': 'text/csv' } }));
+    expect(await (await file).text()).toBe('time,amount\n');
+  });
+
+  it('reads a refused download as the envelope it is, with its toast', async () => {
+    const { api, calls, toasts } = setup();
+    const file = api.download('/referral/commissions.csv');
+    const refusal = { code: 400, msg: '日期无效', data: null };
+    calls[0]?.respond(
+      new Response(JSON.stringify(refusal), {
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      }),
+    );
+    await expect(file).rejects.toMatchObject({ code: 400, msg: '日期无效' });
+    expect(toasts).toEqual(['日期无效']);
   });
 });

@@ -53,6 +53,8 @@ export interface ApiDeps {
 }
 
 type Method = 'GET' | 'POST';
+/** How an answer is read: the JSON envelope, or a file (an export) unless the server answered with an envelope. */
+type Reading = 'envelope' | 'file';
 
 interface Pending {
   controller: AbortController;
@@ -143,6 +145,7 @@ export function createApiClient(deps: ApiDeps) {
     body: BodyInit | null,
     key: string | null,
     options: RequestOptions,
+    reading: Reading = 'envelope',
   ) {
     const useSpinner = options.spinner ?? method === 'POST';
     const pending = claim(key);
@@ -155,6 +158,8 @@ export function createApiClient(deps: ApiDeps) {
         body,
         signal: pending.controller.signal,
       });
+      const json = response.headers.get('content-type')?.includes('application/json') ?? false;
+      if (reading === 'file' && response.ok && !json) return (await response.blob()) as T;
       const payload: unknown = await response.json().catch(() => null);
       if (!isEnvelope(payload)) throw new ApiError(CODE.serverError, '');
       if (payload.code !== CODE.ok) throw new ApiError(payload.code, payload.msg ?? '', payload.data);
@@ -192,6 +197,11 @@ export function createApiClient(deps: ApiDeps) {
       const key = `POST ${url} ${json}`;
       if (!options.idempotent) return send<T>('POST', url, json, key, options);
       return postOnce<T>(url, body, key, options);
+    },
+    /** A file the server builds (a CSV export), with the session's headers; a refusal comes as an envelope. */
+    download(url: string, query?: Query, options: RequestOptions = {}): Promise<Blob> {
+      const full = withQuery(url, query);
+      return send<Blob>('GET', full, null, `GET ${full}`, { spinner: true, ...options }, 'file');
     },
     /** Multipart upload (POST /user/img, field imgurl); never deduplicated: two files are two files. */
     upload<T>(url: string, form: FormData, options: RequestOptions = {}): Promise<T> {

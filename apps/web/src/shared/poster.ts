@@ -1,3 +1,5 @@
+import { saveHref } from './download.ts';
+
 /**
  * Draws a shareable poster (the futures position poster, the invitation
  * poster) on a canvas and saves it as a PNG (no extra library).
@@ -95,10 +97,5 @@ function wrapText(
 }
 
 export function downloadCanvas(canvas: HTMLCanvasElement, fileName: string): void {
-  const link = document.createElement('a');
-  link.href = canvas.toDataURL('image/png');
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
+  saveHref(canvas.toDataURL('image/png'), fileName);
 }

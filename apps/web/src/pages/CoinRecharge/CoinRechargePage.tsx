@@ -24,6 +24,7 @@ import {
   injectedProvider,
   PROVIDER_ERRORS,
 } from '../../features/wallet/provider.ts';
+import { copyText } from '../../shared/clipboard.ts';
 import { formatMoney } from '../../shared/format.ts';
 import { EmptyState } from '../../shared/ui/EmptyState.tsx';
 import { PageFrame } from '../../shared/ui/PageFrame.tsx';
@@ -61,11 +62,7 @@ export function CoinRechargePage() {
   };
 
   const copy = () => {
-    if (!address.data) return;
-    navigator.clipboard
-      .writeText(address.data.address)
-      .then(() => toast(t('funds.copied')))
-      .catch(() => toast(address.data.address));
+    if (address.data) copyText(address.data.address, t('funds.copied'));
   };
   async function sendPlayTokens() {
     if (pick.chain === null) return;

@@ -2,6 +2,7 @@ import type { IeoOrder, Locale } from '@halyard/protocol';
 import { Button, Tag } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { fetchProof, useIeoOrders } from '../../features/ieo/api.ts';
+import { saveBlob } from '../../shared/download.ts';
 import { formatDateTime, formatMoney } from '../../shared/format.ts';
 import { EmptyState } from '../../shared/ui/EmptyState.tsx';
 import { PageFrame } from '../../shared/ui/PageFrame.tsx';
@@ -10,12 +11,10 @@ import '../../features/ieo/ieo.css';
 /** Saves the user's allocation proof as a JSON file (issue 15: anyone can check it by hand). */
 async function downloadProof(order: IeoOrder) {
   const proof = await fetchProof(order.projectId);
-  const url = URL.createObjectURL(new Blob([JSON.stringify(proof, null, 2)], { type: 'application/json' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `allocation-proof-${order.coin}-${order.projectId}.json`;
-  link.click();
-  URL.revokeObjectURL(url);
+  saveBlob(
+    new Blob([JSON.stringify(proof, null, 2)], { type: 'application/json' }),
+    `allocation-proof-${order.coin}-${order.projectId}.json`,
+  );
 }
 
 function OrderCard({ order }: { order: IeoOrder }) {

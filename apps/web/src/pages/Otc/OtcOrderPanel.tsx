@@ -20,6 +20,7 @@ import {
 import { identityApi } from '../../features/identity/api.ts';
 import { canvasEncoder, compressImage } from '../../features/identity/compress-image.ts';
 import { ruleText } from '../../i18n/index.ts';
+import { copyText } from '../../shared/clipboard.ts';
 import { formatDateTime } from '../../shared/format.ts';
 import { toast } from '../../shared/ui/toast.ts';
 import { AdTerms } from './AdTerms.tsx';
@@ -49,12 +50,7 @@ function useNow(): number {
 
 function CopyRow({ label, value }: { label: string; value: string }) {
   const { t } = useTranslation();
-  const copy = () => {
-    navigator.clipboard
-      .writeText(value)
-      .then(() => toast(t('funds.copied')))
-      .catch(() => toast(value));
-  };
+  const copy = () => copyText(value, t('funds.copied'));
   return (
     <div className="hy-otc-row">
       <span className="hy-muted">{label}</span>
