@@ -88,9 +88,10 @@ export async function demoCode(
   account: string,
   purpose: string,
   headers: Record<string, string> = newcomerHeaders(),
+  origin = base(),
 ): Promise<string> {
   const sent = await (
-    await request.get(`${base()}/user/getCode`, { params: { account, purpose }, headers })
+    await request.get(`${origin}/user/getCode`, { params: { account, purpose }, headers })
   ).json();
   const code: unknown = sent.data?.demoCode;
   expect(code, `a demo code for ${account}: ${sent.msg}`).toMatch(/^\d{6}$/);
@@ -99,13 +100,14 @@ export async function demoCode(
 
 /**
  * A new user registered by email with the demo code (as journey.spec.ts does
- * through the screen), signed in in this page.
+ * through the screen), signed in in this page. `origin`: a spec's own server
+ * instead of the shared one (fiat-expiry.spec.ts).
  */
-export async function registerAndSignIn(page: Page, prefix: string) {
+export async function registerAndSignIn(page: Page, prefix: string, origin = base()) {
   const email = `${prefix}-${Date.now()}@example.com`;
   const headers = newcomerHeaders();
-  const code = await demoCode(page.request, email, 'register', headers);
-  const registered = await page.request.post(`${base()}/member/register`, {
+  const code = await demoCode(page.request, email, 'register', headers, origin);
+  const registered = await page.request.post(`${origin}/member/register`, {
     headers,
     data: { account: email, code, password: 'abc12345', confirmPassword: 'abc12345', agreed: true },
   });
@@ -142,15 +144,15 @@ export function uniqueIdNumber(): string {
 /**
  * What a deposit needs (spec §5, §6), done through the API for a user
  * registered by email: the ID photo and identity verification, approved by
- * the demo reviewer a few seconds later, then the fund password.
+ * the demo reviewer a few seconds later, then the fund password (on `origin`'s server).
  */
-export async function completeDepositSteps(page: Page, token: string, fundPassword: string) {
-  const uploaded = await page.request.post(`${base()}/user/img`, {
+export async function completeDepositSteps(page: Page, token: string, fundPassword: string, origin = base()) {
+  const uploaded = await page.request.post(`${origin}/user/img`, {
     headers: { token },
     multipart: { imgurl: { name: 'id.png', mimeType: 'image/png', buffer: ID_PHOTO } },
   });
   const photoUrl = ((await uploaded.json()).data as { url: string }[])[0]?.url ?? '';
-  const submitted = await page.request.post(`${base()}/user/editRealName`, {
+  const submitted = await page.request.post(`${origin}/user/editRealName`, {
     headers: { token },
     data: { name: 'Li Si', idNumber: uniqueIdNumber(), photoUrl },
   });
@@ -158,12 +160,12 @@ export async function completeDepositSteps(page: Page, token: string, fundPasswo
   await expect
     .poll(
       async () =>
-        (await (await page.request.get(`${base()}/user/userInfo`, { headers: { token } })).json()).data
+        (await (await page.request.get(`${origin}/user/userInfo`, { headers: { token } })).json()).data
           ?.verification,
       { message: 'the demo reviewer approves', timeout: 20_000 },
     )
     .toBe('succeeded');
-  const saved = await page.request.post(`${base()}/user/updatePassword`, {
+  const saved = await page.request.post(`${origin}/user/updatePassword`, {
     headers: { token },
     data: { payPassword: fundPassword, confirmPayPassword: fundPassword },
   });

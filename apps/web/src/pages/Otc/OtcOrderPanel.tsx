@@ -296,6 +296,12 @@ export function OtcOrderPanel({ id }: { id: number }) {
             </span>
           ) : null}
         </div>
+        {/* Cancelled by the clock, not by a party: the spec's words for an overdue payment (§4). */}
+        {order.state === 'cancelled' && order.events.some((event) => event.by === 'system') ? (
+          <div className="hy-muted hy-small" data-testid="otc-expired">
+            {t('fiat.expired', { ns: 'server', minutes: order.payWindowMinutes })}
+          </div>
+        ) : null}
         {order.state === 'to_pay' ? (
           <div className="hy-muted hy-small">
             {payer ? t('otc.payWithin', { minutes: order.payWindowMinutes }) : t('otc.waitForPayment')}
