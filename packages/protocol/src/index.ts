@@ -5,5 +5,6 @@ export * from './ieo.ts';
 export * from './locales.ts';
 export * from './messages/index.ts';
 export * from './realtime.ts';
+export * from './support.ts';
 export * from './referral.ts';
 export * from './version.ts';
