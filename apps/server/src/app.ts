@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
+import { registerAdminApp } from './http/admin-app.ts';
 import { IdempotencyStore, registerIdempotency } from './http/idempotency.ts';
 import { createHttpServer } from './http/server.ts';
 import { registerWebApp } from './http/web-app.ts';
@@ -225,7 +226,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   if (config.demo) for (const seed of demoSeeds) await seed();
   await wallet.loadCoinsFile();
 
-  // Last: the built web app and its single-page fallback, when it has been built.
+  // Last: the built operator console (/admin/) and web app with its single-page fallback, when built.
+  await registerAdminApp(http);
   await registerWebApp(http);
   await http.ready();
   return {

@@ -14,3 +14,6 @@ export const ASSETS_DIR = path.join(SERVER_DIR, 'assets');
 
 /** apps/web/dist: where `npm run build -w @halyard/web` puts the app. */
 export const WEB_DIST_DIR = path.join(SERVER_DIR, '../web/dist');
+
+/** apps/admin/dist: where `npm run build -w @halyard/admin` puts the operator console. */
+export const ADMIN_DIST_DIR = path.join(SERVER_DIR, '../admin/dist');
