@@ -1,7 +1,6 @@
 import { type ComponentType, lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, type RouteObject, useRoutes } from 'react-router';
 import { HomePage } from '../pages/Home/HomePage.tsx';
-import { PendingScreen } from '../pages/Pending/PendingScreen.tsx';
 import { Guarded } from './Guarded.tsx';
 import { Layout } from './Layout.tsx';
 import { ROUTES, type RouteName } from './routes.ts';
@@ -65,6 +64,10 @@ const HelpCenterPage = lazyScreen(() => import('../pages/HelpCenter/HelpCenterPa
 const IeoPage = lazyScreen(() => import('../pages/Ieo/IeoPage.tsx'), 'IeoPage');
 const IeoDetailPage = lazyScreen(() => import('../pages/IeoDetail/IeoDetailPage.tsx'), 'IeoDetailPage');
 const IeoOrdersPage = lazyScreen(() => import('../pages/IeoOrders/IeoOrdersPage.tsx'), 'IeoOrdersPage');
+const InviteFriendsPage = lazyScreen(
+  () => import('../pages/InviteFriends/InviteFriendsPage.tsx'),
+  'InviteFriendsPage',
+);
 const IdAuthPage = lazyScreen(() => import('../pages/IdAuth/IdAuthPage.tsx'), 'IdAuthPage');
 const LoginPage = lazyScreen(() => import('../pages/Login/LoginPage.tsx'), 'LoginPage');
 const OtcPage = lazyScreen(() => import('../pages/Otc/OtcPage.tsx'), 'OtcPage');
@@ -81,6 +84,7 @@ const ModifyPayPassPage = lazyScreen(
   'ModifyPayPassPage',
 );
 const MyPage = lazyScreen(() => import('../pages/My/MyPage.tsx'), 'MyPage');
+const MyTeamPage = lazyScreen(() => import('../pages/MyTeam/MyTeamPage.tsx'), 'MyTeamPage');
 const NoticePage = lazyScreen(() => import('../pages/Notice/NoticePage.tsx'), 'NoticePage');
 const RegisterPage = lazyScreen(() => import('../pages/Register/RegisterPage.tsx'), 'RegisterPage');
 const ResetPassPage = lazyScreen(() => import('../pages/ResetPass/ResetPassPage.tsx'), 'ResetPassPage');
@@ -95,8 +99,8 @@ const DownloadAppPage = lazyScreen(
 );
 const StopPlPage = lazyScreen(() => import('../pages/StopPl/StopPlPage.tsx'), 'StopPlPage');
 
-/** The screens built so far; every other route of spec §2 shows its frame until its screen lands. */
-const SCREENS: Partial<Record<RouteName, ComponentType>> = {
+/** The screen of every route of spec §2. */
+const SCREENS: Record<RouteName, ComponentType> = {
   home: HomePage,
   login: LoginPage,
   register: RegisterPage,
@@ -132,6 +136,8 @@ const SCREENS: Partial<Record<RouteName, ComponentType>> = {
   ieo: IeoPage,
   ieoDetail: IeoDetailPage,
   ieoOrders: IeoOrdersPage,
+  inviteFriends: InviteFriendsPage,
+  myTeam: MyTeamPage,
 };
 
 /** Every route of spec §2 under the layout; unknown paths go home. */
@@ -146,7 +152,9 @@ function appRoutes(): RouteObject[] {
             path: route.path,
             element: (
               <Guarded route={route}>
-                <Suspense fallback={null}>{Screen ? <Screen /> : <PendingScreen route={route} />}</Suspense>
+                <Suspense fallback={null}>
+                  <Screen />
+                </Suspense>
               </Guarded>
             ),
           };
