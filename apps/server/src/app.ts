@@ -15,6 +15,7 @@ import { createFiatModule, type FiatModule } from './modules/fiat/index.ts';
 import { createFuturesModule, type FuturesModule, fundingIntervalFrom } from './modules/futures/index.ts';
 import { createIdentityModule, type IdentityModule, type Messengers } from './modules/identity/index.ts';
 import { createIeoModule, type IeoModule } from './modules/ieo/index.ts';
+import { createOperatorsModule, type OperatorsModule } from './modules/operators/index.ts';
 import { createSpotModule, type SpotModule } from './modules/spot/index.ts';
 import { createSupportModule, type SupportModule } from './modules/support/index.ts';
 import { createWalletModule, type WalletModule } from './modules/wallet/index.ts';
@@ -59,6 +60,8 @@ export interface App {
   ieo: IeoModule;
   /** Fiat buy and sell through merchants with escrow, expiry and bans (/fiat/*, issue 16). */
   fiat: FiatModule;
+  /** Operator accounts, roles, TOTP sign-in and the audit trail: `operators.guard` guards every /admin route (issue 18). */
+  operators: OperatorsModule;
   /** Starts the timers (index ticks, idle sweep): main.ts calls it; tests step by hand. */
   start(): void;
   close(): Promise<void>;
@@ -92,10 +95,20 @@ export async function createApp(options: AppOptions): Promise<App> {
     onError: (error) => http.log.error({ err: error }, 'market data'),
   });
   market.registerRoutes(http);
+  // Before every module with /admin routes: they take its guard, and its audit hook records their writes.
+  const operators = createOperatorsModule({
+    db: store.db,
+    clock,
+    passwordHashCost: config.passwordHashCost,
+    adminToken: config.adminToken,
+    onError: (error) => http.log.error({ err: error }, 'operator audit'),
+  });
+  operators.registerRoutes(http);
   const identity = createIdentityModule({
     config,
     store,
     clock,
+    operatorGuard: operators.guard,
     ...(options.messengers ? { messengers: options.messengers } : {}),
     onError: (error) => http.log.error({ err: error }, 'demo reviewer'),
   });
@@ -103,7 +116,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const content = createContentModule({
     store,
     clock,
-    adminToken: config.adminToken,
+    operatorGuard: operators.guard,
     sessions: identity.service,
     demo: config.demo,
     deployment: { release: config.release, nativeApps: config.nativeApps, contact: config.contact },
@@ -112,7 +125,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const support = createSupportModule({
     store,
     clock,
-    adminToken: config.adminToken,
+    operatorGuard: operators.guard,
     requireUser: identity.requireUser,
   });
   support.registerRoutes(http);
@@ -145,7 +158,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     listedCoins: async () => ieo.service.launchedCoins(),
     requireUser: identity.requireUser,
     config: config.wallet,
-    adminToken: config.adminToken,
+    operatorGuard: operators.guard,
     demo: config.demo,
     onError: (error, context) => http.log.error({ err: error }, context),
     onInfo: (message) => http.log.info(message),
@@ -193,7 +206,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     identity: identity.service,
     requireUser: identity.requireUser,
     sessions: identity.service,
-    adminToken: config.adminToken,
+    operatorGuard: operators.guard,
     demo: config.demo,
     onError: (error) => http.log.error({ err: error }, 'ieo'),
   });
@@ -207,7 +220,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     // Floating ads follow the market's index in local currency (the wallet's rates): one source for both.
     indexPrice: (coin, fiat) => wallet.assets.fiatPriceOf(coin, fiat),
     requireUser: identity.requireUser,
-    adminToken: config.adminToken,
+    operatorGuard: operators.guard,
     onError: (error) => http.log.error({ err: error }, 'fiat'),
   });
   fiat.registerRoutes(http);
@@ -246,6 +259,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     futures,
     ieo,
     fiat,
+    operators,
     start() {
       market.start();
       identity.start();

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { OperatorRole, Permission } from '@halyard/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { forbidden, unauthorized } from './errors.ts';
+import { unauthorized } from './errors.ts';
 
 /** The signed-in user behind a request's `token` header. */
 export interface AuthUser {
@@ -16,13 +17,51 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by `requireUser`; only read it on routes guarded by it. */
     user: AuthUser | null;
+    /** Set by an `OperatorGuard`; only read it on routes guarded by one. */
+    operator: OperatorIdentity | null;
   }
 }
 
+/**
+ * The operator behind an /admin request: a signed-in operator account, or
+ * `bootstrap` for the configured admin token while no administrator exists
+ * (id 0; it holds every permission and never a TOTP secret).
+ */
+export interface OperatorIdentity {
+  id: number;
+  email: string;
+  role: OperatorRole | 'bootstrap';
+}
+
+/** An operator session travels in this header (the console's sign-in answer). */
+export const OPERATOR_TOKEN_HEADER = 'operator-token';
+/** A fresh TOTP code for a money action; each code is accepted once per operator. */
+export const OPERATOR_TOTP_HEADER = 'operator-totp';
+/** The configured ADMIN_TOKEN: only bootstraps the first administrator. */
+export const ADMIN_TOKEN_HEADER = 'admin-token';
+
+/** OpenAPI security of /admin routes: an operator session, or the admin token while no administrator exists. */
+export const OPERATOR_SECURITY: Array<Record<string, string[]>> = [{ operator: [] }, { admin: [] }];
+
+/**
+ * preHandler factory for /admin routes (the operators module builds it):
+ * refuses unless the operator's role allows `permission`; `freshTotp` also
+ * asks for an unused TOTP code in the `operator-totp` header.
+ */
+export type OperatorGuard = (
+  permission: Permission,
+  options?: { freshTotp?: boolean },
+) => (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
 export function readToken(request: FastifyRequest): string | null {
-  const header = request.headers.token;
-  const token = Array.isArray(header) ? header[0] : header;
-  return token && token.length > 0 ? token : null;
+  return readHeader(request, 'token');
+}
+
+/** A header's first value, or null when it is missing or empty. */
+export function readHeader(request: FastifyRequest, name: string): string | null {
+  const header = request.headers[name];
+  const value = Array.isArray(header) ? header[0] : header;
+  return value && value.length > 0 ? value : null;
 }
 
 /** preHandler: code 401 unless the `token` header names a live session. */
@@ -41,14 +80,15 @@ export function currentUser(request: FastifyRequest): AuthUser {
   return request.user;
 }
 
-/** preHandler for operator routes: the configured admin token, compared in constant time. */
-export function requireAdmin(adminToken: string) {
+/** The operator of a guarded route; a missing operator is a wiring bug, not a user error. */
+export function currentOperator(request: FastifyRequest): OperatorIdentity {
+  if (!request.operator) throw new Error('currentOperator() on a route without an OperatorGuard');
+  return request.operator;
+}
+
+/** True when the `admin-token` header is the configured admin token, compared in constant time. */
+export function adminTokenMatches(request: FastifyRequest, adminToken: string): boolean {
   const expected = Buffer.from(adminToken);
-  return async (request: FastifyRequest): Promise<void> => {
-    const header = request.headers['admin-token'];
-    const given = Buffer.from(typeof header === 'string' ? header : '');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      throw forbidden('common.forbidden');
-    }
-  };
+  const given = Buffer.from(readHeader(request, ADMIN_TOKEN_HEADER) ?? '');
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }

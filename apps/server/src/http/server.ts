@@ -54,6 +54,7 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
   });
 
   app.decorateRequest('user', null);
+  app.decorateRequest('operator', null);
   app.decorateRequest('locale', 'en');
   // Hooks on every request take a callback, not a promise: one allocation less per hook and request.
   app.addHook('onRequest', (request, _reply, done) => {
@@ -86,6 +87,8 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
         securitySchemes: {
           token: { type: 'apiKey', in: 'header', name: 'token' },
           admin: { type: 'apiKey', in: 'header', name: 'admin-token' },
+          operator: { type: 'apiKey', in: 'header', name: 'operator-token' },
+          operatorTotp: { type: 'apiKey', in: 'header', name: 'operator-totp' },
         },
       },
     },

@@ -9,6 +9,7 @@ import { identity } from './identity.ts';
 import { ieo } from './ieo.ts';
 import { ledger } from './ledger.ts';
 import { market } from './market.ts';
+import { operators } from './operators.ts';
 import { rules } from './rules.ts';
 import { spot } from './spot.ts';
 import { support } from './support.ts';
@@ -31,6 +32,7 @@ export const catalogues: Record<string, Catalogue> = {
   wallet,
   ieo,
   fiat,
+  operators,
 };
 
 function merge(): Record<Locale, Record<string, string>> {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../clock.ts';
-import type { SessionResolver } from '../../http/auth.ts';
+import type { OperatorGuard, SessionResolver } from '../../http/auth.ts';
 import type { Store } from '../../store/connect.ts';
 import { registerContentRoutes } from './routes.ts';
 import { ContentService, type Deployment } from './service.ts';
@@ -29,7 +29,8 @@ export interface ContentModule {
 export interface ContentModuleOptions {
   store: Store;
   clock: Clock;
-  adminToken: string;
+  /** Guards the /admin routes: the signed-in operator's role must allow the route's permission. */
+  operatorGuard: OperatorGuard;
   /** Lets /user/tipsList add the signed-in user's own tip; without it everyone reads as a visitor. */
   sessions?: SessionResolver;
   /** Demo mode (AMENDMENTS A5), reported by /home/versions. */
@@ -45,7 +46,7 @@ export function createContentModule(options: ContentModuleOptions): ContentModul
     registerRoutes: (http) =>
       registerContentRoutes(http, {
         content: service,
-        adminToken: options.adminToken,
+        operatorGuard: options.operatorGuard,
         sessions: options.sessions,
         demo: options.demo ?? false,
       }),

@@ -1,7 +1,7 @@
 import fastifyStatic from '@fastify/static';
 import { LOCALES, type Locale } from '@halyard/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { readToken, requireAdmin, type SessionResolver } from '../../http/auth.ts';
+import { OPERATOR_SECURITY, type OperatorGuard, readToken, type SessionResolver } from '../../http/auth.ts';
 import { idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import { ASSETS_DIR } from '../../paths.ts';
@@ -10,7 +10,7 @@ import type { BannerKind, NoticeText, TipText } from './store.ts';
 
 export interface ContentRoutesOptions {
   content: ContentService;
-  adminToken: string;
+  operatorGuard: OperatorGuard;
   /** Resolves the optional `token` header so /user/tipsList can add the user's own tip. */
   sessions?: SessionResolver;
   /** AMENDMENTS A5: /home/versions says whether this is a demo, so every screen can show the badge. */
@@ -161,7 +161,7 @@ export async function registerContentRoutes(http: FastifyInstance, options: Cont
     index: false,
   });
   registerPublicRoutes(http, content, options.sessions, options.demo ?? false);
-  registerAdminRoutes(http, content, options.adminToken);
+  registerAdminRoutes(http, content, options.operatorGuard);
 }
 
 function registerPublicRoutes(
@@ -258,9 +258,9 @@ function registerPublicRoutes(
   );
 }
 
-function registerAdminRoutes(http: FastifyInstance, content: ContentService, adminToken: string) {
-  const guard = { preHandler: requireAdmin(adminToken) };
-  const base = { tags: ['admin'], security: [{ admin: [] }] };
+function registerAdminRoutes(http: FastifyInstance, content: ContentService, operatorGuard: OperatorGuard) {
+  const guard = { preHandler: operatorGuard('content.manage') };
+  const base = { tags: ['admin'], security: OPERATOR_SECURITY };
   const noticeBody = {
     type: 'object',
     required: ['texts'],

@@ -1,5 +1,6 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { serialTimer } from '../../clock.ts';
+import type { OperatorGuard } from '../../http/auth.ts';
 import { seedFiatDemo } from './demo.ts';
 import { registerFiatRoutes } from './routes.ts';
 import { FiatService, type FiatServiceOptions } from './service.ts';
@@ -21,7 +22,8 @@ export interface FiatModule {
 
 export interface FiatModuleOptions extends FiatServiceOptions {
   requireUser: preHandlerAsyncHookHandler;
-  adminToken: string;
+  /** Guards the /admin routes: the signed-in operator's role must allow the route's permission. */
+  operatorGuard: OperatorGuard;
   onError: (error: unknown) => void;
 }
 
@@ -37,7 +39,7 @@ export async function createFiatModule(options: FiatModuleOptions): Promise<Fiat
       registerFiatRoutes(http, {
         fiat: service,
         requireUser: options.requireUser,
-        adminToken: options.adminToken,
+        operatorGuard: options.operatorGuard,
       }),
     seedDemo: () => seedFiatDemo(options, service),
     start: () => scheduler.start(),

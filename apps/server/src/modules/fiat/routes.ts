@@ -1,7 +1,7 @@
 import type { FiatAdInput, FiatOrder, FiatPayee, FiatPayType } from '@halyard/protocol';
 import { FIAT_AD_TERMS_MAX_CHARS, FIAT_PAY_METHODS, FIAT_PAY_WINDOW_MINUTES } from '@halyard/rules';
 import type { FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
-import { currentUser, requireAdmin } from '../../http/auth.ts';
+import { currentUser, OPERATOR_SECURITY, type OperatorGuard } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
 import { notFound } from '../../http/errors.ts';
 import { CLIENT_OID_BODY } from '../../http/idempotency.ts';
@@ -9,7 +9,7 @@ import { requestLocale } from '../../http/locale.ts';
 import type { FiatService } from './service.ts';
 
 const USER = [{ token: [] }];
-const ADMIN = [{ admin: [] }];
+const ADMIN = OPERATOR_SECURITY;
 
 const text = (maxLength: number, description?: string) => ({
   type: 'string',
@@ -49,7 +49,7 @@ interface OrderBody {
 
 export function registerFiatRoutes(
   http: FastifyInstance,
-  options: { fiat: FiatService; requireUser: preHandlerAsyncHookHandler; adminToken: string },
+  options: { fiat: FiatService; requireUser: preHandlerAsyncHookHandler; operatorGuard: OperatorGuard },
 ): void {
   const { fiat: service } = options;
   const guard = { preHandler: options.requireUser };
@@ -493,11 +493,10 @@ export function registerFiatRoutes(
       ),
   );
 
-  const admin = { preHandler: requireAdmin(options.adminToken) };
   http.post<{ Body: { userId: number; approve: boolean; operator: string; reason: string } }>(
     '/admin/fiat/merchants/decide',
     {
-      ...admin,
+      preHandler: options.operatorGuard('fiat.merchants'),
       schema: {
         summary:
           "Approve (the security deposit is held in the ledger) or reject a user's merchant application; audited",
@@ -524,7 +523,7 @@ export function registerFiatRoutes(
   http.post<{ Body: { id: number; operator: string; text: string } }>(
     '/admin/fiat/chat',
     {
-      ...admin,
+      preHandler: options.operatorGuard('fiat.appeals'),
       schema: {
         summary: 'An operator writes in the chat of an order under appeal (written to the audit log)',
         tags: ['operator'],
@@ -549,7 +548,7 @@ export function registerFiatRoutes(
   http.get<{ Querystring: { limit: number } }>(
     '/admin/fiat/appeals',
     {
-      ...admin,
+      preHandler: options.operatorGuard('fiat.appeals'),
       schema: {
         summary:
           'Fiat orders under appeal, oldest first, with their events and chat (screenshots and chat images: /admin/uploads/<name>, audited)',
@@ -567,7 +566,8 @@ export function registerFiatRoutes(
   http.post<{ Body: { id: number; decision: 'release' | 'refund'; operator: string; reason: string } }>(
     '/admin/fiat/resolve',
     {
-      ...admin,
+      // Moves coin: a fresh TOTP code (operator-token sessions).
+      preHandler: options.operatorGuard('fiat.appeals', { freshTotp: true }),
       schema: {
         summary:
           'Rule on an appeal: release (coin to the buyer) or refund (coin back to the seller); the reason is written to the audit log',

@@ -1,7 +1,7 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { type Clock, serialTimer } from '../../clock.ts';
 import type { Config } from '../../config.ts';
-import { requireUser } from '../../http/auth.ts';
+import { type OperatorGuard, requireUser } from '../../http/auth.ts';
 import type { Store } from '../../store/connect.ts';
 import { createSmtpMailer, type Messengers } from './messenger.ts';
 import { registerIdentityRoutes } from './routes.ts';
@@ -33,6 +33,8 @@ export interface IdentityModuleOptions {
   messengers?: Messengers;
   /** Where the demo reviewer's failures are reported. */
   onError?: (error: unknown) => void;
+  /** Guards the /admin routes: the signed-in operator's role must allow the route's permission. */
+  operatorGuard: OperatorGuard;
 }
 
 export function createIdentityModule(options: IdentityModuleOptions): IdentityModule {
@@ -53,7 +55,13 @@ export function createIdentityModule(options: IdentityModuleOptions): IdentityMo
   return {
     service,
     requireUser: guard,
-    registerRoutes: (http) => registerIdentityRoutes(http, { service, requireUser: guard, config }),
+    registerRoutes: (http) =>
+      registerIdentityRoutes(http, {
+        service,
+        requireUser: guard,
+        config,
+        operatorGuard: options.operatorGuard,
+      }),
     start() {
       if (config.demo) demoReviewer.start();
     },

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Hex } from 'viem';
 import type { Config } from '../../config.ts';
-import { currentUser, readToken, requireAdmin } from '../../http/auth.ts';
+import { currentUser, OPERATOR_SECURITY, type OperatorGuard, readToken } from '../../http/auth.ts';
 import { epochMsField, idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
@@ -14,7 +14,7 @@ const CODE_RATE_LIMIT = { rateLimit: { max: 5, timeWindow: '1 minute' } };
 const AUTH_RATE_LIMIT = { rateLimit: { max: 20, timeWindow: '1 minute' } };
 
 const TOKEN = [{ token: [] }];
-const ADMIN = [{ admin: [] }];
+const ADMIN = OPERATOR_SECURITY;
 
 const text = (maxLength: number, description?: string) => ({
   type: 'string',
@@ -42,6 +42,7 @@ export interface IdentityRouteOptions {
   service: IdentityService;
   requireUser: preHandlerAsyncHookHandler;
   config: Config;
+  operatorGuard: OperatorGuard;
 }
 
 /** The identity paths of spec §7 (User), the added register/login/SIWE paths, uploads and operator paths. */
@@ -416,15 +417,18 @@ function sendImage(reply: FastifyReply, image: StoredImage | null) {
     .send(image.bytes);
 }
 
-function registerOperatorRoutes(http: FastifyInstance, { service, config }: IdentityRouteOptions): void {
-  const admin = { preHandler: requireAdmin(config.adminToken) };
+function registerOperatorRoutes(
+  http: FastifyInstance,
+  { service, operatorGuard }: IdentityRouteOptions,
+): void {
   const operator = text(64, 'Who performs the action (recorded in the audit log)');
   const limit = { type: 'integer', minimum: 1, maximum: 500, default: 100 };
 
   http.get<{ Querystring: { state: 'review' | 'failed' | 'succeeded'; limit: number } }>(
     '/admin/identity/kyc',
     {
-      ...admin,
+      // Names and ID numbers: personal data.
+      preHandler: operatorGuard('pii.read'),
       schema: {
         summary:
           'Identity verification submissions by state (oldest first); read a photo at /admin/uploads/<name>?operator=… (audited)',
@@ -446,7 +450,7 @@ function registerOperatorRoutes(http: FastifyInstance, { service, config }: Iden
     http.post<{ Params: { id: number }; Body: { operator: string; reason?: string } }>(
       `/admin/identity/kyc/:id/${approve ? 'approve' : 'reject'}`,
       {
-        ...admin,
+        preHandler: operatorGuard('kyc.review'),
         schema: {
           summary: approve
             ? 'Approve a submission under review'
@@ -471,7 +475,7 @@ function registerOperatorRoutes(http: FastifyInstance, { service, config }: Iden
   http.post<{ Body: { userId: number; reason: string; setBy: string; startsAt?: number; endsAt: number } }>(
     '/admin/identity/freeze',
     {
-      ...admin,
+      preHandler: operatorGuard('users.freeze'),
       schema: {
         summary:
           "Freeze a user's funds from startsAt (default now) until endsAt, with a reason (AMENDMENTS A6)",
@@ -499,7 +503,7 @@ function registerOperatorRoutes(http: FastifyInstance, { service, config }: Iden
   http.post<{ Body: { userId: number; operator: string; reason: string } }>(
     '/admin/identity/unfreeze',
     {
-      ...admin,
+      preHandler: operatorGuard('users.freeze'),
       schema: {
         summary: "Lift a user's freezes, with a reason",
         tags: ['operator'],
@@ -520,7 +524,7 @@ function registerOperatorRoutes(http: FastifyInstance, { service, config }: Iden
   http.get<{ Params: { name: string }; Querystring: { operator: string } }>(
     '/admin/uploads/:name',
     {
-      ...admin,
+      preHandler: operatorGuard('pii.read'),
       schema: {
         summary: "A user's uploaded image (an ID photo); each view is written to the audit log",
         tags: ['operator'],
@@ -540,7 +544,7 @@ function registerOperatorRoutes(http: FastifyInstance, { service, config }: Iden
   http.get<{ Querystring: { userId?: number; limit: number } }>(
     '/admin/identity/audit',
     {
-      ...admin,
+      preHandler: operatorGuard('audit.read'),
       schema: {
         summary: 'The append-only operator audit log, newest first',
         tags: ['operator'],

@@ -94,6 +94,11 @@ export interface OperatorAuditLogTable {
   user_id: number | null;
   /** JSON of the action's inputs. */
   details: string;
+  /** Migration 030 (modules/operators): the operator account, what was acted on, a write's HTTP status, the IP. */
+  operator_id: number | null;
+  subject: string | null;
+  status: number | null;
+  ip: string | null;
 }
 
 declare module '../../store/database.ts' {
@@ -446,7 +451,8 @@ export const identityStore = {
   },
 
   auditLog(db: Executor, userId: number | null, limit: number): Promise<AuditRow[]> {
-    let query = db.selectFrom('operator_audit_log').selectAll();
+    // The domain's own entries and views: the trail of every /admin request (a status) is read at /admin/audit.
+    let query = db.selectFrom('operator_audit_log').selectAll().where('status', 'is', null);
     if (userId !== null) query = query.where('user_id', '=', userId);
     return query.orderBy('id', 'desc').limit(limit).execute();
   },

@@ -1,6 +1,6 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { serialTimer } from '../../clock.ts';
-import type { SessionResolver } from '../../http/auth.ts';
+import type { OperatorGuard, SessionResolver } from '../../http/auth.ts';
 import { seedIeoDemo } from './demo.ts';
 import { registerIeoRoutes } from './routes.ts';
 import { IeoService, type IeoServiceOptions } from './service.ts';
@@ -23,7 +23,8 @@ export interface IeoModule {
 export interface IeoModuleOptions extends IeoServiceOptions {
   requireUser: preHandlerAsyncHookHandler;
   sessions: SessionResolver;
-  adminToken: string;
+  /** Guards the /admin routes: the signed-in operator's role must allow the route's permission. */
+  operatorGuard: OperatorGuard;
   /** Demo mode: the demo sales start again when their windows are over. */
   demo: boolean;
   onError: (error: unknown) => void;

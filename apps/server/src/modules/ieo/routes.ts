@@ -8,7 +8,13 @@ import {
   LOCALES,
 } from '@halyard/protocol';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { currentUser, readToken, requireAdmin, type SessionResolver } from '../../http/auth.ts';
+import {
+  currentUser,
+  OPERATOR_SECURITY,
+  type OperatorGuard,
+  readToken,
+  type SessionResolver,
+} from '../../http/auth.ts';
 import { epochMsField, idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import { CLIENT_OID_BODY } from '../../http/idempotency.ts';
@@ -101,7 +107,7 @@ export interface IeoRouteOptions {
   ieo: IeoService;
   requireUser: preHandlerAsyncHookHandler;
   sessions: SessionResolver;
-  adminToken: string;
+  operatorGuard: OperatorGuard;
 }
 
 /** Spec §7 IEO: getIeoList, findPayCoinByCoin, getIeoOrder, addIeoOrder; the public commits and proofs of issue 15. */
@@ -221,12 +227,12 @@ export function registerIeoRoutes(http: FastifyInstance, options: IeoRouteOption
     async (request) => ok(await ieo.proof(currentUser(request).id, request.query.id)),
   );
 
-  registerAdminRoutes(http, ieo, options.adminToken);
+  registerAdminRoutes(http, ieo, options.operatorGuard);
 }
 
-function registerAdminRoutes(http: FastifyInstance, ieo: IeoService, adminToken: string): void {
-  const guard = { preHandler: requireAdmin(adminToken) };
-  const base = { tags: ['admin'], security: [{ admin: [] }] };
+function registerAdminRoutes(http: FastifyInstance, ieo: IeoService, operatorGuard: OperatorGuard): void {
+  const guard = { preHandler: operatorGuard('ieo.manage') };
+  const base = { tags: ['admin'], security: OPERATOR_SECURITY };
   const idParams = { type: 'object', required: ['id'], properties: { id: idField } } as const;
 
   http.post<{ Body: IeoProjectInput }>(

@@ -1,5 +1,6 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { Clock } from '../../clock.ts';
+import type { OperatorGuard } from '../../http/auth.ts';
 import type { Store } from '../../store/connect.ts';
 import { registerSupportRoutes } from './routes.ts';
 import { SupportService } from './service.ts';
@@ -17,7 +18,8 @@ export interface SupportModule {
 export interface SupportModuleOptions {
   store: Store;
   clock: Clock;
-  adminToken: string;
+  /** Guards the /admin routes: the signed-in operator's role must allow the route's permission. */
+  operatorGuard: OperatorGuard;
   /** The identity module's `token` guard. */
   requireUser: preHandlerAsyncHookHandler;
 }
@@ -30,7 +32,7 @@ export function createSupportModule(options: SupportModuleOptions): SupportModul
       registerSupportRoutes(http, {
         support: service,
         requireUser: options.requireUser,
-        adminToken: options.adminToken,
+        operatorGuard: options.operatorGuard,
       }),
   };
 }

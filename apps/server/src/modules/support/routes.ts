@@ -1,5 +1,5 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
-import { currentUser, requireAdmin } from '../../http/auth.ts';
+import { currentUser, OPERATOR_SECURITY, type OperatorGuard } from '../../http/auth.ts';
 import { idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import type { SupportService } from './service.ts';
@@ -9,7 +9,7 @@ export interface SupportRoutesOptions {
   support: SupportService;
   /** The identity module's `token` guard: tickets are for signed-in users only. */
   requireUser: preHandlerAsyncHookHandler;
-  adminToken: string;
+  operatorGuard: OperatorGuard;
 }
 
 const STATUSES: TicketStatus[] = ['waiting', 'responded', 'closed'];
@@ -34,7 +34,7 @@ const idParams = {
 
 export function registerSupportRoutes(http: FastifyInstance, options: SupportRoutesOptions) {
   registerUserRoutes(http, options.support, options.requireUser);
-  registerAdminRoutes(http, options.support, options.adminToken);
+  registerAdminRoutes(http, options.support, options.operatorGuard);
 }
 
 function registerUserRoutes(
@@ -99,9 +99,9 @@ function registerUserRoutes(
   );
 }
 
-function registerAdminRoutes(http: FastifyInstance, support: SupportService, adminToken: string) {
-  const guard = { preHandler: requireAdmin(adminToken) };
-  const base = { tags: ['admin'], security: [{ admin: [] }] };
+function registerAdminRoutes(http: FastifyInstance, support: SupportService, operatorGuard: OperatorGuard) {
+  const guard = { preHandler: operatorGuard('tickets.manage') };
+  const base = { tags: ['admin'], security: OPERATOR_SECURITY };
 
   http.get<{ Querystring: { status?: TicketStatus; page: number; limit: number } }>(
     '/admin/support/tickets',

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { Clock } from '../../clock.ts';
+import type { OperatorGuard } from '../../http/auth.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
 import type { Store } from '../../store/connect.ts';
@@ -46,7 +47,8 @@ export interface WalletModuleOptions {
   listedCoins: () => Promise<string[]>;
   requireUser: preHandlerAsyncHookHandler;
   config: WalletConfig;
-  adminToken: string;
+  /** Guards the /admin routes: the signed-in operator's role must allow the route's permission. */
+  operatorGuard: OperatorGuard;
   demo: boolean;
   onError: (error: unknown, context: string) => void;
   onInfo: (message: string) => void;
@@ -95,7 +97,7 @@ export function createWalletModule(options: WalletModuleOptions): WalletModule {
         wallet: service,
         assets,
         requireUser: options.requireUser,
-        adminToken: options.adminToken,
+        operatorGuard: options.operatorGuard,
         demo,
       }),
     async seedDemo() {

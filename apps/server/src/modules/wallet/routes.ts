@@ -1,5 +1,5 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
-import { currentUser, requireAdmin } from '../../http/auth.ts';
+import { currentUser, OPERATOR_SECURITY, type OperatorGuard } from '../../http/auth.ts';
 import { idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import { CLIENT_OID_BODY } from '../../http/idempotency.ts';
@@ -13,7 +13,7 @@ export interface WalletRoutesOptions {
   wallet: WalletService;
   assets: AssetsService;
   requireUser: preHandlerAsyncHookHandler;
-  adminToken: string;
+  operatorGuard: OperatorGuard;
   demo: boolean;
 }
 
@@ -29,7 +29,7 @@ const money = (description: string) => ({ type: 'string', maxLength: 40, descrip
 const text = (maxLength: number, description: string) =>
   ({ type: 'string', maxLength, description }) as const;
 const USER = [{ token: [] }];
-const ADMIN = [{ admin: [] }];
+const ADMIN = OPERATOR_SECURITY;
 
 const coinQuery = { type: 'object', required: ['coin'], properties: { coin } } as const;
 const pageQuery = {
@@ -417,8 +417,10 @@ function registerTransferRoutes(http: FastifyInstance, { assets, requireUser }: 
   }
 }
 
-function registerOperatorRoutes(http: FastifyInstance, { wallet, adminToken }: WalletRoutesOptions): void {
-  const admin = { preHandler: requireAdmin(adminToken) };
+function registerOperatorRoutes(http: FastifyInstance, { wallet, operatorGuard }: WalletRoutesOptions): void {
+  // Every decision on a withdrawal moves or releases money: a fresh TOTP code each time.
+  const review = { preHandler: operatorGuard('withdrawals.review', { freshTotp: true }) };
+  const recover = { preHandler: operatorGuard('wallet.recover', { freshTotp: true }) };
   const operator = text(64, 'Who performs the action (recorded in the audit log)');
   const idParams = {
     type: 'object',
@@ -429,7 +431,7 @@ function registerOperatorRoutes(http: FastifyInstance, { wallet, adminToken }: W
   http.get<{ Querystring: { state: WithdrawalState; limit: number } }>(
     '/admin/wallet/withdrawals',
     {
-      ...admin,
+      preHandler: operatorGuard('withdrawals.read'),
       schema: {
         summary: 'Withdrawals by state (oldest first); `review` holds those above the approval threshold',
         tags: ['operator'],
@@ -453,7 +455,7 @@ function registerOperatorRoutes(http: FastifyInstance, { wallet, adminToken }: W
   http.post<{ Params: { id: number }; Body: { operator: string } }>(
     '/admin/wallet/withdrawals/:id/approve',
     {
-      ...admin,
+      ...review,
       schema: {
         summary: 'Approve a withdrawal under review: it goes to the signer',
         tags: ['operator'],
@@ -471,7 +473,7 @@ function registerOperatorRoutes(http: FastifyInstance, { wallet, adminToken }: W
   http.post<{ Params: { id: number }; Body: { operator: string; reason: string } }>(
     '/admin/wallet/withdrawals/:id/reject',
     {
-      ...admin,
+      ...review,
       schema: {
         summary: 'Reject a withdrawal under review with a reason: the held funds are released',
         tags: ['operator'],
@@ -511,7 +513,7 @@ function registerOperatorRoutes(http: FastifyInstance, { wallet, adminToken }: W
     http.post<{ Params: { id: number }; Body: { operator: string; reason: string } }>(
       `/admin/wallet/withdrawals/:id/${action}`,
       {
-        ...admin,
+        ...recover,
         schema: {
           summary,
           tags: ['operator'],
@@ -534,7 +536,7 @@ function registerOperatorRoutes(http: FastifyInstance, { wallet, adminToken }: W
   http.get<{ Querystring: { limit: number } }>(
     '/admin/wallet/audit',
     {
-      ...admin,
+      preHandler: operatorGuard('audit.read'),
       schema: {
         summary: "The wallet operators' append-only audit log, newest first",
         tags: ['operator'],

@@ -27,6 +27,7 @@ import { fiatFloatingPricesMigration } from './025_fiat_floating_prices.ts';
 import { fiatAppealKindMigration } from './026_fiat_appeal_kind.ts';
 import { fiatAdTermsMigration } from './027_fiat_ad_terms.ts';
 import { approvalsMigration } from './028_approvals.ts';
+import { operatorsMigration } from './030_operators.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -61,4 +62,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '026_fiat_appeal_kind': fiatAppealKindMigration,
   '027_fiat_ad_terms': fiatAdTermsMigration,
   '028_approvals': approvalsMigration,
+  '030_operators': operatorsMigration,
 };

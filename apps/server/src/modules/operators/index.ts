@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../clock.ts';
+import type { PasswordHashCost } from '../../config.ts';
+import type { OperatorGuard } from '../../http/auth.ts';
+import type { Executor } from '../../store/database.ts';
+import { AuditTrail, registerAuditTrail } from './audit.ts';
+import { createOperatorGuard } from './guard.ts';
+import { registerOperatorRoutes } from './routes.ts';
+import { OperatorsService } from './service.ts';
+
+export { type AuditedView, auditView } from './audit.ts';
+export { OperatorsService };
+
+/** What createApp holds as `app.operators`. */
+export interface OperatorsModule {
+  service: OperatorsService;
+  audit: AuditTrail;
+  /** The preHandler factory every module's /admin routes take (`operatorGuard('kyc.review')`). */
+  guard: OperatorGuard;
+  /** The audit hook and the /admin/auth, /admin/operators and /admin/audit routes; before any other /admin route. */
+  registerRoutes(http: FastifyInstance): void;
+}
+
+export interface OperatorsModuleOptions {
+  db: Executor;
+  clock: Clock;
+  passwordHashCost: PasswordHashCost;
+  /** The configured ADMIN_TOKEN: it bootstraps the first administrator and is refused afterwards. */
+  adminToken: string;
+  onError: (error: unknown) => void;
+}
+
+/** Operator accounts, roles, two-factor sign-in and the audit trail of the back office (issue 18). */
+export function createOperatorsModule(options: OperatorsModuleOptions): OperatorsModule {
+  const service = new OperatorsService(options);
+  const audit = new AuditTrail(options.db, options.clock);
+  const guard = createOperatorGuard(service, options.adminToken);
+  return {
+    service,
+    audit,
+    guard,
+    registerRoutes(http) {
+      registerAuditTrail(http, audit, options.onError);
+      registerOperatorRoutes(http, { service, audit, guard, adminToken: options.adminToken });
+    },
+  };
+}
