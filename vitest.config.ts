@@ -8,6 +8,7 @@ const everyTest = [
   'packages/*/src/**/*.test.ts',
   'apps/server/src/**/*.test.ts',
   'apps/web/src/**/*.test.{ts,tsx}',
+  'apps/admin/src/**/*.test.{ts,tsx}',
 ];
 
 /**

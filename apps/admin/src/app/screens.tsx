@@ -5,6 +5,7 @@ import {
   DashboardOutlined,
   DollarOutlined,
   IdcardOutlined,
+  LineChartOutlined,
   RocketOutlined,
   SafetyOutlined,
   ShareAltOutlined,
@@ -78,6 +79,13 @@ export const SCREENS: Screen[] = [
     icon: <DollarOutlined />,
     anyOf: ['adjustments.request'],
     component: page(() => import('../pages/Adjustments.tsx')),
+  },
+  {
+    path: '/markets',
+    label: 'menu.markets',
+    icon: <LineChartOutlined />,
+    anyOf: ['markets.read'],
+    component: page(() => import('../pages/Markets.tsx')),
   },
   {
     path: '/ieo',
