@@ -24,6 +24,13 @@ function CommissionRow({ row }: { row: ReferralCommission }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language as Locale;
   const amount = (text: string) => `${formatMoney(text, AMOUNT_DIGITS, locale)} ${row.feeCoin}`;
+  // An excluded trade used no tier and no rate: its reason is shown instead. Level 2 has one rate, no tier.
+  const tierAndRate = () => {
+    if (row.excluded !== null) return '—';
+    if (row.level === 2) return `${t('invite.levelTwo')} · ${percentText(row.rate, locale)}`;
+    const tier = row.tier === null ? '—' : t('invite.tierName', { tier: row.tier });
+    return `${tier} · ${percentText(row.rate, locale)}`;
+  };
   return (
     <div className="hy-ref-item" data-testid="commission">
       <div className="hy-ref-item-head">
@@ -39,15 +46,7 @@ function CommissionRow({ row }: { row: ReferralCommission }) {
       </div>
       <div className="hy-ref-row">
         <span>{t('invite.tierRateUsed')}</span>
-        <span data-testid="commission-tier">
-          {row.level === 2
-            ? t('invite.levelTwo')
-            : row.tier === null
-              ? '—'
-              : t('invite.tierName', { tier: row.tier })}
-          {' · '}
-          {percentText(row.rate, locale)}
-        </span>
+        <span data-testid="commission-tier">{tierAndRate()}</span>
       </div>
       <div className="hy-ref-row">
         <span>{t('invite.commission')}</span>
