@@ -81,7 +81,6 @@ function Filters({
   return (
     <div className="hy-ref-filters" data-testid="commission-filters">
       <Selector<ReferralProduct | ''>
-        columns={4}
         value={[filter.product]}
         onChange={(chosen) => onChange({ ...filter, product: chosen[0] ?? '' })}
         options={[
@@ -94,7 +93,6 @@ function Filters({
       />
       {coins.length > 1 ? (
         <Selector<string>
-          columns={4}
           value={[filter.coin]}
           onChange={(chosen) => onChange({ ...filter, coin: chosen[0] ?? '' })}
           options={[all, ...coins.map((coin) => ({ label: coin, value: coin }))]}

@@ -20,7 +20,6 @@ export function TeamList() {
   return (
     <div className="hy-ref-list">
       <Selector<LevelChoice>
-        columns={3}
         value={[level]}
         onChange={(chosen) => setLevel(chosen[0] ?? 'all')}
         options={[
