@@ -16,6 +16,8 @@ import type { TransferInput } from './transfers.ts';
 
 const run = promisify(execFile);
 const serverDir = path.resolve(import.meta.dirname, '../..');
+/** Node with tsx's loader: what `npm run audit:ledger` runs, minus npm's and tsx's wrapper processes. */
+const auditCommand = [process.execPath, ['--import', 'tsx', 'src/ledger/audit-cli.ts']] as const;
 
 /** A small healthy history: a deposit, a transfer, a hold partly posted. */
 async function writeHistory(ledger: Ledger): Promise<void> {
@@ -118,14 +120,14 @@ describe('audit command', () => {
       const store = await openStore({ databaseUrl: null, sqliteFile });
       await writeHistory(createLedger(store, new ManualClock()));
       await store.close();
-      const healthy = await run('npx', ['tsx', 'src/ledger/audit-cli.ts'], { cwd: serverDir, env });
+      const healthy = await run(...auditCommand, { cwd: serverDir, env });
       expect(healthy.stdout).toContain('4 accounts, 4 transfers, 1 holds, assets: USDT');
       expect(healthy.stdout).toContain('OK');
 
       const broken = await openStore({ databaseUrl: null, sqliteFile });
       await broken.db.updateTable('ledger_holds').set({ remaining: '1' }).execute();
       await broken.close();
-      const failure = await run('npx', ['tsx', 'src/ledger/audit-cli.ts'], { cwd: serverDir, env }).catch(
+      const failure = await run(...auditCommand, { cwd: serverDir, env }).catch(
         (error: { code: number; stdout: string }) => error,
       );
       expect(failure).toMatchObject({ code: 1 });
@@ -147,7 +149,12 @@ describe('audit command', () => {
  */
 describe('audit command on a live ledger', () => {
   const HISTORY_TRANSFERS = 12_000;
-  const AUDIT_RUNS = 4;
+  /**
+   * Two: the second must see more transfers than the first (they overlap the
+   * stream). One run is already telling: with the snapshot taken out, every
+   * single run reported a breach (3 of 3 on SQLite, 3 of 3 on PostgreSQL).
+   */
+  const AUDIT_RUNS = 2;
 
   /** A store shared with the command: its options for this process and its environment for the command. */
   async function liveStore(
@@ -224,9 +231,7 @@ describe('audit command on a live ledger', () => {
       const outputs: string[] = [];
       try {
         for (let audit = 0; audit < AUDIT_RUNS; audit++) {
-          // Node with tsx's loader: what `npm run audit:ledger` runs, minus npm's and tsx's wrapper processes.
-          const command = [process.execPath, ['--import', 'tsx', 'src/ledger/audit-cli.ts']] as const;
-          const result = await run(...command, { cwd: serverDir, env }).catch(
+          const result = await run(...auditCommand, { cwd: serverDir, env }).catch(
             (error: { stdout: string }) => error,
           );
           outputs.push(result.stdout);
