@@ -187,4 +187,6 @@ export interface FeeDeductionInput {
 export interface ReferralSettings {
   /** Discount on fees paid in HAL, a fraction in [0, 0.5]. */
   halDiscount: string;
+  /** User accounts run as market makers: their fees pay no commission and they earn none (exclusion `house`). */
+  marketMakers: number[];
 }

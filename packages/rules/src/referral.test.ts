@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   halFeeFor,
+  parseReferralFraction,
   REFERRAL_AVERAGE_WINDOW_MS,
   referralNextTier,
   referralShares,
@@ -97,5 +98,17 @@ describe('fees paid in HAL', () => {
     expect(halFeeFor(d('2.5'), d('1.25'), d('0.1')).toString()).toBe('1.8');
     expect(halFeeFor(d('1'), d('3'), d('0.1')).toString()).toBe('0.3');
     expect(halFeeFor(d('0.00000001'), d('3'), d('0.1')).toString()).toBe('0');
+  });
+});
+
+describe('typed fractions (kickback, HAL discount)', () => {
+  it('takes 0 to the maximum with at most 4 decimals, nothing else', () => {
+    const max = d('0.3');
+    expect(parseReferralFraction('0.05', max)?.toString()).toBe('0.05');
+    expect(parseReferralFraction(' 0.3 ', max)?.toString()).toBe('0.3');
+    expect(parseReferralFraction('0', max)?.toString()).toBe('0');
+    for (const bad of ['0.30001', '0.31', '-0.1', '0.12345', '', 'abc', '1e-2', '.5']) {
+      expect(parseReferralFraction(bad, max)).toBeNull();
+    }
   });
 });

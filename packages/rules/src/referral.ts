@@ -43,6 +43,16 @@ export const REFERRAL_AVERAGE_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** Commissions are paid to 8 decimals, floored: never more than the fee. */
 export const REFERRAL_AMOUNT_DECIMALS = 8;
 
+/** Decimals a rate or discount may be typed with ("0.0125" = 1.25 %). */
+export const REFERRAL_RATE_DECIMALS = 4;
+
+/** A typed fraction (kickback, discount) from 0 to `max`, with at most 4 decimals; null when it is not one. */
+export function parseReferralFraction(text: string, max: Dec): Dec | null {
+  if (!/^\d+(\.\d+)?$/.test(text.trim())) return null;
+  const value = Dec.parse(text.trim());
+  return value.gt(max) || !value.hasAtMostDigits(REFERRAL_RATE_DECIMALS) ? null : value;
+}
+
 /** The tier a 24 h average holds: tier 2 from 500 inclusive, tier 3 above 5000. */
 export function referralTierOf(average: Dec): ReferralTierRule {
   const [first, second, third] = REFERRAL_TIER_TABLE as [

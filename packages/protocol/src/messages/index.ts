@@ -10,6 +10,7 @@ import { ieo } from './ieo.ts';
 import { ledger } from './ledger.ts';
 import { market } from './market.ts';
 import { operators } from './operators.ts';
+import { referral } from './referral.ts';
 import { rules } from './rules.ts';
 import { spot } from './spot.ts';
 import { support } from './support.ts';
@@ -33,6 +34,7 @@ export const catalogues: Record<string, Catalogue> = {
   ieo,
   fiat,
   operators,
+  referral,
 };
 
 function merge(): Record<Locale, Record<string, string>> {

@@ -28,6 +28,7 @@ import { fiatAppealKindMigration } from './026_fiat_appeal_kind.ts';
 import { fiatAdTermsMigration } from './027_fiat_ad_terms.ts';
 import { approvalsMigration } from './028_approvals.ts';
 import { operatorsMigration } from './030_operators.ts';
+import { referralMigration } from './031_referral.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -63,4 +64,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '027_fiat_ad_terms': fiatAdTermsMigration,
   '028_approvals': approvalsMigration,
   '030_operators': operatorsMigration,
+  '031_referral': referralMigration,
 };

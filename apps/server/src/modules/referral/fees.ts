@@ -1,0 +1,296 @@
+import { Dec } from '@halyard/money';
+import type { ReferralExclusion, ReferralProduct } from '@halyard/protocol';
+import {
+  halFeeFor,
+  REFERRAL_AVERAGE_WINDOW_MS,
+  REFERRAL_HAL_DISCOUNT_DEFAULT,
+  REFERRAL_LEVEL_TWO_RATE,
+  REFERRAL_TOKEN,
+  referralShares,
+  referralTierOf,
+  timeWeightedAverage,
+} from '@halyard/rules';
+import type { Clock } from '../../clock.ts';
+import { systemAccount, type TransferInput, userAccount } from '../../ledger/index.ts';
+import type { IndexPriceSource } from '../../market/index.ts';
+import type { Db, Executor } from '../../store/database.ts';
+import { type NewCommissionRow, referralStore } from './store.ts';
+
+/** Who invited whom and what each chose, as the commission path needs it; refreshed after this long. */
+const PROFILE_TTL_MS = 60_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const FEES = systemAccount('fees');
+/** The coin index prices are quoted in: a fee in it is worth itself. */
+const QUOTE_COIN = 'USDT';
+
+/** A user as the commission path sees them. */
+export interface ReferralProfile {
+  userId: number;
+  parentId: number | null;
+  grandparentId: number | null;
+  createdAt: number;
+  feeDeduction: boolean;
+  kickbackRate: Dec;
+  boundAt: number | null;
+  /** Every ID number the user ever submitted for KYC. */
+  idNumbers: ReadonlySet<string>;
+  loadedAt: number;
+}
+
+/** One fee a trade charged, as the product module hands it over, in the same transaction as the fee's transfer. */
+export interface FeeCharge {
+  product: ReferralProduct;
+  /** The trade (fill, cycle order) the fee belongs to. */
+  tradeId: string;
+  /** The fee transfer's id: the commissions' ids are built from it, so a retry or replay writes them once. */
+  legId: string;
+  payerId: number;
+  /** The user on the other side of the trade; null for the house or none. */
+  counterpartyId: number | null;
+  coin: string;
+  fee: Dec;
+  time: number;
+}
+
+/** The transfers that pay a fee's commissions (after the fee's own, in the same transaction) and their rows. */
+export interface CommissionPlan {
+  transfers: TransferInput[];
+  rows: NewCommissionRow[];
+}
+
+export interface ReferralSettingsState {
+  halDiscount: Dec;
+  /** User accounts run as market makers: they neither earn nor bring commissions. */
+  marketMakers: ReadonlySet<number>;
+}
+
+const EMPTY_PLAN: CommissionPlan = { transfers: [], rows: [] };
+
+/**
+ * The hot path of referral commissions: what a fee pays to whom. Profiles
+ * (inviter chain, kickback, fee deduction, KYC ID numbers) are cached for a
+ * minute and tiers per inviter and UTC day, so a trade whose payer has no
+ * inviter costs one map lookup, and one with inviters a few multiplications.
+ */
+export class ReferralFees {
+  private readonly profiles = new Map<number, ReferralProfile>();
+  private readonly tiers = new Map<string, { tier: 1 | 2 | 3; rate: Dec; average: Dec }>();
+  settings: ReferralSettingsState = {
+    halDiscount: Dec.parse(REFERRAL_HAL_DISCOUNT_DEFAULT),
+    marketMakers: new Set(),
+  };
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly index: IndexPriceSource,
+  ) {}
+
+  /** Reads the operator's settings (at start and after each change). */
+  async loadSettings(db: Executor = this.db): Promise<void> {
+    const discount = await referralStore.config(db, 'hal_discount');
+    const makers = await referralStore.config(db, 'market_makers');
+    this.settings = {
+      halDiscount: Dec.parse(discount ?? REFERRAL_HAL_DISCOUNT_DEFAULT),
+      marketMakers: new Set(makers ? (JSON.parse(makers) as number[]) : []),
+    };
+  }
+
+  /** Drops a user's cached profile (after they bind, change kickback or fee deduction). */
+  forget(userId: number): void {
+    this.profiles.delete(userId);
+  }
+
+  /** A user's profile, from the cache while fresh. */
+  async profileOf(userId: number, db: Executor = this.db): Promise<ReferralProfile | null> {
+    const cached = this.profiles.get(userId);
+    if (cached && this.clock.now() - cached.loadedAt < PROFILE_TTL_MS) return cached;
+    const [user] = await referralStore.members(db, [userId]);
+    if (!user) return null;
+    const parent =
+      user.parent_id === null ? undefined : (await referralStore.members(db, [user.parent_id]))[0];
+    const account = await referralStore.account(db, userId);
+    const idNumbers = await referralStore.idNumbers(db, [userId]);
+    const profile: ReferralProfile = {
+      userId,
+      parentId: user.parent_id === null ? null : Number(user.parent_id),
+      grandparentId: parent?.parent_id == null ? null : Number(parent.parent_id),
+      createdAt: Number(user.created_at),
+      feeDeduction: account?.fee_deduction === 1,
+      kickbackRate: Dec.parse(account?.kickback_rate ?? '0'),
+      boundAt: account?.bound_at == null ? null : Number(account.bound_at),
+      idNumbers: new Set(idNumbers.map((row) => row.id_number.trim().toUpperCase())),
+      loadedAt: this.clock.now(),
+    };
+    this.profiles.set(userId, profile);
+    return profile;
+  }
+
+  /**
+   * The tier of a user for the UTC day of `at`: fixed from the time-weighted
+   * average of their HAL holdings over the 24 h before that day's midnight,
+   * computed once from the ledger's transfers and kept (a snapshot per user
+   * per day), so HAL moved in during the day changes nothing today.
+   */
+  async tierOf(userId: number, at: number, db: Executor = this.db) {
+    const day = Math.floor(at / DAY_MS) * DAY_MS;
+    const key = `${userId}:${day}`;
+    const cached = this.tiers.get(key);
+    if (cached) return { ...cached, day };
+    const stored = await referralStore.tierDay(db, userId, day);
+    const average = stored
+      ? Dec.parse(stored.average)
+      : await this.averageHoldings(userId, day - REFERRAL_AVERAGE_WINDOW_MS, day, db);
+    const rule = referralTierOf(average);
+    if (!stored)
+      await referralStore.saveTierDay(db, {
+        user_id: userId,
+        day,
+        average: average.toString(),
+        tier: rule.tier,
+      });
+    const tier = { tier: rule.tier, rate: Dec.parse(rule.rate), average };
+    if (this.tiers.size > 100_000) this.tiers.clear();
+    this.tiers.set(key, tier);
+    return { ...tier, day };
+  }
+
+  /** Time-weighted average of a user's HAL (every wallet) over [from, to), from the ledger's history. */
+  async averageHoldings(userId: number, from: number, to: number, db: Executor = this.db): Promise<Dec> {
+    const { ids, transfers } = await referralStore.holdingChanges(db, userId, REFERRAL_TOKEN, from);
+    if (ids.length === 0) return Dec.ZERO;
+    const owned = new Set(ids);
+    const deltas = transfers.map((row) => {
+      const amount = Dec.parse(String(row.amount));
+      const inflow = owned.has(Number(row.credit_account_id)) ? amount : Dec.ZERO;
+      const outflow = owned.has(Number(row.debit_account_id)) ? amount : Dec.ZERO;
+      return { at: Number(row.timestamp), delta: inflow.sub(outflow) };
+    });
+    const now = await this.holdingNow(userId, db);
+    let balance = now.sub(Dec.sum(deltas.map((entry) => entry.delta)));
+    const opening = balance;
+    const changes = deltas.map((entry) => {
+      balance = balance.add(entry.delta);
+      return { at: entry.at, balance };
+    });
+    return timeWeightedAverage(opening, changes, from, to);
+  }
+
+  /** HAL held now in all of a user's wallets (available and locked). */
+  async holdingNow(userId: number, db: Executor = this.db): Promise<Dec> {
+    const rows = await db
+      .selectFrom('ledger_accounts')
+      .select(['credits_posted', 'debits_posted'])
+      .where('owner', '=', String(userId))
+      .where('asset', '=', REFERRAL_TOKEN)
+      .execute();
+    return Dec.sum(
+      rows.map((row) => Dec.parse(String(row.credits_posted)).sub(Dec.parse(String(row.debits_posted)))),
+    );
+  }
+
+  /**
+   * What a fee of `fee` in `coin` costs in HAL when the payer has fee
+   * deduction on and holds enough (`halAvailable`), or null: deduction off,
+   * no index price for either coin, a fee too small for a HAL unit, or HAL short.
+   */
+  async halFee(payerId: number, coin: string, fee: Dec, halAvailable: () => Promise<Dec>, db?: Executor) {
+    if (!fee.isPositive() || coin === REFERRAL_TOKEN) return null;
+    const profile = await this.profileOf(payerId, db);
+    if (!profile?.feeDeduction) return null;
+    const halPrice = this.index.current(REFERRAL_TOKEN)?.price;
+    const coinPrice = coin === QUOTE_COIN ? Dec.ONE : this.index.current(coin)?.price;
+    if (!halPrice?.isPositive() || !coinPrice) return null;
+    const hal = halFeeFor(fee.mul(coinPrice), halPrice, this.settings.halDiscount);
+    if (!hal.isPositive() || hal.gt(await halAvailable())) return null;
+    return hal;
+  }
+
+  /**
+   * The commissions of one fee: level 1 (the payer's inviter) earns its
+   * tier's rate of the fee less the kickback it gives the payer, level 2 (the
+   * inviter's inviter) 10 %; each paid from the fee account to the spot
+   * wallet in the fee's coin. An excluded level earns nothing and keeps a
+   * row saying why. The caller writes the transfers after the fee's own, in
+   * the same transaction, and the rows with them.
+   */
+  async plan(charge: FeeCharge, db?: Executor): Promise<CommissionPlan> {
+    if (!charge.fee.isPositive()) return EMPTY_PLAN;
+    const payer = await this.profileOf(charge.payerId, db);
+    if (!payer || payer.parentId === null) return EMPTY_PLAN;
+    const inviter = await this.profileOf(payer.parentId, db);
+    if (!inviter) return EMPTY_PLAN;
+    const grand = payer.grandparentId === null ? null : await this.profileOf(payer.grandparentId, db);
+    const levelOneExcluded = this.exclusion(charge, payer, inviter);
+    const levelTwoExcluded = grand ? this.exclusion(charge, payer, grand) : null;
+    const tier = levelOneExcluded ? null : await this.tierOf(inviter.userId, charge.time, db);
+    const levelTwoRate = Dec.parse(REFERRAL_LEVEL_TWO_RATE);
+    const shares = referralShares(
+      charge.fee,
+      tier ? { rate: tier.rate, kickback: inviter.kickbackRate } : null,
+      grand && !levelTwoExcluded ? levelTwoRate : null,
+    );
+    const rows: NewCommissionRow[] = [];
+    const transfers: TransferInput[] = [];
+    const base = {
+      leg_id: charge.legId,
+      trade_id: charge.tradeId,
+      product: charge.product,
+      friend_id: charge.payerId,
+      fee: charge.fee.toString(),
+      fee_coin: charge.coin,
+      created_at: charge.time,
+    };
+    const pay = (suffix: string, userId: number, amount: Dec, code: string) => {
+      if (!amount.isPositive()) return;
+      transfers.push({
+        id: `${charge.legId}:${suffix}`,
+        debit: FEES,
+        credit: userAccount(userId, 'spot'),
+        asset: charge.coin,
+        amount,
+        code,
+        reference: charge.tradeId,
+      });
+    };
+    rows.push({
+      ...base,
+      level: 1,
+      beneficiary_id: inviter.userId,
+      tier: tier?.tier ?? null,
+      rate: tier ? tier.rate.toString() : '0',
+      amount: shares.levelOne.toString(),
+      kickback: shares.kickback.toString(),
+      excluded: levelOneExcluded,
+    });
+    pay('ref1', inviter.userId, shares.levelOne, 'referral_commission');
+    pay('kickback', payer.userId, shares.kickback, 'referral_kickback');
+    if (grand) {
+      rows.push({
+        ...base,
+        level: 2,
+        beneficiary_id: grand.userId,
+        tier: null,
+        rate: levelTwoExcluded ? '0' : REFERRAL_LEVEL_TWO_RATE,
+        amount: shares.levelTwo.toString(),
+        kickback: '0',
+        excluded: levelTwoExcluded,
+      });
+      pay('ref2', grand.userId, shares.levelTwo, 'referral_commission');
+    }
+    return { transfers, rows };
+  }
+
+  /** Why `earner` earns nothing on this fee of `payer`, or null. */
+  private exclusion(
+    charge: FeeCharge,
+    payer: ReferralProfile,
+    earner: ReferralProfile,
+  ): ReferralExclusion | null {
+    const makers = this.settings.marketMakers;
+    if (makers.has(payer.userId) || makers.has(earner.userId)) return 'house';
+    if (charge.counterpartyId === earner.userId) return 'counterparty';
+    for (const idNumber of payer.idNumbers) if (earner.idNumbers.has(idNumber)) return 'sameIdentity';
+    return null;
+  }
+}

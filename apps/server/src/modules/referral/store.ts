@@ -1,0 +1,205 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Executor } from '../../store/database.ts';
+
+export interface ReferralAccountsTable {
+  user_id: number;
+  /** The part of the level-1 rate given back to each invitee. */
+  kickback_rate: string;
+  fee_deduction: number;
+  /** When a code was bound after sign-up (null: the inviter came with registration, or none). */
+  bound_at: number | null;
+  updated_at: number;
+}
+
+export interface ReferralTierDaysTable {
+  user_id: number;
+  /** UTC midnight the tier holds from, epoch ms. */
+  day: number;
+  /** Time-weighted average HAL holdings over the 24 h before `day`. */
+  average: string;
+  tier: number;
+}
+
+export interface ReferralCommissionsTable {
+  id: Generated<number>;
+  /** The fee transfer the commission was paid from (with `level`, unique: exactly once). */
+  leg_id: string;
+  trade_id: string;
+  product: string;
+  level: number;
+  beneficiary_id: number;
+  friend_id: number;
+  fee: string;
+  fee_coin: string;
+  tier: number | null;
+  rate: string;
+  amount: string;
+  kickback: string;
+  excluded: string | null;
+  created_at: number;
+}
+
+export interface ReferralConfigTable {
+  key: string;
+  value: string;
+}
+
+declare module '../../store/database.ts' {
+  interface Database {
+    referral_accounts: ReferralAccountsTable;
+    referral_tier_days: ReferralTierDaysTable;
+    referral_commissions: ReferralCommissionsTable;
+    referral_config: ReferralConfigTable;
+  }
+}
+
+export type ReferralAccountRow = Selectable<ReferralAccountsTable>;
+export type CommissionRow = Selectable<ReferralCommissionsTable>;
+export type NewCommissionRow = Insertable<ReferralCommissionsTable>;
+
+/** Someone who may appear in a team: id, inviter, sign-up time. */
+export interface MemberRow {
+  id: number;
+  parent_id: number | null;
+  created_at: number;
+  invitation_code: string;
+}
+
+export const referralStore = {
+  async account(db: Executor, userId: number): Promise<ReferralAccountRow | undefined> {
+    return db.selectFrom('referral_accounts').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  },
+
+  async accounts(db: Executor, userIds: readonly number[]): Promise<ReferralAccountRow[]> {
+    if (userIds.length === 0) return [];
+    return db.selectFrom('referral_accounts').selectAll().where('user_id', 'in', userIds).execute();
+  },
+
+  async saveAccount(db: Executor, row: ReferralAccountRow): Promise<void> {
+    await db
+      .insertInto('referral_accounts')
+      .values(row)
+      .onConflict((oc) =>
+        oc.column('user_id').doUpdateSet({
+          kickback_rate: row.kickback_rate,
+          fee_deduction: row.fee_deduction,
+          bound_at: row.bound_at,
+          updated_at: row.updated_at,
+        }),
+      )
+      .execute();
+  },
+
+  async members(db: Executor, userIds: readonly number[]): Promise<MemberRow[]> {
+    if (userIds.length === 0) return [];
+    return db
+      .selectFrom('users')
+      .select(['id', 'parent_id', 'created_at', 'invitation_code'])
+      .where('id', 'in', userIds)
+      .execute();
+  },
+
+  async memberByCode(db: Executor, code: string): Promise<MemberRow | undefined> {
+    return db
+      .selectFrom('users')
+      .select(['id', 'parent_id', 'created_at', 'invitation_code'])
+      .where('invitation_code', '=', code)
+      .executeTakeFirst();
+  },
+
+  /** Binds the inviter only while none is set: a second bind racing the first changes nothing. */
+  async setParent(db: Executor, userId: number, parentId: number): Promise<boolean> {
+    const result = await db
+      .updateTable('users')
+      .set({ parent_id: parentId })
+      .where('id', '=', userId)
+      .where('parent_id', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  /** Every ID number any of these users ever submitted for KYC (a shared one excludes commissions). */
+  async idNumbers(
+    db: Executor,
+    userIds: readonly number[],
+  ): Promise<{ user_id: number; id_number: string }[]> {
+    if (userIds.length === 0) return [];
+    return db
+      .selectFrom('kyc_submissions')
+      .select(['user_id', 'id_number'])
+      .where('user_id', 'in', userIds)
+      .execute();
+  },
+
+  async tierDay(db: Executor, userId: number, day: number) {
+    return db
+      .selectFrom('referral_tier_days')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('day', '=', day)
+      .executeTakeFirst();
+  },
+
+  async saveTierDay(db: Executor, row: Selectable<ReferralTierDaysTable>): Promise<void> {
+    await db
+      .insertInto('referral_tier_days')
+      .values(row)
+      .onConflict((oc) => oc.columns(['user_id', 'day']).doNothing())
+      .execute();
+  },
+
+  /**
+   * The HAL transfers that changed a user's total holdings since `from`
+   * (posted moves and posts of holds; a hold or its release moves nothing
+   * between available and locked that the total sees), oldest first.
+   */
+  async holdingChanges(db: Executor, userId: number, asset: string, from: number) {
+    const accounts = await db
+      .selectFrom('ledger_accounts')
+      .select('id')
+      .where('owner', '=', String(userId))
+      .where('asset', '=', asset)
+      .execute();
+    const ids = accounts.map((row) => Number(row.id));
+    if (ids.length === 0) return { ids, transfers: [] };
+    const transfers = await db
+      .selectFrom('ledger_transfers')
+      .select(['seq', 'debit_account_id', 'credit_account_id', 'amount', 'timestamp'])
+      .where((eb) => eb.or([eb('debit_account_id', 'in', ids), eb('credit_account_id', 'in', ids)]))
+      .where('type', 'in', ['posted', 'post_pending'])
+      .where('timestamp', '>=', from)
+      .orderBy('seq')
+      .execute();
+    return { ids, transfers };
+  },
+
+  async config(db: Executor, key: string): Promise<string | undefined> {
+    const row = await db
+      .selectFrom('referral_config')
+      .select('value')
+      .where('key', '=', key)
+      .executeTakeFirst();
+    return row?.value;
+  },
+
+  async saveConfig(db: Executor, key: string, value: string): Promise<void> {
+    await db
+      .insertInto('referral_config')
+      .values({ key, value })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+      .execute();
+  },
+};
+
+/** Rows per insert statement: 15 columns each stays far below SQLite's 32,766 variables. */
+const INSERT_CHUNK = 500;
+
+/** Inserts commission rows in the caller's transaction (the one that pays them). */
+export async function insertCommissions(db: Executor, rows: readonly NewCommissionRow[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+    await db
+      .insertInto('referral_commissions')
+      .values(rows.slice(start, start + INSERT_CHUNK))
+      .execute();
+  }
+}
