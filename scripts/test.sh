@@ -15,7 +15,7 @@ npx biome check .
 
 step "typecheck"
 # Two at a time: each tsc is single-threaded.
-printf '%s\n' packages/money packages/protocol packages/rules packages/matching apps/server apps/web e2e |
+printf '%s\n' packages/money packages/protocol packages/rules packages/matching apps/server apps/web apps/admin e2e |
   xargs -P 2 -I {} sh -c 'echo "tsc -p {}" && npx tsc -p {} --noEmit'
 
 postgres_url=${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}
@@ -36,6 +36,7 @@ step "browser tests (Playwright in Chromium)"
 if bash scripts/ensure-chromium.sh; then
   if [ -f e2e/playwright.config.ts ]; then
     npm run build -w @halyard/web
+    npm run build -w @halyard/admin
     npx playwright test -c e2e/playwright.config.ts --reporter=list,json 2>&1 \
       | tee "$results_dir/e2e.log"
     status=${PIPESTATUS[0]}
