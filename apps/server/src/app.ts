@@ -7,6 +7,7 @@ import { createHttpServer } from './http/server.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { createLedger, type Ledger } from './ledger/index.ts';
 import { createMarketModule, type MarketModule } from './market/index.ts';
+import { type BackofficeModule, createBackofficeModule } from './modules/backoffice/index.ts';
 import { type ContentModule, createContentModule, seedContentDemo } from './modules/content/index.ts';
 import { type ConvertModule, createConvertModule } from './modules/convert/index.ts';
 import { type CycleModule, createCycleModule } from './modules/cycle/index.ts';
@@ -62,6 +63,8 @@ export interface App {
   fiat: FiatModule;
   /** Operator accounts, roles, TOTP sign-in and the audit trail: `operators.guard` guards every /admin route (issue 18). */
   operators: OperatorsModule;
+  /** The back office's reads: dashboard, users, deposits (/admin/dashboard, /admin/users, /admin/deposits). */
+  backoffice: BackofficeModule;
   /** Starts the timers (index ticks, idle sweep): main.ts calls it; tests step by hand. */
   start(): void;
   close(): Promise<void>;
@@ -224,6 +227,19 @@ export async function createApp(options: AppOptions): Promise<App> {
     onError: (error) => http.log.error({ err: error }, 'fiat'),
   });
   fiat.registerRoutes(http);
+  const backoffice = createBackofficeModule({
+    db: store.db,
+    clock,
+    ledger,
+    guard: operators.guard,
+    identity: identity.service,
+    wallet: wallet.reads,
+    fiat: fiat.service,
+    spot: spot.service,
+    futures: futures.service,
+    cycle: cycle.service,
+  });
+  backoffice.registerRoutes(http);
 
   // Demo data (AMENDMENTS A5): each module's seed is idempotent and runs on
   // every start while demo mode is on. Add your module's seed to this list.
@@ -260,6 +276,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ieo,
     fiat,
     operators,
+    backoffice,
     start() {
       market.start();
       identity.start();

@@ -1,3 +1,4 @@
+export * from './backoffice.ts';
 export * from './cycle.ts';
 export * from './envelope.ts';
 export * from './fiat.ts';

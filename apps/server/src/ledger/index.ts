@@ -28,6 +28,7 @@ export {
   type LedgerLimits,
   type TransferPage,
   type TransferQuery,
+  type WalletTotal,
 } from './ledger.ts';
 export {
   BATCH_MAX,

@@ -9,6 +9,7 @@ import {
   accountMapKey,
   accountMapKeyOfColumns,
   ownerColumn,
+  SYSTEM_OWNER,
   type Wallet,
 } from './accounts.ts';
 import { applyBatches, applyBulk } from './apply.ts';
@@ -33,6 +34,15 @@ export interface AccountBalance extends Balance {
 /** A transfer seen from one account: `credit` brought money in, `debit` took it out. */
 export interface AccountEntry extends Transfer {
   side: 'debit' | 'credit';
+}
+
+/** What one wallet holds of one asset, summed: every user's wallet of that kind as one line, or one system wallet. */
+export interface WalletTotal {
+  asset: string;
+  owner: 'users' | typeof SYSTEM_OWNER;
+  wallet: Wallet;
+  /** credits posted − debits posted: held funds included (they are still the owner's). */
+  total: Dec;
 }
 
 export interface TransferQuery {
@@ -89,6 +99,10 @@ export interface Ledger {
   transfers(key: AccountKey, query?: TransferQuery, db?: Executor): Promise<TransferPage>;
   transfer(id: string, db?: Executor): Promise<Transfer | null>;
   hold(pendingId: string, db?: Executor): Promise<Hold | null>;
+  /** Every asset's totals per wallet (see WalletTotal): what users are owed, what the exchange holds. */
+  walletTotals(db?: Executor): Promise<WalletTotal[]>;
+  /** Writes waiting in the queue for the ledger's lock. */
+  queued(): number;
 }
 
 export interface LedgerLimits {
@@ -326,6 +340,25 @@ export function createLedger(
       if (!loaded?.hold) return null;
       return { transfer: loaded.transfer, ...loaded.hold };
     },
+
+    async walletTotals(given) {
+      const totals = new Map<string, WalletTotal>();
+      for (const row of await ledgerStore.postedTotals(reader(given))) {
+        const owner = row.owner === SYSTEM_OWNER ? SYSTEM_OWNER : 'users';
+        const key = accountMapKeyOfColumns(owner, row.asset, row.wallet);
+        const entry = totals.get(key) ?? {
+          asset: row.asset,
+          owner,
+          wallet: row.wallet as Wallet,
+          total: Dec.ZERO,
+        };
+        entry.total = entry.total.add(Dec.parse(row.credits_posted)).sub(Dec.parse(row.debits_posted));
+        totals.set(key, entry);
+      }
+      return [...totals.values()];
+    },
+
+    queued: () => jobs.length,
   };
 }
 

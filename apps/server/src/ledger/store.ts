@@ -370,6 +370,16 @@ export const ledgerStore = {
       .executeTakeFirst();
   },
 
+  /** Every account's key and posted totals (for sums across owners). */
+  postedTotals(
+    db: Executor,
+  ): Promise<Pick<AccountRow, 'owner' | 'asset' | 'wallet' | 'credits_posted' | 'debits_posted'>[]> {
+    return db
+      .selectFrom('ledger_accounts')
+      .select(['owner', 'asset', 'wallet', 'credits_posted', 'debits_posted'])
+      .execute();
+  },
+
   async accountsOfOwner(db: Executor, owner: string): Promise<AccountRow[]> {
     return db
       .selectFrom('ledger_accounts')

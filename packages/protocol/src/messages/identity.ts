@@ -58,6 +58,7 @@ export const identity: Catalogue = {
     'identity.reasonRequired': 'Please give a reason',
     'identity.freezeEndInvalid': 'The end must be after the start and in the future',
     'identity.notFrozen': 'This user has no freeze in force',
+    'identity.sessionNotFound': 'This session has already ended or belongs to another user',
   },
   cn: {
     'identity.codeMailSubject': 'Halyard 验证码',
@@ -110,6 +111,7 @@ export const identity: Catalogue = {
     'identity.reasonRequired': '请填写原因',
     'identity.freezeEndInvalid': '结束时间必须晚于开始时间且在未来',
     'identity.notFrozen': '该用户没有生效中的冻结',
+    'identity.sessionNotFound': '该会话已结束或不属于该用户',
   },
   tw: {
     'identity.codeMailSubject': 'Halyard 驗證碼',
@@ -162,6 +164,7 @@ export const identity: Catalogue = {
     'identity.reasonRequired': '請填寫原因',
     'identity.freezeEndInvalid': '結束時間必須晚於開始時間且在未來',
     'identity.notFrozen': '該用戶沒有生效中的凍結',
+    'identity.sessionNotFound': '該會話已結束或不屬於該用戶',
   },
   jp: {
     'identity.codeMailSubject': 'Halyard 認証コード',
@@ -219,6 +222,7 @@ export const identity: Catalogue = {
     'identity.reasonRequired': '理由を入力してください',
     'identity.freezeEndInvalid': '終了は開始より後で、未来の時刻にしてください',
     'identity.notFrozen': 'このユーザーに有効な凍結はありません',
+    'identity.sessionNotFound': 'このセッションは既に終了しているか、別のユーザーのものです',
   },
   ko: {
     'identity.codeMailSubject': 'Halyard 인증 코드',
@@ -276,6 +280,7 @@ export const identity: Catalogue = {
     'identity.reasonRequired': '사유를 입력하세요',
     'identity.freezeEndInvalid': '종료 시각은 시작 이후이며 미래여야 합니다',
     'identity.notFrozen': '이 사용자에게 유효한 동결이 없습니다',
+    'identity.sessionNotFound': '이 세션은 이미 종료되었거나 다른 사용자의 세션입니다',
   },
   tr: {
     'identity.codeMailSubject': 'Halyard doğrulama kodu',
@@ -335,6 +340,7 @@ export const identity: Catalogue = {
     'identity.reasonRequired': 'Lütfen bir neden belirtin',
     'identity.freezeEndInvalid': 'Bitiş, başlangıçtan sonra ve gelecekte olmalıdır',
     'identity.notFrozen': 'Bu kullanıcının yürürlükte bir dondurması yok',
+    'identity.sessionNotFound': 'Bu oturum zaten sona ermiş veya başka bir kullanıcıya ait',
   },
   vi: {
     'identity.codeMailSubject': 'Mã xác minh Halyard',
@@ -391,6 +397,7 @@ export const identity: Catalogue = {
     'identity.reasonRequired': 'Vui lòng nêu lý do',
     'identity.freezeEndInvalid': 'Thời điểm kết thúc phải sau thời điểm bắt đầu và ở tương lai',
     'identity.notFrozen': 'Người dùng này không có lệnh đóng băng nào đang hiệu lực',
+    'identity.sessionNotFound': 'Phiên này đã kết thúc hoặc thuộc về người dùng khác',
   },
   id: {
     'identity.codeMailSubject': 'Kode verifikasi Halyard',
@@ -448,6 +455,7 @@ export const identity: Catalogue = {
     'identity.reasonRequired': 'Berikan alasan',
     'identity.freezeEndInvalid': 'Waktu akhir harus setelah waktu mulai dan di masa depan',
     'identity.notFrozen': 'Pengguna ini tidak memiliki pembekuan yang berlaku',
+    'identity.sessionNotFound': 'Sesi ini sudah berakhir atau milik pengguna lain',
   },
   ru: {
     'identity.codeMailSubject': 'Код подтверждения Halyard',
@@ -504,5 +512,6 @@ export const identity: Catalogue = {
     'identity.reasonRequired': 'Укажите причину',
     'identity.freezeEndInvalid': 'Окончание должно быть позже начала и в будущем',
     'identity.notFrozen': 'У этого пользователя нет действующей заморозки',
+    'identity.sessionNotFound': 'Этот сеанс уже завершён или принадлежит другому пользователю',
   },
 };

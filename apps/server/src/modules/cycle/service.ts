@@ -188,6 +188,11 @@ export class CycleService {
     return this.infoOf(this.listed(coins));
   }
 
+  /** Open contracts waiting for their settlement, and whether new ones must wait (the back office's dashboard). */
+  workload(): { openOrders: number; full: boolean } {
+    return { openOrders: this.settlement.openCount, full: this.settlement.full };
+  }
+
   positions(userId: number, coins: Coins | null): CyclePosition[] {
     const pairId = coins ? this.listed(coins).pair.autoid : null;
     return this.settlement.openOf(userId, pairId).map((order) => positionView({ order, settlement: null }));

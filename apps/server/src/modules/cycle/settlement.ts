@@ -344,6 +344,11 @@ export class SettlementEngine {
     return this.open.full;
   }
 
+  /** How many open orders wait for their settlement (the back office's dashboard). */
+  get openCount(): number {
+    return this.open.size;
+  }
+
   /** Takes an order whose acceptance has committed. */
   opened(order: OrderRow): void {
     this.open.add(order);

@@ -829,6 +829,11 @@ export class FiatService {
     }
   }
 
+  /** How many orders are under appeal (the back office's dashboard). */
+  openAppealCount(): Promise<number> {
+    return sql.appealCount(this.options.db);
+  }
+
   /** The orders under appeal, each with the evidence its kind asks for in the operator's language. */
   async appeals(limit: number, locale: Locale): Promise<FiatAppeal[]> {
     const rows = await sql.appeals(this.options.db, limit);

@@ -329,6 +329,15 @@ export const fiatStore = {
       .execute();
   },
 
+  async appealCount(db: Executor): Promise<number> {
+    const row = await db
+      .selectFrom('fiat_orders')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('state', '=', 'appeal')
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  },
+
   appeals(db: Executor, limit: number): Promise<OrderRow[]> {
     return db
       .selectFrom('fiat_orders')

@@ -291,6 +291,11 @@ export class FuturesEngine {
     for (const row of await selectActiveTriggers(db)) this.triggers.set(row.autoid, row);
   }
 
+  /** Commands waiting in the queue (the back office's dashboard). */
+  get queued(): number {
+    return this.queue.length;
+  }
+
   market(contractId: number): ContractMarket {
     const market = this.markets.get(contractId);
     if (!market) throw notFound('futures.contractNotFound');

@@ -499,6 +499,17 @@ export class FuturesService {
       .map((row) => this.triggerView(row));
   }
 
+  /** The engine's queue and what it holds open (the back office's dashboard). */
+  workload(): { queued: number; openOrders: number; openPositions: number; triggers: number } {
+    const { engine } = this;
+    return {
+      queued: engine.queued,
+      openOrders: engine.open.size,
+      openPositions: engine.positions.size,
+      triggers: engine.triggers.size,
+    };
+  }
+
   async idle(): Promise<void> {
     await this.engine.idle();
   }

@@ -9,7 +9,14 @@ import { IdentityService } from './service.ts';
 
 export type { Mailer, Messengers, SmsSender } from './messenger.ts';
 export type { AuditEntry, FreezeView, KycStatus, LoginResult, UserInfo, UserSummary } from './model.ts';
-export { IdentityService, type StoredImage, uploadNameOf } from './service.ts';
+export {
+  type ClientInfo,
+  IdentityService,
+  type StoredImage,
+  type UserSummaryRow,
+  uploadNameOf,
+} from './service.ts';
+export type { UserSearch } from './store.ts';
 
 /** What createApp exposes as `app.identity`: the service and the ready `token` guard. */
 export interface IdentityModule {

@@ -6,7 +6,13 @@ import { epochMsField, idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { readUploadedFile } from '../../http/uploads.ts';
-import { CODE_PURPOSES, type CodePurpose, type IdentityService, type StoredImage } from './service.ts';
+import {
+  type ClientInfo,
+  CODE_PURPOSES,
+  type CodePurpose,
+  type IdentityService,
+  type StoredImage,
+} from './service.ts';
 
 /** Code requests cost a message each: few per client per minute. */
 const CODE_RATE_LIMIT = { rateLimit: { max: 5, timeWindow: '1 minute' } };
@@ -136,7 +142,7 @@ function registerAccountRoutes(http: FastifyInstance, { service }: IdentityRoute
         },
       },
     },
-    async (request) => ok(await service.register(request.body), 'identity.registered'),
+    async (request) => ok(await service.register(request.body, clientOf(request)), 'identity.registered'),
   );
 
   http.post<{ Body: AccountBody & { password: string; device?: string } }>(
@@ -153,7 +159,7 @@ function registerAccountRoutes(http: FastifyInstance, { service }: IdentityRoute
         },
       },
     },
-    async (request) => ok(await service.login(request.body), 'identity.loggedIn'),
+    async (request) => ok(await service.login(request.body, clientOf(request)), 'identity.loggedIn'),
   );
 
   const resetBody = (field: 'phone' | 'email') => ({
@@ -235,8 +241,17 @@ function registerWalletRoutes(http: FastifyInstance, { service }: IdentityRouteO
         },
       },
     },
-    async (request) => ok(await service.loginByAddress(request.body), 'identity.loggedIn'),
+    async (request) => ok(await service.loginByAddress(request.body, clientOf(request)), 'identity.loggedIn'),
   );
+}
+
+/** A user agent is kept at most this long: it is the client's to write. */
+const USER_AGENT_MAX = 512;
+
+/** Where a sign-in comes from, for the login history (the address as the trusted proxies resolve it). */
+function clientOf(request: FastifyRequest): ClientInfo {
+  const agent = request.headers['user-agent'];
+  return { ip: request.ip || null, userAgent: agent ? agent.slice(0, USER_AGENT_MAX) : null };
 }
 
 function sessionToken(request: FastifyRequest): string {

@@ -3,7 +3,13 @@
 // the checks other modules call) share the store, the clock and the caches.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type Locale, translate } from '@halyard/protocol';
+import {
+  type AdminKycSubmission,
+  type AdminLoginEntry,
+  type AdminSession,
+  type Locale,
+  translate,
+} from '@halyard/protocol';
 import {
   type CalendarDay,
   checkIdCard,
@@ -54,9 +60,13 @@ import {
   type FreezeRow,
   isUniqueViolation,
   type KycState,
+  type KycSubmissionRow,
+  type LoginMethod,
+  type LoginOutcome,
   identityStore as sql,
   type UploadRow,
   type UserRow,
+  type UserSearch,
 } from './store.ts';
 
 export const CODE_PURPOSES = ['register', 'reset', 'bind', 'fund'] as const;
@@ -93,6 +103,22 @@ export interface IdentityServiceOptions {
   messengers: Messengers;
 }
 
+/** Where a request comes from, as the login history and the sessions list keep it. */
+export interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+const UNKNOWN_CLIENT: ClientInfo = { ip: null, userAgent: null };
+
+/** One sign-in attempt as the login history records it. */
+interface LoginAttempt {
+  account: string;
+  method: LoginMethod;
+  device: string;
+  client: ClientInfo;
+}
+
 /** "2026-01-02 03:04 UTC": how a time appears inside a message. */
 export function formatUtc(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -101,6 +127,45 @@ export function formatUtc(ms: number): string {
 function calendarDay(ms: number): CalendarDay {
   const date = new Date(ms);
   return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+}
+
+/** A user row without its secrets, as the back office lists it. */
+export interface UserSummaryRow {
+  id: number;
+  email: string | null;
+  areaCode: string | null;
+  phone: string | null;
+  walletAddress: string | null;
+  invitationCode: string;
+  parentId: number | null;
+  createdAt: number;
+}
+
+function summaryRow(row: UserRow): UserSummaryRow {
+  return {
+    id: Number(row.id),
+    email: row.email,
+    areaCode: row.area_code,
+    phone: row.phone,
+    walletAddress: row.wallet_address,
+    invitationCode: row.invitation_code,
+    parentId: row.parent_id === null ? null : Number(row.parent_id),
+    createdAt: Number(row.created_at),
+  };
+}
+
+function kycSubmissionView(row: KycSubmissionRow): AdminKycSubmission {
+  return {
+    id: Number(row.id),
+    name: row.real_name,
+    idNumber: row.id_number,
+    photoUrl: row.photo_url,
+    state: row.state,
+    reason: row.reason,
+    submittedAt: Number(row.submitted_at),
+    decidedAt: row.decided_at === null ? null : Number(row.decided_at),
+    decidedBy: row.decided_by,
+  };
 }
 
 function freezeView(row: FreezeRow): FreezeView {
@@ -141,16 +206,18 @@ export class IdentityService implements SessionResolver {
     return session ? { id: session.userId } : null;
   }
 
-  private async openSession(userId: number, device: string): Promise<string> {
+  private async openSession(userId: number, attempt: LoginAttempt): Promise<string> {
     const token = newSessionToken();
     const now = this.clock.now();
     await sql.insertSession(this.db, {
       token_hash: sha256Hex(token),
       user_id: userId,
-      device,
+      device: attempt.device,
       created_at: now,
       expires_at: now + this.config.sessionTtlMs,
       revoked_at: null,
+      ip: attempt.client.ip,
+      user_agent: attempt.client.userAgent,
     });
     return token;
   }
@@ -161,9 +228,28 @@ export class IdentityService implements SessionResolver {
     this.checks.forgetSession(tokenHash);
   }
 
-  private async loginResult(userId: number, device: string): Promise<LoginResult> {
-    const token = await this.openSession(userId, device);
+  /** Opens a session for a successful attempt and writes it to the login history. */
+  private async signIn(userId: number, attempt: LoginAttempt): Promise<LoginResult> {
+    const token = await this.openSession(userId, attempt);
+    await this.recordLogin(attempt, userId, 'success');
     return { member: await this.userInfo(userId), token };
+  }
+
+  private async recordLogin(
+    attempt: LoginAttempt,
+    userId: number | null,
+    result: LoginOutcome,
+  ): Promise<void> {
+    await sql.insertLoginHistory(this.db, {
+      user_id: userId,
+      account: attempt.account,
+      method: attempt.method,
+      result,
+      ip: attempt.client.ip,
+      user_agent: attempt.client.userAgent,
+      device: attempt.device,
+      at: this.clock.now(),
+    });
   }
 
   // ── verification codes ─────────────────────────────────────────────────
@@ -314,6 +400,7 @@ export class IdentityService implements SessionResolver {
       agreed: boolean;
       device?: string | undefined;
     },
+    client: ClientInfo = UNKNOWN_CLIENT,
   ): Promise<LoginResult> {
     const account = parseAccount(input);
     throwIf(checkPassword(input.password));
@@ -330,7 +417,12 @@ export class IdentityService implements SessionResolver {
       password_hash: await hashPassword(input.password, this.config.passwordHashCost),
       parent_id: parentId,
     });
-    return this.loginResult(userId, input.device ?? 'web');
+    return this.signIn(userId, {
+      account: accountAddress(account),
+      method: 'register',
+      device: input.device ?? 'web',
+      client,
+    });
   }
 
   /**
@@ -364,14 +456,33 @@ export class IdentityService implements SessionResolver {
     });
   }
 
-  async login(input: AccountInput & { password: string; device?: string | undefined }): Promise<LoginResult> {
+  /** A password login; every attempt, refused or not, goes to the login history. */
+  async login(
+    input: AccountInput & { password: string; device?: string | undefined },
+    client: ClientInfo = UNKNOWN_CLIENT,
+  ): Promise<LoginResult> {
     const account = parseAccount(input);
+    const address = accountAddress(account);
+    const attempt: LoginAttempt = {
+      account: address,
+      method: 'password',
+      device: input.device ?? 'web',
+      client,
+    };
     const user = await this.userByAccount(account);
-    const passed = await this.guardedCheck(`login:${accountAddress(account)}`, () =>
+    const passed = await this.guardedCheck(`login:${address}`, () =>
       verifyPassword(user?.password_hash ?? null, input.password),
-    );
-    if (!user || !passed) throw badRequest('identity.loginFailed');
-    return this.loginResult(user.id, input.device ?? 'web');
+    ).catch(async (error: unknown) => {
+      if (error instanceof AppError && error.key === 'identity.tooManyAttempts') {
+        await this.recordLogin(attempt, user?.id ?? null, 'locked');
+      }
+      throw error;
+    });
+    if (!user || !passed) {
+      await this.recordLogin(attempt, user?.id ?? null, user ? 'wrongPassword' : 'unknownAccount');
+      throw badRequest('identity.loginFailed');
+    }
+    return this.signIn(user.id, attempt);
   }
 
   /** Forgotten password: a code to the account sets a new one, ends every session and starts the 24 h lock. */
@@ -437,13 +548,36 @@ export class IdentityService implements SessionResolver {
     return { nonce, domain, uri: this.config.siweUri, chainIds: [1, 56], expiresAt };
   }
 
-  async loginByAddress(input: {
-    message: string;
-    signature: Hex;
-    address?: string | undefined;
-    parent?: string | undefined;
-    device?: string | undefined;
-  }): Promise<LoginResult> {
+  async loginByAddress(
+    input: {
+      message: string;
+      signature: Hex;
+      address?: string | undefined;
+      parent?: string | undefined;
+      device?: string | undefined;
+    },
+    client: ClientInfo = UNKNOWN_CLIENT,
+  ): Promise<LoginResult> {
+    const device = input.device ?? 'web';
+    try {
+      return await this.walletSignIn(input, device, client);
+    } catch (error) {
+      // A refused signature is recorded against the address it claimed, if it named one.
+      if (error instanceof AppError) {
+        const claimed = input.address ?? '';
+        const owner = claimed ? await sql.userByWallet(this.db, claimed) : undefined;
+        const attempt: LoginAttempt = { account: claimed || 'wallet', method: 'wallet', device, client };
+        await this.recordLogin(attempt, owner?.id ?? null, 'failed');
+      }
+      throw error;
+    }
+  }
+
+  private async walletSignIn(
+    input: { message: string; signature: Hex; address?: string | undefined; parent?: string | undefined },
+    device: string,
+    client: ClientInfo,
+  ): Promise<LoginResult> {
     const now = this.clock.now();
     const login = await verifySiweLogin(input.message, input.signature, {
       domains: this.config.siweDomains,
@@ -464,7 +598,7 @@ export class IdentityService implements SessionResolver {
         password_hash: null,
         parent_id: await this.inviterId(input.parent),
       }));
-    return this.loginResult(userId, input.device ?? 'web');
+    return this.signIn(userId, { account: login.address, method: 'wallet', device, client });
   }
 
   // ── profile ────────────────────────────────────────────────────────────
@@ -795,6 +929,83 @@ export class IdentityService implements SessionResolver {
       userId: row.user_id,
       details: JSON.parse(row.details) as Record<string, unknown>,
     }));
+  }
+
+  // ── what the back office reads (issue 18) ──────────────────────────────
+
+  /** Users matching the search (see UserSearch), newest first; contact fields as stored. */
+  async searchUsers(
+    search: UserSearch,
+    page: number,
+    limit: number,
+  ): Promise<{ rows: UserSummaryRow[]; total: number }> {
+    const { rows, total } = await sql.searchUsers(this.db, search, (page - 1) * limit, limit);
+    return { rows: rows.map(summaryRow), total };
+  }
+
+  /** How many users there are, and how many registered at or after `since`. */
+  userCounts(since: number): Promise<{ total: number; since: number }> {
+    return sql.userCounts(this.db, since);
+  }
+
+  /** Submissions waiting for a decision (the KYC queue's length). */
+  kycQueueLength(): Promise<number> {
+    return sql.kycCount(this.db, 'review');
+  }
+
+  /** A user's page: the account, its freeze in force and the latest identity submission (with its fields). */
+  async operatorProfile(userId: number) {
+    const user = await this.requireUserRow(userId);
+    const [submission, freeze] = await Promise.all([
+      sql.latestKyc(this.db, userId),
+      sql.activeFreeze(this.db, userId, this.clock.now()),
+    ]);
+    return {
+      ...summaryRow(user),
+      hasLoginPassword: user.password_hash !== null,
+      hasFundPassword: user.pay_password_hash !== null,
+      lockedUntil: this.liveLock(user),
+      freeze: freeze ? freezeView(freeze) : null,
+      kyc: submission?.state ?? ('none' as const),
+      kycSubmission: submission ? kycSubmissionView(submission) : null,
+    };
+  }
+
+  async loginHistory(userId: number, limit: number): Promise<AdminLoginEntry[]> {
+    const rows = await sql.loginHistoryOf(this.db, userId, limit);
+    return rows.map((row) => ({
+      id: Number(row.id),
+      at: Number(row.at),
+      account: row.account,
+      method: row.method,
+      result: row.result,
+      ip: row.ip,
+      userAgent: row.user_agent,
+      device: row.device,
+    }));
+  }
+
+  async liveSessions(userId: number): Promise<AdminSession[]> {
+    const rows = await sql.liveSessionsOf(this.db, userId, this.clock.now());
+    return rows.map((row) => ({
+      id: Number(row.id),
+      device: row.device,
+      ip: row.ip,
+      userAgent: row.user_agent,
+      createdAt: Number(row.created_at),
+      expiresAt: Number(row.expires_at),
+    }));
+  }
+
+  /**
+   * An operator ends one of a user's sessions: its next request answers 401.
+   * (The operator's request itself is written to the audit trail by the
+   * operators module, as every /admin write is.)
+   */
+  async revokeSession(userId: number, sessionId: number): Promise<void> {
+    const tokenHash = await sql.revokeSessionOf(this.db, userId, sessionId, this.clock.now());
+    if (tokenHash === null) throw notFound('identity.sessionNotFound');
+    this.checks.forgetSession(tokenHash);
   }
 
   // ── what other modules call ────────────────────────────────────────────

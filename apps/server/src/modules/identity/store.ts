@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable } from 'kysely';
+import { type Generated, type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../store/database.ts';
 
 export interface UsersTable {
@@ -24,6 +24,28 @@ export interface SessionsTable {
   created_at: number;
   expires_at: number;
   revoked_at: number | null;
+  /** Where the session was opened from (migration 029; null for older sessions). */
+  ip: string | null;
+  user_agent: string | null;
+}
+
+/** How an attempt signed in: a password, a wallet signature, or the registration itself. */
+export type LoginMethod = 'password' | 'wallet' | 'register';
+/** `unknownAccount`: nobody has the account named; `locked`: refused by the brute-force guard unchecked. */
+export type LoginOutcome = 'success' | 'wrongPassword' | 'unknownAccount' | 'locked' | 'failed';
+
+/** Every sign-in attempt (migration 029): the operator's login history of a user. */
+export interface LoginHistoryTable {
+  id: Generated<number>;
+  user_id: number | null;
+  /** The account as it was named: an email, "+86 138…", or a wallet address. */
+  account: string;
+  method: LoginMethod;
+  result: LoginOutcome;
+  ip: string | null;
+  user_agent: string | null;
+  device: string;
+  at: number;
 }
 
 export interface VerificationCodesTable {
@@ -112,6 +134,7 @@ declare module '../../store/database.ts' {
     kyc_submissions: KycSubmissionsTable;
     freezes: FreezesTable;
     operator_audit_log: OperatorAuditLogTable;
+    login_history: LoginHistoryTable;
   }
 }
 
@@ -121,6 +144,25 @@ export type KycSubmissionRow = Selectable<KycSubmissionsTable>;
 export type FreezeRow = Selectable<FreezesTable>;
 export type AuditRow = Selectable<OperatorAuditLogTable>;
 export type UploadRow = Selectable<UploadsTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type LoginHistoryRow = Selectable<LoginHistoryTable>;
+
+/** What an operator's user search may match; each part is optional and any match counts. */
+export interface UserSearch {
+  id: number | null;
+  /** Matched as a part of the email or phone, case-insensitively (LIKE wildcards escaped). */
+  contains: string;
+  /** Matched whole: an invitation code (upper case) or a wallet address (lower case). */
+  invitationCode: string;
+  walletAddress: string;
+  /** Owners of a matching deposit address (the wallet module's, looked up by the caller). */
+  userIds: readonly number[];
+}
+
+/** `text` as a LIKE pattern that matches it literally anywhere (escape character `\`). */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
 
 /** True for the error SQLite or PostgreSQL throws when an insert breaks a unique index. */
 export function isUniqueViolation(error: unknown): boolean {
@@ -170,6 +212,50 @@ export const identityStore = {
       .execute();
   },
 
+  /** Users matching any part of `search`, newest first, and how many match in all. */
+  async searchUsers(
+    db: Executor,
+    search: UserSearch,
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: UserRow[]; total: number }> {
+    const pattern = containsPattern(search.contains);
+    const matching = db.selectFrom('users').where((eb) => {
+      const parts = [
+        eb(sql<string>`lower(email)`, 'like', sql<string>`${pattern} escape '\\'`),
+        eb(
+          sql<string>`coalesce(area_code, '') || ' ' || coalesce(phone, '')`,
+          'like',
+          sql<string>`${pattern} escape '\\'`,
+        ),
+        eb('invitation_code', '=', search.invitationCode),
+        eb(sql<string>`lower(wallet_address)`, '=', search.walletAddress),
+      ];
+      if (search.id !== null) parts.push(eb('id', '=', search.id));
+      if (search.userIds.length > 0) parts.push(eb('id', 'in', [...search.userIds]));
+      return eb.or(parts);
+    });
+    const [rows, count] = await Promise.all([
+      matching.selectAll().orderBy('id', 'desc').offset(offset).limit(limit).execute(),
+      matching.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  },
+
+  /** How many users there are, and how many registered at or after `since`. */
+  async userCounts(db: Executor, since: number): Promise<{ total: number; since: number }> {
+    const row = await db
+      .selectFrom('users')
+      .select((eb) => [
+        eb.fn.countAll<number | string>().as('total'),
+        eb.fn
+          .sum<number | string | null>(eb.case().when('created_at', '>=', since).then(1).else(0).end())
+          .as('recent'),
+      ])
+      .executeTakeFirstOrThrow();
+    return { total: Number(row.total), since: Number(row.recent ?? 0) };
+  },
+
   async updateUser(
     db: Executor,
     id: number,
@@ -206,6 +292,37 @@ export const identityStore = {
       .where('token_hash', '=', tokenHash)
       .where('revoked_at', 'is', null)
       .execute();
+  },
+
+  /** A user's sessions neither revoked nor expired at `now`, newest first. */
+  liveSessionsOf(db: Executor, userId: number, now: number): Promise<SessionRow[]> {
+    return db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .orderBy('id', 'desc')
+      .execute();
+  },
+
+  /** Revokes one live session of a user; answers its token hash, or null when it is not theirs or not live. */
+  async revokeSessionOf(
+    db: Executor,
+    userId: number,
+    sessionId: number,
+    now: number,
+  ): Promise<string | null> {
+    const row = await db
+      .updateTable('sessions')
+      .set({ revoked_at: now })
+      .where('id', '=', sessionId)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning('token_hash')
+      .executeTakeFirst();
+    return row?.token_hash ?? null;
   },
 
   /** Revokes every live session of a user except the one with `keepTokenHash` (null: all). */
@@ -302,6 +419,21 @@ export const identityStore = {
     await db.deleteFrom('login_failures').where('account', '=', account).execute();
   },
 
+  // ── login history ────────────────────────────────────────────────────
+  async insertLoginHistory(db: Executor, entry: Insertable<LoginHistoryTable>): Promise<void> {
+    await db.insertInto('login_history').values(entry).execute();
+  },
+
+  loginHistoryOf(db: Executor, userId: number, limit: number): Promise<LoginHistoryRow[]> {
+    return db
+      .selectFrom('login_history')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  },
+
   // ── SIWE nonces ──────────────────────────────────────────────────────
   async insertNonce(db: Executor, nonce: Insertable<SiweNoncesTable>): Promise<void> {
     await db.insertInto('siwe_nonces').values(nonce).execute();
@@ -341,6 +473,15 @@ export const identityStore = {
 
   kycById(db: Executor, id: number): Promise<KycSubmissionRow | undefined> {
     return db.selectFrom('kyc_submissions').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  async kycCount(db: Executor, state: KycState): Promise<number> {
+    const row = await db
+      .selectFrom('kyc_submissions')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('state', '=', state)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
   },
 
   kycByState(db: Executor, state: KycState, limit: number): Promise<KycSubmissionRow[]> {

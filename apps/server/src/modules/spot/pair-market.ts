@@ -204,6 +204,11 @@ export class PairMarket {
     return last ? Dec.parse(last.price) : this.options.indexPrice();
   }
 
+  /** Commands waiting in the write queue, and orders resting in the book (the back office's dashboard). */
+  workload(): { queued: number; openOrders: number } {
+    return { queued: this.queue.length, openOrders: this.open.size };
+  }
+
   /** The open orders of one owner in this pair, oldest first. */
   openOrdersOf(owner: string): OrderRow[] {
     return [...this.open.values()].filter((row) => row.owner === owner);

@@ -274,6 +274,14 @@ export class SpotService {
     return { list, count, page, limit };
   }
 
+  /** Per pair: commands waiting in its write queue and orders resting in its book (the back office's dashboard). */
+  workload(): { pair: string; queued: number; openOrders: number }[] {
+    return this.pairs().map((market) => ({
+      pair: `${market.pair.tradcoin}/${market.pair.maincoin}`,
+      ...market.workload(),
+    }));
+  }
+
   /** Waits until every pair's queue is empty (shutdown, tests). */
   async idle(): Promise<void> {
     await Promise.all(this.pairs().map((market) => market.idle()));

@@ -82,6 +82,8 @@ interface SeenLog {
 export class ChainWatcher {
   private readonly chainId: ChainId;
   private polling: Promise<PollReport> | null = null;
+  /** The head read by the last finished poll, and when it finished (the dashboard's height and lag). */
+  lastPoll: { head: number; at: number } | null = null;
 
   constructor(private readonly options: WatcherOptions) {
     this.chainId = options.reader.chainId;
@@ -140,6 +142,7 @@ export class ChainWatcher {
     await sql.setCursor(db, this.chainId, cursor);
     await this.confirm(coins, hashes, report);
     report.reversed += await this.retryUnpaidReversals();
+    this.lastPoll = { head, at: this.options.clock.now() };
     return report;
   }
 

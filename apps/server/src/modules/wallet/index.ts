@@ -11,6 +11,7 @@ import { AssetsService, type FuturesExposureSource } from './assets.ts';
 import { demoCoinChains, parseCoinFile } from './coins.ts';
 import { CHAIN_IDS, type ChainId, type LocalChainSettings, type WalletConfig } from './config.ts';
 import { deployDemoTokens, type LocalChain, startLocalChain } from './local-chain.ts';
+import { WalletOperatorReads } from './operator-reads.ts';
 import { registerWalletRoutes } from './routes.ts';
 import { WalletService } from './service.ts';
 import { walletStore } from './store.ts';
@@ -19,12 +20,16 @@ export { AssetsService, type FuturesExposure, type FuturesExposureSource } from 
 export type { ChainWatcher, PollReport } from './chain-watcher.ts';
 export type { CoinChain } from './coins.ts';
 export { type ChainId, loadWalletConfig, type WalletConfig } from './config.ts';
+export { type HotCoinBalance, WalletOperatorReads } from './operator-reads.ts';
 export { WalletService } from './service.ts';
+export type { DepositState } from './store.ts';
 
 /** What createApp exposes as `app.wallet`. */
 export interface WalletModule {
   service: WalletService;
   assets: AssetsService;
+  /** What the back office reads: deposits, the day's flows, watchers, hot balances (issue 18). */
+  reads: WalletOperatorReads;
   registerRoutes(http: FastifyInstance): void;
   /** Demo: the coin rows of the play tokens (their addresses are known before the chain runs). */
   seedDemo(): Promise<void>;
@@ -92,6 +97,7 @@ export function createWalletModule(options: WalletModuleOptions): WalletModule {
   return {
     service,
     assets,
+    reads: new WalletOperatorReads(store.db, service),
     registerRoutes: (http) =>
       registerWalletRoutes(http, {
         wallet: service,

@@ -208,6 +208,11 @@ export class WalletService {
     return this.rpcUrls.get(chainId) ?? null;
   }
 
+  /** The hot wallet's address, or null without a hot-wallet key (withdrawals then wait). */
+  hotAddress(): Address | null {
+    return this.sender?.hotAddress ?? null;
+  }
+
   // ── coins ──────────────────────────────────────────────────────────────
 
   coins(): Promise<CoinChain[]> {

@@ -309,6 +309,75 @@ export const walletStore = {
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
   },
 
+  // ── what the back office reads (issue 18) ──────────────────────────────
+
+  /** The users a deposit address (checksummed) was handed to, on any chain. */
+  async depositAddressUsers(db: Executor, address: Address): Promise<number[]> {
+    const rows = await db
+      .selectFrom('wallet_deposit_addresses')
+      .select('user_id')
+      .where('address', '=', address)
+      .execute();
+    return rows.map((row) => Number(row.user_id));
+  },
+
+  /** Every deposit, newest first, of a coin and state when given, and how many there are in all. */
+  async depositsPage(
+    db: Executor,
+    filter: { coin: string | null; state: DepositState | null },
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: DepositRow[]; total: number }> {
+    let query = db.selectFrom('wallet_deposits');
+    if (filter.coin) query = query.where('coin', '=', filter.coin);
+    if (filter.state) query = query.where('state', '=', filter.state);
+    const [rows, count] = await Promise.all([
+      query
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .offset(offset)
+        .limit(limit)
+        .execute(),
+      query.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  },
+
+  /** Coin and amount of the deposits and withdrawals created at or after `since` and not rejected. */
+  async flowsSince(
+    db: Executor,
+    since: number,
+  ): Promise<{
+    deposits: { coin: string; amount: string }[];
+    withdrawals: { coin: string; amount: string }[];
+  }> {
+    const [deposits, withdrawals] = await Promise.all([
+      db
+        .selectFrom('wallet_deposits')
+        .select(['coin', 'amount'])
+        .where('created_at', '>=', since)
+        .where('state', '<>', 'rejected')
+        .execute(),
+      db
+        .selectFrom('wallet_withdrawals')
+        .select(['coin', 'amount'])
+        .where('created_at', '>=', since)
+        .where('state', '<>', 'rejected')
+        .execute(),
+    ]);
+    return { deposits, withdrawals };
+  },
+
+  async withdrawalCount(db: Executor, state: WithdrawalState): Promise<number> {
+    const row = await db
+      .selectFrom('wallet_withdrawals')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('state', '=', state)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  },
+
   // ── chain cursor ───────────────────────────────────────────────────────
 
   async cursor(db: Executor, chainId: ChainId): Promise<number | null> {

@@ -1,0 +1,230 @@
+import { Dec } from '@halyard/money';
+import type { AdminDepositPage, BooksCheck, Dashboard, FiatOrder } from '@halyard/protocol';
+import type { Address } from 'viem';
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TINY_PNG, uniqueIdNumber } from '../identity/test-support.ts';
+import {
+  CHAIN,
+  expectHealthyLedger,
+  expectOk,
+  FUND_PASSWORD,
+  get,
+  type Harness,
+  plainUser,
+  post,
+  startTestChain,
+  startWalletHarness,
+  type TestChain,
+  type TestUser,
+  verifiedUser,
+} from '../wallet/test-support.ts';
+import { operatorHeaders } from './test-support.ts';
+
+const DAY_MS = 86_400_000;
+
+let chain: TestChain;
+let h: Harness;
+let finance: Record<string, string>;
+let content: Record<string, string>;
+
+/**
+ * One seeded day, every figure below counted by hand from it: a user who
+ * registered yesterday, then today a depositor (20,000 USDT from the chain)
+ * who asks to withdraw 12,000 (above the 10,000 review threshold) and rests a
+ * 0.5 BTC buy at 1,000, a buyer whose fiat order is under appeal, and a user
+ * whose identity submission waits for review.
+ */
+let depositor: TestUser;
+let hotAddress: Address;
+
+beforeAll(async () => {
+  chain = await startTestChain();
+  h = await startWalletHarness(chain);
+  await plainUser(h);
+  h.clock.advance(DAY_MS);
+  // Signed in after the day passed: an operator session ends when idle.
+  finance = await operatorHeaders(h, 'finance');
+  content = await operatorHeaders(h, 'content');
+
+  depositor = await verifiedUser(h);
+  const { address } = await h.app.wallet.service.depositAddress(depositor.id, 'USDT', CHAIN);
+  await chain.send('USDT', address, '20000');
+  await chain.mine(3);
+  await h.app.wallet.service.pollAll();
+  const outside = privateKeyToAddress(generatePrivateKey());
+  const saved = await expectOk(
+    post(
+      h,
+      '/account/addAddress',
+      { coin: 'USDT', chain: CHAIN, address: outside, remark: 'cold' },
+      depositor.token,
+    ),
+  );
+  await expectOk(
+    post(
+      h,
+      '/account/sendCoinOrder',
+      {
+        coin: 'USDT',
+        chain: CHAIN,
+        address: (saved.data as { address: string }).address,
+        number: '12000',
+        payPassword: FUND_PASSWORD,
+      },
+      depositor.token,
+    ),
+  );
+  await h.app.spot.service.placeForUser(depositor.id, {
+    tradcoin: 'BTC',
+    maincoin: 'USDT',
+    side: 'buy',
+    style: 'limit',
+    price: '1000',
+    number: '0.5',
+  });
+
+  const buyer = await verifiedUser(h);
+  const order = (
+    await expectOk(
+      post(
+        h,
+        '/fiat/addFiatPayOrder',
+        { coin: 'USDT', fiat: 'CNY', amount: '725', payType: 'bank' },
+        buyer.token,
+      ),
+    )
+  ).data as FiatOrder;
+  const screenshot = await h.app.identity.service.saveUpload(buyer.id, TINY_PNG);
+  await expectOk(post(h, '/fiat/addFiatPayOrderImg', { id: order.id, img: screenshot.url }, buyer.token));
+  await expectOk(
+    post(
+      h,
+      '/fiat/appealFiatOrder',
+      { id: order.id, kind: 'paidNotReleased', reason: 'Paid at 10:02' },
+      buyer.token,
+    ),
+  );
+
+  const applicant = await plainUser(h);
+  const photo = await h.app.identity.service.saveUpload(applicant.id, TINY_PNG);
+  await h.app.identity.service.submitKyc(applicant.id, {
+    name: 'Wang Wu',
+    idNumber: uniqueIdNumber(),
+    photoUrl: photo.url,
+  });
+  hotAddress = h.app.wallet.service.hotAddress() ?? ('' as Address);
+}, 120_000);
+
+afterAll(async () => {
+  await expectHealthyLedger(h.store.db);
+  await h?.close();
+  await chain?.close();
+});
+
+async function dashboard(headers = finance): Promise<Dashboard> {
+  return (await expectOk(get(h, '/admin/dashboard', undefined, headers))).data as Dashboard;
+}
+
+describe('the dashboard', () => {
+  it('counts the seeded day', async () => {
+    const today = await dashboard();
+    expect(today.dayStart).toBe(Math.floor(h.clock.now() / DAY_MS) * DAY_MS);
+    expect(today.users).toEqual({ total: 4, newToday: 3 });
+    expect(today.depositsToday).toEqual({ count: 1, byCoin: [{ coin: 'USDT', count: 1, amount: '20000' }] });
+    expect(today.withdrawalsToday).toEqual({
+      count: 1,
+      byCoin: [{ coin: 'USDT', count: 1, amount: '12000' }],
+    });
+    expect(today.withdrawals).toEqual({ review: 1, flagged: 0 });
+    expect(today.openAppeals).toBe(1);
+    expect(today.kycQueue).toBe(1);
+  });
+
+  it('shows the ledger audit and the hot wallet against what users are owed', async () => {
+    const { books } = await dashboard();
+    expect(books.ledger).toMatchObject({ ok: true, breaches: [], checkedAt: h.clock.now() });
+    const usdt = books.solvency.find((entry) => entry.coin === 'USDT');
+    const hot = (await chain.tokenBalance('USDT', hotAddress)).toString();
+    // The depositor's 20,000 (12,001 and 500 of it held) is all users hold: the buyer's coin is still in escrow.
+    expect(usdt).toEqual({
+      coin: 'USDT',
+      liabilities: '20000',
+      custody: '20000',
+      hot: [
+        { chainId: 1, chain: 'ETH', address: hotAddress, balance: null, unavailable: 'noNode' },
+        { chainId: 56, chain: 'BNB', address: hotAddress, balance: hot, unavailable: null },
+      ],
+      hotTotal: hot,
+      hotCoverage: Dec.parse(hot).sub(Dec.parse('20000')).toString(),
+    });
+  });
+
+  it('keeps the books check until it is run again', async () => {
+    const first = (await dashboard()).books.ledger.checkedAt;
+    h.clock.advance(60_000);
+    expect((await dashboard()).books.ledger.checkedAt).toBe(first);
+    const rerun = (await expectOk(post(h, '/admin/dashboard/audit', {}, undefined, finance)))
+      .data as BooksCheck;
+    expect(rerun.ledger.checkedAt).toBe(h.clock.now());
+    expect((await dashboard()).books.ledger.checkedAt).toBe(h.clock.now());
+  });
+
+  it("shows each chain watcher's height and lag, and the engines' queues", async () => {
+    const { chains, engines } = await dashboard();
+    const polled = h.app.wallet.service.watchers.get(CHAIN)?.lastPoll;
+    expect(chains).toEqual([
+      {
+        chainId: 56,
+        chain: 'BNB',
+        connected: true,
+        head: polled?.head,
+        polledAt: polled?.at,
+        nextBlock: (polled?.head ?? 0) + 1,
+        lagBlocks: 0,
+      },
+      {
+        chainId: 1,
+        chain: 'ETH',
+        connected: false,
+        head: null,
+        polledAt: null,
+        nextBlock: null,
+        lagBlocks: null,
+      },
+    ]);
+    await chain.mine(2);
+    await h.app.wallet.service.pollAll();
+    expect((await dashboard()).chains[0]).toMatchObject({ head: (polled?.head ?? 0) + 2, lagBlocks: 0 });
+
+    expect(engines.spot.find((pair) => pair.pair === 'BTC/USDT')).toEqual({
+      pair: 'BTC/USDT',
+      queued: 0,
+      openOrders: 1,
+    });
+    expect(engines.spot.every((pair) => pair.queued === 0)).toBe(true);
+    expect(engines.futures).toEqual({ queued: 0, openOrders: 0, openPositions: 0, triggers: 0 });
+    expect(engines.cycle).toEqual({ openOrders: 0, full: false });
+    expect(engines.ledger).toEqual({ queued: 0 });
+  });
+
+  it('is refused to a role without dashboard.read', async () => {
+    expect((await get(h, '/admin/dashboard', undefined, content)).code).toBe(403);
+    expect((await post(h, '/admin/dashboard/audit', {}, undefined, content)).code).toBe(403);
+  });
+});
+
+describe('the deposits list', () => {
+  it('lists deposits newest first, by coin and state', async () => {
+    const all = (await expectOk(get(h, '/admin/deposits', undefined, finance))).data as AdminDepositPage;
+    expect(all).toMatchObject({ total: 1, page: 1, limit: 20 });
+    expect(all.items).toMatchObject([
+      { userId: depositor.id, coin: 'USDT', chainId: 56, chain: 'BNB', amount: '20000', state: 'completed' },
+    ]);
+    const byState = (await expectOk(get(h, '/admin/deposits?coin=USDT&status=waiting', undefined, finance)))
+      .data as AdminDepositPage;
+    expect(byState).toMatchObject({ items: [], total: 0 });
+    expect((await get(h, '/admin/deposits?status=lost', undefined, finance)).code).toBe(400);
+    expect((await get(h, '/admin/deposits', undefined, content)).code).toBe(403);
+  });
+});
