@@ -9,7 +9,7 @@
  * verification fields, is written to the audit log.
  */
 
-/** A count and its per-coin sums (deposits or withdrawals of one UTC day). */
+/** A count and its per-coin sums: the deposits or withdrawals created in one UTC day and not rejected. */
 export interface DayFlow {
   count: number;
   byCoin: { coin: string; count: number; amount: string }[];
