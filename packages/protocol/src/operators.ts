@@ -152,6 +152,11 @@ export type OperatorLoginAnswer =
       enrolment: OperatorTotpEnrolment;
     };
 
+/** GET /admin/auth/bootstrap: `open` until an administrator exists (then the admin token is refused). */
+export interface OperatorBootstrapStatus {
+  open: boolean;
+}
+
 /** POST /admin/auth/bootstrap: the configured admin-token header names the first administrator. */
 export interface OperatorBootstrapRequest {
   email: string;

@@ -1,6 +1,7 @@
 import {
   OPERATOR_ROLES,
   type OperatorAuditQuery,
+  type OperatorBootstrapStatus,
   type OperatorCreateRequest,
   type OperatorLoginRequest,
 } from '@halyard/protocol';
@@ -39,6 +40,21 @@ export function registerOperatorRoutes(http: FastifyInstance, options: OperatorR
 
 function registerAuthRoutes(http: FastifyInstance, { service, adminToken }: OperatorRoutesOptions): void {
   const session = { preHandler: requireOperatorSession(service) };
+
+  http.get(
+    '/admin/auth/bootstrap',
+    {
+      schema: {
+        summary:
+          'Whether the first administrator may still be created with the admin token (the console offers it only then)',
+        tags: TAGS,
+      },
+    },
+    async () => {
+      const status: OperatorBootstrapStatus = { open: !(await service.administratorExists()) };
+      return ok(status);
+    },
+  );
 
   http.post<{ Body: { email: string; password: string } }>(
     '/admin/auth/bootstrap',
