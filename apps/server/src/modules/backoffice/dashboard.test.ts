@@ -3,6 +3,7 @@ import type { AdminDepositPage, BooksCheck, Dashboard, FiatOrder } from '@halyar
 import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userAccount } from '../../ledger/index.ts';
 import { TINY_PNG, uniqueIdNumber } from '../identity/test-support.ts';
 import {
   CHAIN,
@@ -168,6 +169,39 @@ describe('the dashboard', () => {
       .data as BooksCheck;
     expect(rerun.ledger.checkedAt).toBe(h.clock.now());
     expect((await dashboard()).books.ledger.checkedAt).toBe(h.clock.now());
+  });
+
+  it('reports a broken ledger in words, and healthy again once mended', async () => {
+    const account = userAccount(depositor.id, 'spot');
+    const row = await h.store.db
+      .selectFrom('ledger_accounts')
+      .select(['id', 'credits_posted'])
+      .where('owner', '=', String(account.owner))
+      .where('wallet', '=', account.wallet)
+      .where('asset', '=', 'USDT')
+      .executeTakeFirstOrThrow();
+    const tamper = (credits: string) =>
+      h.store.db
+        .updateTable('ledger_accounts')
+        .set({ credits_posted: credits })
+        .where('id', '=', row.id)
+        .execute();
+    await tamper('20001');
+    try {
+      const broken = (await expectOk(post(h, '/admin/dashboard/audit', {}, undefined, finance)))
+        .data as BooksCheck;
+      expect(broken.ledger.ok).toBe(false);
+      expect(broken.ledger.breaches).toContainEqual({
+        rule: 'account-totals',
+        detail: expect.stringContaining('creditsPosted is 20001 but its transfers add up to 20000'),
+      });
+      expect((await dashboard()).books.ledger.ok).toBe(false);
+    } finally {
+      await tamper(row.credits_posted);
+    }
+    const mended = (await expectOk(post(h, '/admin/dashboard/audit', {}, undefined, finance)))
+      .data as BooksCheck;
+    expect(mended.ledger).toMatchObject({ ok: true, breaches: [] });
   });
 
   it("shows each chain watcher's height and lag, and the engines' queues", async () => {
