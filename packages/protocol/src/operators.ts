@@ -202,7 +202,7 @@ export interface OperatorAuditRow {
   operatorId: number | null;
   /** The operator's e-mail (or the name recorded by older entries, or "bootstrap"). */
   operator: string;
-  /** e.g. "POST /admin/identity/freeze" or "view kyc.document". */
+  /** A write: its method and route ("POST /admin/identity/freeze"); a view: what was looked at ("upload.view"). */
   action: string;
   /** What was acted on or looked at (a user, a withdrawal, an upload), when known. */
   subject: string | null;

@@ -6,6 +6,7 @@ import { epochMsField, idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { readUploadedFile } from '../../http/uploads.ts';
+import { auditView } from '../operators/index.ts';
 import {
   type ClientInfo,
   CODE_PURPOSES,
@@ -446,7 +447,7 @@ function registerOperatorRoutes(
       preHandler: operatorGuard('pii.read'),
       schema: {
         summary:
-          'Identity verification submissions by state (oldest first); read a photo at /admin/uploads/<name>?operator=… (audited)',
+          'Identity verification submissions by state (oldest first); read a photo at /admin/uploads/<name> (audited); each read of the queue is audited too',
         tags: ['operator'],
         security: ADMIN,
         querystring: {
@@ -458,7 +459,14 @@ function registerOperatorRoutes(
         },
       },
     },
-    async (request) => ok(await service.kycQueue(request.query.state, request.query.limit)),
+    async (request) => {
+      const queue = await service.kycQueue(request.query.state, request.query.limit);
+      await auditView(request, {
+        action: 'kyc.queue.view',
+        details: { state: request.query.state, submissions: queue.map((submission) => submission.id) },
+      });
+      return ok(queue);
+    },
   );
 
   for (const approve of [true, false]) {
@@ -536,7 +544,7 @@ function registerOperatorRoutes(
     },
   );
 
-  http.get<{ Params: { name: string }; Querystring: { operator: string } }>(
+  http.get<{ Params: { name: string } }>(
     '/admin/uploads/:name',
     {
       preHandler: operatorGuard('pii.read'),
@@ -545,15 +553,20 @@ function registerOperatorRoutes(
         tags: ['operator'],
         security: ADMIN,
         params: uploadName,
-        querystring: {
-          type: 'object',
-          required: ['operator'],
-          properties: { operator: { ...operator, minLength: 1 } },
-        },
       },
     },
-    async (request, reply) =>
-      sendImage(reply, await service.readUploadAsOperator(request.params.name, request.query.operator)),
+    async (request, reply) => {
+      const { name } = request.params;
+      const found = await service.readUploadForOperator(name);
+      if (!found) throw notFound();
+      await auditView(request, {
+        action: 'upload.view',
+        subject: `upload:${name}`,
+        userId: found.userId,
+        details: { name },
+      });
+      return sendImage(reply, found.image);
+    },
   );
 
   http.get<{ Querystring: { userId?: number; limit: number } }>(

@@ -726,18 +726,11 @@ export class IdentityService implements SessionResolver {
     return this.uploadBytes(upload);
   }
 
-  /** An upload as an operator reads it; every view is written to the audit log first. */
-  async readUploadAsOperator(name: string, operator: string): Promise<StoredImage | null> {
+  /** An upload and its owner, as an operator reads it: the route writes the view to the audit trail first. */
+  async readUploadForOperator(name: string): Promise<{ image: StoredImage; userId: number } | null> {
     const upload = await sql.upload(this.db, name);
     if (!upload) return null;
-    await sql.appendAudit(this.db, {
-      at: this.clock.now(),
-      operator,
-      action: 'upload.view',
-      user_id: Number(upload.user_id),
-      details: JSON.stringify({ name }),
-    });
-    return this.uploadBytes(upload);
+    return { image: await this.uploadBytes(upload), userId: Number(upload.user_id) };
   }
 
   private async uploadBytes(upload: UploadRow): Promise<StoredImage> {

@@ -4,7 +4,7 @@ import type { Clock } from '../../clock.ts';
 import type { Executor } from '../../store/database.ts';
 import { type AuditRecord, operatorStore as store } from './store.ts';
 
-/** What an operator looked at: e.g. `{ action: 'kyc.document', subject: 'upload:…', userId: 7 }`. */
+/** What an operator looked at: e.g. `{ action: 'upload.view', subject: 'upload:…', userId: 7 }`. */
 export interface AuditedView {
   action: string;
   subject?: string | null;
@@ -147,7 +147,7 @@ export class AuditTrail {
     await store.appendAudit(this.db, {
       ...this.actor(request),
       at: this.clock.now(),
-      action: `view ${view.action}`,
+      action: view.action,
       subject: view.subject ?? null,
       user_id: view.userId ?? null,
       status: null,

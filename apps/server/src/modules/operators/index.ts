@@ -4,11 +4,12 @@ import type { PasswordHashCost } from '../../config.ts';
 import type { OperatorGuard } from '../../http/auth.ts';
 import type { Executor } from '../../store/database.ts';
 import { AuditTrail, registerAuditTrail } from './audit.ts';
-import { createOperatorGuard } from './guard.ts';
+import { createOperatorGuards, type GuardRule, guardBeforeParsing } from './guard.ts';
 import { registerOperatorRoutes } from './routes.ts';
 import { OperatorsService } from './service.ts';
 
 export { type AuditedView, auditView } from './audit.ts';
+export type { GuardRule } from './guard.ts';
 export { OperatorsService };
 
 /** What createApp holds as `app.operators`. */
@@ -17,6 +18,8 @@ export interface OperatorsModule {
   audit: AuditTrail;
   /** The preHandler factory every module's /admin routes take (`operatorGuard('kyc.review')`). */
   guard: OperatorGuard;
+  /** `METHOD /url` of every guarded route and what it asks, once the routes are registered. */
+  routeRules: ReadonlyMap<string, GuardRule>;
   /** The audit hook and the /admin/auth, /admin/operators and /admin/audit routes; before any other /admin route. */
   registerRoutes(http: FastifyInstance): void;
 }
@@ -34,12 +37,16 @@ export interface OperatorsModuleOptions {
 export function createOperatorsModule(options: OperatorsModuleOptions): OperatorsModule {
   const service = new OperatorsService(options);
   const audit = new AuditTrail(options.db, options.clock);
-  const guard = createOperatorGuard(service, options.adminToken);
+  const guards = createOperatorGuards(service, options.adminToken);
+  const guard = guards.guard;
+  const routeRules = new Map<string, GuardRule>();
   return {
     service,
     audit,
     guard,
+    routeRules,
     registerRoutes(http) {
+      guardBeforeParsing(http, guards, routeRules);
       registerAuditTrail(http, audit, options.onError);
       registerOperatorRoutes(http, { service, audit, guard, adminToken: options.adminToken });
     },

@@ -1,6 +1,7 @@
 import type { OperatorRole, OperatorStatus } from '@halyard/protocol';
 import { type Generated, type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../store/database.ts';
+import type { OperatorAuditLogTable } from '../identity/store.ts';
 
 export interface OperatorsTable {
   id: Generated<number>;
@@ -48,8 +49,8 @@ declare module '../../store/database.ts' {
 
 export type OperatorRecord = Selectable<OperatorsTable>;
 export type OperatorSessionRecord = Selectable<OperatorSessionsTable>;
-export type AuditRecord = Selectable<import('../identity/store.ts').OperatorAuditLogTable>;
-export type NewAuditRecord = Insertable<import('../identity/store.ts').OperatorAuditLogTable>;
+export type AuditRecord = Selectable<OperatorAuditLogTable>;
+export type NewAuditRecord = Insertable<OperatorAuditLogTable>;
 
 export interface AuditFilter {
   operatorId?: number;
@@ -60,7 +61,7 @@ export interface AuditFilter {
   to?: number;
 }
 
-/** `like` with the user's text taken literally: % and _ are escaped. */
+/** `like` with the user's text taken literally (% and _ escaped); callers compare in lower case. */
 function containing(text: string): string {
   return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
@@ -200,9 +201,9 @@ export const operatorStore = {
     if (filter.from !== undefined) query = query.where('at', '>=', filter.from);
     if (filter.to !== undefined) query = query.where('at', '<', filter.to);
     if (filter.action)
-      query = query.where(sql<boolean>`action like ${containing(filter.action)} escape '\\'`);
+      query = query.where(sql<boolean>`lower(action) like lower(${containing(filter.action)}) escape '\\'`);
     if (filter.subject)
-      query = query.where(sql<boolean>`subject like ${containing(filter.subject)} escape '\\'`);
+      query = query.where(sql<boolean>`lower(subject) like lower(${containing(filter.subject)}) escape '\\'`);
     const [rows, count] = await Promise.all([
       query.selectAll().orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
       query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
