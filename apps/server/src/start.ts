@@ -20,10 +20,12 @@ export async function startServer(clock: Clock = systemClock): Promise<void> {
   app.start();
   app.http.log.info(`Halyard on ${config.publicUrl} (${store.dialect}${config.demo ? ', demo' : ''})`);
   for (const warning of configWarnings(config)) app.http.log.warn(warning);
-  if (config.demo && !process.env.ADMIN_TOKEN) {
-    // A demo operator needs the generated token to try the /admin routes; a real
-    // deployment sets ADMIN_TOKEN and it is never printed.
-    app.http.log.info(`demo admin-token for /admin routes: ${config.adminToken}`);
+  if (config.demo && !process.env.ADMIN_TOKEN && !(await app.operators.service.administratorExists())) {
+    // The generated token names the first administrator in the console, and only
+    // until one exists; a real deployment sets ADMIN_TOKEN and it is never printed.
+    app.http.log.info(
+      `demo admin-token, to create the first administrator at ${config.publicUrl}/admin/: ${config.adminToken}`,
+    );
   }
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
