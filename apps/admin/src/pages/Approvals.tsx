@@ -132,6 +132,15 @@ export default function Approvals() {
               ),
           },
           { title: t('approvals.requestedAt'), dataIndex: 'requestedAt', width: 170, render: formatTime },
+          ...(status === 'pending'
+            ? []
+            : [
+                {
+                  title: t('approvals.decidedBy'),
+                  key: 'decidedBy',
+                  render: (_: unknown, approval: ApprovalView) => approval.decidedBy?.email ?? '—',
+                },
+              ]),
           {
             title: t('common.status'),
             dataIndex: 'status',

@@ -1,5 +1,5 @@
 import type { OperatorAuditPage, OperatorAuditQuery, OperatorAuditRow } from '@halyard/protocol';
-import { Button, DatePicker, Form, Input, InputNumber, Space, Table, Tag, Typography } from 'antd';
+import { Button, DatePicker, Form, Input, InputNumber, Table, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -59,7 +59,7 @@ function Say({ appeal }: { appeal: FiatAppeal }) {
     }
   };
   return (
-    <Form form={form} layout="inline" onFinish={send} style={{ marginTop: 12 }}>
+    <Form name={`say-${appeal.id}`} form={form} layout="inline" onFinish={send} style={{ marginTop: 12 }}>
       <Form.Item name="text" rules={[{ required: true, whitespace: true }]} style={{ flex: 1 }}>
         <Input maxLength={500} placeholder={t('fiat.sayPlaceholder')} />
       </Form.Item>

@@ -1,11 +1,13 @@
 import type {
   OperatorBootstrapRequest,
+  OperatorBootstrapStatus,
   OperatorLoginAnswer,
   OperatorLoginRequest,
   OperatorTotpConfirmAnswer,
   OperatorTotpEnrolment,
 } from '@halyard/protocol';
-import { Alert, Button, Card, Form, Input, Space, Tabs, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Form, Input, Space, Spin, Typography } from 'antd';
 import { QRCodeSVG } from 'qrcode.react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -63,7 +65,7 @@ function LoginForm({ onAnswer }: { onAnswer(answer: OperatorLoginAnswer): void }
       onAnswer(await api.post<OperatorLoginAnswer>('/admin/auth/login', request));
     });
   return (
-    <Form layout="vertical" onFinish={submit} requiredMark={false}>
+    <Form name="login" layout="vertical" onFinish={submit} requiredMark={false}>
       <Refusal text={refusal} />
       <Form.Item name="email" label={t('auth.email')} rules={[{ required: true, type: 'email' }]}>
         <Input autoComplete="username" />
@@ -103,7 +105,7 @@ function BootstrapForm({ onAnswer }: { onAnswer(answer: OperatorLoginAnswer): vo
       );
     });
   return (
-    <Form layout="vertical" onFinish={submit} requiredMark={false}>
+    <Form name="bootstrap" layout="vertical" onFinish={submit} requiredMark={false}>
       <Typography.Paragraph type="secondary">{t('auth.bootstrapIntro')}</Typography.Paragraph>
       <Refusal text={refusal} />
       <Form.Item name="adminToken" label={t('auth.adminToken')} rules={[{ required: true }]}>
@@ -141,7 +143,7 @@ function Enrolment({
       onConfirmed({ answer, token: enrolling.token });
     });
   return (
-    <Form layout="vertical" onFinish={submit} requiredMark={false}>
+    <Form name="enrol" layout="vertical" onFinish={submit} requiredMark={false}>
       <Typography.Paragraph>{t('auth.enrolIntro', { email: enrolling.email })}</Typography.Paragraph>
       <div style={{ textAlign: 'center', marginBottom: 16 }}>
         <QRCodeSVG
@@ -200,27 +202,23 @@ export function SignIn() {
     else setEnrolling({ token: answer.token, email: answer.operator.email, enrolment: answer.enrolment });
   };
 
-  let body = (
-    <Tabs
-      items={[
-        { key: 'login', label: t('auth.signIn'), children: <LoginForm onAnswer={onAnswer} /> },
-        {
-          key: 'bootstrap',
-          label: t('auth.firstAdministrator'),
-          children: <BootstrapForm onAnswer={onAnswer} />,
-        },
-      ]}
-    />
-  );
+  // A fresh install has no administrator yet: the admin token names the first one, and nobody can sign in.
+  const bootstrap = useQuery({
+    queryKey: ['/admin/auth/bootstrap'],
+    queryFn: () => api.get<OperatorBootstrapStatus>('/admin/auth/bootstrap'),
+  });
+  let body = <LoginForm onAnswer={onAnswer} />;
+  if (bootstrap.isPending) body = <Spin />;
+  else if (bootstrap.data?.open) body = <BootstrapForm onAnswer={onAnswer} />;
   if (codes) body = <RecoveryCodes showing={codes} />;
   else if (enrolling) body = <Enrolment enrolling={enrolling} onConfirmed={setCodes} />;
 
+  let cardTitle = bootstrap.data?.open ? t('auth.firstAdministrator') : t('app.title');
+  if (enrolling) cardTitle = t('auth.enrolTitle');
+  if (codes) cardTitle = t('auth.recoveryTitle');
   return (
     <div className="console-signin">
-      <Card
-        title={codes ? t('auth.recoveryTitle') : enrolling ? t('auth.enrolTitle') : t('app.title')}
-        extra={<LanguageSelect />}
-      >
+      <Card title={cardTitle} extra={<LanguageSelect />}>
         {body}
       </Card>
     </div>
