@@ -134,7 +134,7 @@ export interface AdminKycSubmission {
   id: number;
   name: string;
   idNumber: string;
-  /** The photo, read through /admin/uploads/<name> (each view audited). */
+  /** The photo's address on the operator route /admin/uploads/<name> (each view audited). */
   photoUrl: string;
   state: 'review' | 'failed' | 'succeeded';
   reason: string | null;

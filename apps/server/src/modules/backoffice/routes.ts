@@ -88,7 +88,7 @@ function registerUserRoutes(http: FastifyInstance, { guard, users, identity }: B
       const found = await users.search(q, pageNumber, pageSize, mayReadPii(request));
       if (found.unmasked && found.items.length > 0) {
         await auditView(request, {
-          action: 'users.search',
+          action: 'users.search.view',
           details: { q, userIds: found.items.map((item) => item.id) },
         });
       }
@@ -112,7 +112,7 @@ function registerUserRoutes(http: FastifyInstance, { guard, users, identity }: B
       const detail = await users.detail(userId, mayReadPii(request));
       if (detail.unmasked) {
         await auditView(request, {
-          action: 'user.profile',
+          action: 'user.profile.view',
           subject: `user:${userId}`,
           userId,
           details: { kycSubmission: detail.kycSubmission?.id ?? null },

@@ -154,12 +154,14 @@ function summaryRow(row: UserRow): UserSummaryRow {
   };
 }
 
+/** A submission as an operator sees it: the photo is read through the audited /admin/uploads route. */
 function kycSubmissionView(row: KycSubmissionRow): AdminKycSubmission {
+  const upload = uploadNameOf(row.photo_url);
   return {
     id: Number(row.id),
     name: row.real_name,
     idNumber: row.id_number,
-    photoUrl: row.photo_url,
+    photoUrl: upload ? `/admin/uploads/${upload}` : row.photo_url,
     state: row.state,
     reason: row.reason,
     submittedAt: Number(row.submitted_at),
