@@ -74,7 +74,7 @@ let newcomers = 0;
  * A newcomer's own address, as a trusted proxy would forward it
  * (global-setup.ts): TEST-NET-3 addresses, one per newcomer of this run.
  */
-function newcomerHeaders(): Record<string, string> {
+export function newcomerHeaders(): Record<string, string> {
   newcomers += 1;
   return { 'x-forwarded-for': `203.0.113.${newcomers % 250}` };
 }

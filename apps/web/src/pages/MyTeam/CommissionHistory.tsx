@@ -58,6 +58,10 @@ function CommissionRow({ row }: { row: ReferralCommission }) {
           <span>{amount(row.kickback)}</span>
         </div>
       )}
+      <div className="hy-ref-row">
+        <span>{t('invite.trade')}</span>
+        <span className="hy-muted">{row.tradeId}</span>
+      </div>
       {row.excluded === null ? null : (
         <div className="hy-ref-reason" data-testid="commission-excluded">
           {t(`invite.excluded.${row.excluded}`)}

@@ -1,0 +1,131 @@
+import { expect, type Page } from '@playwright/test';
+import { base, dismissTips, newcomerHeaders, registerAndSignIn, shot, test } from './support.ts';
+
+/**
+ * Issue 17 done-when: user A invites B by link; B registers (the code filled
+ * in), gets play money and trades spot against the demo market maker; A sees
+ * B in the team and the commission in the coin B paid the fee in, with the
+ * tier used; A saves the poster and the commission CSV. Then both screens in
+ * English, Chinese and Russian at 390×844.
+ */
+
+const tokenOf = (page: Page) => page.evaluate(() => localStorage.getItem('token') ?? '');
+
+/** B opens A's link in a browser of their own (their own address, as a newcomer's) and registers there. */
+async function registerByLink(page: Page, link: string, code: string): Promise<Page> {
+  const browser = page.context().browser();
+  if (!browser) throw new Error('no browser');
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    locale: 'en-US',
+    extraHTTPHeaders: newcomerHeaders(),
+  });
+  const friend = await context.newPage();
+  await friend.goto(link);
+  await dismissTips(friend);
+  await expect(friend.getByTestId('invitation-code').locator('input')).toHaveValue(code);
+  await friend.getByTestId('account').locator('input').fill(`invitee-${Date.now()}@example.com`);
+  await friend.getByTestId('send-code').click();
+  await expect(friend.getByTestId('code').locator('input')).toHaveValue(/^\d{6}$/);
+  await friend.getByTestId('password').locator('input').fill('abc12345');
+  await friend.getByTestId('confirm-password').locator('input').fill('abc12345');
+  await friend.getByTestId('terms').click();
+  await friend.getByTestId('register-submit').click();
+  await expect(friend).toHaveURL(`${base()}/`);
+  return friend;
+}
+
+/** A market buy of 0.01 BTC on the spot screen: it fills against the demo market maker. */
+async function buyBtcAtMarket(friend: Page) {
+  const faucet = await friend.request.post(`${base()}/account/demoFaucet`, {
+    headers: { token: await tokenOf(friend) },
+  });
+  expect((await faucet.json()).code).toBe(200);
+  await friend.goto(`${base()}/coinExchange`);
+  await dismissTips(friend);
+  await expect(friend.getByTestId('book-asks').locator('button').first()).toBeVisible();
+  await friend.getByTestId('order-style').click();
+  await friend.locator('.adm-action-sheet-button-item', { hasText: 'Market' }).click();
+  await friend.getByTestId('amount').locator('input').fill('0.01');
+  await friend.getByTestId('place-order').click();
+  await friend.getByRole('button', { name: 'Confirm' }).click();
+  await expect(friend.getByText('Order placed')).toBeVisible();
+}
+
+async function showIn(page: Page, locale: string) {
+  await page.evaluate((lang) => localStorage.setItem('lang', lang), locale);
+}
+
+test('A invites B by link; B trades; A sees B, the commission in its coin with the tier, and saves the poster', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await registerAndSignIn(page, 'inviter');
+  await page.goto(`${base()}/`);
+  await dismissTips(page);
+  // Home's invite banner leads to the invite screen.
+  await page.getByTestId('invite-banner').click();
+  await expect(page).toHaveURL(`${base()}/inviteFriends`);
+  const code = (await page.getByTestId('invitation-code').textContent()) ?? '';
+  const link = (await page.getByTestId('invitation-link').textContent()) ?? '';
+  expect(link).toBe(`${base()}/register?code=${code}`);
+  await expect(page.getByTestId('referral-tier')).toContainText('Tier 1');
+  await expect(page.getByTestId('next-tier')).toContainText('500');
+  await expect(page.getByTestId('reward-rules')).toContainText('10%');
+
+  const friend = await registerByLink(page, link, code);
+  await buyBtcAtMarket(friend);
+  await friend.context().close();
+
+  // The team: B, direct; the commission in BTC (a buyer's fee is taken from the BTC received), tier 1 at 10 %.
+  await page.goto(`${base()}/myTeam`);
+  await expect(page.getByTestId('team-size')).toHaveText('1');
+  await expect(page.getByTestId('team-member')).toHaveCount(1);
+  await expect(page.getByTestId('team-member')).toContainText('Direct');
+  await page.getByRole('tab', { name: 'Commissions' }).click();
+  const commission = page.getByTestId('commission').first();
+  await expect(async () => {
+    await page.reload();
+    await expect(commission).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(commission.getByTestId('commission-amount')).toHaveText(/^0\.\d{8} BTC$/);
+  await expect(commission.getByTestId('commission-amount')).not.toHaveText('0.00000000 BTC');
+  await expect(commission.getByTestId('commission-tier')).toHaveText('Tier 1 · 10%');
+  await expect(commission).toContainText('Spot');
+
+  const csv = page.waitForEvent('download');
+  await page.getByTestId('commissions-csv').click();
+  const exported = await csv;
+  expect(exported.suggestedFilename()).toBe('halyard-commissions.csv');
+  await exported.saveAs('e2e/screenshots/170-commissions.csv');
+
+  await page.getByRole('tab', { name: 'Income' }).click();
+  await expect(page.getByTestId('income-total-BTC')).toContainText('BTC');
+
+  // The poster: the link as a QR code, saved as a PNG.
+  await page.goto(`${base()}/inviteFriends`);
+  await expect(page.getByTestId('poster').locator('canvas')).toBeVisible();
+  const poster = page.waitForEvent('download');
+  await page.getByTestId('poster-save').click();
+  const saved = await poster;
+  expect(saved.suggestedFilename()).toBe(`halyard-invite-${code}.png`);
+  await saved.saveAs('e2e/screenshots/171-invite-poster.png');
+
+  for (const locale of ['en', 'cn', 'ru']) {
+    await showIn(page, locale);
+    await page.goto(`${base()}/inviteFriends`);
+    await expect(page.getByTestId('reward-rules')).toBeVisible();
+    await shot(page, `172-invite-friends-${locale}`);
+    await page.getByTestId('reward-rules').scrollIntoViewIfNeeded();
+    await shot(page, `173-invite-friends-rules-${locale}`);
+    await page.goto(`${base()}/myTeam`);
+    await expect(page.getByTestId('team-member')).toHaveCount(1);
+    await shot(page, `174-my-team-${locale}`);
+    await page.goto(`${base()}/myTeam?tab=commissions`);
+    await expect(page.getByTestId('commission').first()).toBeVisible();
+    await shot(page, `175-my-team-commissions-${locale}`);
+  }
+});
