@@ -108,7 +108,7 @@ const CSV_COLUMNS = [
 
 /**
  * The audit trail over the append-only operator_audit_log: every operator
- * write (the onResponse hook) and every view of personal data (`auditView`),
+ * write (the onSend hook) and every view of personal data (`auditView`),
  * with who, when, what, the status and the IP; searchable and exportable.
  */
 export class AuditTrail {
@@ -182,12 +182,15 @@ export function registerAuditTrail(
   onError: (error: unknown) => void,
 ): void {
   http.decorate('operatorAudit', trail);
-  http.addHook('onResponse', async (request, reply) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
+  // onSend, not onResponse: the entry is written before the operator reads the answer, so whoever
+  // reads the log next finds it. What the command did is done: a failed write is logged, never
+  // turned into a failure of the answer.
+  http.addHook('onSend', async (request, reply, payload) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return payload;
     const route = request.routeOptions.url;
-    if (!route?.startsWith('/admin/')) return;
-    // The answer is already sent: a failed write is logged, never turned into an error of the request.
+    if (!route?.startsWith('/admin/')) return payload;
     await trail.recordWrite(request, reply).catch(onError);
+    return payload;
   });
 }
 

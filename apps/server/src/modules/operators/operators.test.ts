@@ -136,6 +136,19 @@ describe('sign-in', () => {
     expect(await approve()).toEqual(refusal(403, 'operators.totpWrong'));
   });
 
+  it('five wrong codes on money routes lock the account and end its sessions', async () => {
+    const finance = await operatorSession(h.app, 'finance', h.clock);
+    const guess = { ...finance.headers, 'operator-totp': '000000' };
+    const refund = () => call('POST', '/admin/wallet/withdrawals/999999/refund', guess, {});
+    for (let attempt = 1; attempt < 5; attempt++) {
+      expect(await refund()).toEqual(refusal(403, 'operators.totpWrong'));
+    }
+    expect(await refund()).toEqual(refusal(403, 'operators.locked', { minutes: 15 }));
+    expect(await call('GET', '/admin/auth/me', finance.headers)).toEqual(
+      refusal(401, 'operators.sessionExpired'),
+    );
+  });
+
   it('a recovery code signs in once', async () => {
     const support = await operatorSession(h.app, 'support', h.clock);
     const [first, second] = support.recoveryCodes;

@@ -18,7 +18,7 @@ const TAGS = ['operator'];
 const OPERATOR = [{ operator: [] }];
 const ADMIN = [{ admin: [] }];
 // Sign-in is the door an attacker knocks on: per IP, on top of the account lock.
-const SIGN_IN_RATE_LIMIT = { rateLimit: { max: 10, timeWindow: '1 minute' } };
+const SIGN_IN_RATE_LIMIT = { rateLimit: { max: 20, timeWindow: '1 minute' } };
 
 const email = { type: 'string', minLength: 3, maxLength: 254 } as const;
 const newPassword = { type: 'string', minLength: 12, maxLength: 128 } as const;

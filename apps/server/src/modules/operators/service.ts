@@ -109,6 +109,7 @@ export class OperatorsService {
   private readonly passwordHashCost: PasswordHashCost;
   /** Once an administrator exists it always will (roles change through four-eyes, accounts are never deleted). */
   private administratorKnown = false;
+  private dummyHash: Promise<string> | undefined;
 
   constructor(options: OperatorsServiceOptions) {
     this.db = options.db;
@@ -211,10 +212,14 @@ export class OperatorsService {
   async login(input: LoginInput, ip: string): Promise<OperatorLoginAnswer> {
     const now = this.clock.now();
     const operator = await store.byEmail(this.db, input.email.trim().toLowerCase());
-    if (!operator) throw badRequest('operators.badCredentials');
+    if (!operator) {
+      // As long as a wrong password: the answer's time does not tell which e-mails are operators.
+      await verifyPassword(await this.unknownAccountHash(), input.password);
+      throw badRequest('operators.badCredentials');
+    }
     this.refuseWhileLocked(operator, now);
     if (!(await verifyPassword(operator.password_hash, input.password))) {
-      return this.failSignIn(operator, 'operators.badCredentials');
+      return this.fail(operator, badRequest('operators.badCredentials'));
     }
     if (operator.status !== 'active') throw forbidden('operators.disabled');
     if (operator.totp_enrolled !== 1) return this.enrolmentAnswer(operator, ip);
@@ -235,17 +240,27 @@ export class OperatorsService {
     }
   }
 
-  /** Counts the failure, locks the account at the limit, and refuses with `key`. */
-  private async failSignIn(operator: OperatorRecord, key: string): Promise<never> {
-    const failures = await store.countFailure(this.db, Number(operator.id));
+  /**
+   * Counts a failed attempt and refuses with `refusal`; at the limit the
+   * account locks instead, and with `endSessions` its sessions end too (codes
+   * guessed on a money action come from a session that may not be its owner's).
+   */
+  private async fail(operator: OperatorRecord, refusal: AppError, endSessions = false): Promise<never> {
+    const id = Number(operator.id);
+    const failures = await store.countFailure(this.db, id);
     if (failures >= OPERATOR_MAX_FAILURES) {
-      await store.update(this.db, Number(operator.id), {
-        failed_attempts: 0,
-        locked_until: this.clock.now() + OPERATOR_LOCK_MS,
-      });
+      const now = this.clock.now();
+      await store.update(this.db, id, { failed_attempts: 0, locked_until: now + OPERATOR_LOCK_MS });
+      if (endSessions) await store.revokeSessionsOf(this.db, id, now);
       throw forbidden('operators.locked', { minutes: OPERATOR_LOCK_MS / 60_000 });
     }
-    throw badRequest(key);
+    throw refusal;
+  }
+
+  /** A hash no password matches, at the configured cost, made once. */
+  private unknownAccountHash(): Promise<string> {
+    this.dummyHash ??= hashPassword(newSessionToken(), this.passwordHashCost);
+    return this.dummyHash;
   }
 
   private async checkSecondFactor(operator: OperatorRecord, input: LoginInput, now: number): Promise<void> {
@@ -256,12 +271,12 @@ export class OperatorsService {
         recoveryCodeHash(input.recoveryCode),
         now,
       );
-      if (!used) await this.failSignIn(operator, 'operators.recoveryCodeWrong');
+      if (!used) await this.fail(operator, badRequest('operators.recoveryCodeWrong'));
       return;
     }
     if (!input.totp) throw badRequest('operators.totpRequired');
     if (!(await this.claimTotp(operator, input.totp, now)))
-      await this.failSignIn(operator, 'operators.totpWrong');
+      await this.fail(operator, badRequest('operators.totpWrong'));
   }
 
   /** True when `code` is the operator's current code and its step was not used before (then it is used). */
@@ -299,11 +314,18 @@ export class OperatorsService {
     return { recoveryCodes, operator: operatorMe({ ...operator, totp_enrolled: 1 }) };
   }
 
-  /** A money action's fresh code (header operator-totp): refused when missing, wrong or used before. */
+  /**
+   * A money action's fresh code (header operator-totp): refused when missing,
+   * wrong or used before. Wrong codes count like failed sign-ins: the fifth
+   * in a row locks the account and ends its sessions.
+   */
   async checkFreshTotp(operatorId: number, code: string | null): Promise<void> {
     if (!code) throw forbidden('operators.freshTotpRequired');
     const operator = await this.existing(operatorId);
-    if (!(await this.claimTotp(operator, code, this.clock.now()))) throw forbidden('operators.totpWrong');
+    if (!(await this.claimTotp(operator, code, this.clock.now()))) {
+      await this.fail(operator, forbidden('operators.totpWrong'), true);
+    }
+    if (operator.failed_attempts > 0) await store.update(this.db, operatorId, { failed_attempts: 0 });
   }
 
   // ── sessions ──────────────────────────────────────────────────────────
