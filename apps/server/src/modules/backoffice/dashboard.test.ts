@@ -5,6 +5,7 @@ import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userAccount } from '../../ledger/index.ts';
 import { TINY_PNG, uniqueIdNumber } from '../identity/test-support.ts';
+import { operatorSession } from '../operators/test-support.ts';
 import {
   CHAIN,
   expectHealthyLedger,
@@ -20,7 +21,6 @@ import {
   type TestUser,
   verifiedUser,
 } from '../wallet/test-support.ts';
-import { operatorHeaders } from './test-support.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -45,8 +45,8 @@ beforeAll(async () => {
   await plainUser(h);
   h.clock.advance(DAY_MS);
   // Signed in after the day passed: an operator session ends when idle.
-  finance = await operatorHeaders(h, 'finance');
-  content = await operatorHeaders(h, 'content');
+  finance = (await operatorSession(h.app, 'finance', h.clock)).headers;
+  content = (await operatorSession(h.app, 'content', h.clock)).headers;
 
   depositor = await verifiedUser(h);
   const { address } = await h.app.wallet.service.depositAddress(depositor.id, 'USDT', CHAIN);

@@ -16,8 +16,8 @@ import {
   requestCode,
   startHarness,
 } from '../identity/test-support.ts';
+import { operatorSession } from '../operators/test-support.ts';
 import { fund, verifiedUser } from '../wallet/test-support.ts';
-import { operatorHeaders } from './test-support.ts';
 
 // A well-known development key (Hardhat account #1): never holds real funds.
 const wallet = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
@@ -34,7 +34,7 @@ const headersOf = (role: OperatorRole) => {
 beforeAll(async () => {
   h = await startHarness();
   for (const role of ['compliance', 'support', 'finance', 'content'] as const) {
-    as.set(role, await operatorHeaders(h, role));
+    as.set(role, (await operatorSession(h.app, role, h.clock)).headers);
   }
 });
 afterAll(async () => {
