@@ -17,6 +17,7 @@ import { createFuturesModule, type FuturesModule, fundingIntervalFrom } from './
 import { createIdentityModule, type IdentityModule, type Messengers } from './modules/identity/index.ts';
 import { createIeoModule, type IeoModule } from './modules/ieo/index.ts';
 import { createOperatorsModule, type OperatorsModule } from './modules/operators/index.ts';
+import { createReferralModule, type ReferralModule } from './modules/referral/index.ts';
 import { createSpotModule, type SpotModule } from './modules/spot/index.ts';
 import { createSupportModule, type SupportModule } from './modules/support/index.ts';
 import { createWalletModule, type WalletModule } from './modules/wallet/index.ts';
@@ -61,6 +62,8 @@ export interface App {
   ieo: IeoModule;
   /** Fiat buy and sell through merchants with escrow, expiry and bans (/fiat/*, issue 16). */
   fiat: FiatModule;
+  /** Invites, team, HAL fee deduction and commissions (/user/getMyTeam, /referral/*, issue 17). */
+  referral: ReferralModule;
   /** Operator accounts, roles, TOTP sign-in and the audit trail: `operators.guard` guards every /admin route (issue 18). */
   operators: OperatorsModule;
   /** The back office's reads: dashboard, users, deposits (/admin/dashboard, /admin/users, /admin/deposits). */
@@ -132,11 +135,21 @@ export async function createApp(options: AppOptions): Promise<App> {
     requireUser: identity.requireUser,
   });
   support.registerRoutes(http);
+  // Before spot and futures: their fees pay commissions in the same transaction.
+  const referral = await createReferralModule({
+    db: store.db,
+    clock,
+    index: market.index,
+    requireUser: identity.requireUser,
+    operatorGuard: operators.guard,
+  });
+  referral.registerRoutes(http);
   const spot = await createSpotModule({
     store,
     ledger,
     clock,
     identity: identity.service,
+    referral: referral.service.fees,
     market,
     publisher: realtime,
     requireUser: identity.requireUser,
@@ -275,6 +288,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     futures,
     ieo,
     fiat,
+    referral,
     operators,
     backoffice,
     start() {

@@ -20,6 +20,7 @@ import { type NewCommissionRow, referralStore } from './store.ts';
 const PROFILE_TTL_MS = 60_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const FEES = systemAccount('fees');
+const LEVEL_TWO_RATE = Dec.parse(REFERRAL_LEVEL_TWO_RATE);
 /** The coin index prices are quoted in: a fee in it is worth itself. */
 const QUOTE_COIN = 'USDT';
 
@@ -52,19 +53,11 @@ export interface FeeCharge {
   time: number;
 }
 
-/** The transfers that pay a fee's commissions (after the fee's own, in the same transaction) and their rows. */
-export interface CommissionPlan {
-  transfers: TransferInput[];
-  rows: NewCommissionRow[];
-}
-
 export interface ReferralSettingsState {
   halDiscount: Dec;
   /** User accounts run as market makers: they neither earn nor bring commissions. */
   marketMakers: ReadonlySet<number>;
 }
-
-const EMPTY_PLAN: CommissionPlan = { transfers: [], rows: [] };
 
 /**
  * The hot path of referral commissions: what a fee pays to whom. Profiles
@@ -207,31 +200,27 @@ export class ReferralFees {
   }
 
   /**
-   * The commissions of one fee: level 1 (the payer's inviter) earns its
+   * The commission rows of one fee: level 1 (the payer's inviter) earns its
    * tier's rate of the fee less the kickback it gives the payer, level 2 (the
-   * inviter's inviter) 10 %; each paid from the fee account to the spot
-   * wallet in the fee's coin. An excluded level earns nothing and keeps a
-   * row saying why. The caller writes the transfers after the fee's own, in
-   * the same transaction, and the rows with them.
+   * inviter's inviter) 10 %. An excluded level earns nothing and keeps a row
+   * saying why. A {@link CommissionBatch} turns rows into the transfers that
+   * pay them, written after the fee's own in the same transaction.
    */
-  async plan(charge: FeeCharge, db?: Executor): Promise<CommissionPlan> {
-    if (!charge.fee.isPositive()) return EMPTY_PLAN;
+  async plan(charge: FeeCharge, db?: Executor): Promise<NewCommissionRow[]> {
+    if (!charge.fee.isPositive()) return [];
     const payer = await this.profileOf(charge.payerId, db);
-    if (!payer || payer.parentId === null) return EMPTY_PLAN;
+    if (!payer || payer.parentId === null) return [];
     const inviter = await this.profileOf(payer.parentId, db);
-    if (!inviter) return EMPTY_PLAN;
+    if (!inviter) return [];
     const grand = payer.grandparentId === null ? null : await this.profileOf(payer.grandparentId, db);
     const levelOneExcluded = this.exclusion(charge, payer, inviter);
     const levelTwoExcluded = grand ? this.exclusion(charge, payer, grand) : null;
     const tier = levelOneExcluded ? null : await this.tierOf(inviter.userId, charge.time, db);
-    const levelTwoRate = Dec.parse(REFERRAL_LEVEL_TWO_RATE);
     const shares = referralShares(
       charge.fee,
       tier ? { rate: tier.rate, kickback: inviter.kickbackRate } : null,
-      grand && !levelTwoExcluded ? levelTwoRate : null,
+      grand && !levelTwoExcluded ? LEVEL_TWO_RATE : null,
     );
-    const rows: NewCommissionRow[] = [];
-    const transfers: TransferInput[] = [];
     const base = {
       leg_id: charge.legId,
       trade_id: charge.tradeId,
@@ -240,31 +229,20 @@ export class ReferralFees {
       fee: charge.fee.toString(),
       fee_coin: charge.coin,
       created_at: charge.time,
+      paid_by: null,
     };
-    const pay = (suffix: string, userId: number, amount: Dec, code: string) => {
-      if (!amount.isPositive()) return;
-      transfers.push({
-        id: `${charge.legId}:${suffix}`,
-        debit: FEES,
-        credit: userAccount(userId, 'spot'),
-        asset: charge.coin,
-        amount,
-        code,
-        reference: charge.tradeId,
-      });
-    };
-    rows.push({
-      ...base,
-      level: 1,
-      beneficiary_id: inviter.userId,
-      tier: tier?.tier ?? null,
-      rate: tier ? tier.rate.toString() : '0',
-      amount: shares.levelOne.toString(),
-      kickback: shares.kickback.toString(),
-      excluded: levelOneExcluded,
-    });
-    pay('ref1', inviter.userId, shares.levelOne, 'referral_commission');
-    pay('kickback', payer.userId, shares.kickback, 'referral_kickback');
+    const rows: NewCommissionRow[] = [
+      {
+        ...base,
+        level: 1,
+        beneficiary_id: inviter.userId,
+        tier: tier?.tier ?? null,
+        rate: tier ? tier.rate.toString() : '0',
+        amount: shares.levelOne.toString(),
+        kickback: shares.kickback.toString(),
+        excluded: levelOneExcluded,
+      },
+    ];
     if (grand) {
       rows.push({
         ...base,
@@ -276,9 +254,8 @@ export class ReferralFees {
         kickback: '0',
         excluded: levelTwoExcluded,
       });
-      pay('ref2', grand.userId, shares.levelTwo, 'referral_commission');
     }
-    return { transfers, rows };
+    return rows;
   }
 
   /** Why `earner` earns nothing on this fee of `payer`, or null. */
@@ -292,5 +269,66 @@ export class ReferralFees {
     if (charge.counterpartyId === earner.userId) return 'counterparty';
     for (const idNumber of payer.idNumbers) if (earner.idNumbers.has(idNumber)) return 'sameIdentity';
     return null;
+  }
+}
+
+/** One payout of a batch: what it pays to whom, and the transfer id it was given. */
+interface Payout {
+  id: string;
+  userId: number;
+  coin: string;
+  code: 'referral_commission' | 'referral_kickback';
+  amount: Dec;
+  reference: string;
+}
+
+/**
+ * The commissions of several fees written together (a spot group, a futures
+ * trade): the rows as they are, and one transfer per earner, coin and kind
+ * (commission or kickback) paying the sum of its rows from the fee account to
+ * the earner's spot wallet. A spot trade then adds commission rows, not
+ * transfers. Each transfer's id is the first fee leg it pays for, the kind
+ * and the earner (unique, so a replay is refused by the ledger's id check, not
+ * paid twice); each row names its commission's transfer in `paid_by`.
+ */
+export class CommissionBatch {
+  private readonly payouts = new Map<string, Payout>();
+  readonly rows: NewCommissionRow[] = [];
+
+  add(rows: readonly NewCommissionRow[]): void {
+    for (const row of rows) {
+      const amount = Dec.parse(row.amount);
+      const kickback = Dec.parse(row.kickback);
+      const paidBy = amount.isPositive()
+        ? this.join(row, row.beneficiary_id, 'referral_commission', amount)
+        : null;
+      if (kickback.isPositive()) this.join(row, row.friend_id, 'referral_kickback', kickback);
+      this.rows.push({ ...row, paid_by: paidBy });
+    }
+  }
+
+  /** The transfers paying every row added, to write after the fees they come from. */
+  transfers(): TransferInput[] {
+    return [...this.payouts.values()].map((payout) => ({
+      id: payout.id,
+      debit: FEES,
+      credit: userAccount(payout.userId, 'spot'),
+      asset: payout.coin,
+      amount: payout.amount,
+      code: payout.code,
+      reference: payout.reference,
+    }));
+  }
+
+  private join(row: NewCommissionRow, userId: number, code: Payout['code'], amount: Dec): string {
+    const key = `${userId}|${row.fee_coin}|${code}`;
+    const payout = this.payouts.get(key);
+    if (payout) {
+      payout.amount = payout.amount.add(amount);
+      return payout.id;
+    }
+    const id = `${row.leg_id}:${code}:${userId}`;
+    this.payouts.set(key, { id, userId, coin: row.fee_coin, code, amount, reference: row.trade_id });
+    return id;
   }
 }

@@ -3,7 +3,7 @@ import type { OperatorGuard } from '../../http/auth.ts';
 import { registerReferralRoutes } from './routes.ts';
 import { ReferralService, type ReferralServiceOptions } from './service.ts';
 
-export type { FeeCharge, ReferralFees } from './fees.ts';
+export { CommissionBatch, type FeeCharge, type ReferralFees } from './fees.ts';
 export { maskUserId, ReferralService } from './service.ts';
 export { insertCommissions, type NewCommissionRow } from './store.ts';
 

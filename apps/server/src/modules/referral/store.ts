@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import { placeholderRow, placeholderRows, SizedStatement, valuesOf } from '../../store/batched.ts';
 import type { Executor } from '../../store/database.ts';
 
 export interface ReferralAccountsTable {
@@ -37,6 +38,8 @@ export interface ReferralCommissionsTable {
   kickback: string;
   excluded: string | null;
   created_at: number;
+  /** The ledger transfer that paid the commission (migration 032; null when it earned nothing). */
+  paid_by: string | null;
 }
 
 export interface ReferralConfigTable {
@@ -191,15 +194,33 @@ export const referralStore = {
   },
 };
 
-/** Rows per insert statement: 15 columns each stays far below SQLite's 32,766 variables. */
-const INSERT_CHUNK = 500;
+const COMMISSION_COLUMNS = [
+  'leg_id',
+  'trade_id',
+  'product',
+  'level',
+  'beneficiary_id',
+  'friend_id',
+  'fee',
+  'fee_coin',
+  'tier',
+  'rate',
+  'amount',
+  'kickback',
+  'excluded',
+  'created_at',
+  'paid_by',
+] as const satisfies readonly (keyof NewCommissionRow)[];
+
+// Compiled once per store and size (store/batched.ts): a spot group writes its rows in a few statements.
+const insertCommissionRows = new SizedStatement<never>(COMMISSION_COLUMNS.length, (db, size) =>
+  db
+    .insertInto('referral_commissions')
+    .values(placeholderRows(placeholderRow(COMMISSION_COLUMNS) as unknown as NewCommissionRow, size))
+    .compile(),
+);
 
 /** Inserts commission rows in the caller's transaction (the one that pays them). */
 export async function insertCommissions(db: Executor, rows: readonly NewCommissionRow[]): Promise<void> {
-  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-    await db
-      .insertInto('referral_commissions')
-      .values(rows.slice(start, start + INSERT_CHUNK))
-      .execute();
-  }
+  if (rows.length > 0) await insertCommissionRows.run(db, valuesOf(rows, COMMISSION_COLUMNS));
 }

@@ -8,7 +8,24 @@ import {
   type TransferInput,
 } from '../../ledger/index.ts';
 import type { Trx } from '../../store/database.ts';
+import { CommissionBatch, insertCommissions } from '../referral/index.ts';
 import { insertTrades, type OrderRow, saveOrders, selectMaxOrderAutoid, type TradeRow } from './store.ts';
+
+/** A fee a trade owes, settled after the command's matching (in coin or HAL) with its commissions. */
+export interface PendingFee {
+  /** The fee transfer's id. */
+  legId: string;
+  tradeId: string;
+  order: OrderRow;
+  trade: TradeRow;
+  side: 'buyer' | 'seller';
+  /** Owner of the other side's order. */
+  counterpartyOwner: string;
+  /** The coin the fee is due in (the coin received). */
+  coin: string;
+  fee: Dec;
+  reference: string;
+}
 
 /**
  * The writes of one group of commands, gathered while they run and written
@@ -35,6 +52,10 @@ export class GroupWork {
   private readonly inserted = new Map<number, OrderRow>();
   private readonly updated = new Map<number, OrderRow>();
   readonly trades: TradeRow[] = [];
+  /** The fees of the command being run, until its fee step settles them. */
+  readonly fees: PendingFee[] = [];
+  /** The group's referral commissions: rows, and one transfer per earner, coin and kind, written after every fee. */
+  readonly commissions = new CommissionBatch();
 
   private constructor(
     readonly trx: Trx,
@@ -104,6 +125,12 @@ export class GroupWork {
     this.transfers.push(transfer);
   }
 
+  /** A posted movement that takes from `debit`'s available balance (a fee paid in HAL). */
+  charge(transfer: TransferInput & { debit: AccountRef; asset: string; amount: Dec }): void {
+    this.change(transfer.debit, transfer.asset, transfer.amount.neg());
+    this.transfers.push(transfer);
+  }
+
   /** Releases what a hold still reserves back to its owner. */
   release(
     transfer: TransferInput & { type: 'void_pending' },
@@ -115,13 +142,19 @@ export class GroupWork {
     this.transfers.push(transfer);
   }
 
-  /** Writes everything gathered, in order (the transfers as bulk writes: the group needs no Transfer back). */
+  /**
+   * Writes everything gathered, in order (the transfers as bulk writes: the
+   * group needs no Transfer back), the commissions' transfers last, after
+   * every fee they are paid from.
+   */
   async flush(): Promise<void> {
+    this.transfers.push(...this.commissions.transfers());
     for (let start = 0; start < this.transfers.length; start += BULK_MAX) {
       await this.ledger.executeBulk(this.transfers.slice(start, start + BULK_MAX), this.trx);
     }
     await saveOrders(this.trx, [...this.inserted.values(), ...this.updated.values()]);
     await insertTrades(this.trx, this.trades);
+    await insertCommissions(this.trx, this.commissions.rows);
   }
 
   private change(account: AccountRef, asset: string, delta: Dec): void {

@@ -5,6 +5,7 @@ import type { MarketModule } from '../../market/index.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import type { Store } from '../../store/connect.ts';
 import type { IdentityService } from '../identity/index.ts';
+import type { ReferralFees } from '../referral/index.ts';
 import { MarketMaker } from './market-maker.ts';
 import { registerSpotRoutes } from './routes.ts';
 import { SpotService } from './service.ts';
@@ -35,6 +36,8 @@ export interface SpotModuleOptions {
   ledger: Ledger;
   clock: Clock;
   identity: IdentityService;
+  /** HAL fee deduction and referral commissions, in each fee's transaction. */
+  referral: ReferralFees;
   market: MarketModule;
   publisher: Publisher;
   requireUser: preHandlerAsyncHookHandler;

@@ -35,6 +35,7 @@ async function openMarket(): Promise<PairMarket> {
     ledger: instrumentedLedger(h.app.ledger),
     now: () => h.clock.now(),
     indexPrice: () => null,
+    referral: h.app.referral.service.fees,
     onCommitted: (effects) => committed.push(effects),
     onError: (error) => {
       throw error;

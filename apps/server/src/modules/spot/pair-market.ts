@@ -6,11 +6,18 @@ import {
   type TradeEvent,
 } from '@halyard/matching';
 import { Dec } from '@halyard/money';
-import { checkSpotOrder, PRICE_INTEGER_DIGITS, type RuleError, type SpotOrderInput } from '@halyard/rules';
+import {
+  checkSpotOrder,
+  PRICE_INTEGER_DIGITS,
+  REFERRAL_TOKEN,
+  type RuleError,
+  type SpotOrderInput,
+} from '@halyard/rules';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { type AccountKey, type AccountRef, type Ledger, systemAccount } from '../../ledger/index.ts';
 import type { Executor } from '../../store/database.ts';
-import { GroupWork } from './group.ts';
+import type { ReferralFees } from '../referral/index.ts';
+import { GroupWork, type PendingFee } from './group.ts';
 import {
   type OrderRow,
   type OrderState,
@@ -19,7 +26,7 @@ import {
   selectOpenOrdersOfPair,
   type TradeRow,
 } from './store.ts';
-import { type Trader, traderOf } from './trader.ts';
+import { HOUSE_USER_ID, type Trader, traderOf } from './trader.ts';
 
 /** Commands waiting in one pair's queue, at most; beyond it orders are refused with `spot.busy`. */
 export const QUEUE_MAX = 10_000;
@@ -79,6 +86,8 @@ export interface PairMarketOptions {
   now: () => number;
   /** The index price of the trade coin, when one is known: the last resort for a market order's cost. */
   indexPrice: () => Dec | null;
+  /** Fees in HAL and referral commissions, paid in the fee's own transaction. */
+  referral: ReferralFees;
   /** Called after each committed group (pushes); must not throw. */
   onCommitted: (effects: GroupEffects) => void;
   onError: (error: unknown) => void;
@@ -295,7 +304,103 @@ export class PairMarket {
       if (error instanceof AppError) return { ok: false, error };
       throw error;
     }
-    return { ok: true, value: this.execute(work, plan, effects) };
+    const orders = this.execute(work, plan, effects);
+    await this.settleFees(work);
+    return { ok: true, value: { orders: copies(orders) } };
+  }
+
+  /**
+   * The fees of the command's trades: in HAL when the payer switched
+   * deduction on and holds enough (the fee in the coin received is then
+   * delivered too), else in the coin received; then each fee's referral
+   * commissions from the fee account. All in the group's transaction, after
+   * the trade legs, so a fee and its commissions commit together or not at all.
+   */
+  private async settleFees(work: GroupWork): Promise<void> {
+    const { referral } = this.options;
+    for (const pending of work.fees.splice(0)) {
+      const payer = traderOf(pending.order.owner);
+      const counterparty = traderOf(pending.counterpartyOwner).userId;
+      const hal =
+        payer.userId === HOUSE_USER_ID
+          ? null
+          : await referral.halFee(
+              payer.userId,
+              pending.coin,
+              pending.fee,
+              () => work.available(payer.account, REFERRAL_TOKEN),
+              work.trx,
+            );
+      const charged =
+        hal === null ? this.feeInCoin(work, pending) : this.feeInHal(work, pending, payer.account, hal);
+      if (payer.userId === HOUSE_USER_ID) continue;
+      const rows = await referral.plan(
+        {
+          product: 'spot',
+          tradeId: pending.tradeId,
+          legId: pending.legId,
+          payerId: payer.userId,
+          counterpartyId: counterparty === HOUSE_USER_ID ? null : counterparty,
+          coin: charged.coin,
+          fee: charged.fee,
+          time: pending.trade.wdate,
+        },
+        work.trx,
+      );
+      work.commissions.add(rows);
+    }
+  }
+
+  /** The fee in the coin received: what the trade leg kept back goes from clearing to the fee account. */
+  private feeInCoin(work: GroupWork, pending: PendingFee): { coin: string; fee: Dec } {
+    work.pay({
+      id: pending.legId,
+      debit: CLEARING,
+      credit: FEES,
+      asset: pending.coin,
+      amount: pending.fee,
+      code: 'spot_fee',
+      reference: pending.reference,
+    });
+    return { coin: pending.coin, fee: pending.fee };
+  }
+
+  /** The fee in HAL: the kept-back coin goes to the payer after all, and HAL from the payer to the fee account. */
+  private feeInHal(
+    work: GroupWork,
+    pending: PendingFee,
+    account: AccountRef,
+    hal: Dec,
+  ): { coin: string; fee: Dec } {
+    work.pay({
+      id: `${pending.legId}:waived`,
+      debit: CLEARING,
+      credit: account,
+      asset: pending.coin,
+      amount: pending.fee,
+      code: 'spot_trade',
+      reference: pending.reference,
+    });
+    work.charge({
+      id: pending.legId,
+      debit: account,
+      credit: FEES,
+      asset: REFERRAL_TOKEN,
+      amount: hal,
+      code: 'spot_fee',
+      reference: pending.reference,
+    });
+    const { order, trade } = pending;
+    order.fee = Dec.parse(order.fee).sub(pending.fee).toString();
+    order.fee_hal = Dec.parse(order.fee_hal).add(hal).toString();
+    if (pending.side === 'buyer') {
+      trade.buyer_fee = hal.toString();
+      trade.buyer_fee_coin = REFERRAL_TOKEN;
+    } else {
+      trade.seller_fee = hal.toString();
+      trade.seller_fee_coin = REFERRAL_TOKEN;
+    }
+    return { coin: REFERRAL_TOKEN, fee: hal };
   }
 
   private async plan(work: GroupWork, command: SpotCommand): Promise<Plan> {
@@ -312,7 +417,8 @@ export class PairMarket {
     }
   }
 
-  private execute(work: GroupWork, plan: Plan, effects: GroupEffects): CommandResult {
+  /** Runs a planned command; answers the orders it created or ended (live rows: the caller copies them). */
+  private execute(work: GroupWork, plan: Plan, effects: GroupEffects): OrderRow[] {
     switch (plan.kind) {
       case 'place':
         return this.place(work, plan, effects);
@@ -322,11 +428,11 @@ export class PairMarket {
           orderId: String(plan.row.autoid),
           userId: plan.row.owner,
         });
-        return { orders: copies(this.settle(work, events, plan.row.autoid, effects)) };
+        return this.settle(work, events, plan.row.autoid, effects);
       }
       case 'cancelAll': {
         const events = this.book.cancelAll({ kind: 'cancelAll', userId: plan.owner });
-        return { orders: copies(this.settle(work, events, null, effects)) };
+        return this.settle(work, events, null, effects);
       }
     }
   }
@@ -376,7 +482,7 @@ export class PairMarket {
   }
 
   /** Writes the order and its hold, matches it, settles what traded. */
-  private place(work: GroupWork, plan: PlacePlan, effects: GroupEffects): CommandResult {
+  private place(work: GroupWork, plan: PlacePlan, effects: GroupEffects): OrderRow[] {
     const { command } = plan;
     const now = this.options.now();
     const row = work.newOrder({
@@ -393,6 +499,7 @@ export class PairMarket {
       deal_amount: '0',
       deal_money: '0',
       fee: '0',
+      fee_hal: '0',
       state: 'unfilled',
       cancel_reason: null,
       wdate: now,
@@ -422,7 +529,7 @@ export class PairMarket {
           ? this.book.place({ ...common, kind: 'market', side: 'buy', quoteBudget: plan.hold })
           : this.book.place({ ...common, kind: 'market', side: 'sell' });
     this.settle(work, events, row.autoid, effects);
-    return { orders: [{ ...row }] };
+    return [row];
   }
 
   /** A buy holds the main coin, a sell the trade coin. */
@@ -492,6 +599,7 @@ export class PairMarket {
     const { maincoin, tradcoin } = this.pair;
     const id = (leg: string) => `spot:${taker.autoid}:t${index}:${leg}`;
     const reference = orderReference(taker.autoid);
+    const tradeId = `spot:${taker.autoid}:t${index}`;
     const post = (leg: string, order: OrderRow, amount: Dec) =>
       work.post({
         id: id(leg),
@@ -508,11 +616,9 @@ export class PairMarket {
     post('base', seller, trade.amount);
     pay('to-seller', sellerAccount, maincoin, trade.quoteAmount.sub(sellerFee), 'spot_trade');
     pay('to-buyer', buyerAccount, tradcoin, trade.amount.sub(buyerFee), 'spot_trade');
-    if (sellerFee.isPositive()) pay('seller-fee', FEES, maincoin, sellerFee, 'spot_fee');
-    if (buyerFee.isPositive()) pay('buyer-fee', FEES, tradcoin, buyerFee, 'spot_fee');
     fill(buyer, trade, trade.quoteAmount, buyerFee);
     fill(seller, trade, trade.amount, sellerFee);
-    return {
+    const row: TradeRow = {
       autoid: 0,
       pair_id: this.pair.autoid,
       maker_order_id: maker.autoid,
@@ -523,8 +629,33 @@ export class PairMarket {
       quote_amount: trade.quoteAmount.toString(),
       buyer_fee: buyerFee.toString(),
       seller_fee: sellerFee.toString(),
+      buyer_fee_coin: tradcoin,
+      seller_fee_coin: maincoin,
       wdate: now,
     };
+    // The fees are kept back in clearing; the command's fee step pays them, in coin or HAL (settleFees).
+    const owed = { tradeId, trade: row, reference };
+    if (sellerFee.isPositive())
+      work.fees.push({
+        ...owed,
+        legId: id('seller-fee'),
+        order: seller,
+        side: 'seller',
+        counterpartyOwner: buyer.owner,
+        coin: maincoin,
+        fee: sellerFee,
+      });
+    if (buyerFee.isPositive())
+      work.fees.push({
+        ...owed,
+        legId: id('buyer-fee'),
+        order: buyer,
+        side: 'buyer',
+        counterpartyOwner: seller.owner,
+        coin: tradcoin,
+        fee: buyerFee,
+      });
+    return row;
   }
 
   /**

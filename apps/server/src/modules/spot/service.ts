@@ -15,6 +15,7 @@ import { DEMO_COINS } from '../../market/index-price.ts';
 import { type Publisher, tradePushRow } from '../../realtime/publisher.ts';
 import type { Db } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
+import type { ReferralFees } from '../referral/index.ts';
 import { demoPairRows } from './demo-pairs.ts';
 import { type GroupEffects, PairMarket, type PlaceOrder } from './pair-market.ts';
 import {
@@ -54,10 +55,13 @@ export interface OrderView {
   price: string;
   number: string;
   unfilled: string;
-  /** Base amount filled, quote amount it traded for, fee paid (in the coin received). */
+  /** Base amount filled, quote amount it traded for, fee paid in `feeCoin` (the coin received). */
   deal_amount: string;
   deal_money: string;
   fee: string;
+  feeCoin: string;
+  /** Fees paid in HAL instead (fee deduction). */
+  feeHal: string;
   wdate: number;
   state: OrderState;
   tradcoin: string;
@@ -82,6 +86,8 @@ export interface SpotServiceOptions {
   ledger: Ledger;
   clock: Clock;
   identity: IdentityService;
+  /** HAL fee deduction and referral commissions, in each fee's transaction. */
+  referral: ReferralFees;
   market: MarketModule;
   publisher: Publisher;
   onError: (error: unknown) => void;
@@ -114,6 +120,7 @@ export class SpotService {
         ledger: this.options.ledger,
         now: () => this.options.clock.now(),
         indexPrice: () => this.indexPrice(pair),
+        referral: this.options.referral,
         onCommitted: (effects) => this.publishCommitted(pair, effects),
         onError: this.options.onError,
       });
@@ -334,6 +341,8 @@ export class SpotService {
       deal_amount: dealAmount.toString(),
       deal_money: Dec.parse(row.deal_money).toString(),
       fee: Dec.parse(row.fee).toString(),
+      feeCoin: row.type === 'buy' ? pair.tradcoin : pair.maincoin,
+      feeHal: Dec.parse(row.fee_hal).toString(),
       wdate: row.wdate,
       state: row.state,
       tradcoin: pair.tradcoin,

@@ -371,6 +371,8 @@ describe('reads', () => {
           deal_amount: '0',
           deal_money: '0',
           fee: '0',
+          feeCoin: 'BTC',
+          feeHal: '0',
           wdate: h.clock.now(),
           state: 'unfilled',
           tradcoin: 'BTC',

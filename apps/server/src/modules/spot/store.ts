@@ -40,6 +40,8 @@ export interface SpotOrdersTable {
   deal_amount: string;
   deal_money: string;
   fee: string;
+  /** HAL paid for fills whose fee was deducted in HAL (migration 031; `fee` holds the rest, in the coin received). */
+  fee_hal: string;
   state: OrderState;
   cancel_reason: string | null;
   wdate: number;
@@ -57,6 +59,9 @@ export interface SpotTradesTable {
   quote_amount: string;
   buyer_fee: string;
   seller_fee: string;
+  /** The coin each fee was paid in: the coin received, or HAL when deducted (null on trades before migration 031). */
+  buyer_fee_coin: string | null;
+  seller_fee_coin: string | null;
   wdate: number;
 }
 
@@ -108,6 +113,7 @@ const ORDER_COLUMNS = [
   'deal_amount',
   'deal_money',
   'fee',
+  'fee_hal',
   'state',
   'cancel_reason',
   'wdate',
@@ -123,6 +129,8 @@ const TRADE_COLUMNS = [
   'quote_amount',
   'buyer_fee',
   'seller_fee',
+  'buyer_fee_coin',
+  'seller_fee_coin',
   'wdate',
 ] as const satisfies readonly (keyof NewTradeRow)[];
 
@@ -138,6 +146,7 @@ const upsertOrderRows = new SizedStatement<never>(ORDER_COLUMNS.length, (db, siz
         deal_amount: eb.ref('excluded.deal_amount'),
         deal_money: eb.ref('excluded.deal_money'),
         fee: eb.ref('excluded.fee'),
+        fee_hal: eb.ref('excluded.fee_hal'),
         state: eb.ref('excluded.state'),
         cancel_reason: eb.ref('excluded.cancel_reason'),
         updated_at: eb.ref('excluded.updated_at'),

@@ -29,6 +29,7 @@ import { fiatAdTermsMigration } from './027_fiat_ad_terms.ts';
 import { approvalsMigration } from './028_approvals.ts';
 import { operatorsMigration } from './030_operators.ts';
 import { referralMigration } from './031_referral.ts';
+import { referralPayoutsMigration } from './032_referral_payouts.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -65,4 +66,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '028_approvals': approvalsMigration,
   '030_operators': operatorsMigration,
   '031_referral': referralMigration,
+  '032_referral_payouts': referralPayoutsMigration,
 };

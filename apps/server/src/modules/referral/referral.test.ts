@@ -1,0 +1,461 @@
+import { Dec } from '@halyard/money';
+import type { MyTeam, ReferralCommissionPage, ReferralSummary } from '@halyard/protocol';
+import { REFERRAL_BIND_WINDOW_MS } from '@halyard/rules';
+import fc from 'fast-check';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../app.ts';
+import { systemAccount, userAccount } from '../../ledger/index.ts';
+import { ADMIN_TOKEN, registerByEmail, uniqueIdNumber } from '../identity/test-support.ts';
+import {
+  balanceOf,
+  expectAuditClean,
+  expectOk,
+  get,
+  type Harness,
+  post,
+  startHarness,
+  type TestUser,
+} from '../spot/test-support.ts';
+
+/**
+ * Issue 17 end to end through the spot routes: binding, tiers from the 24 h
+ * average, level 2, HAL fee deduction and its fallback, every exclusion,
+ * kickback, exactly-once across a restart, and commissions + house share =
+ * fees; the ledger audit after each test.
+ */
+
+let h: Harness;
+let registered = 0;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const FEES = systemAccount('fees');
+
+interface Invited extends TestUser {
+  code: string;
+}
+
+let firstApp: Harness['app'];
+
+beforeAll(async () => {
+  h = await startHarness();
+  firstApp = h.app;
+  await h.app.market.simulator.tick();
+});
+
+afterEach(async () => {
+  await h.app.spot.service.idle();
+  await expectAuditClean(h);
+});
+
+afterAll(async () => {
+  // The restart test replaced the app: close the one it opened, then the harness (and its first app).
+  if (h.app !== firstApp) await h.app.close();
+  await h.close();
+});
+
+let fundings = 0;
+
+/** Credits a user's spot wallet from the treasury (each call its own transfer). */
+async function fund(_h: Harness, userId: number, balances: Record<string, string>): Promise<void> {
+  const batch = Object.entries(balances).map(([asset, amount]) => ({
+    id: `referral-test-fund:${++fundings}`,
+    debit: systemAccount('treasury'),
+    credit: userAccount(userId, 'spot'),
+    asset,
+    amount: Dec.parse(amount),
+    code: 'test_funding',
+  }));
+  if (batch.length > 0) await h.app.ledger.execute(batch);
+}
+
+/** The next UTC midnight at least `days` days ahead: the clock only moves forward. */
+function midnightAfter(days: number): number {
+  return Math.ceil((h.clock.now() + days * DAY) / DAY) * DAY;
+}
+
+/** A user registered with `inviter`'s code (or none), funded with `balances`. */
+async function member(inviter: Invited | null, balances: Record<string, string> = {}): Promise<Invited> {
+  registered += 1;
+  const { token, member } = await registerByEmail(
+    h,
+    `ref${registered}@example.com`,
+    inviter ? { invitationCode: inviter.code } : {},
+  );
+  await fund(h, member.id, balances);
+  return { id: member.id, token, code: member.invitationCode };
+}
+
+/** A chain: grand invites parent, parent invites the trader; and a counterparty nobody invited. */
+async function chain(traderBalances: Record<string, string> = { USDT: '100000' }) {
+  const grand = await member(null);
+  const parent = await member(grand);
+  const trader = await member(parent, traderBalances);
+  const other = await member(null, { BTC: '10', USDT: '100000' });
+  return { grand, parent, trader, other };
+}
+
+/** `maker` rests a sell of `amount` BTC at `price`, `taker` buys it: one trade. */
+async function trade(taker: TestUser, maker: TestUser, amount: string, price = '100') {
+  await expectOk(
+    post(h, '/trad/sellLimit', { tradcoin: 'BTC', maincoin: 'USDT', price, number: amount }, maker.token),
+  );
+  await expectOk(
+    post(h, '/trad/buyLimit', { tradcoin: 'BTC', maincoin: 'USDT', price, number: amount }, taker.token),
+  );
+}
+
+async function spot(user: TestUser, asset: string): Promise<string> {
+  return (await balanceOf(h, userAccount(user.id, 'spot'), asset)).available;
+}
+
+async function commissions(user: TestUser, query = ''): Promise<ReferralCommissionPage> {
+  return (await expectOk(get(h, `/referral/commissions${query}`, user.token))).data as ReferralCommissionPage;
+}
+
+async function summary(user: TestUser): Promise<ReferralSummary> {
+  return (await expectOk(get(h, '/referral/summary', user.token))).data as ReferralSummary;
+}
+
+async function refused(pending: ReturnType<typeof post>, msg: string) {
+  const answer = await pending;
+  expect(answer.code, answer.msg).not.toBe(200);
+  expect(answer.msg).toBe(msg);
+}
+
+describe('binding (issue 17 item 1)', () => {
+  it('keeps the inviter of registration, binds a code once within 14 days, never self or a cycle', async () => {
+    const a = await member(null);
+    const b = await member(a);
+    const c = await member(null);
+    const late = await member(null);
+    await refused(post(h, '/referral/bind', { code: a.code }, b.token), 'You already have an inviter');
+    await refused(
+      post(h, '/referral/bind', { code: a.code }, a.token),
+      'You cannot use your own invitation code',
+    );
+    await refused(
+      post(h, '/referral/bind', { code: b.code }, a.token),
+      'You cannot bind a code of someone in your own team',
+    );
+    await refused(
+      post(h, '/referral/bind', { code: 'NOPE123' }, c.token),
+      'This invitation code does not exist',
+    );
+    await refused(post(h, '/referral/bind', { code: ' ' }, c.token), 'Enter an invitation code');
+    expect((await summary(a)).canBind).toBe(true);
+    // a binds c, so c's code would now close a loop for c... and binding b under c is refused (b has an inviter).
+    await expectOk(post(h, '/referral/bind', { code: c.code.toLowerCase() }, a.token));
+    await refused(
+      post(h, '/referral/bind', { code: b.code }, c.token),
+      'You cannot bind a code of someone in your own team',
+    );
+    await refused(post(h, '/referral/bind', { code: late.code }, a.token), 'You already have an inviter');
+    const bound = await summary(a);
+    expect(bound).toMatchObject({ canBind: false, bindUntil: null });
+    expect(bound.inviter).toMatch(/^\d\*+\d?$/);
+    const team = (await expectOk(get(h, '/user/getMyTeam', c.token))).data as MyTeam;
+    expect(team).toMatchObject({ teamSize: 2, directCount: 1, levelTwoCount: 1, code: c.code });
+    expect(team.list.map((row) => row.level).sort()).toEqual([1, 2]);
+    h.clock.advance(REFERRAL_BIND_WINDOW_MS + 1);
+    // The session has expired by now: the service answers the same refusal the route would.
+    await expect(h.app.referral.service.bind(late.id, c.code)).rejects.toMatchObject({
+      key: 'referral.bindWindowClosed',
+    });
+  });
+});
+
+describe('commissions on spot fees (issue 17 item 3)', () => {
+  it('pays level 1 its tier rate and level 2 10 % of the fee, in the fee coin, from the fee account', async () => {
+    const { grand, parent, trader, other } = await chain();
+    const fees = (await balanceOf(h, FEES, 'BTC')).available;
+    await trade(trader, other, '1');
+    // The trader took 1 BTC at the 0.1 % fee: 0.001 BTC; tier 1 (no HAL) 10 % to the parent, 10 % to the grandparent.
+    expect(await spot(parent, 'BTC')).toBe('0.0001');
+    expect(await spot(grand, 'BTC')).toBe('0.0001');
+    expect(await spot(trader, 'BTC')).toBe('0.999');
+    expect(
+      Dec.parse((await balanceOf(h, FEES, 'BTC')).available)
+        .sub(Dec.parse(fees))
+        .toString(),
+    ).toBe('0.0008');
+    const [row] = (await commissions(parent)).list;
+    expect(row).toMatchObject({
+      level: 1,
+      product: 'spot',
+      fee: '0.001',
+      feeCoin: 'BTC',
+      tier: 1,
+      rate: '0.1',
+      amount: '0.0001',
+      kickback: '0',
+      excluded: null,
+    });
+    expect((await commissions(grand)).list[0]).toMatchObject({
+      level: 2,
+      tier: null,
+      rate: '0.1',
+      amount: '0.0001',
+    });
+    // The maker (nobody invited) earned no one anything: its USDT fee has no rows.
+    expect((await commissions(parent, '?coin=USDT')).count).toBe(0);
+  });
+
+  it('takes the tier fixed for the day from the 24 h average, so HAL moved in today changes nothing', async () => {
+    const { parent, trader, other } = await chain();
+    const midnight = midnightAfter(2);
+    // 600 HAL held for the last 20 h before midnight: 600 × 20 / 24 = 500, the first amount of tier 2.
+    h.clock.set(midnight - 20 * HOUR);
+    await fund(h, parent.id, { HAL: '600' });
+    h.clock.set(midnight + HOUR);
+    await fund(h, parent.id, { HAL: '1000000' });
+    await trade(trader, other, '1');
+    expect((await commissions(parent)).list[0]).toMatchObject({ tier: 2, rate: '0.2', amount: '0.0002' });
+    h.clock.set(midnight + 2 * HOUR);
+    const seen = await summary(parent);
+    expect(seen).toMatchObject({
+      tier: 2,
+      rate: '0.2',
+      tierAverageHal: '500.00000000',
+      tierUntil: midnight + DAY,
+    });
+    // The last 24 h: nothing for 2 h, 600 for 21 h, 1,000,600 for 1 h = 1,013,200 / 24, the top tier tomorrow.
+    expect(seen.averageHal).toBe('42216.66666666');
+    expect(seen.nextTier).toBeNull();
+  });
+
+  it('matches a hand-computed holding history', async () => {
+    const holder = await member(null);
+    const midnight = midnightAfter(2);
+    const start = midnight - DAY;
+    h.clock.set(start - HOUR);
+    await fund(h, holder.id, { HAL: '100' });
+    h.clock.set(start + 6 * HOUR);
+    await fund(h, holder.id, { HAL: '900' });
+    h.clock.set(start + 18 * HOUR);
+    await h.app.ledger.execute([
+      {
+        id: `test-out:${holder.id}`,
+        debit: userAccount(holder.id, 'spot'),
+        credit: systemAccount('treasury'),
+        asset: 'HAL',
+        amount: Dec.parse('600'),
+        code: 'test_funding',
+      },
+    ]);
+    // Between two of the holder's own wallets: the total does not move.
+    await h.app.ledger.execute([
+      {
+        id: `test-move:${holder.id}`,
+        debit: userAccount(holder.id, 'spot'),
+        credit: userAccount(holder.id, 'futures'),
+        asset: 'HAL',
+        amount: Dec.parse('50'),
+        code: 'transfer',
+      },
+    ]);
+    h.clock.set(midnight + 5 * HOUR);
+    // 100 × 6 h + 1000 × 12 h + 400 × 6 h = 15,000 HAL·h over 24 h = 625: tier 2.
+    expect(await summary(holder)).toMatchObject({
+      tier: 2,
+      tierAverageHal: '625.00000000',
+      holdingHal: '400',
+      // The live window starts 5 h into that day: 100 × 1 h + 1000 × 12 h + 400 × 11 h = 16,500 / 24.
+      averageHal: '687.50000000',
+      nextTier: { tier: 3, missing: '4312.50000001' },
+    });
+  });
+
+  it('gives the kickback to the invitee out of the inviter rate, never above it', async () => {
+    const { parent, trader, other } = await chain();
+    await refused(
+      post(h, '/referral/kickback', { rate: '0.5' }, parent.token),
+      'The share given back cannot exceed your rate of 0.1',
+    );
+    await refused(
+      post(h, '/referral/kickback', { rate: '0.12345' }, parent.token),
+      'Enter a share between 0 and your rate, with at most 4 decimals',
+    );
+    await expectOk(post(h, '/referral/kickback', { rate: '0.04' }, parent.token));
+    await trade(trader, other, '1');
+    // 0.1 × 0.001 = 0.0001: 0.00004 back to the trader, 0.00006 to the parent.
+    expect((await commissions(parent)).list[0]).toMatchObject({ amount: '0.00006', kickback: '0.00004' });
+    expect(await spot(parent, 'BTC')).toBe('0.00006');
+    expect(await spot(trader, 'BTC')).toBe('0.99904');
+    expect((await summary(parent)).kickbackRate).toBe('0.04');
+  });
+});
+
+describe('exclusions, each with its reason', () => {
+  it('a trade between inviter and invitee pays that inviter nothing', async () => {
+    const { grand, parent, trader } = await chain();
+    await fund(h, parent.id, { BTC: '5' });
+    await trade(trader, parent, '1');
+    const [row] = (await commissions(parent, '?coin=BTC')).list;
+    expect(row).toMatchObject({ level: 1, amount: '0', excluded: 'counterparty', tier: null });
+    expect((await commissions(grand, '?coin=BTC')).list[0]).toMatchObject({
+      level: 2,
+      amount: '0.0001',
+      excluded: null,
+    });
+  });
+
+  it('accounts that share one KYC identity earn nothing from each other', async () => {
+    const { parent, trader, other } = await chain();
+    const idNumber = uniqueIdNumber();
+    const kyc = (userId: number, state: 'failed' | 'succeeded') => ({
+      user_id: userId,
+      real_name: 'Same Person',
+      id_number: idNumber,
+      photo_url: '/x.png',
+      state,
+      reason: null,
+      submitted_at: h.clock.now(),
+      decided_at: h.clock.now(),
+      decided_by: 'test',
+    });
+    // The parent was refused with this ID number, then the trader verified with it.
+    await h.store.db
+      .insertInto('kyc_submissions')
+      .values([kyc(parent.id, 'failed'), kyc(trader.id, 'succeeded')])
+      .execute();
+    await trade(trader, other, '1');
+    expect((await commissions(parent)).list[0]).toMatchObject({ amount: '0', excluded: 'sameIdentity' });
+    expect(await spot(parent, 'BTC')).toBe('0');
+  });
+
+  it('market-maker accounts neither bring nor earn commissions (operator setting)', async () => {
+    const { parent, trader, other } = await chain();
+    const admin = { 'admin-token': ADMIN_TOKEN };
+    const set = await h.app.http.inject({
+      method: 'POST',
+      url: '/admin/referral/settings',
+      headers: admin,
+      payload: { marketMakers: [trader.id] },
+    });
+    expect(set.json()).toMatchObject({ code: 200, data: { marketMakers: [trader.id], halDiscount: '0.1' } });
+    try {
+      await trade(trader, other, '1');
+      expect((await commissions(parent)).list[0]).toMatchObject({ amount: '0', excluded: 'house' });
+    } finally {
+      await h.app.referral.service.saveSettings({ marketMakers: [] });
+    }
+    const bad = await h.app.http.inject({
+      method: 'POST',
+      url: '/admin/referral/settings',
+      headers: admin,
+      payload: { halDiscount: '0.9' },
+    });
+    expect(bad.json()).toMatchObject({
+      msg: 'The HAL discount must be between 0 and 0.5, with at most 4 decimals',
+    });
+  });
+});
+
+describe('fees paid in HAL (issue 17 item 2)', () => {
+  it('charges the discounted fee in HAL at the index, pays commissions in HAL, and falls back when HAL is short', async () => {
+    const { parent, trader, other } = await chain({ USDT: '100000', HAL: '10' });
+    await expectOk(post(h, '/user/feeDeduction', { enabled: true }, trader.token));
+    expect((await summary(trader)).feeDeduction).toBe(true);
+    const btc = h.app.market.index.current('BTC')!.price;
+    const hal = h.app.market.index.current('HAL')!.price;
+    // 0.0001 BTC of fee, worth 0.0001 × BTC, 10 % off, in HAL: floored to 8 decimals.
+    const halFee = Dec.parse('0.0001').mul(btc).mul(Dec.parse('0.9')).div(hal).floorTo(8);
+    expect(halFee.isPositive() && halFee.lt(Dec.fromInt(10))).toBe(true);
+    await trade(trader, other, '0.1');
+    expect(await spot(trader, 'BTC')).toBe('0.1');
+    expect(await spot(trader, 'HAL')).toBe(Dec.fromInt(10).sub(halFee).toString());
+    const [row] = (await commissions(parent)).list;
+    expect(row).toMatchObject({
+      feeCoin: 'HAL',
+      fee: halFee.toString(),
+      amount: halFee.mul(Dec.parse('0.1')).floorTo(8).toString(),
+    });
+    const orders = (await expectOk(get(h, '/trad/entrustHistory?tradcoin=BTC&maincoin=USDT', trader.token)))
+      .data as {
+      list: { fee: string; feeCoin: string; feeHal: string }[];
+    };
+    expect(orders.list[0]).toMatchObject({ fee: '0', feeCoin: 'BTC', feeHal: halFee.toString() });
+    // 10 BTC needs 10,000 × more HAL than the trader has left: the fee is taken in BTC.
+    await fund(h, other.id, { BTC: '10' });
+    await trade(trader, other, '10');
+    expect(await spot(trader, 'BTC')).toBe('10.09');
+    expect((await commissions(parent, '?coin=BTC')).list[0]).toMatchObject({ fee: '0.01', amount: '0.001' });
+  });
+});
+
+describe('records', () => {
+  it('lists the team with the profit each member earned, totals by coin and day, and the CSV', async () => {
+    const { grand, parent, trader, other } = await chain();
+    await trade(trader, other, '2');
+    const team = (await expectOk(get(h, '/user/getMyTeam?level=2', grand.token))).data as MyTeam;
+    expect(team).toMatchObject({ teamSize: 2, directCount: 1, levelTwoCount: 1, count: 1 });
+    expect(team.list[0]).toMatchObject({ level: 2, profit: { BTC: '0.0002' } });
+    const found = (await expectOk(get(h, `/user/getMyTeam?search=${trader.id}`, parent.token)))
+      .data as MyTeam;
+    expect(found.list).toHaveLength(1);
+    expect((await summary(parent)).byCoin).toEqual([{ coin: 'BTC', total: '0.0002', last24h: '0.0002' }]);
+    expect((await summary(parent)).byDay[0]).toMatchObject({ coin: 'BTC', amount: '0.0002' });
+    const csv = await h.app.http.inject({
+      method: 'GET',
+      url: '/referral/commissions.csv?product=spot',
+      headers: { token: parent.token },
+    });
+    expect(csv.headers['content-type']).toContain('text/csv');
+    const lines = csv.body.trim().split('\n');
+    expect(lines[0]).toBe('time,friend,level,product,trade,fee,fee_coin,tier,rate,amount,kickback,excluded');
+    expect(lines[1]).toMatch(/,1,spot,spot:\d+:t0,0\.002,BTC,1,0\.1,0\.0002,0,$/);
+    expect((await commissions(parent, `?from=${h.clock.now() + 1}`)).count).toBe(0);
+    expect((await commissions(parent, '?product=futures')).count).toBe(0);
+  });
+});
+
+describe('exactly once', () => {
+  it('pays every fee once across a restart between trades, and commissions + house share = fees', async () => {
+    const { grand, parent, trader, other } = await chain();
+    const before = (await balanceOf(h, FEES, 'BTC')).available;
+    await fund(h, other.id, { BTC: '100' });
+    // Amounts of 0.0001 to 5 BTC in the pair's 5 decimals: fees and their shares floored at the 8th.
+    const amounts = fc.sample(fc.integer({ min: 10, max: 500_000 }), { numRuns: 12, seed: 17 });
+    for (const [index, units] of amounts.entries()) {
+      if (index === 6) {
+        // Close and reopen the app on the same store mid-stream.
+        await h.app.close();
+        h.app = await createApp({ config: h.config, store: h.store, clock: h.clock, rateLimits: false });
+      }
+      await trade(trader, other, Dec.fromUnits(BigInt(units) * 10n ** 13n).toString());
+    }
+    const rows = await h.store.db
+      .selectFrom('referral_commissions')
+      .select(['leg_id', 'level', 'amount', 'kickback', 'paid_by'])
+      .where('friend_id', '=', trader.id)
+      .execute();
+    expect(rows).toHaveLength(2 * amounts.length);
+    expect(new Set(rows.map((row) => `${row.leg_id}|${row.level}`)).size).toBe(rows.length);
+    // Each row names the transfer that paid it; a transfer pays exactly the sum of its rows.
+    const byTransfer = new Map<string, Dec>();
+    for (const row of rows) {
+      if (row.paid_by === null) continue;
+      byTransfer.set(
+        row.paid_by,
+        (byTransfer.get(row.paid_by) ?? Dec.ZERO).add(Dec.parse(String(row.amount))),
+      );
+    }
+    for (const [id, sum] of byTransfer)
+      expect((await h.app.ledger.transfer(id))?.amount.toString()).toBe(sum.toString());
+    const fees = await h.store.db
+      .selectFrom('spot_trades')
+      .innerJoin('spot_orders', 'spot_orders.autoid', 'spot_trades.taker_order_id')
+      .select('spot_trades.buyer_fee')
+      .where('spot_orders.user_id', '=', trader.id)
+      .execute();
+    const feeTotal = Dec.sum(fees.map((row) => Dec.parse(String(row.buyer_fee))));
+    const paid = Dec.sum(
+      rows.map((row) => Dec.parse(String(row.amount)).add(Dec.parse(String(row.kickback)))),
+    );
+    const house = Dec.parse((await balanceOf(h, FEES, 'BTC')).available).sub(Dec.parse(before));
+    expect(paid.add(house).toString()).toBe(feeTotal.toString());
+    expect(
+      Dec.sum([Dec.parse(await spot(parent, 'BTC')), Dec.parse(await spot(grand, 'BTC'))]).toString(),
+    ).toBe(paid.toString());
+  });
+});

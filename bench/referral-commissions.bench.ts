@@ -1,0 +1,179 @@
+/**
+ * What referral commissions add to a spot trade (issue 17: target under 5 %),
+ * end to end through the spot service on a SQLite file, as bench/spot.bench.ts
+ * runs it. One app, two groups of users trading BTC/USDT among themselves:
+ * `off` — nobody invited them; `on` — every one was invited by a user who was
+ * invited too, so each fee pays a level-1 and a level-2 commission (two more
+ * transfers and two rows in the fee's transaction). The phases alternate
+ * (off, on, off, on, ...) so a slower machine weighs on both alike, and each
+ * phase's resting orders are cancelled after it (untimed); prints trades and orders per second of each, and the ratio.
+ *
+ *   npm run bench:referral        (node --import tsx bench/referral-commissions.bench.ts)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Dec } from '@halyard/money';
+import { createApp } from '../apps/server/src/app.ts';
+import { systemClock } from '../apps/server/src/clock.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { systemAccount, userAccount } from '../apps/server/src/ledger/index.ts';
+import { openStore } from '../apps/server/src/store/connect.ts';
+
+const USERS_PER_GROUP = 20;
+const ORDERS_PER_PHASE = 3_000;
+const ROUNDS = 3;
+const IN_FLIGHT = 128;
+const WARMUP = 1_000;
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'halyard-referral-bench-'));
+const config = loadConfig({ HALYARD_DATA_DIR: dataDir, LOG_LEVEL: 'silent', HALYARD_DEMO: 'true' });
+const store = await openStore(config);
+const app = await createApp({ config, store, clock: systemClock, rateLimits: false });
+
+async function inject<T>(method: 'GET' | 'POST', url: string, payload?: object): Promise<T> {
+  const response = await app.http.inject({ method, url, ...(payload ? { payload } : {}) });
+  const body = response.json() as { code: number; msg: string; data: T };
+  if (body.code !== 200) throw new Error(`${url}: ${body.msg}`);
+  return body.data;
+}
+
+let registered = 0;
+/** A registered user (with `code`'s owner as inviter, if given) with plenty of both coins; answers id and own code. */
+async function user(code?: string): Promise<{ id: number; code: string }> {
+  const email = `referral-bench${registered++}@example.com`;
+  const { demoCode } = await inject<{ demoCode?: string }>(
+    'GET',
+    `/user/getCode?account=${encodeURIComponent(email)}&purpose=register`,
+  );
+  const { member } = await inject<{ member: { id: number; invitationCode: string } }>(
+    'POST',
+    '/member/register',
+    {
+      account: email,
+      code: demoCode,
+      password: 'secret123',
+      confirmPassword: 'secret123',
+      agreed: true,
+      ...(code ? { invitationCode: code } : {}),
+    },
+  );
+  await app.ledger.execute(
+    ['USDT', 'BTC'].map((asset) => ({
+      id: `referral-bench-fund:${member.id}:${asset}`,
+      debit: systemAccount('treasury'),
+      credit: userAccount(member.id, 'spot'),
+      asset,
+      amount: Dec.parse(asset === 'USDT' ? '100000000' : '1000000'),
+      code: 'bench_funding',
+    })),
+  );
+  return { id: member.id, code: member.invitationCode };
+}
+
+const grand = await user();
+const inviter = await user(grand.code);
+const groups = { off: [] as number[], on: [] as number[] };
+for (let index = 0; index < USERS_PER_GROUP; index++) {
+  groups.off.push((await user()).id);
+  groups.on.push((await user(inviter.code)).id);
+}
+
+/**
+ * A seeded walk of order parameters: the same flow every run. The high bits
+ * of the generator: its low bits repeat with a short period (the lowest one
+ * alternates), which would make every order of a phase the same side.
+ */
+let seed = 12345;
+function next(): number {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed >>> 16;
+}
+
+async function place(users: readonly number[]): Promise<void> {
+  const side = next() % 2 === 0 ? 'buy' : 'sell';
+  // Bids 95.00-100.99, asks 99.00-104.99: they overlap, so about a third of the orders trade on arrival.
+  const cents = side === 'buy' ? 9500 + (next() % 600) : 9900 + (next() % 600);
+  await app.spot.service.placeForUser(users[next() % users.length]!, {
+    tradcoin: 'BTC',
+    maincoin: 'USDT',
+    side,
+    style: 'limit',
+    price: Dec.fromUnits(BigInt(cents) * 10n ** 16n).toString(),
+    number: `0.${String(1 + (next() % 999)).padStart(3, '0')}`,
+  });
+}
+
+async function tradeCount(): Promise<number> {
+  const row = await store.db
+    .selectFrom('spot_trades')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Runs `count` orders of one group; answers what it took and how many trades printed. */
+async function phase(users: readonly number[], count: number) {
+  const tradesBefore = await tradeCount();
+  let started = 0;
+  const began = performance.now();
+  const worker = async () => {
+    while (started < count) {
+      started += 1;
+      await place(users);
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  const elapsedMs = performance.now() - began;
+  const trades = (await tradeCount()) - tradesBefore;
+  // Untimed: the group's resting orders leave the book, so the next phase trades within its own group only.
+  await Promise.all(
+    users.map((id) => app.spot.service.cancelAllForUser(id, { tradcoin: 'BTC', maincoin: 'USDT' })),
+  );
+  return { elapsedMs, trades };
+}
+
+await phase(groups.off, WARMUP);
+await phase(groups.on, WARMUP);
+const totals = { off: { elapsedMs: 0, trades: 0 }, on: { elapsedMs: 0, trades: 0 } };
+for (let round = 0; round < ROUNDS; round++) {
+  for (const name of ['off', 'on'] as const) {
+    const result = await phase(groups[name], ORDERS_PER_PHASE);
+    totals[name].elapsedMs += result.elapsedMs;
+    totals[name].trades += result.trades;
+  }
+}
+const commissions = await store.db
+  .selectFrom('referral_commissions')
+  .select((eb) => eb.fn.countAll<number | string>().as('count'))
+  .executeTakeFirstOrThrow();
+
+const orders = ROUNDS * ORDERS_PER_PHASE;
+const rate = (name: 'off' | 'on') => ({
+  trades: (totals[name].trades * 1000) / totals[name].elapsedMs,
+  orders: (orders * 1000) / totals[name].elapsedMs,
+});
+const off = rate('off');
+const on = rate('on');
+console.log(
+  `spot with referral commissions (SQLite file, ${IN_FLIGHT} in flight, ${USERS_PER_GROUP} users a group, ` +
+    `${ROUNDS} alternating rounds of ${ORDERS_PER_PHASE} orders):`,
+);
+console.log(
+  `  off (no inviter):           ${off.trades.toFixed(0)} trades/s, ${off.orders.toFixed(0)} orders/s (${totals.off.trades} trades)`,
+);
+console.log(
+  `  on (inviter and level 2):   ${on.trades.toFixed(0)} trades/s, ${on.orders.toFixed(0)} orders/s (${totals.on.trades} trades, ${Number(commissions.count)} commission rows)`,
+);
+console.log(
+  `  on / off: ${(on.trades / off.trades).toFixed(3)} by trades/s, ${(on.orders / off.orders).toFixed(3)} by orders/s; ` +
+    `added cost per trade ${(100 * (1 / on.trades - 1 / off.trades) * off.trades).toFixed(1)} %; load ${os
+      .loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}`,
+);
+
+await app.close();
+await store.close();
+fs.rmSync(dataDir, { recursive: true, force: true });
