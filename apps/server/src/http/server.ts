@@ -13,6 +13,7 @@ import { AppError } from './errors.ts';
 import { requestLocale } from './locale.ts';
 import { requestLogFields } from './log-redaction.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
+import { sharedValidatorCompilers } from './shared-validators.ts';
 
 /** Spec §5/§9: an image is at most 10 MB; a request body may carry one plus its fields. */
 export const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
@@ -51,6 +52,7 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
     bodyLimit: UPLOAD_LIMIT_BYTES + 1024 * 1024,
     trustProxy: options.trustedProxies?.length ? options.trustedProxies : false,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
+    schemaController: { compilersFactory: { buildValidator: sharedValidatorCompilers } },
   });
 
   app.decorateRequest('user', null);
