@@ -212,6 +212,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     publisher: realtime,
     requireUser: identity.requireUser,
     fundingIntervalMs: fundingIntervalFrom(process.env),
+    referral: referral.service.fees,
     onError: (error) => http.log.error({ err: error }, 'futures'),
   });
   futures.registerRoutes(http);

@@ -16,6 +16,7 @@ import {
   userAccount,
 } from '../../ledger/index.ts';
 import type { Executor, Trx } from '../../store/database.ts';
+import { CommissionBatch, insertCommissions, type ReferralFees } from '../referral/index.ts';
 import { fundingSlot, roundRate } from './funding.ts';
 import {
   type CrossPosition,
@@ -200,6 +201,8 @@ export interface EngineOptions {
   ledger: Ledger;
   now: () => number;
   fundingIntervalMs: number;
+  /** Referral commissions on each fill's fee, paid in the trade's own ledger batch. */
+  referral: ReferralFees;
   onCommitted: (effects: GroupEffects) => void;
   onError: (error: unknown) => void;
 }
@@ -737,11 +740,33 @@ export class FuturesEngine {
           recordFill(taker, event);
         } else {
           const sides = [maker, taker].sort((a, b) => actionRank(a) - actionRank(b));
+          const commissions = new CommissionBatch();
           for (const row of sides) {
+            const feeBefore = Dec.parse(row.fee);
             const position = await this.fill(trx, market, row, event, legs, id, triggers, now);
             positions.set(position.autoid, position);
+            const counterparty = row === maker ? taker : maker;
+            if (isHouse(row.owner)) continue;
+            const rows = await this.options.referral.plan(
+              {
+                product: 'futures',
+                tradeId: `futures:${taker.autoid}:t${trades.length}`,
+                legId: id(`fee-${row.autoid}`),
+                payerId: row.user_id,
+                counterpartyId: isHouse(counterparty.owner) ? null : counterparty.user_id,
+                coin: market.contract.maincoin,
+                // What this fill charged (a closing fee the position could not pay in full is what was paid).
+                fee: Dec.parse(row.fee).sub(feeBefore),
+                time: now,
+              },
+              trx,
+            );
+            commissions.add(rows);
           }
+          // The commissions after both fees, in the same batch: paid once, with the trade or not at all.
+          legs.push(...commissions.transfers());
           await this.options.ledger.execute(legs, trx);
+          await insertCommissions(trx, commissions.rows);
         }
         trades.push(tradeRow(market, maker, taker, event, now));
       } else if (event.type === 'done') {

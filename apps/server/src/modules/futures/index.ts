@@ -5,6 +5,7 @@ import type { MarketModule } from '../../market/index.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import type { Store } from '../../store/connect.ts';
 import type { IdentityService } from '../identity/index.ts';
+import type { ReferralFees } from '../referral/index.ts';
 import { FuturesMarketMaker } from './market-maker.ts';
 import { registerFuturesRoutes } from './routes.ts';
 import { FuturesService } from './service.ts';
@@ -54,6 +55,8 @@ export interface FuturesModuleOptions {
   publisher: Publisher;
   requireUser: preHandlerAsyncHookHandler;
   fundingIntervalMs: number;
+  /** Referral commissions on fees (modules/referral). */
+  referral: ReferralFees;
   onError: (error: unknown) => void;
 }
 

@@ -8,6 +8,7 @@ import type { IndexTick, MarketModule } from '../../market/index.ts';
 import { type Publisher, tradePushRow } from '../../realtime/publisher.ts';
 import type { Db } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
+import type { ReferralFees } from '../referral/index.ts';
 import { demoContractRows } from './contracts.ts';
 import {
   type ContractMarket,
@@ -77,6 +78,8 @@ export interface EntrustView {
   state: EntrustRow['state'];
   margin: string;
   fee: string;
+  /** The coin the fee was paid in (the contract's margin coin). */
+  feeCoin: string;
 }
 
 /** Spec §3 "Futures position" plus its labels (liquidation price, TP/SL, value, funding). */
@@ -160,6 +163,8 @@ export interface FuturesServiceOptions {
   market: MarketModule;
   publisher: Publisher;
   fundingIntervalMs: number;
+  /** Referral commissions on fees (modules/referral). */
+  referral: ReferralFees;
   onError: (error: unknown) => void;
 }
 
@@ -185,6 +190,7 @@ export class FuturesService {
       ledger: options.ledger,
       now: () => options.clock.now(),
       fundingIntervalMs: options.fundingIntervalMs,
+      referral: options.referral,
       onCommitted: (effects) => this.publishCommitted(effects),
       onError: options.onError,
     });
@@ -575,6 +581,7 @@ export class FuturesService {
       state: row.state,
       margin: Dec.parse(row.margin).toString(),
       fee: Dec.parse(row.fee).toString(),
+      feeCoin: market.contract.maincoin,
     };
   }
 

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.ts';
 import { systemAccount, userAccount } from '../../ledger/index.ts';
+import { mark, order } from '../futures/test-support.ts';
 import { ADMIN_TOKEN, registerByEmail, uniqueIdNumber } from '../identity/test-support.ts';
 import {
   balanceOf,
@@ -380,6 +381,46 @@ describe('fees paid in HAL (issue 17 item 2)', () => {
     await trade(trader, other, '10');
     expect(await spot(trader, 'BTC')).toBe('10.09');
     expect((await commissions(parent, '?coin=BTC')).list[0]).toMatchObject({ fee: '0.01', amount: '0.001' });
+  });
+});
+
+describe('commissions on futures fees', () => {
+  it('pays both levels on the taker fee of a futures fill, in the margin coin, and nothing for the uninvited maker', async () => {
+    const { grand, parent, trader, other } = await chain();
+    await h.app.ledger.execute(
+      [trader, other].map((user) => ({
+        id: `referral-test-fund:${++fundings}`,
+        debit: systemAccount('treasury'),
+        credit: userAccount(user.id, 'futures'),
+        asset: 'USDT',
+        amount: Dec.parse('10000'),
+        code: 'test_funding',
+      })),
+    );
+    await mark(h, '100000');
+    // 10 lots of 0.001 BTC at 100,000: notional 1000 USDT, fee 0.05 % = 0.5 USDT on each side.
+    await expectOk(order(h, other, 'sell', 'limit', '10', { price: '100000' }));
+    const bought = (await expectOk(order(h, trader, 'buy', 'limit', '10', { price: '100000' }))).data as {
+      fee: string;
+      feeCoin: string;
+    };
+    expect(bought).toMatchObject({ fee: '0.5', feeCoin: 'USDT' });
+    expect((await commissions(parent, '?product=futures')).list).toEqual([
+      expect.objectContaining({
+        level: 1,
+        fee: '0.5',
+        feeCoin: 'USDT',
+        tier: 1,
+        amount: '0.05',
+        excluded: null,
+      }),
+    ]);
+    expect((await commissions(grand, '?product=futures')).list[0]).toMatchObject({
+      level: 2,
+      amount: '0.05',
+    });
+    expect(await spot(parent, 'USDT')).toBe('0.05');
+    expect(await spot(grand, 'USDT')).toBe('0.05');
   });
 });
 
