@@ -4,8 +4,9 @@ import { base, dismissTips, newcomerHeaders, registerAndSignIn, shot, test } fro
 /**
  * Issue 17 done-when: user A invites B by link; B registers (the code filled
  * in), gets play money and trades spot against the demo market maker; A sees
- * B in the team and the commission in the coin B paid the fee in, with the
- * tier used; A saves the poster and the commission CSV. Then both screens in
+ * B in the team and the commissions in the coins B paid the fees in (BTC, a
+ * buyer's fee being taken from what it receives; HAL once B pays fees in HAL),
+ * with the tier used; A saves the poster and the commission CSV. Then both screens in
  * English, Chinese and Russian at 390×844.
  */
 
@@ -38,12 +39,8 @@ async function registerByLink(page: Page, link: string, code: string): Promise<P
   return friend;
 }
 
-/** A market buy of 0.01 BTC on the spot screen: it fills against the demo market maker. */
-async function buyBtcAtMarket(friend: Page) {
-  const faucet = await friend.request.post(`${base()}/account/demoFaucet`, {
-    headers: { token: await tokenOf(friend) },
-  });
-  expect((await faucet.json()).code).toBe(200);
+/** A market buy of 0.01 BTC on the spot screen (it fills against the demo market maker); the confirm names the fee's coin. */
+async function buyBtcAtMarket(friend: Page, feeIn: string) {
   await friend.goto(`${base()}/coinExchange`);
   await dismissTips(friend);
   await expect(friend.getByTestId('book-asks').locator('button').first()).toBeVisible();
@@ -51,8 +48,35 @@ async function buyBtcAtMarket(friend: Page) {
   await friend.locator('.adm-action-sheet-button-item', { hasText: 'Market' }).click();
   await friend.getByTestId('amount').locator('input').fill('0.01');
   await friend.getByTestId('place-order').click();
+  await expect(friend.getByTestId('confirm-fee-coin')).toHaveText(feeIn);
   await friend.getByRole('button', { name: 'Confirm' }).click();
   await expect(friend.getByText('Order placed')).toBeVisible();
+}
+
+/** B trades twice: fees in BTC, then, with HAL bought and fee deduction on, in HAL at the discount. */
+async function tradeWithAndWithoutDeduction(friend: Page) {
+  const headers = { token: await tokenOf(friend) };
+  const faucet = await friend.request.post(`${base()}/account/demoFaucet`, { headers });
+  expect((await faucet.json()).code).toBe(200);
+  await buyBtcAtMarket(friend, 'BTC');
+
+  const hal = await friend.request.post(`${base()}/trad/buyMarket`, {
+    headers,
+    data: { tradcoin: 'HAL', maincoin: 'USDT', number: '100' },
+  });
+  expect((await hal.json()).code).toBe(200);
+  await friend.goto(`${base()}/inviteFriends`);
+  await friend.getByTestId('fee-deduction').click();
+  await expect(friend.getByText('Fees are now paid in HAL when you hold enough')).toBeVisible();
+  await expect(friend.getByTestId('fee-deduction')).toHaveAttribute('aria-checked', 'true');
+  await buyBtcAtMarket(friend, 'HAL, 10% off (BTC if HAL is short)');
+
+  // B's record: the last BTC buy paid its fee in HAL.
+  await friend.getByTestId('record-link').click();
+  const last = friend.getByTestId('exchange-record').getByTestId('order-card').first();
+  await expect(last).toContainText('BTC/USDT');
+  await expect(last.getByTestId('order-fee')).toHaveText(/^ · Fee [\d.]+ HAL$/);
+  await friend.screenshot({ path: 'e2e/screenshots/176-record-fee-in-hal.png' });
 }
 
 async function showIn(page: Page, locale: string) {
@@ -77,10 +101,10 @@ test('A invites B by link; B trades; A sees B, the commission in its coin with t
   await expect(page.getByTestId('reward-rules')).toContainText('10%');
 
   const friend = await registerByLink(page, link, code);
-  await buyBtcAtMarket(friend);
+  await tradeWithAndWithoutDeduction(friend);
   await friend.context().close();
 
-  // The team: B, direct; the commission in BTC (a buyer's fee is taken from the BTC received), tier 1 at 10 %.
+  // The team: B, direct; B's fees earned A commissions at tier 1, 10 %.
   await page.goto(`${base()}/myTeam`);
   await expect(page.getByTestId('team-size')).toHaveText('1');
   await expect(page.getByTestId('team-member')).toHaveCount(1);
@@ -91,10 +115,16 @@ test('A invites B by link; B trades; A sees B, the commission in its coin with t
     await page.reload();
     await expect(commission).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 20_000 });
-  await expect(commission.getByTestId('commission-amount')).toHaveText(/^0\.\d{8} BTC$/);
-  await expect(commission.getByTestId('commission-amount')).not.toHaveText('0.00000000 BTC');
+  await expect(commission.getByTestId('commission-amount')).toHaveText(/^0\.\d{8} (BTC|HAL)$/);
+  await expect(commission.getByTestId('commission-amount')).not.toHaveText(/^0\.00000000/);
   await expect(commission.getByTestId('commission-tier')).toHaveText('Tier 1 · 10%');
   await expect(commission).toContainText('Spot');
+  // Each coin a fee was paid in: HAL (the HAL bought, and the BTC bought with fee deduction), BTC.
+  await page.getByTestId('commission-filters').getByText('HAL', { exact: true }).click();
+  await expect(commission.getByTestId('commission-amount')).toHaveText(/^0\.\d{8} HAL$/);
+  await expect(page.getByTestId('commission').filter({ hasText: 'BTC' })).toHaveCount(0);
+  await page.getByTestId('commission-filters').getByText('BTC', { exact: true }).click();
+  await expect(commission.getByTestId('commission-amount')).toHaveText(/^0\.\d{8} BTC$/);
 
   const csv = page.waitForEvent('download');
   await page.getByTestId('commissions-csv').click();

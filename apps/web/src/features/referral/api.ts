@@ -39,11 +39,28 @@ export function useReferralLink() {
   });
 }
 
+const SUMMARY_KEY = ['referral', 'summary'] as const;
+
+/** `quiet` where the summary only adds a detail (the order confirms): a failure there needs no toast. */
+function fetchSummary(quiet = false) {
+  return api.get<ReferralSummary>('/referral/summary', {}, { quiet });
+}
+
 /** The live tier, holdings, totals, settings and reward rules. */
 export function useReferralSummary() {
+  return useQuery({ queryKey: SUMMARY_KEY, queryFn: () => fetchSummary() });
+}
+
+/** Whether this user's trading fees are paid in HAL, and at what discount: what the order confirms say. */
+export function useFeeDeduction() {
   return useQuery({
-    queryKey: ['referral', 'summary'],
-    queryFn: () => api.get<ReferralSummary>('/referral/summary'),
+    queryKey: SUMMARY_KEY,
+    queryFn: () => fetchSummary(true),
+    staleTime: 60_000,
+    select: (summary: ReferralSummary) => ({
+      enabled: summary.feeDeduction,
+      discount: summary.rules.halDiscount,
+    }),
   });
 }
 

@@ -6,6 +6,7 @@ import { formatDateTime, formatMoney } from '../../shared/format.ts';
 import { EmptyState } from '../../shared/ui/EmptyState.tsx';
 import { toast } from '../../shared/ui/toast.ts';
 import { cancelAllSpotOrders, cancelSpotOrder, type SpotOrder, type SpotPair } from './api.ts';
+import { orderFeeText } from './fee.ts';
 
 interface OrderCardProps {
   order: SpotOrder;
@@ -18,6 +19,7 @@ interface OrderCardProps {
 export function OrderCard({ order, priceDigits, amountDigits, action }: OrderCardProps) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language as Locale;
+  const fee = orderFeeText(order, locale);
   const price =
     order.style === 'market' && order.price === '0'
       ? t('exchange.marketPrice')
@@ -43,7 +45,10 @@ export function OrderCard({ order, priceDigits, amountDigits, action }: OrderCar
         <span className="hy-num">{formatMoney(order.number, amountDigits, locale)}</span>
         <span className="hy-num">{formatMoney(order.deal_amount, amountDigits, locale)}</span>
       </div>
-      <div className="hy-order-card-state hy-muted">{t(`exchange.state.${order.state}`)}</div>
+      <div className="hy-order-card-state hy-muted">
+        {t(`exchange.state.${order.state}`)}
+        {fee === null ? null : <span data-testid="order-fee"> · {t('exchange.feePaid', { fee })}</span>}
+      </div>
     </div>
   );
 }

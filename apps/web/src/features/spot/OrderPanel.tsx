@@ -10,6 +10,8 @@ import { ruleText } from '../../i18n/index.ts';
 import { useAuth } from '../../shared/auth-store.ts';
 import { formatMoney } from '../../shared/format.ts';
 import { toast } from '../../shared/ui/toast.ts';
+import { useFeeDeduction } from '../referral/api.ts';
+import { percentText } from '../referral/format.ts';
 import { placeSpotOrder, type SpotAccount, type SpotInfo, storeTradeSide } from './api.ts';
 import type { OrderForm, OrderFormAction } from './order-form.ts';
 import { PriceStepper } from './PriceStepper.tsx';
@@ -34,6 +36,7 @@ export function OrderPanel({ info, account, form, dispatch }: OrderPanelProps) {
   const navigate = useNavigate();
   const client = useQueryClient();
   const email = useAuth((state) => state.userInfo?.email ?? null);
+  const feeDeduction = useFeeDeduction().data;
   const [styleSheet, setStyleSheet] = useState(false);
   const usableMain = account?.balance.mainusable ?? '0';
   const usableTrade = account?.balance.tradusable ?? '0';
@@ -56,6 +59,12 @@ export function OrderPanel({ info, account, form, dispatch }: OrderPanelProps) {
     });
     dispatch({ type: 'slider', percent, amount });
   };
+
+  /** Issue 17: the fee is taken from the coin received, or paid in HAL at a discount when deduction is on. */
+  const feeCoinText = (deduction: { enabled: boolean; discount: string } | undefined, received: string) =>
+    deduction?.enabled
+      ? t('exchange.feeInHal', { discount: percentText(deduction.discount, locale), coin: received })
+      : received;
 
   async function submit() {
     if (!email) {
@@ -96,6 +105,12 @@ export function OrderPanel({ info, account, form, dispatch }: OrderPanelProps) {
             <span>{t('exchange.amount')}</span>
             <b>
               {form.amount} {info.tradcoin}
+            </b>
+          </div>
+          <div>
+            <span>{t('exchange.feeIn')}</span>
+            <b data-testid="confirm-fee-coin">
+              {feeCoinText(feeDeduction, buying ? info.tradcoin : info.maincoin)}
             </b>
           </div>
         </div>

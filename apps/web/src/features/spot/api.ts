@@ -42,7 +42,11 @@ export interface SpotOrder {
   unfilled: string;
   deal_amount: string;
   deal_money: string;
+  /** Fee paid in `feeCoin` (the coin received). */
   fee: string;
+  feeCoin: string;
+  /** Fee paid in HAL instead (fee deduction, issue 17). */
+  feeHal: string;
   wdate: number;
   state: 'unfilled' | 'partial' | 'filled' | 'cancelled' | 'partially_cancelled';
   tradcoin: string;
