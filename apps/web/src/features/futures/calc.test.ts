@@ -63,6 +63,8 @@ const entrust: Entrust = {
   style: 'limit',
   point: 2,
   state: 'section',
+  fee: '0.48',
+  feeCoin: 'USDT',
 };
 
 describe('poster', () => {
@@ -174,6 +176,7 @@ describe('cards', () => {
     );
     expect(fields['perp.fillPrice']).toBe('2,001.50');
     expect(fields).not.toHaveProperty('perp.latestPrice');
+    expect(fields['perp.fee']).toBe('0.4800 USDT');
     const unfilled = entrustCard({ ...entrust, state: 'cancelled' }, 'en', true).fields;
     expect(unfilled.find((field) => field.label === 'perp.fillPrice')?.value).toBe('--');
   });

@@ -137,6 +137,13 @@ export function entrustCard(entrust: Entrust, locale: Locale, finished = false) 
     { label: 'perp.unfilled', value: formatMoney(entrust.unfilled, 0, locale) },
     { label: 'perp.style', value: entrust.style === 'limit' ? 'perp.limit' : 'perp.market' },
   ];
+  // A finished order's record names what its fills paid and in which coin (issue 17: the fee's coin is what commissions are paid in).
+  if (finished) {
+    fields.push({
+      label: 'perp.fee',
+      value: `${formatMoney(entrust.fee, MONEY_DIGITS, locale)} ${entrust.feeCoin}`,
+    });
+  }
   return { header: { ...header(entrust, locale), direction: entrustDirectionKey(entrust) }, fields };
 }
 

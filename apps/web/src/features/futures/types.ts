@@ -52,6 +52,9 @@ export interface Entrust {
   style: OrderStyle;
   point: number;
   state: string;
+  /** The fee its fills paid so far, in `feeCoin` (the margin coin). */
+  fee: string;
+  feeCoin: string;
 }
 
 export interface ContractAccount {
