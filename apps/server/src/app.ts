@@ -7,6 +7,11 @@ import { createHttpServer } from './http/server.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { createLedger, type Ledger } from './ledger/index.ts';
 import { createMarketModule, type MarketModule } from './market/index.ts';
+import {
+  type ApprovalsModule,
+  createApprovalsModule,
+  withdrawalFourEyes,
+} from './modules/approvals/index.ts';
 import { type BackofficeModule, createBackofficeModule } from './modules/backoffice/index.ts';
 import { type ContentModule, createContentModule, seedContentDemo } from './modules/content/index.ts';
 import { type ConvertModule, createConvertModule } from './modules/convert/index.ts';
@@ -16,6 +21,7 @@ import { createFiatModule, type FiatModule } from './modules/fiat/index.ts';
 import { createFuturesModule, type FuturesModule, fundingIntervalFrom } from './modules/futures/index.ts';
 import { createIdentityModule, type IdentityModule, type Messengers } from './modules/identity/index.ts';
 import { createIeoModule, type IeoModule } from './modules/ieo/index.ts';
+import { createMarketsModule } from './modules/markets/index.ts';
 import { createOperatorsModule, type OperatorsModule } from './modules/operators/index.ts';
 import { createReferralModule, type ReferralModule } from './modules/referral/index.ts';
 import { createSpotModule, type SpotModule } from './modules/spot/index.ts';
@@ -64,6 +70,8 @@ export interface App {
   fiat: FiatModule;
   /** Invites, team, HAL fee deduction and commissions (/user/getMyTeam, /referral/*, issue 17). */
   referral: ReferralModule;
+  /** Four-eyes requests (adjustments, large withdrawals, listings, role changes): a second operator approves. */
+  approvals: ApprovalsModule;
   /** Operator accounts, roles, TOTP sign-in and the audit trail: `operators.guard` guards every /admin route (issue 18). */
   operators: OperatorsModule;
   /** The back office's reads: dashboard, users, deposits (/admin/dashboard, /admin/users, /admin/deposits). */
@@ -174,12 +182,25 @@ export async function createApp(options: AppOptions): Promise<App> {
     listedCoins: async () => ieo.service.launchedCoins(),
     requireUser: identity.requireUser,
     config: config.wallet,
+    // Read at request time, after the approvals module below exists: it needs the wallet to release.
+    fourEyes: withdrawalFourEyes(() => approvals.service),
     operatorGuard: operators.guard,
     demo: config.demo,
     onError: (error, context) => http.log.error({ err: error }, context),
     onInfo: (message) => http.log.info(message),
   });
   wallet.registerRoutes(http);
+  const approvals = createApprovalsModule({
+    db: store.db,
+    ledger,
+    clock,
+    operatorGuard: operators.guard,
+    requireUser: async (userId) => void (await identity.service.getUser(userId)),
+    knownCoins: () => wallet.assets.knownCoins(),
+    wallet: wallet.service,
+    onError: (error) => http.log.error({ err: error }, 'approvals'),
+  });
+  approvals.registerRoutes(http);
   const convert = createConvertModule({
     db: store.db,
     ledger,
@@ -241,6 +262,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     onError: (error) => http.log.error({ err: error }, 'fiat'),
   });
   fiat.registerRoutes(http);
+  const markets = createMarketsModule({
+    spot: spot.service,
+    futures: futures.service,
+    cycle: cycle.service,
+    approvals: approvals.service,
+    operatorGuard: operators.guard,
+  });
+  markets.registerRoutes(http);
   const backoffice = createBackofficeModule({
     db: store.db,
     clock,
@@ -291,6 +320,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     fiat,
     referral,
     operators,
+    approvals,
     backoffice,
     start() {
       market.start();

@@ -54,7 +54,7 @@ export interface Config {
    * no KYC country, so the area code is the country Halyard knows.
    */
   cycleRefusedAreaCodes: string[];
-  /** Chains, deposit xpub, hot wallet, demo chain, convert spread (modules/wallet/config.ts). */
+  /** Chains, deposit xpub, hot wallet, demo chain, convert spread, WITHDRAWAL_FOUR_EYES_ABOVE (modules/wallet/config.ts). */
   wallet: WalletConfig;
   /**
    * The release /home/versions reports as running (`nowCode`): the code's

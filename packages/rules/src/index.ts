@@ -9,6 +9,7 @@ export * from './format.ts';
 export * from './funds.ts';
 export * from './futures.ts';
 export * from './ieo.ts';
+export * from './operator.ts';
 export type { OrderSide, OrderStyle } from './order.ts';
 export * from './phone.ts';
 export * from './referral.ts';

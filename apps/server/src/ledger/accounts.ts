@@ -21,6 +21,13 @@ export type UserWallet = (typeof USER_WALLETS)[number];
  */
 export const NAMED_SYSTEM_WALLETS = {
   treasury: { mayGoNegative: true },
+  /**
+   * The other side of every manual balance adjustment an operator requested
+   * and a second operator approved (modules/approvals): a credit to a user
+   * comes out of it, a debit goes into it, so it runs negative by the net
+   * given away, and its transfers are the adjustments' whole history.
+   */
+  operator_adjustments: { mayGoNegative: true },
   fees: { mayGoNegative: false },
   insurance: { mayGoNegative: false },
   market_maker: { mayGoNegative: false },

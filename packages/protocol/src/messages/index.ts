@@ -1,4 +1,5 @@
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../locales.ts';
+import { approvals } from './approvals.ts';
 import type { Catalogue } from './catalogue.ts';
 import { common } from './common.ts';
 import { content } from './content.ts';
@@ -34,6 +35,7 @@ export const catalogues: Record<string, Catalogue> = {
   ieo,
   fiat,
   operators,
+  approvals,
   referral,
 };
 

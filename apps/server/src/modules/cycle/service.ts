@@ -2,29 +2,34 @@ import { Dec } from '@halyard/money';
 import {
   type CycleHistoryPage,
   type CycleInfo,
+  type CyclePairSettings,
   type CyclePosition,
   type CycleSide,
   type CycleTopRow,
   type CycleVoidReason,
+  type MarketCoins,
   type MarketRef,
   marketKey,
 } from '@halyard/protocol';
 import { CYCLE_AMOUNT_DIGITS, CYCLE_CLOCK_TOLERANCE_MS, checkCycleOrder, winIncome } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
-import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { type Ledger, userAccount } from '../../ledger/index.ts';
 import type { MarketModule } from '../../market/index.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
-import type { Db } from '../../store/database.ts';
+import type { Db, Trx } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { demoCyclePairs } from './demo.ts';
+import { cycleLeverRows, cyclePairColumns, cycleSettingsOf, requireValidCycleSettings } from './settings.ts';
 import { ratesOf, type SettledOrder, SettlementEngine, stakePayment } from './settlement.ts';
 import {
   insertMissingPairs,
   insertOrder,
+  insertPair,
   type LeverRow,
   type OrderWithSettlement,
   type PairRow,
+  replacePairSettings,
   selectHistoryPage,
   selectLatestSettled,
   selectPairs,
@@ -89,9 +94,57 @@ export class CycleService {
     });
   }
 
+  /** (Re)reads the pairs and their durations; the map is swapped only once read, so no order sees it empty. */
   async load(): Promise<void> {
+    const listed = await selectPairs(this.options.db);
     this.pairs.clear();
-    for (const listed of await selectPairs(this.options.db)) this.pairs.set(coinsKey(listed.pair), listed);
+    for (const entry of listed) this.pairs.set(coinsKey(entry.pair), entry);
+  }
+
+  // ── the back office (issue 18) ─────────────────────────────────────────
+
+  /** Every pair with the settings an operator edits. */
+  pairSettings(): Array<{ id: number } & MarketCoins & CyclePairSettings> {
+    return [...this.pairs.values()].map(({ pair, levers }) => ({
+      id: pair.autoid,
+      tradcoin: pair.tradcoin,
+      maincoin: pair.maincoin,
+      ...cycleSettingsOf(pair, levers),
+    }));
+  }
+
+  /**
+   * New settings of a pair (its durations replaced; none closes it), live
+   * for the next order: an order already accepted keeps the terms it was
+   * accepted with. Answers the settings before and after.
+   */
+  async changePairSettings(
+    id: number,
+    settings: CyclePairSettings,
+  ): Promise<{ before: CyclePairSettings; after: CyclePairSettings }> {
+    const listed = [...this.pairs.values()].find(({ pair }) => pair.autoid === id);
+    if (!listed) throw notFound('markets.notFound');
+    requireValidCycleSettings(settings);
+    const before = cycleSettingsOf(listed.pair, listed.levers);
+    await this.options.ledger.transaction((trx) =>
+      replacePairSettings(trx, id, cyclePairColumns(settings), cycleLeverRows(settings)),
+    );
+    await this.load();
+    const after = this.listed(listed.pair);
+    return { before, after: cycleSettingsOf(after.pair, after.levers) };
+  }
+
+  /** Checks a new pair: its coins and settings, and that it is not listed yet. */
+  checkListing(coins: MarketCoins, settings: CyclePairSettings): void {
+    requireValidCycleSettings(settings, coins);
+    if (this.pairs.has(coinsKey(coins))) throw conflict('markets.exists');
+  }
+
+  /** Writes a new pair in the caller's transaction (an approved listing); `load()` after the commit opens it. */
+  async insertListing(trx: Trx, coins: MarketCoins, settings: CyclePairSettings): Promise<number> {
+    this.checkListing(coins, settings);
+    const pair = { tradcoin: coins.tradcoin, maincoin: coins.maincoin, ...cyclePairColumns(settings) };
+    return insertPair(trx, pair, cycleLeverRows(settings));
   }
 
   /** Demo seed (idempotent): the demo pairs. The house is the treasury, which needs no funding. */

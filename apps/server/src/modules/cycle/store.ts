@@ -145,6 +145,35 @@ export async function selectPairs(db: Executor): Promise<{ pair: PairRow; levers
   }));
 }
 
+/** An operator's new settings of a pair: its columns, and its durations replaced (open orders keep their own terms). */
+export async function replacePairSettings(
+  db: Executor,
+  pairId: number,
+  pair: Omit<NewPair, 'tradcoin' | 'maincoin'>,
+  levers: readonly NewLever[],
+): Promise<void> {
+  await db.updateTable('cycle_pairs').set(pair).where('autoid', '=', pairId).execute();
+  await db.deleteFrom('cycle_levers').where('pair_id', '=', pairId).execute();
+  if (levers.length > 0) {
+    await db
+      .insertInto('cycle_levers')
+      .values(levers.map((lever) => ({ ...lever, pair_id: pairId })))
+      .execute();
+  }
+}
+
+/** A new pair with its durations (an approved listing); answers its id. */
+export async function insertPair(db: Executor, pair: NewPair, levers: readonly NewLever[]): Promise<number> {
+  const inserted = await db
+    .insertInto('cycle_pairs')
+    .values(pair)
+    .returning('autoid')
+    .executeTakeFirstOrThrow();
+  const pairId = Number(inserted.autoid);
+  await replacePairSettings(db, pairId, pair, levers);
+  return pairId;
+}
+
 /** Inserts the pairs (and their levers) not yet listed; a listed pair is left as it is. */
 export async function insertMissingPairs(
   db: Executor,

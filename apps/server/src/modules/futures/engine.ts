@@ -7,7 +7,7 @@ import {
   futuresMarginEstimate,
   type RuleError,
 } from '@halyard/rules';
-import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import {
   type AccountRef,
   type Ledger,
@@ -61,6 +61,7 @@ import {
   selectOpenPositions,
   type TdMode,
   type TriggerRow,
+  updateContractSettings,
 } from './store.ts';
 import { parseOptionalPrice, triggerHit } from './triggers.ts';
 
@@ -158,6 +159,17 @@ export interface CancelTriggerCommand {
   triggerId: number;
 }
 
+/**
+ * A contract's new settings (the back office), or a contract just listed
+ * (its id not in memory yet): queued like an order, so it applies between
+ * two commands; the row is written in the group's transaction. The price
+ * accuracy may change only while no order rests in the contract's book.
+ */
+export interface SettingsCommand {
+  kind: 'settings';
+  contract: ContractRow;
+}
+
 /** Re-check one contract after its mark moved: TP/SL, liquidations, funding when due. */
 export interface RiskCommand {
   kind: 'risk';
@@ -165,6 +177,7 @@ export interface RiskCommand {
 }
 
 export type FuturesCommand =
+  | SettingsCommand
   | OpenCommand
   | CloseCommand
   | CancelCommand
@@ -434,7 +447,48 @@ export class FuturesEngine {
         return Promise.resolve(this.checkCancelTrigger(trx, command));
       case 'risk':
         return Promise.resolve(() => this.riskPass(trx, command.contractId, effects));
+      case 'settings':
+        return Promise.resolve(this.checkSettings(trx, command.contract));
     }
+  }
+
+  private checkSettings(trx: Trx, contract: ContractRow): Execution {
+    const market = this.markets.get(contract.autoid);
+    const resting = [...this.open.values()].some(
+      (row) => row.contract_id === contract.autoid && row.price !== null,
+    );
+    if (market && market.contract.price_accuracy !== contract.price_accuracy && resting) {
+      throw conflict('markets.precisionWithOpenOrders');
+    }
+    return async () => {
+      if (market) await updateContractSettings(trx, contract);
+      this.putContract(contract);
+      return { orders: [], positions: [], triggers: [] };
+    };
+  }
+
+  /** Takes a contract's settings in memory: in place for a known one (its book kept unless the tick changed), else a new empty market. */
+  private putContract(contract: ContractRow): void {
+    const known = this.markets.get(contract.autoid);
+    const sameTick = known?.contract.price_accuracy === contract.price_accuracy;
+    const book =
+      known && sameTick
+        ? known.book
+        : new OrderBook({ priceAccuracy: contract.price_accuracy, amountAccuracy: 0, minNumber: Dec.ONE });
+    const settings = {
+      contract,
+      unit: Dec.parse(contract.unit),
+      gas: Dec.parse(contract.gas),
+      mmf: Dec.parse(contract.maintenance_margin_rate),
+      levers: JSON.parse(contract.levers) as number[],
+      book,
+    };
+    if (known) {
+      Object.assign(known, settings, { depth: book.depth(DEPTH_LEVELS) });
+      return;
+    }
+    this.markets.set(contract.autoid, { ...settings, depth: book.depth(DEPTH_LEVELS), trades: [] });
+    this.lastFunding.set(contract.autoid, fundingSlot(this.options.now(), this.options.fundingIntervalMs));
   }
 
   // ── opening orders ──────────────────────────────────────────────────────

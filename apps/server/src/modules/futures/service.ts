@@ -1,12 +1,18 @@
 import { Dec } from '@halyard/money';
-import { type FuturesSymbolRow, type MarketRef, marketKey } from '@halyard/protocol';
+import {
+  type FuturesContractSettings,
+  type FuturesSymbolRow,
+  type MarketCoins,
+  type MarketRef,
+  marketKey,
+} from '@halyard/protocol';
 import { depthRows } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
-import { notFound } from '../../http/errors.ts';
+import { conflict, notFound } from '../../http/errors.ts';
 import { type Ledger, systemAccount, userAccount } from '../../ledger/index.ts';
 import type { IndexTick, MarketModule } from '../../market/index.ts';
 import { type Publisher, tradePushRow } from '../../realtime/publisher.ts';
-import type { Db } from '../../store/database.ts';
+import type { Db, Trx } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import type { ReferralFees } from '../referral/index.ts';
 import { demoContractRows } from './contracts.ts';
@@ -22,10 +28,20 @@ import {
 import { crossLiquidationPrice, isolatedLiquidationUnits } from './liquidation.ts';
 import { averagePrice, sizeOf, unrealisedPnl } from './risk.ts';
 import {
+  type FuturesListing,
+  futuresRowWith,
+  futuresSettingsOf,
+  newContractRow,
+  requireValidListing,
+  requireValidSettings,
+} from './settings.ts';
+import {
   type EntrustRow,
+  insertContract,
   insertMissingContracts,
   type PositionRow,
   selectClosedPositionPage,
+  selectContract,
   selectEntrustPage,
   type TdMode,
   type TriggerRow,
@@ -253,6 +269,55 @@ export class FuturesService {
     const id = this.byCoins.get(coinsKey(coins));
     if (id === undefined) throw notFound('futures.contractNotFound');
     return this.engine.market(id);
+  }
+
+  // ── the back office (issue 18) ─────────────────────────────────────────
+
+  /** Every contract with the settings an operator edits. */
+  contractSettings(): Array<
+    { id: number; name: string; unit: string } & MarketCoins & FuturesContractSettings
+  > {
+    return [...this.engine.markets.values()].map(({ contract }) => ({
+      id: contract.autoid,
+      name: contract.chinaname,
+      unit: Dec.parse(contract.unit).toString(),
+      tradcoin: contract.tradcoin,
+      maincoin: contract.maincoin,
+      ...futuresSettingsOf(contract),
+    }));
+  }
+
+  /** New settings of a contract, through the engine's queue: live for the next command; answers before and after. */
+  async changeContractSettings(
+    id: number,
+    settings: FuturesContractSettings,
+  ): Promise<{ before: FuturesContractSettings; after: FuturesContractSettings }> {
+    const market = this.engine.markets.get(id);
+    if (!market) throw notFound('markets.notFound');
+    requireValidSettings(settings);
+    const before = futuresSettingsOf(market.contract);
+    await this.engine.submit({ kind: 'settings', contract: futuresRowWith(market.contract, settings) });
+    return { before, after: futuresSettingsOf(this.engine.market(id).contract) };
+  }
+
+  /** Checks a new contract: its coins, name, lot size and settings, and that it is not listed yet. */
+  checkListing(listing: FuturesListing, settings: FuturesContractSettings): void {
+    requireValidListing(listing, settings);
+    if (this.byCoins.has(coinsKey(listing))) throw conflict('markets.exists');
+  }
+
+  /** Writes a new contract in the caller's transaction (an approved listing); `openListed` after the commit. */
+  async insertListing(trx: Trx, listing: FuturesListing, settings: FuturesContractSettings): Promise<number> {
+    this.checkListing(listing, settings);
+    return insertContract(trx, newContractRow(listing, settings));
+  }
+
+  /** Opens a contract written by `insertListing` once its transaction committed: its book, its funding clock. */
+  async openListed(id: number): Promise<void> {
+    const contract = await selectContract(this.options.db, id);
+    if (!contract) throw notFound('markets.notFound');
+    await this.engine.submit({ kind: 'settings', contract });
+    this.byCoins.set(coinsKey(contract), id);
   }
 
   // ── writes ──────────────────────────────────────────────────────────────

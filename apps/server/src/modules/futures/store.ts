@@ -142,6 +142,40 @@ export async function selectContracts(db: Executor): Promise<ContractRow[]> {
   return db.selectFrom('futures_contracts').selectAll().orderBy('sort').orderBy('autoid').execute();
 }
 
+export async function selectContract(db: Executor, id: number): Promise<ContractRow | undefined> {
+  return db.selectFrom('futures_contracts').selectAll().where('autoid', '=', id).executeTakeFirst();
+}
+
+/** The settings an operator may change (the back office); the coins, the name and the lot size stay. */
+export async function updateContractSettings(db: Executor, contract: ContractRow): Promise<void> {
+  await db
+    .updateTable('futures_contracts')
+    .set({
+      price_accuracy: contract.price_accuracy,
+      minnumber: contract.minnumber,
+      maxnumber: contract.maxnumber,
+      max_lever: contract.max_lever,
+      levers: contract.levers,
+      gas: contract.gas,
+      initial_margin_rate: contract.initial_margin_rate,
+      maintenance_margin_rate: contract.maintenance_margin_rate,
+      state: contract.state,
+      sort: contract.sort,
+    })
+    .where('autoid', '=', contract.autoid)
+    .execute();
+}
+
+/** A new contract (an approved listing); answers its id. */
+export async function insertContract(db: Executor, row: Insertable<FuturesContractsTable>): Promise<number> {
+  const inserted = await db
+    .insertInto('futures_contracts')
+    .values(row)
+    .returning('autoid')
+    .executeTakeFirstOrThrow();
+  return Number(inserted.autoid);
+}
+
 export async function insertMissingContracts(
   db: Executor,
   rows: readonly Insertable<FuturesContractsTable>[],

@@ -13,7 +13,7 @@ import {
   type RuleError,
   type SpotOrderInput,
 } from '@halyard/rules';
-import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { type AccountKey, type AccountRef, type Ledger, systemAccount } from '../../ledger/index.ts';
 import type { Executor } from '../../store/database.ts';
 import type { ReferralFees } from '../referral/index.ts';
@@ -24,7 +24,9 @@ import {
   type PairRow,
   selectLatestTrades,
   selectOpenOrdersOfPair,
+  selectPair,
   type TradeRow,
+  updatePairSettings,
 } from './store.ts';
 import { HOUSE_USER_ID, type Trader, traderOf } from './trader.ts';
 
@@ -65,7 +67,18 @@ export interface CancelAllOrders {
   trader: Trader;
 }
 
-export type SpotCommand = PlaceOrder | CancelOrder | CancelAllOrders;
+/**
+ * New settings of the pair (the back office): queued like an order, so they
+ * apply between two commands and never in the middle of one, and written in
+ * the group's transaction. The precision may change only while the book is
+ * empty: resting orders are on the old tick.
+ */
+export interface ChangeSettings {
+  kind: 'settings';
+  pair: PairRow;
+}
+
+export type SpotCommand = PlaceOrder | CancelOrder | CancelAllOrders | ChangeSettings;
 
 /** What a committed command answers: the orders it created or ended, as stored after commit. */
 export interface CommandResult {
@@ -111,7 +124,8 @@ interface PlacePlan {
 type Plan =
   | ({ kind: 'place' } & PlacePlan)
   | { kind: 'cancel'; row: OrderRow }
-  | { kind: 'cancelAll'; owner: string };
+  | { kind: 'cancelAll'; owner: string }
+  | { kind: 'settings'; pair: PairRow };
 
 type Outcome = { ok: true; value: CommandResult } | { ok: false; error: AppError };
 
@@ -137,8 +151,8 @@ const PRICE_CEILING = Dec.fromInt(10n ** BigInt(PRICE_INTEGER_DIGITS));
  * simple way to guarantee no change survives a rollback.
  */
 export class PairMarket {
-  readonly pair: PairRow;
-  readonly precision: PairPrecision;
+  private settings: PairRow;
+  private pairPrecision: PairPrecision;
   private book: OrderBook;
   /** The orders in the book, by autoid, mirrored from their rows. */
   private open = new Map<number, OrderRow>();
@@ -147,28 +161,41 @@ export class PairMarket {
   private committedDepth: DepthSnapshot;
   /** Newest first. */
   private trades: TradeRow[] = [];
-  private readonly makerFee: Dec;
-  private readonly takerFee: Dec;
+  private makerFee: Dec;
+  private takerFee: Dec;
 
   constructor(private readonly options: PairMarketOptions) {
-    this.pair = options.pair;
-    this.precision = {
-      priceAccuracy: options.pair.price_accuracy,
-      amountAccuracy: options.pair.amount_accuracy,
-      minNumber: Dec.parse(options.pair.minnumber),
-    };
+    this.settings = options.pair;
+    this.pairPrecision = precisionOf(options.pair);
     this.makerFee = Dec.parse(options.pair.maker_fee);
     this.takerFee = Dec.parse(options.pair.taker_fee);
-    this.book = new OrderBook(this.precision);
+    this.book = new OrderBook(this.pairPrecision);
     this.committedDepth = this.book.depth(DEPTH_LEVELS);
+  }
+
+  /** The pair's row as of its latest settings. */
+  get pair(): PairRow {
+    return this.settings;
+  }
+
+  get precision(): PairPrecision {
+    return this.pairPrecision;
   }
 
   /** Rebuilds the book from the open orders in the store (restart, or after a rolled-back group). */
   async restore(): Promise<void> {
     const rows = await selectOpenOrdersOfPair(this.options.db, this.pair.autoid);
+    this.open = new Map(rows.map((row) => [row.autoid, row]));
+    this.rebuildBook();
+    this.trades = await selectLatestTrades(this.options.db, this.pair.autoid, TOP_TRADES);
+    this.committedDepth = this.book.depth(DEPTH_LEVELS);
+  }
+
+  /** The book from the open orders mirrored in memory, under the current precision and minimum. */
+  private rebuildBook(): void {
     this.book = OrderBook.restore(
-      this.precision,
-      rows.map((row) => ({
+      this.pairPrecision,
+      [...this.open.values()].map((row) => ({
         orderId: String(row.autoid),
         userId: row.owner,
         side: row.type,
@@ -178,9 +205,15 @@ export class PairMarket {
         sequence: row.autoid,
       })),
     );
-    this.open = new Map(rows.map((row) => [row.autoid, row]));
-    this.trades = await selectLatestTrades(this.options.db, this.pair.autoid, TOP_TRADES);
-    this.committedDepth = this.book.depth(DEPTH_LEVELS);
+  }
+
+  /** Takes new settings in memory (their row is written by the caller); the book keeps its orders. */
+  private applySettings(pair: PairRow): void {
+    this.settings = pair;
+    this.pairPrecision = precisionOf(pair);
+    this.makerFee = Dec.parse(pair.maker_fee);
+    this.takerFee = Dec.parse(pair.taker_fee);
+    this.rebuildBook();
   }
 
   /** Queues a command; answers after its transaction commits. */
@@ -285,6 +318,9 @@ export class PairMarket {
 
   private async rebuildAfterRollback(): Promise<void> {
     try {
+      // The group may have held new settings: back to the stored ones.
+      const stored = await selectPair(this.options.db, this.pair.autoid);
+      if (stored) this.applySettings(stored);
       await this.restore();
     } catch (error) {
       this.options.onError(error);
@@ -414,6 +450,15 @@ export class PairMarket {
       }
       case 'cancelAll':
         return { kind: 'cancelAll', owner: command.trader.owner };
+      case 'settings': {
+        const { pair } = command;
+        const precisionChanges =
+          pair.price_accuracy !== this.pair.price_accuracy ||
+          pair.amount_accuracy !== this.pair.amount_accuracy;
+        if (precisionChanges && this.open.size > 0) throw conflict('markets.precisionWithOpenOrders');
+        await updatePairSettings(work.trx, pair);
+        return { kind: 'settings', pair };
+      }
     }
   }
 
@@ -434,6 +479,9 @@ export class PairMarket {
         const events = this.book.cancelAll({ kind: 'cancelAll', userId: plan.owner });
         return this.settle(work, events, null, effects);
       }
+      case 'settings':
+        this.applySettings(plan.pair);
+        return [];
     }
   }
 
@@ -718,4 +766,12 @@ function orderReference(autoid: number): string {
 
 function throwRule(error: RuleError | null): void {
   if (error !== null) throw badRequest(error.key, error.params);
+}
+
+function precisionOf(pair: PairRow): PairPrecision {
+  return {
+    priceAccuracy: pair.price_accuracy,
+    amountAccuracy: pair.amount_accuracy,
+    minNumber: Dec.parse(pair.minnumber),
+  };
 }

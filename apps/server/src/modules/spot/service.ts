@@ -2,24 +2,28 @@ import { Dec } from '@halyard/money';
 import {
   type DepthLevel,
   type Locale,
+  type MarketCoins,
   type MarketRef,
   marketKey,
+  type SpotPairSettings,
   type SpotSymbolRow,
 } from '@halyard/protocol';
-import { depthRows, SPOT_BOOK_MAX_LEVELS } from '@halyard/rules';
+import { checkMarketCoins, checkSpotPairSettings, depthRows, SPOT_BOOK_MAX_LEVELS } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { type Ledger, systemAccount } from '../../ledger/index.ts';
 import type { MarketModule } from '../../market/index.ts';
 import { DEMO_COINS } from '../../market/index-price.ts';
 import { type Publisher, tradePushRow } from '../../realtime/publisher.ts';
-import type { Db } from '../../store/database.ts';
+import type { Db, Trx } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import type { ReferralFees } from '../referral/index.ts';
 import { demoPairRows } from './demo-pairs.ts';
 import { type GroupEffects, PairMarket, type PlaceOrder } from './pair-market.ts';
+import { newSpotPairRow, spotRowWith, spotSettingsOf } from './settings.ts';
 import {
   insertMissingPairs,
+  insertPair,
   type OrderRow,
   type OrderState,
   type PairRow,
@@ -298,6 +302,48 @@ export class SpotService {
   publishLists(): void {
     this.options.publisher.publish({ type: 'overview', data: this.overview() });
     this.options.publisher.publish({ type: 'symbols', data: this.symbols() });
+  }
+
+  // ── the back office (issue 18) ─────────────────────────────────────────
+
+  /** Every pair with the settings an operator edits. */
+  pairSettings(): Array<{ id: number } & MarketCoins & SpotPairSettings> {
+    return this.pairs().map(({ pair }) => ({
+      id: pair.autoid,
+      tradcoin: pair.tradcoin,
+      maincoin: pair.maincoin,
+      ...spotSettingsOf(pair),
+    }));
+  }
+
+  /**
+   * New settings of a pair, queued like an order so they apply between two
+   * commands, live for the next one; answers the settings before and after.
+   */
+  async changePairSettings(
+    id: number,
+    settings: SpotPairSettings,
+  ): Promise<{ before: SpotPairSettings; after: SpotPairSettings }> {
+    const market = this.marketsById.get(id);
+    if (!market) throw notFound('markets.notFound');
+    const refused = checkSpotPairSettings(settings);
+    if (refused) throw badRequest(refused.key, refused.params);
+    const before = spotSettingsOf(market.pair);
+    await market.submit({ kind: 'settings', pair: spotRowWith(market.pair, settings) });
+    return { before, after: spotSettingsOf(market.pair) };
+  }
+
+  /** Checks a new pair: its coins and settings, and that it is not listed yet. */
+  checkListing(coins: MarketCoins, settings: SpotPairSettings): void {
+    const refused = checkMarketCoins(coins) ?? checkSpotPairSettings(settings);
+    if (refused) throw badRequest(refused.key, refused.params);
+    if (this.markets.has(coinsKey(coins))) throw conflict('markets.exists');
+  }
+
+  /** Writes a new pair in the caller's transaction (an approved listing); `load()` after the commit opens it. */
+  async insertListing(trx: Trx, coins: MarketCoins, settings: SpotPairSettings): Promise<number> {
+    this.checkListing(coins, settings);
+    return insertPair(trx, newSpotPairRow(coins, settings));
   }
 
   // ── helpers ─────────────────────────────────────────────────────────────

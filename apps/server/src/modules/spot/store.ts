@@ -82,6 +82,34 @@ export async function selectPairs(db: Executor): Promise<PairRow[]> {
   return db.selectFrom('spot_pairs').selectAll().orderBy('sort').orderBy('autoid').execute();
 }
 
+export async function selectPair(db: Executor, id: number): Promise<PairRow | undefined> {
+  return db.selectFrom('spot_pairs').selectAll().where('autoid', '=', id).executeTakeFirst();
+}
+
+/** The settings an operator may change (the back office); the coins and the texts stay. */
+export async function updatePairSettings(db: Executor, pair: PairRow): Promise<void> {
+  await db
+    .updateTable('spot_pairs')
+    .set({
+      price_accuracy: pair.price_accuracy,
+      amount_accuracy: pair.amount_accuracy,
+      minnumber: pair.minnumber,
+      maxnumber: pair.maxnumber,
+      maker_fee: pair.maker_fee,
+      taker_fee: pair.taker_fee,
+      state: pair.state,
+      sort: pair.sort,
+    })
+    .where('autoid', '=', pair.autoid)
+    .execute();
+}
+
+/** A new pair (an approved listing); answers its id. */
+export async function insertPair(db: Executor, pair: Insertable<SpotPairsTable>): Promise<number> {
+  const row = await db.insertInto('spot_pairs').values(pair).returning('autoid').executeTakeFirstOrThrow();
+  return Number(row.autoid);
+}
+
 /** Inserts the pairs that are not listed yet (by trade and main coin); listed ones are left as they are. */
 export async function insertMissingPairs(db: Executor, pairs: Insertable<SpotPairsTable>[]): Promise<void> {
   const listed = new Set((await selectPairs(db)).map((pair) => `${pair.tradcoin}/${pair.maincoin}`));

@@ -35,7 +35,8 @@ afterAll(async () => {
   await chain?.close();
 });
 beforeEach(async () => {
-  h = await startWalletHarness(chain);
+  // One operator's approval releases these withdrawals: second approvals are tested in modules/approvals.
+  h = await startWalletHarness(chain, { WITHDRAWAL_FOUR_EYES_ABOVE: '50000' });
 });
 afterEach(async () => {
   await expectHealthyLedger(h.store.db);
@@ -342,7 +343,8 @@ describe('withdrawals on chain', () => {
         withdrawalId: otherId,
         details: { reason: 'Unusual pattern' },
       },
-      { operator: 'ops-ann', action: 'withdrawal.approve', withdrawalId: bigId },
+      // The approving operator is the session's (here the bootstrap token's), not a name in the body.
+      { operator: 'bootstrap', action: 'withdrawal.approve', withdrawalId: bigId },
     ]);
     const history = (await expectOk(get(h, '/account/withdrawRecord', user.token))).data as {
       state: string;

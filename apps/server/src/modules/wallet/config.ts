@@ -52,6 +52,12 @@ export interface WalletConfig {
   convertSpread: Dec;
   /** How long a flash quote holds its rate. */
   quoteTtlMs: number;
+  /**
+   * WITHDRAWAL_FOUR_EYES_ABOVE (USDT value, default 10000): a withdrawal in
+   * review worth more than this is released only when a second operator
+   * approves it too (issue 18, four-eyes); at or below it one approval does.
+   */
+  fourEyesAboveUsdt: Dec;
 }
 
 /**
@@ -89,6 +95,12 @@ function readInt(value: string | undefined, fallback: number): number {
   return parsed;
 }
 
+function readUsdt(value: string | undefined, fallback: string, name: string): Dec {
+  const parsed = Dec.tryParse(value || fallback);
+  if (parsed === null || parsed.isNegative()) throw new Error(`${name} must be a USDT amount, got ${value}`);
+  return parsed;
+}
+
 /**
  * Wallet settings from the environment. Demo mode works with none: local
  * chains on 127.0.0.1:8545 (BNB) and 8546 (ETH), the demo mnemonic's xpub and
@@ -123,6 +135,7 @@ export function loadWalletConfig(
     feeBumpAfterMs: readInt(env.WALLET_FEE_BUMP_AFTER_MS, 120_000),
     convertSpread: Dec.parse(env.CONVERT_SPREAD || '0.002'),
     quoteTtlMs: readInt(env.CONVERT_QUOTE_TTL_MS, 10_000),
+    fourEyesAboveUsdt: readUsdt(env.WITHDRAWAL_FOUR_EYES_ABOVE, '10000', 'WITHDRAWAL_FOUR_EYES_ABOVE'),
   };
 }
 

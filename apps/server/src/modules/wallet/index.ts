@@ -13,7 +13,7 @@ import { CHAIN_IDS, type ChainId, type LocalChainSettings, type WalletConfig } f
 import { deployDemoTokens, type LocalChain, startLocalChain } from './local-chain.ts';
 import { WalletOperatorReads } from './operator-reads.ts';
 import { registerWalletRoutes } from './routes.ts';
-import { WalletService } from './service.ts';
+import { WalletService, type WithdrawalFourEyes } from './service.ts';
 import { walletStore } from './store.ts';
 
 export { AssetsService, type FuturesExposure, type FuturesExposureSource } from './assets.ts';
@@ -21,7 +21,7 @@ export type { ChainWatcher, PollReport } from './chain-watcher.ts';
 export type { CoinChain } from './coins.ts';
 export { type ChainId, loadWalletConfig, type WalletConfig } from './config.ts';
 export { type HotCoinBalance, WalletOperatorReads } from './operator-reads.ts';
-export { WalletService } from './service.ts';
+export { WalletService, type WithdrawalFourEyes } from './service.ts';
 export type { DepositState } from './store.ts';
 
 /** What createApp exposes as `app.wallet`. */
@@ -52,6 +52,8 @@ export interface WalletModuleOptions {
   listedCoins: () => Promise<string[]>;
   requireUser: preHandlerAsyncHookHandler;
   config: WalletConfig;
+  /** Releases withdrawals above the four-eyes threshold (modules/approvals; app.ts wires it). */
+  fourEyes: WithdrawalFourEyes;
   /** Guards the /admin routes: the signed-in operator's role must allow the route's permission. */
   operatorGuard: OperatorGuard;
   demo: boolean;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
-import { currentUser, OPERATOR_SECURITY, type OperatorGuard } from '../../http/auth.ts';
+import { currentOperator, currentUser, OPERATOR_SECURITY, type OperatorGuard } from '../../http/auth.ts';
 import { idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import { CLIENT_OID_BODY } from '../../http/idempotency.ts';
@@ -452,21 +452,21 @@ function registerOperatorRoutes(http: FastifyInstance, { wallet, operatorGuard }
     async (request) => ok(await wallet.withdrawalsInState(request.query.state, request.query.limit)),
   );
 
-  http.post<{ Params: { id: number }; Body: { operator: string } }>(
+  http.post<{ Params: { id: number } }>(
     '/admin/wallet/withdrawals/:id/approve',
     {
       ...review,
       schema: {
-        summary: 'Approve a withdrawal under review: it goes to the signer',
+        summary:
+          "Approve a withdrawal under review. At or below WITHDRAWAL_FOUR_EYES_ABOVE (USDT) it goes to the signer; above it, the first approval asks a second operator (a `withdrawal_release` request) and a different operator's approval (here or at /admin/approvals/:id/approve) releases it",
         tags: ['operator'],
         security: ADMIN,
         params: idParams,
-        body: { type: 'object', required: ['operator'], properties: { operator } },
       },
     },
     async (request) => {
-      await wallet.approveWithdrawal(request.params.id, request.body.operator);
-      return ok(null);
+      const answer = await wallet.approveWithdrawal(request.params.id, currentOperator(request));
+      return ok(answer, answer.released ? 'common.ok' : 'approvals.awaitingSecond');
     },
   );
 

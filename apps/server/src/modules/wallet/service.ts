@@ -1,10 +1,13 @@
 import { Dec } from '@halyard/money';
+import type { ApprovalView, WithdrawalApproveAnswer, WithdrawalReleasePayload } from '@halyard/protocol';
 import { checkDepositAccess, checkWithdrawAddress, checkWithdrawal, type RuleError } from '@halyard/rules';
 import { type Address, getAddress, isAddress } from 'viem';
 import type { Clock } from '../../clock.ts';
+import type { OperatorIdentity } from '../../http/auth.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { type Ledger, userAccount } from '../../ledger/index.ts';
-import type { Db, Executor } from '../../store/database.ts';
+import type { IndexPriceSource } from '../../market/index.ts';
+import type { Db, Executor, Trx } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { ChainWatcher, custodyOf } from './chain-watcher.ts';
 import { createChainReader, decToUnits, unitsToDec } from './chains.ts';
@@ -81,10 +84,27 @@ export interface WalletServiceOptions {
   clock: Clock;
   identity: IdentityService;
   config: WalletConfig;
+  /** Index prices in USDT: a withdrawal's value decides whether it needs a second operator. */
+  index: IndexPriceSource;
+  /** The four-eyes framework (modules/approvals, wired by app.ts) that releases large withdrawals. */
+  fourEyes: WithdrawalFourEyes;
   /** Demo mode: the faucet endpoint sends play tokens on the local chain. */
   demo: boolean;
   onError: (error: unknown, context: string) => void;
 }
+
+/**
+ * What the wallet asks of the four-eyes framework: `operator` approved a
+ * withdrawal worth more than the threshold. The framework asks a second
+ * operator, or, when another operator asked already, takes this approval as
+ * the second one (and then calls `releaseApproved`).
+ */
+export interface WithdrawalFourEyes {
+  release(release: WithdrawalReleasePayload, operator: OperatorIdentity): Promise<ApprovalView>;
+}
+
+/** A withdrawal's value is compared with the four-eyes threshold to the cent. */
+const USDT_DIGITS = 8;
 
 function throwIf(error: RuleError | null): void {
   if (error) throw badRequest(error.key, error.params);
@@ -460,7 +480,7 @@ export class WalletService {
       );
       return inserted;
     });
-    if (state === 'approved') this.kickSender();
+    if (state === 'approved') this.sendSoon();
     return withdrawalView(row);
   }
 
@@ -473,25 +493,55 @@ export class WalletService {
     return (await sql.withdrawalsInState(this.db, state, limit)).map(withdrawalView);
   }
 
-  /** Operator: lets a withdrawal above the threshold go to the signer; audited. */
-  async approveWithdrawal(id: number, operator: string): Promise<void> {
-    await this.ledger.transaction(async (trx) => {
-      await this.requireInReview(trx, id);
-      const now = this.clock.now();
-      await sql.moveWithdrawal(trx, id, 'review', {
-        state: 'approved',
-        decided_by: operator,
-        updated_at: now,
-      });
-      await sql.appendOperatorAction(trx, {
-        at: now,
-        operator,
-        action: 'withdrawal.approve',
+  /**
+   * Operator: approves a withdrawal in review. Worth more than the four-eyes
+   * threshold in USDT (or of a coin without an index price, whose worth is
+   * unknown) it is not released here: the four-eyes framework asks a second
+   * operator, or counts this as the second approval. Otherwise it goes to
+   * the signer at once. Audited either way.
+   */
+  async approveWithdrawal(id: number, operator: OperatorIdentity): Promise<WithdrawalApproveAnswer> {
+    const row = await this.requireInReview(this.db, id);
+    const usdt = this.usdtValue(row.coin, Dec.parse(row.amount));
+    if (usdt === null || usdt.gt(this.options.config.fourEyesAboveUsdt)) {
+      const release = {
         withdrawalId: id,
-        details: {},
-      });
+        coin: row.coin,
+        amount: row.amount,
+        usdtValue: usdt?.toString() ?? null,
+      };
+      const approval = await this.options.fourEyes.release(release, operator);
+      return { released: approval.status === 'executed', approval };
+    }
+    await this.ledger.transaction((trx) => this.releaseApproved(trx, id, operator.email, {}));
+    this.sendSoon();
+    return { released: true, approval: null };
+  }
+
+  /**
+   * Moves a withdrawal in review to the signer inside the caller's ledger
+   * transaction (the four-eyes approval's), with what led to it in the audit
+   * entry; the caller calls `sendSoon` once it committed.
+   */
+  async releaseApproved(trx: Trx, id: number, operator: string, details: object): Promise<void> {
+    await this.requireInReview(trx, id);
+    const now = this.clock.now();
+    await sql.moveWithdrawal(trx, id, 'review', { state: 'approved', decided_by: operator, updated_at: now });
+    await sql.appendOperatorAction(trx, {
+      at: now,
+      operator,
+      action: 'withdrawal.approve',
+      withdrawalId: id,
+      details,
     });
-    this.kickSender();
+  }
+
+  /** The value of `amount` of `coin` in USDT at the index, or null while the coin has no price. */
+  private usdtValue(coin: string, amount: Dec): Dec | null {
+    const { index } = this.options;
+    if (coin === index.quote) return amount;
+    const price = index.current(coin)?.price;
+    return price ? amount.mul(price).floorTo(USDT_DIGITS) : null;
   }
 
   /** Operator: refuses a withdrawal with a reason; the hold is released; audited. */
@@ -550,7 +600,8 @@ export class WalletService {
 
   // ── the sender ─────────────────────────────────────────────────────────
 
-  private kickSender(): void {
+  /** Wakes the sender for the withdrawals just approved (after their transaction committed). */
+  sendSoon(): void {
     this.sendQueued().catch((error: unknown) => this.options.onError(error, 'withdrawal sender'));
   }
 

@@ -1,0 +1,118 @@
+import { Dec } from '@halyard/money';
+import type { AdjustmentCategory, AdjustmentDirection, BalanceAdjustmentRequest } from '@halyard/protocol';
+import { checkBalanceAdjustment } from '@halyard/rules';
+import { badRequest } from '../../http/errors.ts';
+import {
+  type Ledger,
+  systemAccount,
+  type TransferInput,
+  USER_WALLETS,
+  type UserWallet,
+  userAccount,
+} from '../../ledger/index.ts';
+import type { ApprovalHandler } from './service.ts';
+
+export const BALANCE_ADJUSTMENT = 'balance_adjustment';
+
+/** A validated adjustment: what is stored as the request's payload and executed. */
+export interface BalanceAdjustment {
+  userId: number;
+  wallet: UserWallet;
+  coin: string;
+  direction: AdjustmentDirection;
+  amount: string;
+  category: AdjustmentCategory;
+  reason: string;
+}
+
+export interface AdjustmentDeps {
+  ledger: Ledger;
+  /** Throws the identity module's localised not-found when there is no such user. */
+  requireUser: (userId: number) => Promise<void>;
+  /** Every coin the exchange knows (chains, index, launched tokens). */
+  knownCoins: () => Promise<string[]>;
+}
+
+const ADJUSTMENTS = systemAccount('operator_adjustments');
+
+/**
+ * A manual credit or debit of one user wallet against the
+ * `operator_adjustments` system account, executed by the ledger when a
+ * second operator approves. A debit beyond what the wallet has available
+ * is refused when requested and, should the balance have moved since, by
+ * the ledger itself at approval (the request is then recorded as failed).
+ */
+export function balanceAdjustmentHandler(deps: AdjustmentDeps): ApprovalHandler<BalanceAdjustment> {
+  return {
+    permissionToRequest: 'adjustments.request',
+    permissionToApprove: 'adjustments.approve',
+    async validate(payload) {
+      const input = adjustmentInput(payload);
+      const refused = checkBalanceAdjustment(input, USER_WALLETS);
+      if (refused) throw badRequest(refused.key, refused.params);
+      await deps.requireUser(input.userId);
+      if (!(await deps.knownCoins()).includes(input.coin)) {
+        throw badRequest('wallet.unknownCoin', { coin: input.coin });
+      }
+      const adjustment: BalanceAdjustment = {
+        ...input,
+        wallet: input.wallet as UserWallet,
+        direction: input.direction,
+        category: input.category,
+        amount: Dec.parse(input.amount).toString(),
+        reason: input.reason.trim(),
+      };
+      if (adjustment.direction === 'debit') await requireAvailable(deps.ledger, adjustment);
+      return adjustment;
+    },
+    describe(adjustment) {
+      const { direction, amount, coin, userId, wallet, category } = adjustment;
+      return {
+        summary: `${direction} ${amount} ${coin} ${direction === 'credit' ? 'to' : 'from'} user ${userId} (${wallet}), ${category}`,
+        subject: `user:${userId}`,
+      };
+    },
+    async execute(adjustment, { trx, requestId }) {
+      const [transfer] = await deps.ledger.execute([adjustmentTransfer(requestId, adjustment)], trx);
+      return { transferId: transfer!.id };
+    },
+  };
+}
+
+/** One transfer, its id derived from the request so a retry can never pay twice. */
+function adjustmentTransfer(requestId: number, adjustment: BalanceAdjustment): TransferInput {
+  const user = userAccount(adjustment.userId, adjustment.wallet);
+  const credit = adjustment.direction === 'credit';
+  return {
+    id: `adjustment:${requestId}`,
+    debit: credit ? ADJUSTMENTS : user,
+    credit: credit ? user : ADJUSTMENTS,
+    asset: adjustment.coin,
+    amount: Dec.parse(adjustment.amount),
+    code: `adjustment_${adjustment.category}`,
+    reference: String(requestId),
+  };
+}
+
+async function requireAvailable(ledger: Ledger, adjustment: BalanceAdjustment): Promise<void> {
+  const account = { ...userAccount(adjustment.userId, adjustment.wallet), asset: adjustment.coin };
+  const { available } = await ledger.balance(account);
+  if (available.lt(Dec.parse(adjustment.amount))) {
+    throw badRequest('approvals.debitExceedsBalance', { available: available.toString() });
+  }
+}
+
+/** The request body's fields with their JSON types checked (the route's schema did it too; a stored payload is re-read here). */
+function adjustmentInput(payload: unknown): BalanceAdjustmentRequest {
+  const body = (payload ?? {}) as Record<string, unknown>;
+  const text = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
+  return {
+    userId: typeof body.userId === 'number' ? body.userId : 0,
+    wallet: text('wallet'),
+    coin: text('coin'),
+    direction: text('direction') as AdjustmentDirection,
+    amount: text('amount'),
+    category: text('category') as AdjustmentCategory,
+    reason: text('reason'),
+  };
+}
