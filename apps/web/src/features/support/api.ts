@@ -1,5 +1,6 @@
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../shared/http.ts';
+import { nextPage } from '../../shared/paging.ts';
 
 /** apps/server/src/modules/support: a help ticket as the user sees it. */
 export interface Ticket {
@@ -26,10 +27,7 @@ export function useTickets() {
     initialPageParam: 1,
     queryFn: ({ pageParam }) =>
       api.get<TicketPage>('/user/onlineList', { page: pageParam, limit: PAGE_SIZE }),
-    getNextPageParam: (last, pages) => {
-      const loaded = pages.reduce((sum, page) => sum + page.list.length, 0);
-      return loaded < last.count && last.list.length > 0 ? pages.length + 1 : undefined;
-    },
+    getNextPageParam: nextPage,
   });
 }
 

@@ -7,6 +7,7 @@ import type { Notice, Page } from '../../features/content/api.ts';
 import { NoticePopup } from '../../features/content/NoticePopup.tsx';
 import { formatDate } from '../../shared/format.ts';
 import { api } from '../../shared/http.ts';
+import { nextPage } from '../../shared/paging.ts';
 import { EmptyState } from '../../shared/ui/EmptyState.tsx';
 import { PageFrame } from '../../shared/ui/PageFrame.tsx';
 
@@ -21,10 +22,7 @@ export function NoticePage() {
     initialPageParam: 1,
     queryFn: ({ pageParam }) =>
       api.get<Page<Notice>>('/home/articles', { page: pageParam, limit: PAGE_SIZE }),
-    getNextPageParam: (last, pages) => {
-      const loaded = pages.reduce((sum, page) => sum + page.list.length, 0);
-      return loaded < last.count && last.list.length > 0 ? pages.length + 1 : undefined;
-    },
+    getNextPageParam: nextPage,
   });
   const notices = query.data?.pages.flatMap((page) => page.list) ?? [];
   return (
