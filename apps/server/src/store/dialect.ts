@@ -23,3 +23,18 @@ export function serialType(dialect: DialectName): 'integer' | 'bigserial' {
 export function idKeyType(dialect: DialectName): 'integer' | 'bigint' {
   return dialect === 'sqlite' ? 'integer' : 'bigint';
 }
+
+/** True for the error SQLite or PostgreSQL throws when an insert breaks a unique index. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
+}
+
+/**
+ * `text` in lower case as a LIKE pattern that matches it literally anywhere
+ * (escape character `\`): compare it with `lower(column)`, since SQLite's LIKE
+ * ignores ASCII case and PostgreSQL's does not.
+ */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}

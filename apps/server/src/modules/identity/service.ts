@@ -29,6 +29,7 @@ import type { AuthUser, SessionResolver } from '../../http/auth.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { Store } from '../../store/connect.ts';
 import type { Executor } from '../../store/database.ts';
+import { isUniqueViolation } from '../../store/dialect.ts';
 import { type Account, type AccountInput, accountAddress, parseAccount, throwIf } from './accounts.ts';
 import { type CachedTrader, ChecksCache, freezeInForce } from './checks-cache.ts';
 import { cleanImage } from './images.ts';
@@ -58,7 +59,6 @@ import {
 import { SIWE_NONCE_TTL_MS, verifySiweLogin } from './siwe.ts';
 import {
   type FreezeRow,
-  isUniqueViolation,
   type KycState,
   type KycSubmissionRow,
   type LoginMethod,

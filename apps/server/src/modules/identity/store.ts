@@ -1,5 +1,6 @@
 import { type Generated, type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../store/database.ts';
+import { containsPattern } from '../../store/dialect.ts';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -157,17 +158,6 @@ export interface UserSearch {
   walletAddress: string;
   /** Owners of a matching deposit address (the wallet module's, looked up by the caller). */
   userIds: readonly number[];
-}
-
-/** `text` as a LIKE pattern that matches it literally anywhere (escape character `\`). */
-function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
-
-/** True for the error SQLite or PostgreSQL throws when an insert breaks a unique index. */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
 }
 
 /** The identity module's SQL. Only `service.ts` calls it. */

@@ -14,10 +14,10 @@ import type { Clock } from '../../clock.ts';
 import type { PasswordHashCost } from '../../config.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { Executor } from '../../store/database.ts';
+import { isUniqueViolation } from '../../store/dialect.ts';
 import { throwIf } from '../identity/accounts.ts';
 import { hashPassword, verifyPassword } from '../identity/passwords.ts';
 import { newSessionToken, sha256Hex } from '../identity/secrets.ts';
-import { isUniqueViolation } from '../identity/store.ts';
 import { type OperatorRecord, operatorStore as store } from './store.ts';
 import { matchTotp, newTotpSecret, totpUri } from './totp.ts';
 
@@ -186,18 +186,16 @@ export class OperatorsService {
     return operatorRow(await this.existing(operatorId), now);
   }
 
-  /** Executed by the four-eyes handler once a second operator approved it; ends the operator's sessions. */
-  async changeRole(operatorId: number, role: OperatorRole): Promise<OperatorRow> {
-    await this.existing(operatorId);
+  /** Executed by the four-eyes handler (inside its transaction `db`) once a second administrator approved it; ends the operator's sessions. */
+  async changeRole(operatorId: number, role: OperatorRole, db: Executor = this.db): Promise<OperatorRow> {
     const now = this.clock.now();
-    await store.update(this.db, operatorId, { role });
-    await store.revokeSessionsOf(this.db, operatorId, now);
-    if (role === 'administrator') this.administratorKnown = true;
-    return operatorRow(await this.existing(operatorId), now);
+    await store.update(db, operatorId, { role });
+    await store.revokeSessionsOf(db, operatorId, now);
+    return operatorRow(await this.existing(operatorId, db), now);
   }
 
-  async existing(operatorId: number): Promise<OperatorRecord> {
-    const row = await store.byId(this.db, operatorId);
+  async existing(operatorId: number, db: Executor = this.db): Promise<OperatorRecord> {
+    const row = await store.byId(db, operatorId);
     if (!row) throw notFound('operators.notFound');
     return row;
   }

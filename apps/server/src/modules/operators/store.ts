@@ -1,7 +1,7 @@
 import type { OperatorRole, OperatorStatus } from '@halyard/protocol';
 import { type Generated, type Insertable, type Selectable, sql } from 'kysely';
-import type { Executor } from '../../store/database.ts';
-import type { OperatorAuditLogTable } from '../identity/store.ts';
+import type { Database, Executor } from '../../store/database.ts';
+import { containsPattern } from '../../store/dialect.ts';
 
 export interface OperatorsTable {
   id: Generated<number>;
@@ -49,6 +49,8 @@ declare module '../../store/database.ts' {
 
 export type OperatorRecord = Selectable<OperatorsTable>;
 export type OperatorSessionRecord = Selectable<OperatorSessionsTable>;
+/** operator_audit_log is declared by the identity module, which created it (migration 002); 030 added columns. */
+type OperatorAuditLogTable = Database['operator_audit_log'];
 export type AuditRecord = Selectable<OperatorAuditLogTable>;
 export type NewAuditRecord = Insertable<OperatorAuditLogTable>;
 
@@ -59,11 +61,6 @@ export interface AuditFilter {
   userId?: number;
   from?: number;
   to?: number;
-}
-
-/** `like` with the user's text taken literally (% and _ escaped); callers compare in lower case. */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
 /** The operators module's SQL; only its service calls it. */
@@ -201,9 +198,9 @@ export const operatorStore = {
     if (filter.from !== undefined) query = query.where('at', '>=', filter.from);
     if (filter.to !== undefined) query = query.where('at', '<', filter.to);
     if (filter.action)
-      query = query.where(sql<boolean>`lower(action) like lower(${containing(filter.action)}) escape '\\'`);
+      query = query.where(sql<boolean>`lower(action) like ${containsPattern(filter.action)} escape '\\'`);
     if (filter.subject)
-      query = query.where(sql<boolean>`lower(subject) like lower(${containing(filter.subject)}) escape '\\'`);
+      query = query.where(sql<boolean>`lower(subject) like ${containsPattern(filter.subject)} escape '\\'`);
     const [rows, count] = await Promise.all([
       query.selectAll().orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
       query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
