@@ -59,10 +59,35 @@ export interface CoinSolvency {
   hotCoverage: string;
 }
 
+/**
+ * The wallet's half of the books (as `npm run audit` checks it): per coin, the
+ * completed withdrawals of a chain against what their transactions moved out
+ * of the hot wallet on chain, each transaction counted once.
+ */
+export interface WithdrawalReconciliation {
+  coin: string;
+  withdrawals: number;
+  completed: string;
+  transactions: number;
+  onChain: string;
+  /** Recorded transactions the chain does not have (a reorg, or a reset chain). */
+  missing: number;
+  ok: boolean;
+}
+
+/** One chain's withdrawal reconciliation; `unavailable` says why a chain could not be checked. */
+export interface ChainWithdrawalsCheck {
+  chainId: number;
+  chain: string;
+  unavailable: 'noNode' | 'nodeError' | null;
+  coins: WithdrawalReconciliation[];
+}
+
 /** The checks the dashboard runs on demand (POST /admin/dashboard/audit) and keeps. */
 export interface BooksCheck {
   ledger: LedgerAuditStatus;
   solvency: CoinSolvency[];
+  withdrawals: ChainWithdrawalsCheck[];
 }
 
 /** One chain the wallet watches for deposits. */

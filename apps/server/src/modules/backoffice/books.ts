@@ -59,8 +59,10 @@ export interface BooksCheckOptions {
 
 /**
  * The dashboard's expensive figures, run on demand and kept: the ledger audit
- * (every account replayed from its transfers, ledger/audit.ts) and the hot
- * wallet against what users are owed (a node call per coin and chain). A run
+ * (every account replayed from its transfers, ledger/audit.ts), the hot
+ * wallet against what users are owed (a node call per coin and chain) and the
+ * completed withdrawals against the chain (a receipt per transaction): what
+ * `npm run audit` checks, and the hot wallet besides. A run
  * asked for while one is going shares it instead of starting a second.
  *
  * On SQLite the audit's snapshot holds the store's one connection for the
@@ -89,9 +91,14 @@ export class BooksCheckCache {
   private async check(): Promise<BooksCheck> {
     const { db, ledger, wallet } = this.options;
     const ledgerStatus = await this.auditLedger(db);
-    const [totals, hot] = await Promise.all([ledger.walletTotals(), wallet.hotBalances()]);
-    this.last = { ledger: ledgerStatus, solvency: solvencyOf(totals, hot) };
-    return this.last;
+    const [totals, hot, withdrawals] = await Promise.all([
+      ledger.walletTotals(),
+      wallet.hotBalances(),
+      wallet.reconcileWithdrawals(),
+    ]);
+    const check = { ledger: ledgerStatus, solvency: solvencyOf(totals, hot), withdrawals };
+    this.last = check;
+    return check;
   }
 
   private async auditLedger(db: Executor): Promise<LedgerAuditStatus> {

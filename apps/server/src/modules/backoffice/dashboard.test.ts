@@ -15,6 +15,7 @@ import {
   type Harness,
   plainUser,
   post,
+  settleWithdrawals,
   startTestChain,
   startWalletHarness,
   type TestChain,
@@ -32,9 +33,10 @@ let content: Record<string, string>;
 /**
  * One seeded day, every figure below counted by hand from it: a user who
  * registered yesterday, then today a depositor (20,000 USDT from the chain)
- * who asks to withdraw 12,000 (above the 10,000 review threshold) and rests a
- * 0.5 BTC buy at 1,000, a buyer whose fiat order is under appeal, and a user
- * whose identity submission waits for review.
+ * who withdraws 100 (fee 1; sent and mined), asks to withdraw 12,000 (above
+ * the 10,000 review threshold) and rests a 0.5 BTC buy at 1,000, a buyer whose
+ * fiat order is under appeal, and a user whose identity submission waits for
+ * review.
  */
 let depositor: TestUser;
 let hotAddress: Address;
@@ -62,20 +64,24 @@ beforeAll(async () => {
       depositor.token,
     ),
   );
-  await expectOk(
-    post(
-      h,
-      '/account/sendCoinOrder',
-      {
-        coin: 'USDT',
-        chain: CHAIN,
-        address: (saved.data as { address: string }).address,
-        number: '12000',
-        payPassword: FUND_PASSWORD,
-      },
-      depositor.token,
-    ),
-  );
+  const withdraw = (number: string) =>
+    expectOk(
+      post(
+        h,
+        '/account/sendCoinOrder',
+        {
+          coin: 'USDT',
+          chain: CHAIN,
+          address: (saved.data as { address: string }).address,
+          number,
+          payPassword: FUND_PASSWORD,
+        },
+        depositor.token,
+      ),
+    );
+  await withdraw('100');
+  await settleWithdrawals(h, chain);
+  await withdraw('12000');
   await h.app.spot.service.placeForUser(depositor.id, {
     tradcoin: 'BTC',
     maincoin: 'USDT',
@@ -115,6 +121,8 @@ beforeAll(async () => {
     photoUrl: photo.url,
   });
   hotAddress = h.app.wallet.service.hotAddress() ?? ('' as Address);
+  // The watchers' last poll sees the blocks the withdrawal was mined in.
+  await h.app.wallet.service.pollAll();
 }, 120_000);
 
 afterAll(async () => {
@@ -134,31 +142,51 @@ describe('the dashboard', () => {
     expect(today.users).toEqual({ total: 4, newToday: 3 });
     expect(today.depositsToday).toEqual({ count: 1, byCoin: [{ coin: 'USDT', count: 1, amount: '20000' }] });
     expect(today.withdrawalsToday).toEqual({
-      count: 1,
-      byCoin: [{ coin: 'USDT', count: 1, amount: '12000' }],
+      count: 2,
+      byCoin: [{ coin: 'USDT', count: 2, amount: '12100' }],
     });
     expect(today.withdrawals).toEqual({ review: 1, flagged: 0 });
     expect(today.openAppeals).toBe(1);
     expect(today.kycQueue).toBe(1);
   });
 
-  it('shows the ledger audit and the hot wallet against what users are owed', async () => {
+  it('shows the ledger audit, the hot wallet against what users are owed, and withdrawals against the chain', async () => {
     const { books } = await dashboard();
     expect(books.ledger).toMatchObject({ ok: true, breaches: [], checkedAt: h.clock.now() });
     const usdt = books.solvency.find((entry) => entry.coin === 'USDT');
     const hot = (await chain.tokenBalance('USDT', hotAddress)).toString();
-    // The depositor's 20,000 (12,001 and 500 of it held) is all users hold: the buyer's coin is still in escrow.
+    // Users hold the depositor's 20,000 less the 101 withdrawn with its fee (12,001 and 500 of
+    // the rest held); the buyer's coin is still in escrow. Custody: 20,000 in, 100 out on chain.
     expect(usdt).toEqual({
       coin: 'USDT',
-      liabilities: '20000',
-      custody: '20000',
+      liabilities: '19899',
+      custody: '19900',
       hot: [
         { chainId: 1, chain: 'ETH', address: hotAddress, balance: null, unavailable: 'noNode' },
         { chainId: 56, chain: 'BNB', address: hotAddress, balance: hot, unavailable: null },
       ],
       hotTotal: hot,
-      hotCoverage: Dec.parse(hot).sub(Dec.parse('20000')).toString(),
+      hotCoverage: Dec.parse(hot).sub(Dec.parse('19899')).toString(),
     });
+    expect(books.withdrawals).toEqual([
+      {
+        chainId: 56,
+        chain: 'BNB',
+        unavailable: null,
+        coins: [
+          {
+            coin: 'USDT',
+            withdrawals: 1,
+            completed: '100',
+            transactions: 1,
+            onChain: '100',
+            missing: 0,
+            ok: true,
+          },
+        ],
+      },
+      { chainId: 1, chain: 'ETH', unavailable: 'noNode', coins: [] },
+    ]);
   });
 
   it('keeps the books check until it is run again', async () => {

@@ -3,6 +3,7 @@ import type {
   AdminDeposit,
   AdminDepositPage,
   ChainWatcherStatus,
+  ChainWithdrawalsCheck,
   DayFlow,
   HotWalletBalance,
 } from '@halyard/protocol';
@@ -11,6 +12,7 @@ import type { Executor } from '../../store/database.ts';
 import { createChainReader, unitsToDec } from './chains.ts';
 import type { CoinChain } from './coins.ts';
 import { CHAIN_IDS, CHAIN_NAMES, type ChainId } from './config.ts';
+import { isReconciled, reconcileWithdrawals } from './reconcile.ts';
 import type { WalletService } from './service.ts';
 import { type DepositRow, type DepositState, walletStore as sql } from './store.ts';
 
@@ -58,8 +60,8 @@ export function dayFlow(rows: readonly { coin: string; amount: string }[]): DayF
 /**
  * What the back office reads of the wallet (issue 18): the deposits list, the
  * day's flows, the withdrawals waiting for an operator, the chain watchers'
- * heights and the hot wallet's balances. Reads only; the writes stay in
- * WalletService.
+ * heights, the hot wallet's balances and the withdrawals reconciled with the
+ * chain. Reads only; the writes stay in WalletService.
  */
 export class WalletOperatorReads {
   constructor(
@@ -117,6 +119,47 @@ export class WalletOperatorReads {
       });
     }
     return statuses;
+  }
+
+  /**
+   * Every chain's completed withdrawals against the chain (reconcile.ts, as
+   * `npm run audit` runs it): a receipt read per transaction, so only on
+   * demand. A chain without a node, or whose node does not answer, is
+   * reported as such, not as a pass.
+   */
+  async reconcileWithdrawals(): Promise<ChainWithdrawalsCheck[]> {
+    const checks: ChainWithdrawalsCheck[] = [];
+    for (const chainId of CHAIN_IDS) {
+      const base = { chainId, chain: CHAIN_NAMES[chainId] };
+      const rpcUrl = this.wallet.rpcUrl(chainId);
+      if (!rpcUrl) {
+        checks.push({ ...base, unavailable: 'noNode', coins: [] });
+        continue;
+      }
+      const { client } = createChainReader(chainId, rpcUrl);
+      const answers = await client.getChainId().then(
+        () => true,
+        () => false,
+      );
+      if (!answers) {
+        checks.push({ ...base, unavailable: 'nodeError', coins: [] });
+        continue;
+      }
+      const entries = await reconcileWithdrawals(this.db, chainId, (hash) =>
+        client.getTransactionReceipt({ hash }).catch(() => null),
+      );
+      const coins = entries.map((entry) => ({
+        coin: entry.coin,
+        withdrawals: entry.withdrawals,
+        completed: entry.completed.toString(),
+        transactions: entry.transactions,
+        onChain: entry.onChain.toString(),
+        missing: entry.missing,
+        ok: isReconciled(entry),
+      }));
+      checks.push({ ...base, unavailable: null, coins });
+    }
+    return checks;
   }
 
   /** The hot wallet's balance of every coin on every chain it is listed on, read from the chain now. */
