@@ -433,4 +433,46 @@ describe('markets', () => {
     );
     expect(incomplete.msg).toBe('Invalid value: name');
   });
+
+  it('lists a futures contract and a cycle pair once a second administrator approves', async () => {
+    const futures = {
+      kind: 'futures',
+      tradcoin: 'BTC',
+      maincoin: 'USDC',
+      name: 'BTC-USDC perpetual',
+      unit: '0.001',
+      priceAccuracy: 2,
+      minNumber: '1',
+      maxNumber: '5000',
+      maxLever: 20,
+      fee: '0.0005',
+      maintenanceMarginRate: '0.01',
+      enabled: true,
+      sort: 9,
+      reason: 'USDC margin',
+    };
+    const cycle = {
+      kind: 'cycle',
+      tradcoin: 'BNB',
+      maincoin: 'USDT',
+      priceAccuracy: 2,
+      payCoins: ['USDT'],
+      options: [
+        { seconds: 60, minNumber: '10', maxNumber: '1000', profitRate: '0.85', lossRate: '1', fee: '0.02' },
+      ],
+      sort: 9,
+      reason: 'more cycle pairs',
+    };
+    for (const listing of [futures, cycle]) {
+      const { id } = ok(
+        await asOperator(h, adminA, 'POST', '/admin/markets/listings', listing, { fresh: true }),
+      ).data as ApprovalView;
+      expect(ok(await approve(adminB, id)).data).toMatchObject({ status: 'executed' });
+    }
+    const now = await markets();
+    const contract = now.futures.find((row) => row.maincoin === 'USDC');
+    expect(contract).toMatchObject({ name: 'BTC-USDC perpetual', unit: '0.001', maxLever: 20 });
+    expect(h.app.futures.service.engine.market(contract!.id).levers).toEqual([1, 2, 3, 5, 10, 20]);
+    expect(now.cycle.find((row) => row.tradcoin === 'BNB')).toMatchObject({ payCoins: ['USDT'], sort: 9 });
+  });
 });
