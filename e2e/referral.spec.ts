@@ -159,3 +159,36 @@ test('A invites B by link; B trades; A sees B, the commission in its coin with t
     await shot(page, `175-my-team-commissions-${locale}`);
   }
 });
+
+test('a user without an inviter binds a code once, and gives back part of their rate, never more than it', async ({
+  page,
+  browser,
+}) => {
+  const inviterPage = await browser.newPage();
+  const inviter = await registerAndSignIn(inviterPage, 'late-inviter');
+  const invitation = await inviterPage.request.get(`${base()}/user/getInvitationUrl`, {
+    headers: { token: inviter.token },
+  });
+  const { code } = (await invitation.json()).data as { code: string };
+  await inviterPage.close();
+
+  await registerAndSignIn(page, 'late-invitee');
+  await page.goto(`${base()}/inviteFriends`);
+  await dismissTips(page);
+  await expect(page.getByTestId('bind-inviter')).toContainText('You can do this once, until');
+  await page.getByTestId('bind-code').locator('input').fill(code);
+  await page.getByTestId('bind-inviter').getByRole('button', { name: 'Bind' }).click();
+  await expect(page.getByText('Your inviter is bound')).toBeVisible();
+  await expect(page.getByTestId('inviter')).toContainText('Invited by');
+  await expect(page.getByTestId('bind-inviter')).toHaveCount(0);
+
+  const kickback = page.getByTestId('kickback-input').locator('input');
+  await kickback.fill('15');
+  await page.getByTestId('kickback-save').click();
+  await expect(page.getByText('You can give back at most your own rate of 10%')).toBeVisible();
+  await kickback.fill('2.5');
+  await page.getByTestId('kickback-save').click();
+  await expect(page.getByText('Share-back saved')).toBeVisible();
+  await expect(page.getByText('Now: 2.5%.')).toBeVisible();
+  await shot(page, '177-invite-bound-and-kickback');
+});
