@@ -201,6 +201,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     onError: (error) => http.log.error({ err: error }, 'approvals'),
   });
   approvals.registerRoutes(http);
+  operators.registerRoleChanges(http, approvals.service);
   const convert = createConvertModule({
     db: store.db,
     ledger,

@@ -20,6 +20,8 @@ export const operators: Catalogue = {
     'operators.notFound': 'No such operator',
     'operators.created': 'Operator created: they set up their authenticator app at their first sign-in',
     'operators.saved': 'Saved',
+    'operators.roleInvalid': 'Choose one of the roles',
+    'operators.sameRole': 'This operator already has this role',
   },
   cn: {
     'operators.badCredentials': '邮箱或密码错误',
@@ -38,6 +40,8 @@ export const operators: Catalogue = {
     'operators.notFound': '操作员不存在',
     'operators.created': '操作员已创建：首次登录时设置身份验证器应用',
     'operators.saved': '已保存',
+    'operators.roleInvalid': '请选择一个角色',
+    'operators.sameRole': '该操作员已是此角色',
   },
   tw: {
     'operators.badCredentials': '郵箱或密碼錯誤',
@@ -56,6 +60,8 @@ export const operators: Catalogue = {
     'operators.notFound': '操作員不存在',
     'operators.created': '操作員已創建：首次登錄時設置身份驗證器應用',
     'operators.saved': '已保存',
+    'operators.roleInvalid': '請選擇一個角色',
+    'operators.sameRole': '該操作員已是此角色',
   },
   jp: {
     'operators.badCredentials': 'メールアドレスまたはパスワードが違います',
@@ -75,6 +81,8 @@ export const operators: Catalogue = {
     'operators.notFound': 'オペレーターが見つかりません',
     'operators.created': 'オペレーターを作成しました。最初のサインイン時に認証アプリを設定します',
     'operators.saved': '保存しました',
+    'operators.roleInvalid': 'ロールを選んでください',
+    'operators.sameRole': 'このオペレーターはすでにこのロールです',
   },
   ko: {
     'operators.badCredentials': '이메일 또는 비밀번호가 올바르지 않습니다',
@@ -94,6 +102,8 @@ export const operators: Catalogue = {
     'operators.notFound': '해당 운영자가 없습니다',
     'operators.created': '운영자가 생성되었습니다. 첫 로그인 시 인증 앱을 설정합니다',
     'operators.saved': '저장되었습니다',
+    'operators.roleInvalid': '역할 중 하나를 선택하세요',
+    'operators.sameRole': '이 운영자는 이미 이 역할입니다',
   },
   tr: {
     'operators.badCredentials': 'E-posta veya şifre yanlış',
@@ -113,6 +123,8 @@ export const operators: Catalogue = {
     'operators.notFound': 'Böyle bir operatör yok',
     'operators.created': 'Operatör oluşturuldu: ilk girişinde doğrulama uygulamasını kuracak',
     'operators.saved': 'Kaydedildi',
+    'operators.roleInvalid': 'Rollerden birini seçin',
+    'operators.sameRole': 'Bu operatör zaten bu role sahip',
   },
   vi: {
     'operators.badCredentials': 'E-mail hoặc mật khẩu không đúng',
@@ -132,6 +144,8 @@ export const operators: Catalogue = {
     'operators.notFound': 'Không có nhân viên vận hành này',
     'operators.created': 'Đã tạo nhân viên vận hành: họ thiết lập ứng dụng xác thực khi đăng nhập lần đầu',
     'operators.saved': 'Đã lưu',
+    'operators.roleInvalid': 'Hãy chọn một vai trò',
+    'operators.sameRole': 'Nhân viên vận hành này đã có vai trò này',
   },
   id: {
     'operators.badCredentials': 'E-mail atau kata sandi salah',
@@ -151,6 +165,8 @@ export const operators: Catalogue = {
     'operators.notFound': 'Operator tidak ditemukan',
     'operators.created': 'Operator dibuat: mereka mengatur aplikasi autentikator saat pertama kali masuk',
     'operators.saved': 'Tersimpan',
+    'operators.roleInvalid': 'Pilih salah satu peran',
+    'operators.sameRole': 'Operator ini sudah memiliki peran ini',
   },
   ru: {
     'operators.badCredentials': 'Неверный e-mail или пароль',
@@ -170,5 +186,7 @@ export const operators: Catalogue = {
     'operators.notFound': 'Такого оператора нет',
     'operators.created': 'Оператор создан: при первом входе он настроит приложение-аутентификатор',
     'operators.saved': 'Сохранено',
+    'operators.roleInvalid': 'Выберите одну из ролей',
+    'operators.sameRole': 'У этого оператора уже эта роль',
   },
 };

@@ -3,8 +3,10 @@ import type { Clock } from '../../clock.ts';
 import type { PasswordHashCost } from '../../config.ts';
 import type { OperatorGuard } from '../../http/auth.ts';
 import type { Executor } from '../../store/database.ts';
+import type { ApprovalService } from '../approvals/index.ts';
 import { AuditTrail, registerAuditTrail } from './audit.ts';
 import { createOperatorGuards, type GuardRule, guardBeforeParsing } from './guard.ts';
+import { registerRoleChanges } from './role-change.ts';
 import { registerOperatorRoutes } from './routes.ts';
 import { OperatorsService } from './service.ts';
 
@@ -22,6 +24,8 @@ export interface OperatorsModule {
   routeRules: ReadonlyMap<string, GuardRule>;
   /** The audit hook and the /admin/auth, /admin/operators and /admin/audit routes; before any other /admin route. */
   registerRoutes(http: FastifyInstance): void;
+  /** Role changes through four-eyes: the kind and POST /admin/operators/:id/role, once the approvals module exists. */
+  registerRoleChanges(http: FastifyInstance, approvals: ApprovalService): void;
 }
 
 export interface OperatorsModuleOptions {
@@ -49,6 +53,9 @@ export function createOperatorsModule(options: OperatorsModuleOptions): Operator
       guardBeforeParsing(http, guards, routeRules);
       registerAuditTrail(http, audit, options.onError);
       registerOperatorRoutes(http, { service, audit, guard, adminToken: options.adminToken });
+    },
+    registerRoleChanges(http, approvals) {
+      registerRoleChanges(http, { operators: service, approvals, guard });
     },
   };
 }

@@ -122,6 +122,14 @@ describe('sign-in', () => {
     const signedIn = await expectOk(login({ ...password, totp: code }));
     expect(signedIn.data).toMatchObject({ step: 'signedIn', operator: { role: 'administrator' } });
     expect(await login({ ...password, totp: code })).toEqual(refusal(400, 'operators.totpWrong'));
+    const signIns = (await h.app.operators.audit.search({ action: 'POST /admin/auth/login', limit: 5 })).items;
+    expect(signIns.map((entry) => [entry.operator, entry.status])).toEqual([
+      ['anonymous', 400],
+      [ADMIN_EMAIL, 200],
+      ['anonymous', 400],
+      ['anonymous', 400],
+    ]);
+    expect(signIns[1]?.details).toContain('"totp":"[redacted]"');
     expect(await login({ email: ADMIN_EMAIL, password: 'not-the-password' })).toEqual(
       refusal(400, 'operators.badCredentials'),
     );
@@ -218,6 +226,44 @@ describe('sign-in', () => {
       refusal(403, 'operators.notYourself'),
     );
     await expectOk(call('POST', `/admin/operators/${compliance.id}/enable`, root, {}));
+  });
+});
+
+describe('role change through four-eyes', () => {
+  it('one administrator asks, the same one cannot approve, a second one does; the operator signs in again with the new role', async () => {
+    const first = await operatorSession(h.app, 'administrator', h.clock);
+    const second = await operatorSession(h.app, 'administrator', h.clock);
+    const support = await operatorSession(h.app, 'support', h.clock);
+    const ask = (role: string) =>
+      call('POST', `/admin/operators/${support.id}/role`, first.headers, {
+        role,
+        reason: 'moves to finance',
+      });
+    expect(await ask('support')).toEqual(refusal(400, 'operators.sameRole'));
+    expect(
+      await call('POST', `/admin/operators/${support.id}/role`, support.headers, {
+        role: 'finance',
+        reason: 'x',
+      }),
+    ).toEqual(refusal(403, 'operators.notAllowed'));
+    const request = (await expectOk(ask('finance'))).data as { id: number; summary: string; subject: string };
+    expect(request).toMatchObject({
+      summary: `${support.email}: support → finance`,
+      subject: `operator:${support.id}`,
+    });
+    const approve = async (by: typeof first) =>
+      call('POST', `/admin/approvals/${request.id}/approve`, await by.withTotp(), {});
+    expect(await approve(first)).toMatchObject({ code: 403, msg: translate('en', 'approvals.selfApproval') });
+    await expectOk(approve(second));
+    expect(await call('GET', '/admin/auth/me', support.headers)).toEqual(
+      refusal(401, 'operators.sessionExpired'),
+    );
+    const again = await expectOk(
+      login({ email: support.email, password: OPERATOR_PASSWORD, totp: await nextCode(support.secret) }),
+    );
+    expect(again.data).toMatchObject({
+      operator: { role: 'finance', permissions: expect.arrayContaining(['withdrawals.review']) },
+    });
   });
 });
 

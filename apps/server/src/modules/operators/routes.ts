@@ -101,7 +101,12 @@ function registerAuthRoutes(http: FastifyInstance, { service, adminToken }: Oper
         },
       },
     },
-    async (request) => ok(await service.login(request.body, request.ip)),
+    async (request) => {
+      const answer = await service.login(request.body, request.ip);
+      // The audit entry of this sign-in names who signed in.
+      request.operator = { id: answer.operator.id, email: answer.operator.email, role: answer.operator.role };
+      return ok(answer);
+    },
   );
 
   http.post<{ Body: { code: string } }>(
