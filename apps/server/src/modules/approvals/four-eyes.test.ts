@@ -13,6 +13,7 @@ import {
   expectOk,
   FUND_PASSWORD,
   fund,
+  get,
   type Harness,
   post,
   spot,
@@ -421,6 +422,8 @@ describe('markets', () => {
       minNumber: '1',
       enabled: true,
     });
+    const spotPairs = (await expectOk(get(h, '/trad/symbols'))).data as Array<{ tradcoin: string }>;
+    expect(spotPairs.some((row) => row.tradcoin === 'NEWC')).toBe(true);
     const again = await asOperator(h, adminA, 'POST', '/admin/markets/listings', listing, { fresh: true });
     expect(again.msg).toBe('This market is already listed');
     const incomplete = await asOperator(
@@ -474,5 +477,10 @@ describe('markets', () => {
     expect(contract).toMatchObject({ name: 'BTC-USDC perpetual', unit: '0.001', maxLever: 20 });
     expect(h.app.futures.service.engine.market(contract!.id).levers).toEqual([1, 2, 3, 5, 10, 20]);
     expect(now.cycle.find((row) => row.tradcoin === 'BNB')).toMatchObject({ payCoins: ['USDT'], sort: 9 });
+    // The users' lists carry the new markets at once.
+    const contracts = (await expectOk(get(h, '/contract/symbols'))).data as Array<{ maincoin: string }>;
+    expect(contracts.some((row) => row.maincoin === 'USDC')).toBe(true);
+    const cyclePairs = (await expectOk(get(h, '/cycle/symbols'))).data as Array<{ tradcoin: string }>;
+    expect(cyclePairs.some((row) => row.tradcoin === 'BNB')).toBe(true);
   });
 });
