@@ -27,6 +27,7 @@ import { fiatFloatingPricesMigration } from './025_fiat_floating_prices.ts';
 import { fiatAppealKindMigration } from './026_fiat_appeal_kind.ts';
 import { fiatAdTermsMigration } from './027_fiat_ad_terms.ts';
 import { approvalsMigration } from './028_approvals.ts';
+import { loginHistoryMigration } from './029_login_history.ts';
 import { operatorsMigration } from './030_operators.ts';
 import { referralMigration } from './031_referral.ts';
 import { referralPayoutsMigration } from './032_referral_payouts.ts';
@@ -64,6 +65,7 @@ export const migrations: Record<string, HalyardMigration> = {
   '026_fiat_appeal_kind': fiatAppealKindMigration,
   '027_fiat_ad_terms': fiatAdTermsMigration,
   '028_approvals': approvalsMigration,
+  '029_login_history': loginHistoryMigration,
   '030_operators': operatorsMigration,
   '031_referral': referralMigration,
   '032_referral_payouts': referralPayoutsMigration,
