@@ -102,6 +102,9 @@ test('A invites B by link; B trades; A sees B, the commission in its coin with t
 
   const friend = await registerByLink(page, link, code);
   await tradeWithAndWithoutDeduction(friend);
+  const friendId = await friend.evaluate(
+    () => JSON.parse(localStorage.getItem('userInfo') ?? '{}').id as number,
+  );
   await friend.context().close();
 
   // The team: B, direct; B's fees earned A commissions at tier 1, 10 %.
@@ -109,6 +112,15 @@ test('A invites B by link; B trades; A sees B, the commission in its coin with t
   await expect(page.getByTestId('team-size')).toHaveText('1');
   await expect(page.getByTestId('team-member')).toHaveCount(1);
   await expect(page.getByTestId('team-member')).toContainText('Direct');
+  // The search finds B by user id, and nobody by an id outside the team.
+  const search = page.getByTestId('team-search').locator('input');
+  await search.fill(String(friendId));
+  await search.press('Enter');
+  await expect(page.getByTestId('team-member')).toHaveCount(1);
+  await search.fill('99999999');
+  await search.press('Enter');
+  await expect(page.getByText('No team member has this user ID')).toBeVisible();
+  await expect(page.getByTestId('team-member')).toHaveCount(0);
   await page.getByRole('tab', { name: 'Commissions' }).click();
   const commission = page.getByTestId('commission').first();
   await expect(async () => {
@@ -125,6 +137,15 @@ test('A invites B by link; B trades; A sees B, the commission in its coin with t
   await expect(page.getByTestId('commission').filter({ hasText: 'BTC' })).toHaveCount(0);
   await page.getByTestId('commission-filters').getByText('BTC', { exact: true }).click();
   await expect(commission.getByTestId('commission-amount')).toHaveText(/^0\.\d{8} BTC$/);
+  // Dates: nothing was earned from tomorrow on.
+  const dates = page.getByTestId('commission-filters').locator('input[type=date]');
+  const tomorrow = new Date(Date.now() + 86_400_000);
+  const day = (date: Date) =>
+    `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+  await dates.first().fill(day(tomorrow));
+  await expect(page.getByText('No commissions match these filters')).toBeVisible();
+  await dates.first().fill(day(new Date()));
+  await expect(commission).toBeVisible();
 
   const csv = page.waitForEvent('download');
   await page.getByTestId('commissions-csv').click();
