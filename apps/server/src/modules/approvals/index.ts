@@ -19,7 +19,9 @@
  * Routes: GET /admin/approvals, GET /admin/approvals/:id,
  * POST /admin/approvals/:id/approve, POST /admin/approvals/:id/reject,
  * POST /admin/adjustments. Kinds registered here: `balance_adjustment`,
- * `withdrawal_release`.
+ * `withdrawal_release` (the wallet module is given `withdrawalFourEyes` to
+ * ask for it); elsewhere: `market_listing` (modules/markets),
+ * `operator_role_change` (modules/operators).
  */
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../clock.ts';

@@ -1,5 +1,4 @@
 import {
-  APPROVAL_STATUSES,
   type ApprovalStatus,
   type ApprovalView,
   type MessageParams,
@@ -266,10 +265,6 @@ function requireReason(reason: string): string {
   if (!why) throw badRequest('approvals.reasonRequired');
   if (why.length > REASON_MAX) throw badRequest('approvals.reasonTooLong', { max: REASON_MAX });
   return why;
-}
-
-export function isApprovalStatus(value: string): value is ApprovalStatus {
-  return (APPROVAL_STATUSES as readonly string[]).includes(value);
 }
 
 function approvalView(row: ApprovalRow): ApprovalView {

@@ -1,9 +1,6 @@
+import type { ApprovalStatus } from '@halyard/protocol';
 import type { Generated, Selectable } from 'kysely';
 import type { Executor } from '../../store/database.ts';
-
-/** pending → approved (claimed by the second operator) → executed | failed; or pending → rejected. */
-export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'executed', 'failed'] as const;
-export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 export interface ApprovalRequestsTable {
   id: Generated<number>;
