@@ -122,7 +122,8 @@ describe('sign-in', () => {
     const signedIn = await expectOk(login({ ...password, totp: code }));
     expect(signedIn.data).toMatchObject({ step: 'signedIn', operator: { role: 'administrator' } });
     expect(await login({ ...password, totp: code })).toEqual(refusal(400, 'operators.totpWrong'));
-    const signIns = (await h.app.operators.audit.search({ action: 'POST /admin/auth/login', limit: 5 })).items;
+    const signIns = (await h.app.operators.audit.search({ action: 'POST /admin/auth/login', limit: 5 }))
+      .items;
     expect(signIns.map((entry) => [entry.operator, entry.status])).toEqual([
       ['anonymous', 400],
       [ADMIN_EMAIL, 200],
