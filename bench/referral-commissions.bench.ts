@@ -118,6 +118,7 @@ async function phase(users: readonly number[], count: number) {
   const tradesBefore = await tradeCount();
   let started = 0;
   const began = performance.now();
+  const cpuBefore = process.cpuUsage();
   const worker = async () => {
     while (started < count) {
       started += 1;
@@ -126,21 +127,24 @@ async function phase(users: readonly number[], count: number) {
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
   const elapsedMs = performance.now() - began;
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   const trades = (await tradeCount()) - tradesBefore;
   // Untimed: the group's resting orders leave the book, so the next phase trades within its own group only.
   await Promise.all(
     users.map((id) => app.spot.service.cancelAllForUser(id, { tradcoin: 'BTC', maincoin: 'USDT' })),
   );
-  return { elapsedMs, trades };
+  return { elapsedMs, cpuMs, trades };
 }
 
 await phase(groups.off, WARMUP);
 await phase(groups.on, WARMUP);
-const totals = { off: { elapsedMs: 0, trades: 0 }, on: { elapsedMs: 0, trades: 0 } };
+const totals = { off: { elapsedMs: 0, cpuMs: 0, trades: 0 }, on: { elapsedMs: 0, cpuMs: 0, trades: 0 } };
 for (let round = 0; round < ROUNDS; round++) {
   for (const name of ['off', 'on'] as const) {
     const result = await phase(groups[name], ORDERS_PER_PHASE);
     totals[name].elapsedMs += result.elapsedMs;
+    totals[name].cpuMs += result.cpuMs;
     totals[name].trades += result.trades;
   }
 }
@@ -153,6 +157,8 @@ const orders = ROUNDS * ORDERS_PER_PHASE;
 const rate = (name: 'off' | 'on') => ({
   trades: (totals[name].trades * 1000) / totals[name].elapsedMs,
   orders: (orders * 1000) / totals[name].elapsedMs,
+  // This process's CPU per order (user + system): on a shared machine it moves less than the wall clock.
+  cpuPerOrder: totals[name].cpuMs / orders,
 });
 const off = rate('off');
 const on = rate('on');
@@ -161,14 +167,15 @@ console.log(
     `${ROUNDS} alternating rounds of ${ORDERS_PER_PHASE} orders):`,
 );
 console.log(
-  `  off (no inviter):           ${off.trades.toFixed(0)} trades/s, ${off.orders.toFixed(0)} orders/s (${totals.off.trades} trades)`,
+  `  off (no inviter):           ${off.trades.toFixed(0)} trades/s, ${off.orders.toFixed(0)} orders/s, CPU ${off.cpuPerOrder.toFixed(3)} ms/order (${totals.off.trades} trades)`,
 );
 console.log(
-  `  on (inviter and level 2):   ${on.trades.toFixed(0)} trades/s, ${on.orders.toFixed(0)} orders/s (${totals.on.trades} trades, ${Number(commissions.count)} commission rows)`,
+  `  on (inviter and level 2):   ${on.trades.toFixed(0)} trades/s, ${on.orders.toFixed(0)} orders/s, CPU ${on.cpuPerOrder.toFixed(3)} ms/order (${totals.on.trades} trades, ${Number(commissions.count)} commission rows)`,
 );
 console.log(
   `  on / off: ${(on.trades / off.trades).toFixed(3)} by trades/s, ${(on.orders / off.orders).toFixed(3)} by orders/s; ` +
-    `added cost per trade ${(100 * (1 / on.trades - 1 / off.trades) * off.trades).toFixed(1)} %; load ${os
+    `added: ${(100 * (off.trades / on.trades - 1)).toFixed(1)} % wall time per trade, ` +
+    `${(100 * (on.cpuPerOrder / off.cpuPerOrder - 1)).toFixed(1)} % CPU per order; load ${os
       .loadavg()
       .map((value) => value.toFixed(2))
       .join(' ')}`,

@@ -94,10 +94,20 @@ export class ReferralFees {
     this.profiles.delete(userId);
   }
 
+  /**
+   * A user's profile if the cache holds a fresh one, without waiting: the
+   * per-fee path reads it first, so a trade of users without an inviter or
+   * fee deduction costs no await at all.
+   */
+  cachedProfile(userId: number): ReferralProfile | undefined {
+    const cached = this.profiles.get(userId);
+    return cached && this.clock.now() - cached.loadedAt < PROFILE_TTL_MS ? cached : undefined;
+  }
+
   /** A user's profile, from the cache while fresh. */
   async profileOf(userId: number, db: Executor = this.db): Promise<ReferralProfile | null> {
-    const cached = this.profiles.get(userId);
-    if (cached && this.clock.now() - cached.loadedAt < PROFILE_TTL_MS) return cached;
+    const cached = this.cachedProfile(userId);
+    if (cached) return cached;
     const [user] = await referralStore.members(db, [userId]);
     if (!user) return null;
     const parent =
@@ -125,6 +135,13 @@ export class ReferralFees {
    * computed once from the ledger's transfers and kept (a snapshot per user
    * per day), so HAL moved in during the day changes nothing today.
    */
+  /** The tier of `at`'s day if it is cached, without waiting. */
+  cachedTier(userId: number, at: number) {
+    const day = Math.floor(at / DAY_MS) * DAY_MS;
+    const cached = this.tiers.get(`${userId}:${day}`);
+    return cached ? { ...cached, day } : undefined;
+  }
+
   async tierOf(userId: number, at: number, db: Executor = this.db) {
     const day = Math.floor(at / DAY_MS) * DAY_MS;
     const key = `${userId}:${day}`;
@@ -208,14 +225,19 @@ export class ReferralFees {
    */
   async plan(charge: FeeCharge, db?: Executor): Promise<NewCommissionRow[]> {
     if (!charge.fee.isPositive()) return [];
-    const payer = await this.profileOf(charge.payerId, db);
+    const payer = this.cachedProfile(charge.payerId) ?? (await this.profileOf(charge.payerId, db));
     if (!payer || payer.parentId === null) return [];
-    const inviter = await this.profileOf(payer.parentId, db);
+    const inviter = this.cachedProfile(payer.parentId) ?? (await this.profileOf(payer.parentId, db));
     if (!inviter) return [];
-    const grand = payer.grandparentId === null ? null : await this.profileOf(payer.grandparentId, db);
+    const grandId = payer.grandparentId;
+    const grand =
+      grandId === null ? null : (this.cachedProfile(grandId) ?? (await this.profileOf(grandId, db)));
     const levelOneExcluded = this.exclusion(charge, payer, inviter);
     const levelTwoExcluded = grand ? this.exclusion(charge, payer, grand) : null;
-    const tier = levelOneExcluded ? null : await this.tierOf(inviter.userId, charge.time, db);
+    const tier = levelOneExcluded
+      ? null
+      : (this.cachedTier(inviter.userId, charge.time) ??
+        (await this.tierOf(inviter.userId, charge.time, db)));
     const shares = referralShares(
       charge.fee,
       tier ? { rate: tier.rate, kickback: inviter.kickbackRate } : null,

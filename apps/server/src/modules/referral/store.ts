@@ -23,7 +23,7 @@ export interface ReferralTierDaysTable {
 
 export interface ReferralCommissionsTable {
   id: Generated<number>;
-  /** The fee transfer the commission was paid from (with `level`, unique: exactly once). */
+  /** The fee transfer the commission was paid from: with `level`, one row per fee and level (written in the fee's transaction). */
   leg_id: string;
   trade_id: string;
   product: string;

@@ -357,8 +357,11 @@ export class PairMarket {
     for (const pending of work.fees.splice(0)) {
       const payer = traderOf(pending.order.owner);
       const counterparty = traderOf(pending.counterpartyOwner).userId;
+      const house = payer.userId === HOUSE_USER_ID;
+      // A cached profile answers most fees without waiting: no fee deduction, no inviter.
+      const cached = house ? undefined : referral.cachedProfile(payer.userId);
       const hal =
-        payer.userId === HOUSE_USER_ID
+        house || cached?.feeDeduction === false
           ? null
           : await referral.halFee(
               payer.userId,
@@ -369,7 +372,7 @@ export class PairMarket {
             );
       const charged =
         hal === null ? this.feeInCoin(work, pending) : this.feeInHal(work, pending, payer.account, hal);
-      if (payer.userId === HOUSE_USER_ID) continue;
+      if (house || cached?.parentId === null) continue;
       const rows = await referral.plan(
         {
           product: 'spot',

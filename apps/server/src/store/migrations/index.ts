@@ -31,6 +31,7 @@ import { loginHistoryMigration } from './029_login_history.ts';
 import { operatorsMigration } from './030_operators.ts';
 import { referralMigration } from './031_referral.ts';
 import { referralPayoutsMigration } from './032_referral_payouts.ts';
+import { referralCommissionsOneIndexMigration } from './033_referral_commissions_one_index.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -69,4 +70,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '030_operators': operatorsMigration,
   '031_referral': referralMigration,
   '032_referral_payouts': referralPayoutsMigration,
+  '033_referral_commissions_one_index': referralCommissionsOneIndexMigration,
 };
