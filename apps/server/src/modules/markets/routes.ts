@@ -72,11 +72,12 @@ const cycleProperties = {
   sort,
 } as const;
 
-const body = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+/** An edit names every setting of its kind, and nothing else. */
+const body = (properties: Record<string, unknown>) => ({
   type: 'object',
   additionalProperties: false,
-  required: [...Object.keys(properties), ...Object.keys(extra)],
-  properties: { ...properties, ...extra },
+  required: Object.keys(properties),
+  properties,
 });
 const coins = { tradcoin: coin, maincoin: coin };
 const reason = { reason: { type: 'string', maxLength: 500 } };
