@@ -114,13 +114,19 @@ export default function Audit() {
           ),
         }}
         columns={[
-          { title: t('common.time'), dataIndex: 'at', width: 170, render: formatTime },
+          {
+            title: t('common.time'),
+            dataIndex: 'at',
+            width: 180,
+            render: (at: number) => <span style={{ whiteSpace: 'nowrap' }}>{formatTime(at)}</span>,
+          },
           { title: t('audit.operator'), dataIndex: 'operator', width: 200 },
           {
             title: t('audit.action'),
             dataIndex: 'action',
+            // Writes name their method and route ("POST /admin/..."); views of personal data do not ("upload.view").
             render: (action: string) => (
-              <Tag color={action.startsWith('view') ? 'purple' : 'blue'}>{action}</Tag>
+              <Tag color={/^[A-Z]+ \//.test(action) ? 'blue' : 'purple'}>{action}</Tag>
             ),
           },
           {

@@ -212,7 +212,7 @@ export default function Dashboard() {
       <LoadError error={dashboard.error} />
       {data && (
         <Space direction="vertical" size={16} style={{ width: '100%' }}>
-          <Row gutter={[16, 16]}>
+          <Row gutter={[16, 16]} className="console-stats">
             <Col xs={12} lg={4}>
               <Card>
                 <Statistic title={t('dashboard.users')} value={data.users.total} />
@@ -221,13 +221,13 @@ export default function Dashboard() {
                 </Typography.Text>
               </Card>
             </Col>
-            <Col xs={12} lg={5}>
+            <Col xs={12} lg={4}>
               <Card>
                 <Statistic title={t('dashboard.depositsToday')} value={data.depositsToday.count} />
                 <FlowLines flow={data.depositsToday} />
               </Card>
             </Col>
-            <Col xs={12} lg={5}>
+            <Col xs={12} lg={4}>
               <Card>
                 <Statistic title={t('dashboard.withdrawalsToday')} value={data.withdrawalsToday.count} />
                 <FlowLines flow={data.withdrawalsToday} />
@@ -241,12 +241,12 @@ export default function Dashboard() {
                 </Typography.Text>
               </Card>
             </Col>
-            <Col xs={12} lg={3}>
+            <Col xs={12} lg={4}>
               <Card>
                 <Statistic title={t('dashboard.kycQueue')} value={data.kycQueue} />
               </Card>
             </Col>
-            <Col xs={12} lg={3}>
+            <Col xs={12} lg={4}>
               <Card>
                 <Statistic title={t('dashboard.openAppeals')} value={data.openAppeals} />
               </Card>
