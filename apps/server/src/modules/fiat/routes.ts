@@ -6,6 +6,7 @@ import { ok } from '../../http/envelope.ts';
 import { notFound } from '../../http/errors.ts';
 import { CLIENT_OID_BODY } from '../../http/idempotency.ts';
 import { requestLocale } from '../../http/locale.ts';
+import { auditView } from '../operators/index.ts';
 import type { FiatService } from './service.ts';
 
 const USER = [{ token: [] }];
@@ -560,7 +561,15 @@ export function registerFiatRoutes(
         },
       },
     },
-    async (request) => ok(await service.appeals(request.query.limit, requestLocale(request))),
+    async (request) => {
+      const appeals = await service.appeals(request.query.limit, requestLocale(request));
+      // The parties' chat and payment evidence are personal data: each read is audited.
+      await auditView(request, {
+        action: 'fiat.appeals.view',
+        details: { orders: appeals.map((appeal) => appeal.id) },
+      });
+      return ok(appeals);
+    },
   );
 
   http.post<{ Body: { id: number; decision: 'release' | 'refund'; operator: string; reason: string } }>(

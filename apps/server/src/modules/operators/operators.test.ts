@@ -332,4 +332,11 @@ describe('audit trail', () => {
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`"${compliance.email}","upload.view","upload:${name}"`);
   });
+
+  it('records each read of the fiat appeals (the parties chat and evidence)', async () => {
+    const support = await operatorSession(h.app, 'support', h.clock);
+    await expectOk(call('GET', '/admin/fiat/appeals', support.headers));
+    const page = await h.app.operators.audit.search({ operatorId: support.id, action: 'fiat.' });
+    expect(page.items).toMatchObject([{ action: 'fiat.appeals.view', operator: support.email }]);
+  });
 });
