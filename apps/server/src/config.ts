@@ -23,7 +23,7 @@ export interface Config {
   sqliteFile: string;
   dataDir: string;
   uploadDir: string;
-  /** Operator endpoints (`/admin/*`) require this in the `admin-token` header. */
+  /** Names the first administrator (`admin-token` header of POST /admin/auth/bootstrap); refused once one exists. */
   adminToken: string;
   /** Demo mode: simulated prices, play money, a DEMO badge (AMENDMENTS A5). */
   demo: boolean;
