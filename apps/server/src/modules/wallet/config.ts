@@ -74,10 +74,23 @@ export const LOCAL_CHAIN_MNEMONIC = 'test test test test test test test test tes
 export const LOCAL_DEPLOYER_INDEX = 0;
 export const LOCAL_FAUCET_INDEX = 1;
 
+/**
+ * The local chain's keys and the demo xpub are derived once per process: each
+ * derivation runs PBKDF2 (2048 rounds of SHA-512 in JavaScript), about 60 ms
+ * of CPU per app, and every config load (each app, each test harness: hundreds
+ * a test run) asked for them again. Both come from the public mnemonics above.
+ */
+const localChainKeys = new Map<number, Hex>();
+let demoXpubOnce: string | null = null;
+
 export function localChainKey(addressIndex: number): Hex {
+  const known = localChainKeys.get(addressIndex);
+  if (known) return known;
   const key = mnemonicToAccount(LOCAL_CHAIN_MNEMONIC, { addressIndex }).getHdKey().privateKey;
   if (!key) throw new Error('local chain key missing');
-  return `0x${Buffer.from(key).toString('hex')}`;
+  const hex: Hex = `0x${Buffer.from(key).toString('hex')}`;
+  localChainKeys.set(addressIndex, hex);
+  return hex;
 }
 
 /** The xpub of m/44'/60'/0'/0 of a mnemonic (demo: the API then derives exactly what a live xpub would give). */
@@ -140,5 +153,6 @@ export function loadWalletConfig(
 }
 
 export function demoXpub(): string {
-  return xpubOfMnemonic(DEMO_DEPOSIT_MNEMONIC);
+  demoXpubOnce ??= xpubOfMnemonic(DEMO_DEPOSIT_MNEMONIC);
+  return demoXpubOnce;
 }
