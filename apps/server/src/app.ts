@@ -23,7 +23,7 @@ import { createIdentityModule, type IdentityModule, type Messengers } from './mo
 import { createIeoModule, type IeoModule } from './modules/ieo/index.ts';
 import { createMarketsModule } from './modules/markets/index.ts';
 import { createOperatorsModule, type OperatorsModule } from './modules/operators/index.ts';
-import { createReferralModule, type ReferralModule } from './modules/referral/index.ts';
+import { createReferralModule, type ReferralModule, seedReferralDemo } from './modules/referral/index.ts';
 import { createSpotModule, type SpotModule } from './modules/spot/index.ts';
 import { createSupportModule, type SupportModule } from './modules/support/index.ts';
 import { createWalletModule, type WalletModule } from './modules/wallet/index.ts';
@@ -150,6 +150,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     index: market.index,
     requireUser: identity.requireUser,
     operatorGuard: operators.guard,
+    demo: config.demo,
+    // Run after start, when the spot module below exists: the demo team trades through it.
+    seedDemo: () => seedReferralDemo({ db: store.db, ledger, identity: identity.service, spot: spot.service }),
+    onError: (error) => http.log.error({ err: error }, 'referral demo'),
   });
   referral.registerRoutes(http);
   const spot = await createSpotModule({
@@ -332,11 +336,13 @@ export async function createApp(options: AppOptions): Promise<App> {
       if (config.demo) spot.start();
       wallet.start();
       ieo.start();
+      referral.start();
       fiat.start();
     },
     async close() {
       await fiat.close();
       await ieo.close();
+      await referral.close();
       await futures.close();
       await cycle.close();
       await wallet.close();

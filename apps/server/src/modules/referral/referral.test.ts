@@ -17,6 +17,7 @@ import {
   startHarness,
   type TestUser,
 } from '../spot/test-support.ts';
+import { DEMO_INVITER, seedReferralDemo } from './index.ts';
 
 /**
  * Issue 17 end to end through the spot routes: binding, tiers from the 24 h
@@ -447,6 +448,34 @@ describe('records', () => {
     expect(lines[1]).toMatch(/,1,spot,spot:\d+:t0,0\.002,BTC,1,0\.1,0\.0002,0,$/);
     expect((await commissions(parent, `?from=${h.clock.now() + 1}`)).count).toBe(0);
     expect((await commissions(parent, '?product=futures')).count).toBe(0);
+  });
+});
+
+describe('demo seed', () => {
+  it('puts a small team with commissions under the demo inviter, once', async () => {
+    // main.ts starts it on a timer; here it is called as that timer would, now that the index has a price.
+    const seed = () =>
+      seedReferralDemo({
+        db: h.store.db,
+        ledger: h.app.ledger,
+        identity: h.app.identity.service,
+        spot: h.app.spot.service,
+      });
+    expect(await seed()).toBe(true);
+    await h.app.spot.service.idle();
+    const inviter = await h.store.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', DEMO_INVITER)
+      .executeTakeFirstOrThrow();
+    const id = Number(inviter.id);
+    const team = await h.app.referral.service.team(id, {});
+    expect(team).toMatchObject({ teamSize: 3, directCount: 2, levelTwoCount: 1 });
+    const page = await h.app.referral.service.commissions(id, {});
+    expect(page.count).toBeGreaterThan(0);
+    expect(page.list.some((row) => row.level === 2)).toBe(true);
+    await seed();
+    expect((await h.app.referral.service.commissions(id, {})).count).toBe(page.count);
   });
 });
 

@@ -110,6 +110,14 @@ export const referralStore = {
       .executeTakeFirst();
   },
 
+  async memberByEmail(db: Executor, email: string): Promise<MemberRow | undefined> {
+    return db
+      .selectFrom('users')
+      .select(['id', 'parent_id', 'created_at', 'invitation_code'])
+      .where('email', '=', email)
+      .executeTakeFirst();
+  },
+
   /** Binds the inviter only while none is set: a second bind racing the first changes nothing. */
   async setParent(db: Executor, userId: number, parentId: number): Promise<boolean> {
     const result = await db
