@@ -174,6 +174,33 @@ describe('sign-in', () => {
     expect(await login({ ...password, recoveryCode: typed })).toMatchObject({ code: 200 });
   });
 
+  it('an operator changes the password an administrator gave them; their other sessions end', async () => {
+    const operator = await operatorSession(h.app, 'compliance', h.clock);
+    const other = await expectOk(
+      login({ email: operator.email, password: OPERATOR_PASSWORD, totp: await nextCode(operator.secret) }),
+    );
+    const otherHeaders = { 'operator-token': (other.data as { token: string }).token };
+    const change = (current: string) =>
+      call('POST', '/admin/auth/password', operator.headers, { current, password: 'my-own-password-2026' });
+    expect(await change('not-my-password')).toEqual(refusal(400, 'operators.badCredentials'));
+    expect(await change(OPERATOR_PASSWORD)).toEqual({
+      code: 200,
+      msg: translate('en', 'operators.passwordChanged'),
+      data: null,
+    });
+    expect(await call('GET', '/admin/auth/me', otherHeaders)).toEqual(
+      refusal(401, 'operators.sessionExpired'),
+    );
+    await expectOk(call('GET', '/admin/auth/me', operator.headers));
+    const totp = await nextCode(operator.secret);
+    expect(await login({ email: operator.email, password: OPERATOR_PASSWORD, totp })).toEqual(
+      refusal(400, 'operators.badCredentials'),
+    );
+    expect(await login({ email: operator.email, password: 'my-own-password-2026', totp })).toMatchObject({
+      code: 200,
+    });
+  });
+
   it('locks the account for 15 minutes after 5 failed attempts', async () => {
     const content = await operatorSession(h.app, 'content', h.clock);
     const wrong = { email: content.email, password: 'wrong-password-1' };

@@ -27,6 +27,7 @@ const SESSION_ROUTES = new Set([
   'POST /admin/auth/login',
   'POST /admin/auth/totp/confirm',
   'POST /admin/auth/logout',
+  'POST /admin/auth/password',
   'GET /admin/auth/me',
 ]);
 

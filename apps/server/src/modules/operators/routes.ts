@@ -12,7 +12,7 @@ import { ok } from '../../http/envelope.ts';
 import { forbidden } from '../../http/errors.ts';
 import type { AuditTrail } from './audit.ts';
 import { currentSession, requireOperatorSession } from './guard.ts';
-import type { OperatorsService } from './service.ts';
+import { type OperatorsService, sessionExpired } from './service.ts';
 
 const TAGS = ['operator'];
 const OPERATOR = [{ operator: [] }];
@@ -136,6 +136,32 @@ function registerAuthRoutes(http: FastifyInstance, { service, adminToken }: Oper
     async (request) => {
       await service.logout(currentSession(request));
       return ok(null);
+    },
+  );
+
+  http.post<{ Body: { current: string; password: string } }>(
+    '/admin/auth/password',
+    {
+      ...session,
+      config: SIGN_IN_RATE_LIMIT,
+      schema: {
+        summary:
+          "Change one's own password (the current one, then the new one of at least 12 characters); one's other sessions end",
+        tags: TAGS,
+        security: OPERATOR,
+        body: {
+          type: 'object',
+          required: ['current', 'password'],
+          additionalProperties: false,
+          properties: { current: { type: 'string', minLength: 1, maxLength: 128 }, password: newPassword },
+        },
+      },
+    },
+    async (request) => {
+      const signedIn = currentSession(request);
+      if (!signedIn.secondFactor) throw sessionExpired();
+      await service.changePassword(signedIn, request.body.current, request.body.password);
+      return ok(null, 'operators.passwordChanged');
     },
   );
 

@@ -365,6 +365,25 @@ export class OperatorsService {
   async logout(signedIn: SignedIn): Promise<void> {
     await store.revokeSession(this.db, signedIn.sessionId, this.clock.now());
   }
+
+  /**
+   * The operator's own new password (the first one was set by an
+   * administrator): the current one is asked (a wrong one counts towards the
+   * lock, and the fifth ends every session), and the operator's other
+   * sessions end.
+   */
+  async changePassword(signedIn: SignedIn, current: string, next: string): Promise<void> {
+    const operator = await this.existing(Number(signedIn.operator.id));
+    if (!(await verifyPassword(operator.password_hash, current))) {
+      await this.fail(operator, badRequest('operators.badCredentials'), true);
+    }
+    const id = Number(operator.id);
+    await store.update(this.db, id, {
+      password_hash: await hashPassword(next, this.passwordHashCost),
+      failed_attempts: 0,
+    });
+    await store.revokeSessionsOf(this.db, id, this.clock.now(), signedIn.sessionId);
+  }
 }
 
 /** Thrown by the guard for a missing, idle, expired or revoked session: the console signs in again. */

@@ -152,13 +152,15 @@ export const operatorStore = {
     await db.updateTable('operator_sessions').set({ revoked_at: now }).where('id', '=', id).execute();
   },
 
-  async revokeSessionsOf(db: Executor, operatorId: number, now: number): Promise<void> {
-    await db
+  /** Ends the operator's sessions, all of them or all but `keep`. */
+  async revokeSessionsOf(db: Executor, operatorId: number, now: number, keep?: number): Promise<void> {
+    let query = db
       .updateTable('operator_sessions')
       .set({ revoked_at: now })
       .where('operator_id', '=', operatorId)
-      .where('revoked_at', 'is', null)
-      .execute();
+      .where('revoked_at', 'is', null);
+    if (keep !== undefined) query = query.where('id', '<>', keep);
+    await query.execute();
   },
 
   // ── recovery codes ────────────────────────────────────────────────────
