@@ -1,5 +1,6 @@
 export * from './approvals.ts';
 export * from './backoffice.ts';
+export * from './content-admin.ts';
 export * from './cycle.ts';
 export * from './envelope.ts';
 export * from './fiat.ts';
@@ -7,6 +8,7 @@ export * from './ieo.ts';
 export * from './locales.ts';
 export * from './markets-admin.ts';
 export * from './operators.ts';
+export * from './operator-queues.ts';
 export * from './messages/index.ts';
 export * from './operators.ts';
 export * from './realtime.ts';

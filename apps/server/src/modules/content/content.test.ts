@@ -477,6 +477,40 @@ describe('operator content', () => {
     });
   });
 
+  it('gives the operator every locale of each piece as stored, in the shape the writes take back', async () => {
+    app = await startApp({ demo: true });
+    const notices = await get('/admin/content/notices?page=1&limit=50', admin);
+    expect(notices.code).toBe(200);
+    expect(notices.data.count).toBe(notices.data.list.length);
+    for (const notice of notices.data.list)
+      expect(Object.keys(notice.texts).sort()).toEqual([...LOCALES].sort());
+    const [first] = notices.data.list;
+    // What is read goes back unchanged: no locale is lost by an edit in the console.
+    expect((await send('PUT', `/admin/content/notices/${first.id}`, { texts: first.texts })).code).toBe(200);
+    expect((await get('/admin/content/notices?page=1&limit=50', admin)).data.list[0]).toEqual(first);
+
+    const banners = (await get('/admin/content/banners', admin)).data;
+    expect(banners.filter((banner: { type: string }) => banner.type === 'app')).toHaveLength(3);
+    expect(banners.filter((banner: { type: string }) => banner.type === 'invite')).toHaveLength(
+      LOCALES.length,
+    );
+    expect(Object.keys(banners[0]).sort()).toEqual(['id', 'image', 'link', 'locale', 'sort', 'type']);
+
+    const tips = {
+      en: { title: 'Heads up', content: 'Maintenance tonight' },
+      jp: { title: '', content: '今夜メンテナンス' },
+    };
+    expect((await send('PUT', '/admin/content/tips', { texts: tips })).code).toBe(200);
+    expect((await get('/admin/content/tips', admin)).data).toEqual(tips);
+
+    const aboutUs = (await get('/admin/content/aboutUs', admin)).data;
+    expect(aboutUs.intro.cn).toBeTruthy();
+    expect(aboutUs.intro.en).toBeTruthy();
+    const versions = (await get('/admin/content/versions', admin)).data;
+    expect(Object.keys(versions).sort()).toEqual(['androidUrl', 'code', 'iosUrl', 'notes']);
+    expect(versions.notes.cn).toContain('首个版本');
+  });
+
   it('refuses every operator route without the admin token and changes nothing', async () => {
     app = await startApp({ demo: true });
     const before = await get('/home/articles?limit=50');

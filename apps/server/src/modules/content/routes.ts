@@ -268,6 +268,40 @@ function registerAdminRoutes(http: FastifyInstance, content: ContentService, ope
     properties: { texts: localisedSchema(noticeTextSchema, true) },
   };
 
+  // The operator's reads: each piece in every locale it was written in, as the writes below take it back.
+  http.get<{ Querystring: { page: number; limit: number } }>(
+    '/admin/content/notices',
+    {
+      ...guard,
+      schema: {
+        ...base,
+        summary: 'Notices, newest first, with the texts of every locale',
+        querystring: pageQuery,
+      },
+    },
+    async (request) => ok(await content.adminNotices(request.query.page, request.query.limit)),
+  );
+  http.get(
+    '/admin/content/banners',
+    { ...guard, schema: { ...base, summary: 'Every banner of every kind and locale' } },
+    async () => ok(await content.adminBanners()),
+  );
+  http.get(
+    '/admin/content/tips',
+    { ...guard, schema: { ...base, summary: 'The tip for everyone, in every locale' } },
+    async () => ok(await content.adminTips()),
+  );
+  http.get(
+    '/admin/content/aboutUs',
+    { ...guard, schema: { ...base, summary: 'The about-us document as stored (intro in every locale)' } },
+    async () => ok(await content.aboutUsSettings()),
+  );
+  http.get(
+    '/admin/content/versions',
+    { ...guard, schema: { ...base, summary: 'The published release and its notes in every locale' } },
+    async () => ok(await content.versionsSettings()),
+  );
+
   http.post<{ Body: NoticeBody }>(
     '/admin/content/notices',
     { ...guard, schema: { ...base, body: noticeBody } },

@@ -1,4 +1,15 @@
-import { DEFAULT_LOCALE, HALYARD_VERSION, isNewerVersion, type Locale } from '@halyard/protocol';
+import {
+  type AboutUsSettings,
+  type AdminBanner,
+  type AdminNoticePage,
+  DEFAULT_LOCALE,
+  HALYARD_VERSION,
+  isNewerVersion,
+  type Locale,
+  type LocaleTexts,
+  type SocialLink,
+  type VersionsSettings,
+} from '@halyard/protocol';
 import type { Clock } from '../../clock.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Db } from '../../store/database.ts';
@@ -15,6 +26,7 @@ import {
   type NoticeText,
   replaceNoticeTexts,
   replaceTips,
+  selectAllBanners,
   selectBanners,
   selectNotice,
   selectNoticePage,
@@ -69,24 +81,7 @@ export interface TipsView {
   allTips: TipView | null;
 }
 
-export interface SocialLink {
-  name: string;
-  url: string;
-}
-
-/** The about-us document as the operator stores it. */
-export interface AboutUsSettings {
-  phone: string;
-  email: string;
-  /** Spec §3: the LINE contact link, by the spec's own name. */
-  LINEURL: string;
-  /** The external support chat linked from home (spec §1). */
-  onlineChatUrl: string;
-  /** The external link in the home top bar (spec §2). */
-  externalUrl: string;
-  socials: SocialLink[];
-  intro: Localised<string>;
-}
+export type { AboutUsSettings, SocialLink };
 
 export type AboutUsView = Omit<AboutUsSettings, 'intro'> & { intro: string };
 
@@ -112,12 +107,7 @@ export interface NativeAppLinks {
   iosUrl: string;
 }
 
-/** What an operator publishes about releases (PUT /admin/content/versions). */
-export interface VersionsSettings extends NativeAppLinks {
-  /** The latest release the operator announces; a running build newer than it wins. */
-  code: string;
-  notes: Localised<string>;
-}
+export type { VersionsSettings };
 
 /** What this deployment is: the release it runs, and its native apps from the configuration. */
 export interface Deployment {
@@ -305,6 +295,50 @@ export class ContentService {
 
   setVersions(settings: VersionsSettings): Promise<void> {
     return upsertSetting(this.db, SETTING_KEYS.versions, JSON.stringify(settings), this.clock.now());
+  }
+
+  // ── the operator's reads: every locale of each piece, as the /admin/content writes take it ──
+
+  async adminNotices(page: number, limit: number): Promise<AdminNoticePage> {
+    const [rows, count] = await Promise.all([
+      selectNoticePage(this.db, (page - 1) * limit, limit),
+      countNotices(this.db),
+    ]);
+    const list = rows.map((row) => ({
+      id: row.id,
+      wdate: row.wdate,
+      texts: Object.fromEntries(
+        [...row.texts].map(([locale, text]) => [locale, { title: text.title, reply: text.body }]),
+      ),
+    }));
+    return { list, count };
+  }
+
+  async adminBanners(): Promise<AdminBanner[]> {
+    const rows = await selectAllBanners(this.db);
+    return rows.map((row) => ({
+      id: Number(row.id),
+      type: row.kind,
+      locale: row.locale,
+      image: row.image,
+      link: row.link,
+      sort: Number(row.sort),
+    }));
+  }
+
+  /** The tip for everyone, in every locale it was written in. */
+  async adminTips(): Promise<LocaleTexts<TipText>> {
+    const rows = await selectTips(this.db, null);
+    return Object.fromEntries(rows.map((row) => [row.locale, { title: row.title, content: row.content }]));
+  }
+
+  /** What the operator stored, without the configuration's fallbacks (those show on the public answer). */
+  aboutUsSettings(): Promise<AboutUsSettings> {
+    return this.readSetting(SETTING_KEYS.aboutUs, EMPTY_ABOUT_US);
+  }
+
+  versionsSettings(): Promise<VersionsSettings> {
+    return this.readSetting(SETTING_KEYS.versions, UNPUBLISHED_VERSIONS);
   }
 
   areaCodes(locale: Locale): AreaCode[] {

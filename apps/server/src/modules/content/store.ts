@@ -219,6 +219,11 @@ export async function selectBanners(db: Executor, kind: BannerKind, locale: Loca
     .execute();
 }
 
+/** Every banner, of every kind and locale, in the order they are shown (the operator's list). */
+export async function selectAllBanners(db: Executor): Promise<BannerRow[]> {
+  return db.selectFrom('content_banners').selectAll().orderBy('kind').orderBy('sort').orderBy('id').execute();
+}
+
 /** The tips of one audience (null = everyone) in every locale they were written in. */
 export async function selectTips(db: Executor, userId: number | null): Promise<TipRow[]> {
   return db
