@@ -4,6 +4,7 @@ import {
   CustomerServiceOutlined,
   DashboardOutlined,
   DollarOutlined,
+  FileTextOutlined,
   IdcardOutlined,
   LineChartOutlined,
   RocketOutlined,
@@ -107,6 +108,13 @@ export const SCREENS: Screen[] = [
     icon: <ShareAltOutlined />,
     anyOf: ['referral.settings'],
     component: page(() => import('../pages/Referral.tsx')),
+  },
+  {
+    path: '/content',
+    label: 'menu.content',
+    icon: <FileTextOutlined />,
+    anyOf: ['content.manage'],
+    component: page(() => import('../pages/Content.tsx')),
   },
   {
     path: '/tickets',

@@ -128,6 +128,7 @@ export default function Withdrawals() {
           {
             title: t('withdrawals.address'),
             dataIndex: 'address',
+            width: 240,
             ellipsis: true,
             render: (address: string) => <Typography.Text copyable>{address}</Typography.Text>,
           },
