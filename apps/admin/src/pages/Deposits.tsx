@@ -1,5 +1,5 @@
 import type { AdminDeposit, AdminDepositPage } from '@halyard/protocol';
-import { Button, Form, Input, InputNumber, Select, Table, Tag, Typography } from 'antd';
+import { Button, Form, Input, Select, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../shared/format.ts';
@@ -14,9 +14,8 @@ const STATE_COLOURS: Record<AdminDeposit['state'], string> = {
 };
 
 interface Filters {
-  userId?: number;
   coin?: string;
-  state?: AdminDeposit['state'];
+  status?: AdminDeposit['state'];
 }
 
 /** Deposits seen on chain, newest first: waiting for confirmations, credited, or refused. */
@@ -25,9 +24,8 @@ export default function Deposits() {
   const [filters, setFilters] = useState<Filters>({});
   const [page, setPage] = useState(1);
   const deposits = useGet<AdminDepositPage>('/admin/deposits', {
-    userId: filters.userId,
     coin: filters.coin?.trim().toUpperCase() || undefined,
-    state: filters.state,
+    status: filters.status,
     page,
     limit: PAGE_SIZE,
   });
@@ -43,13 +41,10 @@ export default function Deposits() {
           setPage(1);
         }}
       >
-        <Form.Item name="userId">
-          <InputNumber placeholder={t('common.userId')} min={1} precision={0} style={{ width: 120 }} />
-        </Form.Item>
         <Form.Item name="coin">
           <Input placeholder={t('common.coin')} allowClear style={{ width: 110 }} />
         </Form.Item>
-        <Form.Item name="state">
+        <Form.Item name="status">
           <Select
             allowClear
             placeholder={t('common.status')}

@@ -5,7 +5,7 @@ import type { Store } from '../../store/connect.ts';
 import { registerSupportRoutes } from './routes.ts';
 import { SupportService } from './service.ts';
 
-export type { AdminTicketView, TicketPage, TicketView } from './service.ts';
+export type { AdminTicketView, TicketPage, TicketView } from '@halyard/protocol';
 export { SupportService } from './service.ts';
 export type { TicketStatus } from './store.ts';
 

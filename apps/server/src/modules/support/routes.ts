@@ -1,3 +1,4 @@
+import { TICKET_STATUSES } from '@halyard/protocol';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { currentUser, OPERATOR_SECURITY, type OperatorGuard } from '../../http/auth.ts';
 import { idField } from '../../http/bounds.ts';
@@ -12,7 +13,7 @@ export interface SupportRoutesOptions {
   operatorGuard: OperatorGuard;
 }
 
-const STATUSES: TicketStatus[] = ['waiting', 'responded', 'closed'];
+const STATUSES: TicketStatus[] = [...TICKET_STATUSES];
 
 const pageProperties = {
   page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },

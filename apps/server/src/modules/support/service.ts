@@ -1,3 +1,4 @@
+import type { AdminTicketView, TicketPage, TicketView } from '@halyard/protocol';
 import { checkTicket } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
@@ -12,29 +13,6 @@ import {
   type TicketStatus,
   updateOpenTicket,
 } from './store.ts';
-
-/** One ticket as its author and the operator see it (spec §3 Ticket). */
-export interface TicketView {
-  id: number;
-  title: string;
-  content: string;
-  /** The operator's answer; empty until responded. */
-  reply: string;
-  status: TicketStatus;
-  /** Submission time, ms. */
-  wdate: number;
-  updatedAt: number;
-}
-
-/** The operator's view adds who wrote it. */
-export interface AdminTicketView extends TicketView {
-  userId: number;
-}
-
-export interface TicketPage<T> {
-  list: T[];
-  count: number;
-}
 
 function ticketView(row: TicketRow): TicketView {
   return {

@@ -1,8 +1,8 @@
+import type { TicketStatus } from '@halyard/protocol';
 import type { Generated, Selectable } from 'kysely';
 import type { Executor } from '../../store/database.ts';
 
-/** Spec §4 Ticket: waiting for staff, responded by staff, closed (by staff or by its author). */
-export type TicketStatus = 'waiting' | 'responded' | 'closed';
+export type { TicketStatus };
 
 export interface SupportTicketsTable {
   id: Generated<number>;
