@@ -70,6 +70,14 @@ describe('architecture walls', () => {
     }
   });
 
+  it('the operator console shares only packages/* with the server and the web app', () => {
+    for (const file of sourceFiles('apps/admin/src')) {
+      for (const specifier of importsOf(file)) {
+        expect(specifier, file).not.toMatch(/apps\/(server|web)|@halyard\/(server|web)|\.\.\/\.\.\/\.\.\//);
+      }
+    }
+  });
+
   it("a module never reaches into another module's store", () => {
     for (const file of sourceFiles('apps/server/src/modules')) {
       const ownModule = file.split(path.sep)[4];
