@@ -34,6 +34,7 @@ import {
   STAKES,
   stakeTransferId,
 } from '../apps/server/src/modules/cycle/settlement.ts';
+import { ReferralFees } from '../apps/server/src/modules/referral/fees.ts';
 import { openStore } from '../apps/server/src/store/connect.ts';
 
 /** The anchor: the target, settlements per second including the ledger writes. */
@@ -128,7 +129,9 @@ try {
   await index.tick();
 
   const chunkMax = Number(process.env.CYCLE_BENCH_CHUNK ?? SETTLE_CHUNK);
-  const engine = new SettlementEngine({ db: store.db, ledger, clock, index, chunkMax });
+  // Its users have no inviter: each chunk reads their profiles once and pays no commission.
+  const referral = new ReferralFees(store.db, clock, index);
+  const engine = new SettlementEngine({ db: store.db, ledger, clock, index, referral, chunkMax });
   // The open orders, read once as at a start (a running server holds them from their acceptance).
   await engine.load();
   const loadBefore = load();

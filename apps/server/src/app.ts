@@ -152,7 +152,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     operatorGuard: operators.guard,
     demo: config.demo,
     // Run after start, when the spot module below exists: the demo team trades through it.
-    seedDemo: () => seedReferralDemo({ db: store.db, ledger, identity: identity.service, spot: spot.service }),
+    seedDemo: () =>
+      seedReferralDemo({ db: store.db, ledger, identity: identity.service, spot: spot.service }),
     onError: (error) => http.log.error({ err: error }, 'referral demo'),
   });
   referral.registerRoutes(http);
@@ -226,6 +227,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     publisher: realtime,
     requireUser: identity.requireUser,
     refusedAreaCodes: config.cycleRefusedAreaCodes,
+    referral: referral.service.fees,
     onError: (error) => http.log.error({ err: error }, 'cycle'),
   });
   cycle.registerRoutes(http);

@@ -5,6 +5,7 @@ import type { MarketModule } from '../../market/index.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import type { Store } from '../../store/connect.ts';
 import type { IdentityService } from '../identity/index.ts';
+import type { ReferralFees } from '../referral/index.ts';
 import { registerCycleRoutes } from './routes.ts';
 import { CycleService } from './service.ts';
 import type { SettledOrder } from './settlement.ts';
@@ -37,6 +38,8 @@ export interface CycleModuleOptions {
   publisher: Publisher;
   requireUser: preHandlerAsyncHookHandler;
   refusedAreaCodes: readonly string[];
+  /** Referral commissions on the wins' fees (modules/referral). */
+  referral: ReferralFees;
   onError: (error: unknown) => void;
 }
 

@@ -19,6 +19,7 @@ import type { MarketModule } from '../../market/index.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import type { Db, Trx } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
+import type { ReferralFees } from '../referral/index.ts';
 import { demoCyclePairs } from './demo.ts';
 import { cycleLeverRows, cyclePairColumns, cycleSettingsOf, requireValidCycleSettings } from './settings.ts';
 import { ratesOf, type SettledOrder, SettlementEngine, stakePayment } from './settlement.ts';
@@ -63,6 +64,8 @@ export interface CycleServiceOptions {
   publisher: Publisher;
   /** Phone area codes (digits, e.g. "44") whose users may not trade cycle contracts. */
   refusedAreaCodes: readonly string[];
+  /** Referral commissions on the wins' fees (modules/referral). */
+  referral: ReferralFees;
 }
 
 interface ListedPair {
@@ -91,6 +94,7 @@ export class CycleService {
       ledger: options.ledger,
       clock: options.clock,
       index: options.market.index,
+      referral: options.referral,
     });
   }
 

@@ -116,6 +116,7 @@ describe('cycle settlement', () => {
       ledger: h.app.ledger,
       clock: h.clock,
       index: h.app.market.index,
+      referral: h.app.referral.service.fees,
       chunkMax: 2,
     });
     await engine.load();
@@ -150,6 +151,7 @@ describe('cycle settlement', () => {
         ledger: h.app.ledger,
         clock: h.clock,
         index: h.app.market.index,
+        referral: h.app.referral.service.fees,
         chunkMax,
       });
     const open = await selectOpenOrders(h.store.db);
@@ -183,6 +185,7 @@ describe('cycle settlement', () => {
       ledger: h.app.ledger,
       clock: h.clock,
       index: h.app.market.index,
+      referral: h.app.referral.service.fees,
     });
     const loading = engine.load();
     engine.opened(stored!);

@@ -2,7 +2,8 @@ import { Dec } from '@halyard/money';
 import type { Clock } from '../../clock.ts';
 import { BULK_MAX, type Ledger, systemAccount, type TransferInput, userAccount } from '../../ledger/index.ts';
 import type { IndexPriceSource, IndexTick } from '../../market/index.ts';
-import type { Db } from '../../store/database.ts';
+import type { Db, Trx } from '../../store/database.ts';
+import { CommissionBatch, insertCommissions, type ReferralFees } from '../referral/index.ts';
 import { type DueInstant, OpenOrders } from './open-orders.ts';
 import { type OrderRates, type Settlement, settle, VOID_SETTLEMENT } from './outcome.ts';
 import {
@@ -246,6 +247,8 @@ export interface SettlementEngineOptions {
   ledger: Ledger;
   clock: Clock;
   index: IndexPriceSource;
+  /** Referral commissions on the wins' fees, paid in the chunk's own transaction (modules/referral). */
+  referral: ReferralFees;
   /** Orders per ledger transaction; SETTLE_CHUNK unless a test wants several chunks. */
   chunkMax?: number;
 }
@@ -460,12 +463,48 @@ export class SettlementEngine {
     };
   }
 
-  /** Stores a chunk's settlements, closes its orders and moves its money, in one ledger transaction. */
-  private commit({ atCloses, transfers }: Chunk): Promise<void> {
+  /**
+   * Stores a chunk's settlements, closes its orders and moves its money, in
+   * one ledger transaction, with the referral commissions of its wins' fees
+   * after the fees (the chunk pays them to the fee account first).
+   */
+  private commit({ settled, atCloses, transfers }: Chunk): Promise<void> {
     const { ledger } = this.options;
     return ledger.transaction(async (trx) => {
       await insertSettlements(trx, atCloses);
-      await ledger.executeBulk(transfers, trx);
+      const commissions = await this.commissionsOf(settled, trx);
+      await ledger.executeBulk(transfers.concat(commissions.transfers()), trx);
+      await insertCommissions(trx, commissions.rows);
     });
+  }
+
+  /** The commissions of a chunk's fees: its winners' profiles are read together, users without an inviter skipped. */
+  private async commissionsOf(settled: readonly SettledOrder[], trx: Trx): Promise<CommissionBatch> {
+    const { referral } = this.options;
+    const batch = new CommissionBatch();
+    const paying = settled.filter(({ settlement }) => Dec.parse(settlement.fee).isPositive());
+    await referral.preload(
+      paying.map(({ order }) => order.user_id),
+      trx,
+    );
+    const now = this.options.clock.now();
+    for (const { order, settlement } of paying) {
+      if (referral.cachedProfile(order.user_id)?.parentId === null) continue;
+      const rows = await referral.plan(
+        {
+          product: 'cycle',
+          tradeId: orderReference(order.orderid),
+          legId: `${orderReference(order.orderid)}:fee`,
+          payerId: order.user_id,
+          counterpartyId: null,
+          coin: order.paycoin,
+          fee: Dec.parse(settlement.fee),
+          time: now,
+        },
+        trx,
+      );
+      batch.add(rows);
+    }
+    return batch;
   }
 }

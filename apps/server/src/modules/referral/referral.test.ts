@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.ts';
 import { systemAccount, userAccount } from '../../ledger/index.ts';
+import { order as cycleOrder, tickAfter } from '../cycle/test-support.ts';
 import { mark, order } from '../futures/test-support.ts';
 import { ADMIN_TOKEN, registerByEmail, uniqueIdNumber } from '../identity/test-support.ts';
 import {
@@ -422,6 +423,32 @@ describe('commissions on futures fees', () => {
     });
     expect(await spot(parent, 'USDT')).toBe('0.05');
     expect(await spot(grand, 'USDT')).toBe('0.05');
+  });
+});
+
+describe('commissions on cycle fees', () => {
+  it('pays both levels on the fee of a won cycle contract, in its pay coin, when the chunk settles', async () => {
+    const { grand, parent, trader } = await chain();
+    await tickAfter(h, 0);
+    // An up and a down contract of 100 USDT together: one wins 80 less a 2 % fee of 1.6.
+    await expectOk(cycleOrder(h, trader, 'buy'));
+    await expectOk(cycleOrder(h, trader, 'sell'));
+    for (let second = 0; second <= 31; second += 1) await tickAfter(h, 1000);
+    expect(await h.app.cycle.settleDue()).toHaveLength(2);
+    expect((await commissions(parent, '?product=cycle')).list).toEqual([
+      expect.objectContaining({
+        level: 1,
+        fee: '1.6',
+        feeCoin: 'USDT',
+        tier: 1,
+        amount: '0.16',
+        excluded: null,
+      }),
+    ]);
+    expect((await commissions(grand, '?product=cycle')).list).toEqual([
+      expect.objectContaining({ level: 2, amount: '0.16' }),
+    ]);
+    expect(await spot(parent, 'USDT')).toBe('0.16');
   });
 });
 

@@ -154,7 +154,6 @@ export class ReferralService {
   async summary(userId: number): Promise<ReferralSummary> {
     const now = this.options.clock.now();
     const profile = await this.fees.profileOf(userId);
-    if (!profile) throw notFound();
     const today = await this.fees.tierOf(userId, now);
     const live = await this.fees.averageHoldings(userId, now - REFERRAL_AVERAGE_WINDOW_MS, now);
     const next = referralNextTier(live);
