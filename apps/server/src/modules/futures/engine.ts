@@ -5,6 +5,7 @@ import {
   checkPartialClose,
   checkPositionTpSl,
   futuresMarginEstimate,
+  REFERRAL_TOKEN,
   type RuleError,
 } from '@halyard/rules';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
@@ -631,6 +632,7 @@ export class FuturesEngine {
       hold_spent: '0',
       deal_money: '0',
       fee: '0',
+      fee_hal: '0',
       margin: '0',
       profit_price: command.profitPrice ? Dec.parse(command.profitPrice).toString() : null,
       loss_price: command.lossPrice ? Dec.parse(command.lossPrice).toString() : null,
@@ -715,6 +717,7 @@ export class FuturesEngine {
       hold_spent: '0',
       deal_money: '0',
       fee: '0',
+      fee_hal: '0',
       margin: '0',
       profit_price: null,
       loss_price: null,
@@ -797,10 +800,12 @@ export class FuturesEngine {
           const commissions = new CommissionBatch();
           for (const row of sides) {
             const feeBefore = Dec.parse(row.fee);
+            const halBefore = Dec.parse(row.fee_hal);
             const position = await this.fill(trx, market, row, event, legs, id, triggers, now);
             positions.set(position.autoid, position);
             const counterparty = row === maker ? taker : maker;
             if (isHouse(row.owner)) continue;
+            const halPaid = Dec.parse(row.fee_hal).sub(halBefore);
             const rows = await this.options.referral.plan(
               {
                 product: 'futures',
@@ -808,9 +813,9 @@ export class FuturesEngine {
                 legId: id(`fee-${row.autoid}`),
                 payerId: row.user_id,
                 counterpartyId: isHouse(counterparty.owner) ? null : counterparty.user_id,
-                coin: market.contract.maincoin,
+                coin: halPaid.isPositive() ? REFERRAL_TOKEN : market.contract.maincoin,
                 // What this fill charged (a closing fee the position could not pay in full is what was paid).
-                fee: Dec.parse(row.fee).sub(feeBefore),
+                fee: halPaid.isPositive() ? halPaid : Dec.parse(row.fee).sub(feeBefore),
                 time: now,
               },
               trx,
@@ -878,6 +883,18 @@ export class FuturesEngine {
     return this.closeFill(trx, market, row, trade.price, trade.amount, legs, id);
   }
 
+  /** The fee in HAL when the user switched fee deduction on and holds enough in spot (modules/referral), else null. */
+  private halFee(trx: Trx, row: EntrustRow, market: ContractMarket, fee: Dec): Promise<Dec | null> {
+    const spotHal = { ...userAccount(row.user_id, 'spot'), asset: REFERRAL_TOKEN };
+    return this.options.referral.halFee(
+      row.user_id,
+      market.contract.maincoin,
+      fee,
+      async () => (await this.options.ledger.balance(spotHal, trx)).available,
+      trx,
+    );
+  }
+
   /**
    * An opening fill: margin = notional / lever and fee = notional × gas are
    * posted from the order's hold into clearing, then the margin into the
@@ -897,6 +914,7 @@ export class FuturesEngine {
     const notional = notionalOf(trade.price, trade.amount, market.unit);
     const margin = marginOf(notional, row.lever);
     const fee = feeOf(notional, market.gas);
+    const hal = await this.halFee(trx, row, market, fee);
     const reference = orderReference(row.autoid);
     const leg = `${row.type}-open`;
     pushPositive(legs, {
@@ -916,23 +934,26 @@ export class FuturesEngine {
       code: 'futures_margin',
       reference,
     });
+    // Paid in HAL, the fee the hold kept goes back to the user's futures wallet and HAL goes to the fee account.
     pushPositive(legs, {
       id: id(`${leg}-fee`),
       debit: CLEARING,
-      credit: FEES,
+      credit: hal ? userAccount(row.user_id, 'futures') : FEES,
       asset: market.contract.maincoin,
       amount: fee,
-      code: 'futures_fee',
+      code: hal ? 'futures_trade' : 'futures_fee',
       reference,
     });
+    if (hal) chargeHal(legs, id(`${leg}-fee-hal`), row, hal, reference);
+    const feeInCoin = hal ? Dec.ZERO : fee;
     row.hold_spent = Dec.parse(row.hold_spent).add(margin).add(fee).toString();
-    row.fee = Dec.parse(row.fee).add(fee).toString();
+    row.fee = Dec.parse(row.fee).add(feeInCoin).toString();
     row.margin = Dec.parse(row.margin).add(margin).toString();
     const position = await this.positionFor(trx, market, row, trade.price, now);
     position.number = Dec.parse(position.number).add(trade.amount).toString();
     position.cost = Dec.parse(position.cost).add(notional).toString();
     position.margin = Dec.parse(position.margin).add(margin).toString();
-    position.fees = Dec.parse(position.fees).add(fee).toString();
+    position.fees = Dec.parse(position.fees).add(feeInCoin).toString();
     const firstFill = row.position_id === null;
     row.position_id = position.autoid;
     if (firstFill && (row.profit_price !== null || row.loss_price !== null)) {
@@ -1019,7 +1040,9 @@ export class FuturesEngine {
     if (!position) throw new Error(`futures: close order ${row.autoid} has no open position`);
     const figures = closeFigures(this.positionFigures(position), lots, price);
     const notional = notionalOf(price, lots, market.unit);
-    const fee = feeOf(notional, market.gas);
+    const hal = await this.halFee(trx, row, market, feeOf(notional, market.gas));
+    // Paid in HAL, nothing of the fee comes out of the position or the wallet.
+    const fee = hal ? Dec.ZERO : feeOf(notional, market.gas);
     const account = userAccount(position.user_id, 'futures');
     const asset = market.contract.maincoin;
     const reference = orderReference(row.autoid);
@@ -1083,6 +1106,7 @@ export class FuturesEngine {
       reference,
     });
     const feePaid = fee.sub(feeDue).add(feeFromFree);
+    if (hal) chargeHal(legs, id(`${leg}-fee-hal`), row, hal, reference);
     row.fee = Dec.parse(row.fee).add(feePaid).toString();
     this.reducePosition(position, lots, price, figures, feePaid);
     return position;
@@ -1677,4 +1701,18 @@ function positionReference(autoid: number): string {
 
 function throwRule(error: RuleError | null): void {
   if (error !== null) throw badRequest(error.key, error.params);
+}
+
+/** A fee paid in HAL: from the user's spot wallet to the fee account; the entrust records it apart from its coin fee. */
+function chargeHal(legs: TransferInput[], id: string, row: EntrustRow, hal: Dec, reference: string): void {
+  legs.push({
+    id,
+    debit: userAccount(row.user_id, 'spot'),
+    credit: FEES,
+    asset: REFERRAL_TOKEN,
+    amount: hal,
+    code: 'futures_fee',
+    reference,
+  });
+  row.fee_hal = Dec.parse(row.fee_hal).add(hal).toString();
 }

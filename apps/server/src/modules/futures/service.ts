@@ -96,6 +96,8 @@ export interface EntrustView {
   fee: string;
   /** The coin the fee was paid in (the contract's margin coin). */
   feeCoin: string;
+  /** Fees paid in HAL instead (fee deduction). */
+  feeHal: string;
 }
 
 /** Spec §3 "Futures position" plus its labels (liquidation price, TP/SL, value, funding). */
@@ -647,6 +649,7 @@ export class FuturesService {
       margin: Dec.parse(row.margin).toString(),
       fee: Dec.parse(row.fee).toString(),
       feeCoin: market.contract.maincoin,
+      feeHal: Dec.parse(row.fee_hal).toString(),
     };
   }
 

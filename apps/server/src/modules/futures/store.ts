@@ -52,6 +52,8 @@ export interface FuturesOrdersTable {
   hold_spent: string;
   deal_money: string;
   fee: string;
+  /** Fees paid in HAL instead (fee deduction, migration 034); `fee` holds what was paid in the margin coin. */
+  fee_hal: string;
   margin: string;
   profit_price: string | null;
   loss_price: string | null;

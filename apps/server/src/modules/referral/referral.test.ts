@@ -426,6 +426,52 @@ describe('commissions on futures fees', () => {
   });
 });
 
+describe('futures fees paid in HAL', () => {
+  it('takes the opening fee in HAL from spot and leaves the margin coin alone, commissions in HAL; falls back when HAL is short', async () => {
+    const { parent, trader, other } = await chain({ HAL: '1' });
+    await h.app.ledger.execute(
+      [trader, other].map((user) => ({
+        id: `referral-test-fund:${++fundings}`,
+        debit: systemAccount('treasury'),
+        credit: userAccount(user.id, 'futures'),
+        asset: 'USDT',
+        amount: Dec.parse('10000'),
+        code: 'test_funding',
+      })),
+    );
+    await expectOk(post(h, '/user/feeDeduction', { enabled: true }, trader.token));
+    await mark(h, '100000');
+    const hal = h.app.market.index.current('HAL')!.price;
+    // A 0.5 USDT fee, 10 % off, at the HAL index, floored.
+    const halFee = Dec.parse('0.45').div(hal).floorTo(8);
+    await expectOk(order(h, other, 'sell', 'limit', '10', { price: '100000' }));
+    const opened = (await expectOk(order(h, trader, 'buy', 'limit', '10', { price: '100000' }))).data as {
+      fee: string;
+      feeHal: string;
+    };
+    expect(opened).toMatchObject({ fee: '0', feeHal: halFee.toString() });
+    expect(await spot(trader, 'HAL')).toBe(Dec.ONE.sub(halFee).toString());
+    // Only the margin left the futures wallet: 10 lots at 100,000 × 0.001 at 10× = 100.
+    const futures = await balanceOf(h, userAccount(trader.id, 'futures'), 'USDT');
+    expect(Dec.parse(futures.available).add(Dec.parse(futures.locked)).toString()).toBe('9900');
+    expect((await commissions(parent, '?product=futures')).list[0]).toMatchObject({
+      feeCoin: 'HAL',
+      fee: halFee.toString(),
+      amount: halFee.mul(Dec.parse('0.1')).floorTo(8).toString(),
+    });
+    // 200 lots: a 10 USDT fee is worth more HAL than is left, so it is paid in USDT.
+    await expectOk(order(h, other, 'sell', 'limit', '200', { price: '100000' }));
+    const second = (await expectOk(order(h, trader, 'buy', 'limit', '200', { price: '100000' }))).data as {
+      fee: string;
+    };
+    expect(second.fee).toBe('10');
+    expect((await commissions(parent, '?product=futures&coin=USDT')).list[0]).toMatchObject({
+      fee: '10',
+      amount: '1',
+    });
+  });
+});
+
 describe('commissions on cycle fees', () => {
   it('pays both levels on the fee of a won cycle contract, in its pay coin, when the chunk settles', async () => {
     const { grand, parent, trader } = await chain();

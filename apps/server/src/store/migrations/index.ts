@@ -32,6 +32,7 @@ import { operatorsMigration } from './030_operators.ts';
 import { referralMigration } from './031_referral.ts';
 import { referralPayoutsMigration } from './032_referral_payouts.ts';
 import { referralCommissionsOneIndexMigration } from './033_referral_commissions_one_index.ts';
+import { futuresFeeHalMigration } from './034_futures_fee_hal.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -71,4 +72,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '031_referral': referralMigration,
   '032_referral_payouts': referralPayoutsMigration,
   '033_referral_commissions_one_index': referralCommissionsOneIndexMigration,
+  '034_futures_fee_hal': futuresFeeHalMigration,
 };
