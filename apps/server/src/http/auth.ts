@@ -86,6 +86,24 @@ export function currentOperator(request: FastifyRequest): OperatorIdentity {
   return request.operator;
 }
 
+/**
+ * Who an operator's action is recorded as: the signed-in operator's e-mail,
+ * and the account id (null for the bootstrap token, which has no account).
+ */
+export interface AuditActor {
+  name: string;
+  id: number | null;
+}
+
+/**
+ * The acting operator of a guarded route as audit entries name it: always the
+ * session's operator, never a name the request itself gives.
+ */
+export function auditActor(request: FastifyRequest): AuditActor {
+  const operator = currentOperator(request);
+  return { name: operator.email, id: operator.role === 'bootstrap' ? null : operator.id };
+}
+
 /** True when the `admin-token` header is the configured admin token, compared in constant time. */
 export function adminTokenMatches(request: FastifyRequest, adminToken: string): boolean {
   const expected = Buffer.from(adminToken);

@@ -102,7 +102,7 @@ describe('identity: the whole journey', () => {
     const [submission] = queue.data as { id: number; userId: number; photoUrl: string }[];
     expect(submission).toMatchObject({ userId: member.id, photoUrl: url });
     await expectOk(
-      post(h, `/admin/identity/kyc/${submission?.id}/approve`, { operator: 'ops-ana' }, undefined, {
+      post(h, `/admin/identity/kyc/${submission?.id}/approve`, {}, undefined, {
         'admin-token': ADMIN_TOKEN,
       }),
     );

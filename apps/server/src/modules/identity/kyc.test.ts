@@ -155,15 +155,7 @@ describe('identity verification', () => {
       userId: number;
     }[];
     const id = rows.find((row) => row.userId === userId)?.id;
-    await expectOk(
-      post(
-        h,
-        `/admin/identity/kyc/${id}/${verdict}`,
-        { operator: 'ops', reason: 'Blurred' },
-        undefined,
-        admin,
-      ),
-    );
+    await expectOk(post(h, `/admin/identity/kyc/${id}/${verdict}`, { reason: 'Blurred' }, undefined, admin));
   }
 
   it('gives one ID number to one account, whatever its spelling', async () => {
@@ -297,46 +289,30 @@ describe('identity verification', () => {
       id: number;
     }[];
     const id = pending?.id ?? 0;
-    const noReason = await post(
-      h,
-      `/admin/identity/kyc/${id}/reject`,
-      { operator: 'ops-bo' },
-      undefined,
-      admin,
-    );
+    const noReason = await post(h, `/admin/identity/kyc/${id}/reject`, {}, undefined, admin);
     expect(noReason.code).toBe(400);
     await expectOk(
-      post(
-        h,
-        `/admin/identity/kyc/${id}/reject`,
-        { operator: 'ops-bo', reason: 'Photo is blurred' },
-        undefined,
-        admin,
-      ),
+      post(h, `/admin/identity/kyc/${id}/reject`, { reason: 'Photo is blurred' }, undefined, admin),
     );
     expect((await get(h, '/user/userInfo', token)).data).toMatchObject({
       verification: 'failed',
       verificationReason: 'Photo is blurred',
     });
     // A decided submission cannot be decided again.
-    expect(
-      (await post(h, `/admin/identity/kyc/${id}/approve`, { operator: 'ops-bo' }, undefined, admin)).code,
-    ).toBe(409);
+    expect((await post(h, `/admin/identity/kyc/${id}/approve`, {}, undefined, admin)).code).toBe(409);
 
     await expectOk(post(h, '/user/editRealName', submission, token));
     const [again] = (await expectOk(get(h, '/admin/identity/kyc', undefined, admin))).data as {
       id: number;
     }[];
-    await expectOk(
-      post(h, `/admin/identity/kyc/${again?.id}/approve`, { operator: 'ops-cy' }, undefined, admin),
-    );
+    await expectOk(post(h, `/admin/identity/kyc/${again?.id}/approve`, {}, undefined, admin));
     expect((await h.app.identity.service.getUser(member.id)).kyc).toBe('succeeded');
 
     const audit = await expectOk(get(h, `/admin/identity/audit?userId=${member.id}`, undefined, admin));
     expect(audit.data).toMatchObject([
-      { operator: 'ops-cy', action: 'kyc.approve', userId: member.id },
+      { operator: 'bootstrap', action: 'kyc.approve', userId: member.id },
       {
-        operator: 'ops-bo',
+        operator: 'bootstrap',
         action: 'kyc.reject',
         userId: member.id,
         details: { reason: 'Photo is blurred' },

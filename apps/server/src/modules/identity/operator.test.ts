@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { operatorSession } from '../operators/test-support.ts';
 import {
   ADMIN_TOKEN,
   expectOk,
@@ -9,6 +10,9 @@ import {
   post,
   registerByEmail,
   startHarness,
+  TINY_PNG,
+  uniqueIdNumber,
+  upload,
 } from './test-support.ts';
 
 let h: Harness;
@@ -94,39 +98,31 @@ describe('freezes (AMENDMENTS A6)', () => {
     const noReason = await post(
       h,
       '/admin/identity/unfreeze',
-      { userId: member.id, operator: 'ops-eve', reason: ' ' },
+      { userId: member.id, reason: ' ' },
       undefined,
       admin,
     );
     expect(noReason).toMatchObject({ code: 400, msg: 'Please give a reason' });
     await expectOk(
-      post(
-        h,
-        '/admin/identity/unfreeze',
-        { userId: member.id, operator: 'ops-eve', reason: 'Paid' },
-        undefined,
-        admin,
-      ),
+      post(h, '/admin/identity/unfreeze', { userId: member.id, reason: 'Paid' }, undefined, admin),
     );
     await expect(h.app.identity.service.assertNotFrozen(member.id)).resolves.toBeUndefined();
     expect(
-      (
-        await post(
-          h,
-          '/admin/identity/unfreeze',
-          { userId: member.id, operator: 'ops-eve', reason: 'Paid' },
-          undefined,
-          admin,
-        )
-      ).msg,
+      (await post(h, '/admin/identity/unfreeze', { userId: member.id, reason: 'Paid' }, undefined, admin))
+        .msg,
     ).toBe('This user has no freeze in force');
 
     const audit = await expectOk(get(h, '/admin/identity/audit', undefined, admin));
     expect(audit.data).toMatchObject([
-      { action: 'unfreeze', operator: 'ops-eve', userId: member.id, details: { reason: 'Paid', lifted: 1 } },
+      {
+        action: 'unfreeze',
+        operator: 'bootstrap',
+        userId: member.id,
+        details: { reason: 'Paid', lifted: 1 },
+      },
       {
         action: 'freeze',
-        operator: 'rule:fiat-overdue',
+        operator: 'bootstrap',
         userId: member.id,
         details: { reason: 'Overdue fiat payment' },
       },
@@ -163,5 +159,42 @@ describe('freezes (AMENDMENTS A6)', () => {
     ).rejects.toThrow(/append-only/);
     await expect(sql`delete from operator_audit_log`.execute(h.store.db)).rejects.toThrow(/append-only/);
     expect(await h.app.identity.service.auditLog(null, 10)).toHaveLength(1);
+  });
+});
+
+describe('the audit names the signed-in operator', () => {
+  it('for KYC decisions, freezes and unfreezes, whatever name the body gives', async () => {
+    const { token, member } = await registerByEmail(h, 'audited@example.com');
+    const compliance = await operatorSession(h.app, 'compliance', h.clock);
+    const asCompliance = (url: string, body: object) =>
+      expectOk(post(h, url, { ...body, operator: 'someone-else' }, undefined, compliance.headers));
+    const [photo] = (await expectOk(upload(h, token, 'id.png', TINY_PNG))).data as { url: string }[];
+    const submission = { name: 'Wang Wu', idNumber: uniqueIdNumber(), photoUrl: photo?.url };
+    await expectOk(post(h, '/user/editRealName', submission, token));
+    const [pending] = await h.app.identity.service.kycQueue('review', 1);
+    await asCompliance(`/admin/identity/kyc/${pending?.id}/reject`, { reason: 'Blurred' });
+    const endsAt = h.clock.now() + HOUR_MS;
+    await asCompliance('/admin/identity/freeze', {
+      userId: member.id,
+      reason: 'Check',
+      setBy: 'rule:x',
+      endsAt,
+    });
+    await asCompliance('/admin/identity/unfreeze', { userId: member.id, reason: 'Cleared' });
+
+    const entries = await h.store.db
+      .selectFrom('operator_audit_log')
+      .select(['action', 'operator', 'operator_id'])
+      .where('status', 'is', null)
+      .orderBy('id')
+      .execute();
+    const by = { operator: compliance.email, operator_id: compliance.id };
+    expect(entries.map((entry) => ({ ...entry, operator_id: Number(entry.operator_id) }))).toEqual([
+      { action: 'kyc.reject', ...by },
+      { action: 'freeze', ...by },
+      { action: 'unfreeze', ...by },
+    ]);
+    const [decided] = await h.app.identity.service.kycQueue('failed', 1);
+    expect(decided?.decidedBy).toBe(compliance.email);
   });
 });

@@ -1,7 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Hex } from 'viem';
 import type { Config } from '../../config.ts';
-import { currentUser, OPERATOR_SECURITY, type OperatorGuard, readToken } from '../../http/auth.ts';
+import {
+  auditActor,
+  currentUser,
+  OPERATOR_SECURITY,
+  type OperatorGuard,
+  readToken,
+} from '../../http/auth.ts';
 import { epochMsField, idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
@@ -437,7 +443,6 @@ function registerOperatorRoutes(
   http: FastifyInstance,
   { service, operatorGuard }: IdentityRouteOptions,
 ): void {
-  const operator = text(64, 'Who performs the action (recorded in the audit log)');
   const limit = { type: 'integer', minimum: 1, maximum: 500, default: 100 };
 
   http.get<{ Querystring: { state: 'review' | 'failed' | 'succeeded'; limit: number } }>(
@@ -470,7 +475,7 @@ function registerOperatorRoutes(
   );
 
   for (const approve of [true, false]) {
-    http.post<{ Params: { id: number }; Body: { operator: string; reason?: string } }>(
+    http.post<{ Params: { id: number }; Body: { reason?: string } }>(
       `/admin/identity/kyc/:id/${approve ? 'approve' : 'reject'}`,
       {
         preHandler: operatorGuard('kyc.review'),
@@ -483,13 +488,14 @@ function registerOperatorRoutes(
           params: { type: 'object', required: ['id'], properties: { id: idField } },
           body: {
             type: 'object',
-            required: approve ? ['operator'] : ['operator', 'reason'],
-            properties: { operator, reason: text(500, 'Shown to the user') },
+            required: approve ? [] : ['reason'],
+            properties: { reason: text(500, 'Shown to the user') },
           },
         },
       },
       async (request) => {
-        await service.decideKyc(request.params.id, { ...request.body, approve });
+        const by = auditActor(request);
+        await service.decideKyc(request.params.id, { by, approve, reason: request.body.reason });
         return ok(null);
       },
     );
@@ -510,7 +516,10 @@ function registerOperatorRoutes(
           properties: {
             userId: idField,
             reason: text(500, 'Shown to the user'),
-            setBy: text(64, 'The rule or operator that sets the freeze'),
+            setBy: text(
+              64,
+              'The rule the freeze is set under (shown to the user; the audit log names the signed-in operator)',
+            ),
             startsAt: epochMsField('ms since the epoch'),
             endsAt: epochMsField('ms since the epoch'),
           },
@@ -518,12 +527,12 @@ function registerOperatorRoutes(
       },
     },
     async (request) => {
-      await service.freeze(request.body);
+      await service.freeze(request.body, auditActor(request));
       return ok(null);
     },
   );
 
-  http.post<{ Body: { userId: number; operator: string; reason: string } }>(
+  http.post<{ Body: { userId: number; reason: string } }>(
     '/admin/identity/unfreeze',
     {
       preHandler: operatorGuard('users.freeze'),
@@ -533,13 +542,16 @@ function registerOperatorRoutes(
         security: ADMIN,
         body: {
           type: 'object',
-          required: ['userId', 'operator', 'reason'],
-          properties: { userId: idField, operator, reason: text(500) },
+          required: ['userId', 'reason'],
+          properties: { userId: idField, reason: text(500) },
         },
       },
     },
     async (request) => {
-      await service.unfreeze(request.body);
+      await service.unfreeze(
+        { userId: request.body.userId, reason: request.body.reason },
+        auditActor(request),
+      );
       return ok(null);
     },
   );

@@ -25,7 +25,7 @@ import {
 import type { Hex } from 'viem';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
-import type { AuthUser, SessionResolver } from '../../http/auth.ts';
+import type { AuditActor, AuthUser, SessionResolver } from '../../http/auth.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { Store } from '../../store/connect.ts';
 import type { Executor } from '../../store/database.ts';
@@ -83,7 +83,7 @@ const INVITATION_CODE_TRIES = 8;
 /** Demo mode: how long a well-formed KYC submission waits before the demo reviewer approves it. */
 export const DEMO_KYC_REVIEW_MS = 5_000;
 /** Who the audit log and the submission name as the decider in demo mode. */
-export const DEMO_REVIEWER = 'demo reviewer';
+export const DEMO_REVIEWER: AuditActor = { name: 'demo reviewer', id: null };
 
 /** The stored name in an upload's url (`/uploads/<name>`, as /user/img answers it), or null. */
 export function uploadNameOf(url: string): string | null {
@@ -800,7 +800,7 @@ export class IdentityService implements SessionResolver {
     const due = await sql.kycUnderReviewSince(this.db, this.clock.now() - DEMO_KYC_REVIEW_MS);
     let approved = 0;
     for (const submission of due) {
-      const decided = await this.decideKyc(submission.id, { operator: DEMO_REVIEWER, approve: true }).then(
+      const decided = await this.decideKyc(submission.id, { by: DEMO_REVIEWER, approve: true }).then(
         () => true,
         // An operator decided it first: theirs stands.
         (error: unknown) => {
@@ -832,7 +832,7 @@ export class IdentityService implements SessionResolver {
   /** An operator approves or rejects (with a reason) a submission under review; audited. */
   async decideKyc(
     id: number,
-    decision: { operator: string; approve: boolean; reason?: string | undefined },
+    decision: { by: AuditActor; approve: boolean; reason?: string | undefined },
   ): Promise<void> {
     const reason = decision.reason?.trim() || null;
     if (!decision.approve && !reason) throw badRequest('identity.reasonRequired');
@@ -844,12 +844,13 @@ export class IdentityService implements SessionResolver {
         state: decision.approve ? 'succeeded' : 'failed',
         reason,
         decided_at: now,
-        decided_by: decision.operator,
+        decided_by: decision.by.name,
       });
       if (!decided) throw conflict('identity.kycNotUnderReview');
       await sql.appendAudit(trx, {
         at: now,
-        operator: decision.operator,
+        operator: decision.by.name,
+        operator_id: decision.by.id,
         action: decision.approve ? 'kyc.approve' : 'kyc.reject',
         user_id: submission.user_id,
         details: JSON.stringify({ submissionId: id, reason }),
@@ -859,18 +860,26 @@ export class IdentityService implements SessionResolver {
 
   // ── freezes (AMENDMENTS A6) ────────────────────────────────────────────
 
-  /** Freezes a user's funds with a reason, the rule or operator setting it, a start and an end; audited. */
-  async freeze(input: {
-    userId: number;
-    reason: string;
-    setBy: string;
-    startsAt?: number | undefined;
-    endsAt: number;
-  }): Promise<void> {
+  /**
+   * Freezes a user's funds with a reason, the rule setting it, a start and an
+   * end; audited as `by`, the operator acting, or else as the rule itself
+   * (a module's own rule, e.g. a deposit reorg, acts without an operator).
+   */
+  async freeze(
+    input: {
+      userId: number;
+      reason: string;
+      setBy: string;
+      startsAt?: number | undefined;
+      endsAt: number;
+    },
+    by?: AuditActor,
+  ): Promise<void> {
     const reason = input.reason.trim();
     const setBy = input.setBy.trim();
     if (!reason) throw badRequest('identity.reasonRequired');
     if (!setBy) throw badRequest('common.invalidParams', { field: 'setBy' });
+    const actor = by ?? { name: setBy, id: null };
     const now = this.clock.now();
     const startsAt = input.startsAt ?? now;
     if (input.endsAt <= startsAt || input.endsAt <= now) throw badRequest('identity.freezeEndInvalid');
@@ -887,7 +896,8 @@ export class IdentityService implements SessionResolver {
       });
       await sql.appendAudit(trx, {
         at: now,
-        operator: setBy,
+        operator: actor.name,
+        operator_id: actor.id,
         action: 'freeze',
         user_id: input.userId,
         details: JSON.stringify({ freezeId, reason, startsAt, endsAt: input.endsAt }),
@@ -896,16 +906,18 @@ export class IdentityService implements SessionResolver {
     this.checks.forgetTrader(input.userId);
   }
 
-  async unfreeze(input: { userId: number; operator: string; reason: string }): Promise<void> {
+  /** An operator lifts a user's freezes with a reason; audited. */
+  async unfreeze(input: { userId: number; reason: string }, by: AuditActor): Promise<void> {
     const reason = input.reason.trim();
     if (!reason) throw badRequest('identity.reasonRequired');
     const now = this.clock.now();
     await this.db.transaction().execute(async (trx) => {
-      const lifted = await sql.liftFreezes(trx, input.userId, input.operator, now);
+      const lifted = await sql.liftFreezes(trx, input.userId, by.name, now);
       if (lifted === 0) throw badRequest('identity.notFrozen');
       await sql.appendAudit(trx, {
         at: now,
-        operator: input.operator,
+        operator: by.name,
+        operator_id: by.id,
         action: 'unfreeze',
         user_id: input.userId,
         details: JSON.stringify({ reason, lifted }),

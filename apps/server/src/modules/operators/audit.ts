@@ -1,6 +1,7 @@
 import type { OperatorAuditPage, OperatorAuditQuery, OperatorAuditRow } from '@halyard/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../clock.ts';
+import { auditActor } from '../../http/auth.ts';
 import type { Executor } from '../../store/database.ts';
 import { type AuditRecord, operatorStore as store } from './store.ts';
 
@@ -117,14 +118,10 @@ export class AuditTrail {
     private readonly clock: Clock,
   ) {}
 
-  /** Who to record: the operator's e-mail and id; the bootstrap token has no account (id null). */
+  /** Who to record: the operator's e-mail and id; a request refused before sign-in is `anonymous`. */
   private actor(request: FastifyRequest) {
-    const operator = request.operator;
-    return {
-      operator: operator?.email ?? 'anonymous',
-      operator_id: operator && operator.role !== 'bootstrap' ? operator.id : null,
-      ip: request.ip,
-    };
+    const actor = request.operator ? auditActor(request) : { name: 'anonymous', id: null };
+    return { operator: actor.name, operator_id: actor.id, ip: request.ip };
   }
 
   /** One non-GET /admin request, allowed or refused, after its answer was sent. */

@@ -170,7 +170,7 @@ export async function verifyIdentity(h: Harness, userId: number): Promise<void> 
   await identity.submitKyc(userId, { name: 'Li Si', idNumber: uniqueIdNumber(), photoUrl: url });
   const [submission] = (await identity.kycQueue('review', 100)).filter((entry) => entry.userId === userId);
   if (!submission) throw new Error('no KYC submission');
-  await identity.decideKyc(submission.id, { operator: 'test', approve: true });
+  await identity.decideKyc(submission.id, { by: { name: 'test', id: null }, approve: true });
 }
 
 let funded = 0;
