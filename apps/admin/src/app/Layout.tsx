@@ -55,7 +55,8 @@ export function ConsoleLayout({ operator }: { operator: OperatorMe }) {
 
   return (
     <AntLayout style={{ minHeight: '100vh' }}>
-      <AntLayout.Sider breakpoint="lg" collapsedWidth={64} width={220} theme="dark">
+      {/* A tablet (1024 wide) gets the icon rail, leaving the tables their room. */}
+      <AntLayout.Sider breakpoint="xl" collapsedWidth={64} width={220} theme="dark">
         <div className="console-brand">{t('app.name')}</div>
         <Menu
           theme="dark"

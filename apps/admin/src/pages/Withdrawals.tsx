@@ -118,13 +118,13 @@ export default function Withdrawals() {
         loading={rows.isFetching}
         dataSource={rows.data ?? []}
         pagination={{ pageSize: 20, hideOnSinglePage: true }}
-        scroll={{ x: 1100 }}
+        scroll={{ x: 1420 }}
         columns={[
           { title: t('common.id'), dataIndex: 'id', width: 70 },
           { title: t('common.coin'), dataIndex: 'coin', width: 80 },
           { title: t('common.chain'), dataIndex: 'blockname', width: 80 },
-          { title: t('common.amount'), dataIndex: 'amount', align: 'right' },
-          { title: t('withdrawals.fee'), dataIndex: 'fee', align: 'right' },
+          { title: t('common.amount'), dataIndex: 'amount', align: 'right', width: 130 },
+          { title: t('withdrawals.fee'), dataIndex: 'fee', align: 'right', width: 110 },
           {
             title: t('withdrawals.address'),
             dataIndex: 'address',
