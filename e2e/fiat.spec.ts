@@ -32,7 +32,7 @@ async function becomeMerchant(page: Page, token: string): Promise<void> {
   const info = await (await page.request.get(`${base()}/user/userInfo`, { headers: { token } })).json();
   const decided = await page.request.post(`${base()}/admin/fiat/merchants/decide`, {
     headers: { 'admin-token': process.env.E2E_ADMIN_TOKEN ?? '' },
-    data: { userId: info.data.id, approve: true, operator: 'e2e', reason: 'KYC and deposit checked' },
+    data: { userId: info.data.id, approve: true, reason: 'KYC and deposit checked' },
   });
   expect((await decided.json()).code).toBe(200);
   await page.reload();

@@ -11,6 +11,7 @@ import { loadConfig } from '../../config.ts';
 import { systemAccount, userAccount } from '../../ledger/index.ts';
 import { openTestStore } from '../../store/connect.ts';
 import { PUBLIC_URL, TEST_ENV, TINY_PNG } from '../identity/test-support.ts';
+import { operatorSession } from '../operators/test-support.ts';
 import {
   ADMIN_TOKEN,
   balanceOf,
@@ -410,7 +411,7 @@ describe('appeals', () => {
       post(
         h,
         '/admin/fiat/resolve',
-        { id: order.id, decision: 'release', operator: 'ops-2', reason: 'Statement shows the payment' },
+        { id: order.id, decision: 'release', reason: 'Statement shows the payment' },
         undefined,
         admin,
       ),
@@ -429,7 +430,6 @@ describe('appeals', () => {
         await post(h, '/admin/fiat/resolve', {
           id: order.id,
           decision: 'release',
-          operator: 'ops',
           reason: 'x',
         })
       ).code,
@@ -437,7 +437,6 @@ describe('appeals', () => {
     const resolve = {
       id: order.id,
       decision: 'release',
-      operator: 'ops-1',
       reason: 'Bank statement shows the payment',
     };
     await expectOk(post(h, '/admin/fiat/resolve', resolve, undefined, admin));
@@ -446,12 +445,12 @@ describe('appeals', () => {
     const done = await orderOf(user, order.id);
     expect(done.events.at(-1)).toMatchObject({
       state: 'completed',
-      by: 'operator:ops-1',
+      by: 'operator:bootstrap',
       reason: resolve.reason,
     });
     const audit = await h.app.identity.service.auditLog(user.id, 10);
     expect(audit[0]).toMatchObject({
-      operator: 'ops-1',
+      operator: 'bootstrap',
       action: 'fiat.release',
       details: { orderId: order.id, reason: resolve.reason },
     });
@@ -478,7 +477,7 @@ describe('appeals', () => {
       post(
         h,
         '/admin/fiat/resolve',
-        { id: order.id, decision: 'release', operator: 'ops-5', reason: 'Payment found' },
+        { id: order.id, decision: 'release', reason: 'Payment found' },
         undefined,
         admin,
       ),
@@ -493,7 +492,7 @@ describe('appeals', () => {
       post(
         h,
         '/admin/fiat/resolve',
-        { id: order.id, decision: 'refund', operator: 'ops-2', reason: 'No payment arrived' },
+        { id: order.id, decision: 'refund', reason: 'No payment arrived' },
         undefined,
         admin,
       ),
@@ -504,6 +503,36 @@ describe('appeals', () => {
     expect((await h.app.ledger.hold(`fiat:${order.id}:escrow`))?.state).toBe('voided');
     expect((await orderOf(user, order.id)).state).toBe('cancelled');
     expect(await balanceOf(h, fiatWallet(user), 'USDT')).toEqual({ available: '0', locked: '0' });
+  });
+
+  it('audits the chat, the ruling and a merchant decision as the signed-in operator, whatever name the body gives', async () => {
+    const support = await operatorSession(h.app, 'support', h.clock);
+    const compliance = await operatorSession(h.app, 'compliance', h.clock);
+    const someoneElse = { operator: 'someone-else' };
+    const { user, order } = await appealed();
+    const chat = { ...someoneElse, id: order.id, text: 'Please send the statement' };
+    await expectOk(post(h, '/admin/fiat/chat', chat, undefined, support.headers));
+    const ruling = { ...someoneElse, id: order.id, decision: 'release', reason: 'Statement checked' };
+    await expectOk(post(h, '/admin/fiat/resolve', ruling, undefined, await support.withTotp()));
+    expect((await orderOf(user, order.id)).events.at(-1)).toMatchObject({ by: `operator:${support.email}` });
+    const merchant = await seller();
+    await expectOk(post(h, '/fiat/applyMerchant', {}, merchant.token));
+    const decision = { ...someoneElse, userId: merchant.id, approve: false, reason: 'Not now' };
+    await expectOk(post(h, '/admin/fiat/merchants/decide', decision, undefined, compliance.headers));
+
+    const entries = await h.store.db
+      .selectFrom('operator_audit_log')
+      .select(['action', 'operator', 'operator_id'])
+      .where('status', 'is', null)
+      .where('user_id', 'in', [user.id, merchant.id])
+      .where('action', 'like', 'fiat.%')
+      .orderBy('id')
+      .execute();
+    expect(entries.map((entry) => ({ ...entry, operator_id: Number(entry.operator_id) }))).toEqual([
+      { action: 'fiat.chat', operator: support.email, operator_id: support.id },
+      { action: 'fiat.release', operator: support.email, operator_id: support.id },
+      { action: 'fiat.merchant.reject', operator: compliance.email, operator_id: compliance.id },
+    ]);
   });
 });
 
@@ -533,7 +562,6 @@ describe('merchants by operator approval', () => {
     const decide = {
       userId: merchant.id,
       approve: true,
-      operator: 'ops-4',
       reason: 'KYC and deposit checked',
     };
     await expectOk(post(h, '/admin/fiat/merchants/decide', decide, undefined, admin));
@@ -618,7 +646,7 @@ async function merchantWithAd(usdt: string, price: string, available: string) {
     post(
       h,
       '/admin/fiat/merchants/decide',
-      { userId: merchant.id, approve: true, operator: 'ops-4', reason: 'checked' },
+      { userId: merchant.id, approve: true, reason: 'checked' },
       undefined,
       admin,
     ),
@@ -932,7 +960,7 @@ describe('the order chat', () => {
     });
     expect(peek.statusCode).toBe(404);
 
-    const operator = { id: order.id, operator: 'ops-3', text: 'Please send the bank statement' };
+    const operator = { id: order.id, text: 'Please send the bank statement' };
     expect((await post(h, '/admin/fiat/chat', operator, undefined, admin)).msg).toBe(en('fiat.wrongState'));
     await expectOk(markPaid(user, order.id));
     await expectOk(
@@ -960,7 +988,7 @@ describe('the order chat', () => {
       post(
         h,
         '/admin/fiat/resolve',
-        { id: order.id, decision: 'refund', operator: 'ops-3', reason: 'No payment' },
+        { id: order.id, decision: 'refund', reason: 'No payment' },
         undefined,
         admin,
       ),

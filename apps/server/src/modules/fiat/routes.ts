@@ -1,7 +1,7 @@
 import type { FiatAdInput, FiatOrder, FiatPayee, FiatPayType } from '@halyard/protocol';
 import { FIAT_AD_TERMS_MAX_CHARS, FIAT_PAY_METHODS, FIAT_PAY_WINDOW_MINUTES } from '@halyard/rules';
 import type { FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
-import { currentUser, OPERATOR_SECURITY, type OperatorGuard } from '../../http/auth.ts';
+import { auditActor, currentUser, OPERATOR_SECURITY, type OperatorGuard } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
 import { notFound } from '../../http/errors.ts';
 import { CLIENT_OID_BODY } from '../../http/idempotency.ts';
@@ -494,7 +494,7 @@ export function registerFiatRoutes(
       ),
   );
 
-  http.post<{ Body: { userId: number; approve: boolean; operator: string; reason: string } }>(
+  http.post<{ Body: { userId: number; approve: boolean; reason: string } }>(
     '/admin/fiat/merchants/decide',
     {
       preHandler: options.operatorGuard('fiat.merchants'),
@@ -505,23 +505,23 @@ export function registerFiatRoutes(
         security: ADMIN,
         body: {
           type: 'object',
-          required: ['userId', 'approve', 'operator', 'reason'],
+          required: ['userId', 'approve', 'reason'],
           properties: {
             userId: id,
             approve: { type: 'boolean' },
-            operator: { ...text(64, 'Who decides (recorded in the audit log)'), minLength: 1 },
             reason: text(500),
           },
         },
       },
     },
     async (request) => {
-      await service.decideMerchant(request.body);
+      const { userId, approve, reason } = request.body;
+      await service.decideMerchant({ userId, approve, reason }, auditActor(request));
       return ok(null);
     },
   );
 
-  http.post<{ Body: { id: number; operator: string; text: string } }>(
+  http.post<{ Body: { id: number; text: string } }>(
     '/admin/fiat/chat',
     {
       preHandler: options.operatorGuard('fiat.appeals'),
@@ -531,17 +531,13 @@ export function registerFiatRoutes(
         security: ADMIN,
         body: {
           type: 'object',
-          required: ['id', 'operator', 'text'],
-          properties: {
-            id,
-            operator: { ...text(64, 'Who writes (recorded in the audit log)'), minLength: 1 },
-            text: text(500),
-          },
+          required: ['id', 'text'],
+          properties: { id, text: text(500) },
         },
       },
     },
     async (request) => {
-      await service.operatorSay(request.body);
+      await service.operatorSay({ id: request.body.id, text: request.body.text }, auditActor(request));
       return ok(null);
     },
   );
@@ -572,7 +568,7 @@ export function registerFiatRoutes(
     },
   );
 
-  http.post<{ Body: { id: number; decision: 'release' | 'refund'; operator: string; reason: string } }>(
+  http.post<{ Body: { id: number; decision: 'release' | 'refund'; reason: string } }>(
     '/admin/fiat/resolve',
     {
       // Moves coin: a fresh TOTP code (operator-token sessions).
@@ -584,18 +580,18 @@ export function registerFiatRoutes(
         security: ADMIN,
         body: {
           type: 'object',
-          required: ['id', 'decision', 'operator', 'reason'],
+          required: ['id', 'decision', 'reason'],
           properties: {
             id,
             decision: { type: 'string', enum: ['release', 'refund'] },
-            operator: { ...text(64, 'Who rules (recorded in the audit log)'), minLength: 1 },
             reason: text(500),
           },
         },
       },
     },
     async (request) => {
-      await service.resolve(request.body);
+      const { id: orderId, decision, reason } = request.body;
+      await service.resolve({ id: orderId, decision, reason }, auditActor(request));
       return ok(null, 'fiat.resolved');
     },
   );

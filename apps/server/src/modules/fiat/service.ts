@@ -55,6 +55,7 @@ import {
   type RuleError,
 } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
+import type { AuditActor } from '../../http/auth.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
 import {
   type AccountRef,
@@ -799,33 +800,30 @@ export class FiatService {
    * `refund` returns it to the seller. The reason goes to the order's events
    * and to the append-only operator audit log, in the same transaction.
    */
-  async resolve(input: {
-    id: number;
-    decision: 'release' | 'refund';
-    operator: string;
-    reason: string;
-  }): Promise<void> {
+  async resolve(
+    input: { id: number; decision: 'release' | 'refund'; reason: string },
+    by: AuditActor,
+  ): Promise<void> {
     const reason = input.reason.trim();
-    const operator = input.operator.trim();
     if (!reason) throw badRequest('identity.reasonRequired');
-    if (!operator) throw badRequest('common.invalidParams', { field: 'operator' });
     const order = await sql.order(this.options.db, input.id);
     if (!order) throw notFound('fiat.orderNotFound');
     if (order.state !== 'appeal') throw badRequest('fiat.wrongState');
     const merchant = await this.requireMerchant(Number(order.merchant_id));
-    const by = `operator:${operator}`;
+    const byWhom = `operator:${by.name}`;
     const audit = async (trx: Trx, now: number) =>
       sql.appendAudit(trx, {
         at: now,
-        operator,
+        operator: by.name,
+        operator_id: by.id,
         action: `fiat.${input.decision}`,
         user_id: Number(order.user_id),
         details: JSON.stringify({ orderId: Number(order.id), reason }),
       });
     if (input.decision === 'release') {
-      await this.complete(order, merchant, by, reason, ['appeal'], audit);
+      await this.complete(order, merchant, byWhom, reason, ['appeal'], audit);
     } else {
-      await this.close(order, by, reason, ['appeal'], audit);
+      await this.close(order, byWhom, reason, ['appeal'], audit);
     }
   }
 
@@ -897,16 +895,12 @@ export class FiatService {
   }
 
   /** An operator approves (the deposit is held in the ledger) or rejects an application; audited. */
-  async decideMerchant(input: {
-    userId: number;
-    approve: boolean;
-    operator: string;
-    reason: string;
-  }): Promise<void> {
+  async decideMerchant(
+    input: { userId: number; approve: boolean; reason: string },
+    by: AuditActor,
+  ): Promise<void> {
     const { db, ledger, clock } = this.options;
-    const operator = input.operator.trim();
     const reason = input.reason.trim();
-    if (!operator) throw badRequest('common.invalidParams', { field: 'operator' });
     if (!reason) throw badRequest('identity.reasonRequired');
     const merchant = await sql.merchantOfUser(db, input.userId);
     if (merchant?.state !== 'review') throw badRequest('fiat.wrongState');
@@ -936,7 +930,8 @@ export class FiatService {
       }
       await sql.appendAudit(trx, {
         at: now,
-        operator,
+        operator: by.name,
+        operator_id: by.id,
         action: input.approve ? 'fiat.merchant.approve' : 'fiat.merchant.reject',
         user_id: input.userId,
         details: JSON.stringify({ merchantId: Number(merchant.id), reason }),
@@ -1076,11 +1071,9 @@ export class FiatService {
   }
 
   /** An operator writes into an order's chat during its appeal; written to the audit log too. */
-  async operatorSay(input: { id: number; operator: string; text: string }): Promise<void> {
+  async operatorSay(input: { id: number; text: string }, by: AuditActor): Promise<void> {
     const text = input.text.trim();
-    const operator = input.operator.trim();
     if (!text) throw badRequest('fiat.chatEmpty');
-    if (!operator) throw badRequest('common.invalidParams', { field: 'operator' });
     const order = await sql.order(this.options.db, input.id);
     if (!order) throw notFound('fiat.orderNotFound');
     if (order.state !== 'appeal') throw badRequest('fiat.wrongState');
@@ -1096,7 +1089,8 @@ export class FiatService {
       });
       await sql.appendAudit(trx, {
         at: now,
-        operator,
+        operator: by.name,
+        operator_id: by.id,
         action: 'fiat.chat',
         user_id: Number(order.user_id),
         details: JSON.stringify({ orderId: input.id, text }),

@@ -424,7 +424,14 @@ export const fiatStore = {
 
   async appendAudit(
     db: Executor,
-    entry: { at: number; operator: string; action: string; user_id: number; details: string },
+    entry: {
+      at: number;
+      operator: string;
+      operator_id: number | null;
+      action: string;
+      user_id: number;
+      details: string;
+    },
   ): Promise<void> {
     await db.insertInto('operator_audit_log').values(entry).execute();
   },
