@@ -24,7 +24,9 @@ import { DEMO_INVITER, seedReferralDemo } from './index.ts';
  * Issue 17 end to end through the spot routes: binding, tiers from the 24 h
  * average, level 2, HAL fee deduction and its fallback, every exclusion,
  * kickback, exactly-once across a restart, and commissions + house share =
- * fees; the ledger audit after each test.
+ * fees; the ledger audit after each test. One file (over 500 lines) with one
+ * app for all of them: a harness per file keeps the suite fast, and each test
+ * makes its own users, so the scenarios stay independent.
  */
 
 let h: Harness;

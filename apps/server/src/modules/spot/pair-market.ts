@@ -1,3 +1,6 @@
+// One file (over 500 lines): a pair's queue, book, open-order cache and settlement
+// share private state that one group changes together and a rollback rebuilds
+// together; fee settlement and commissions live in fees.ts.
 import {
   type BookEvent,
   type DepthSnapshot,
@@ -6,18 +9,13 @@ import {
   type TradeEvent,
 } from '@halyard/matching';
 import { Dec } from '@halyard/money';
-import {
-  checkSpotOrder,
-  PRICE_INTEGER_DIGITS,
-  REFERRAL_TOKEN,
-  type RuleError,
-  type SpotOrderInput,
-} from '@halyard/rules';
+import { checkSpotOrder, PRICE_INTEGER_DIGITS, type RuleError, type SpotOrderInput } from '@halyard/rules';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { type AccountKey, type AccountRef, type Ledger, systemAccount } from '../../ledger/index.ts';
 import type { Executor } from '../../store/database.ts';
 import type { ReferralFees } from '../referral/index.ts';
-import { GroupWork, type PendingFee } from './group.ts';
+import { settleFees } from './fees.ts';
+import { GroupWork } from './group.ts';
 import {
   type OrderRow,
   type OrderState,
@@ -28,7 +26,7 @@ import {
   type TradeRow,
   updatePairSettings,
 } from './store.ts';
-import { HOUSE_USER_ID, type Trader, traderOf } from './trader.ts';
+import { type Trader, traderOf } from './trader.ts';
 
 /** Commands waiting in one pair's queue, at most; beyond it orders are refused with `spot.busy`. */
 export const QUEUE_MAX = 10_000;
@@ -130,7 +128,6 @@ type Plan =
 type Outcome = { ok: true; value: CommandResult } | { ok: false; error: AppError };
 
 const CLEARING = systemAccount('clearing');
-const FEES = systemAccount('fees');
 const DEPTH_LEVELS = 20;
 const PRICE_CEILING = Dec.fromInt(10n ** BigInt(PRICE_INTEGER_DIGITS));
 
@@ -341,105 +338,8 @@ export class PairMarket {
       throw error;
     }
     const orders = this.execute(work, plan, effects);
-    await this.settleFees(work);
+    await settleFees(work, this.options.referral);
     return { ok: true, value: { orders: copies(orders) } };
-  }
-
-  /**
-   * The fees of the command's trades: in HAL when the payer switched
-   * deduction on and holds enough (the fee in the coin received is then
-   * delivered too), else in the coin received; then each fee's referral
-   * commissions from the fee account. All in the group's transaction, after
-   * the trade legs, so a fee and its commissions commit together or not at all.
-   */
-  private async settleFees(work: GroupWork): Promise<void> {
-    const { referral } = this.options;
-    for (const pending of work.fees.splice(0)) {
-      const payer = traderOf(pending.order.owner);
-      const counterparty = traderOf(pending.counterpartyOwner).userId;
-      const house = payer.userId === HOUSE_USER_ID;
-      // A cached profile answers most fees without waiting: no fee deduction, no inviter.
-      const cached = house ? undefined : referral.cachedProfile(payer.userId);
-      const hal =
-        house || cached?.feeDeduction === false
-          ? null
-          : await referral.halFee(
-              payer.userId,
-              pending.coin,
-              pending.fee,
-              () => work.available(payer.account, REFERRAL_TOKEN),
-              work.trx,
-            );
-      const charged =
-        hal === null ? this.feeInCoin(work, pending) : this.feeInHal(work, pending, payer.account, hal);
-      if (house || cached?.parentId === null) continue;
-      const rows = await referral.plan(
-        {
-          product: 'spot',
-          tradeId: pending.tradeId,
-          legId: pending.legId,
-          payerId: payer.userId,
-          counterpartyId: counterparty === HOUSE_USER_ID ? null : counterparty,
-          coin: charged.coin,
-          fee: charged.fee,
-          time: pending.trade.wdate,
-        },
-        work.trx,
-      );
-      work.commissions.add(rows);
-    }
-  }
-
-  /** The fee in the coin received: what the trade leg kept back goes from clearing to the fee account. */
-  private feeInCoin(work: GroupWork, pending: PendingFee): { coin: string; fee: Dec } {
-    work.pay({
-      id: pending.legId,
-      debit: CLEARING,
-      credit: FEES,
-      asset: pending.coin,
-      amount: pending.fee,
-      code: 'spot_fee',
-      reference: pending.reference,
-    });
-    return { coin: pending.coin, fee: pending.fee };
-  }
-
-  /** The fee in HAL: the kept-back coin goes to the payer after all, and HAL from the payer to the fee account. */
-  private feeInHal(
-    work: GroupWork,
-    pending: PendingFee,
-    account: AccountRef,
-    hal: Dec,
-  ): { coin: string; fee: Dec } {
-    work.pay({
-      id: `${pending.legId}:waived`,
-      debit: CLEARING,
-      credit: account,
-      asset: pending.coin,
-      amount: pending.fee,
-      code: 'spot_trade',
-      reference: pending.reference,
-    });
-    work.charge({
-      id: pending.legId,
-      debit: account,
-      credit: FEES,
-      asset: REFERRAL_TOKEN,
-      amount: hal,
-      code: 'spot_fee',
-      reference: pending.reference,
-    });
-    const { order, trade } = pending;
-    order.fee = Dec.parse(order.fee).sub(pending.fee).toString();
-    order.fee_hal = Dec.parse(order.fee_hal).add(hal).toString();
-    if (pending.side === 'buyer') {
-      trade.buyer_fee = hal.toString();
-      trade.buyer_fee_coin = REFERRAL_TOKEN;
-    } else {
-      trade.seller_fee = hal.toString();
-      trade.seller_fee_coin = REFERRAL_TOKEN;
-    }
-    return { coin: REFERRAL_TOKEN, fee: hal };
   }
 
   private async plan(work: GroupWork, command: SpotCommand): Promise<Plan> {
