@@ -250,7 +250,7 @@ describe('large withdrawals need a second operator', () => {
         financeB,
         'POST',
         `/admin/wallet/withdrawals/${id}/reject`,
-        { operator: 'B', reason: 'suspicious' },
+        { reason: 'suspicious' },
         { fresh: true },
       ),
     );

@@ -57,13 +57,7 @@ describe('order checks take effect at once', () => {
     expect(refused.msg).toContain('under review');
 
     await expectOk(
-      post(
-        h,
-        '/admin/identity/unfreeze',
-        { userId: user.id, operator: 'ops', reason: 'cleared' },
-        undefined,
-        admin,
-      ),
+      post(h, '/admin/identity/unfreeze', { userId: user.id, reason: 'cleared' }, undefined, admin),
     );
     await expectOk(limit('buy', user, '100', '1', h));
   });

@@ -3,6 +3,7 @@ import { type Address, getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemAccount } from '../../ledger/index.ts';
+import { operatorSession } from '../operators/test-support.ts';
 import { custodyOf } from './chain-watcher.ts';
 import { walletStore } from './store.ts';
 import {
@@ -306,50 +307,51 @@ describe('withdrawals on chain', () => {
     expect((queue.data as unknown[]).length).toBe(2);
     const bigId = (big.data as { id: number }).id;
     const otherId = (other.data as { id: number }).id;
-    expect((await post(h, `/admin/wallet/withdrawals/${bigId}/approve`, { operator: 'ops-ann' })).code).toBe(
-      403,
-    );
+    expect((await post(h, `/admin/wallet/withdrawals/${bigId}/approve`, {})).code).toBe(403);
+    await expectOk(post(h, `/admin/wallet/withdrawals/${bigId}/approve`, {}, undefined, admin));
     await expectOk(
-      post(h, `/admin/wallet/withdrawals/${bigId}/approve`, { operator: 'ops-ann' }, undefined, admin),
+      post(h, `/admin/wallet/withdrawals/${otherId}/reject`, { reason: 'Unusual pattern' }, undefined, admin),
     );
-    await expectOk(
-      post(
-        h,
-        `/admin/wallet/withdrawals/${otherId}/reject`,
-        { operator: 'ops-bo', reason: 'Unusual pattern' },
-        undefined,
-        admin,
-      ),
+    expect((await post(h, `/admin/wallet/withdrawals/${otherId}/approve`, {}, undefined, admin)).code).toBe(
+      409,
     );
-    expect(
-      (
-        await post(
-          h,
-          `/admin/wallet/withdrawals/${otherId}/approve`,
-          { operator: 'ops-ann' },
-          undefined,
-          admin,
-        )
-      ).code,
-    ).toBe(409);
     await settleWithdrawals(h, chain);
     expect((await chain.tokenBalance('USDT', destination)).toString()).toBe('20000');
     expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '29999', locked: '0' });
     const audit = await expectOk(get(h, '/admin/wallet/audit', undefined, admin));
     expect(audit.data).toMatchObject([
       {
-        operator: 'ops-bo',
+        operator: 'bootstrap',
         action: 'withdrawal.reject',
         withdrawalId: otherId,
         details: { reason: 'Unusual pattern' },
       },
-      // The approving operator is the session's (here the bootstrap token's), not a name in the body.
+      // The acting operator is the session's (here the bootstrap token's).
       { operator: 'bootstrap', action: 'withdrawal.approve', withdrawalId: bigId },
     ]);
     const history = (await expectOk(get(h, '/account/withdrawRecord', user.token))).data as {
       state: string;
     }[];
     expect(history.map((entry) => entry.state)).toEqual(['rejected', 'completed']);
+  });
+
+  it('audits a rejection as the signed-in operator, whatever name the body gives', async () => {
+    const user = await verifiedUser(h);
+    await fund(h, user.id, { USDT: '50000' });
+    const id = (
+      (await expectOk(withdraw(user, privateKeyToAddress(generatePrivateKey()), '20000'))).data as {
+        id: number;
+      }
+    ).id;
+    const finance = await operatorSession(h.app, 'finance', h.clock);
+    const body = { operator: 'someone-else', reason: 'Unusual pattern' };
+    await expectOk(
+      post(h, `/admin/wallet/withdrawals/${id}/reject`, body, undefined, await finance.withTotp()),
+    );
+    expect(await walletStore.withdrawal(h.store.db, id)).toMatchObject({ decided_by: finance.email });
+    expect(await h.app.wallet.service.operatorActions(1)).toMatchObject([
+      { operator: finance.email, action: 'withdrawal.reject', withdrawalId: id },
+    ]);
   });
 
   it('a send the chain refuses is rejected and the hold released', async () => {

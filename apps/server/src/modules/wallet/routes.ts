@@ -1,5 +1,12 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
-import { currentOperator, currentUser, OPERATOR_SECURITY, type OperatorGuard } from '../../http/auth.ts';
+import {
+  type AuditActor,
+  auditActor,
+  currentOperator,
+  currentUser,
+  OPERATOR_SECURITY,
+  type OperatorGuard,
+} from '../../http/auth.ts';
 import { idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import { CLIENT_OID_BODY } from '../../http/idempotency.ts';
@@ -421,7 +428,6 @@ function registerOperatorRoutes(http: FastifyInstance, { wallet, operatorGuard }
   // Every decision on a withdrawal moves or releases money: a fresh TOTP code each time.
   const review = { preHandler: operatorGuard('withdrawals.review', { freshTotp: true }) };
   const recover = { preHandler: operatorGuard('wallet.recover', { freshTotp: true }) };
-  const operator = text(64, 'Who performs the action (recorded in the audit log)');
   const idParams = {
     type: 'object',
     required: ['id'],
@@ -470,7 +476,7 @@ function registerOperatorRoutes(http: FastifyInstance, { wallet, operatorGuard }
     },
   );
 
-  http.post<{ Params: { id: number }; Body: { operator: string; reason: string } }>(
+  http.post<{ Params: { id: number }; Body: { reason: string } }>(
     '/admin/wallet/withdrawals/:id/reject',
     {
       ...review,
@@ -481,13 +487,13 @@ function registerOperatorRoutes(http: FastifyInstance, { wallet, operatorGuard }
         params: idParams,
         body: {
           type: 'object',
-          required: ['operator', 'reason'],
-          properties: { operator, reason: text(500, 'Shown to the user') },
+          required: ['reason'],
+          properties: { reason: text(500, 'Shown to the user') },
         },
       },
     },
     async (request) => {
-      await wallet.rejectWithdrawal(request.params.id, request.body.operator, request.body.reason);
+      await wallet.rejectWithdrawal(request.params.id, auditActor(request), request.body.reason);
       return ok(null);
     },
   );
@@ -496,21 +502,21 @@ function registerOperatorRoutes(http: FastifyInstance, { wallet, operatorGuard }
     [
       'resend',
       'Sign a stuck or flagged withdrawal again: at its own nonce with higher fees while the chain has not used that nonce, else at a new nonce',
-      (id: number, by: string, why: string) => wallet.resendWithdrawal(id, by, why),
+      (id: number, by: AuditActor, why: string) => wallet.resendWithdrawal(id, by, why),
     ],
     [
       'cancel',
       'Replace a stuck withdrawal by a zero-value transaction to the hot wallet at its nonce: if the cancel is mined, the funds are released',
-      (id: number, by: string, why: string) => wallet.cancelWithdrawal(id, by, why),
+      (id: number, by: AuditActor, why: string) => wallet.cancelWithdrawal(id, by, why),
     ],
     [
       'refund',
       'Release the held funds of a withdrawal none of whose transactions can still be mined (nothing signed, or its nonce used by another transaction)',
-      (id: number, by: string, why: string) => wallet.refundWithdrawal(id, by, why),
+      (id: number, by: AuditActor, why: string) => wallet.refundWithdrawal(id, by, why),
     ],
   ] as const;
   for (const [action, summary, act] of stuck) {
-    http.post<{ Params: { id: number }; Body: { operator: string; reason: string } }>(
+    http.post<{ Params: { id: number }; Body: { reason: string } }>(
       `/admin/wallet/withdrawals/:id/${action}`,
       {
         ...recover,
@@ -521,13 +527,13 @@ function registerOperatorRoutes(http: FastifyInstance, { wallet, operatorGuard }
           params: idParams,
           body: {
             type: 'object',
-            required: ['operator', 'reason'],
-            properties: { operator, reason: text(500, 'Why (recorded in the audit log)') },
+            required: ['reason'],
+            properties: { reason: text(500, 'Why (recorded in the audit log)') },
           },
         },
       },
       async (request) => {
-        await act(request.params.id, request.body.operator, request.body.reason);
+        await act(request.params.id, auditActor(request), request.body.reason);
         return ok(null);
       },
     );

@@ -2,6 +2,7 @@ import { Dec } from '@halyard/money';
 import { type Address, createTestClient, createWalletClient, type Hex, http, parseAbiItem } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { operatorSession } from '../operators/test-support.ts';
 import { chainDefinition, createChainReader } from './chains.ts';
 import { LOCAL_DEPLOYER_INDEX, localChainKey } from './config.ts';
 import { isReconciled, reconcileConfiguredChains, reconcileWithdrawals } from './reconcile.ts';
@@ -87,7 +88,7 @@ async function withdraw(user: TestUser, to: Address, number: string): Promise<nu
 }
 
 function operator(action: 'resend' | 'cancel' | 'refund', id: number | undefined, reason: string) {
-  return post(h, `/admin/wallet/withdrawals/${id}/${action}`, { operator: 'ops', reason }, undefined, admin);
+  return post(h, `/admin/wallet/withdrawals/${id}/${action}`, { reason }, undefined, admin);
 }
 
 async function row(id: number) {
@@ -246,7 +247,7 @@ describe('the hot-wallet sender', () => {
     const refused = await post(
       h,
       `/admin/wallet/withdrawals/${id}/resend`,
-      { operator: 'ops', reason: ' ' },
+      { reason: ' ' },
       undefined,
       admin,
     );
@@ -255,7 +256,7 @@ describe('the hot-wallet sender', () => {
       post(
         h,
         `/admin/wallet/withdrawals/${id}/resend`,
-        { operator: 'ops-ann', reason: 'nonce taken by a manual send' },
+        { reason: 'nonce taken by a manual send' },
         undefined,
         admin,
       ),
@@ -271,7 +272,7 @@ describe('the hot-wallet sender', () => {
     const audit = await expectOk(get(h, '/admin/wallet/audit', undefined, admin));
     expect(audit.data).toMatchObject([
       {
-        operator: 'ops-ann',
+        operator: 'bootstrap',
         action: 'withdrawal.resend',
         withdrawalId: id,
         details: { reason: 'nonce taken by a manual send' },
@@ -288,13 +289,7 @@ describe('the hot-wallet sender', () => {
     const id = await withdraw(user, to, '60');
     await service().sendQueued();
     const refund = () =>
-      post(
-        h,
-        `/admin/wallet/withdrawals/${id}/refund`,
-        { operator: 'ops-bo', reason: 'user asked to stop' },
-        undefined,
-        admin,
-      );
+      post(h, `/admin/wallet/withdrawals/${id}/refund`, { reason: 'user asked to stop' }, undefined, admin);
     const early = await refund();
     expect(early.code).toBe(409);
     expect(early.msg).toBe(
@@ -302,13 +297,7 @@ describe('the hot-wallet sender', () => {
     );
 
     await expectOk(
-      post(
-        h,
-        `/admin/wallet/withdrawals/${id}/cancel`,
-        { operator: 'ops-bo', reason: 'user asked to stop' },
-        undefined,
-        admin,
-      ),
+      post(h, `/admin/wallet/withdrawals/${id}/cancel`, { reason: 'user asked to stop' }, undefined, admin),
     );
     await miner().setAutomine(true);
     await settleWithdrawals(h, chain);
@@ -330,13 +319,7 @@ describe('the hot-wallet sender', () => {
     await chain.mine(1);
     await service().sendQueued();
     const refund = () =>
-      post(
-        h,
-        `/admin/wallet/withdrawals/${id}/refund`,
-        { operator: 'ops-bo', reason: 'nonce reused by hand' },
-        undefined,
-        admin,
-      );
+      post(h, `/admin/wallet/withdrawals/${id}/refund`, { reason: 'nonce reused by hand' }, undefined, admin);
     expect((await refund()).code).toBe(409);
     await chain.mine(2);
     await expectOk(refund());
@@ -359,21 +342,21 @@ describe('the hot-wallet sender', () => {
     const resend = await post(
       h,
       `/admin/wallet/withdrawals/${id}/resend`,
-      { operator: 'ops', reason: 'retry' },
+      { reason: 'retry' },
       undefined,
       admin,
     );
     expect(resend.code).toBe(409);
     // Its nonce is used and nothing of it can be mined any more: the operator, having looked, may refund it.
+    // The audit names the signed-in operator, not a name in the body.
+    const finance = await operatorSession(h.app, 'finance', h.clock);
+    const body = { operator: 'someone-else', reason: 'checked by hand' };
     await expectOk(
-      post(
-        h,
-        `/admin/wallet/withdrawals/${id}/refund`,
-        { operator: 'ops', reason: 'checked by hand' },
-        undefined,
-        admin,
-      ),
+      post(h, `/admin/wallet/withdrawals/${id}/refund`, body, undefined, await finance.withTotp()),
     );
+    expect(await service().operatorActions(1)).toMatchObject([
+      { operator: finance.email, action: 'withdrawal.refund', withdrawalId: id },
+    ]);
   });
 
   it('reconciliation finds two completed withdrawals that name one transaction', async () => {

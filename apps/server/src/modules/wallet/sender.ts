@@ -5,6 +5,7 @@
 import { Dec } from '@halyard/money';
 import { type Address, type Hex, parseTransaction, type TransactionReceipt } from 'viem';
 import type { Clock } from '../../clock.ts';
+import type { AuditActor } from '../../http/auth.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { Db, Executor } from '../../store/database.ts';
@@ -417,14 +418,14 @@ export class WithdrawalSender {
    * when one of its own transactions is mined (it settles by itself, or, when
    * its Transfer does not match, only a refund is left).
    */
-  async resend(id: number, operator: string, reason: string): Promise<void> {
+  async resend(id: number, by: AuditActor, reason: string): Promise<void> {
     const why = requireReason(reason);
     const row = await this.requireState(id, ['broadcast', 'flagged']);
     const chainId = row.chain_id as ChainId;
     if (await this.minedTxOf(row)) throw conflict('wallet.withdrawalNotResendable');
     const nonceFree = row.nonce !== null && Number(row.nonce) >= (await this.signer.minedNonce(chainId));
     const audit = (trx: Executor, signed: SignedTransfer, nonce: number) =>
-      this.audit(trx, operator, 'withdrawal.resend', id, { reason: why, nonce, txHash: signed.hash });
+      this.audit(trx, by, 'withdrawal.resend', id, { reason: why, nonce, txHash: signed.hash });
     const from = row.state;
     const signed = nonceFree
       ? await this.recordSameNonce(row, from, 'transfer', (trx, again) =>
@@ -459,14 +460,14 @@ export class WithdrawalSender {
    * hot wallet to itself at the same nonce, with higher fees. Whichever is
    * mined settles it: its transfer completes it, the cancel releases its funds.
    */
-  async cancel(id: number, operator: string, reason: string): Promise<void> {
+  async cancel(id: number, by: AuditActor, reason: string): Promise<void> {
     const why = requireReason(reason);
     const row = await this.requireState(id, ['broadcast']);
     const chainId = row.chain_id as ChainId;
     if (Number(row.nonce) < (await this.signer.minedNonce(chainId)))
       throw conflict('wallet.withdrawalNotResendable');
     const signed = await this.recordSameNonce(row, 'broadcast', 'cancel', (trx, cancel) =>
-      this.audit(trx, operator, 'withdrawal.cancel', id, { reason: why, txHash: cancel.hash }),
+      this.audit(trx, by, 'withdrawal.cancel', id, { reason: why, txHash: cancel.hash }),
     );
     if (!signed) throw conflict('wallet.withdrawalNotResendable');
     await this.signer
@@ -480,13 +481,13 @@ export class WithdrawalSender {
    * nonce was used, as deep as the coin's confirmations, by a transaction
    * that did not carry its transfer.
    */
-  async refund(id: number, operator: string, reason: string): Promise<void> {
+  async refund(id: number, by: AuditActor, reason: string): Promise<void> {
     const why = requireReason(reason);
     const row = await this.requireState(id, ['approved', 'broadcast', 'flagged']);
     if (row.state !== 'approved' && !(await this.cannotLandAnyMore(row)))
       throw conflict('wallet.withdrawalMayStillLand');
     const released = await this.release(row, row.state, why, (trx) =>
-      this.audit(trx, operator, 'withdrawal.refund', id, { reason: why, nonce: row.nonce }),
+      this.audit(trx, by, 'withdrawal.refund', id, { reason: why, nonce: row.nonce }),
     );
     if (!released) throw conflict('wallet.withdrawalNotResendable');
   }
@@ -510,10 +511,11 @@ export class WithdrawalSender {
     return row;
   }
 
-  private audit(trx: Executor, operator: string, action: string, withdrawalId: number, details: object) {
+  /** The wallet's own audit row has room for the operator's name only (the /admin trail keeps the id). */
+  private audit(trx: Executor, by: AuditActor, action: string, withdrawalId: number, details: object) {
     return sql.appendOperatorAction(trx, {
       at: this.options.clock.now(),
-      operator,
+      operator: by.name,
       action,
       withdrawalId,
       details,

@@ -3,7 +3,7 @@ import type { ApprovalView, WithdrawalApproveAnswer, WithdrawalReleasePayload } 
 import { checkDepositAccess, checkWithdrawAddress, checkWithdrawal, type RuleError } from '@halyard/rules';
 import { type Address, getAddress, isAddress } from 'viem';
 import type { Clock } from '../../clock.ts';
-import type { OperatorIdentity } from '../../http/auth.ts';
+import type { AuditActor, OperatorIdentity } from '../../http/auth.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { type Ledger, userAccount } from '../../ledger/index.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
@@ -545,7 +545,7 @@ export class WalletService {
   }
 
   /** Operator: refuses a withdrawal with a reason; the hold is released; audited. */
-  async rejectWithdrawal(id: number, operator: string, reason: string): Promise<void> {
+  async rejectWithdrawal(id: number, by: AuditActor, reason: string): Promise<void> {
     const why = reason.trim();
     if (!why) throw badRequest('identity.reasonRequired');
     await this.ledger.transaction(async (trx) => {
@@ -554,7 +554,7 @@ export class WalletService {
       await sql.moveWithdrawal(trx, id, 'review', {
         state: 'rejected',
         reason: why,
-        decided_by: operator,
+        decided_by: by.name,
         updated_at: now,
       });
       await this.ledger.execute(
@@ -571,7 +571,7 @@ export class WalletService {
       );
       await sql.appendOperatorAction(trx, {
         at: now,
-        operator,
+        operator: by.name,
         action: 'withdrawal.reject',
         withdrawalId: id,
         details: { reason: why },
@@ -611,18 +611,18 @@ export class WalletService {
   }
 
   /** Operator: signs a stuck or flagged withdrawal again (same nonce while unused, else a new one); audited. */
-  async resendWithdrawal(id: number, operator: string, reason: string): Promise<void> {
-    await this.requireSender().resend(id, operator, reason);
+  async resendWithdrawal(id: number, by: AuditActor, reason: string): Promise<void> {
+    await this.requireSender().resend(id, by, reason);
   }
 
   /** Operator: replaces a stuck withdrawal's transaction by a cancel at its nonce; audited. */
-  async cancelWithdrawal(id: number, operator: string, reason: string): Promise<void> {
-    await this.requireSender().cancel(id, operator, reason);
+  async cancelWithdrawal(id: number, by: AuditActor, reason: string): Promise<void> {
+    await this.requireSender().cancel(id, by, reason);
   }
 
   /** Operator: releases the funds of a withdrawal none of whose transactions can still be mined; audited. */
-  async refundWithdrawal(id: number, operator: string, reason: string): Promise<void> {
-    await this.requireSender().refund(id, operator, reason);
+  async refundWithdrawal(id: number, by: AuditActor, reason: string): Promise<void> {
+    await this.requireSender().refund(id, by, reason);
   }
 
   private requireSender(): WithdrawalSender {
