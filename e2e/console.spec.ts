@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, expect, type Page } from '@playwright/test';
 import { translate } from '@halyard/protocol';
+import { type Browser, expect, type Page } from '@playwright/test';
 import { generate } from 'otplib';
 import { freePort, waitUntilUp } from './global-setup.ts';
 import { ID_PHOTO, registerAndSignIn, test as shared, uniqueIdNumber } from './support.ts';
@@ -15,6 +15,7 @@ import { ID_PHOTO, registerAndSignIn, test as shared, uniqueIdNumber } from './s
  * sign-in); compliance approves a user's identity with the document open, and the view is in the audit
  * log; finance A approves a large withdrawal and is refused approving the four-eyes request alone,
  * finance B approves it; support replies to a ticket; the dashboard shows the ledger audit.
+ * Run after `npm run build -w @halyard/admin` (the server serves the built console at /admin/).
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -61,6 +62,9 @@ const test = shared.extend<object, { consoleServer: string }>({
       );
       try {
         await waitUntilUp(`${url}/home/versions`, server);
+        const served = await fetch(`${url}/admin/`, { headers: { accept: 'text/html' } });
+        if (!served.ok)
+          throw new Error('the console is not built: run `npm run build -w @halyard/admin` first');
         await use(url);
       } finally {
         if (server.exitCode === null) {
