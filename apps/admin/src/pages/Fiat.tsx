@@ -28,7 +28,7 @@ import { formatTime } from '../shared/format.ts';
 import { api } from '../shared/http.ts';
 import { LoadError, PageHeader } from '../shared/PageHeader.tsx';
 import { useGet, useRefresh } from '../shared/queries.ts';
-import { operatorName, useCan } from '../shared/session.ts';
+import { useCan } from '../shared/session.ts';
 
 /** An image of the appeal (payment screenshot, chat image), fetched only when asked: each view is audited. */
 function EvidenceImage({ name }: { name: string }) {
@@ -51,7 +51,7 @@ function Say({ appeal }: { appeal: FiatAppeal }) {
   const send = async ({ text }: { text: string }) => {
     setRefusal(null);
     try {
-      await api.post('/admin/fiat/chat', { id: appeal.id, operator: operatorName(), text: text.trim() });
+      await api.post('/admin/fiat/chat', { id: appeal.id, text: text.trim() });
       form.resetFields();
       await refresh('/admin/fiat/appeals');
     } catch (error) {
@@ -138,11 +138,7 @@ function Appeals() {
       money
       label={t(`fiat.${decision}`)}
       run={({ reason, totp }) =>
-        api.post(
-          '/admin/fiat/resolve',
-          { id: appeal.id, decision, operator: operatorName(), reason },
-          { totp },
-        )
+        api.post('/admin/fiat/resolve', { id: appeal.id, decision, reason }, { totp })
       }
       onDone={done}
     >
@@ -216,7 +212,6 @@ function Merchants() {
     try {
       await api.post('/admin/fiat/merchants/decide', {
         ...values,
-        operator: operatorName(),
         reason: values.reason.trim(),
       });
       message.success(t('fiat.decided', { user: values.userId }));

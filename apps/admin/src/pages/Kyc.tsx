@@ -8,7 +8,6 @@ import { formatTime } from '../shared/format.ts';
 import { api } from '../shared/http.ts';
 import { LoadError, PageHeader } from '../shared/PageHeader.tsx';
 import { useGet, useRefresh } from '../shared/queries.ts';
-import { operatorName } from '../shared/session.ts';
 
 const STATE_COLOURS: Record<KycState, string> = { review: 'orange', failed: 'red', succeeded: 'green' };
 
@@ -19,7 +18,7 @@ function Decision({ entry, onDone }: { entry: KycQueueEntry; onDone(): void }) {
       <ActionButton
         type="primary"
         label={t('kyc.approve')}
-        run={() => api.post(`/admin/identity/kyc/${entry.id}/approve`, { operator: operatorName() })}
+        run={() => api.post(`/admin/identity/kyc/${entry.id}/approve`)}
         onDone={onDone}
       >
         {t('kyc.approveConfirm', { name: entry.name, user: entry.userId })}
@@ -28,9 +27,7 @@ function Decision({ entry, onDone }: { entry: KycQueueEntry; onDone(): void }) {
         danger
         reason
         label={t('kyc.reject')}
-        run={({ reason }) =>
-          api.post(`/admin/identity/kyc/${entry.id}/reject`, { operator: operatorName(), reason })
-        }
+        run={({ reason }) => api.post(`/admin/identity/kyc/${entry.id}/reject`, { reason })}
         onDone={onDone}
       >
         {t('kyc.rejectHint')}

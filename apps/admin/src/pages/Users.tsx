@@ -34,7 +34,7 @@ import { formatTime } from '../shared/format.ts';
 import { api } from '../shared/http.ts';
 import { LoadError, PageHeader } from '../shared/PageHeader.tsx';
 import { useGet, useRefresh } from '../shared/queries.ts';
-import { operatorName, useCan } from '../shared/session.ts';
+import { useCan } from '../shared/session.ts';
 
 const PAGE_SIZE = 20;
 
@@ -297,9 +297,7 @@ function UserDetail() {
                 reason
                 size="middle"
                 label={t('users.unfreeze')}
-                run={({ reason }) =>
-                  api.post('/admin/identity/unfreeze', { userId, operator: operatorName(), reason })
-                }
+                run={({ reason }) => api.post('/admin/identity/unfreeze', { userId, reason })}
                 onDone={() => void refresh(`/admin/users/${userId}`)}
               />
             )}

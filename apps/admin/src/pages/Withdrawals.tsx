@@ -12,7 +12,7 @@ import { formatTime } from '../shared/format.ts';
 import { api } from '../shared/http.ts';
 import { LoadError, PageHeader } from '../shared/PageHeader.tsx';
 import { useGet, useRefresh } from '../shared/queries.ts';
-import { operatorName, useCan } from '../shared/session.ts';
+import { useCan } from '../shared/session.ts';
 
 const STEP_COLOURS: Record<WithdrawalState, string> = {
   review: 'orange',
@@ -32,15 +32,11 @@ function Actions({ row, onDone }: { row: WithdrawalQueueRow; onDone(): void }) {
   const money =
     (action: string) =>
     ({ reason, totp }: ActionInput) =>
-      api.post(
-        `/admin/wallet/withdrawals/${row.id}/${action}`,
-        { operator: operatorName(), reason },
-        { totp },
-      );
+      api.post(`/admin/wallet/withdrawals/${row.id}/${action}`, { reason }, { totp });
   const approve = async ({ totp }: ActionInput) => {
     const answer = await api.post<WithdrawalApproveAnswer>(
       `/admin/wallet/withdrawals/${row.id}/approve`,
-      { operator: operatorName() },
+      {},
       { totp },
     );
     if (answer.released) message.success(t('withdrawals.released', { id: row.id }));

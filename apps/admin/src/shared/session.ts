@@ -49,11 +49,3 @@ export function useCan(...permissions: Permission[]): boolean {
   const { operator } = useSession();
   return operator !== null && permissions.some((permission) => operator.permissions.includes(permission));
 }
-
-/**
- * The signed-in operator's e-mail. The older /admin routes name the acting operator in the body
- * (`operator`); the server records the session's operator, and this keeps those bodies valid.
- */
-export function operatorName(): string {
-  return state.operator?.email ?? '';
-}
