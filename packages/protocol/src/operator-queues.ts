@@ -29,9 +29,10 @@ export const WITHDRAWAL_STATES = [
 ] as const;
 export type WithdrawalState = (typeof WITHDRAWAL_STATES)[number];
 
-/** A row of GET /admin/wallet/withdrawals?state= (and of the user's own withdrawal records). */
+/** A row of GET /admin/wallet/withdrawals?state=: a withdrawal as its owner's records show it, and whose it is. */
 export interface WithdrawalQueueRow {
   id: number;
+  userId: number;
   coin: string;
   chain: number;
   blockname: string;

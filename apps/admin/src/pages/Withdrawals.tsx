@@ -114,9 +114,10 @@ export default function Withdrawals() {
         loading={rows.isFetching}
         dataSource={rows.data ?? []}
         pagination={{ pageSize: 20, hideOnSinglePage: true }}
-        scroll={{ x: 1420 }}
+        scroll={{ x: 1500 }}
         columns={[
           { title: t('common.id'), dataIndex: 'id', width: 70 },
+          { title: t('common.user'), dataIndex: 'userId', width: 80 },
           { title: t('common.coin'), dataIndex: 'coin', width: 80 },
           { title: t('common.chain'), dataIndex: 'blockname', width: 80 },
           { title: t('common.amount'), dataIndex: 'amount', align: 'right', width: 130 },

@@ -307,6 +307,10 @@ describe('withdrawals on chain', () => {
     expect((queue.data as unknown[]).length).toBe(2);
     const bigId = (big.data as { id: number }).id;
     const otherId = (other.data as { id: number }).id;
+    // The queue says whose each withdrawal is.
+    expect(queue.data).toContainEqual(
+      expect.objectContaining({ id: bigId, userId: user.id, step: 'review' }),
+    );
     expect((await post(h, `/admin/wallet/withdrawals/${bigId}/approve`, {})).code).toBe(403);
     await expectOk(post(h, `/admin/wallet/withdrawals/${bigId}/approve`, {}, undefined, admin));
     await expectOk(

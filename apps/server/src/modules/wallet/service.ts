@@ -1,5 +1,10 @@
 import { Dec } from '@halyard/money';
-import type { ApprovalView, WithdrawalApproveAnswer, WithdrawalReleasePayload } from '@halyard/protocol';
+import type {
+  ApprovalView,
+  WithdrawalApproveAnswer,
+  WithdrawalQueueRow,
+  WithdrawalReleasePayload,
+} from '@halyard/protocol';
 import { checkDepositAccess, checkWithdrawAddress, checkWithdrawal, type RuleError } from '@halyard/rules';
 import { type Address, getAddress, isAddress } from 'viem';
 import type { Clock } from '../../clock.ts';
@@ -489,8 +494,10 @@ export class WalletService {
     return rows.map(withdrawalView);
   }
 
-  async withdrawalsInState(state: WithdrawalState, limit: number): Promise<WithdrawalView[]> {
-    return (await sql.withdrawalsInState(this.db, state, limit)).map(withdrawalView);
+  /** The operators' queue of one step: each withdrawal with whose it is. */
+  async withdrawalsInState(state: WithdrawalState, limit: number): Promise<WithdrawalQueueRow[]> {
+    const rows = await sql.withdrawalsInState(this.db, state, limit);
+    return rows.map((row) => ({ ...withdrawalView(row), userId: Number(row.user_id) }));
   }
 
   /**
