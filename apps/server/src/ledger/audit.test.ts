@@ -1,13 +1,18 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock.ts';
-import { openStore, openTestStore, type Store } from '../store/connect.ts';
+import {
+  createTestSchema,
+  dropTestSchema,
+  openPostgres,
+  openStore,
+  openTestStore,
+  type Store,
+} from '../store/connect.ts';
 import { custodyWallet, systemAccount, userAccount } from './accounts.ts';
 import { auditLedger } from './audit.ts';
 import { createLedger, type Ledger } from './ledger.ts';
@@ -166,16 +171,14 @@ describe('audit command on a live ledger', () => {
       const store = await openStore({ databaseUrl: null, sqliteFile });
       return { store, env: { SQLITE_FILE: sqliteFile, DATABASE_URL: '' }, drop: async () => {} };
     }
-    // Named like openTestStore's schemas, so a run that dies leaves one its sweep removes.
-    const schema = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-    const store = await openStore({ databaseUrl: url, sqliteFile: '', schema });
+    // Created and dropped under the lock that keeps a drop apart from other tests' migrations.
+    const schema = await createTestSchema(url);
+    const store = openPostgres(url, schema);
     const searchPath = encodeURIComponent(`-c search_path=${schema}`);
     return {
       store,
       env: { DATABASE_URL: `${url}${url.includes('?') ? '&' : '?'}options=${searchPath}` },
-      drop: async () => {
-        await sql`drop schema ${sql.id(schema)} cascade`.execute(store.db);
-      },
+      drop: () => dropTestSchema(url, schema),
     };
   }
 
@@ -245,8 +248,8 @@ describe('audit command on a live ledger', () => {
       const seen = outputs.map((output) => Number(/(\d+) transfers/.exec(output)?.[1]));
       expect(seen[AUDIT_RUNS - 1]).toBeGreaterThan(seen[0]!);
     } finally {
-      await live.drop();
       await live.store.close();
+      await live.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }, 240_000);

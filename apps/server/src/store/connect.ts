@@ -85,7 +85,8 @@ function cachePreparedStatements(connection: SQLite.Database): void {
   }) as typeof connection.prepare;
 }
 
-function openPostgres(url: string, schema: string | undefined): Store {
+/** A PostgreSQL store inside `schema` as it is: no migration (tests open a schema createTestSchema made). */
+export function openPostgres(url: string, schema: string | undefined): Store {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
@@ -151,8 +152,12 @@ export async function openTestStore(): Promise<Store> {
   };
 }
 
-/** Named `t_<base-36 creation time>_<random>`, so a later run can tell a leftover by its age. */
-async function createTestSchema(url: string): Promise<string> {
+/**
+ * A migrated schema of its own for a test that cannot use openTestStore (it
+ * hands the schema to a child process). Named `t_<base-36 creation time>_<random>`,
+ * so a later run can tell a leftover by its age.
+ */
+export async function createTestSchema(url: string): Promise<string> {
   if (!staleTestSchemasSwept) {
     staleTestSchemasSwept = true;
     await withTestSchemaLock(url, 'exclusive', () => dropStaleTestSchemas(url));
@@ -189,4 +194,17 @@ async function dropStaleTestSchemas(url: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** Drops a schema createTestSchema made, apart from every migration's introspection (see withTestSchemaLock). */
+export async function dropTestSchema(url: string, schema: string): Promise<void> {
+  await withTestSchemaLock(url, 'exclusive', async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`drop schema if exists "${schema}" cascade`);
+    } finally {
+      await client.end();
+    }
+  });
 }
