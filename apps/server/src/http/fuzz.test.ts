@@ -382,7 +382,11 @@ async function send(operation: Operation, request: FuzzRequest, compare: boolean
     return;
   }
   if (!envelope) {
-    if (response.statusCode !== 200 || !operation.path.startsWith('/uploads/')) {
+    // Files are the only answers that are not envelopes: uploads, and exports sent as attachments (CSV).
+    const isFile =
+      operation.path.startsWith('/uploads/') ||
+      String(response.headers['content-disposition'] ?? '').startsWith('attachment');
+    if (response.statusCode !== 200 || !isFile) {
       failures.push(`not an envelope: ${response.statusCode} ${response.body.slice(0, 200)} ← ${where}`);
     }
     knownState = null;
