@@ -217,6 +217,29 @@ export interface FiatMerchantView {
   orders: FiatOrder[];
 }
 
+/** A merchant application or merchant as an operator lists it (GET /admin/fiat/merchants). */
+export interface FiatMerchantAdmin {
+  merchantId: number;
+  /** Null for the house merchant (demo), which no user owns. */
+  userId: number | null;
+  /** The user's e-mail or phone, always masked ('' for the house). */
+  contact: string;
+  /** The verified (KYC) name: only for operators holding pii.read (the read is audited), else null. */
+  kycName: string | null;
+  status: 'review' | 'approved' | 'rejected';
+  /** The security deposit an approval holds, and whether it is held now. */
+  deposit: { coin: string; amount: string; held: boolean };
+  appliedAt: number;
+  /** When an operator approved or rejected it (from the audit log); null while in review. */
+  decidedAt: number | null;
+}
+
+/** An ad as an operator lists it (GET /admin/fiat/ads): the merchant's view plus whose it is. */
+export interface FiatAdAdmin extends FiatAd {
+  merchantId: number;
+  merchantUserId: number | null;
+}
+
 /** One payment method of an ad with the merchant's payee details for it (in the merchant's verified name). */
 export interface FiatAdMethod {
   payType: FiatPayType;

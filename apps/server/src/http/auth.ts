@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { OperatorRole, Permission } from '@halyard/protocol';
+import { type OperatorRole, type Permission, roleAllows } from '@halyard/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { unauthorized } from './errors.ts';
 
@@ -84,6 +84,12 @@ export function currentUser(request: FastifyRequest): AuthUser {
 export function currentOperator(request: FastifyRequest): OperatorIdentity {
   if (!request.operator) throw new Error('currentOperator() on a route without an OperatorGuard');
   return request.operator;
+}
+
+/** Whether the operator of a guarded route also holds `permission` (the bootstrap token holds every one). */
+export function operatorMay(request: FastifyRequest, permission: Permission): boolean {
+  const { role } = currentOperator(request);
+  return role === 'bootstrap' || roleAllows(role, permission);
 }
 
 /**

@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FiatAd, FiatOffer, FiatOrder, FiatStanding } from '@halyard/protocol';
+import type {
+  FiatAd,
+  FiatAdAdmin,
+  FiatMerchantAdmin,
+  FiatOffer,
+  FiatOrder,
+  FiatStanding,
+} from '@halyard/protocol';
 import { translate } from '@halyard/protocol';
 import { fiatFloatingPrice } from '@halyard/rules';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -994,6 +1001,97 @@ describe('the order chat', () => {
       ),
     );
     expect((await say(user, { text: 'late' })).msg).toBe(en('fiat.wrongState'));
+  });
+});
+
+describe("the operators' merchant and ad lists (issue 18)", () => {
+  it('lists a pending application and a live ad, takes the ad offline (its hold released, audited), refuses other roles', async () => {
+    const compliance = await operatorSession(h.app, 'compliance', h.clock);
+    const support = await operatorSession(h.app, 'support', h.clock);
+    const applicant = await seller();
+    await expectOk(post(h, '/fiat/applyMerchant', {}, applicant.token));
+    // 7.3 is dearer than the house's 7.25: the ad takes no other test's order.
+    const { merchant, adId } = await merchantWithAd('1000', '7.3', '200');
+
+    const pending = (
+      await expectOk(get(h, '/admin/fiat/merchants?status=review', undefined, compliance.headers))
+    ).data as FiatMerchantAdmin[];
+    expect(pending.every((row) => row.status === 'review')).toBe(true);
+    expect(pending.find((row) => row.userId === applicant.id)).toMatchObject({
+      contact: expect.stringMatching(/^w\*\*\*@example\.com$/),
+      kycName: 'Li Si',
+      deposit: { coin: 'USDT', amount: '500', held: false },
+      appliedAt: h.clock.now(),
+      decidedAt: null,
+    });
+    const approved = (
+      await expectOk(get(h, '/admin/fiat/merchants?status=approved', undefined, compliance.headers))
+    ).data as FiatMerchantAdmin[];
+    expect(approved.find((row) => row.userId === merchant.id)).toMatchObject({
+      deposit: { held: true },
+      decidedAt: h.clock.now(),
+    });
+    // Without pii.read the verified name stays out (no role holds fiat.merchants without it).
+    const masked = await h.app.fiat.service.merchantsForOperator('review', false, 10);
+    expect(masked.every((row) => row.kycName === null)).toBe(true);
+    const views = await h.store.db
+      .selectFrom('operator_audit_log')
+      .select('operator')
+      .where('action', '=', 'fiat.merchants.view')
+      .execute();
+    expect(views.map((view) => view.operator)).toEqual([compliance.email, compliance.email]);
+
+    const merchantId = approved.find((row) => row.userId === merchant.id)?.merchantId;
+    const ads = (
+      await expectOk(
+        get(h, `/admin/fiat/ads?merchantId=${merchantId}&status=online`, undefined, compliance.headers),
+      )
+    ).data as FiatAdAdmin[];
+    expect(ads).toEqual([
+      expect.objectContaining({
+        id: adId,
+        merchantId,
+        merchantUserId: merchant.id,
+        side: 'buy',
+        price: '7.3',
+        priceType: 'fixed',
+        min: '100',
+        max: '100000',
+        available: '200',
+        methods: ['bank'],
+        payWindowMinutes: 20,
+        online: true,
+      }),
+    ]);
+
+    const offline = (reason: string, headers: Record<string, string>) =>
+      post(h, `/admin/fiat/ads/${adId}/offline`, { reason }, undefined, headers);
+    expect((await offline('  ', compliance.headers)).msg).toBe(en('identity.reasonRequired'));
+    for (const [url, body] of [
+      ['/admin/fiat/merchants', null],
+      ['/admin/fiat/ads', null],
+      [`/admin/fiat/ads/${adId}/offline`, { reason: 'Spam' }],
+    ] as const) {
+      const response = await h.app.http.inject({
+        method: body ? 'POST' : 'GET',
+        url,
+        headers: support.headers,
+        ...(body ? { payload: body } : {}),
+      });
+      expect(response.statusCode).toBe(403);
+    }
+    expect(await balanceOf(h, fiatWallet(merchant), 'USDT')).toEqual({ available: '300', locked: '700' });
+
+    await expectOk(offline('Misleading terms', compliance.headers));
+    expect(await balanceOf(h, fiatWallet(merchant), 'USDT')).toEqual({ available: '500', locked: '500' });
+    expect((await offline('Again', compliance.headers)).msg).toBe(en('fiat.wrongState'));
+    const after = (
+      await expectOk(get(h, `/admin/fiat/ads?merchantId=${merchantId}`, undefined, compliance.headers))
+    ).data as FiatAdAdmin[];
+    expect(after[0]).toMatchObject({ id: adId, online: false, available: '200' });
+    expect((await h.app.identity.service.auditLog(merchant.id, 1))[0]).toMatchObject({
+      action: 'fiat.ad.offline',
+    });
   });
 });
 

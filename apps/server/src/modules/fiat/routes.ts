@@ -1,7 +1,13 @@
 import type { FiatAdInput, FiatOrder, FiatPayee, FiatPayType } from '@halyard/protocol';
 import { FIAT_AD_TERMS_MAX_CHARS, FIAT_PAY_METHODS, FIAT_PAY_WINDOW_MINUTES } from '@halyard/rules';
 import type { FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
-import { auditActor, currentUser, OPERATOR_SECURITY, type OperatorGuard } from '../../http/auth.ts';
+import {
+  auditActor,
+  currentUser,
+  OPERATOR_SECURITY,
+  type OperatorGuard,
+  operatorMay,
+} from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
 import { notFound } from '../../http/errors.ts';
 import { CLIENT_OID_BODY } from '../../http/idempotency.ts';
@@ -517,6 +523,92 @@ export function registerFiatRoutes(
     async (request) => {
       const { userId, approve, reason } = request.body;
       await service.decideMerchant({ userId, approve, reason }, auditActor(request));
+      return ok(null);
+    },
+  );
+
+  http.get<{ Querystring: { status?: 'review' | 'approved' | 'rejected'; limit: number } }>(
+    '/admin/fiat/merchants',
+    {
+      preHandler: options.operatorGuard('fiat.merchants'),
+      schema: {
+        summary:
+          'Merchant applications and merchants, newest first: masked contact, status, deposit, applied and decided times; the verified name only with pii.read (audited)',
+        tags: ['operator'],
+        security: ADMIN,
+        querystring: {
+          type: 'object',
+          properties: {
+            status: { type: 'string', enum: ['review', 'approved', 'rejected'] },
+            limit: { type: 'integer', minimum: 1, maximum: 500, default: 200 },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const withName = operatorMay(request, 'pii.read');
+      const merchants = await service.merchantsForOperator(
+        request.query.status,
+        withName,
+        request.query.limit,
+      );
+      if (withName && merchants.length > 0) {
+        await auditView(request, {
+          action: 'fiat.merchants.view',
+          details: { merchants: merchants.map((merchant) => merchant.merchantId) },
+        });
+      }
+      return ok(merchants);
+    },
+  );
+
+  http.get<{ Querystring: { merchantId?: number; status?: 'online' | 'offline'; limit: number } }>(
+    '/admin/fiat/ads',
+    {
+      preHandler: options.operatorGuard('fiat.merchants'),
+      schema: {
+        summary: "Merchants' ads, newest first, of one merchant or all, online or offline or both",
+        tags: ['operator'],
+        security: ADMIN,
+        querystring: {
+          type: 'object',
+          properties: {
+            merchantId: id,
+            status: { type: 'string', enum: ['online', 'offline'] },
+            limit: { type: 'integer', minimum: 1, maximum: 500, default: 200 },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const { merchantId, status, limit } = request.query;
+      return ok(
+        await service.adsForOperator(
+          { merchantId, online: status === undefined ? undefined : status === 'online' },
+          limit,
+        ),
+      );
+    },
+  );
+
+  http.post<{ Params: { id: number }; Body: { reason: string } }>(
+    '/admin/fiat/ads/:id/offline',
+    {
+      preHandler: options.operatorGuard('fiat.merchants'),
+      schema: {
+        summary:
+          "Takes a merchant's ad offline (a sell ad's held coin goes back to the merchant; open orders keep going); the reason is written to the audit log",
+        tags: ['operator'],
+        security: ADMIN,
+        params: { type: 'object', required: ['id'], properties: { id } },
+        body: { type: 'object', required: ['reason'], properties: { reason: text(500) } },
+      },
+    },
+    async (request) => {
+      await service.takeAdOffline(
+        { id: request.params.id, reason: request.body.reason },
+        auditActor(request),
+      );
       return ok(null);
     },
   );

@@ -16,12 +16,14 @@
 import { Dec } from '@halyard/money';
 import type {
   FiatAd,
+  FiatAdAdmin,
   FiatAdInput,
   FiatAppeal,
   FiatAppealKind,
   FiatBan,
   FiatChatMessage,
   FiatCoin,
+  FiatMerchantAdmin,
   FiatMerchantView,
   FiatOffer,
   FiatOrder,
@@ -65,6 +67,7 @@ import {
   userAccount,
 } from '../../ledger/index.ts';
 import type { Db, Executor, Trx } from '../../store/database.ts';
+import { maskAnyPhone, maskEmail } from '../backoffice/masking.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { formatUtc, type StoredImage } from '../identity/service.ts';
 import {
@@ -939,6 +942,82 @@ export class FiatService {
     });
   }
 
+  /**
+   * The operators' list of applications and merchants, newest first: contact
+   * always masked, the verified name only when `withName` (the caller audits
+   * that read).
+   */
+  async merchantsForOperator(
+    state: MerchantRow['state'] | undefined,
+    withName: boolean,
+    limit: number,
+  ): Promise<FiatMerchantAdmin[]> {
+    const { db, identity } = this.options;
+    const rows = await sql.merchants(db, state, limit);
+    const userIds = rows.flatMap((row) => (row.user_id === null ? [] : [Number(row.user_id)]));
+    const decided = await sql.decidedAt(db, userIds);
+    return Promise.all(
+      rows.map(async (row): Promise<FiatMerchantAdmin> => {
+        const userId = row.user_id === null ? null : Number(row.user_id);
+        return {
+          merchantId: Number(row.id),
+          userId,
+          contact: userId === null ? '' : maskedContact(await identity.getUser(userId)),
+          kycName: withName ? row.name : null,
+          status: row.state,
+          deposit: { ...MERCHANT_DEPOSIT, held: row.deposit_hold !== null },
+          appliedAt: Number(row.created_at),
+          decidedAt: userId === null ? null : (decided.get(userId) ?? null),
+        };
+      }),
+    );
+  }
+
+  /** The operators' list of ads, newest first, of one merchant or all, online or offline or both. */
+  async adsForOperator(
+    filter: { merchantId?: number; online?: boolean },
+    limit: number,
+  ): Promise<FiatAdAdmin[]> {
+    const { db } = this.options;
+    const rows = await sql.ads(db, filter, limit);
+    const owners = new Map<number, number | null>();
+    for (const merchantId of new Set(rows.map((row) => Number(row.merchant_id)))) {
+      const merchant = await this.requireMerchant(merchantId);
+      owners.set(merchantId, merchant.user_id === null ? null : Number(merchant.user_id));
+    }
+    return rows.map((row) => ({
+      ...adView(row),
+      merchantId: Number(row.merchant_id),
+      merchantUserId: owners.get(Number(row.merchant_id)) ?? null,
+    }));
+  }
+
+  /**
+   * An operator takes an ad offline: the same path as the merchant's own
+   * "away" (a sell ad's hold on its coin is voided), with the reason written
+   * to the audit log in the same transaction. Open orders keep going.
+   */
+  async takeAdOffline(input: { id: number; reason: string }, by: AuditActor): Promise<void> {
+    const reason = input.reason.trim();
+    if (!reason) throw badRequest('identity.reasonRequired');
+    const { ledger, clock } = this.options;
+    await ledger.transaction(async (trx) => {
+      const ad = await sql.ad(trx, input.id);
+      if (!ad) throw notFound('fiat.adNotFound');
+      if (Number(ad.online) !== 1) throw badRequest('fiat.wrongState');
+      const merchant = await this.requireMerchant(Number(ad.merchant_id), trx);
+      await this.setAdAmount(trx, ad, merchant, Dec.parse(ad.available), false);
+      await sql.appendAudit(trx, {
+        at: clock.now(),
+        operator: by.name,
+        operator_id: by.id,
+        action: 'fiat.ad.offline',
+        user_id: merchant.user_id === null ? null : Number(merchant.user_id),
+        details: JSON.stringify({ adId: Number(ad.id), merchantId: Number(merchant.id), reason }),
+      });
+    });
+  }
+
   /** An approved merchant publishes an ad: limits, amount and payee details in its own verified name. */
   async publishAd(userId: number, input: FiatAdInput): Promise<FiatMerchantView> {
     const { db, clock, ledger } = this.options;
@@ -1020,24 +1099,7 @@ export class FiatService {
       state: merchant.state,
       name: merchant.name,
       deposit: { ...MERCHANT_DEPOSIT },
-      ads: ads.map(
-        (ad): FiatAd => ({
-          id: Number(ad.id),
-          side: ad.side,
-          coin: ad.coin,
-          fiat: ad.fiat,
-          price: Dec.parse(ad.price).toString(),
-          priceType: ad.price_type,
-          premium: ad.premium === null ? null : Dec.parse(ad.premium).toString(),
-          min: Dec.parse(ad.min_amount).toString(),
-          max: Dec.parse(ad.max_amount).toString(),
-          available: Dec.parse(ad.available).toString(),
-          methods: parseMethods(ad.methods).map((method) => method.payType),
-          payWindowMinutes: Number(ad.window_ms) / MINUTE_MS,
-          terms: ad.terms,
-          online: Number(ad.online) === 1,
-        }),
-      ),
+      ads: ads.map(adView),
       orders: await this.views(orders, userId),
     };
   }
@@ -1241,6 +1303,31 @@ export class FiatService {
     if (!merchant) throw new Error(`fiat: merchant ${id} missing`);
     return merchant;
   }
+}
+
+/** A user's e-mail, else phone, masked: enough to tell applicants apart, not to reach them. */
+function maskedContact(user: { email: string | null; phone: string | null }): string {
+  if (user.email) return maskEmail(user.email);
+  return user.phone ? maskAnyPhone(user.phone) : '';
+}
+
+function adView(ad: AdRow): FiatAd {
+  return {
+    id: Number(ad.id),
+    side: ad.side,
+    coin: ad.coin,
+    fiat: ad.fiat,
+    price: Dec.parse(ad.price).toString(),
+    priceType: ad.price_type,
+    premium: ad.premium === null ? null : Dec.parse(ad.premium).toString(),
+    min: Dec.parse(ad.min_amount).toString(),
+    max: Dec.parse(ad.max_amount).toString(),
+    available: Dec.parse(ad.available).toString(),
+    methods: parseMethods(ad.methods).map((method) => method.payType),
+    payWindowMinutes: Number(ad.window_ms) / MINUTE_MS,
+    terms: ad.terms,
+    online: Number(ad.online) === 1,
+  };
 }
 
 /** The stored name of an upload url (`/uploads/<name>`), or null. */

@@ -185,6 +185,33 @@ export const fiatStore = {
       .execute();
   },
 
+  /** Merchants and applications, newest first, in one state or all. */
+  merchants(db: Executor, state: MerchantRow['state'] | undefined, limit: number): Promise<MerchantRow[]> {
+    let query = db.selectFrom('fiat_merchants').selectAll();
+    if (state) query = query.where('state', '=', state);
+    return query.orderBy('id', 'desc').limit(limit).execute();
+  },
+
+  /** When each of these merchants was approved or rejected: the audit entry decideMerchant wrote. */
+  async decidedAt(db: Executor, userIds: readonly number[]): Promise<Map<number, number>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('operator_audit_log')
+      .select(['user_id', 'at'])
+      .where('action', 'in', ['fiat.merchant.approve', 'fiat.merchant.reject'])
+      .where('user_id', 'in', userIds)
+      .execute();
+    return new Map(rows.map((row) => [Number(row.user_id), Number(row.at)]));
+  },
+
+  /** Ads, newest first, of one merchant or all, online or offline or both. */
+  ads(db: Executor, filter: { merchantId?: number; online?: boolean }, limit: number): Promise<AdRow[]> {
+    let query = db.selectFrom('fiat_ads').selectAll();
+    if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
+    if (filter.online !== undefined) query = query.where('online', '=', filter.online ? 1 : 0);
+    return query.orderBy('id', 'desc').limit(limit).execute();
+  },
+
   async decideMerchant(
     db: Executor,
     id: number,
@@ -429,7 +456,8 @@ export const fiatStore = {
       operator: string;
       operator_id: number | null;
       action: string;
-      user_id: number;
+      /** Null when the subject is no user's (the house merchant). */
+      user_id: number | null;
       details: string;
     },
   ): Promise<void> {
