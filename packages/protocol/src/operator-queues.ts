@@ -29,7 +29,18 @@ export const WITHDRAWAL_STATES = [
 ] as const;
 export type WithdrawalState = (typeof WITHDRAWAL_STATES)[number];
 
-/** A row of GET /admin/wallet/withdrawals?state=: a withdrawal as its owner's records show it, and whose it is. */
+/** An operator's hold on a withdrawal in review: it cannot be approved until released (issue 18). */
+export interface WithdrawalHold {
+  reason: string;
+  /** The operator who put the hold on. */
+  by: string;
+  at: number;
+}
+
+/**
+ * A row of GET /admin/wallet/withdrawals?state=: a withdrawal as its owner's
+ * records show it, whose it is, and an operator's hold on it (null when none).
+ */
 export interface WithdrawalQueueRow {
   id: number;
   userId: number;
@@ -44,4 +55,5 @@ export interface WithdrawalQueueRow {
   txHash: string | null;
   reason: string | null;
   time: number;
+  hold: WithdrawalHold | null;
 }

@@ -16,6 +16,9 @@ export const wallet: Catalogue = {
     'wallet.withdrawSubmitted': 'Withdrawal submitted',
     'wallet.withdrawalNotFound': 'This withdrawal does not exist',
     'wallet.withdrawalNotInReview': 'This withdrawal is no longer waiting for approval',
+    'wallet.withdrawalHeld': 'This withdrawal is on hold ({reason}); release the hold before approving it',
+    'wallet.withdrawalAlreadyHeld': 'This withdrawal is already on hold',
+    'wallet.withdrawalNotHeld': 'This withdrawal is not on hold',
     'wallet.withdrawalNotResendable':
       'This withdrawal cannot be re-sent, cancelled or refunded in its current state',
     'wallet.withdrawalMayStillLand':
@@ -55,6 +58,9 @@ export const wallet: Catalogue = {
     'wallet.withdrawSubmitted': '提现已提交',
     'wallet.withdrawalNotFound': '该提现记录不存在',
     'wallet.withdrawalNotInReview': '该提现已不在待审核状态',
+    'wallet.withdrawalHeld': '该提现已被暂扣（{reason}），请先解除暂扣再批准',
+    'wallet.withdrawalAlreadyHeld': '该提现已被暂扣',
+    'wallet.withdrawalNotHeld': '该提现未被暂扣',
     'wallet.withdrawalNotResendable': '该提现当前状态无法重新发送、取消或退款',
     'wallet.withdrawalMayStillLand': '该提现的交易仍可能被打包；请先取消并等待取消交易确认',
     'wallet.faucetShort': '演示水龙头仅剩 {available} {coin}',
@@ -92,6 +98,9 @@ export const wallet: Catalogue = {
     'wallet.withdrawSubmitted': '提現已提交',
     'wallet.withdrawalNotFound': '該提現記錄不存在',
     'wallet.withdrawalNotInReview': '該提現已不在待審核狀態',
+    'wallet.withdrawalHeld': '該提現已被暫扣（{reason}），請先解除暫扣再核准',
+    'wallet.withdrawalAlreadyHeld': '該提現已被暫扣',
+    'wallet.withdrawalNotHeld': '該提現未被暫扣',
     'wallet.withdrawalNotResendable': '該提現目前狀態無法重新發送、取消或退款',
     'wallet.withdrawalMayStillLand': '該提現的交易仍可能被打包；請先取消並等待取消交易確認',
     'wallet.faucetShort': '演示水龍頭僅剩 {available} {coin}',
@@ -130,6 +139,9 @@ export const wallet: Catalogue = {
     'wallet.withdrawSubmitted': '出金を申請しました',
     'wallet.withdrawalNotFound': 'この出金は存在しません',
     'wallet.withdrawalNotInReview': 'この出金はすでに承認待ちではありません',
+    'wallet.withdrawalHeld': 'この出金は保留中です（{reason}）。承認する前に保留を解除してください',
+    'wallet.withdrawalAlreadyHeld': 'この出金はすでに保留中です',
+    'wallet.withdrawalNotHeld': 'この出金は保留されていません',
     'wallet.withdrawalNotResendable': 'この出金は現在の状態では再送信・キャンセル・返金できません',
     'wallet.withdrawalMayStillLand':
       'この出金のトランザクションはまだ取り込まれる可能性があります。キャンセルし、その確認を待ってください',
@@ -168,6 +180,9 @@ export const wallet: Catalogue = {
     'wallet.withdrawSubmitted': '출금이 신청되었습니다',
     'wallet.withdrawalNotFound': '존재하지 않는 출금입니다',
     'wallet.withdrawalNotInReview': '이 출금은 더 이상 승인 대기 중이 아닙니다',
+    'wallet.withdrawalHeld': '이 출금은 보류 중입니다({reason}). 승인하기 전에 보류를 해제하세요',
+    'wallet.withdrawalAlreadyHeld': '이 출금은 이미 보류 중입니다',
+    'wallet.withdrawalNotHeld': '이 출금은 보류 중이 아닙니다',
     'wallet.withdrawalNotResendable': '이 출금은 현재 상태에서 재전송, 취소 또는 환불할 수 없습니다',
     'wallet.withdrawalMayStillLand':
       '이 출금의 트랜잭션이 아직 채굴될 수 있습니다. 취소한 뒤 취소가 확인될 때까지 기다려 주세요',
@@ -206,6 +221,9 @@ export const wallet: Catalogue = {
     'wallet.withdrawSubmitted': 'Çekim talebi gönderildi',
     'wallet.withdrawalNotFound': 'Bu çekim mevcut değil',
     'wallet.withdrawalNotInReview': 'Bu çekim artık onay beklemiyor',
+    'wallet.withdrawalHeld': 'Bu çekim beklemeye alındı ({reason}); onaylamadan önce bekletmeyi kaldırın',
+    'wallet.withdrawalAlreadyHeld': 'Bu çekim zaten beklemede',
+    'wallet.withdrawalNotHeld': 'Bu çekim beklemede değil',
     'wallet.withdrawalNotResendable':
       'Bu çekim mevcut durumunda yeniden gönderilemez, iptal edilemez veya iade edilemez',
     'wallet.withdrawalMayStillLand':
@@ -245,6 +263,9 @@ export const wallet: Catalogue = {
     'wallet.withdrawSubmitted': 'Đã gửi yêu cầu rút',
     'wallet.withdrawalNotFound': 'Lệnh rút này không tồn tại',
     'wallet.withdrawalNotInReview': 'Lệnh rút này không còn chờ duyệt',
+    'wallet.withdrawalHeld': 'Lệnh rút này đang bị tạm giữ ({reason}); hãy gỡ tạm giữ trước khi duyệt',
+    'wallet.withdrawalAlreadyHeld': 'Lệnh rút này đã bị tạm giữ',
+    'wallet.withdrawalNotHeld': 'Lệnh rút này không bị tạm giữ',
     'wallet.withdrawalNotResendable':
       'Không thể gửi lại, hủy hoặc hoàn tiền lệnh rút này ở trạng thái hiện tại',
     'wallet.withdrawalMayStillLand':
@@ -284,6 +305,10 @@ export const wallet: Catalogue = {
     'wallet.withdrawSubmitted': 'Penarikan diajukan',
     'wallet.withdrawalNotFound': 'Penarikan ini tidak ada',
     'wallet.withdrawalNotInReview': 'Penarikan ini tidak lagi menunggu persetujuan',
+    'wallet.withdrawalHeld':
+      'Penarikan ini sedang ditahan ({reason}); lepaskan penahanan sebelum menyetujuinya',
+    'wallet.withdrawalAlreadyHeld': 'Penarikan ini sudah ditahan',
+    'wallet.withdrawalNotHeld': 'Penarikan ini tidak sedang ditahan',
     'wallet.withdrawalNotResendable':
       'Penarikan ini tidak dapat dikirim ulang, dibatalkan, atau dikembalikan dalam statusnya saat ini',
     'wallet.withdrawalMayStillLand':
@@ -323,6 +348,10 @@ export const wallet: Catalogue = {
     'wallet.withdrawSubmitted': 'Заявка на вывод отправлена',
     'wallet.withdrawalNotFound': 'Такого вывода нет',
     'wallet.withdrawalNotInReview': 'Этот вывод больше не ожидает одобрения',
+    'wallet.withdrawalHeld':
+      'Этот вывод приостановлен ({reason}); снимите приостановку, прежде чем одобрять его',
+    'wallet.withdrawalAlreadyHeld': 'Этот вывод уже приостановлен',
+    'wallet.withdrawalNotHeld': 'Этот вывод не приостановлен',
     'wallet.withdrawalNotResendable':
       'Этот вывод нельзя отправить повторно, отменить или вернуть в текущем состоянии',
     'wallet.withdrawalMayStillLand':

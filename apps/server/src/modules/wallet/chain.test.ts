@@ -358,6 +358,104 @@ describe('withdrawals on chain', () => {
     ]);
   });
 
+  describe('an operator hold (issue 18)', () => {
+    async function heldSetup() {
+      const user = await verifiedUser(h);
+      await fund(h, user.id, { USDT: '50000' });
+      const destination = privateKeyToAddress(generatePrivateKey());
+      const answer = await expectOk(withdraw(user, destination, '20000'));
+      const id = (answer.data as { id: number }).id;
+      const finance = await operatorSession(h.app, 'finance', h.clock);
+      const act = async (action: string, body: object = {}) =>
+        post(h, `/admin/wallet/withdrawals/${id}/${action}`, body, undefined, {
+          ...(await finance.withTotp()),
+          lang: 'en',
+        });
+      await expectOk(act('hold', { reason: 'Source of funds unclear' }));
+      return { user, destination, id, finance, act };
+    }
+
+    async function queueRow(id: number) {
+      const finance = await operatorSession(h.app, 'auditor', h.clock);
+      const queue = await expectOk(
+        get(h, '/admin/wallet/withdrawals?state=review', undefined, finance.headers),
+      );
+      return (queue.data as { id: number; hold: unknown }[]).find((row) => row.id === id);
+    }
+
+    it('keeps it in review with its funds held, refuses approval until released, then approves', async () => {
+      const { user, destination, id, finance, act } = await heldSetup();
+      expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '29999', locked: '20001' });
+      expect(await queueRow(id)).toMatchObject({
+        step: 'review',
+        hold: { reason: 'Source of funds unclear', by: finance.email, at: h.clock.now() },
+      });
+      // Its owner sees it waiting, and nothing of the hold.
+      const [record] = (await expectOk(get(h, '/account/withdrawRecord', user.token))).data as object[];
+      expect(record).toMatchObject({ state: 'waiting', step: 'review', reason: null });
+      expect(record).not.toHaveProperty('hold');
+
+      const refused = await act('approve');
+      expect(refused).toMatchObject({
+        code: 409,
+        msg: 'This withdrawal is on hold (Source of funds unclear); release the hold before approving it',
+      });
+      expect((await act('hold', { reason: 'again' })).code).toBe(409);
+      expect((await act('release-hold', { reason: ' ' })).code).toBe(400);
+      expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '29999', locked: '20001' });
+
+      await expectOk(act('release-hold', { reason: 'Documents received' }));
+      expect(await queueRow(id)).toMatchObject({ hold: null });
+      expect((await act('release-hold', { reason: 'again' })).code).toBe(409);
+      await expectOk(act('approve'));
+      await settleWithdrawals(h, chain);
+      expect((await chain.tokenBalance('USDT', destination)).toString()).toBe('20000');
+      expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '29999', locked: '0' });
+      expect(await h.app.wallet.service.operatorActions(3)).toMatchObject([
+        { operator: finance.email, action: 'withdrawal.approve', withdrawalId: id },
+        {
+          operator: finance.email,
+          action: 'withdrawal.releaseHold',
+          withdrawalId: id,
+          details: { reason: 'Documents received' },
+        },
+        {
+          operator: finance.email,
+          action: 'withdrawal.hold',
+          withdrawalId: id,
+          details: { reason: 'Source of funds unclear' },
+        },
+      ]);
+    });
+
+    it('can still be rejected: the held funds go back to the user', async () => {
+      const { user, id, finance, act } = await heldSetup();
+      await expectOk(act('reject', { reason: 'Unusual pattern' }));
+      expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '50000', locked: '0' });
+      const [record] = (await expectOk(get(h, '/account/withdrawRecord', user.token))).data as object[];
+      expect(record).toMatchObject({ state: 'rejected', reason: 'Unusual pattern' });
+      expect((await act('release-hold', { reason: 'late' })).code).toBe(409);
+      expect(await h.app.wallet.service.operatorActions(1)).toMatchObject([
+        { operator: finance.email, action: 'withdrawal.reject', withdrawalId: id },
+      ]);
+    });
+
+    it('is refused to a role without withdrawals.review, and changes nothing', async () => {
+      const { id } = await heldSetup();
+      const support = await operatorSession(h.app, 'support', h.clock);
+      const headers = await support.withTotp();
+      const answer = await post(
+        h,
+        `/admin/wallet/withdrawals/${id}/release-hold`,
+        { reason: 'x' },
+        undefined,
+        headers,
+      );
+      expect(answer.code).toBe(403);
+      expect(await queueRow(id)).toMatchObject({ hold: { reason: 'Source of funds unclear' } });
+    });
+  });
+
   it('a send the chain refuses is rejected and the hold released', async () => {
     const user = await verifiedUser(h);
     const hal = chain.coin('HAL');

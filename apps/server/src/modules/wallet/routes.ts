@@ -498,6 +498,18 @@ function registerOperatorRoutes(http: FastifyInstance, { wallet, operatorGuard }
     },
   );
 
+  const holds = [
+    [
+      'hold',
+      'Hold a withdrawal under review with a reason: it stays in review with its funds held, cannot be approved until released, and can still be rejected',
+      (id: number, by: AuditActor, why: string) => wallet.holdWithdrawal(id, by, why),
+    ],
+    [
+      'release-hold',
+      'Release the hold on a withdrawal under review with a reason: it may be approved again',
+      (id: number, by: AuditActor, why: string) => wallet.releaseWithdrawalHold(id, by, why),
+    ],
+  ] as const;
   const stuck = [
     [
       'resend',
@@ -515,11 +527,15 @@ function registerOperatorRoutes(http: FastifyInstance, { wallet, operatorGuard }
       (id: number, by: AuditActor, why: string) => wallet.refundWithdrawal(id, by, why),
     ],
   ] as const;
-  for (const [action, summary, act] of stuck) {
+  const actions = [
+    ...holds.map((entry) => [...entry, review] as const),
+    ...stuck.map((entry) => [...entry, recover] as const),
+  ];
+  for (const [action, summary, act, guard] of actions) {
     http.post<{ Params: { id: number }; Body: { reason: string } }>(
       `/admin/wallet/withdrawals/:id/${action}`,
       {
-        ...recover,
+        ...guard,
         schema: {
           summary,
           tags: ['operator'],

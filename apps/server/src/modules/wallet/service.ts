@@ -2,6 +2,7 @@ import { Dec } from '@halyard/money';
 import type {
   ApprovalView,
   WithdrawalApproveAnswer,
+  WithdrawalHold,
   WithdrawalQueueRow,
   WithdrawalReleasePayload,
 } from '@halyard/protocol';
@@ -158,6 +159,12 @@ function withdrawalView(row: WithdrawalRow): WithdrawalView {
     reason: row.reason,
     time: Number(row.created_at),
   };
+}
+
+/** An operator's hold on a withdrawal in review, for the operators' queue only (its owner sees it waiting). */
+function holdOf(row: WithdrawalRow): WithdrawalHold | null {
+  if (row.state !== 'review' || row.held_at === null) return null;
+  return { reason: row.held_reason ?? '', by: row.held_by ?? '', at: Number(row.held_at) };
 }
 
 function addressView(row: WithdrawAddressRow): WithdrawAddressView {
@@ -497,7 +504,7 @@ export class WalletService {
   /** The operators' queue of one step: each withdrawal with whose it is. */
   async withdrawalsInState(state: WithdrawalState, limit: number): Promise<WithdrawalQueueRow[]> {
     const rows = await sql.withdrawalsInState(this.db, state, limit);
-    return rows.map((row) => ({ ...withdrawalView(row), userId: Number(row.user_id) }));
+    return rows.map((row) => ({ ...withdrawalView(row), userId: Number(row.user_id), hold: holdOf(row) }));
   }
 
   /**
@@ -508,7 +515,7 @@ export class WalletService {
    * the signer at once. Audited either way.
    */
   async approveWithdrawal(id: number, operator: OperatorIdentity): Promise<WithdrawalApproveAnswer> {
-    const row = await this.requireInReview(this.db, id);
+    const row = await this.requireApprovable(this.db, id);
     const usdt = this.usdtValue(row.coin, Dec.parse(row.amount));
     if (usdt === null || usdt.gt(this.options.config.fourEyesAboveUsdt)) {
       const release = {
@@ -531,9 +538,15 @@ export class WalletService {
    * entry; the caller calls `sendSoon` once it committed.
    */
   async releaseApproved(trx: Trx, id: number, operator: string, details: object): Promise<void> {
-    await this.requireInReview(trx, id);
+    await this.requireApprovable(trx, id);
     const now = this.clock.now();
-    await sql.moveWithdrawal(trx, id, 'review', { state: 'approved', decided_by: operator, updated_at: now });
+    const moved = await sql.moveWithdrawal(trx, id, 'review', {
+      state: 'approved',
+      decided_by: operator,
+      updated_at: now,
+    });
+    // Held or decided by someone else since it was read: say which.
+    if (!moved) await this.requireApprovable(trx, id);
     await sql.appendOperatorAction(trx, {
       at: now,
       operator,
@@ -586,6 +599,43 @@ export class WalletService {
     });
   }
 
+  /**
+   * Operator: holds a withdrawal in review with a reason (issue 18). It stays
+   * in review with its funds held by the ledger (the user still sees it
+   * waiting), cannot be approved until the hold is released, and can still be
+   * rejected; audited.
+   */
+  async holdWithdrawal(id: number, by: AuditActor, reason: string): Promise<void> {
+    await this.changeHold(id, by, reason, 'hold');
+  }
+
+  /** Operator: releases a hold with a reason, so the withdrawal may be approved again; audited. */
+  async releaseWithdrawalHold(id: number, by: AuditActor, reason: string): Promise<void> {
+    await this.changeHold(id, by, reason, 'release');
+  }
+
+  private async changeHold(id: number, by: AuditActor, reason: string, change: 'hold' | 'release') {
+    const why = reason.trim();
+    if (!why) throw badRequest('identity.reasonRequired');
+    const holding = change === 'hold';
+    await this.ledger.transaction(async (trx) => {
+      const row = await this.requireInReview(trx, id);
+      if ((row.held_at !== null) === holding) {
+        throw conflict(holding ? 'wallet.withdrawalAlreadyHeld' : 'wallet.withdrawalNotHeld');
+      }
+      const now = this.clock.now();
+      const hold = holding ? { reason: why, by: by.name, at: now } : null;
+      if (!(await sql.setWithdrawalHold(trx, id, hold, now))) throw conflict('wallet.withdrawalNotInReview');
+      await sql.appendOperatorAction(trx, {
+        at: now,
+        operator: by.name,
+        action: holding ? 'withdrawal.hold' : 'withdrawal.releaseHold',
+        withdrawalId: id,
+        details: { reason: why },
+      });
+    });
+  }
+
   async operatorActions(limit: number) {
     const rows = await sql.operatorActions(this.db, limit);
     return rows.map((row) => ({
@@ -602,6 +652,13 @@ export class WalletService {
     const row = await sql.withdrawal(db, id);
     if (!row) throw notFound('wallet.withdrawalNotFound');
     if (row.state !== 'review') throw conflict('wallet.withdrawalNotInReview');
+    return row;
+  }
+
+  /** In review and not held by an operator. */
+  private async requireApprovable(db: Executor, id: number) {
+    const row = await this.requireInReview(db, id);
+    if (row.held_at !== null) throw conflict('wallet.withdrawalHeld', { reason: row.held_reason ?? '' });
     return row;
   }
 

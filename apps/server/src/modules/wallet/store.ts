@@ -110,6 +110,10 @@ export interface WalletWithdrawalsTable {
   /** The hot wallet's nonce it holds once signed (wallet_hot_nonces), and that wallet's address. */
   nonce: number | null;
   hot_address: string | null;
+  /** An operator's hold on it while in review: why, by whom, since when (all null when not held). */
+  held_reason: string | null;
+  held_by: string | null;
+  held_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -453,7 +457,19 @@ export const walletStore = {
 
   async insertWithdrawal(
     db: Executor,
-    row: Omit<WithdrawalRow, 'id' | 'reason' | 'tx_hash' | 'raw_tx' | 'decided_by' | 'nonce' | 'hot_address'>,
+    row: Omit<
+      WithdrawalRow,
+      | 'id'
+      | 'reason'
+      | 'tx_hash'
+      | 'raw_tx'
+      | 'decided_by'
+      | 'nonce'
+      | 'hot_address'
+      | 'held_reason'
+      | 'held_by'
+      | 'held_at'
+    >,
   ): Promise<WithdrawalRow> {
     return db
       .insertInto('wallet_withdrawals')
@@ -465,6 +481,9 @@ export const walletStore = {
         decided_by: null,
         nonce: null,
         hot_address: null,
+        held_reason: null,
+        held_by: null,
+        held_at: null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -486,11 +505,39 @@ export const walletStore = {
       >
     >,
   ): Promise<boolean> {
-    const result = await db
+    let update = db
       .updateTable('wallet_withdrawals')
       .set(patch)
       .where('id', '=', id)
-      .where('state', '=', from)
+      .where('state', '=', from);
+    // A withdrawal an operator holds is never approved, even by an approval read before the hold.
+    if (patch.state === 'approved') update = update.where('held_at', 'is', null);
+    const result = await update.executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
+  /**
+   * Puts a hold on a withdrawal in review, or lifts it (`hold` null). Only
+   * from the expected side (held or not) and only while in review: false
+   * when someone else moved it first.
+   */
+  async setWithdrawalHold(
+    db: Executor,
+    id: number,
+    hold: { reason: string; by: string; at: number } | null,
+    updatedAt: number,
+  ): Promise<boolean> {
+    const result = await db
+      .updateTable('wallet_withdrawals')
+      .set({
+        held_reason: hold?.reason ?? null,
+        held_by: hold?.by ?? null,
+        held_at: hold?.at ?? null,
+        updated_at: updatedAt,
+      })
+      .where('id', '=', id)
+      .where('state', '=', 'review')
+      .where('held_at', hold ? 'is' : 'is not', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   },

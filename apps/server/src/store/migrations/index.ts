@@ -33,6 +33,7 @@ import { referralMigration } from './031_referral.ts';
 import { referralPayoutsMigration } from './032_referral_payouts.ts';
 import { referralCommissionsOneIndexMigration } from './033_referral_commissions_one_index.ts';
 import { futuresFeeHalMigration } from './034_futures_fee_hal.ts';
+import { withdrawalHoldsMigration } from './035_withdrawal_holds.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -73,4 +74,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '032_referral_payouts': referralPayoutsMigration,
   '033_referral_commissions_one_index': referralCommissionsOneIndexMigration,
   '034_futures_fee_hal': futuresFeeHalMigration,
+  '035_withdrawal_holds': withdrawalHoldsMigration,
 };
