@@ -1,9 +1,6 @@
-import type { FiatAppeal } from '@halyard/protocol';
+import type { FiatAdAdmin, FiatAppeal, FiatMerchantAdmin } from '@halyard/protocol';
 import {
-  Alert,
-  App,
   Button,
-  Card,
   Col,
   Descriptions,
   Form,
@@ -194,69 +191,239 @@ function Appeals() {
   );
 }
 
-interface MerchantDecision {
-  userId: number;
-  approve: boolean;
-  reason: string;
-}
+type MerchantStatus = FiatMerchantAdmin['status'];
+const MERCHANT_COLOURS: Record<MerchantStatus, string> = {
+  review: 'gold',
+  approved: 'green',
+  rejected: 'default',
+};
 
-function Merchants() {
+/** Approve or reject one application through the existing decide route; the reason goes to the audit log. */
+function Decide({ merchant, approve }: { merchant: FiatMerchantAdmin; approve: boolean }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const [form] = Form.useForm<MerchantDecision>();
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const decide = async (values: MerchantDecision) => {
-    setBusy(true);
-    setRefusal(null);
-    try {
-      await api.post('/admin/fiat/merchants/decide', {
-        ...values,
-        reason: values.reason.trim(),
-      });
-      message.success(t('fiat.decided', { user: values.userId }));
-      form.resetFields();
-    } catch (error) {
-      setRefusal(errorText(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const refresh = useRefresh();
+  const userId = merchant.userId;
+  if (userId === null) return null;
   return (
-    <Card title={t('fiat.merchantDecision')} style={{ maxWidth: 640 }}>
-      <Typography.Paragraph type="secondary">{t('fiat.merchantHint')}</Typography.Paragraph>
-      {refusal && <Alert type="error" showIcon title={refusal} style={{ marginBottom: 16 }} />}
-      <Form form={form} layout="vertical" onFinish={decide} initialValues={{ approve: true }}>
-        <Form.Item name="userId" label={t('common.userId')} rules={[{ required: true }]}>
-          <InputNumber min={1} precision={0} style={{ width: 200 }} />
-        </Form.Item>
-        <Form.Item name="approve" label={t('fiat.decision')}>
-          <Radio.Group
-            options={[
-              { value: true, label: t('fiat.approveMerchant') },
-              { value: false, label: t('fiat.rejectMerchant') },
-            ]}
-          />
-        </Form.Item>
-        <Form.Item name="reason" label={t('common.reason')} rules={[{ required: true, whitespace: true }]}>
-          <Input.TextArea rows={2} maxLength={500} showCount />
-        </Form.Item>
-        <Button type="primary" htmlType="submit" loading={busy}>
-          {t('common.confirm')}
-        </Button>
-      </Form>
-    </Card>
+    <ActionButton
+      type={approve ? 'primary' : 'default'}
+      danger={!approve}
+      reason
+      label={t(approve ? 'fiat.approveMerchant' : 'fiat.rejectMerchant')}
+      run={({ reason }) => api.post('/admin/fiat/merchants/decide', { userId, approve, reason })}
+      onDone={() => void refresh('/admin/fiat/merchants', '/admin/fiat/ads')}
+    >
+      <Typography.Paragraph>
+        {approve
+          ? t('fiat.approveHint', { user: userId, ...merchant.deposit })
+          : t('fiat.rejectHint', { user: userId })}
+      </Typography.Paragraph>
+    </ActionButton>
   );
 }
 
-/** Fiat (OTC): appeals ruled release or refund on the chat's evidence, and merchant applications. */
+/** Applications (in review first) and merchants, each decided with a button on its row. */
+function Merchants() {
+  const { t } = useTranslation();
+  const [status, setStatus] = useState<MerchantStatus | 'all'>('review');
+  const merchants = useGet<FiatMerchantAdmin[]>('/admin/fiat/merchants', status === 'all' ? {} : { status });
+  return (
+    <>
+      <Typography.Paragraph type="secondary">{t('fiat.merchantHint')}</Typography.Paragraph>
+      <Radio.Group
+        optionType="button"
+        value={status}
+        onChange={(event) => setStatus(event.target.value as MerchantStatus | 'all')}
+        options={[
+          ...(['review', 'approved', 'rejected'] as const).map((value) => ({
+            value,
+            label: t(`fiat.status.${value}`),
+          })),
+          { value: 'all', label: t('fiat.status.all') },
+        ]}
+        style={{ marginBottom: 16 }}
+      />
+      <LoadError error={merchants.error} />
+      <Table<FiatMerchantAdmin>
+        rowKey="merchantId"
+        loading={merchants.isFetching}
+        dataSource={merchants.data ?? []}
+        pagination={{ pageSize: 20, hideOnSinglePage: true }}
+        columns={[
+          { title: t('fiat.merchant'), dataIndex: 'merchantId', width: 90 },
+          {
+            title: t('common.userId'),
+            dataIndex: 'userId',
+            width: 90,
+            render: (id: number | null) => id ?? t('fiat.house'),
+          },
+          { title: t('fiat.contact'), dataIndex: 'contact' },
+          {
+            title: t('fiat.kycName'),
+            dataIndex: 'kycName',
+            render: (name: string | null) =>
+              name ?? <Typography.Text type="secondary">{t('fiat.kycNameHidden')}</Typography.Text>,
+          },
+          {
+            title: t('common.status'),
+            dataIndex: 'status',
+            render: (value: MerchantStatus) => (
+              <Tag color={MERCHANT_COLOURS[value]}>{t(`fiat.status.${value}`)}</Tag>
+            ),
+          },
+          {
+            title: t('fiat.deposit'),
+            dataIndex: 'deposit',
+            align: 'right',
+            render: (deposit: FiatMerchantAdmin['deposit']) => (
+              <Space>
+                {`${deposit.amount} ${deposit.coin}`}
+                {deposit.held && <Tag color="blue">{t('fiat.depositHeld')}</Tag>}
+              </Space>
+            ),
+          },
+          { title: t('fiat.appliedAt'), dataIndex: 'appliedAt', render: (at: number) => formatTime(at) },
+          {
+            title: t('fiat.decidedAt'),
+            dataIndex: 'decidedAt',
+            render: (at: number | null) => (at === null ? '—' : formatTime(at)),
+          },
+          {
+            title: t('common.actions'),
+            width: 180,
+            render: (_, merchant) =>
+              merchant.status === 'review' && (
+                <Space>
+                  <Decide merchant={merchant} approve />
+                  <Decide merchant={merchant} approve={false} />
+                </Space>
+              ),
+          },
+        ]}
+      />
+    </>
+  );
+}
+
+/** Every merchant's ads, filtered by merchant and status; an online ad can be taken offline (audited). */
+function Ads() {
+  const { t } = useTranslation();
+  const refresh = useRefresh();
+  const [status, setStatus] = useState<'online' | 'offline' | 'all'>('online');
+  const [merchantId, setMerchantId] = useState<number | null>(null);
+  /** The price now, and a floating ad's premium over the index. */
+  const price = (ad: FiatAdAdmin) =>
+    ad.priceType === 'floating'
+      ? `${ad.price} ${ad.fiat} · ${t('fiat.floating', { premium: ad.premium ?? '0' })}`
+      : `${ad.price} ${ad.fiat}`;
+  const ads = useGet<FiatAdAdmin[]>('/admin/fiat/ads', {
+    ...(status === 'all' ? {} : { status }),
+    ...(merchantId === null ? {} : { merchantId }),
+  });
+  return (
+    <>
+      <Space style={{ marginBottom: 16 }}>
+        <Radio.Group
+          optionType="button"
+          value={status}
+          onChange={(event) => setStatus(event.target.value as 'online' | 'offline' | 'all')}
+          options={[
+            { value: 'online', label: t('fiat.online') },
+            { value: 'offline', label: t('fiat.offline') },
+            { value: 'all', label: t('fiat.status.all') },
+          ]}
+        />
+        <InputNumber
+          min={1}
+          precision={0}
+          placeholder={t('fiat.merchant')}
+          value={merchantId}
+          onChange={(value) => setMerchantId(value)}
+          style={{ width: 160 }}
+        />
+      </Space>
+      <LoadError error={ads.error} />
+      <Table<FiatAdAdmin>
+        rowKey="id"
+        loading={ads.isFetching}
+        dataSource={ads.data ?? []}
+        pagination={{ pageSize: 20, hideOnSinglePage: true }}
+        columns={[
+          { title: t('common.id'), dataIndex: 'id', width: 70 },
+          {
+            title: t('fiat.merchant'),
+            dataIndex: 'merchantId',
+            render: (id: number, ad) =>
+              `${id} · ${ad.merchantUserId === null ? t('fiat.house') : `${t('common.user')} ${ad.merchantUserId}`}`,
+          },
+          { title: t('fiat.side'), dataIndex: 'side', render: (side: string) => t(`fiat.side.${side}`) },
+          { title: t('common.coin'), dataIndex: 'coin', render: (coin: string, ad) => `${coin}/${ad.fiat}` },
+          { title: t('fiat.price'), dataIndex: 'price', align: 'right', render: (_, ad) => price(ad) },
+          {
+            title: t('fiat.limits'),
+            dataIndex: 'min',
+            align: 'right',
+            render: (min: string, ad) => `${min} – ${ad.max} ${ad.fiat}`,
+          },
+          {
+            title: t('fiat.available'),
+            dataIndex: 'available',
+            align: 'right',
+            render: (available: string, ad) => `${available} ${ad.coin}`,
+          },
+          {
+            title: t('fiat.methods'),
+            dataIndex: 'methods',
+            render: (methods: FiatAdAdmin['methods']) =>
+              methods.map((method) => <Tag key={method}>{t(`fiat.payType.${method}`)}</Tag>),
+          },
+          {
+            title: t('fiat.window'),
+            dataIndex: 'payWindowMinutes',
+            render: (minutes: number) => t('fiat.minutes', { minutes }),
+          },
+          {
+            title: t('common.status'),
+            dataIndex: 'online',
+            render: (online: boolean) => (
+              <Tag color={online ? 'green' : 'default'}>{t(online ? 'fiat.online' : 'fiat.offline')}</Tag>
+            ),
+          },
+          {
+            title: t('common.actions'),
+            width: 130,
+            render: (_, ad) =>
+              ad.online && (
+                <ActionButton
+                  danger
+                  reason
+                  label={t('fiat.takeOffline')}
+                  run={({ reason }) => api.post(`/admin/fiat/ads/${ad.id}/offline`, { reason })}
+                  onDone={() => void refresh('/admin/fiat/ads')}
+                >
+                  <Typography.Paragraph>{t('fiat.takeOfflineHint', { id: ad.id })}</Typography.Paragraph>
+                </ActionButton>
+              ),
+          },
+        ]}
+      />
+    </>
+  );
+}
+
+/** Fiat (OTC): appeals ruled release or refund on the chat's evidence, merchant applications, and ads. */
 export default function Fiat() {
   const { t } = useTranslation();
   const canAppeals = useCan('fiat.appeals');
   const canMerchants = useCan('fiat.merchants');
   const tabs = [
     ...(canAppeals ? [{ key: 'appeals', label: t('fiat.appeals'), children: <Appeals /> }] : []),
-    ...(canMerchants ? [{ key: 'merchants', label: t('fiat.merchants'), children: <Merchants /> }] : []),
+    ...(canMerchants
+      ? [
+          { key: 'merchants', label: t('fiat.merchants'), children: <Merchants /> },
+          { key: 'ads', label: t('fiat.ads'), children: <Ads /> },
+        ]
+      : []),
   ];
   return (
     <>
