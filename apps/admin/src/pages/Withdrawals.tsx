@@ -45,11 +45,28 @@ function Actions({ row, onDone }: { row: WithdrawalQueueRow; onDone(): void }) {
   if (row.step === 'review') {
     return (
       <Space>
-        <ActionButton type="primary" money label={t('withdrawals.approve')} run={approve} onDone={onDone}>
-          <Typography.Paragraph>
-            {t('withdrawals.approveHint', { amount: row.amount, coin: row.coin })}
-          </Typography.Paragraph>
-        </ActionButton>
+        {row.hold ? (
+          <ActionButton
+            reason
+            money
+            label={t('withdrawals.releaseHold')}
+            run={money('release-hold')}
+            onDone={onDone}
+          >
+            <Typography.Paragraph type="secondary">{t('withdrawals.releaseHoldHint')}</Typography.Paragraph>
+          </ActionButton>
+        ) : (
+          <>
+            <ActionButton type="primary" money label={t('withdrawals.approve')} run={approve} onDone={onDone}>
+              <Typography.Paragraph>
+                {t('withdrawals.approveHint', { amount: row.amount, coin: row.coin })}
+              </Typography.Paragraph>
+            </ActionButton>
+            <ActionButton reason money label={t('withdrawals.hold')} run={money('hold')} onDone={onDone}>
+              <Typography.Paragraph type="secondary">{t('withdrawals.holdHint')}</Typography.Paragraph>
+            </ActionButton>
+          </>
+        )}
         <ActionButton
           danger
           reason
@@ -85,7 +102,7 @@ function Actions({ row, onDone }: { row: WithdrawalQueueRow; onDone(): void }) {
 
 /**
  * Withdrawals by step: those above the threshold wait for approval (a large one for a second,
- * different operator), stuck or flagged ones are sent again, cancelled or refunded. Every action
+ * different operator) and may be held with a reason until released, stuck or flagged ones are sent again, cancelled or refunded. Every action
  * asks for a fresh TOTP code.
  */
 export default function Withdrawals() {
@@ -114,7 +131,7 @@ export default function Withdrawals() {
         loading={rows.isFetching}
         dataSource={rows.data ?? []}
         pagination={{ pageSize: 20, hideOnSinglePage: true }}
-        scroll={{ x: 1500 }}
+        scroll={{ x: 1560 }}
         columns={[
           { title: t('common.id'), dataIndex: 'id', width: 70 },
           { title: t('common.user'), dataIndex: 'userId', width: 80 },
@@ -133,8 +150,11 @@ export default function Withdrawals() {
             title: t('common.status'),
             dataIndex: 'step',
             width: 110,
-            render: (value: WithdrawalState) => (
-              <Tag color={STEP_COLOURS[value]}>{t(`withdrawals.step.${value}`)}</Tag>
+            render: (value: WithdrawalState, row: WithdrawalQueueRow) => (
+              <Space size={0}>
+                <Tag color={STEP_COLOURS[value]}>{t(`withdrawals.step.${value}`)}</Tag>
+                {row.hold && <Tag color="volcano">{t('withdrawals.held')}</Tag>}
+              </Space>
             ),
           },
           { title: t('common.time'), dataIndex: 'time', width: 170, render: formatTime },
@@ -142,14 +162,22 @@ export default function Withdrawals() {
             title: t('common.reason'),
             dataIndex: 'reason',
             ellipsis: true,
-            render: (reason: string | null) => reason ?? '—',
+            // A hold says why, by whom and since when; the user sees none of it.
+            render: (reason: string | null, row: WithdrawalQueueRow) =>
+              row.hold
+                ? t('withdrawals.heldBy', {
+                    reason: row.hold.reason,
+                    by: row.hold.by,
+                    time: formatTime(row.hold.at),
+                  })
+                : (reason ?? '—'),
           },
           ...(canReview
             ? [
                 {
                   title: t('common.actions'),
                   key: 'actions',
-                  width: 240,
+                  width: 300,
                   render: (_: unknown, row: WithdrawalQueueRow) => <Actions row={row} onDone={done} />,
                 },
               ]
