@@ -258,6 +258,27 @@ describe('large withdrawals need a second operator', () => {
     expect(failed.data).toMatchObject({ status: 'failed', error: { key: 'wallet.withdrawalNotInReview' } });
     expect(await balanceOf(h, spot(user), 'USDT')).toMatchObject({ available: '25001', locked: '0' });
   });
+
+  it('a release whose withdrawal was held meanwhile fails, and the funds stay held in review', async () => {
+    const user = await verifiedUser(h);
+    await fund(h, user.id, { USDT: '25001' });
+    const id = await withdrawal(user, '25000');
+    const { approval } = ok(await approveWithdrawal(financeA, id)).data as WithdrawalApproveAnswer;
+    ok(
+      await asOperator(
+        h,
+        financeB,
+        'POST',
+        `/admin/wallet/withdrawals/${id}/hold`,
+        { reason: 'source of funds' },
+        { fresh: true },
+      ),
+    );
+    const failed = ok(await approve(financeB, approval!.id));
+    expect(failed.data).toMatchObject({ status: 'failed', error: { key: 'wallet.withdrawalHeld' } });
+    expect(await state(id)).toBe('review');
+    expect(await balanceOf(h, spot(user), 'USDT')).toMatchObject({ available: '0', locked: '25001' });
+  });
 });
 
 describe('markets', () => {
