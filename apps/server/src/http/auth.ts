@@ -86,10 +86,14 @@ export function currentOperator(request: FastifyRequest): OperatorIdentity {
   return request.operator;
 }
 
-/** Whether the operator of a guarded route also holds `permission` (the bootstrap token holds every one). */
+/** Whether an operator holds `permission`: the bootstrap token holds every one, an account what its role allows. */
+export function operatorHolds(operator: OperatorIdentity, permission: Permission): boolean {
+  return operator.role === 'bootstrap' || roleAllows(operator.role, permission);
+}
+
+/** Whether the operator of a guarded route also holds `permission`. */
 export function operatorMay(request: FastifyRequest, permission: Permission): boolean {
-  const { role } = currentOperator(request);
-  return role === 'bootstrap' || roleAllows(role, permission);
+  return operatorHolds(currentOperator(request), permission);
 }
 
 /**

@@ -40,7 +40,6 @@ export {
   type ApprovalOutcome,
   ApprovalService,
   type ExecutionContext,
-  operatorMay,
 } from './service.ts';
 export { WITHDRAWAL_RELEASE, withdrawalFourEyes } from './withdrawals.ts';
 

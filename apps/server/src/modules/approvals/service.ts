@@ -1,12 +1,6 @@
-import {
-  type ApprovalStatus,
-  type ApprovalView,
-  type MessageParams,
-  type Permission,
-  roleAllows,
-} from '@halyard/protocol';
+import type { ApprovalStatus, ApprovalView, MessageParams, Permission } from '@halyard/protocol';
 import type { Clock } from '../../clock.ts';
-import type { OperatorIdentity } from '../../http/auth.ts';
+import { type OperatorIdentity, operatorHolds } from '../../http/auth.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { Db, Executor, Trx } from '../../store/database.ts';
@@ -247,13 +241,8 @@ export class ApprovalService {
   }
 }
 
-/** The bootstrap token holds every permission while no administrator exists. */
-export function operatorMay(operator: OperatorIdentity, permission: Permission): boolean {
-  return operator.role === 'bootstrap' || roleAllows(operator.role, permission);
-}
-
 function requirePermission(operator: OperatorIdentity, permission: Permission): void {
-  if (!operatorMay(operator, permission)) throw forbidden('common.forbidden');
+  if (!operatorHolds(operator, permission)) throw forbidden('common.forbidden');
 }
 
 function requireSecondOperator(row: ApprovalRow, operator: OperatorIdentity): void {

@@ -1,6 +1,5 @@
-import { roleAllows } from '@halyard/protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { currentOperator, OPERATOR_SECURITY, type OperatorGuard } from '../../http/auth.ts';
+import type { FastifyInstance } from 'fastify';
+import { OPERATOR_SECURITY, type OperatorGuard, operatorMay } from '../../http/auth.ts';
 import { idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import type { IdentityService } from '../identity/index.ts';
@@ -24,12 +23,6 @@ const base = { tags: ['operator'], security: OPERATOR_SECURITY };
 const page = { type: 'integer', minimum: 1, maximum: 10_000, default: 1 } as const;
 const limit = { type: 'integer', minimum: 1, maximum: 100, default: 20 } as const;
 const userParams = { type: 'object', required: ['userId'], properties: { userId: idField } } as const;
-
-/** The bootstrap token holds every permission; an operator, what the role allows. */
-function mayReadPii(request: FastifyRequest): boolean {
-  const { role } = currentOperator(request);
-  return role === 'bootstrap' || roleAllows(role, 'pii.read');
-}
 
 export function registerBackofficeRoutes(http: FastifyInstance, options: BackofficeRoutesOptions): void {
   registerDashboardRoutes(http, options);
@@ -85,7 +78,7 @@ function registerUserRoutes(http: FastifyInstance, { guard, users, identity }: B
     },
     async (request) => {
       const { q, page: pageNumber, limit: pageSize } = request.query;
-      const found = await users.search(q, pageNumber, pageSize, mayReadPii(request));
+      const found = await users.search(q, pageNumber, pageSize, operatorMay(request, 'pii.read'));
       if (found.unmasked && found.items.length > 0) {
         await auditView(request, {
           action: 'users.search.view',
@@ -109,7 +102,7 @@ function registerUserRoutes(http: FastifyInstance, { guard, users, identity }: B
     },
     async (request) => {
       const { userId } = request.params;
-      const detail = await users.detail(userId, mayReadPii(request));
+      const detail = await users.detail(userId, operatorMay(request, 'pii.read'));
       if (detail.unmasked) {
         await auditView(request, {
           action: 'user.profile.view',
