@@ -1,12 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { translate } from '@halyard/protocol';
 import { type Browser, expect, type Page } from '@playwright/test';
 import { generate } from 'otplib';
-import { freePort, waitUntilUp } from './global-setup.ts';
+import { startOwnServer } from './servers/own-server.ts';
 import { ID_PHOTO, registerAndSignIn, test as shared, uniqueIdNumber } from './support.ts';
 
 /**
@@ -18,7 +13,6 @@ import { ID_PHOTO, registerAndSignIn, test as shared, uniqueIdNumber } from './s
  * Run after `npm run build -w @halyard/admin` (the server serves the built console at /admin/).
  */
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ADMIN_TOKEN = 'console-e2e-admin-token';
 const PASSWORD = 'console-e2e-password';
 const FUND_PASSWORD = '135790';
@@ -37,41 +31,15 @@ const test = shared.extend<object, { consoleServer: string }>({
   consoleServer: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
     async ({}, use) => {
-      const port = await freePort();
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'halyard-e2e-console-'));
-      const url = `http://localhost:${port}`;
-      const server: ChildProcess = spawn(
-        process.execPath,
-        ['--import', 'tsx', 'e2e/servers/console-server.ts'],
-        {
-          cwd: ROOT,
-          env: {
-            ...process.env,
-            PORT: String(port),
-            HALYARD_DATA_DIR: dataDir,
-            HALYARD_DEMO: 'true',
-            PUBLIC_URL: url,
-            ADMIN_TOKEN,
-            // No local chain (the shared server runs one): an approved withdrawal waits for the signer.
-            WALLET_LOCAL_CHAIN: 'false',
-            LOG_LEVEL: 'warn',
-            TRUSTED_PROXIES: '127.0.0.1,::1',
-          },
-          stdio: ['ignore', 'inherit', 'inherit'],
-        },
-      );
+      // No local chain: an approved withdrawal waits for the signer.
+      const server = await startOwnServer('console-server.ts', { ADMIN_TOKEN });
       try {
-        await waitUntilUp(`${url}/home/versions`, server);
-        const served = await fetch(`${url}/admin/`, { headers: { accept: 'text/html' } });
+        const served = await fetch(`${server.url}/admin/`, { headers: { accept: 'text/html' } });
         if (!served.ok)
           throw new Error('the console is not built: run `npm run build -w @halyard/admin` first');
-        await use(url);
+        await use(server.url);
       } finally {
-        if (server.exitCode === null) {
-          server.kill('SIGTERM');
-          await new Promise((resolve) => server.once('exit', resolve));
-        }
-        rmSync(dataDir, { recursive: true, force: true });
+        await server.stop();
       }
     },
     { scope: 'worker' },

@@ -1,13 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, type Page } from '@playwright/test';
-import { freePort, waitUntilUp } from './global-setup.ts';
+import { startOwnServer } from './servers/own-server.ts';
 import { completeDepositSteps, dismissTips, registerAndSignIn, test as shared, shot } from './support.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** One jump of the server's clock: past the demo ad's 20-minute window, and past a 15-minute ban. */
 const JUMP_MS = 21 * 60_000;
 
@@ -26,38 +20,13 @@ const test = shared.extend<object, { clockServer: ClockServer }>({
   clockServer: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
     async ({}, use) => {
-      const port = await freePort();
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'halyard-e2e-clock-'));
-      const url = `http://localhost:${port}`;
-      const server: ChildProcess = spawn(
-        process.execPath,
-        ['--import', 'tsx', 'e2e/servers/adjustable-clock-server.ts'],
-        {
-          cwd: ROOT,
-          env: {
-            ...process.env,
-            PORT: String(port),
-            HALYARD_DATA_DIR: dataDir,
-            HALYARD_DEMO: 'true',
-            PUBLIC_URL: url,
-            // No local chain: the shared test server runs one on its fixed port.
-            WALLET_LOCAL_CHAIN: 'false',
-            LOG_LEVEL: 'warn',
-            TRUSTED_PROXIES: '127.0.0.1,::1',
-            E2E_CLOCK_STEP_MS: String(JUMP_MS),
-          },
-          stdio: ['ignore', 'inherit', 'inherit'],
-        },
-      );
+      const server = await startOwnServer('adjustable-clock-server.ts', {
+        E2E_CLOCK_STEP_MS: String(JUMP_MS),
+      });
       try {
-        await waitUntilUp(`${url}/home/versions`, server);
-        await use({ url, jump: () => server.kill('SIGUSR2') });
+        await use({ url: server.url, jump: () => server.process.kill('SIGUSR2') });
       } finally {
-        if (server.exitCode === null) {
-          server.kill('SIGTERM');
-          await new Promise((resolve) => server.once('exit', resolve));
-        }
-        rmSync(dataDir, { recursive: true, force: true });
+        await server.stop();
       }
     },
     { scope: 'worker' },
