@@ -1,3 +1,8 @@
+// Over 500 lines on purpose: the engine is the futures module's only writer,
+// and its stages (check, hold, match, settle with fees and
+// referral commissions, liquidate, fund) share the in-memory books, positions
+// and the one group transaction; split, each part would reach into the others'
+// state. The pure rules live in packages/rules (futures.ts), risk.ts, liquidation.ts and funding.ts.
 import { type BookEvent, type DepthSnapshot, OrderBook, type TradeEvent } from '@halyard/matching';
 import { Dec } from '@halyard/money';
 import {

@@ -1,3 +1,6 @@
+// Over 500 lines because it is the one face of the futures module: the
+// wire shapes of spec §3 (entrust, position, totals) and every use-case the
+// routes call, each a few lines around a command to FuturesEngine or a read.
 import { Dec } from '@halyard/money';
 import {
   type FuturesContractSettings,
