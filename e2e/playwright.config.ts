@@ -9,8 +9,10 @@ export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
   globalSetup: './global-setup.ts',
+  // Two files at a time: each spec signs up its own users, so they share the
+  // server without sharing state; the tests inside one file run in order.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: 'list',
