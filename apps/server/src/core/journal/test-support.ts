@@ -1,0 +1,39 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach } from 'vitest';
+
+/** A fresh temporary directory per call, removed after the test. */
+export function useTempDirs(): () => Promise<string> {
+  const made: string[] = [];
+  afterEach(async () => {
+    await Promise.all(made.splice(0).map((dir) => fs.rm(dir, { recursive: true, force: true })));
+  });
+  return async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'halyard-journal-'));
+    made.push(dir);
+    return dir;
+  };
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export function text(value: string): Uint8Array {
+  return encoder.encode(value);
+}
+
+export function asText(payload: Uint8Array): string {
+  return decoder.decode(payload);
+}
+
+export async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of source) items.push(item);
+  return items;
+}
+
+/** The segment file names in dir, oldest first. */
+export async function segmentFiles(dir: string): Promise<string[]> {
+  return (await fs.readdir(dir)).filter((name) => name.endsWith('.seg')).sort();
+}
