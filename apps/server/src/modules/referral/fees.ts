@@ -26,6 +26,14 @@ const LEVEL_TWO_RATE = Dec.parse(REFERRAL_LEVEL_TWO_RATE);
 /** The coin index prices are quoted in: a fee in it is worth itself. */
 const QUOTE_COIN = 'USDT';
 
+/** A user's tier for one UTC day, its rate (also as stored) and the average it came from. */
+interface TierEntry {
+  tier: 1 | 2 | 3;
+  rate: Dec;
+  rateText: string;
+  average: Dec;
+}
+
 /** A user as the commission path sees them. */
 export interface ReferralProfile {
   userId: number;
@@ -69,7 +77,7 @@ export interface ReferralSettingsState {
  */
 export class ReferralFees {
   private readonly profiles = new Map<number, ReferralProfile>();
-  private readonly tiers = new Map<string, { tier: 1 | 2 | 3; rate: Dec; average: Dec }>();
+  private readonly tiers = new Map<string, TierEntry>();
   settings: ReferralSettingsState = {
     halDiscount: Dec.parse(REFERRAL_HAL_DISCOUNT_DEFAULT),
     marketMakers: new Set(),
@@ -161,19 +169,17 @@ export class ReferralFees {
     }
   }
 
+  /** The tier of `at`'s day if it is cached, without waiting (the per-fee path: no copy, no await). */
+  cachedTier(userId: number, at: number): TierEntry | undefined {
+    return this.tiers.get(`${userId}:${Math.floor(at / DAY_MS) * DAY_MS}`);
+  }
+
   /**
    * The tier of a user for the UTC day of `at`: fixed from the time-weighted
    * average of their HAL holdings over the 24 h before that day's midnight,
    * computed once from the ledger's transfers and kept (a snapshot per user
    * per day), so HAL moved in during the day changes nothing today.
    */
-  /** The tier of `at`'s day if it is cached, without waiting. */
-  cachedTier(userId: number, at: number) {
-    const day = Math.floor(at / DAY_MS) * DAY_MS;
-    const cached = this.tiers.get(`${userId}:${day}`);
-    return cached ? { ...cached, day } : undefined;
-  }
-
   async tierOf(userId: number, at: number, db: Executor = this.db) {
     const day = Math.floor(at / DAY_MS) * DAY_MS;
     const key = `${userId}:${day}`;
@@ -191,7 +197,7 @@ export class ReferralFees {
         average: average.toString(),
         tier: rule.tier,
       });
-    const tier = { tier: rule.tier, rate: Dec.parse(rule.rate), average };
+    const tier: TierEntry = { tier: rule.tier, rate: Dec.parse(rule.rate), rateText: rule.rate, average };
     if (this.tiers.size > 100_000) this.tiers.clear();
     this.tiers.set(key, tier);
     return { ...tier, day };
@@ -249,13 +255,15 @@ export class ReferralFees {
   }
 
   /**
-   * The commission rows of one fee: level 1 (the payer's inviter) earns its
-   * tier's rate of the fee less the kickback it gives the payer, level 2 (the
-   * inviter's inviter) 10 %. An excluded level earns nothing and keeps a row
-   * saying why. A {@link CommissionBatch} turns rows into the transfers that
-   * pay them, written after the fee's own in the same transaction.
+   * What one fee pays to whom, or nothing when the payer has no inviter:
+   * level 1 (the payer's inviter) earns its tier's rate of the fee less the
+   * kickback it gives the payer, level 2 (the inviter's inviter) 10 %. An
+   * excluded level earns nothing and says why. A {@link CommissionBatch}
+   * turns it into the fee's commission row and the transfers that pay it,
+   * written after the fee's own in the same transaction. (An array of none or
+   * one, so a caller adds it to its batch as it is.)
    */
-  async plan(charge: FeeCharge, db?: Executor): Promise<NewCommissionRow[]> {
+  async plan(charge: FeeCharge, db?: Executor): Promise<PlannedCommission[]> {
     if (!charge.fee.isPositive()) return [];
     const payer = this.cachedProfile(charge.payerId) ?? (await this.profileOf(charge.payerId, db));
     if (payer.parentId === null) return [];
@@ -274,41 +282,25 @@ export class ReferralFees {
       tier ? { rate: tier.rate, kickback: inviter.kickbackRate } : null,
       grand && !levelTwoExcluded ? LEVEL_TWO_RATE : null,
     );
-    const base = {
-      leg_id: charge.legId,
-      trade_id: charge.tradeId,
-      product: charge.product,
-      friend_id: charge.payerId,
-      fee: charge.fee.toString(),
-      fee_coin: charge.coin,
-      created_at: charge.time,
-      paid_by: null,
-    };
-    const rows: NewCommissionRow[] = [
+    return [
       {
-        ...base,
-        level: 1,
-        beneficiary_id: inviter.userId,
-        tier: tier?.tier ?? null,
-        rate: tier ? tier.rate.toString() : '0',
-        amount: shares.levelOne.toString(),
-        kickback: shares.kickback.toString(),
-        excluded: levelOneExcluded,
+        charge,
+        levelOne: {
+          userId: inviter.userId,
+          tier: tier?.tier ?? null,
+          rate: tier ? tier.rateText : '0',
+          amount: shares.levelOne,
+          kickback: shares.kickback,
+          excluded: levelOneExcluded,
+        },
+        levelTwo: grand && {
+          userId: grand.userId,
+          rate: levelTwoExcluded ? '0' : REFERRAL_LEVEL_TWO_RATE,
+          amount: shares.levelTwo,
+          excluded: levelTwoExcluded,
+        },
       },
     ];
-    if (grand) {
-      rows.push({
-        ...base,
-        level: 2,
-        beneficiary_id: grand.userId,
-        tier: null,
-        rate: levelTwoExcluded ? '0' : REFERRAL_LEVEL_TWO_RATE,
-        amount: shares.levelTwo.toString(),
-        kickback: '0',
-        excluded: levelTwoExcluded,
-      });
-    }
-    return rows;
   }
 
   /** Why `earner` earns nothing on this fee of `payer`, or null. */
@@ -325,6 +317,22 @@ export class ReferralFees {
   }
 }
 
+/** One level's share of a fee, as planned. */
+interface PlannedShare {
+  userId: number;
+  /** The rate used, as stored ("0" when excluded). */
+  rate: string;
+  amount: Dec;
+  excluded: ReferralExclusion | null;
+}
+
+/** What one fee pays: the fee, level 1 (with its tier and the kickback it gives) and level 2 if there is one. */
+export interface PlannedCommission {
+  charge: FeeCharge;
+  levelOne: PlannedShare & { tier: 1 | 2 | 3 | null; kickback: Dec };
+  levelTwo: PlannedShare | null;
+}
+
 /** One payout of a batch: what it pays to whom, and the transfer id it was given. */
 interface Payout {
   id: string;
@@ -337,26 +345,50 @@ interface Payout {
 
 /**
  * The commissions of several fees written together (a spot group, a futures
- * trade): the rows as they are, and one transfer per earner, coin and kind
- * (commission or kickback) paying the sum of its rows from the fee account to
- * the earner's spot wallet. A spot trade then adds commission rows, not
- * transfers. Each transfer's id is the first fee leg it pays for, the kind
- * and the earner (unique, so a replay is refused by the ledger's id check, not
- * paid twice); each row names its commission's transfer in `paid_by`.
+ * trade, a cycle settlement chunk): one row per fee, and one transfer per
+ * earner, coin and kind (commission or kickback) paying the sum of its
+ * shares from the fee account to the earner's spot wallet. A spot trade then
+ * adds commission rows, not transfers. Each transfer's id is the first fee
+ * leg it pays for, the kind and the earner (unique, so a replay is refused by
+ * the ledger's id check, not paid twice); each share names its transfer
+ * (`paid_by`, `level2_paid_by`).
  */
 export class CommissionBatch {
   private readonly payouts = new Map<string, Payout>();
   readonly rows: NewCommissionRow[] = [];
 
-  add(rows: readonly NewCommissionRow[]): void {
-    for (const row of rows) {
-      const amount = Dec.parse(row.amount);
-      const kickback = Dec.parse(row.kickback);
-      const paidBy = amount.isPositive()
-        ? this.join(row, row.beneficiary_id, 'referral_commission', amount)
+  add(planned: readonly PlannedCommission[]): void {
+    for (const { charge, levelOne, levelTwo } of planned) {
+      const paidBy = levelOne.amount.isPositive()
+        ? this.join(charge, levelOne.userId, 'referral_commission', levelOne.amount)
         : null;
-      if (kickback.isPositive()) this.join(row, row.friend_id, 'referral_kickback', kickback);
-      this.rows.push({ ...row, paid_by: paidBy });
+      if (levelOne.kickback.isPositive())
+        this.join(charge, charge.payerId, 'referral_kickback', levelOne.kickback);
+      const levelTwoPaidBy =
+        levelTwo?.amount.isPositive() === true
+          ? this.join(charge, levelTwo.userId, 'referral_commission', levelTwo.amount)
+          : null;
+      this.rows.push({
+        leg_id: charge.legId,
+        trade_id: charge.tradeId,
+        product: charge.product,
+        friend_id: charge.payerId,
+        fee: charge.fee.toString(),
+        fee_coin: charge.coin,
+        created_at: charge.time,
+        beneficiary_id: levelOne.userId,
+        tier: levelOne.tier,
+        rate: levelOne.rate,
+        amount: levelOne.amount.toString(),
+        kickback: levelOne.kickback.toString(),
+        excluded: levelOne.excluded,
+        paid_by: paidBy,
+        level2_id: levelTwo?.userId ?? null,
+        level2_rate: levelTwo?.rate ?? null,
+        level2_amount: levelTwo ? levelTwo.amount.toString() : null,
+        level2_excluded: levelTwo?.excluded ?? null,
+        level2_paid_by: levelTwoPaidBy,
+      });
     }
   }
 
@@ -373,15 +405,15 @@ export class CommissionBatch {
     }));
   }
 
-  private join(row: NewCommissionRow, userId: number, code: Payout['code'], amount: Dec): string {
-    const key = `${userId}|${row.fee_coin}|${code}`;
+  private join(charge: FeeCharge, userId: number, code: Payout['code'], amount: Dec): string {
+    const key = `${userId}|${charge.coin}|${code}`;
     const payout = this.payouts.get(key);
     if (payout) {
       payout.amount = payout.amount.add(amount);
       return payout.id;
     }
-    const id = `${row.leg_id}:${code}:${userId}`;
-    this.payouts.set(key, { id, userId, coin: row.fee_coin, code, amount, reference: row.trade_id });
+    const id = `${charge.legId}:${code}:${userId}`;
+    this.payouts.set(key, { id, userId, coin: charge.coin, code, amount, reference: charge.tradeId });
     return id;
   }
 }

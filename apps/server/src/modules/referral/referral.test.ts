@@ -570,11 +570,18 @@ describe('exactly once', () => {
       await trade(trader, other, Dec.fromUnits(BigInt(units) * 10n ** 13n).toString());
     }
     const rows = await h.store.db
-      .selectFrom('referral_commissions')
+      .selectFrom('referral_commission_entries')
       .select(['leg_id', 'level', 'amount', 'kickback', 'paid_by'])
       .where('friend_id', '=', trader.id)
       .execute();
     expect(rows).toHaveLength(2 * amounts.length);
+    // Stored as one row per fee carrying both levels; the view shows one entry per level.
+    const stored = await h.store.db
+      .selectFrom('referral_commissions')
+      .select('leg_id')
+      .where('friend_id', '=', trader.id)
+      .execute();
+    expect(stored).toHaveLength(amounts.length);
     expect(new Set(rows.map((row) => `${row.leg_id}|${row.level}`)).size).toBe(rows.length);
     // Each row names the transfer that paid it; a transfer pays exactly the sum of its rows.
     const byTransfer = new Map<string, Dec>();

@@ -31,7 +31,7 @@ import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
 import type { Db } from '../../store/database.ts';
 import { ReferralFees } from './fees.ts';
-import { type CommissionRow, referralStore } from './store.ts';
+import { type CommissionEntry, referralStore } from './store.ts';
 
 export interface ReferralServiceOptions {
   db: Db;
@@ -186,7 +186,7 @@ export class ReferralService {
   /** What the user earned (not excluded rows): the amount and the coin, by time. */
   private async earnedRows(userId: number) {
     return this.db
-      .selectFrom('referral_commissions')
+      .selectFrom('referral_commission_entries')
       .select(['created_at', 'fee_coin', 'amount', 'friend_id'])
       .where('beneficiary_id', '=', userId)
       .where('excluded', 'is', null)
@@ -194,7 +194,7 @@ export class ReferralService {
   }
 
   private commissionQuery(userId: number, query: ReferralCommissionQuery) {
-    let select = this.db.selectFrom('referral_commissions').where('beneficiary_id', '=', userId);
+    let select = this.db.selectFrom('referral_commission_entries').where('beneficiary_id', '=', userId);
     if (query.product !== undefined) select = select.where('product', '=', query.product);
     if (query.coin !== undefined) select = select.where('fee_coin', '=', query.coin.toUpperCase());
     if (query.from !== undefined) select = select.where('created_at', '>=', query.from);
@@ -370,7 +370,7 @@ export class ReferralService {
   }
 }
 
-function commissionView(row: CommissionRow): ReferralCommission {
+function commissionView(row: CommissionEntry): ReferralCommission {
   return {
     id: Number(row.id),
     time: Number(row.created_at),

@@ -21,9 +21,43 @@ export interface ReferralTierDaysTable {
   tier: number;
 }
 
+/**
+ * One row per fee that has an inviter (migration 036): the fee, the level-1
+ * earner's share and the level-2 earner's share. The product's fee leg
+ * (`leg_id`) and the transfers that paid each share are written in one
+ * transaction, so a fee has its row once.
+ */
 export interface ReferralCommissionsTable {
   id: Generated<number>;
-  /** The fee transfer the commission was paid from: with `level`, one row per fee and level (written in the fee's transaction). */
+  /** The transfer the fee was paid with (a spot fee leg, a futures fee leg, a cycle fee; an IEO payment for product `ieo`). */
+  leg_id: string;
+  trade_id: string;
+  product: string;
+  friend_id: number;
+  /** The base of the rates: the fee the friend paid (for `ieo`, the amount paid for the tokens). */
+  fee: string;
+  fee_coin: string;
+  created_at: number;
+  /** Level 1: the friend's inviter. */
+  beneficiary_id: number;
+  tier: number | null;
+  rate: string;
+  amount: string;
+  kickback: string;
+  excluded: string | null;
+  /** The ledger transfer that paid the level-1 amount (null when it earned nothing). */
+  paid_by: string | null;
+  /** Level 2: the inviter's inviter, or null (and every level2_* column with it). */
+  level2_id: number | null;
+  level2_rate: string | null;
+  level2_amount: string | null;
+  level2_excluded: string | null;
+  level2_paid_by: string | null;
+}
+
+/** The view over commission rows: one entry per earner and fee with its level, as the screens read them. */
+export interface ReferralCommissionEntriesView {
+  id: number;
   leg_id: string;
   trade_id: string;
   product: string;
@@ -38,7 +72,6 @@ export interface ReferralCommissionsTable {
   kickback: string;
   excluded: string | null;
   created_at: number;
-  /** The ledger transfer that paid the commission (migration 032; null when it earned nothing). */
   paid_by: string | null;
 }
 
@@ -52,12 +85,13 @@ declare module '../../store/database.ts' {
     referral_accounts: ReferralAccountsTable;
     referral_tier_days: ReferralTierDaysTable;
     referral_commissions: ReferralCommissionsTable;
+    referral_commission_entries: ReferralCommissionEntriesView;
     referral_config: ReferralConfigTable;
   }
 }
 
 export type ReferralAccountRow = Selectable<ReferralAccountsTable>;
-export type CommissionRow = Selectable<ReferralCommissionsTable>;
+export type CommissionEntry = Selectable<ReferralCommissionEntriesView>;
 export type NewCommissionRow = Insertable<ReferralCommissionsTable>;
 
 /** Someone who may appear in a team: id, inviter, sign-up time. */
@@ -206,21 +240,25 @@ const COMMISSION_COLUMNS = [
   'leg_id',
   'trade_id',
   'product',
-  'level',
-  'beneficiary_id',
   'friend_id',
   'fee',
   'fee_coin',
+  'created_at',
+  'beneficiary_id',
   'tier',
   'rate',
   'amount',
   'kickback',
   'excluded',
-  'created_at',
   'paid_by',
+  'level2_id',
+  'level2_rate',
+  'level2_amount',
+  'level2_excluded',
+  'level2_paid_by',
 ] as const satisfies readonly (keyof NewCommissionRow)[];
 
-// Compiled once per store and size (store/batched.ts): a spot group writes its rows in a few statements.
+// Compiled once per store and size (store/batched.ts): a spot group writes its rows in a few statements, one row per fee.
 const insertCommissionRows = new SizedStatement<never>(COMMISSION_COLUMNS.length, (db, size) =>
   db
     .insertInto('referral_commissions')

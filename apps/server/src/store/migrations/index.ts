@@ -34,6 +34,8 @@ import { referralPayoutsMigration } from './032_referral_payouts.ts';
 import { referralCommissionsOneIndexMigration } from './033_referral_commissions_one_index.ts';
 import { futuresFeeHalMigration } from './034_futures_fee_hal.ts';
 import { withdrawalHoldsMigration } from './035_withdrawal_holds.ts';
+import { referralCommissionLevelsMigration } from './036_referral_commission_levels.ts';
+import { ieoRebatePayoutsMigration } from './037_ieo_rebate_payouts.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -75,4 +77,6 @@ export const migrations: Record<string, HalyardMigration> = {
   '033_referral_commissions_one_index': referralCommissionsOneIndexMigration,
   '034_futures_fee_hal': futuresFeeHalMigration,
   '035_withdrawal_holds': withdrawalHoldsMigration,
+  '036_referral_commission_levels': referralCommissionLevelsMigration,
+  '037_ieo_rebate_payouts': ieoRebatePayoutsMigration,
 };
