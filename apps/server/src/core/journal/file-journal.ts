@@ -6,6 +6,7 @@ import {
   JournalFailedError,
   JournalTruncatedError,
 } from './errors.ts';
+import { flatten } from './flatten.ts';
 import {
   encodedSize,
   encodeRecords,
@@ -224,8 +225,8 @@ class GroupCommitJournal implements FileJournal {
     return { ...this.counters };
   }
 
-  async *read(after: number): AsyncIterable<JournalRecord> {
-    for await (const batch of this.readBatches(after)) yield* batch;
+  read(after: number): AsyncIterable<JournalRecord> {
+    return flatten(this.readBatches(after));
   }
 
   /**

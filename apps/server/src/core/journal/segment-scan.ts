@@ -6,6 +6,7 @@ import {
   RECORD_HEADER_BYTES,
   type RecordHeader,
   readRecordHeader,
+  readSeq,
   SEGMENT_HEADER_BYTES,
 } from './format.ts';
 import { readRange } from './fs-durable.ts';
@@ -100,18 +101,25 @@ export class SegmentScanner {
       const batch: ScannedRecord[] = [];
       let at = 0;
       let problem: ScanProblem | null = null;
+      // The hot loop of replay: no allocation but the record itself; recordProblem diagnoses the rare bad one.
       while (at + RECORD_HEADER_BYTES <= chunk.length) {
-        const header = readRecordHeader(chunk, at);
-        const offset = chunkStart + at;
-        problem = recordProblem(chunk, at, offset, header, expectedSeq);
-        if (problem?.kind === 'short-record') problem = null; // maybe whole once the next chunk is read
-        if (problem || at + RECORD_HEADER_BYTES + header.length > chunk.length) break;
+        const length = chunk.readUInt32LE(at + 4);
+        const end = at + RECORD_HEADER_BYTES + length;
+        if (length <= MAX_PAYLOAD_BYTES && end > chunk.length) break; // maybe whole once the next chunk is read
+        if (
+          length > MAX_PAYLOAD_BYTES ||
+          !checksumMatches(chunk, at, length) ||
+          readSeq(chunk, at + 8) !== expectedSeq
+        ) {
+          problem = recordProblem(chunk, at, chunkStart + at, expectedSeq);
+          break;
+        }
         batch.push({
-          seq: header.seq,
-          payload: chunk.subarray(at + RECORD_HEADER_BYTES, at + RECORD_HEADER_BYTES + header.length),
-          offset,
+          seq: expectedSeq,
+          payload: chunk.subarray(at + RECORD_HEADER_BYTES, end),
+          offset: chunkStart + at,
         });
-        at += RECORD_HEADER_BYTES + header.length;
+        at = end;
         expectedSeq += 1;
       }
       if (batch.length > 0) yield batch;
@@ -142,14 +150,9 @@ export class SegmentScanner {
   }
 }
 
-/** What is wrong with the record at `at`, if anything; 'short-record' when it does not fit in `chunk`. */
-function recordProblem(
-  chunk: Buffer,
-  at: number,
-  offset: number,
-  header: RecordHeader,
-  expectedSeq: number,
-): ScanProblem | null {
+/** What is wrong with the whole record at `at` that failed a check. */
+function recordProblem(chunk: Buffer, at: number, offset: number, expectedSeq: number): ScanProblem {
+  const header = readRecordHeader(chunk, at);
   const found = (kind: ScanProblemKind, detail: string): ScanProblem => ({
     kind,
     offset,
@@ -159,11 +162,8 @@ function recordProblem(
   });
   if (header.length > MAX_PAYLOAD_BYTES)
     return found('bad-length', `length ${header.length} exceeds the bound`);
-  if (at + RECORD_HEADER_BYTES + header.length > chunk.length)
-    return found('short-record', 'record cut short');
   if (!checksumMatches(chunk, at, header.length)) return found('bad-checksum', 'checksum mismatch');
-  if (header.seq !== expectedSeq) return found('bad-sequence', `carries sequence ${header.seq}`);
-  return null;
+  return found('bad-sequence', `carries sequence ${header.seq}`);
 }
 
 /** The problem of the bytes left at the end of a segment, too few for the record they start. */
