@@ -119,7 +119,7 @@ try {
   const runs = [];
   for (const appenders of [1, 64]) runs.push({ appenders, ...(await concurrentAppends(appenders)) });
   const anchorAfter = rawSyncedWritesPerSecond();
-  const anchor = (anchorBefore + anchorAfter) / 2;
+  const anchor = Math.round((anchorBefore + anchorAfter) / 2);
   console.log(
     `anchor  raw writeSync + fdatasyncSync, one record each: ${fmt(anchor)} syncs/s ` +
       `(${fmt(anchorBefore)} before the append runs, ${fmt(anchorAfter)} after)`,
