@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { JournalClosedError, JournalTruncatedError, openFileJournal } from './index.ts';
+import { JournalClosedError, JournalFailedError, JournalTruncatedError, openFileJournal } from './index.ts';
 import { asText, collect, segmentFiles, text, useTempDirs } from './test-support.ts';
 
 const tempDir = useTempDirs();
@@ -161,3 +161,17 @@ describe('file journal', () => {
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, index) => from + index);
 }
+
+describe('file journal after a failed write', () => {
+  it('rejects the failed batch and every later append until reopened', async () => {
+    const dir = await tempDir();
+    const journal = await openFileJournal(dir, { segmentBytes: 64 });
+    await journal.append([text('first record')]);
+    // The next write needs a new segment, in a directory that is gone: a real failure.
+    await fs.rm(dir, { recursive: true });
+    await expect(journal.append([text('second record')])).rejects.toBeInstanceOf(JournalFailedError);
+    await expect(journal.append([text('third')])).rejects.toBeInstanceOf(JournalFailedError);
+    expect(journal.lastSequence()).toBe(1);
+    await journal.close();
+  });
+});

@@ -93,7 +93,8 @@ export class SegmentScanner {
     };
   }
 
-  private async *records(handle: fs.FileHandle, size: number): AsyncGenerator<ScannedRecord[]> {
+  private async *records(handle: fs.FileHandle, fileSize: number): AsyncGenerator<ScannedRecord[]> {
+    let size = fileSize;
     let expectedSeq = this.firstSeq;
     let chunkStart = SEGMENT_HEADER_BYTES;
     let chunk = await readRange(handle, chunkStart, Math.min(size, chunkStart + CHUNK_BYTES));
@@ -146,6 +147,8 @@ export class SegmentScanner {
         chunkEnd,
         Math.min(size, chunkEnd + Math.max(CHUNK_BYTES, needed)),
       );
+      // The file ended sooner than its size said (cut meanwhile): what was read is all there is.
+      if (chunk.length === leftover.length) size = chunkEnd;
     }
   }
 }
