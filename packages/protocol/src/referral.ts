@@ -14,8 +14,11 @@ export type ReferralTier = (typeof REFERRAL_TIERS)[number];
 /** Level 1: the user invited this friend; level 2: a friend of a friend (the inviter's inviter earns). */
 export type ReferralLevel = 1 | 2;
 
-/** The products whose fees earn commissions. */
-export const REFERRAL_PRODUCTS = ['spot', 'futures', 'cycle'] as const;
+/**
+ * Where a commission came from: the trading fees of spot, futures and cycle
+ * contracts, and `ieo`, a token launch's promotion rebate on what a friend paid.
+ */
+export const REFERRAL_PRODUCTS = ['spot', 'futures', 'cycle', 'ieo'] as const;
 export type ReferralProduct = (typeof REFERRAL_PRODUCTS)[number];
 
 /**
@@ -136,8 +139,9 @@ export interface ReferralCommission {
   friend: string;
   level: ReferralLevel;
   product: ReferralProduct;
-  /** The trade (fill or cycle order) the fee came from. */
+  /** The trade (fill or cycle order) the fee came from; for `ieo`, the launch order (`ieo:order:<id>`). */
   tradeId: string;
+  /** The base of the rate: the fee the friend paid; for `ieo`, what the friend paid for the tokens. */
   fee: string;
   feeCoin: string;
   tier: ReferralTier | null;

@@ -163,7 +163,7 @@ describe('FCFS sale', () => {
     await h.app.ieo.service.tick();
     expect((await listed(project.id)).state).toBe('ended');
     expect(await subscribe(user, project.id, '1')).toMatchObject({ msg: 'Subscription has ended' });
-    // The inviter's rebate is recorded as owed only for invited users (none here).
+    // A promotion rebate is recorded only for invited users (none here).
     expect(
       (await expectOk(get(h, `/admin/ieo/projects/${project.id}/rebates`, undefined, admin))).data,
     ).toEqual([]);
@@ -253,7 +253,7 @@ describe('eligibility and rebates', () => {
     const order = await expectOk(
       subscribe({ id: invited.member.id, token: invited.token }, project.id, '10'),
     );
-    // Owed, not paid: the referral module will pay it through the ledger.
+    // Owed while the sale may still be cancelled; paid when it ends (rebates.test.ts).
     expect(
       (await expectOk(get(h, `/admin/ieo/projects/${project.id}/rebates`, undefined, admin))).data,
     ).toEqual([
@@ -263,6 +263,8 @@ describe('eligibility and rebates', () => {
         coin: 'USDT',
         amount: '1',
         state: 'owed',
+        paidBy: null,
+        paidAt: null,
       },
     ]);
   });

@@ -288,7 +288,8 @@ function registerAdminRoutes(http: FastifyInstance, ieo: IeoService, operatorGua
       ...guard,
       schema: {
         ...base,
-        summary: 'Promotion rebates of a project: owed to inviters until the referral module pays them',
+        summary:
+          "Promotion rebates of a project, one per invited buyer's order: owed while an FCFS sale may still be cancelled, paid from the project's proceeds to the inviter's spot wallet once it cannot (commit mode: at distribution), with the transfer that paid it (paidBy, paidAt); cancelled with the project",
         params: idParams,
       },
     },

@@ -46,6 +46,7 @@ import {
 import type { Db, Executor, Trx } from '../../store/database.ts';
 import { sanitizeHtml } from '../content/sanitize.ts';
 import type { IdentityService } from '../identity/index.ts';
+import { insertCommissions, promotionRebateRow } from '../referral/index.ts';
 import { type AllocationResult, needOf, settleCommits } from './allocation.ts';
 import {
   type CommitTotalRow,
@@ -68,6 +69,8 @@ export interface IeoServiceOptions {
 /** Tranches released, and commit-mode orders settled, per ledger transaction (each holds the ledger's lock: keep it short). */
 const RELEASE_BATCH = 500;
 const DISTRIBUTE_BATCH = 500;
+/** Owed promotion rebates paid per ledger transaction. */
+const REBATE_BATCH = 500;
 
 function throwIf(error: RuleError | null): void {
   if (error) throw badRequest(error.key, error.params);
@@ -305,10 +308,9 @@ export class IeoService {
           gift: '0',
         });
       }
-      await sql.updateRebates(
+      await sql.cancelOwedRebates(
         trx,
         orders.map((order) => Number(order.id)),
-        'cancelled',
       );
       transfers.push(this.defundTransfer({ ...project, sold: '0' }, 'cancel'));
       await this.executeAll(transfers, trx);
@@ -358,7 +360,10 @@ export class IeoService {
     ];
   }
 
-  /** Rebates recorded as owed to inviters (paid through the ledger once the referral module exists). */
+  /**
+   * A project's promotion rebates: owed (an FCFS sale until it ends), paid
+   * (with the transfer that paid it and when) or cancelled with the project.
+   */
   async rebates(projectId: number) {
     return (await sql.rebatesOfProject(this.db, projectId)).map((row) => ({
       orderId: Number(row.order_id),
@@ -366,6 +371,8 @@ export class IeoService {
       coin: row.coin,
       amount: Dec.parse(row.amount).toString(),
       state: row.state,
+      paidBy: row.paid_by,
+      paidAt: row.paid_at === null ? null : Number(row.paid_at),
     }));
   }
 
@@ -678,7 +685,12 @@ export class IeoService {
       ],
       trx,
     );
-    await this.recordDelivery(trx, project, terms, order, tokens.add(gift), { spent: cost, inviterId });
+    // Owed until the sale ends: a cancel refunds every payment from the proceeds the rebate would come from.
+    await this.recordDelivery(trx, project, terms, order, tokens.add(gift), {
+      spent: cost,
+      inviterId,
+      payNow: false,
+    });
     await sql.updateProject(trx, projectId, { sold: Dec.parse(project.sold).add(tokens).toString() });
     return order;
   }
@@ -718,15 +730,21 @@ export class IeoService {
     ];
   }
 
-  /** The tranche rows of a delivery and the inviter's promotion rebate, owed (no referral module pays it yet). */
+  /**
+   * The tranche rows of a delivery and the inviter's promotion rebate:
+   * `payNow` (a commit-mode sale being distributed, which can no longer be
+   * cancelled) pays it in this transaction and answers its transfer, to be
+   * written after the payments it comes from; otherwise it is owed until the
+   * sale ends ({@link payOwedRebates}).
+   */
   private async recordDelivery(
     trx: Trx,
     project: ProjectRow,
     terms: Terms,
     order: OrderRow,
     delivered: Dec,
-    { spent, inviterId }: { spent: Dec; inviterId: number | null },
-  ): Promise<void> {
+    { spent, inviterId, payNow }: { spent: Dec; inviterId: number | null; payNow: boolean },
+  ): Promise<TransferInput[]> {
     const orderId = Number(order.id);
     const userId = Number(order.user_id);
     if (delivered.isPositive()) {
@@ -749,15 +767,106 @@ export class IeoService {
       );
     }
     const rebate = spent.mul(terms.rebate).floorTo(IEO_PAY_DECIMALS);
-    if (inviterId !== null && rebate.isPositive()) {
-      await sql.insertRebate(trx, {
-        order_id: orderId,
-        inviter_id: inviterId,
-        coin: order.paycoin,
-        amount: rebate.toString(),
-        state: 'owed',
-        created_at: this.options.clock.now(),
+    if (inviterId === null || !rebate.isPositive()) return [];
+    const now = this.options.clock.now();
+    await sql.insertRebate(trx, {
+      order_id: orderId,
+      inviter_id: inviterId,
+      coin: order.paycoin,
+      amount: rebate.toString(),
+      state: 'owed',
+      created_at: now,
+      paid_by: null,
+      paid_at: null,
+    });
+    if (!payNow) return [];
+    return [
+      await this.payRebate(
+        trx,
+        { orderId, projectId: Number(project.id), inviterId, buyerId: userId, coin: order.paycoin },
+        { amount: rebate, spent, rate: terms.rebate },
+        now,
+      ),
+    ];
+  }
+
+  /**
+   * Pays one owed rebate: marks it paid, adds it to the inviter's commission
+   * records (product `ieo`) and answers the transfer that pays it, from the
+   * project's account (its proceeds in the pay coin) to the inviter's spot
+   * wallet, to run in the same transaction. The transfer's id is the order's:
+   * the ledger refuses a second one.
+   */
+  private async payRebate(
+    trx: Trx,
+    who: { orderId: number; projectId: number; inviterId: number; buyerId: number; coin: string },
+    what: { amount: Dec; spent: Dec; rate: Dec },
+    now: number,
+  ): Promise<TransferInput> {
+    const reference = `ieo:order:${who.orderId}`;
+    const transferId = `${reference}:rebate`;
+    if (!(await sql.markRebatePaid(trx, who.orderId, transferId, now)))
+      throw new Error(`ieo: rebate of order ${who.orderId} is not owed`);
+    await insertCommissions(trx, [
+      promotionRebateRow({
+        transferId,
+        orderReference: reference,
+        inviterId: who.inviterId,
+        buyerId: who.buyerId,
+        coin: who.coin,
+        paid: what.spent.toString(),
+        rate: what.rate.toString(),
+        amount: what.amount.toString(),
+        time: now,
+      }),
+    ]);
+    return {
+      id: transferId,
+      code: 'ieo_rebate',
+      reference,
+      debit: projectAccount(who.projectId),
+      credit: userAccount(who.inviterId, 'spot'),
+      asset: who.coin,
+      amount: what.amount,
+    };
+  }
+
+  /**
+   * Pays the rebates still owed on sales that can no longer be cancelled (an
+   * FCFS sale once it has ended; rows owed from before rebates were paid), a
+   * batch per ledger transaction, each marked paid in the transaction that
+   * pays it: a restart carries on with what is still owed, and nothing is
+   * paid twice. Answers how many were paid.
+   */
+  async payOwedRebates(): Promise<number> {
+    const { ledger, clock } = this.options;
+    let paid = 0;
+    for (;;) {
+      const count = await ledger.transaction(async (trx) => {
+        const due = await sql.payableRebates(trx, REBATE_BATCH);
+        const now = clock.now();
+        const transfers: TransferInput[] = [];
+        for (const row of due) {
+          transfers.push(
+            await this.payRebate(
+              trx,
+              {
+                orderId: Number(row.order_id),
+                projectId: Number(row.project_id),
+                inviterId: Number(row.inviter_id),
+                buyerId: Number(row.user_id),
+                coin: row.coin,
+              },
+              { amount: Dec.parse(row.amount), spent: Dec.parse(row.spent), rate: Dec.parse(row.rate) },
+              now,
+            ),
+          );
+        }
+        await this.executeAll(transfers, trx);
+        return due.length;
       });
+      paid += count;
+      if (count < REBATE_BATCH) return paid;
     }
   }
 
@@ -822,6 +931,7 @@ export class IeoService {
   /** Moves every project the clock has passed and releases the tranches that are due. Idempotent. */
   async tick(): Promise<void> {
     for (const project of await sql.liveProjects(this.db)) await this.advance(Number(project.id));
+    await this.payOwedRebates();
     await this.releaseDue();
   }
 
@@ -916,17 +1026,22 @@ export class IeoService {
         // Orders read after the inviters were looked up wait for the next batch.
         const orders = pending.filter((order) => inviters.has(Number(order.user_id)));
         const transfers: TransferInput[] = [];
+        const rebates: TransferInput[] = [];
         for (const order of orders) {
           transfers.push(...(await this.settlementTransfers(trx, order)));
           const delivered = Dec.parse(order.tokens).add(Dec.parse(order.gift));
           transfers.push(...this.deliveryTransfers(live, terms, order, delivered));
-          await this.recordDelivery(trx, live, terms, order, delivered, {
-            spent: Dec.parse(order.spent),
-            inviterId: inviters.get(Number(order.user_id)) ?? null,
-          });
+          rebates.push(
+            ...(await this.recordDelivery(trx, live, terms, order, delivered, {
+              spent: Dec.parse(order.spent),
+              inviterId: inviters.get(Number(order.user_id)) ?? null,
+              payNow: true,
+            })),
+          );
           await sql.updateOrder(trx, Number(order.id), { state: 'allocated' });
         }
-        await this.executeAll(transfers, trx);
+        // The rebates last: paid from the proceeds the posts above have just moved into the project's account.
+        await this.executeAll([...transfers, ...rebates], trx);
         return false;
       });
       if (finished) return;

@@ -70,6 +70,7 @@ export interface IeoCommitTotalsTable {
   participants: number;
 }
 
+/** A promotion rebate: `owed` until its project can no longer be cancelled, then `paid` (or `cancelled`). */
 export interface IeoRebatesTable {
   order_id: number;
   inviter_id: number;
@@ -77,6 +78,9 @@ export interface IeoRebatesTable {
   amount: string;
   state: string;
   created_at: number;
+  /** The ledger transfer that paid it (migration 037). */
+  paid_by: string | null;
+  paid_at: number | null;
 }
 
 export interface IeoAllocationsTable {
@@ -367,9 +371,49 @@ export const ieoStore = {
       .execute();
   },
 
-  async updateRebates(db: Executor, orderIds: readonly number[], state: string): Promise<void> {
+  /** Cancels the rebates of these orders that are still owed (a paid one stays paid). */
+  async cancelOwedRebates(db: Executor, orderIds: readonly number[]): Promise<void> {
     if (orderIds.length > 0)
-      await db.updateTable('ieo_rebates').set({ state }).where('order_id', 'in', orderIds).execute();
+      await db
+        .updateTable('ieo_rebates')
+        .set({ state: 'cancelled' })
+        .where('order_id', 'in', orderIds)
+        .where('state', '=', 'owed')
+        .execute();
+  },
+
+  /**
+   * Owed rebates whose project can no longer be cancelled (distributing or
+   * ended), oldest order first, with what the row of the commission records needs.
+   */
+  async payableRebates(db: Executor, limit: number) {
+    return db
+      .selectFrom('ieo_rebates')
+      .innerJoin('ieo_orders', 'ieo_orders.id', 'ieo_rebates.order_id')
+      .innerJoin('ieo_projects', 'ieo_projects.id', 'ieo_orders.project_id')
+      .selectAll('ieo_rebates')
+      .select([
+        'ieo_orders.project_id',
+        'ieo_orders.user_id',
+        'ieo_orders.spent',
+        'ieo_projects.rebate as rate',
+      ])
+      .where('ieo_rebates.state', '=', 'owed')
+      .where('ieo_projects.state', 'in', ['distributing', 'ended'])
+      .orderBy('ieo_rebates.order_id')
+      .limit(limit)
+      .execute();
+  },
+
+  /** Marks an owed rebate paid by `transferId`; false when it was not owed any more. */
+  async markRebatePaid(db: Executor, orderId: number, transferId: string, now: number): Promise<boolean> {
+    const result = await db
+      .updateTable('ieo_rebates')
+      .set({ state: 'paid', paid_by: transferId, paid_at: now })
+      .where('order_id', '=', orderId)
+      .where('state', '=', 'owed')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   },
 
   async insertAllocation(db: Executor, projectId: number, summary: string, now: number): Promise<void> {

@@ -7,7 +7,12 @@ import { ReferralService, type ReferralServiceOptions } from './service.ts';
 export { DEMO_INVITER, DEMO_PASSWORD, seedReferralDemo } from './demo.ts';
 export { CommissionBatch, type FeeCharge, type ReferralFees } from './fees.ts';
 export { maskUserId, ReferralService } from './service.ts';
-export { insertCommissions, type NewCommissionRow } from './store.ts';
+export {
+  insertCommissions,
+  type NewCommissionRow,
+  type PromotionRebate,
+  promotionRebateRow,
+} from './store.ts';
 
 /** What createApp holds as `app.referral`. */
 export interface ReferralModule {
