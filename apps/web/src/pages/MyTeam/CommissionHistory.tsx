@@ -24,10 +24,11 @@ function CommissionRow({ row }: { row: ReferralCommission }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language as Locale;
   const amount = (text: string) => `${formatMoney(text, AMOUNT_DIGITS, locale)} ${row.feeCoin}`;
-  // An excluded trade used no tier and no rate: its reason is shown instead. Level 2 has one rate, no tier.
+  // An excluded trade used no tier and no rate: its reason is shown instead. Level 2 and a launch's rebate have one rate, no tier.
   const tierAndRate = () => {
     if (row.excluded !== null) return '—';
     if (row.level === 2) return `${t('invite.levelTwo')} · ${percentText(row.rate, locale)}`;
+    if (row.product === 'ieo') return percentText(row.rate, locale);
     const tier = row.tier === null ? '—' : t('invite.tierName', { tier: row.tier });
     return `${tier} · ${percentText(row.rate, locale)}`;
   };
@@ -41,7 +42,8 @@ function CommissionRow({ row }: { row: ReferralCommission }) {
         <span className="hy-muted">{formatDateTime(row.time, locale)}</span>
       </div>
       <div className="hy-ref-row">
-        <span>{t('invite.fee')}</span>
+        {/* A launch's rebate is a share of what the friend paid for the tokens, not of a fee. */}
+        <span>{t(row.product === 'ieo' ? 'invite.ieoPaid' : 'invite.fee')}</span>
         <span>{amount(row.fee)}</span>
       </div>
       <div className="hy-ref-row">
