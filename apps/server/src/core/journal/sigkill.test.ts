@@ -65,7 +65,7 @@ describe('kill -9 while appending', () => {
     const dir = await tempDir();
     let everAcknowledged = 0;
     for (let round = 0; round < ROUNDS; round += 1) {
-      const acknowledged = await appendThenKill(child, dir, 1 + Math.floor(random() * 400));
+      const acknowledged = await appendThenKill(child, dir, 1 + Math.floor(random() * 200));
       everAcknowledged = Math.max(everAcknowledged, ...acknowledged);
 
       const journal = await openFileJournal(dir, { segmentBytes: 4096 });
