@@ -99,9 +99,14 @@ export class ReferralFees {
     };
   }
 
-  /** Drops a user's cached profile (after they bind, change kickback or fee deduction). */
+  /**
+   * Drops a user's cached profile (after they bind, change kickback or fee
+   * deduction), and those of the users they invited: each of those caches
+   * this user's inviter as its level 2, which a late bind has just set.
+   */
   forget(userId: number): void {
     this.profiles.delete(userId);
+    for (const [id, profile] of this.profiles) if (profile.parentId === userId) this.profiles.delete(id);
   }
 
   /**

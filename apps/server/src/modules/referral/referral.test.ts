@@ -205,6 +205,19 @@ describe('commissions on spot fees (issue 17 item 3)', () => {
     expect((await commissions(parent, '?coin=USDT')).count).toBe(0);
   });
 
+  it('pays level 2 from the next trade on once the inviter binds an inviter of its own (no stale cached chain)', async () => {
+    const parent = await member(null);
+    const trader = await member(parent, { USDT: '100000' });
+    const other = await member(null, { BTC: '10', USDT: '100000' });
+    await trade(trader, other, '1');
+    expect(await spot(parent, 'BTC')).toBe('0.0001');
+    const grand = await member(null);
+    await expectOk(post(h, '/referral/bind', { code: grand.code }, parent.token));
+    await trade(trader, other, '1');
+    expect(await spot(grand, 'BTC')).toBe('0.0001');
+    expect((await commissions(grand)).list).toMatchObject([{ level: 2, amount: '0.0001' }]);
+  });
+
   it('takes the tier fixed for the day from the 24 h average, so HAL moved in today changes nothing', async () => {
     const { parent, trader, other } = await chain();
     const midnight = midnightAfter(2);
