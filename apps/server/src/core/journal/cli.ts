@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { inspectJournal, verifyJournal } from './cli-commands.ts';
 
 /**
- * The journal's command line (docs/core.md, "Inspecting and verifying"):
+ * The journal's command line (docs/core.md, "Inspecting and verifying the journal"):
  *
  *   inspect DIR [--from SEQ] [--limit N]   print the records after SEQ
  *   verify DIR                             check every record; exit 0 clean,

@@ -22,7 +22,7 @@ export interface SegmentState {
   end: number;
 }
 
-/** The damaged end of the last segment that opening cuts off (docs/core.md, "Torn tail or corruption"). */
+/** The damaged end of the last segment that opening cuts off (docs/core.md, "Opening: torn tail or corruption"). */
 export interface TornTail {
   file: string;
   offset: number;
