@@ -77,7 +77,9 @@ export interface ReferralSettingsState {
  */
 export class ReferralFees {
   private readonly profiles = new Map<number, ReferralProfile>();
-  private readonly tiers = new Map<string, TierEntry>();
+  /** Tiers by user, then by UTC day (numbers all the way: the per-fee lookup builds no string). */
+  private readonly tiers = new Map<number, Map<number, TierEntry>>();
+  private tierCount = 0;
   settings: ReferralSettingsState = {
     halDiscount: Dec.parse(REFERRAL_HAL_DISCOUNT_DEFAULT),
     marketMakers: new Set(),
@@ -176,7 +178,7 @@ export class ReferralFees {
 
   /** The tier of `at`'s day if it is cached, without waiting (the per-fee path: no copy, no await). */
   cachedTier(userId: number, at: number): TierEntry | undefined {
-    return this.tiers.get(`${userId}:${Math.floor(at / DAY_MS) * DAY_MS}`);
+    return this.tiers.get(userId)?.get(Math.floor(at / DAY_MS) * DAY_MS);
   }
 
   /**
@@ -187,8 +189,7 @@ export class ReferralFees {
    */
   async tierOf(userId: number, at: number, db: Executor = this.db) {
     const day = Math.floor(at / DAY_MS) * DAY_MS;
-    const key = `${userId}:${day}`;
-    const cached = this.tiers.get(key);
+    const cached = this.tiers.get(userId)?.get(day);
     if (cached) return { ...cached, day };
     const stored = await referralStore.tierDay(db, userId, day);
     const average = stored
@@ -203,8 +204,13 @@ export class ReferralFees {
         tier: rule.tier,
       });
     const tier: TierEntry = { tier: rule.tier, rate: Dec.parse(rule.rate), rateText: rule.rate, average };
-    if (this.tiers.size > 100_000) this.tiers.clear();
-    this.tiers.set(key, tier);
+    if (++this.tierCount > 100_000) {
+      this.tiers.clear();
+      this.tierCount = 1;
+    }
+    const days = this.tiers.get(userId) ?? new Map<number, TierEntry>();
+    days.set(day, tier);
+    this.tiers.set(userId, days);
     return { ...tier, day };
   }
 
@@ -359,7 +365,8 @@ interface Payout {
  * (`paid_by`, `level2_paid_by`).
  */
 export class CommissionBatch {
-  private readonly payouts = new Map<string, Payout>();
+  /** Payouts by earner: a few each (a coin or two, commission and kickback), found by a scan, no key string. */
+  private readonly payouts = new Map<number, Payout[]>();
   readonly rows: NewCommissionRow[] = [];
 
   add(planned: readonly PlannedCommission[]): void {
@@ -399,7 +406,7 @@ export class CommissionBatch {
 
   /** The transfers paying every row added, to write after the fees they come from. */
   transfers(): TransferInput[] {
-    return [...this.payouts.values()].map((payout) => ({
+    return [...this.payouts.values()].flat().map((payout) => ({
       id: payout.id,
       debit: FEES,
       credit: userAccount(payout.userId, 'spot'),
@@ -411,14 +418,18 @@ export class CommissionBatch {
   }
 
   private join(charge: FeeCharge, userId: number, code: Payout['code'], amount: Dec): string {
-    const key = `${userId}|${charge.coin}|${code}`;
-    const payout = this.payouts.get(key);
+    let earned = this.payouts.get(userId);
+    if (!earned) {
+      earned = [];
+      this.payouts.set(userId, earned);
+    }
+    const payout = earned.find((entry) => entry.coin === charge.coin && entry.code === code);
     if (payout) {
       payout.amount = payout.amount.add(amount);
       return payout.id;
     }
     const id = `${charge.legId}:${code}:${userId}`;
-    this.payouts.set(key, { id, userId, coin: charge.coin, code, amount, reference: charge.tradeId });
+    earned.push({ id, userId, coin: charge.coin, code, amount, reference: charge.tradeId });
     return id;
   }
 }
