@@ -93,6 +93,25 @@ describe('opening a journal after a crash', () => {
     await reopened.close();
   });
 
+  it('cuts zeros or garbage where a last write never landed', async () => {
+    const original = await journalOf(await tempDir(), 2);
+    for (const tail of [
+      Buffer.alloc(4096),
+      Buffer.from('\u0007 half-written garbage of no format at all \u0001'),
+    ]) {
+      const dir = await tempDir();
+      await fs.writeFile(path.join(dir, FIRST_SEGMENT), Buffer.concat([original, tail]));
+      const journal = await openFileJournal(dir);
+      expect(journal.recovery.tornTail).toMatchObject({
+        offset: original.length,
+        seq: 3,
+        bytesCut: tail.length,
+      });
+      expect(await journal.append([text('c')])).toBe(3);
+      await journal.close();
+    }
+  });
+
   it('refuses to open when a record with later writes after it is damaged at any byte, naming file, offset and sequence', async () => {
     const original = await journalOf(await tempDir(), 3);
     for (let at = recordStart(2); at < recordStart(3); at += 1) {
