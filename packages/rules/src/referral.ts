@@ -111,6 +111,11 @@ export function timeWeightedAverage(
   return weighted.div(Dec.fromInt(to - from));
 }
 
+/** A commission part as paid: floored to 8 decimals. */
+function floor(value: Dec): Dec {
+  return value.floorTo(REFERRAL_AMOUNT_DECIMALS);
+}
+
 /**
  * Splits one fee among inviters: level 1 earns `rate` of the fee of which it
  * gives `kickback` (≤ rate) back to the friend, level 2 earns its rate; each
@@ -122,7 +127,6 @@ export function referralShares(
   levelOne: { rate: Dec; kickback: Dec } | null,
   levelTwoRate: Dec | null,
 ): { levelOne: Dec; kickback: Dec; levelTwo: Dec; house: Dec } {
-  const floor = (value: Dec) => value.floorTo(REFERRAL_AMOUNT_DECIMALS);
   const kickback = levelOne ? floor(fee.mul(Dec.min(levelOne.kickback, levelOne.rate))) : Dec.ZERO;
   const levelOneGross = levelOne ? floor(fee.mul(levelOne.rate)) : Dec.ZERO;
   const levelOneNet = Dec.max(Dec.ZERO, levelOneGross.sub(kickback));
