@@ -2,19 +2,13 @@
 // wire shapes of spec §3 (entrust, position, totals) and every use-case the
 // routes call, each a few lines around a command to FuturesEngine or a read.
 import { Dec } from '@halyard/money';
-import {
-  type FuturesContractSettings,
-  type FuturesSymbolRow,
-  type MarketCoins,
-  type MarketRef,
-  marketKey,
-} from '@halyard/protocol';
+import type { FuturesContractSettings, FuturesSymbolRow, MarketCoins } from '@halyard/protocol';
 import { depthRows } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { type Ledger, systemAccount, userAccount } from '../../ledger/index.ts';
 import type { IndexTick, MarketModule } from '../../market/index.ts';
-import { type Publisher, tradePushRow } from '../../realtime/publisher.ts';
+import type { Publisher } from '../../realtime/publisher.ts';
 import type { Db, Trx } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import type { ReferralFees } from '../referral/index.ts';
@@ -22,13 +16,13 @@ import { demoContractRows } from './contracts.ts';
 import {
   type ContractMarket,
   FuturesEngine,
-  type GroupEffects,
   HOUSE_TAKER_TRADER,
   HOUSE_TRADER,
   type OpenCommand,
   userTrader,
 } from './engine.ts';
 import { crossLiquidationPrice, isolatedLiquidationUnits } from './liquidation.ts';
+import { FUTURES_BOOK_ROWS, marketRef, publishCommitted, toTradePush } from './publish.ts';
 import { averagePrice, sizeOf, unrealisedPnl } from './risk.ts';
 import {
   type FuturesListing,
@@ -189,8 +183,6 @@ export interface FuturesServiceOptions {
   onError: (error: unknown) => void;
 }
 
-/** The futures book shows 7 rows a side (spec §9). */
-export const FUTURES_BOOK_ROWS = 7;
 /** What the treasury gives the house and the insurance fund at the demo seed (play money). */
 const HOUSE_FUNDING = Dec.parse('5000000');
 const INSURANCE_FUNDING = Dec.parse('1000000');
@@ -212,7 +204,12 @@ export class FuturesService {
       now: () => options.clock.now(),
       fundingIntervalMs: options.fundingIntervalMs,
       referral: options.referral,
-      onCommitted: (effects) => this.publishCommitted(effects),
+      onCommitted: (effects) =>
+        publishCommitted(effects, {
+          markets: this.engine,
+          publisher: options.publisher,
+          data: options.market.data,
+        }),
       onError: options.onError,
     });
   }
@@ -739,28 +736,6 @@ export class FuturesService {
       wdate: row.wdate,
     };
   }
-
-  private publishCommitted(effects: GroupEffects): void {
-    const { publisher, market: marketData } = this.options;
-    for (const id of effects.contracts) {
-      const market = this.engine.market(id);
-      const ref = marketRef(market);
-      const key = marketKey(ref);
-      publisher.publish({ type: 'buy', key, data: depthRows(market.depth.bids, FUTURES_BOOK_ROWS) });
-      publisher.publish({ type: 'sell', key, data: depthRows(market.depth.asks, FUTURES_BOOK_ROWS) });
-      const trades = effects.trades.filter((trade) => trade.contract_id === id);
-      if (trades.length === 0) continue;
-      marketData.data.recordTrades(
-        ref,
-        trades.map((trade) => ({
-          price: Dec.parse(trade.price),
-          amount: Dec.parse(trade.number).mul(market.unit),
-          ts: trade.wdate,
-        })),
-      );
-      publisher.publish({ type: 'contop', key, data: market.trades.map(toTradePush) });
-    }
-  }
 }
 
 /**
@@ -787,10 +762,3 @@ function percentOf(value: Dec, base: Dec): string {
 function coinsKey(coins: Coins): string {
   return `${coins.tradcoin.toUpperCase()}/${coins.maincoin.toUpperCase()}`;
 }
-
-function marketRef(market: ContractMarket): MarketRef {
-  return { kind: 'contract', maincoin: market.contract.maincoin, tradcoin: market.contract.tradcoin };
-}
-
-const toTradePush = (trade: { price: string; number: string; taker_side: 'buy' | 'sell'; wdate: number }) =>
-  tradePushRow({ price: trade.price, amount: trade.number, takerSide: trade.taker_side, wdate: trade.wdate });

@@ -1,0 +1,307 @@
+// The first stage, pre-trade checks: every refusal a command can meet is
+// decided here, against the state, before anything is written; what passes
+// becomes a plan the later stages carry out. For an order that opens, this is
+// the margin check: margin plus fee against the usable futures balance, and
+// the hold it will take. Pure but for that one balance read.
+import { Dec } from '@halyard/money';
+import {
+  checkFuturesOrder,
+  checkPartialClose,
+  checkPositionTpSl,
+  futuresMarginEstimate,
+  type RuleError,
+} from '@halyard/rules';
+import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import type { AccountRef } from '../../ledger/index.ts';
+import {
+  type CancelCommand,
+  type CancelTriggerCommand,
+  type CloseCommand,
+  type FuturesCommand,
+  isHouse,
+  type OpenCommand,
+  type SetTriggerCommand,
+} from './commands.ts';
+import { directionOf } from './liquidation.ts';
+import { openingCost } from './risk.ts';
+import type { ContractMarket, FuturesState } from './state.ts';
+import type { ContractRow, EntrustRow, PositionRow, TriggerRow } from './store.ts';
+
+/**
+ * A market open holds latest price × lots × (1 + this) worth of margin and
+ * fee (capped at the usable balance) and never spends more: the book may fill
+ * at worse prices than the latest.
+ */
+export const MARKET_SLIPPAGE = Dec.parse('0.05');
+
+export interface OpenPlan {
+  kind: 'open';
+  market: ContractMarket;
+  command: OpenCommand;
+  /** The limit price; null for a market order. */
+  price: Dec | null;
+  lots: Dec;
+  /** Margin and fee at the worst price the order can fill at, held from the trader's account. */
+  hold: Dec;
+  /** A market buy's budget in the book's quote, keeping its fills inside the hold. */
+  budget: Dec | null;
+}
+
+export interface ClosePlan {
+  kind: 'close';
+  market: ContractMarket;
+  position: PositionRow;
+  lots: Dec;
+}
+
+export interface CancelPlan {
+  kind: 'cancel';
+  market: ContractMarket;
+  row: EntrustRow;
+}
+
+export interface SetTriggerPlan {
+  kind: 'setTrigger';
+  userId: number;
+  position: PositionRow;
+  /** The trigger edited; null creates one. */
+  existing: TriggerRow | null;
+  fields: Pick<TriggerRow, 'profit_price' | 'loss_price' | 'number' | 'updated_at'>;
+}
+
+export interface CancelTriggerPlan {
+  kind: 'cancelTrigger';
+  trigger: TriggerRow;
+}
+
+export interface SettingsPlan {
+  kind: 'settings';
+  contract: ContractRow;
+  /** Whether the contract is in memory already (new settings), else it was just listed. */
+  known: boolean;
+}
+
+export interface RiskPlan {
+  kind: 'risk';
+  contractId: number;
+}
+
+export type CommandPlan =
+  | OpenPlan
+  | ClosePlan
+  | CancelPlan
+  | SetTriggerPlan
+  | CancelTriggerPlan
+  | SettingsPlan
+  | RiskPlan;
+
+/** An account's usable balance of an asset, read in the group's transaction. */
+export type Available = (account: AccountRef, asset: string) => Promise<Dec>;
+
+/** A command's checks; its plan when it passes. `now` stamps a trigger's edit. */
+export async function checkCommand(
+  state: FuturesState,
+  command: FuturesCommand,
+  available: Available,
+  now: () => number,
+): Promise<CommandPlan> {
+  switch (command.kind) {
+    case 'open':
+      return checkOpen(state, command, available);
+    case 'close':
+      return checkClose(state, command);
+    case 'cancel':
+      return checkCancel(state, command);
+    case 'setTrigger':
+      return checkSetTrigger(state, command, now);
+    case 'cancelTrigger':
+      return checkCancelTrigger(state, command);
+    case 'risk':
+      return { kind: 'risk', contractId: command.contractId };
+    case 'settings':
+      return checkSettings(state, command.contract);
+  }
+}
+
+/**
+ * Spec §5 "Futures order" checks in order, then the contract's own limits
+ * (leverage in the list, price on the tick, one leverage per position), then
+ * margin plus fee against the usable futures balance; the hold is that sum
+ * at the worst price the order can fill at (see {@link holdPrice}).
+ */
+async function checkOpen(state: FuturesState, command: OpenCommand, available: Available): Promise<OpenPlan> {
+  const market = state.market(command.contractId);
+  const { contract } = market;
+  if (contract.state !== 1) throw badRequest('futures.contractClosed');
+  const latest = state.latestPrice(contract.autoid);
+  if (command.style === 'market' && latest === null) throw badRequest('futures.noPrice');
+  throwRule(
+    checkFuturesOrder({
+      side: command.side,
+      style: command.style,
+      ...(command.style === 'limit' ? { price: command.price ?? '' } : {}),
+      latestPrice: (latest ?? Dec.ZERO).toString(),
+      quantity: command.number,
+      minNumber: contract.minnumber,
+      maxNumber: contract.maxnumber,
+      ...(command.profitPrice ? { takeProfit: command.profitPrice } : {}),
+      ...(command.lossPrice ? { stopLoss: command.lossPrice } : {}),
+      priceAccuracy: contract.price_accuracy,
+    }),
+  );
+  if (!market.levers.includes(command.lever)) {
+    throw badRequest('futures.leverNotAllowed', { levers: market.levers.join(', ') });
+  }
+  const price = command.style === 'limit' ? Dec.parse(command.price ?? '') : null;
+  checkOneLever(state, command);
+  const lots = Dec.parse(command.number);
+  const byHouse = isHouse(command.trader.owner);
+  const worst = holdPrice(market, command.side, price, latest);
+  if (worst === null) throw badRequest('futures.noLiquidity');
+  let hold = byHouse ? Dec.ZERO : openingCost(worst, lots, market.unit, command.lever, market.gas);
+  let budget: Dec | null = null;
+  if (!byHouse) {
+    const usable = await available(command.trader.account, contract.maincoin);
+    const estimate = futuresMarginEstimate({
+      price: (price ?? latest ?? Dec.ZERO).toString(),
+      quantity: command.number,
+      unit: contract.unit,
+      lever: command.lever,
+      gas: contract.gas,
+      usable: usable.toString(),
+      minNumber: contract.minnumber,
+    });
+    if (estimate === null) throw badRequest('rules.insufficientBalance');
+    if (price === null && command.side === 'buy') {
+      // A market buy spends at most its hold: the budget below keeps its fills inside it.
+      hold = Dec.min(hold, usable);
+      budget = marketBudget(market, command.lever, hold);
+      if (!budget.isPositive()) throw badRequest('rules.insufficientBalance');
+    } else if (hold.gt(usable)) {
+      throw badRequest('rules.insufficientBalance');
+    }
+  }
+  return { kind: 'open', market, command, price, lots, hold, budget };
+}
+
+/**
+ * The worst price each fill of the order can see: a limit buy fills at or
+ * below its limit; a sell fills at or above its limit but never above the
+ * best bid it meets (the rest then rests at the limit), so the larger of the
+ * two bounds it; a market buy is bounded by its budget instead (the latest
+ * price plus slippage), a market sell by the best bid.
+ */
+function holdPrice(
+  market: ContractMarket,
+  side: 'buy' | 'sell',
+  limit: Dec | null,
+  latest: Dec | null,
+): Dec | null {
+  const { bestBid, bestAsk } = market.book.depth(1);
+  if (side === 'buy') {
+    if (limit !== null) return limit;
+    if (bestAsk === null || latest === null) return null;
+    return Dec.max(latest, bestAsk).mul(Dec.ONE.add(MARKET_SLIPPAGE)).floorTo(market.contract.price_accuracy);
+  }
+  if (limit !== null) return bestBid === null ? limit : Dec.max(limit, bestBid);
+  return bestBid;
+}
+
+/**
+ * A market buy's budget in the book's quote (price × lots): the largest B
+ * with B × unit × (1/lever + gas) ≤ hold, i.e. floor(hold × lever / (unit ×
+ * (1 + gas × lever))), so its fills' margin and fee never exceed the hold.
+ */
+function marketBudget(market: ContractMarket, leverInt: number, hold: Dec): Dec {
+  const lever = Dec.fromInt(leverInt);
+  const budget = hold.mul(lever).div(market.unit.mul(Dec.ONE.add(market.gas.mul(lever))));
+  return budget.floorTo(market.contract.price_accuracy);
+}
+
+/** One leverage per position: an open position or resting order on the same side and mode fixes it. */
+function checkOneLever(state: FuturesState, command: OpenCommand): void {
+  const same = (row: { owner: string; contract_id: number; type: string; td_mode: string; lever: number }) =>
+    row.owner === command.trader.owner &&
+    row.contract_id === command.contractId &&
+    row.type === command.side &&
+    row.td_mode === command.tdMode &&
+    row.lever !== command.lever;
+  const clash =
+    [...state.positions.values()].find(same) ??
+    [...state.open.values()].find((row) => row.action === 'open' && same(row));
+  if (clash && !isHouse(command.trader.owner)) {
+    throw badRequest('futures.leverMismatch', { lever: clash.lever });
+  }
+}
+
+/** Partial close (spec §5): whole lots, at most what the position holds; a market order through the book. */
+function checkClose(state: FuturesState, command: CloseCommand): ClosePlan {
+  const position = state.positions.get(command.positionId);
+  if (!position || position.owner !== String(command.userId)) throw notFound('futures.positionNotFound');
+  const available = Dec.parse(position.number).toString();
+  const lots = command.number ?? available;
+  throwRule(checkPartialClose({ quantity: lots, available }));
+  const market = state.market(position.contract_id);
+  const side = position.type === 'buy' ? 'sell' : 'buy';
+  const { bestBid, bestAsk } = market.book.depth(1);
+  if ((side === 'sell' ? bestBid : bestAsk) === null) throw badRequest('futures.noLiquidity');
+  return { kind: 'close', market, position, lots: Dec.parse(lots) };
+}
+
+function checkCancel(state: FuturesState, command: CancelCommand): CancelPlan {
+  const row = state.open.get(command.autoid);
+  if (!row || row.owner !== command.owner) throw notFound('futures.entrustNotOpen');
+  return { kind: 'cancel', market: state.market(row.contract_id), row };
+}
+
+/** Spec §5: at least one of TP or SL; a long's TP not below the open price and SL not above, a short's the reverse. */
+function checkSetTrigger(state: FuturesState, command: SetTriggerCommand, now: () => number): SetTriggerPlan {
+  const position = state.positions.get(command.positionId);
+  if (!position || position.owner !== String(command.userId)) throw notFound('futures.positionNotFound');
+  const existing = command.triggerId === undefined ? null : state.triggers.get(command.triggerId);
+  if (command.triggerId !== undefined && (!existing || existing.position_id !== position.autoid)) {
+    throw notFound('futures.triggerNotFound');
+  }
+  const openPrice = Dec.parse(position.open_price);
+  throwRule(
+    checkPositionTpSl({
+      side: directionOf(position.type),
+      openPrice: openPrice.toString(),
+      ...(command.profitPrice ? { takeProfit: command.profitPrice } : {}),
+      ...(command.lossPrice ? { stopLoss: command.lossPrice } : {}),
+      priceAccuracy: state.market(position.contract_id).contract.price_accuracy,
+    }),
+  );
+  if (command.number !== undefined && command.number !== '') {
+    throwRule(checkPartialClose({ quantity: command.number, available: position.number }));
+  }
+  const fields = {
+    profit_price: command.profitPrice ? Dec.parse(command.profitPrice).toString() : null,
+    loss_price: command.lossPrice ? Dec.parse(command.lossPrice).toString() : null,
+    number: command.number ? Dec.parse(command.number).toString() : null,
+    updated_at: now(),
+  };
+  return { kind: 'setTrigger', userId: command.userId, position, existing: existing ?? null, fields };
+}
+
+function checkCancelTrigger(state: FuturesState, command: CancelTriggerCommand): CancelTriggerPlan {
+  const trigger = state.triggers.get(command.triggerId);
+  if (!trigger || trigger.user_id !== command.userId) throw notFound('futures.triggerNotFound');
+  return { kind: 'cancelTrigger', trigger };
+}
+
+/** The price accuracy may change only while no order rests in the contract's book. */
+function checkSettings(state: FuturesState, contract: ContractRow): SettingsPlan {
+  const market = state.markets.get(contract.autoid);
+  const resting = [...state.open.values()].some(
+    (row) => row.contract_id === contract.autoid && row.price !== null,
+  );
+  if (market && market.contract.price_accuracy !== contract.price_accuracy && resting) {
+    throw conflict('markets.precisionWithOpenOrders');
+  }
+  return { kind: 'settings', contract, known: market !== undefined };
+}
+
+function throwRule(error: RuleError | null): void {
+  if (error !== null) throw badRequest(error.key, error.params);
+}

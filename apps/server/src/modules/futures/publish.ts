@@ -1,0 +1,62 @@
+// After a group commits, and only then: the touched markets' shown depth and
+// latest trades (what reads and pushes show), then the pushes to the
+// realtime publisher (book rows, the trade list) and the trades for the
+// K-lines. A rolled-back group shows and pushes nothing.
+import { Dec } from '@halyard/money';
+import { type MarketRef, marketKey } from '@halyard/protocol';
+import { depthRows } from '@halyard/rules';
+import type { MarketData } from '../../market/index.ts';
+import { type Publisher, tradePushRow } from '../../realtime/publisher.ts';
+import type { GroupEffects } from './commands.ts';
+import { type ContractMarket, DEPTH_LEVELS, type FuturesState, TOP_TRADES } from './state.ts';
+
+/** The futures book shows 7 rows a side (spec §9). */
+export const FUTURES_BOOK_ROWS = 7;
+
+/** Takes the committed books' depth and prepends the group's trades to each market's latest. */
+export function refreshSnapshots(state: FuturesState, effects: GroupEffects): void {
+  for (const id of effects.contracts) {
+    const market = state.market(id);
+    market.depth = market.book.depth(DEPTH_LEVELS);
+    const fresh = effects.trades.filter((trade) => trade.contract_id === id).reverse();
+    market.trades = fresh.concat(market.trades).slice(0, TOP_TRADES);
+  }
+}
+
+/** Pushes each touched contract's book rows and, when it traded, its trade list; records the trades for the K-lines. */
+export function publishCommitted(
+  effects: GroupEffects,
+  to: { markets: Pick<FuturesState, 'market'>; publisher: Publisher; data: MarketData },
+): void {
+  const { markets, publisher, data } = to;
+  for (const id of effects.contracts) {
+    const market = markets.market(id);
+    const ref = marketRef(market);
+    const key = marketKey(ref);
+    publisher.publish({ type: 'buy', key, data: depthRows(market.depth.bids, FUTURES_BOOK_ROWS) });
+    publisher.publish({ type: 'sell', key, data: depthRows(market.depth.asks, FUTURES_BOOK_ROWS) });
+    const trades = effects.trades.filter((trade) => trade.contract_id === id);
+    if (trades.length === 0) continue;
+    data.recordTrades(
+      ref,
+      trades.map((trade) => ({
+        price: Dec.parse(trade.price),
+        amount: Dec.parse(trade.number).mul(market.unit),
+        ts: trade.wdate,
+      })),
+    );
+    publisher.publish({ type: 'contop', key, data: market.trades.map(toTradePush) });
+  }
+}
+
+export function marketRef(market: ContractMarket): MarketRef {
+  return { kind: 'contract', maincoin: market.contract.maincoin, tradcoin: market.contract.tradcoin };
+}
+
+export const toTradePush = (trade: {
+  price: string;
+  number: string;
+  taker_side: 'buy' | 'sell';
+  wdate: number;
+}) =>
+  tradePushRow({ price: trade.price, amount: trade.number, takerSide: trade.taker_side, wdate: trade.wdate });

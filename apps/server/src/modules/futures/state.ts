@@ -1,0 +1,207 @@
+// The engine's in-memory state, owned here alone: books, open orders,
+// positions, triggers, marks and the funding clock, rebuilt from the store.
+import { type DepthSnapshot, OrderBook } from '@halyard/matching';
+import { Dec } from '@halyard/money';
+import { notFound } from '../../http/errors.ts';
+import type { Ledger } from '../../ledger/index.ts';
+import type { Executor, Trx } from '../../store/database.ts';
+import type { ReferralFees } from '../referral/index.ts';
+import type { GroupEffects } from './commands.ts';
+import { HOUSE_OWNER } from './commands.ts';
+import {
+  type CrossPosition,
+  directionOf,
+  type IsolatedRiskEntry,
+  isolatedLiquidationUnits,
+} from './liquidation.ts';
+import type { PositionFigures } from './risk.ts';
+import {
+  type ContractRow,
+  type EntrustRow,
+  type FuturesTradeRow,
+  type PositionRow,
+  selectActiveTriggers,
+  selectContracts,
+  selectLastFundingSlot,
+  selectLatestTrades,
+  selectOpenEntrusts,
+  selectOpenPositions,
+  type TriggerRow,
+} from './store.ts';
+
+export const TOP_TRADES = 20;
+/** Book levels kept per side for pushes and reads (the screen shows 7). */
+export const DEPTH_LEVELS = 20;
+
+export interface ContractMarket {
+  contract: ContractRow;
+  unit: Dec;
+  gas: Dec;
+  mmf: Dec;
+  levers: number[];
+  book: OrderBook;
+  depth: DepthSnapshot;
+  /** Newest first. */
+  trades: FuturesTradeRow[];
+}
+
+/**
+ * What every stage works with while a group of commands runs: the one
+ * state, the group's transaction and effects, and the ledger, referral fees
+ * and clock.
+ */
+export interface GroupContext {
+  readonly state: FuturesState;
+  readonly ledger: Ledger;
+  readonly referral: ReferralFees;
+  readonly now: () => number;
+  readonly fundingIntervalMs: number;
+  readonly trx: Trx;
+  readonly effects: GroupEffects;
+}
+
+/**
+ * The futures engine's in-memory state, owned here and nowhere else: every
+ * contract's book, the open orders, positions and triggers, the isolated
+ * positions' liquidation prices, the marks and the funding clock. The stages
+ * change it while a group runs; a rolled-back group rebuilds it from the
+ * store ({@link restore}).
+ */
+export class FuturesState {
+  readonly markets = new Map<number, ContractMarket>();
+  readonly open = new Map<number, EntrustRow>();
+  readonly positions = new Map<number, PositionRow>();
+  readonly triggers = new Map<number, TriggerRow>();
+  /** Isolated user positions' liquidation prices, refreshed whenever the position changes. */
+  readonly isolatedRisk = new Map<number, IsolatedRiskEntry>();
+  /** The mark (= index) of each trade coin. */
+  readonly marks = new Map<string, Dec>();
+  /** The funding slot each contract last settled. */
+  readonly lastFunding = new Map<number, number>();
+
+  /** (Re)builds everything from the store; `currentSlot` is the funding slot now (a fresh contract's last round). */
+  async restore(db: Executor, currentSlot: () => number): Promise<void> {
+    const contracts = await selectContracts(db);
+    const orders = await selectOpenEntrusts(db);
+    this.markets.clear();
+    for (const contract of contracts) {
+      const resting = orders.filter((row) => row.contract_id === contract.autoid && row.price !== null);
+      const book = OrderBook.restore(
+        bookConfig(contract),
+        resting.map((row) => ({
+          orderId: String(row.autoid),
+          userId: row.owner,
+          side: row.type,
+          price: Dec.parse(row.price ?? '0'),
+          amount: Dec.parse(row.number),
+          remaining: Dec.parse(row.unfilled),
+          sequence: row.autoid,
+        })),
+      );
+      this.markets.set(contract.autoid, {
+        ...settingsOf(contract, book),
+        depth: book.depth(DEPTH_LEVELS),
+        trades: await selectLatestTrades(db, contract.autoid, TOP_TRADES),
+      });
+      // The last round written; a fresh contract's first round settles the interval after the current one.
+      const last = await selectLastFundingSlot(db, contract.autoid);
+      const fallback = this.lastFunding.get(contract.autoid) ?? currentSlot();
+      this.lastFunding.set(contract.autoid, last ?? fallback);
+    }
+    this.open.clear();
+    for (const row of orders) this.open.set(row.autoid, row);
+    this.positions.clear();
+    this.isolatedRisk.clear();
+    for (const row of await selectOpenPositions(db)) {
+      this.positions.set(row.autoid, row);
+      this.refreshRisk(row);
+    }
+    this.triggers.clear();
+    for (const row of await selectActiveTriggers(db)) this.triggers.set(row.autoid, row);
+  }
+
+  /**
+   * Takes a contract's settings: in place for a known one (its book kept
+   * unless the tick changed), else a new empty market whose funding starts
+   * at `currentSlot`.
+   */
+  putContract(contract: ContractRow, currentSlot: () => number): void {
+    const known = this.markets.get(contract.autoid);
+    const sameTick = known?.contract.price_accuracy === contract.price_accuracy;
+    const book = known && sameTick ? known.book : new OrderBook(bookConfig(contract));
+    const settings = settingsOf(contract, book);
+    if (known) {
+      Object.assign(known, settings, { depth: book.depth(DEPTH_LEVELS) });
+      return;
+    }
+    this.markets.set(contract.autoid, { ...settings, depth: book.depth(DEPTH_LEVELS), trades: [] });
+    this.lastFunding.set(contract.autoid, currentSlot());
+  }
+
+  market(contractId: number): ContractMarket {
+    const market = this.markets.get(contractId);
+    if (!market) throw notFound('futures.contractNotFound');
+    return market;
+  }
+
+  positionFigures(row: PositionRow): PositionFigures {
+    const market = this.market(row.contract_id);
+    return {
+      direction: directionOf(row.type),
+      lots: Dec.parse(row.number),
+      unit: market.unit,
+      cost: Dec.parse(row.cost),
+      margin: Dec.parse(row.margin),
+    };
+  }
+
+  markOf(contractId: number): Dec | null {
+    return this.marks.get(this.market(contractId).contract.tradcoin) ?? null;
+  }
+
+  /** Last trade price, else the mark; null when neither is known. */
+  latestPrice(contractId: number): Dec | null {
+    const last = this.market(contractId).trades[0];
+    return last ? Dec.parse(last.price) : this.markOf(contractId);
+  }
+
+  /** The user's open cross positions, each with its mark (null mark: left out, it cannot be valued). */
+  crossPositionsOf(owner: string, excludeId: number | null = null): CrossPosition[] {
+    const found: CrossPosition[] = [];
+    for (const row of this.positions.values()) {
+      if (row.owner !== owner || row.td_mode !== 'cross' || row.autoid === excludeId) continue;
+      const mark = this.markOf(row.contract_id);
+      if (mark === null) continue;
+      found.push({ ...this.positionFigures(row), mark, mmf: this.market(row.contract_id).mmf });
+    }
+    return found;
+  }
+
+  /** Re-prices an isolated user position for the liquidation scan. */
+  refreshRisk(position: PositionRow): void {
+    if (position.td_mode !== 'lsolate' || position.owner === HOUSE_OWNER) return;
+    const market = this.market(position.contract_id);
+    this.isolatedRisk.set(position.autoid, {
+      positionId: position.autoid,
+      contractId: position.contract_id,
+      long: position.type === 'buy',
+      liquidationUnits: isolatedLiquidationUnits(this.positionFigures(position), market.mmf),
+    });
+  }
+}
+
+function bookConfig(contract: ContractRow) {
+  return { priceAccuracy: contract.price_accuracy, amountAccuracy: 0, minNumber: Dec.ONE };
+}
+
+/** A contract's parsed settings around its book. */
+function settingsOf(contract: ContractRow, book: OrderBook): Omit<ContractMarket, 'depth' | 'trades'> {
+  return {
+    contract,
+    unit: Dec.parse(contract.unit),
+    gas: Dec.parse(contract.gas),
+    mmf: Dec.parse(contract.maintenance_margin_rate),
+    levers: JSON.parse(contract.levers) as number[],
+    book,
+  };
+}
