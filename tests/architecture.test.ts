@@ -78,6 +78,19 @@ describe('architecture walls', () => {
     }
   });
 
+  it('the journal imports only node: built-ins and its own files', () => {
+    const journal = sourceFiles('apps/server/src/core/journal').filter(
+      (file) => !isTest(file) && !file.endsWith('test-support.ts'),
+    );
+    expect(journal.length).toBeGreaterThan(0);
+    for (const file of journal) {
+      for (const specifier of importsOf(file)) {
+        const allowed = specifier.startsWith('node:') || specifier.startsWith('./');
+        expect(allowed, `${file} imports ${specifier}`).toBe(true);
+      }
+    }
+  });
+
   it("a module never reaches into another module's store", () => {
     for (const file of sourceFiles('apps/server/src/modules')) {
       const ownModule = file.split(path.sep)[4];

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { inspectJournal, verifyJournal } from './cli-commands.ts';
 
@@ -16,6 +17,10 @@ function wholeNumber(value: string | undefined, name: string): number | undefine
   return Number(value);
 }
 
+function isDirectory(dir: string): boolean {
+  return statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false;
+}
+
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -24,6 +29,10 @@ async function main(argv: string[]): Promise<number> {
   });
   const [command, dir] = positionals;
   const print = (line: string) => console.log(line);
+  if (dir && !isDirectory(dir)) {
+    console.error(`${dir} is not a journal directory (no such directory)`);
+    return 66;
+  }
   if (command === 'inspect' && dir) {
     const range = { from: wholeNumber(values.from, 'from'), limit: wholeNumber(values.limit, 'limit') };
     return inspectJournal(dir, range, print);
