@@ -1,6 +1,6 @@
-// Over 500 lines because it is the one face of the futures module: the
-// wire shapes of spec §3 (entrust, position, totals) and every use-case the
-// routes call, each a few lines around a command to FuturesEngine or a read.
+// The one face of the futures module: every use-case the routes call, each
+// a few lines around a command to FuturesEngine or a read; its answers take
+// the shapes of views.ts.
 import { Dec } from '@halyard/money';
 import type { FuturesContractSettings, FuturesSymbolRow, MarketCoins } from '@halyard/protocol';
 import { depthRows } from '@halyard/rules';
@@ -21,9 +21,8 @@ import {
   type OpenCommand,
   userTrader,
 } from './engine.ts';
-import { crossLiquidationPrice, isolatedLiquidationUnits } from './liquidation.ts';
 import { FUTURES_BOOK_ROWS, marketRef, publishCommitted, toTradePush } from './publish.ts';
-import { averagePrice, sizeOf, unrealisedPnl } from './risk.ts';
+import { unrealisedPnl } from './risk.ts';
 import {
   type FuturesListing,
   futuresRowWith,
@@ -33,16 +32,24 @@ import {
   requireValidSettings,
 } from './settings.ts';
 import {
-  type EntrustRow,
   insertContract,
   insertMissingContracts,
-  type PositionRow,
   selectClosedPositionPage,
   selectContract,
   selectEntrustPage,
   type TdMode,
-  type TriggerRow,
 } from './store.ts';
+import {
+  type EntrustView,
+  type FuturesExposureView,
+  FuturesViews,
+  type PageView,
+  type PositionView,
+  type TriggerView,
+} from './views.ts';
+
+// The service answers in these shapes.
+export type { EntrustView, FuturesExposureView, PageView, PositionView, TriggerView } from './views.ts';
 
 /** A contract as the routes name it. */
 export interface Coins {
@@ -62,114 +69,6 @@ export interface FuturesOrderInput extends Coins {
   tdMode: TdMode;
 }
 
-/** Spec §3 "Entrust (futures)" plus what the entrust card shows. */
-export interface EntrustView {
-  autoid: number;
-  id: string;
-  type: 'buy' | 'sell';
-  /** open: adds to a position; close: reduces one (closePosition, TP/SL). */
-  action: 'open' | 'close';
-  tdMode: TdMode;
-  lever: number;
-  tradcoin: string;
-  maincoin: string;
-  wdate: number;
-  /** The limit price; '0' for a market order. */
-  entrust_price: string;
-  /** The latest price of the contract. */
-  price: string;
-  /** Average fill price, '0' before any fill. */
-  deal_price: string;
-  /** The attached take-profit and stop-loss ('' when none): the card's trigger prices. */
-  profitPrice: string;
-  lossPrice: string;
-  number: string;
-  unfilled: string;
-  style: 'limit' | 'market';
-  /** Decimal places of the contract's prices. */
-  point: number;
-  state: EntrustRow['state'];
-  margin: string;
-  fee: string;
-  /** The coin the fee was paid in (the contract's margin coin). */
-  feeCoin: string;
-  /** Fees paid in HAL instead (fee deduction). */
-  feeHal: string;
-}
-
-/** Spec §3 "Futures position" plus its labels (liquidation price, TP/SL, value, funding). */
-export interface PositionView {
-  autoid: number;
-  type: 'buy' | 'sell';
-  tdMode: TdMode;
-  lever: number;
-  tradcoin: string;
-  maincoin: string;
-  wdate: number;
-  /** Average open price. */
-  price: string;
-  /** Price of the first fill. */
-  open_price: string;
-  number: string;
-  /** Lots that can be closed now. */
-  unfilled: string;
-  /** Margin. */
-  position: string;
-  /** Unrealised PnL at the mark. */
-  profit: string;
-  /** Unrealised PnL / margin × 100, 2 decimals. */
-  profit_rate: string;
-  realised: string;
-  /** The contract's fee rate. */
-  gas: string;
-  /** Fees paid. */
-  fess: string;
-  /** Net funding (the spec's "interest"): received positive. */
-  funding: string;
-  point: number;
-  profitOrder: number;
-  mark_price: string;
-  liquidation_price: string;
-  /** |s| × mark. */
-  value: string;
-  tp_price: string;
-  sl_price: string;
-  state: PositionRow['state'];
-  closedate: number | null;
-  close_price: string;
-  /** Spec §3 "Poster order": the realised PnL of a closed position, income = profit / margin × 100. */
-  last_profit: string;
-  income: string;
-}
-
-/** Per settlement coin: open positions' margin and unrealised PnL, and open entrusts' remaining hold. */
-export interface FuturesExposureView {
-  coin: string;
-  margin: Dec;
-  profit: Dec;
-  entrust: Dec;
-}
-
-export interface TriggerView {
-  id: number;
-  autoid: number;
-  tradcoin: string;
-  maincoin: string;
-  type: 'buy' | 'sell';
-  profitPrice: string;
-  lossPrice: string;
-  number: string;
-  state: TriggerRow['state'];
-  wdate: number;
-}
-
-export interface PageView<T> {
-  list: T[];
-  count: number;
-  page: number;
-  limit: number;
-}
-
 export interface FuturesServiceOptions {
   db: Db;
   ledger: Ledger;
@@ -186,7 +85,6 @@ export interface FuturesServiceOptions {
 /** What the treasury gives the house and the insurance fund at the demo seed (play money). */
 const HOUSE_FUNDING = Dec.parse('5000000');
 const INSURANCE_FUNDING = Dec.parse('1000000');
-const HUNDRED = Dec.fromInt(100);
 
 /**
  * The futures use-cases (spec §7 "Contract"): resolves contracts and users,
@@ -195,6 +93,7 @@ const HUNDRED = Dec.fromInt(100);
  */
 export class FuturesService {
   readonly engine: FuturesEngine;
+  private readonly views: FuturesViews;
   private readonly byCoins = new Map<string, number>();
 
   constructor(private readonly options: FuturesServiceOptions) {
@@ -212,6 +111,7 @@ export class FuturesService {
         }),
       onError: options.onError,
     });
+    this.views = new FuturesViews(this.engine, options.market.data);
   }
 
   async load(): Promise<void> {
@@ -328,20 +228,20 @@ export class FuturesService {
     const market = this.contract(input);
     await this.options.identity.assertNotFrozen(userId);
     const result = await this.engine.submit(this.openCommand(userTrader(userId), market, input));
-    return this.entrustView(result.orders[0]!);
+    return this.views.entrust(result.orders[0]!);
   }
 
   async placeForHouse(input: FuturesOrderInput): Promise<EntrustView> {
     const market = this.contract(input);
     const result = await this.engine.submit(this.openCommand(HOUSE_TRADER, market, input));
-    return this.entrustView(result.orders[0]!);
+    return this.views.entrust(result.orders[0]!);
   }
 
   /** The house's crossing role's order (demo mode): it meets the house's own quotes, so trades print. */
   async crossForHouse(input: FuturesOrderInput): Promise<EntrustView> {
     const market = this.contract(input);
     const result = await this.engine.submit(this.openCommand(HOUSE_TAKER_TRADER, market, input));
-    return this.entrustView(result.orders[0]!);
+    return this.views.entrust(result.orders[0]!);
   }
 
   private openCommand(
@@ -366,7 +266,7 @@ export class FuturesService {
 
   async cancelForUser(userId: number, autoid: number): Promise<EntrustView[]> {
     const result = await this.engine.submit({ kind: 'cancel', owner: String(userId), autoid });
-    return result.orders.filter((row) => row.autoid === autoid).map((row) => this.entrustView(row));
+    return result.orders.filter((row) => row.autoid === autoid).map((row) => this.views.entrust(row));
   }
 
   async cancelForHouse(autoid: number): Promise<void> {
@@ -380,7 +280,7 @@ export class FuturesService {
     const result = await this.engine.submit({ kind: 'close', userId, positionId: autoid, number });
     const row = result.positions.find((position) => position.autoid === autoid) ?? before;
     if (!row) throw notFound('futures.positionNotFound');
-    return this.positionView(row, Dec.ZERO);
+    return this.views.position(row, Dec.ZERO);
   }
 
   /** Closes every position of the user in one contract, or of one side (all, buy, sell) in one or every contract. */
@@ -412,7 +312,7 @@ export class FuturesService {
     },
   ): Promise<TriggerView> {
     const result = await this.engine.submit({ kind: 'setTrigger', userId, ...input });
-    return this.triggerView(result.triggers[0]!);
+    return this.views.trigger(result.triggers[0]!);
   }
 
   /** editProfitLoss: finds the trigger's position, then replaces its prices and lots. */
@@ -427,14 +327,14 @@ export class FuturesService {
 
   async cancelTrigger(userId: number, triggerId: number): Promise<TriggerView> {
     const result = await this.engine.submit({ kind: 'cancelTrigger', userId, triggerId });
-    return this.triggerView(result.triggers[0]!);
+    return this.views.trigger(result.triggers[0]!);
   }
 
   // ── reads ───────────────────────────────────────────────────────────────
 
   /** Spec §3 "Futures pair" of every contract. */
   symbols(): FuturesSymbolRow[] {
-    return [...this.engine.markets.values()].map((market) => this.symbolRow(market));
+    return [...this.engine.markets.values()].map((market) => this.views.symbol(market));
   }
 
   /** GET /contract/contract: the contract's info and its book, 7 rows a side. */
@@ -444,7 +344,7 @@ export class FuturesService {
     const mark = this.engine.markOf(market.contract.autoid);
     return {
       info: {
-        ...this.symbolRow(market),
+        ...this.views.symbol(market),
         levers: market.levers,
         mark_price: mark?.toString() ?? '0',
         initial_margin_rate: Dec.parse(market.contract.initial_margin_rate).toString(),
@@ -474,7 +374,7 @@ export class FuturesService {
       .reverse();
     return {
       balance: { usable: balance.available.toString(), locked: balance.locked.toString() },
-      entrust_order: entrusts.map((row) => this.entrustView(row)),
+      entrust_order: entrusts.map((row) => this.views.entrust(row)),
     };
   }
 
@@ -493,7 +393,7 @@ export class FuturesService {
         asset: this.options.market.index.quote,
       })
     ).available;
-    return rows.map((row) => this.positionView(row, free));
+    return rows.map((row) => this.views.position(row, free));
   }
 
   /**
@@ -544,7 +444,7 @@ export class FuturesService {
       (page - 1) * limit,
       limit,
     );
-    return { list: rows.map((row) => this.entrustView(row)), count, page, limit };
+    return { list: rows.map((row) => this.views.entrust(row)), count, page, limit };
   }
 
   /** Closed and liquidated positions (the poster orders), newest first. */
@@ -562,14 +462,14 @@ export class FuturesService {
       (page - 1) * limit,
       limit,
     );
-    return { list: rows.map((row) => this.positionView(row, Dec.ZERO)), count, page, limit };
+    return { list: rows.map((row) => this.views.position(row, Dec.ZERO)), count, page, limit };
   }
 
   /** Active TP/SL orders of the user, of one position when given. */
   triggers(userId: number, positionId: number | null): TriggerView[] {
     return [...this.engine.triggers.values()]
       .filter((row) => row.user_id === userId && (positionId === null || row.position_id === positionId))
-      .map((row) => this.triggerView(row));
+      .map((row) => this.views.trigger(row));
   }
 
   /** The engine's queue and what it holds open (the back office's dashboard). */
@@ -591,172 +491,6 @@ export class FuturesService {
   publishSymbols(): void {
     this.options.publisher.publish({ type: 'consymbols', data: this.symbols() });
   }
-
-  // ── views ───────────────────────────────────────────────────────────────
-
-  private symbolRow(market: ContractMarket): FuturesSymbolRow {
-    const { contract, depth } = market;
-    const ticker = this.options.market.data.ticker(marketRef(market));
-    return {
-      autoid: contract.autoid,
-      tradcoin: contract.tradcoin,
-      maincoin: contract.maincoin,
-      price: (this.engine.latestPrice(contract.autoid) ?? Dec.ZERO).toFixed(contract.price_accuracy),
-      rise: ticker?.rise ?? '0.00',
-      volume: ticker?.volume ?? '0',
-      state: contract.state,
-      plate: contract.plate,
-      minnumber: Dec.parse(contract.minnumber).toString(),
-      price_accuracy: contract.price_accuracy,
-      amount_accuracy: 0,
-      buyprice: depth.bestBid?.toString() ?? '0',
-      sellprice: depth.bestAsk?.toString() ?? '0',
-      unit: market.unit.toString(),
-      isOptional: false,
-      gas: market.gas.toString(),
-      maxnumber: Dec.parse(contract.maxnumber).toString(),
-      max_lever: contract.max_lever,
-      chinaname: contract.chinaname,
-      symbol: contract.symbol,
-    };
-  }
-
-  entrustView(row: EntrustRow): EntrustView {
-    const market = this.engine.market(row.contract_id);
-    const filled = Dec.parse(row.number).sub(Dec.parse(row.unfilled));
-    return {
-      autoid: row.autoid,
-      id: String(row.autoid),
-      type: row.type,
-      action: row.action,
-      tdMode: row.td_mode,
-      lever: row.lever,
-      tradcoin: market.contract.tradcoin,
-      maincoin: market.contract.maincoin,
-      wdate: row.wdate,
-      entrust_price: row.price === null ? '0' : Dec.parse(row.price).toString(),
-      price: (this.engine.latestPrice(row.contract_id) ?? Dec.ZERO).toString(),
-      deal_price: filled.isPositive()
-        ? Dec.parse(row.deal_money).div(filled).floorTo(market.contract.price_accuracy).toString()
-        : '0',
-      profitPrice: priceText(row.profit_price),
-      lossPrice: priceText(row.loss_price),
-      number: Dec.parse(row.number).toString(),
-      unfilled: Dec.parse(row.unfilled).toString(),
-      style: row.style,
-      point: market.contract.price_accuracy,
-      state: row.state,
-      margin: Dec.parse(row.margin).toString(),
-      fee: Dec.parse(row.fee).toString(),
-      feeCoin: market.contract.maincoin,
-      feeHal: Dec.parse(row.fee_hal).toString(),
-    };
-  }
-
-  /** `free` is the user's free futures balance: a cross position's liquidation price draws on it. */
-  positionView(row: PositionRow, free: Dec): PositionView {
-    const market = this.engine.market(row.contract_id);
-    const accuracy = market.contract.price_accuracy;
-    const figures = this.engine.positionFigures(row);
-    const mark = this.engine.markOf(row.contract_id) ?? Dec.ZERO;
-    const open = row.state === 'open';
-    const profit = open ? unrealisedPnl(figures, mark) : Dec.ZERO;
-    const margin = figures.margin;
-    const triggers = [...this.engine.triggers.values()].filter(
-      (trigger) => trigger.position_id === row.autoid,
-    );
-    const realised = Dec.parse(row.realised);
-    // A closed position's margin is gone: its income is measured on the margin it was opened with (cost / lever).
-    const closedCost = open ? Dec.ZERO : closedEntryCost(row, market);
-    const closedSize = Dec.parse(row.closed_number).mul(market.unit);
-    const closedMargin = open ? margin : closedCost.div(Dec.fromInt(row.lever));
-    return {
-      autoid: row.autoid,
-      type: row.type,
-      tdMode: row.td_mode,
-      lever: row.lever,
-      tradcoin: market.contract.tradcoin,
-      maincoin: market.contract.maincoin,
-      wdate: row.wdate,
-      price: (open ? averagePrice(figures) : closedSize.isPositive() ? closedCost.div(closedSize) : Dec.ZERO)
-        .floorTo(accuracy)
-        .toString(),
-      open_price: Dec.parse(row.open_price).toString(),
-      number: figures.lots.toString(),
-      unfilled: figures.lots.toString(),
-      position: margin.toString(),
-      profit: profit.toString(),
-      profit_rate: percentOf(profit, margin),
-      realised: realised.toString(),
-      gas: market.gas.toString(),
-      fess: Dec.parse(row.fees).toString(),
-      funding: Dec.parse(row.funding).toString(),
-      point: accuracy,
-      profitOrder: triggers.length,
-      mark_price: mark.toString(),
-      liquidation_price: open ? this.liquidationPriceOf(row, free) : '0',
-      value: sizeOf(figures).mul(mark).toString(),
-      tp_price: priceText(triggers.find((trigger) => trigger.profit_price !== null)?.profit_price),
-      sl_price: priceText(triggers.find((trigger) => trigger.loss_price !== null)?.loss_price),
-      state: row.state,
-      closedate: row.closedate,
-      close_price: row.close_price === null ? '' : Dec.parse(row.close_price).toString(),
-      last_profit: realised.toString(),
-      income: open ? percentOf(profit, margin) : percentOf(realised, closedMargin),
-    };
-  }
-
-  private liquidationPriceOf(row: PositionRow, free: Dec): string {
-    const market = this.engine.market(row.contract_id);
-    const figures = this.engine.positionFigures(row);
-    const accuracy = market.contract.price_accuracy;
-    if (row.td_mode === 'lsolate') {
-      const units = isolatedLiquidationUnits(figures, market.mmf);
-      return units === null ? '0' : Dec.fromUnits(units).floorTo(accuracy).toString();
-    }
-    const mark = this.engine.markOf(row.contract_id) ?? Dec.ZERO;
-    const own = { ...figures, mark, mmf: market.mmf };
-    const price = crossLiquidationPrice(free, own, this.engine.crossPositionsOf(row.owner, row.autoid));
-    return price === null ? '0' : price.floorTo(accuracy).toString();
-  }
-
-  private triggerView(row: TriggerRow): TriggerView {
-    const position = this.engine.positions.get(row.position_id);
-    const market = position ? this.engine.market(position.contract_id) : null;
-    return {
-      id: row.autoid,
-      autoid: row.position_id,
-      tradcoin: market?.contract.tradcoin ?? '',
-      maincoin: market?.contract.maincoin ?? '',
-      type: position?.type ?? 'buy',
-      profitPrice: priceText(row.profit_price),
-      lossPrice: priceText(row.loss_price),
-      number: priceText(row.number),
-      state: row.state,
-      wdate: row.wdate,
-    };
-  }
-}
-
-/**
- * The entry notional of a closed position, recovered from its closes: what
- * the closes traded for minus the realised PnL for a long, plus it for a
- * short (a liquidation closed at the bankruptcy price with PnL −margin fits
- * the same identity).
- */
-function closedEntryCost(row: PositionRow, market: ContractMarket): Dec {
-  const closedNotional = Dec.parse(row.close_money).mul(market.unit);
-  const realised = Dec.parse(row.realised);
-  return row.type === 'buy' ? closedNotional.sub(realised) : closedNotional.add(realised);
-}
-
-/** A stored optional price as canonical text, '' when none. */
-function priceText(text: string | null | undefined): string {
-  return text === null || text === undefined ? '' : Dec.parse(text).toString();
-}
-
-function percentOf(value: Dec, base: Dec): string {
-  return base.isPositive() ? value.mul(HUNDRED).div(base).toFixed(2) : '0.00';
 }
 
 function coinsKey(coins: Coins): string {

@@ -1,0 +1,293 @@
+// The wire shapes of spec §3 (entrust, position, TP/SL order, contract,
+// exposure, pages) and how the engine's rows become them: reads only.
+import { Dec } from '@halyard/money';
+import type { FuturesSymbolRow } from '@halyard/protocol';
+import type { MarketData } from '../../market/index.ts';
+import type { ContractMarket, FuturesEngine } from './engine.ts';
+import { crossLiquidationPrice, isolatedLiquidationUnits } from './liquidation.ts';
+import { marketRef } from './publish.ts';
+import { averagePrice, sizeOf, unrealisedPnl } from './risk.ts';
+import type { EntrustRow, PositionRow, TdMode, TriggerRow } from './store.ts';
+
+const HUNDRED = Dec.fromInt(100);
+
+/** Spec §3 "Entrust (futures)" plus what the entrust card shows. */
+export interface EntrustView {
+  autoid: number;
+  id: string;
+  type: 'buy' | 'sell';
+  /** open: adds to a position; close: reduces one (closePosition, TP/SL). */
+  action: 'open' | 'close';
+  tdMode: TdMode;
+  lever: number;
+  tradcoin: string;
+  maincoin: string;
+  wdate: number;
+  /** The limit price; '0' for a market order. */
+  entrust_price: string;
+  /** The latest price of the contract. */
+  price: string;
+  /** Average fill price, '0' before any fill. */
+  deal_price: string;
+  /** The attached take-profit and stop-loss ('' when none): the card's trigger prices. */
+  profitPrice: string;
+  lossPrice: string;
+  number: string;
+  unfilled: string;
+  style: 'limit' | 'market';
+  /** Decimal places of the contract's prices. */
+  point: number;
+  state: EntrustRow['state'];
+  margin: string;
+  fee: string;
+  /** The coin the fee was paid in (the contract's margin coin). */
+  feeCoin: string;
+  /** Fees paid in HAL instead (fee deduction). */
+  feeHal: string;
+}
+
+/** Spec §3 "Futures position" plus its labels (liquidation price, TP/SL, value, funding). */
+export interface PositionView {
+  autoid: number;
+  type: 'buy' | 'sell';
+  tdMode: TdMode;
+  lever: number;
+  tradcoin: string;
+  maincoin: string;
+  wdate: number;
+  /** Average open price. */
+  price: string;
+  /** Price of the first fill. */
+  open_price: string;
+  number: string;
+  /** Lots that can be closed now. */
+  unfilled: string;
+  /** Margin. */
+  position: string;
+  /** Unrealised PnL at the mark. */
+  profit: string;
+  /** Unrealised PnL / margin × 100, 2 decimals. */
+  profit_rate: string;
+  realised: string;
+  /** The contract's fee rate. */
+  gas: string;
+  /** Fees paid. */
+  fess: string;
+  /** Net funding (the spec's "interest"): received positive. */
+  funding: string;
+  point: number;
+  profitOrder: number;
+  mark_price: string;
+  liquidation_price: string;
+  /** |s| × mark. */
+  value: string;
+  tp_price: string;
+  sl_price: string;
+  state: PositionRow['state'];
+  closedate: number | null;
+  close_price: string;
+  /** Spec §3 "Poster order": the realised PnL of a closed position, income = profit / margin × 100. */
+  last_profit: string;
+  income: string;
+}
+
+/** Per settlement coin: open positions' margin and unrealised PnL, and open entrusts' remaining hold. */
+export interface FuturesExposureView {
+  coin: string;
+  margin: Dec;
+  profit: Dec;
+  entrust: Dec;
+}
+
+export interface TriggerView {
+  id: number;
+  autoid: number;
+  tradcoin: string;
+  maincoin: string;
+  type: 'buy' | 'sell';
+  profitPrice: string;
+  lossPrice: string;
+  number: string;
+  state: TriggerRow['state'];
+  wdate: number;
+}
+
+export interface PageView<T> {
+  list: T[];
+  count: number;
+  page: number;
+  limit: number;
+}
+
+/** Rows as the API shows them, valued at the engine's marks and latest prices. */
+export class FuturesViews {
+  constructor(
+    private readonly engine: FuturesEngine,
+    private readonly data: MarketData,
+  ) {}
+
+  /** Spec §3 "Futures pair": a contract with its latest price, ticker and best quotes. */
+  symbol(market: ContractMarket): FuturesSymbolRow {
+    const { contract, depth } = market;
+    const ticker = this.data.ticker(marketRef(market));
+    return {
+      autoid: contract.autoid,
+      tradcoin: contract.tradcoin,
+      maincoin: contract.maincoin,
+      price: (this.engine.latestPrice(contract.autoid) ?? Dec.ZERO).toFixed(contract.price_accuracy),
+      rise: ticker?.rise ?? '0.00',
+      volume: ticker?.volume ?? '0',
+      state: contract.state,
+      plate: contract.plate,
+      minnumber: Dec.parse(contract.minnumber).toString(),
+      price_accuracy: contract.price_accuracy,
+      amount_accuracy: 0,
+      buyprice: depth.bestBid?.toString() ?? '0',
+      sellprice: depth.bestAsk?.toString() ?? '0',
+      unit: market.unit.toString(),
+      isOptional: false,
+      gas: market.gas.toString(),
+      maxnumber: Dec.parse(contract.maxnumber).toString(),
+      max_lever: contract.max_lever,
+      chinaname: contract.chinaname,
+      symbol: contract.symbol,
+    };
+  }
+
+  entrust(row: EntrustRow): EntrustView {
+    const market = this.engine.market(row.contract_id);
+    const filled = Dec.parse(row.number).sub(Dec.parse(row.unfilled));
+    return {
+      autoid: row.autoid,
+      id: String(row.autoid),
+      type: row.type,
+      action: row.action,
+      tdMode: row.td_mode,
+      lever: row.lever,
+      tradcoin: market.contract.tradcoin,
+      maincoin: market.contract.maincoin,
+      wdate: row.wdate,
+      entrust_price: row.price === null ? '0' : Dec.parse(row.price).toString(),
+      price: (this.engine.latestPrice(row.contract_id) ?? Dec.ZERO).toString(),
+      deal_price: filled.isPositive()
+        ? Dec.parse(row.deal_money).div(filled).floorTo(market.contract.price_accuracy).toString()
+        : '0',
+      profitPrice: priceText(row.profit_price),
+      lossPrice: priceText(row.loss_price),
+      number: Dec.parse(row.number).toString(),
+      unfilled: Dec.parse(row.unfilled).toString(),
+      style: row.style,
+      point: market.contract.price_accuracy,
+      state: row.state,
+      margin: Dec.parse(row.margin).toString(),
+      fee: Dec.parse(row.fee).toString(),
+      feeCoin: market.contract.maincoin,
+      feeHal: Dec.parse(row.fee_hal).toString(),
+    };
+  }
+
+  /** `free` is the user's free futures balance: a cross position's liquidation price draws on it. */
+  position(row: PositionRow, free: Dec): PositionView {
+    const market = this.engine.market(row.contract_id);
+    const accuracy = market.contract.price_accuracy;
+    const figures = this.engine.positionFigures(row);
+    const mark = this.engine.markOf(row.contract_id) ?? Dec.ZERO;
+    const open = row.state === 'open';
+    const profit = open ? unrealisedPnl(figures, mark) : Dec.ZERO;
+    const margin = figures.margin;
+    const triggers = [...this.engine.triggers.values()].filter(
+      (trigger) => trigger.position_id === row.autoid,
+    );
+    const realised = Dec.parse(row.realised);
+    // A closed position's margin is gone: its income is measured on the margin it was opened with (cost / lever).
+    const closedCost = open ? Dec.ZERO : closedEntryCost(row, market);
+    const closedSize = Dec.parse(row.closed_number).mul(market.unit);
+    const closedMargin = open ? margin : closedCost.div(Dec.fromInt(row.lever));
+    return {
+      autoid: row.autoid,
+      type: row.type,
+      tdMode: row.td_mode,
+      lever: row.lever,
+      tradcoin: market.contract.tradcoin,
+      maincoin: market.contract.maincoin,
+      wdate: row.wdate,
+      price: (open ? averagePrice(figures) : closedSize.isPositive() ? closedCost.div(closedSize) : Dec.ZERO)
+        .floorTo(accuracy)
+        .toString(),
+      open_price: Dec.parse(row.open_price).toString(),
+      number: figures.lots.toString(),
+      unfilled: figures.lots.toString(),
+      position: margin.toString(),
+      profit: profit.toString(),
+      profit_rate: percentOf(profit, margin),
+      realised: realised.toString(),
+      gas: market.gas.toString(),
+      fess: Dec.parse(row.fees).toString(),
+      funding: Dec.parse(row.funding).toString(),
+      point: accuracy,
+      profitOrder: triggers.length,
+      mark_price: mark.toString(),
+      liquidation_price: open ? this.liquidationPriceOf(row, free) : '0',
+      value: sizeOf(figures).mul(mark).toString(),
+      tp_price: priceText(triggers.find((trigger) => trigger.profit_price !== null)?.profit_price),
+      sl_price: priceText(triggers.find((trigger) => trigger.loss_price !== null)?.loss_price),
+      state: row.state,
+      closedate: row.closedate,
+      close_price: row.close_price === null ? '' : Dec.parse(row.close_price).toString(),
+      last_profit: realised.toString(),
+      income: open ? percentOf(profit, margin) : percentOf(realised, closedMargin),
+    };
+  }
+
+  private liquidationPriceOf(row: PositionRow, free: Dec): string {
+    const market = this.engine.market(row.contract_id);
+    const figures = this.engine.positionFigures(row);
+    const accuracy = market.contract.price_accuracy;
+    if (row.td_mode === 'lsolate') {
+      const units = isolatedLiquidationUnits(figures, market.mmf);
+      return units === null ? '0' : Dec.fromUnits(units).floorTo(accuracy).toString();
+    }
+    const mark = this.engine.markOf(row.contract_id) ?? Dec.ZERO;
+    const own = { ...figures, mark, mmf: market.mmf };
+    const price = crossLiquidationPrice(free, own, this.engine.crossPositionsOf(row.owner, row.autoid));
+    return price === null ? '0' : price.floorTo(accuracy).toString();
+  }
+
+  trigger(row: TriggerRow): TriggerView {
+    const position = this.engine.positions.get(row.position_id);
+    const market = position ? this.engine.market(position.contract_id) : null;
+    return {
+      id: row.autoid,
+      autoid: row.position_id,
+      tradcoin: market?.contract.tradcoin ?? '',
+      maincoin: market?.contract.maincoin ?? '',
+      type: position?.type ?? 'buy',
+      profitPrice: priceText(row.profit_price),
+      lossPrice: priceText(row.loss_price),
+      number: priceText(row.number),
+      state: row.state,
+      wdate: row.wdate,
+    };
+  }
+}
+
+/**
+ * The entry notional of a closed position, recovered from its closes: what
+ * the closes traded for minus the realised PnL for a long, plus it for a
+ * short (a liquidation closed at the bankruptcy price with PnL −margin fits
+ * the same identity).
+ */
+function closedEntryCost(row: PositionRow, market: ContractMarket): Dec {
+  const closedNotional = Dec.parse(row.close_money).mul(market.unit);
+  const realised = Dec.parse(row.realised);
+  return row.type === 'buy' ? closedNotional.sub(realised) : closedNotional.add(realised);
+}
+
+/** A stored optional price as canonical text, '' when none. */
+function priceText(text: string | null | undefined): string {
+  return text === null || text === undefined ? '' : Dec.parse(text).toString();
+}
+
+function percentOf(value: Dec, base: Dec): string {
+  return base.isPositive() ? value.mul(HUNDRED).div(base).toFixed(2) : '0.00';
+}
