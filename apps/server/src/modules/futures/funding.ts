@@ -1,3 +1,5 @@
+// Funding's pure rules: when rounds start and the rate of one round. The
+// round itself (payments through the ledger) runs in risk-pass.ts.
 import type { DepthSnapshot } from '@halyard/matching';
 import { Dec } from '@halyard/money';
 import { fundingRate } from './risk.ts';

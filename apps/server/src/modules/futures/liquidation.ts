@@ -10,7 +10,8 @@ import {
 
 /**
  * The liquidation engine's scan, kept apart from I/O so it can be measured
- * (bench/futures-liquidation.bench.ts) and tested on its own.
+ * (bench/futures-liquidation.bench.ts) and tested on its own; the
+ * liquidation itself (the take-over, its ledger legs) runs in risk-pass.ts.
  *
  * Isolated positions carry their liquidation price, computed when the
  * position last changed (a fill, a funding payment): on a mark tick the check
