@@ -28,7 +28,8 @@ import { openStore } from '../apps/server/src/store/connect.ts';
 
 const USERS_PER_GROUP = 20;
 const ORDERS_PER_PHASE = 3_000;
-const ROUNDS = 8;
+/** Rounds of off and on (ROUNDS=16 npm run bench:referral on a busy machine: the medians settle). */
+const ROUNDS = Number(process.env.ROUNDS ?? 8);
 const IN_FLIGHT = 128;
 const WARMUP = 1_000;
 
@@ -205,9 +206,14 @@ console.log(
       .map((value) => value.toFixed(2))
       .join(' ')}`,
 );
+const quartiles = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return `${percent(sorted[Math.floor((sorted.length - 1) / 4)]!)} to ${percent(sorted[Math.ceil((3 * (sorted.length - 1)) / 4)]!)}`;
+};
 console.log(
   `  median of the ${ROUNDS} rounds' on / off (the same orders and trades in both): ` +
-    `${percent(median(wallRatios))} wall time, ${percent(median(cpuRatios))} CPU per trade (target under 5 %)`,
+    `${percent(median(wallRatios))} wall time (quartiles ${quartiles(wallRatios)}), ` +
+    `${percent(median(cpuRatios))} CPU per trade (quartiles ${quartiles(cpuRatios)}); target under 5 %`,
 );
 
 await app.close();
