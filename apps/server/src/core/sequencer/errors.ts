@@ -1,0 +1,30 @@
+/** The intake queue is full: the command was not taken (nothing was journaled). Retry later. */
+export class SequencerBusyError extends Error {
+  override readonly name = 'SequencerBusyError';
+  constructor(readonly queueMax: number) {
+    super(`sequencer busy: ${queueMax} commands already queued`);
+  }
+}
+
+/**
+ * The sequencer stopped for good: its journal failed (the state in memory may
+ * be ahead of what is durable), or a machine threw. Restart, which recovers
+ * from the snapshot and the journal.
+ */
+export class SequencerStoppedError extends Error {
+  override readonly name = 'SequencerStoppedError';
+  constructor(cause: unknown) {
+    super(`sequencer stopped: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/** The latest snapshot holds commands the journal does not: the two directories do not belong together. */
+export class SnapshotAheadError extends Error {
+  override readonly name = 'SnapshotAheadError';
+  constructor(
+    readonly snapshotSeq: number,
+    readonly journalSeq: number,
+  ) {
+    super(`snapshot at ${snapshotSeq} is past the journal's last record ${journalSeq}`);
+  }
+}

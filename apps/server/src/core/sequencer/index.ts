@@ -1,0 +1,10 @@
+/**
+ * The sequencer (docs/core.md): commands in, journaled before any reply,
+ * applied one after another by a deterministic machine; snapshots read
+ * without stopping it; start-up from the latest snapshot and a replay.
+ */
+export { SequencerBusyError, SequencerStoppedError, SnapshotAheadError } from './errors.ts';
+export { type Applied, type Machine, type StateCapture, step } from './machine.ts';
+export { type Recovered, recover } from './recover.ts';
+export { type Published, Sequencer, type SequencerOptions } from './sequencer.ts';
+export { type MapCapture, TrackedMap } from './tracked-map.ts';

@@ -1,0 +1,232 @@
+import type { FileJournal, SnapshotStore } from '../journal/index.ts';
+import { SequencerBusyError, SequencerStoppedError } from './errors.ts';
+import { type Machine, type StateCapture, step } from './machine.ts';
+
+export interface SequencerOptions<State, Command, Result, Event> {
+  machine: Machine<State, Command, Result, Event>;
+  journal: Pick<FileJournal, 'append' | 'lastSequence'>;
+  snapshots: Pick<SnapshotStore, 'write'>;
+  /** The state at the journal's end and its sequence, from `recover`. */
+  start: { state: State; seq: number };
+  /** Commands waiting beyond this are refused with SequencerBusyError (default 10,000). */
+  queueMax?: number;
+  /** Commands taken into one journal write, at most (default 1,024). */
+  batchMax?: number;
+  /** How long one turn may spend encoding a snapshot, in ms (default 4); at least one piece is read a turn. */
+  snapshotSliceMs?: number;
+}
+
+/** What one applied command published, once it was durable. */
+export interface Published<Event> {
+  seq: number;
+  events: Event[];
+}
+
+interface Pending<Command, Result> {
+  command: Command;
+  payload: Uint8Array;
+  resolve(result: Result): void;
+  reject(error: unknown): void;
+}
+
+interface SnapshotInProgress {
+  seq: number;
+  capture: StateCapture;
+  chunks: Uint8Array[];
+  /** Resolves once every record up to `seq` is durable. */
+  durable: Promise<unknown>;
+  done: { resolve(seq: number): void; reject(error: unknown): void };
+  promise: Promise<number>;
+}
+
+/**
+ * The one line every state-changing command goes through.
+ *
+ * Each turn of the event loop takes up to `batchMax` queued commands, hands
+ * their encodings to the journal (which gives them consecutive sequences at
+ * once and makes them durable with one write and one fsync, shared with any
+ * other batch in flight), and applies them to the state in that order right
+ * away, while the fsync runs (as LMAX does). Replies and events wait for the
+ * journal to say the batch is durable: nobody learns of a command the disk
+ * could still lose. The price is that the state in memory runs ahead of the
+ * journal, so if a write fails the sequencer stops for good: restarting
+ * recovers from what the disk holds.
+ */
+export class Sequencer<State, Command, Result, Event> {
+  private queue: Pending<Command, Result>[] = [];
+  private scheduled = false;
+  private applied: number;
+  private lastAppend: Promise<number>;
+  private failure: SequencerStoppedError | null = null;
+  private closing = false;
+  private snapshotting: SnapshotInProgress | null = null;
+  private readonly listeners = new Set<(published: Published<Event>[]) => void>();
+  private readonly machine: Machine<State, Command, Result, Event>;
+  private readonly queueMax: number;
+  private readonly batchMax: number;
+  private readonly sliceMs: number;
+  /** The state as applied so far: ahead of what is durable by the batches in flight. */
+  readonly state: State;
+
+  constructor(private readonly options: SequencerOptions<State, Command, Result, Event>) {
+    const journalSeq = options.journal.lastSequence();
+    if (options.start.seq !== journalSeq)
+      throw new Error(`state at ${options.start.seq}, but the journal ends at ${journalSeq}: recover first`);
+    this.machine = options.machine;
+    this.state = options.start.state;
+    this.applied = options.start.seq;
+    this.lastAppend = Promise.resolve(journalSeq);
+    this.queueMax = options.queueMax ?? 10_000;
+    this.batchMax = options.batchMax ?? 1024;
+    this.sliceMs = options.snapshotSliceMs ?? 4;
+  }
+
+  /** Queues a command; resolves with its result once it is durable. */
+  submit(command: Command): Promise<Result> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.closing) return Promise.reject(new SequencerStoppedError('closed'));
+    if (this.queue.length >= this.queueMax) return Promise.reject(new SequencerBusyError(this.queueMax));
+    let payload: Uint8Array;
+    try {
+      payload = this.machine.encodeCommand(command);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ command, payload, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Called with each durable batch's events, in sequence order; answers a function that unsubscribes. */
+  subscribe(listener: (published: Published<Event>[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The last sequence applied (it may not be durable yet). */
+  lastSequence(): number {
+    return this.applied;
+  }
+
+  /**
+   * Writes a snapshot of the state as of the last applied command, read a
+   * slice per turn between batches, and resolves with its sequence once it is
+   * written (after the journal holds every record up to it). A call while one
+   * is being written answers that one.
+   */
+  snapshot(): Promise<number> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.snapshotting) return this.snapshotting.promise;
+    let done!: SnapshotInProgress['done'];
+    const promise = new Promise<number>((resolve, reject) => {
+      done = { resolve, reject };
+    });
+    this.snapshotting = {
+      seq: this.applied,
+      capture: this.machine.capture(this.state),
+      chunks: [],
+      durable: this.lastAppend,
+      done,
+      promise,
+    };
+    this.schedule();
+    return promise;
+  }
+
+  /** Takes no more commands; resolves once every queued one is answered and a running snapshot is written. */
+  async close(): Promise<void> {
+    this.closing = true;
+    while (this.queue.length > 0 || this.snapshotting) {
+      if (this.failure) throw this.failure;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await this.lastAppend.catch(() => undefined);
+    if (this.failure) throw this.failure;
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    // The next turn, not a microtask: every request read in this poll of the sockets joins the batch.
+    setImmediate(() => this.turn());
+  }
+
+  private turn(): void {
+    this.scheduled = false;
+    if (this.failure) return;
+    if (this.queue.length > 0) this.runBatch(this.queue.splice(0, this.batchMax));
+    if (this.snapshotting && !this.failure) this.snapshotSlice(this.snapshotting);
+    if (this.queue.length > 0 || (this.snapshotting && !this.failure)) this.schedule();
+  }
+
+  private runBatch(batch: Pending<Command, Result>[]): void {
+    const firstSeq = this.applied + 1;
+    const lastSeq = this.applied + batch.length;
+    const durable = this.options.journal.append(batch.map((pending) => pending.payload));
+    this.lastAppend = durable;
+    const results: Result[] = [];
+    const published: Published<Event>[] = [];
+    try {
+      for (let index = 0; index < batch.length; index++) {
+        const { result, events } = step(this.machine, this.state, batch[index]!.command, firstSeq + index);
+        results.push(result);
+        if (events.length > 0) published.push({ seq: firstSeq + index, events });
+      }
+    } catch (error) {
+      this.stop(error, batch);
+      durable.catch(() => undefined);
+      return;
+    }
+    this.applied = lastSeq;
+    durable.then(
+      (seq) => {
+        if (seq !== lastSeq) return this.stop(new Error(`journal gave ${seq}, expected ${lastSeq}`), batch);
+        for (let index = 0; index < batch.length; index++) batch[index]!.resolve(results[index]!);
+        if (published.length > 0) for (const listener of this.listeners) listener(published);
+      },
+      (error) => this.stop(error, batch),
+    );
+  }
+
+  private snapshotSlice(running: SnapshotInProgress): void {
+    const started = performance.now();
+    try {
+      // At least one piece a turn, then more while the slice's time lasts.
+      do {
+        const chunk = running.capture.next();
+        if (chunk === null) {
+          this.snapshotting = null;
+          void this.writeSnapshot(running);
+          return;
+        }
+        running.chunks.push(chunk);
+      } while (performance.now() - started < this.sliceMs);
+    } catch (error) {
+      this.snapshotting = null;
+      running.capture.abandon();
+      running.done.reject(error);
+    }
+  }
+
+  private async writeSnapshot(running: SnapshotInProgress): Promise<void> {
+    try {
+      await running.durable;
+      await this.options.snapshots.write(running.seq, Buffer.concat(running.chunks));
+      running.done.resolve(running.seq);
+    } catch (error) {
+      running.done.reject(error);
+    }
+  }
+
+  /** For good: the state may be ahead of the journal, or half-changed by a machine that threw. */
+  private stop(cause: unknown, batch: readonly Pending<Command, Result>[]): void {
+    this.failure ??= new SequencerStoppedError(cause);
+    for (const pending of [...batch, ...this.queue.splice(0)]) pending.reject(this.failure);
+    if (this.snapshotting) {
+      this.snapshotting.capture.abandon();
+      this.snapshotting.done.reject(this.failure);
+      this.snapshotting = null;
+    }
+  }
+}

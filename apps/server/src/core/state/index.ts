@@ -1,0 +1,25 @@
+/**
+ * The money state (docs/core.md): the ledger's accounts, holds and retry
+ * window and the spot books in memory, applied by the sequencer.
+ */
+export type {
+  CancelCommand,
+  MoneyCommand,
+  MoneyEvent,
+  MoneyResult,
+  OpenPairCommand,
+  OrderOutcome,
+  PairConfig,
+  PlaceCommand,
+  TransferCommand,
+} from './commands.ts';
+export { type MoneyMachine, moneyMachine } from './machine.ts';
+export {
+  available,
+  createMoneyState,
+  type MoneyState,
+  type OpenOrder,
+  type PairState,
+} from './money-state.ts';
+export { DEFAULT_RETENTION, type RetentionPolicy } from './retention.ts';
+export { moneyStateHash } from './snapshot-codec.ts';

@@ -1,0 +1,85 @@
+import { isLedgerError, LEDGER_ERRORS } from '../../ledger/index.ts';
+import type { Applied, Machine } from '../sequencer/index.ts';
+import {
+  decodeCommand,
+  encodeCommand,
+  type MoneyCommand,
+  type MoneyEvent,
+  type MoneyResult,
+  type TransferCommand,
+} from './commands.ts';
+import { applyTransfers, createMoneyState, expireWindows, type MoneyState } from './money-state.ts';
+import type { RetentionPolicy } from './retention.ts';
+import { captureMoneyState, decodeMoneyState } from './snapshot-codec.ts';
+import { cancelOrder, openPair, placeOrder } from './spot.ts';
+
+export type MoneyMachine = Machine<MoneyState, MoneyCommand, MoneyResult, MoneyEvent>;
+
+/** The money state as a sequencer machine; `retention` applies to a state started from nothing. */
+export function moneyMachine(retention?: RetentionPolicy): MoneyMachine {
+  return {
+    apply: applyMoneyCommand,
+    idOf: (command) => command.id ?? null,
+    recall: (state, id) => state.answers.get(id),
+    remember(state, id, result, seq) {
+      state.answers.set(id, result);
+      state.answerIds.add(id, seq);
+    },
+    encodeCommand,
+    decodeCommand,
+    capture: captureMoneyState,
+    decodeState: decodeMoneyState,
+    initialState: () => createMoneyState(retention),
+  };
+}
+
+/** One command; a command of a shape the state does not know is refused, never thrown on. */
+function applyMoneyCommand(
+  state: MoneyState,
+  command: MoneyCommand,
+  seq: number,
+): Applied<MoneyResult, MoneyEvent> {
+  expireWindows(state, seq);
+  if (!Number.isSafeInteger(command.at)) return unknownCommand();
+  switch (command.kind) {
+    case 'transfer':
+      return transfer(state, command, seq);
+    case 'openPair':
+      return openPair(state, command);
+    case 'place':
+      return placeOrder(state, command, seq);
+    case 'cancel':
+      return cancelOrder(state, command, seq);
+    default:
+      return unknownCommand();
+  }
+}
+
+function transfer(
+  state: MoneyState,
+  command: TransferCommand,
+  seq: number,
+): Applied<MoneyResult, MoneyEvent> {
+  if (!Array.isArray(command.batch)) return unknownCommand();
+  try {
+    const plan = applyTransfers(state, command.batch, command.at, seq);
+    return {
+      result: { ok: true, transfers: plan.results },
+      events: plan.newTransfers.length > 0 ? [{ type: 'transfers', transfers: plan.newTransfers }] : [],
+    };
+  } catch (error) {
+    if (!isLedgerError(error)) throw error;
+    const result: MoneyResult =
+      error.transferId === null
+        ? { ok: false, error: error.key }
+        : { ok: false, error: error.key, params: { transferId: error.transferId } };
+    return { result, events: [] };
+  }
+}
+
+function unknownCommand(): Applied<MoneyResult, MoneyEvent> {
+  return {
+    result: { ok: false, error: LEDGER_ERRORS.invalidTransfer, params: { field: 'command' } },
+    events: [],
+  };
+}

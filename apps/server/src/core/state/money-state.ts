@@ -1,0 +1,125 @@
+import type { OrderBook, PairPrecision } from '@halyard/matching';
+import { Dec } from '@halyard/money';
+import { type AccountRef, accountMapKeyOf, type TransferInput } from '../../ledger/index.ts';
+import {
+  type AccountState,
+  assertBatchShape,
+  type HoldEntry,
+  type LedgerState,
+  mergePlan,
+  type Plan,
+  type PlannedTransfer,
+  planBatch,
+} from '../../ledger/plan.ts';
+import { TrackedMap } from '../sequencer/index.ts';
+import type { MoneyResult, PairConfig } from './commands.ts';
+import { DEFAULT_RETENTION, type RetentionPolicy, RetentionWindow } from './retention.ts';
+
+/**
+ * The whole money state in memory: every ledger account, every open hold,
+ * the transfers still in the retry window, the spot pairs and their open
+ * orders. Every map holds immutable values (a change puts a new object in),
+ * which is what lets a snapshot be read while commands go on (TrackedMap).
+ */
+export interface MoneyState {
+  ledger: LedgerState & {
+    accounts: TrackedMap<string, AccountState>;
+    holds: TrackedMap<string, HoldEntry>;
+    transfers: TrackedMap<string, PlannedTransfer>;
+  };
+  /** The transfer ids the ledger still answers retries for. */
+  transferIds: RetentionWindow;
+  /** The first result of each command id still in the window. */
+  answers: TrackedMap<string, MoneyResult>;
+  answerIds: RetentionWindow;
+  /** Few and small: a snapshot copies them at once. */
+  pairs: Map<string, PairState>;
+  /** Resting spot orders by id. */
+  orders: TrackedMap<number, OpenOrder>;
+  /** One book per pair, rebuilt from `orders` when a snapshot is loaded, never written in one. */
+  books: Map<string, OrderBook>;
+  /** The next spot order's id; also its time priority in the book. */
+  nextOrderId: number;
+}
+
+export interface PairState {
+  config: PairConfig;
+  precision: PairPrecision;
+  makerFee: Dec;
+  takerFee: Dec;
+  /** The price of the pair's latest trade. */
+  lastPrice: Dec | null;
+}
+
+/** A spot order in the book, and what its hold reserved and has spent. */
+export interface OpenOrder {
+  id: number;
+  pair: string;
+  owner: string;
+  account: AccountRef;
+  side: 'buy' | 'sell';
+  price: Dec;
+  amount: Dec;
+  remaining: Dec;
+  /** Quote for a buy, base for a sell. */
+  held: Dec;
+  holdSpent: Dec;
+}
+
+export function createMoneyState(retention: RetentionPolicy = DEFAULT_RETENTION): MoneyState {
+  return {
+    ledger: { accounts: new TrackedMap(), holds: new TrackedMap(), transfers: new TrackedMap() },
+    transferIds: new RetentionWindow(retention),
+    answers: new TrackedMap(),
+    answerIds: new RetentionWindow(retention),
+    pairs: new Map(),
+    orders: new TrackedMap(),
+    books: new Map(),
+    nextOrderId: 1,
+  };
+}
+
+/** What the account can spend now: posted credits − posted debits − held. */
+export function available(state: MoneyState, ref: AccountRef, asset: string): Dec {
+  const account = state.ledger.accounts.get(accountMapKeyOf(ref, asset));
+  if (!account) return Dec.ZERO;
+  return account.creditsPosted.sub(account.debitsPosted).sub(account.debitsPending);
+}
+
+/**
+ * Plans and applies a ledger batch with the ledger's own rules (planBatch,
+ * mergePlan); throws the ledger's LedgerError to refuse it, having changed
+ * nothing. `shapeChecked` batches (built by the state itself) skip the input
+ * checks and the batch length bound.
+ */
+export function applyTransfers(
+  state: MoneyState,
+  batch: readonly TransferInput[],
+  at: number,
+  seq: number,
+  shapeChecked = false,
+): Plan {
+  if (!shapeChecked) assertBatchShape(batch);
+  const plan = planBatch(state.ledger, batch, at);
+  mergePlan(state.ledger, plan);
+  for (const transfer of plan.newTransfers) state.transferIds.add(transfer.id, seq);
+  return plan;
+}
+
+/**
+ * Forgets what fell out of the retry windows at `seq`: command answers, and
+ * transfers with their closed holds. An open hold's transfer is kept (it
+ * stays in the window until its hold closes), so a retry can never open a
+ * second hold under the same id.
+ */
+export function expireWindows(state: MoneyState, seq: number): void {
+  const { transfers, holds } = state.ledger;
+  state.transferIds.expire(seq, (id) => {
+    const hold = holds.get(id);
+    if (hold?.state === 'open') return false;
+    transfers.delete(id);
+    if (hold) holds.delete(id);
+    return true;
+  });
+  state.answerIds.expire(seq, (id) => state.answers.delete(id));
+}
