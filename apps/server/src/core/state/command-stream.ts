@@ -84,11 +84,12 @@ export function* commandStream(options: StreamOptions): Generator<MoneyCommand> 
         },
       ];
     } else if (roll < 32) {
+      const from = user();
       batch = [
         {
           id: transferId,
-          debit: userAccount(user(), 'spot'),
-          credit: userAccount(user(), 'spot'),
+          debit: userAccount(from, 'spot'),
+          credit: userAccount((from % options.users) + 1, 'spot'),
           asset: pick(ASSETS),
           amount: Dec.parse(amount(50)),
           code: 'transfer',
