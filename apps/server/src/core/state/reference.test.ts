@@ -45,11 +45,11 @@ describe('money state against naive references', () => {
       } else if (command.kind === 'transfer') {
         expect(result.ok ? 'ok' : result.error, label).toBe(ledger.execute(command.batch));
       } else if (result.ok) {
-        const bookEvents = eventsOf(events, 'book');
+        const bookEvents = bookEventsOf(events);
         const reference = books.get(command.pair)!;
         expect(bookEvents, label).toEqual(reference.apply(bookCommandOf(command, bookEvents)));
         trades += bookEvents.filter((event) => event.type === 'trade').length;
-        expect(ledger.execute(eventsOf(events, 'transfers').map(inputOf)), label).toBe('ok');
+        expect(ledger.execute(transfersOf(events).map(inputOf)), label).toBe('ok');
       }
       if (index % 500 === 0) expectConserved(state, label);
     });
@@ -76,12 +76,12 @@ describe('money state against naive references', () => {
   });
 });
 
-function eventsOf(events: MoneyEvent[], type: 'book'): BookEvent[];
-function eventsOf(events: MoneyEvent[], type: 'transfers'): NewTransfer[];
-function eventsOf(events: MoneyEvent[], type: MoneyEvent['type']): (BookEvent | NewTransfer)[] {
-  return events.flatMap((event) =>
-    event.type !== type ? [] : event.type === 'book' ? event.events : event.transfers,
-  );
+function bookEventsOf(events: MoneyEvent[]): BookEvent[] {
+  return events.flatMap((event) => (event.type === 'book' ? event.events : []));
+}
+
+function transfersOf(events: MoneyEvent[]): NewTransfer[] {
+  return events.flatMap((event) => (event.type === 'transfers' ? event.transfers : []));
 }
 
 /** The book command the state gave its book, read back from what the book said it accepted. */
