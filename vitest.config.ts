@@ -3,13 +3,10 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 // The web app's i18n imports one locale's server messages at a time (virtual modules).
 import { serverMessagesPlugin } from './apps/web/src/i18n/vite-plugin.ts';
 
-const everyTest = [
-  'tests/**/*.test.ts',
-  'packages/*/src/**/*.test.ts',
-  'apps/server/src/**/*.test.ts',
-  'apps/web/src/**/*.test.{ts,tsx}',
-  'apps/admin/src/**/*.test.{ts,tsx}',
-];
+/** Server, packages and repository checks: plain Node modules, no DOM and no module mocks. */
+const nodeTests = ['tests/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts'];
+/** The web app and the console: a DOM, and module mocks that must not leak into another file. */
+const browserTests = ['apps/web/src/**/*.test.{ts,tsx}', 'apps/admin/src/**/*.test.{ts,tsx}'];
 
 /**
  * `scripts/test.sh` sets HALYARD_TEST_POSTGRES_URL when PostgreSQL is
@@ -17,6 +14,13 @@ const everyTest = [
  * project in the same run, so both share the worker pool instead of running
  * one after the other. Without it, TEST_DATABASE_URL (if set) decides the
  * store of the one project, as before.
+ *
+ * The Node projects run their files one after another in each worker without
+ * a fresh module graph per file (`isolate: false`): importing the server
+ * again for every file cost a third of the run. It is safe because those
+ * tests share nothing through modules: each opens its own store and app, no
+ * Node test mocks a module or stubs a global, and the one that fakes timers
+ * restores them. The web project keeps isolation (they mock modules).
  */
 const postgresUrl = process.env.HALYARD_TEST_POSTGRES_URL;
 
@@ -25,10 +29,12 @@ const projects: TestProjectInlineConfiguration[] = [
     extends: true,
     test: {
       name: process.env.TEST_DATABASE_URL && !postgresUrl ? 'postgres' : 'sqlite',
-      include: everyTest,
+      include: nodeTests,
+      isolate: false,
       ...(postgresUrl ? { env: { TEST_DATABASE_URL: '' } } : {}),
     },
   },
+  { extends: true, test: { name: 'web', include: browserTests } },
 ];
 if (postgresUrl) {
   projects.push({
@@ -38,6 +44,7 @@ if (postgresUrl) {
       include: ['apps/server/src/**/*.test.ts'],
       // The journal keeps no rows in a database: one run of its tests is enough.
       exclude: ['apps/server/src/core/journal/**'],
+      isolate: false,
       env: { TEST_DATABASE_URL: postgresUrl },
     },
   });
