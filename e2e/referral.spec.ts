@@ -7,7 +7,8 @@ import { base, dismissTips, newcomerHeaders, registerAndSignIn, shot, test } fro
  * B in the team and the commissions in the coins B paid the fees in (BTC, a
  * buyer's fee being taken from what it receives; HAL once B pays fees in HAL),
  * with the tier used; A saves the poster and the commission CSV. Then both screens in
- * English, Chinese and Russian at 390×844.
+ * English, Chinese and Russian at 390×844. Also: late binding and kickback, and
+ * a token launch's promotion rebate in the inviter's commission history.
  */
 
 const tokenOf = (page: Page) => page.evaluate(() => localStorage.getItem('token') ?? '');
@@ -212,4 +213,64 @@ test('a user without an inviter binds a code once, and gives back part of their 
   await expect(page.getByText('Share-back saved')).toBeVisible();
   await expect(page.getByText('Now: 2.5%.')).toBeVisible();
   await shot(page, '177-invite-bound-and-kickback');
+});
+
+test("a token launch's promotion rebate reaches the inviter and shows in their commission history", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const inviter = await registerAndSignIn(page, 'ieo-inviter');
+  const invitation = await page.request.get(`${base()}/user/getInvitationUrl`, {
+    headers: { token: inviter.token },
+  });
+  const { code } = (await invitation.json()).data as { code: string };
+  const friendPage = await browser.newPage();
+  const friend = await registerAndSignIn(friendPage, 'ieo-friend');
+  const headers = { token: friend.token };
+  expect(
+    (await (await friendPage.request.post(`${base()}/referral/bind`, { headers, data: { code } })).json())
+      .code,
+  ).toBe(200);
+  await friendPage.request.post(`${base()}/account/demoFaucet`, { headers, data: {} });
+
+  // A commit-mode sale with a 10 % rebate, ending in 10 s: the rebate is paid when the tokens are distributed.
+  const now = Date.now();
+  const created = await page.request.post(`${base()}/admin/ieo/projects`, {
+    headers: { 'admin-token': 'e2e-admin-token' },
+    data: {
+      coin: 'EREB',
+      name: 'E2E rebate sale',
+      mode: 'commit',
+      startTime: now,
+      endTime: now + 10_000,
+      total: '1000',
+      tokenDecimals: 0,
+      payCoins: [{ paycoin: 'USDT', price: '1' }],
+      minNumber: '1',
+      maxNumber: '600',
+      vesting: { kind: 'tranches', cliffDays: 1, tranches: 1, intervalDays: 0 },
+      rebate: '0.1',
+    },
+  });
+  const project = (await created.json()).data as { id: number };
+  const committed = await friendPage.request.post(`${base()}/ieo/addIeoOrder`, {
+    headers,
+    data: { id: project.id, paycoin: 'USDT', number: '200' },
+  });
+  expect((await committed.json()).code).toBe(200);
+  await friendPage.close();
+
+  await page.goto(`${base()}/myTeam?tab=commissions`);
+  await dismissTips(page);
+  const row = page.getByTestId('commission').first();
+  await expect(async () => {
+    await page.reload();
+    await expect(row).toContainText('Token launch', { timeout: 1_000 });
+  }).toPass({ timeout: 40_000 });
+  await expect(row).toContainText('Paid for tokens');
+  await expect(row).toContainText('200.00000000 USDT');
+  await expect(row.getByTestId('commission-tier')).toHaveText('10%');
+  await expect(row.getByTestId('commission-amount')).toHaveText('20.00000000 USDT');
+  await shot(page, '178-my-team-ieo-rebate');
 });
