@@ -842,6 +842,8 @@ export class IeoService {
     const { ledger, clock } = this.options;
     let paid = 0;
     for (;;) {
+      // Looked for before taking the ledger's lock, which trading waits for: most ticks find nothing.
+      if ((await sql.payableRebates(this.db, 1)).length === 0) return paid;
       const count = await ledger.transaction(async (trx) => {
         const due = await sql.payableRebates(trx, REBATE_BATCH);
         const now = clock.now();
@@ -928,7 +930,7 @@ export class IeoService {
 
   // ── the clock's work ─────────────────────────────────────────────────
 
-  /** Moves every project the clock has passed and releases the tranches that are due. Idempotent. */
+  /** Moves every project the clock has passed, pays the rebates that became payable, releases the tranches that are due. Idempotent. */
   async tick(): Promise<void> {
     for (const project of await sql.liveProjects(this.db)) await this.advance(Number(project.id));
     await this.payOwedRebates();
