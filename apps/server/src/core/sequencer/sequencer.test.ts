@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openFileJournal, openSnapshotStore } from '../journal/index.ts';
 import { useTempDirs } from '../journal/test-support.ts';
 import {
+  inlineSnapshotSink,
   type Machine,
   type Published,
   recover,
@@ -167,7 +168,7 @@ describe('sequencer', () => {
     const sequencer = new Sequencer({
       machine: counter,
       journal,
-      snapshots,
+      snapshots: inlineSnapshotSink(snapshots),
       start: await recover(counter, journal, snapshots),
     });
     await Promise.all([1, 2, 3].map((add) => sequencer.submit({ id: `c${add}`, add })));
@@ -192,7 +193,7 @@ describe('sequencer', () => {
         new Sequencer({
           machine: counter,
           journal,
-          snapshots,
+          snapshots: inlineSnapshotSink(snapshots),
           start: { state: counter.initialState(), seq: 5 },
         }),
     ).toThrow(/recover first/);

@@ -1,11 +1,13 @@
-import type { FileJournal, SnapshotStore } from '../journal/index.ts';
+import type { FileJournal } from '../journal/index.ts';
 import { SequencerBusyError, SequencerStoppedError } from './errors.ts';
 import { type Machine, type StateCapture, step } from './machine.ts';
+import type { SnapshotSink } from './snapshot-sink.ts';
 
 export interface SequencerOptions<State, Command, Result, Event> {
   machine: Machine<State, Command, Result, Event>;
   journal: Pick<FileJournal, 'append' | 'lastSequence'>;
-  snapshots: Pick<SnapshotStore, 'write'>;
+  /** Where snapshots go: inlineSnapshotSink(store), or workerSnapshotSink(dir) for large states. */
+  snapshots: SnapshotSink;
   /** The state at the journal's end and its sequence, from `recover`. */
   start: { state: State; seq: number };
   /** Commands waiting beyond this are refused with SequencerBusyError (default 10,000). */
@@ -212,7 +214,7 @@ export class Sequencer<State, Command, Result, Event> {
   private async writeSnapshot(running: SnapshotInProgress): Promise<void> {
     try {
       await running.durable;
-      await this.options.snapshots.write(running.seq, Buffer.concat(running.chunks));
+      await this.options.snapshots.write(running.seq, running.chunks);
       running.done.resolve(running.seq);
     } catch (error) {
       running.done.reject(error);

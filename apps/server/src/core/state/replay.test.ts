@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openFileJournal, openSnapshotStore } from '../journal/index.ts';
 import { useTempDirs } from '../journal/test-support.ts';
-import { recover, Sequencer, step } from '../sequencer/index.ts';
+import { inlineSnapshotSink, recover, Sequencer, step } from '../sequencer/index.ts';
 import { takeCommands } from './command-stream.ts';
 import { type MoneyResult, moneyMachine, moneyStateHash } from './index.ts';
 
@@ -28,12 +28,12 @@ describe('replay determinism', () => {
     const journal = await openFileJournal(`${dir}/journal`);
     const store = openSnapshotStore(`${dir}/snapshots`);
     const snapshots = new Map<number, Uint8Array>();
-    const keepingStore = {
+    const keepingStore = inlineSnapshotSink({
       async write(seq: number, bytes: Uint8Array) {
         snapshots.set(seq, bytes);
         await store.write(seq, bytes);
       },
-    };
+    });
     const sequencer = new Sequencer({
       machine,
       journal,

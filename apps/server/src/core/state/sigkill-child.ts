@@ -1,5 +1,5 @@
 import { openFileJournal, openSnapshotStore } from '../journal/index.ts';
-import { recover, Sequencer } from '../sequencer/index.ts';
+import { inlineSnapshotSink, recover, Sequencer } from '../sequencer/index.ts';
 import { commandStream } from './command-stream.ts';
 import { moneyMachine } from './machine.ts';
 
@@ -19,7 +19,7 @@ const snapshots = openSnapshotStore(`${dir}/snapshots`);
 const sequencer = new Sequencer({
   machine,
   journal,
-  snapshots,
+  snapshots: inlineSnapshotSink(snapshots),
   start: await recover(machine, journal, snapshots),
 });
 process.stdout.write(`open ${journal.lastSequence()}\n`);

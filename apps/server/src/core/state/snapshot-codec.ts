@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { OrderBook } from '@halyard/matching';
 import { Dec } from '@halyard/money';
-import { type AccountRef, accountMapKey } from '../../ledger/accounts.ts';
+import { type AccountKey, type AccountRef, accountMapKey, SYSTEM_OWNER } from '../../ledger/accounts.ts';
 import type { AccountState, HoldEntry, PlannedTransfer } from '../../ledger/plan.ts';
 import type { MapCapture, StateCapture } from '../sequencer/index.ts';
 import type { MoneyResult, PairConfig } from './commands.ts';
@@ -9,8 +9,8 @@ import { createMoneyState, type MoneyState, type OpenOrder } from './money-state
 import type { RetentionPolicy } from './retention.ts';
 
 /**
- * The money state as text, one JSON array a line: a header (format, next
- * order id, retention, pairs), then accounts, holds, open orders, the
+ * The money state as text, one record a line, its fields separated by tabs:
+ * a header (JSON: format, next order id, retention, pairs), then accounts, holds, open orders, the
  * transfers of the retry window and the remembered answers, each window in
  * the order of its epochs. Amounts are written as their units (the Dec ×
  * 10^18 integer), so reading them back is exact and cheap. The books are not
@@ -109,7 +109,7 @@ class LineReader {
         );
       default:
         return this.windowLines(this.answerEpochs, limit, (epoch, id) =>
-          JSON.stringify(['r', epoch, id, this.answers.valueAt(id)]),
+          answerLine(epoch, id, this.answers.valueAt(id)!),
         );
     }
   }
@@ -129,60 +129,51 @@ class LineReader {
   }
 }
 
-const units = (value: Dec): string => value.units.toString();
-const dec = (text: string): Dec => Dec.fromUnits(BigInt(text));
+const units = (value: Dec): string => (value.units === 0n ? '0' : value.units.toString());
+const dec = (text: string): Dec => (text === '0' ? Dec.ZERO : Dec.fromUnits(BigInt(text)));
+
+/**
+ * A text field as written: as it is, unless it could be read back otherwise
+ * (a tab, a newline, a backslash, a leading quote), then as a JSON string.
+ * Null is the empty field: no id, code or reference may be empty.
+ */
+const NEEDS_QUOTING = /[\t\n\\]|^"/;
+function text(value: string | null): string {
+  if (value === null) return '';
+  return NEEDS_QUOTING.test(value) ? JSON.stringify(value) : value;
+}
+function textOf(field: string): string {
+  return field.startsWith('"') ? (JSON.parse(field) as string) : field;
+}
+function nullableTextOf(field: string): string | null {
+  return field === '' ? null : textOf(field);
+}
+/** An account reference as two fields: the owner (a user id, or 'system') and the wallet. */
+function ref(account: AccountRef): string {
+  return `${account.owner}\t${account.wallet}`;
+}
+function refOf(owner: string, wallet: string): AccountRef {
+  return (owner === SYSTEM_OWNER ? { owner, wallet } : { owner: Number(owner), wallet }) as AccountRef;
+}
 
 function accountLine(a: AccountState): string {
-  const { owner, wallet, asset } = a.key;
-  return JSON.stringify([
-    'a',
-    owner,
-    wallet,
-    asset,
-    a.mayGoNegative,
-    units(a.debitsPosted),
-    units(a.creditsPosted),
-    units(a.debitsPending),
-    units(a.creditsPending),
-    a.createdAt,
-  ]);
+  return `a\t${ref(a.key)}\t${a.key.asset}\t${a.mayGoNegative ? 1 : 0}\t${units(a.debitsPosted)}\t${units(a.creditsPosted)}\t${units(a.debitsPending)}\t${units(a.creditsPending)}\t${a.createdAt}`;
 }
 
 function holdLine(id: string, h: HoldEntry): string {
-  return JSON.stringify(['h', id, units(h.remaining), h.state, h.debit, h.credit, h.asset]);
+  return `h\t${text(id)}\t${units(h.remaining)}\t${h.state}\t${ref(h.debit)}\t${ref(h.credit)}\t${h.asset}`;
 }
 
 function orderLine(o: OpenOrder): string {
-  return JSON.stringify([
-    'o',
-    o.id,
-    o.pair,
-    o.owner,
-    o.account,
-    o.side,
-    units(o.price),
-    units(o.amount),
-    units(o.remaining),
-    units(o.held),
-    units(o.holdSpent),
-  ]);
+  return `o\t${o.id}\t${text(o.pair)}\t${text(o.owner)}\t${ref(o.account)}\t${o.side}\t${units(o.price)}\t${units(o.amount)}\t${units(o.remaining)}\t${units(o.held)}\t${units(o.holdSpent)}`;
 }
 
 function transferLine(epoch: number, t: PlannedTransfer): string {
-  return JSON.stringify([
-    't',
-    epoch,
-    t.id,
-    t.type,
-    t.debit,
-    t.credit,
-    t.asset,
-    units(t.amount),
-    t.code,
-    t.reference,
-    t.pendingId,
-    t.timestamp,
-  ]);
+  return `t\t${epoch}\t${text(t.id)}\t${t.type}\t${ref(t.debit)}\t${ref(t.credit)}\t${t.asset}\t${units(t.amount)}\t${text(t.code)}\t${text(t.reference)}\t${text(t.pendingId)}\t${t.timestamp}`;
+}
+
+function answerLine(epoch: number, id: string, result: MoneyResult): string {
+  return `r\t${epoch}\t${text(id)}\t${JSON.stringify(result)}`;
 }
 
 /** The state as it is now, read a slice per `next()` while commands go on changing it. */
@@ -210,8 +201,6 @@ export function moneyStateHash(state: MoneyState): string {
   return hash.digest('hex');
 }
 
-type Line = [string, ...unknown[]];
-
 export function decodeMoneyState(bytes: Uint8Array): MoneyState {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8');
   const lines = text.split('\n');
@@ -221,7 +210,7 @@ export function decodeMoneyState(bytes: Uint8Array): MoneyState {
   state.nextOrderId = header.nextOrderId;
   for (let index = 1; index < lines.length; index++) {
     if (lines[index] === '') continue;
-    loadLine(state, JSON.parse(lines[index]!) as Line);
+    loadLine(state, lines[index]!.split('\t'));
   }
   for (const { config, lastPrice } of header.pairs) {
     const precision = {
@@ -252,70 +241,74 @@ export function decodeMoneyState(bytes: Uint8Array): MoneyState {
   return state;
 }
 
-function loadLine(state: MoneyState, line: Line): void {
-  const [kind, ...f] = line;
-  switch (kind) {
+function loadLine(state: MoneyState, f: string[]): void {
+  switch (f[0]) {
     case 'a': {
-      const key = { owner: f[0], wallet: f[1], asset: f[2] } as AccountRef & { asset: string };
+      const key = { ...refOf(f[1]!, f[2]!), asset: f[3]! } as AccountKey;
       const mapKey = accountMapKey(key);
       state.ledger.accounts.set(mapKey, {
         key,
         mapKey,
         id: null,
-        mayGoNegative: f[3] as boolean,
-        debitsPosted: dec(f[4] as string),
-        creditsPosted: dec(f[5] as string),
-        debitsPending: dec(f[6] as string),
-        creditsPending: dec(f[7] as string),
-        createdAt: f[8] as number,
+        mayGoNegative: f[4] === '1',
+        debitsPosted: dec(f[5]!),
+        creditsPosted: dec(f[6]!),
+        debitsPending: dec(f[7]!),
+        creditsPending: dec(f[8]!),
+        createdAt: Number(f[9]),
       });
       return;
     }
     case 'h':
-      state.ledger.holds.set(f[0] as string, {
-        remaining: dec(f[1] as string),
-        state: f[2] as HoldEntry['state'],
-        debit: f[3] as AccountRef,
-        credit: f[4] as AccountRef,
-        asset: f[5] as string,
+      state.ledger.holds.set(textOf(f[1]!), {
+        remaining: dec(f[2]!),
+        state: f[3] as HoldEntry['state'],
+        debit: refOf(f[4]!, f[5]!),
+        credit: refOf(f[6]!, f[7]!),
+        asset: f[8]!,
       });
       return;
-    case 'o':
-      state.orders.set(f[0] as number, {
-        id: f[0] as number,
-        pair: f[1] as string,
-        owner: f[2] as string,
-        account: f[3] as AccountRef,
-        side: f[4] as OpenOrder['side'],
-        price: dec(f[5] as string),
-        amount: dec(f[6] as string),
-        remaining: dec(f[7] as string),
-        held: dec(f[8] as string),
-        holdSpent: dec(f[9] as string),
-      });
-      return;
-    case 't': {
-      const id = f[1] as string;
-      state.ledger.transfers.set(id, {
+    case 'o': {
+      const id = Number(f[1]);
+      state.orders.set(id, {
         id,
-        type: f[2] as PlannedTransfer['type'],
-        debit: f[3] as AccountRef,
-        credit: f[4] as AccountRef,
-        asset: f[5] as string,
-        amount: dec(f[6] as string),
-        code: f[7] as string,
-        reference: f[8] as string | null,
-        pendingId: f[9] as string | null,
-        timestamp: f[10] as number,
+        pair: textOf(f[2]!),
+        owner: textOf(f[3]!),
+        account: refOf(f[4]!, f[5]!),
+        side: f[6] as OpenOrder['side'],
+        price: dec(f[7]!),
+        amount: dec(f[8]!),
+        remaining: dec(f[9]!),
+        held: dec(f[10]!),
+        holdSpent: dec(f[11]!),
       });
-      state.transferIds.addToEpoch(f[0] as number, id);
       return;
     }
-    case 'r':
-      state.answers.set(f[1] as string, f[2] as MoneyResult);
-      state.answerIds.addToEpoch(f[0] as number, f[1] as string);
+    case 't': {
+      const id = textOf(f[2]!);
+      state.ledger.transfers.set(id, {
+        id,
+        type: f[3] as PlannedTransfer['type'],
+        debit: refOf(f[4]!, f[5]!),
+        credit: refOf(f[6]!, f[7]!),
+        asset: f[8]!,
+        amount: dec(f[9]!),
+        code: textOf(f[10]!),
+        reference: nullableTextOf(f[11]!),
+        pendingId: nullableTextOf(f[12]!),
+        timestamp: Number(f[13]),
+      });
+      state.transferIds.addToEpoch(Number(f[1]), id);
       return;
+    }
+    case 'r': {
+      const id = textOf(f[2]!);
+      // JSON escapes every tab and newline: the result is one field.
+      state.answers.set(id, JSON.parse(f[3]!) as MoneyResult);
+      state.answerIds.addToEpoch(Number(f[1]), id);
+      return;
+    }
     default:
-      throw new Error(`money state: unknown line kind ${String(kind)}`);
+      throw new Error(`money state: unknown line kind ${String(f[0])}`);
   }
 }

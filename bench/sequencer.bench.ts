@@ -1,0 +1,349 @@
+/**
+ * The sequenced core against the targets of issue #19, in one run:
+ *
+ * (a) HTTP order placement: autocannon, 50 connections, each its own user,
+ *     alternating POST /trad/buyLimit and /trad/sellLimit around one price
+ *     level so that some cross, against Fastify → sequencer (journal on disk,
+ *     fsync before the reply) → money state → reply; and, with the same
+ *     client, a bare Fastify route (the ceiling). Each server is a child
+ *     process (bench/support/sequencer-server.ts) warmed up first.
+ *     Target: ≥ 25 % of the ceiling.
+ * (b) One order alone: sequential requests on one keep-alive connection, p50.
+ *     Target: ≤ 2 ms (the journal's fsync is most of it).
+ * (c) Replay: a large state is built and snapshotted, 1,000,000 mixed
+ *     commands (transfers, holds, spot orders and cancels) are journaled
+ *     after it through the sequencer, and recover() loads the snapshot and
+ *     replays them. Target: < 5 s, and the recovered state hash equal to the
+ *     live one.
+ * (d) The longest pause of the event loop while a snapshot of the large
+ *     state (~1M accounts, 100k open holds and orders, ~1.1M transfers in the
+ *     retry window) is written with orders flowing, beside the longest pause
+ *     of the same flow without a snapshot. Target: ≤ 50 ms.
+ *
+ * The machine is shared: `uptime` load averages are printed beside the figures.
+ *
+ *   npm run bench:sequencer     (or: node --import tsx bench/sequencer.bench.ts [seconds])
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Dec } from '@halyard/money';
+import autocannon from 'autocannon';
+import { openFileJournal, openSnapshotStore } from '../apps/server/src/core/journal/index.ts';
+import { recover, Sequencer, workerSnapshotSink } from '../apps/server/src/core/sequencer/index.ts';
+import { commandStream, TEST_PAIRS } from '../apps/server/src/core/state/command-stream.ts';
+import { type MoneyCommand, moneyMachine, moneyStateHash } from '../apps/server/src/core/state/index.ts';
+import { custodyWallet, systemAccount, userAccount } from '../apps/server/src/ledger/accounts.ts';
+
+const SECONDS = Number(process.argv[2] ?? 10);
+const WARMUP_SECONDS = 3;
+const CONNECTIONS = 50;
+const PORT = 18_441;
+const CEILING_PORT = 18_442;
+const HERE = path.dirname(new URL(import.meta.url).pathname);
+const PRICE_LEVEL = 60_000;
+const ALONE_REQUESTS = 400;
+const REPLAY_COMMANDS = Number(process.env.BENCH_REPLAY_COMMANDS ?? 1_000_000);
+/** Bootstrap: 100,000 commands of 10 deposits make 1,000,000 accounts (5 coins × 200,000 users); then resting orders, each an open hold. */
+const BOOT_USERS = 200_000;
+const BOOT_COINS = ['USDT', 'BTC', 'ETH', 'SOL', 'HAL'];
+const RESTING_ORDERS = 100_000;
+
+const load = (): string =>
+  `load ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}`;
+
+async function httpFigures(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'halyard-bench-sequencer-'));
+  const server = await startChild(['sequencer'], { PORT: String(PORT), HALYARD_BENCH_DIR: dataDir });
+  try {
+    const base = `http://127.0.0.1:${PORT}`;
+    await measure(base, WARMUP_SECONDS);
+    const orders = await measure(base, SECONDS);
+    const ordersLoad = load();
+    const alone = await aloneP50(base);
+    const aloneLoad = load();
+    server.kill('SIGTERM');
+    const ceilingServer = await startChild(['ceiling'], { PORT: String(CEILING_PORT) });
+    let ceiling: Measured;
+    let ceilingAlone: number;
+    try {
+      const ceilingBase = `http://127.0.0.1:${CEILING_PORT}`;
+      await measure(ceilingBase, WARMUP_SECONDS);
+      ceiling = await measure(ceilingBase, SECONDS);
+      ceilingAlone = await aloneP50(ceilingBase);
+    } finally {
+      ceilingServer.kill('SIGTERM');
+    }
+    print('(a) orders via the sequencer', orders, ordersLoad);
+    print('    ceiling (bare Fastify route)', ceiling, load());
+    const ratio = orders.requests.average / ceiling.requests.average;
+    console.log(
+      `    ratio orders/ceiling: ${(ratio * 100).toFixed(1)}% (target ≥ 25%) ${ratio >= 0.25 ? 'MET' : 'MISSED'}`,
+    );
+    if (orders.cpuMsPerRequest !== null && ceiling.cpuMsPerRequest !== null)
+      console.log(
+        `    ratio by server CPU per request (ceiling/orders): ${((ceiling.cpuMsPerRequest / orders.cpuMsPerRequest) * 100).toFixed(1)}%`,
+      );
+    console.log(
+      `(b) one order alone: p50 ${alone.toFixed(2)} ms over ${ALONE_REQUESTS} sequential requests (target ≤ 2 ms) ${alone <= 2 ? 'MET' : 'MISSED'}; the bare route alone: p50 ${ceilingAlone.toFixed(2)} ms   (${aloneLoad})`,
+    );
+  } finally {
+    server.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+type Measured = autocannon.Result & { cpuMsPerRequest: number | null };
+
+function print(label: string, result: Measured, loadText: string): void {
+  const failed = result.non2xx + result.errors + result.timeouts;
+  const cpu =
+    result.cpuMsPerRequest === null ? '' : `, server CPU ${result.cpuMsPerRequest.toFixed(3)} ms/req`;
+  console.log(
+    `${label.padEnd(34)} ${Math.round(result.requests.average).toLocaleString('en-US').padStart(7)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   (${result.requests.total} requests, ${failed} failed${cpu})   ${loadText}`,
+  );
+}
+
+/** Buy and sell limit orders in turn, prices a few cents either side of PRICE_LEVEL; each connection is one user. */
+async function measure(base: string, seconds: number): Promise<Measured> {
+  let nextUser = 0;
+  let nextPrice = 0;
+  const order = (side: 'buy' | 'sell'): autocannon.Request => ({
+    method: 'POST',
+    path: `/trad/${side}Limit`,
+    setupRequest: (request, context) => {
+      context.token ??= String(1 + (nextUser++ % CONNECTIONS));
+      const price = (PRICE_LEVEL + ((nextPrice++ % 11) - 5) / 100).toFixed(2);
+      return {
+        ...request,
+        headers: { 'content-type': 'application/json', token: context.token as string },
+        body: JSON.stringify(orderBody(price)),
+      };
+    },
+  });
+  const pid = childPids.get(base);
+  const cpuBefore = cpuMs(pid);
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [order('buy'), order('sell')],
+  });
+  const cpuAfter = cpuMs(pid);
+  const answered = result.requests.total;
+  return {
+    ...result,
+    cpuMsPerRequest:
+      cpuBefore === null || cpuAfter === null || answered === 0 ? null : (cpuAfter - cpuBefore) / answered,
+  };
+}
+
+function orderBody(price: string): { tradcoin: string; maincoin: string; price: string; number: string } {
+  return { tradcoin: 'BTC', maincoin: 'USDT', price, number: '0.0001' };
+}
+
+/** p50 of one request at a time, in ms. */
+async function aloneP50(base: string): Promise<number> {
+  const times: number[] = [];
+  for (let index = 0; index < ALONE_REQUESTS; index++) {
+    const started = performance.now();
+    const response = await fetch(`${base}/trad/${index % 2 === 0 ? 'buy' : 'sell'}Limit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', token: '1' },
+      body: JSON.stringify(orderBody((PRICE_LEVEL + (index % 2 === 0 ? -100 : 100)).toFixed(2))),
+    });
+    const body = (await response.json()) as { code: number };
+    if (body.code !== 200) throw new Error(`order alone answered ${JSON.stringify(body)}`);
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+}
+
+const childPids = new Map<string, number | undefined>();
+
+/** A tsx child process, resolved once it says it is listening. */
+function startChild(args: string[], env: Record<string, string>): Promise<ChildProcess> {
+  const child = fork(path.join(HERE, 'support/sequencer-server.ts'), args, {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  childPids.set(`http://127.0.0.1:${env.PORT}`, child.pid);
+  return new Promise((resolve, reject) => {
+    child.once('message', () => resolve(child));
+    child.once('exit', (code) => reject(new Error(`server ${args[0]} exited with ${code} before listening`)));
+  });
+}
+
+/** User + system CPU time of a process so far, in ms (Linux /proc; null elsewhere). */
+function cpuMs(pid: number | undefined): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+async function stateFigures(): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'halyard-bench-sequencer-state-'));
+  try {
+    const machine = moneyMachine();
+    const journal = await openFileJournal(`${dir}/journal`);
+    const snapshots = openSnapshotStore(`${dir}/snapshots`);
+    let snapshotBytes = 0;
+    const sink = workerSnapshotSink(`${dir}/snapshots`);
+    const sequencer = new Sequencer({
+      machine,
+      journal,
+      snapshots: {
+        write(seq, chunks) {
+          snapshotBytes = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+          return sink.write(seq, chunks);
+        },
+      },
+      start: { state: machine.initialState(), seq: 0 },
+    });
+    let started = performance.now();
+    await submitAll(sequencer, bootstrap());
+    const { ledger, orders } = sequencer.state;
+    console.log(
+      `large state built: ${ledger.accounts.size.toLocaleString('en-US')} accounts, ${ledger.holds.size.toLocaleString('en-US')} holds, ${orders.size.toLocaleString('en-US')} open orders, ${ledger.transfers.size.toLocaleString('en-US')} transfers in the retry window, in ${((performance.now() - started) / 1000).toFixed(1)} s (${load()})`,
+    );
+
+    // (d) The same flow of orders, first without a snapshot, then with one being written.
+    const flow = commandStream({ seed: 4, users: BOOT_USERS, traders: 5_000, idPrefix: 'flow' });
+    const without = await longestPause(sequencer, flow, null);
+    started = performance.now();
+    const withSnapshot = await longestPause(sequencer, flow, () => sequencer.snapshot());
+    const snapshotSeconds = (performance.now() - started) / 1000;
+    console.log(
+      `(d) longest event-loop pause while a snapshot is written with orders flowing: ${withSnapshot.pauseMs.toFixed(1)} ms (target ≤ 50 ms) ${withSnapshot.pauseMs <= 50 ? 'MET' : 'MISSED'}; the same flow without a snapshot: ${without.pauseMs.toFixed(1)} ms; snapshot of ${(snapshotBytes / 2 ** 20).toFixed(0)} MiB at seq ${withSnapshot.snapshotSeq} written in ${snapshotSeconds.toFixed(1)} s   (${load()})`,
+    );
+
+    // (c) A million commands journaled after the snapshot, then recover() = load it + replay them.
+    started = performance.now();
+    const replayStream = commandStream({ seed: 5, users: BOOT_USERS, traders: 5_000, idPrefix: 'replay' });
+    await submitAll(sequencer, take(replayStream, REPLAY_COMMANDS));
+    const liveSeconds = (performance.now() - started) / 1000;
+    const liveHash = moneyStateHash(sequencer.state);
+    await sequencer.close();
+    await sink.close();
+    await journal.close();
+    console.log(
+      `    live: ${REPLAY_COMMANDS.toLocaleString('en-US')} commands through the sequencer in ${liveSeconds.toFixed(1)} s (${Math.round(REPLAY_COMMANDS / liveSeconds).toLocaleString('en-US')} commands/s, fsync'd)   (${load()})`,
+    );
+    const reopened = await openFileJournal(`${dir}/journal`);
+    started = performance.now();
+    const recovered = await recover(machine, reopened, snapshots);
+    const recoverSeconds = (performance.now() - started) / 1000;
+    const same = moneyStateHash(recovered.state) === liveHash;
+    console.log(
+      `(c) recover: snapshot at ${recovered.snapshotSeq} + replay of ${recovered.replayed.toLocaleString('en-US')} commands in ${recoverSeconds.toFixed(2)} s (target < 5 s) ${recoverSeconds < 5 ? 'MET' : 'MISSED'}; state hash ${same ? 'equal to' : 'DIFFERENT from'} the live one   (${load()})`,
+    );
+    await reopened.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+type MoneySequencer = Sequencer<
+  ReturnType<ReturnType<typeof moneyMachine>['initialState']>,
+  MoneyCommand,
+  unknown,
+  unknown
+>;
+
+/** Submits everything, at most 8,192 in flight. */
+async function submitAll(sequencer: MoneySequencer, commands: Iterable<MoneyCommand>): Promise<void> {
+  let inFlight: Promise<unknown>[] = [];
+  for (const command of commands) {
+    inFlight.push(sequencer.submit(command));
+    if (inFlight.length >= 8_192) {
+      await Promise.all(inFlight);
+      inFlight = [];
+    }
+  }
+  await Promise.all(inFlight);
+}
+
+function* take(stream: Iterator<MoneyCommand>, count: number): Generator<MoneyCommand> {
+  for (let index = 0; index < count; index++) yield stream.next().value as MoneyCommand;
+}
+
+/** Pairs, 1,000,000 deposits (10 a command) and resting orders that never cross (buys below 60, sells above 70). */
+function* bootstrap(): Generator<MoneyCommand> {
+  const at = Date.UTC(2026, 10, 26);
+  for (const pair of TEST_PAIRS) yield { kind: 'openPair', at, pair };
+  const custody = systemAccount(custodyWallet('bsc'));
+  for (let first = 1; first <= BOOT_USERS; first += 2) {
+    yield {
+      kind: 'transfer',
+      at,
+      batch: Array.from({ length: 10 }, (_, index) => {
+        const user = first + (index % 2);
+        const asset = BOOT_COINS[Math.floor(index / 2)]!;
+        return {
+          id: `boot:${user}:${asset}`,
+          debit: custody,
+          credit: userAccount(user, 'spot'),
+          asset,
+          amount: Dec.parse('100000'),
+          code: 'deposit',
+        };
+      }),
+    };
+  }
+  for (let index = 0; index < RESTING_ORDERS; index++) {
+    const user = 1 + ((index * 7) % BOOT_USERS);
+    const buy = index % 2 === 0;
+    yield {
+      kind: 'place',
+      at,
+      pair: TEST_PAIRS[index % TEST_PAIRS.length]!.symbol,
+      owner: String(user),
+      account: userAccount(user, 'spot'),
+      email: `u${user}@example.com`,
+      side: buy ? 'buy' : 'sell',
+      style: 'limit',
+      price: buy ? `${50 + (index % 10)}.${index % 100}` : `${70 + (index % 10)}.${index % 100}`,
+      amount: '0.01',
+    };
+  }
+}
+
+/**
+ * Submits orders from the flow in waves of 256, for as long as `during` runs
+ * (or 3 s without it), and answers the longest event-loop delay seen.
+ */
+async function longestPause(
+  sequencer: MoneySequencer,
+  flow: Iterator<MoneyCommand>,
+  during: (() => Promise<number>) | null,
+): Promise<{ pauseMs: number; snapshotSeq: number }> {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  let running = true;
+  const work = during
+    ? during().finally(() => {
+        running = false;
+      })
+    : new Promise<number>((resolve) =>
+        setTimeout(() => {
+          running = false;
+          resolve(0);
+        }, 3_000),
+      );
+  histogram.enable();
+  while (running) await Promise.all(Array.from({ length: 256 }, () => sequencer.submit(flow.next().value!)));
+  const snapshotSeq = await work;
+  histogram.disable();
+  return { pauseMs: histogram.max / 1e6, snapshotSeq };
+}
+
+await httpFigures();
+await stateFigures();
