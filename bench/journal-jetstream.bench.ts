@@ -4,8 +4,10 @@
  *
  *   node --import tsx bench/journal-jetstream.bench.ts [--seconds 3] [--records 100000] [--servers 127.0.0.1:4222]
  *
- * Appends of 200-byte payloads for 1 and for 64 concurrent appenders, each
- * run on the JetStream journal (one local server, file storage, R1) right
+ * Appends of 200-byte payloads for 1 and for 64 concurrent appenders of one
+ * record a call, and for 1 appender of 64 records a call (the sequencer's
+ * shape: one journal write in flight, carrying a batch), each run on the
+ * JetStream journal (one local server, file storage, R1) right
  * after the same run on the file journal, which is the anchor: the ratio is
  * JetStream's rate over the file journal's. Then reading back `records`
  * records from each. The two do not promise the same thing: the file journal
@@ -55,12 +57,14 @@ async function openJournal(
   return openJetStreamJournal({ connection: nc, stream, subject: `${stream}.commands` });
 }
 
-async function appendsPerSecond(kind: Kind, appenders: number): Promise<number> {
-  const journal = await openJournal(kind, `appenders-${appenders}`);
+/** `appenders` loops, each appending `perAppend` records a call and awaiting it before the next. */
+async function appendsPerSecond(kind: Kind, appenders: number, perAppend: number): Promise<number> {
+  const journal = await openJournal(kind, `appenders-${appenders}x${perAppend}`);
+  const records = Array.from({ length: perAppend }, () => payload);
   const deadline = performance.now() + SECONDS * 1000;
   const started = performance.now();
   const loop = async () => {
-    while (performance.now() < deadline) await journal.append([payload]);
+    while (performance.now() < deadline) await journal.append(records);
   };
   await Promise.all(Array.from({ length: appenders }, loop));
   const elapsed = performance.now() - started;
@@ -89,12 +93,17 @@ try {
       `NATS ${nc.info?.version} at ${SERVERS}, Node ${process.version}`,
   );
   console.log(`before: ${uptime()}`);
-  for (const appenders of [1, 64]) {
-    const file = await appendsPerSecond('file', appenders);
-    const jetstream = await appendsPerSecond('jetstream', appenders);
+  // The last shape is the sequencer's: one append in flight at a time, carrying a batch of commands.
+  for (const [appenders, perAppend] of [
+    [1, 1],
+    [64, 1],
+    [1, 64],
+  ] as const) {
+    const file = await appendsPerSecond('file', appenders, perAppend);
+    const jetstream = await appendsPerSecond('jetstream', appenders, perAppend);
     console.log(
-      `append ${String(appenders).padStart(2)} appender(s): jetstream ${fmt(jetstream)}/s, ` +
-        `file ${fmt(file)}/s (anchor): ${(jetstream / file).toFixed(2)}x`,
+      `append ${String(appenders).padStart(2)} appender(s) x ${String(perAppend).padStart(2)} record(s) a call: ` +
+        `jetstream ${fmt(jetstream)} records/s, file ${fmt(file)} records/s (anchor): ${(jetstream / file).toFixed(2)}x`,
     );
   }
   const fileRead = await readMs('file');
