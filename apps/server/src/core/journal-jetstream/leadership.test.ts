@@ -10,8 +10,8 @@ import {
 import { eventually, NATS_SERVERS, skipWithoutNats, useJetStream } from './test-support.ts';
 
 const skip = await skipWithoutNats();
-/** Short, so that a takeover happens within the test; renewals come every 400 ms. */
-const TTL_MS = 1_200;
+/** Short, so that a takeover happens within the test; renewals come every 500 ms. */
+const TTL_MS = 1_500;
 
 describe.skipIf(skip)('the leadership lease', () => {
   const nats = useJetStream();
@@ -76,7 +76,7 @@ describe.skipIf(skip)('the leadership lease', () => {
     const bucket = nats.name('ttl');
     const a = await tryAcquireLeadership(lease(bucket, 'a'));
     await expect(tryAcquireLeadership({ ...lease(bucket, 'b'), ttlMs: 5_000 })).rejects.toThrow(
-      /TTL of 1200 ms/,
+      `TTL of ${TTL_MS} ms`,
     );
     await a!.release();
   });
