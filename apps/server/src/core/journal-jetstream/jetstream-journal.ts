@@ -1,6 +1,7 @@
 import {
   DeliverPolicy,
   DiscardPolicy,
+  JetStreamApiCodes,
   JetStreamApiError,
   type JetStreamClient,
   type JetStreamManager,
@@ -45,8 +46,7 @@ export interface JetStreamJournal extends Journal {
   readonly maxPayloadBytes: number;
 }
 
-/** The server's error codes for a failed expectation: last sequence, last message id. */
-const WRONG_LAST_SEQUENCE = 10071;
+/** The server's error code for a failed last-message-id expectation (the client names only the sequence one). */
 const WRONG_LAST_MSG_ID = 10070;
 /** Room for the subject line and the three headers every record carries. */
 const HEADER_ALLOWANCE = 1024;
@@ -81,7 +81,7 @@ export async function openJetStreamJournal(options: JetStreamJournalOptions): Pr
  */
 async function ensureStream(jsm: JetStreamManager, options: JetStreamJournalOptions): Promise<StreamInfo> {
   const existing = await jsm.streams.info(options.stream).catch((error: unknown) => {
-    if (error instanceof JetStreamApiError && error.code === 10059) return null;
+    if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound) return null;
     throw error;
   });
   if (existing) {
@@ -296,7 +296,7 @@ class PipelinedJournal implements JetStreamJournal {
 function classify(reason: unknown): Error {
   if (
     reason instanceof JetStreamApiError &&
-    (reason.code === WRONG_LAST_SEQUENCE || reason.code === WRONG_LAST_MSG_ID)
+    (reason.code === JetStreamApiCodes.StreamWrongLastSequence || reason.code === WRONG_LAST_MSG_ID)
   )
     return new JournalFencedError(`another writer appended (${reason.message})`, { cause: reason });
   return new JournalFailedError(reason);

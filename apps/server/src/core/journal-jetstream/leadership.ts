@@ -1,4 +1,4 @@
-import { JetStreamApiError } from '@nats-io/jetstream';
+import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
 import { type KV, Kvm } from '@nats-io/kv';
 import { type HeldConnection, holdConnection, type NatsSource } from './connection.ts';
 
@@ -75,7 +75,8 @@ async function withLeaseBucket<Lease extends Leadership | null>(
 async function attempt(held: HeldConnection, kv: KV, options: LeadershipOptions): Promise<Leadership | null> {
   const sentAt = performance.now();
   const revision = await kv.create(options.key, options.holder).catch((error: unknown) => {
-    if (error instanceof JetStreamApiError && error.code === 10071) return null;
+    if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamWrongLastSequence)
+      return null;
     throw error;
   });
   return revision === null ? null : new RenewedLease(held, kv, options, revision, sentAt);
