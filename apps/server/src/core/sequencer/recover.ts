@@ -1,4 +1,4 @@
-import type { FileJournal, SnapshotStore } from '../journal/index.ts';
+import type { FileJournal, Journal, JournalRecord, SnapshotStore } from '../journal/index.ts';
 import { SnapshotAheadError } from './errors.ts';
 import { type Machine, step } from './machine.ts';
 
@@ -20,7 +20,7 @@ export interface Recovered<State> {
  */
 export async function recover<State, Command, Result, Event>(
   machine: Machine<State, Command, Result, Event>,
-  journal: Pick<FileJournal, 'readBatches' | 'lastSequence'>,
+  journal: Pick<Journal, 'read' | 'lastSequence'> & Partial<Pick<FileJournal, 'readBatches'>>,
   snapshots: Pick<SnapshotStore, 'latest'>,
 ): Promise<Recovered<State>> {
   const latest = await snapshots.latest();
@@ -29,11 +29,23 @@ export async function recover<State, Command, Result, Event>(
   const state = latest === null ? machine.initialState() : machine.decodeState(latest.bytes);
   const snapshotSeq = latest?.seq ?? 0;
   let seq = snapshotSeq;
-  for await (const records of journal.readBatches(snapshotSeq)) {
+  for await (const records of recordsAfter(journal, snapshotSeq)) {
     for (const record of records) {
       step(machine, state, machine.decodeCommand(record.payload), record.seq);
       seq = record.seq;
     }
   }
   return { state, seq, snapshotSeq, replayed: seq - snapshotSeq };
+}
+
+/** A file journal's records a megabyte at a time (the fast path); any other journal's one by one. */
+async function* recordsAfter(
+  journal: Pick<Journal, 'read'> & Partial<Pick<FileJournal, 'readBatches'>>,
+  after: number,
+): AsyncIterable<JournalRecord[]> {
+  if (journal.readBatches) {
+    yield* journal.readBatches(after);
+    return;
+  }
+  for await (const record of journal.read(after)) yield [record];
 }

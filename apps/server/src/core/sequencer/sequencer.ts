@@ -1,11 +1,12 @@
-import type { FileJournal } from '../journal/index.ts';
+import type { Journal } from '../journal/index.ts';
 import { SequencerBusyError, SequencerStoppedError } from './errors.ts';
 import { type Machine, type StateCapture, step } from './machine.ts';
 import type { SnapshotSink } from './snapshot-sink.ts';
 
 export interface SequencerOptions<State, Command, Result, Event> {
   machine: Machine<State, Command, Result, Event>;
-  journal: Pick<FileJournal, 'append' | 'lastSequence'>;
+  /** The file journal, or any other with the same contract (the JetStream one). */
+  journal: Pick<Journal, 'append' | 'lastSequence'>;
   /** Where snapshots go: inlineSnapshotSink(store), or workerSnapshotSink(dir) for large states. */
   snapshots: SnapshotSink;
   /** The state at the journal's end and its sequence, from `recover`. */

@@ -34,7 +34,10 @@ export function workerSnapshotSink(dir: string): SnapshotSink & { close(): Promi
 
   function started(): Worker {
     if (worker) return worker;
-    worker = new Worker(new URL('./snapshot-sink-worker.ts', import.meta.url), { workerData: { dir } });
+    const entry = new URL('./snapshot-sink-worker.ts', import.meta.url).href;
+    // Node 20 loads a worker's entry before any --import hook: the worker registers tsx itself, then loads it.
+    const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
+    worker = new Worker(boot, { eval: true, workerData: { dir } });
     worker.on('message', ({ id, error }: WriteDone) => {
       const done = waiting.get(id);
       waiting.delete(id);
