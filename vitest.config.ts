@@ -42,8 +42,8 @@ if (postgresUrl) {
     test: {
       name: 'postgres',
       include: ['apps/server/src/**/*.test.ts'],
-      // The journal keeps no rows in a database: one run of its tests is enough.
-      exclude: ['apps/server/src/core/journal/**'],
+      // The journals keep no rows in a database: one run of their tests is enough.
+      exclude: ['apps/server/src/core/journal/**', 'apps/server/src/core/journal-jetstream/**'],
       isolate: false,
       env: { TEST_DATABASE_URL: postgresUrl },
     },
