@@ -7,5 +7,10 @@ export { SequencerBusyError, SequencerStoppedError, SnapshotAheadError } from '.
 export { type Applied, type Machine, type StateCapture, step } from './machine.ts';
 export { type Recovered, recover } from './recover.ts';
 export { type Published, Sequencer, type SequencerOptions } from './sequencer.ts';
-export { inlineSnapshotSink, type SnapshotSink, workerSnapshotSink } from './snapshot-sink.ts';
+export {
+  inlineSnapshotSink,
+  type SnapshotSink,
+  type SnapshotWriter,
+  workerSnapshotSink,
+} from './snapshot-sink.ts';
 export { type MapCapture, TrackedMap } from './tracked-map.ts';

@@ -78,7 +78,7 @@ function heldJournal() {
   };
 }
 
-const noSnapshots = { write: async () => undefined };
+const noSnapshots = inlineSnapshotSink({ write: async () => undefined });
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 const tempDir = useTempDirs();
 

@@ -1,7 +1,7 @@
 import type { Journal } from '../journal/index.ts';
 import { SequencerBusyError, SequencerStoppedError } from './errors.ts';
 import { type Machine, type StateCapture, step } from './machine.ts';
-import type { SnapshotSink } from './snapshot-sink.ts';
+import type { SnapshotSink, SnapshotWriter } from './snapshot-sink.ts';
 
 export interface SequencerOptions<State, Command, Result, Event> {
   machine: Machine<State, Command, Result, Event>;
@@ -35,7 +35,7 @@ interface Pending<Command, Result> {
 interface SnapshotInProgress {
   seq: number;
   capture: StateCapture;
-  chunks: Uint8Array[];
+  writer: SnapshotWriter;
   /** Resolves once every record up to `seq` is durable. */
   durable: Promise<unknown>;
   done: { resolve(seq: number): void; reject(error: unknown): void };
@@ -128,7 +128,7 @@ export class Sequencer<State, Command, Result, Event> {
     this.snapshotting = {
       seq: this.applied,
       capture: this.machine.capture(this.state),
-      chunks: [],
+      writer: this.options.snapshots.open(this.applied),
       durable: this.lastAppend,
       done,
       promise,
@@ -203,11 +203,12 @@ export class Sequencer<State, Command, Result, Event> {
           void this.writeSnapshot(running);
           return;
         }
-        running.chunks.push(chunk);
+        running.writer.add(chunk);
       } while (performance.now() - started < this.sliceMs);
     } catch (error) {
       this.snapshotting = null;
       running.capture.abandon();
+      running.writer.abandon();
       running.done.reject(error);
     }
   }
@@ -215,7 +216,7 @@ export class Sequencer<State, Command, Result, Event> {
   private async writeSnapshot(running: SnapshotInProgress): Promise<void> {
     try {
       await running.durable;
-      await this.options.snapshots.write(running.seq, running.chunks);
+      await running.writer.finish();
       running.done.resolve(running.seq);
     } catch (error) {
       running.done.reject(error);
@@ -228,6 +229,7 @@ export class Sequencer<State, Command, Result, Event> {
     for (const pending of [...batch, ...this.queue.splice(0)]) pending.reject(this.failure);
     if (this.snapshotting) {
       this.snapshotting.capture.abandon();
+      this.snapshotting.writer.abandon();
       this.snapshotting.done.reject(this.failure);
       this.snapshotting = null;
     }

@@ -2,30 +2,46 @@ import { Worker } from 'node:worker_threads';
 import type { SnapshotStore } from '../journal/index.ts';
 
 /**
- * Where the sequencer's snapshots go: the encoded state arrives in the pieces
- * it was read in, between batches. Joining a few hundred megabytes into one
- * buffer and checksumming it takes the thread for a second or more, so the
- * sink decides on which thread that happens.
+ * Where the sequencer's snapshots go: the encoded state arrives in pieces, a
+ * few per turn between batches, then `finish` writes it once every record up
+ * to its sequence is durable. Joining a few hundred megabytes into one buffer
+ * and checksumming it takes a thread for a second or more, so the sink
+ * decides which thread holds the pieces and does that.
  */
 export interface SnapshotSink {
-  write(seq: number, chunks: readonly Uint8Array[]): Promise<void>;
+  open(seq: number): SnapshotWriter;
 }
 
-/** Joins and writes on this thread: for small states and tests. */
+export interface SnapshotWriter {
+  add(piece: Uint8Array): void;
+  finish(): Promise<void>;
+  abandon(): void;
+}
+
+/** Keeps the pieces and writes on this thread: for small states and tests. */
 export function inlineSnapshotSink(store: Pick<SnapshotStore, 'write'>): SnapshotSink {
-  return { write: (seq, chunks) => store.write(seq, Buffer.concat(chunks)) };
+  return {
+    open(seq) {
+      const pieces: Uint8Array[] = [];
+      return {
+        add: (piece) => pieces.push(piece),
+        finish: () => store.write(seq, Buffer.concat(pieces)),
+        abandon: () => pieces.splice(0),
+      };
+    },
+  };
 }
 
-interface WriteDone {
-  id: number;
-  error?: string;
-}
+type ToWorker =
+  | { id: number; piece: Uint8Array }
+  | { id: number; finish: number }
+  | { id: number; abandon: true };
 
 /**
- * Joins, checksums and writes in a worker thread, through a snapshot store of
- * its own on `dir`: the pieces are moved to it, not copied, so the
- * sequencer's thread spends nothing on them. The worker is started on the
- * first write and kept; `close` ends it.
+ * Moves each piece, as it is read, to a worker thread with a snapshot store
+ * of its own on `dir`, which joins, checksums and writes them: the
+ * sequencer's thread neither holds the snapshot nor copies it. The worker is
+ * started on the first snapshot and kept; `close` ends it.
  */
 export function workerSnapshotSink(dir: string): SnapshotSink & { close(): Promise<void> } {
   let worker: Worker | null = null;
@@ -38,7 +54,7 @@ export function workerSnapshotSink(dir: string): SnapshotSink & { close(): Promi
     // Node 20 loads a worker's entry before any --import hook: the worker registers tsx itself, then loads it.
     const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
     worker = new Worker(boot, { eval: true, workerData: { dir } });
-    worker.on('message', ({ id, error }: WriteDone) => {
+    worker.on('message', ({ id, error }: { id: number; error?: string }) => {
       const done = waiting.get(id);
       waiting.delete(id);
       if (error === undefined) done?.resolve();
@@ -53,19 +69,23 @@ export function workerSnapshotSink(dir: string): SnapshotSink & { close(): Promi
   }
 
   return {
-    write(seq, chunks) {
+    open(seq) {
       const id = nextId++;
-      // Only a piece that owns its whole buffer can be moved; a pooled one is copied (they are small).
-      const moved = chunks.filter(
-        (chunk) => chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength,
-      );
-      return new Promise((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        started().postMessage(
-          { id, seq, chunks },
-          moved.map((chunk) => chunk.buffer as ArrayBuffer),
-        );
-      });
+      const send = (message: ToWorker, moved: ArrayBuffer[] = []) => started().postMessage(message, moved);
+      return {
+        add(piece) {
+          // Only a piece that owns its whole buffer can be moved; a pooled one is copied (they are small).
+          const owns = piece.byteOffset === 0 && piece.byteLength === piece.buffer.byteLength;
+          send({ id, piece }, owns ? [piece.buffer as ArrayBuffer] : []);
+        },
+        finish() {
+          return new Promise((resolve, reject) => {
+            waiting.set(id, { resolve, reject });
+            send({ id, finish: seq });
+          });
+        },
+        abandon: () => send({ id, abandon: true }),
+      };
     },
     async close() {
       await worker?.terminate();

@@ -14,12 +14,6 @@ export type {
   TransferCommand,
 } from './commands.ts';
 export { type MoneyMachine, moneyMachine } from './machine.ts';
-export {
-  available,
-  createMoneyState,
-  type MoneyState,
-  type OpenOrder,
-  type PairState,
-} from './money-state.ts';
-export { DEFAULT_RETENTION, type RetentionPolicy } from './retention.ts';
+export type { MoneyState, OpenOrder, PairState } from './money-state.ts';
+export type { RetentionPolicy } from './retention.ts';
 export { moneyStateHash } from './snapshot-codec.ts';

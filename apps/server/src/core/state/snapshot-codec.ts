@@ -66,8 +66,9 @@ class LineReader {
     this.accounts = state.ledger.accounts.capture();
     this.holds = state.ledger.holds.capture();
     this.orders = state.orders.capture();
-    this.transfers = state.ledger.transfers.capture();
-    this.answers = state.answers.capture();
+    // The windows' epochs list their ids: the maps are only asked for values.
+    this.transfers = state.ledger.transfers.capture(false);
+    this.answers = state.answers.capture(false);
     this.transferEpochs = epochView(state.transferIds.epochs);
     this.answerEpochs = epochView(state.answerIds.epochs);
   }
