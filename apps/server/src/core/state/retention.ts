@@ -3,10 +3,13 @@
  * retry is answered instead of repeated: a bounded window of sequences.
  *
  * Sequences are cut into epochs of `epochSeqs`; an id belongs to the epoch
- * of the command that added it. When a command opens a new epoch, the
- * epochs older than the newest `epochsKept` are dropped whole: an id is
- * remembered for at least (epochsKept − 1) × epochSeqs commands. It depends
- * only on sequences, so replay drops exactly what the live run dropped.
+ * of the command that added it. Epochs older than the newest `epochsKept`
+ * are forgotten, so an id is remembered for at least
+ * (epochsKept − 1) × epochSeqs commands. Forgetting is spread out: each
+ * command forgets at most DROPS_PER_COMMAND ids, oldest first, so that no
+ * command pays for a whole epoch (a bulk of deposits can put a million ids
+ * in one). It depends only on sequences, so replay forgets exactly what the
+ * live run forgot.
  */
 export interface RetentionPolicy {
   epochSeqs: number;
@@ -16,9 +19,14 @@ export interface RetentionPolicy {
 /** About 200,000 to 260,000 commands: retries come within seconds; the SQL projection keeps every id for good. */
 export const DEFAULT_RETENTION: RetentionPolicy = { epochSeqs: 65_536, epochsKept: 4 };
 
+/** Far more than a command adds on average, so the expired epochs drain: a few tens of microseconds at most. */
+const DROPS_PER_COMMAND = 256;
+
 export class RetentionWindow {
   /** Ids by epoch, oldest epoch first (epochs are created in increasing order). */
   readonly epochs = new Map<number, string[]>();
+  /** How many ids of the oldest epoch were already forgotten (it is being drained). */
+  drained = 0;
 
   constructor(readonly policy: RetentionPolicy) {}
 
@@ -32,35 +40,36 @@ export class RetentionWindow {
 
   /** Epochs must be added oldest first (a snapshot being loaded does). */
   addToEpoch(epoch: number, id: string): void {
-    this.idsOf(epoch).push(id);
-  }
-
-  /**
-   * Drops the epochs too old at `seq`, id by id in the order they were added.
-   * `drop(id)` forgets the id and answers true, or answers false to keep it
-   * (an open hold's transfer): it then moves to the current epoch.
-   */
-  expire(seq: number, drop: (id: string) => boolean): void {
-    const current = this.epochOf(seq);
-    const oldestKept = current - this.policy.epochsKept + 1;
-    for (const [epoch, ids] of this.epochs) {
-      if (epoch >= oldestKept) return;
-      this.epochs.delete(epoch);
-      let into: string[] | null = null;
-      for (const id of ids) {
-        if (drop(id)) continue;
-        into ??= this.idsOf(current);
-        into.push(id);
-      }
-    }
-  }
-
-  private idsOf(epoch: number): string[] {
     let ids = this.epochs.get(epoch);
     if (!ids) {
       ids = [];
       this.epochs.set(epoch, ids);
     }
-    return ids;
+    ids.push(id);
+  }
+
+  /**
+   * Forgets up to DROPS_PER_COMMAND ids of the epochs too old at `seq`, in
+   * the order they were added. `drop(id)` forgets the id and answers true, or
+   * answers false to keep it (an open hold's transfer): it then moves to the
+   * current epoch.
+   */
+  expire(seq: number, drop: (id: string) => boolean): void {
+    const current = this.epochOf(seq);
+    const oldestKept = current - this.policy.epochsKept + 1;
+    let budget = DROPS_PER_COMMAND;
+    for (const [epoch, ids] of this.epochs) {
+      if (epoch >= oldestKept || budget === 0) return;
+      const end = Math.min(ids.length, this.drained + budget);
+      for (let index = this.drained; index < end; index++) {
+        const id = ids[index]!;
+        if (!drop(id)) this.addToEpoch(current, id);
+      }
+      budget -= end - this.drained;
+      this.drained = end;
+      if (end < ids.length) return;
+      this.epochs.delete(epoch);
+      this.drained = 0;
+    }
   }
 }

@@ -6,7 +6,7 @@ import type { AccountState, HoldEntry, PlannedTransfer } from '../../ledger/plan
 import type { MapCapture, StateCapture } from '../sequencer/index.ts';
 import type { MoneyResult, PairConfig } from './commands.ts';
 import { createMoneyState, type MoneyState, type OpenOrder } from './money-state.ts';
-import type { RetentionPolicy } from './retention.ts';
+import type { RetentionPolicy, RetentionWindow } from './retention.ts';
 
 /**
  * The money state as text, one record a line, its fields separated by tabs:
@@ -32,11 +32,20 @@ interface Header {
   pairs: { config: PairConfig; lastPrice: string | null }[];
 }
 
-/** A window's epochs as they were at the capture: arrays only grow, so the length then bounds them. */
-type EpochView = { epoch: number; ids: string[]; length: number }[];
+/**
+ * A window's ids as they were at the capture: each epoch's array from where
+ * its draining had reached to its length then (arrays only grow, and a
+ * drained epoch is dropped from the window, not changed).
+ */
+type EpochView = { epoch: number; ids: string[]; from: number; length: number }[];
 
-function epochView(epochs: Map<number, string[]>): EpochView {
-  return [...epochs].map(([epoch, ids]) => ({ epoch, ids, length: ids.length }));
+function epochView(window: RetentionWindow): EpochView {
+  return [...window.epochs].map(([epoch, ids], index) => ({
+    epoch,
+    ids,
+    from: index === 0 ? window.drained : 0,
+    length: ids.length,
+  }));
 }
 
 /** Reads the state's lines, a slice at a time, as they were when it was made. */
@@ -69,8 +78,8 @@ class LineReader {
     // The windows' epochs list their ids: the maps are only asked for values.
     this.transfers = state.ledger.transfers.capture(false);
     this.answers = state.answers.capture(false);
-    this.transferEpochs = epochView(state.transferIds.epochs);
-    this.answerEpochs = epochView(state.answerIds.epochs);
+    this.transferEpochs = epochView(state.transferIds);
+    this.answerEpochs = epochView(state.answerIds);
   }
 
   /** The next lines, or null once every line was given (the captures are then closed). */
@@ -118,7 +127,8 @@ class LineReader {
   private windowLines(view: EpochView, limit: number, line: (epoch: number, id: string) => string): string[] {
     const lines: string[] = [];
     while (lines.length < limit && this.epochIndex < view.length) {
-      const { epoch, ids, length } = view[this.epochIndex]!;
+      const { epoch, ids, from, length } = view[this.epochIndex]!;
+      this.idIndex = Math.max(this.idIndex, from);
       if (this.idIndex >= length) {
         this.epochIndex += 1;
         this.idIndex = 0;
