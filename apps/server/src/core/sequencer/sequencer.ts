@@ -15,6 +15,8 @@ export interface SequencerOptions<State, Command, Result, Event> {
   queueMax?: number;
   /** Commands taken into one journal write, at most (default 1,024). */
   batchMax?: number;
+  /** A turn stops taking commands once it has spent this long applying them, in ms (default 8). */
+  turnMs?: number;
   /** How long one turn may spend encoding a snapshot, in ms (default 4); at least one piece is read a turn. */
   snapshotSliceMs?: number;
 }
@@ -56,7 +58,9 @@ interface SnapshotInProgress {
  * recovers from what the disk holds.
  */
 export class Sequencer<State, Command, Result, Event> {
+  /** Commands waiting are `queue[head..]`: taking one moves `head`, not the array. */
   private queue: Pending<Command, Result>[] = [];
+  private head = 0;
   private scheduled = false;
   private applied: number;
   private lastAppend: Promise<number>;
@@ -67,6 +71,7 @@ export class Sequencer<State, Command, Result, Event> {
   private readonly machine: Machine<State, Command, Result, Event>;
   private readonly queueMax: number;
   private readonly batchMax: number;
+  private readonly turnMs: number;
   private readonly sliceMs: number;
   /** The state as applied so far: ahead of what is durable by the batches in flight. */
   readonly state: State;
@@ -81,6 +86,7 @@ export class Sequencer<State, Command, Result, Event> {
     this.lastAppend = Promise.resolve(journalSeq);
     this.queueMax = options.queueMax ?? 10_000;
     this.batchMax = options.batchMax ?? 1024;
+    this.turnMs = options.turnMs ?? 8;
     this.sliceMs = options.snapshotSliceMs ?? 4;
   }
 
@@ -88,7 +94,7 @@ export class Sequencer<State, Command, Result, Event> {
   submit(command: Command): Promise<Result> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.closing) return Promise.reject(new SequencerStoppedError('closed'));
-    if (this.queue.length >= this.queueMax) return Promise.reject(new SequencerBusyError(this.queueMax));
+    if (this.queued() >= this.queueMax) return Promise.reject(new SequencerBusyError(this.queueMax));
     let payload: Uint8Array;
     try {
       payload = this.machine.encodeCommand(command);
@@ -140,7 +146,7 @@ export class Sequencer<State, Command, Result, Event> {
   /** Takes no more commands; resolves once every queued one is answered and a running snapshot is written. */
   async close(): Promise<void> {
     this.closing = true;
-    while (this.queue.length > 0 || this.snapshotting) {
+    while (this.queued() > 0 || this.snapshotting) {
       if (this.failure) throw this.failure;
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -155,33 +161,59 @@ export class Sequencer<State, Command, Result, Event> {
     setImmediate(() => this.turn());
   }
 
+  private queued(): number {
+    return this.queue.length - this.head;
+  }
+
+  /** Drops the taken commands from the array once they are most of it. */
+  private compactQueue(): void {
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+  }
+
   private turn(): void {
     this.scheduled = false;
     if (this.failure) return;
-    if (this.queue.length > 0) this.runBatch(this.queue.splice(0, this.batchMax));
+    if (this.queued() > 0) this.runBatch();
     if (this.snapshotting && !this.failure) this.snapshotSlice(this.snapshotting);
-    if (this.queue.length > 0 || (this.snapshotting && !this.failure)) this.schedule();
+    if (this.queued() > 0 || (this.snapshotting && !this.failure)) this.schedule();
   }
 
-  private runBatch(batch: Pending<Command, Result>[]): void {
+  /**
+   * Applies queued commands, up to `batchMax` or until the turn has taken
+   * `turnMs`, then journals exactly those: the journal numbers them at the
+   * call, in order, with the sequences they were applied under (nothing else
+   * appends). The rest waits for the next turn, so no turn holds the thread
+   * for long, whatever the commands cost.
+   */
+  private runBatch(): void {
+    const started = performance.now();
     const firstSeq = this.applied + 1;
-    const lastSeq = this.applied + batch.length;
-    const durable = this.options.journal.append(batch.map((pending) => pending.payload));
-    this.lastAppend = durable;
+    const batch: Pending<Command, Result>[] = [];
     const results: Result[] = [];
     const published: Published<Event>[] = [];
     try {
-      for (let index = 0; index < batch.length; index++) {
-        const { result, events } = step(this.machine, this.state, batch[index]!.command, firstSeq + index);
+      while (this.head < this.queue.length && batch.length < this.batchMax) {
+        const pending = this.queue[this.head++]!;
+        batch.push(pending);
+        const seq = firstSeq + batch.length - 1;
+        const { result, events } = step(this.machine, this.state, pending.command, seq);
         results.push(result);
-        if (events.length > 0) published.push({ seq: firstSeq + index, events });
+        if (events.length > 0) published.push({ seq, events });
+        if (performance.now() - started > this.turnMs) break;
       }
     } catch (error) {
+      // The failing command and those before it are applied but not journaled: the state is ahead of the disk.
       this.stop(error, batch);
-      durable.catch(() => undefined);
       return;
     }
+    this.compactQueue();
+    const lastSeq = firstSeq + batch.length - 1;
     this.applied = lastSeq;
+    const durable = this.options.journal.append(batch.map((pending) => pending.payload));
+    this.lastAppend = durable;
     durable.then(
       (seq) => {
         if (seq !== lastSeq) return this.stop(new Error(`journal gave ${seq}, expected ${lastSeq}`), batch);
@@ -226,7 +258,9 @@ export class Sequencer<State, Command, Result, Event> {
   /** For good: the state may be ahead of the journal, or half-changed by a machine that threw. */
   private stop(cause: unknown, batch: readonly Pending<Command, Result>[]): void {
     this.failure ??= new SequencerStoppedError(cause);
-    for (const pending of [...batch, ...this.queue.splice(0)]) pending.reject(this.failure);
+    for (const pending of [...batch, ...this.queue.splice(this.head)]) pending.reject(this.failure);
+    this.queue = [];
+    this.head = 0;
     if (this.snapshotting) {
       this.snapshotting.capture.abandon();
       this.snapshotting.writer.abandon();

@@ -19,8 +19,12 @@ export interface RetentionPolicy {
 /** About 200,000 to 260,000 commands: retries come within seconds; the SQL projection keeps every id for good. */
 export const DEFAULT_RETENTION: RetentionPolicy = { epochSeqs: 65_536, epochsKept: 4 };
 
-/** Far more than a command adds on average, so the expired epochs drain: a few tens of microseconds at most. */
-const DROPS_PER_COMMAND = 256;
+/**
+ * Several times what a command adds on average (a few ids), so the expired
+ * epochs drain; a few microseconds a command, so a turn of a thousand
+ * commands is not slowed much while they do.
+ */
+const DROPS_PER_COMMAND = 32;
 
 export class RetentionWindow {
   /** Ids by epoch, oldest epoch first (epochs are created in increasing order). */
