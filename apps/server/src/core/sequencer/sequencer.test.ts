@@ -60,11 +60,13 @@ const counter: Machine<Counter, Add, number, string> = {
 /** A journal whose appends resolve only when the test says so. */
 function heldJournal() {
   let last = 0;
+  const writes: number[] = [];
   const held: { seq: number; settle: (error?: Error) => void }[] = [];
   return {
     journal: {
       lastSequence: () => 0,
       append(payloads: readonly Uint8Array[]): Promise<number> {
+        writes.push(payloads.length);
         last += payloads.length;
         const seq = last;
         return new Promise<number>((resolve, reject) => {
@@ -72,6 +74,7 @@ function heldJournal() {
         });
       },
     },
+    writes,
     release: (error?: Error) => {
       for (const write of held.splice(0)) write.settle(error);
     },
@@ -115,6 +118,31 @@ describe('sequencer', () => {
     expect(published).toEqual([
       { seq: 1, events: ['+2@1'] },
       { seq: 2, events: ['+3@2'] },
+    ]);
+  });
+
+  it('journals at most batchMax commands a turn, numbered as they were applied', async () => {
+    const { journal, release, writes } = heldJournal();
+    const sequencer = new Sequencer({
+      machine: counter,
+      journal,
+      snapshots: noSnapshots,
+      start: { state: counter.initialState(), seq: 0 },
+      batchMax: 2,
+    });
+    const published: Published<string>[] = [];
+    sequencer.subscribe((batch) => published.push(...batch));
+    const answers = Promise.all([1, 2, 3, 4, 5].map((add) => sequencer.submit({ add })));
+    for (let turns = 0; turns < 4; turns++) await turn();
+    release();
+    expect(await answers).toEqual([1, 3, 6, 10, 15]);
+    expect(writes).toEqual([2, 2, 1]);
+    expect(published.map(({ seq, events }) => `${seq}:${events}`)).toEqual([
+      '1:+1@1',
+      '2:+2@2',
+      '3:+3@3',
+      '4:+4@4',
+      '5:+5@5',
     ]);
   });
 
