@@ -35,7 +35,14 @@ import autocannon from 'autocannon';
 import { openFileJournal, openSnapshotStore } from '../apps/server/src/core/journal/index.ts';
 import { recover, Sequencer, workerSnapshotSink } from '../apps/server/src/core/sequencer/index.ts';
 import { commandStream, TEST_PAIRS } from '../apps/server/src/core/state/command-stream.ts';
-import { type MoneyCommand, moneyMachine, moneyStateHash } from '../apps/server/src/core/state/index.ts';
+import {
+  type MoneyCommand,
+  type MoneyEvent,
+  type MoneyResult,
+  type MoneyState,
+  moneyMachine,
+  moneyStateHash,
+} from '../apps/server/src/core/state/index.ts';
 import { custodyWallet, systemAccount, userAccount } from '../apps/server/src/ledger/accounts.ts';
 
 const SECONDS = Number(process.argv[2] ?? 10);
@@ -279,12 +286,7 @@ async function liveRun(dir: string): Promise<string> {
   return moneyStateHash(sequencer.state);
 }
 
-type MoneySequencer = Sequencer<
-  ReturnType<ReturnType<typeof moneyMachine>['initialState']>,
-  MoneyCommand,
-  unknown,
-  unknown
->;
+type MoneySequencer = Sequencer<MoneyState, MoneyCommand, MoneyResult, MoneyEvent>;
 
 /** Submits everything, at most 8,192 in flight. */
 async function submitAll(sequencer: MoneySequencer, commands: Iterable<MoneyCommand>): Promise<void> {
