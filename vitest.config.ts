@@ -42,8 +42,9 @@ if (postgresUrl) {
     test: {
       name: 'postgres',
       include: ['apps/server/src/**/*.test.ts'],
-      // The journals keep no rows in a database: one run of their tests is enough.
-      exclude: ['apps/server/src/core/journal/**', 'apps/server/src/core/journal-jetstream/**'],
+      // The core (journals, sequencer, in-memory state) keeps no rows in a
+      // database: one run of its tests is enough.
+      exclude: ['apps/server/src/core/**'],
       isolate: false,
       env: { TEST_DATABASE_URL: postgresUrl },
     },

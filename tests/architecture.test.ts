@@ -91,6 +91,14 @@ describe('architecture walls', () => {
     }
   });
 
+  it('the core never imports a module, the HTTP layer or the store', () => {
+    for (const file of sourceFiles('apps/server/src/core').filter((f) => !isTest(f))) {
+      for (const specifier of importsOf(file)) {
+        expect(specifier, file).not.toMatch(/\/(modules|http|store|realtime|market)\//);
+      }
+    }
+  });
+
   it("a module never reaches into another module's store", () => {
     for (const file of sourceFiles('apps/server/src/modules')) {
       const ownModule = file.split(path.sep)[4];
