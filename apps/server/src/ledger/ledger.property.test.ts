@@ -1,6 +1,8 @@
 import { Dec } from '@halyard/money';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock.ts';
+// The seeded generator the core's command streams draw from: one mulberry32 for every seeded test.
+import { prng } from '../core/state/command-stream.ts';
 import { openTestStore, type Store } from '../store/connect.ts';
 import {
   type AccountRef,
@@ -36,18 +38,6 @@ const CHECKPOINTS = 4;
 const USERS = [1, 2, 3, 4, 5];
 const ASSETS = ['USDT', 'BTC', 'ETH'];
 const USER_WALLETS: UserWallet[] = ['spot', 'futures'];
-
-/** mulberry32: small, fast, and the same numbers on every machine. */
-function prng(seed: number): (below: number) => number {
-  let state = seed >>> 0;
-  return (below) => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) % below) >>> 0;
-  };
-}
 
 interface Step {
   batch: TransferInput[];
