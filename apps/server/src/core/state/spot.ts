@@ -1,28 +1,30 @@
 import { type BookEvent, OrderBook, type TradeEvent } from '@halyard/matching';
 import { Dec } from '@halyard/money';
-import { checkSpotOrder, PRICE_INTEGER_DIGITS, type SpotOrderInput } from '@halyard/rules';
 import { invalidAccountField } from '../../ledger/accounts.ts';
-import { type AccountRef, isLedgerError, systemAccount, type TransferInput } from '../../ledger/index.ts';
+import { isLedgerError, type TransferInput } from '../../ledger/index.ts';
 import type { NewTransfer } from '../../ledger/plan.ts';
 import type { Applied } from '../sequencer/index.ts';
 import type { CancelCommand, MoneyEvent, MoneyResult, OpenPairCommand, PlaceCommand } from './commands.ts';
 import { applyTransfers, available, type MoneyState, type OpenOrder, type PairState } from './money-state.ts';
+import {
+  feeLegOf,
+  heldAssetOf,
+  holdOf,
+  isRefusal,
+  planSpotOrder,
+  releaseOf,
+  type SpotOrderPlan,
+  tradeLegs,
+} from './spot-legs.ts';
 
 /**
- * Spot orders on the money state: the same checks, holds, trade legs, fees
- * and releases as modules/spot (pair-market.ts, fees.ts), with the same
- * transfer ids and codes, decided in memory. Fees are taken in the coin
+ * Spot orders on the money state: the checks, holds, trade legs, fees and
+ * releases of spot-legs.ts, shared with modules/spot, decided in memory. Fees are taken in the coin
  * received; fee deduction in HAL and referral commissions read profiles the
  * state does not hold yet (see docs/core.md, "What comes next").
  */
 
 type Refusal = Extract<MoneyResult, { ok: false }>;
-
-const CLEARING = systemAccount('clearing');
-const FEES = systemAccount('fees');
-const PRICE_CEILING = Dec.fromInt(10n ** BigInt(PRICE_INTEGER_DIGITS));
-/** A market buy holds latest price × amount × (1 + this), capped at what the buyer can spend. */
-const MARKET_BUY_SLIPPAGE = Dec.parse('0.05');
 
 export function openPair(state: MoneyState, command: OpenPairCommand): Applied<MoneyResult, MoneyEvent> {
   const { pair } = command;
@@ -62,17 +64,7 @@ export function placeOrder(
   const planned = planOrder(state, command);
   if ('error' in planned) return { result: planned, events: [] };
   const id = state.nextOrderId;
-  const heldAsset = command.side === 'buy' ? pair.config.maincoin : pair.config.tradcoin;
-  const hold: TransferInput = {
-    id: holdId(id),
-    type: 'pending',
-    debit: command.account,
-    credit: CLEARING,
-    asset: heldAsset,
-    amount: planned.hold,
-    code: 'spot_order',
-    reference: orderReference(id),
-  };
+  const hold = holdOf(id, command.account, heldAssetOf(command.side, pair.config), planned.hold);
   let holdPlan: ReturnType<typeof applyTransfers>;
   try {
     holdPlan = applyTransfers(state, [hold], command.at, seq, true);
@@ -137,54 +129,16 @@ export function cancelOrder(
   };
 }
 
-interface PlannedOrder {
-  price: Dec | null;
-  amount: Dec;
-  /** Quote for a buy, base for a sell. */
-  hold: Dec;
-}
-
-/**
- * Spec §5 checks (the rules package, on the balances in the state), then the
- * pair's precision: the amount is floored to amount_accuracy and checked
- * again; a limit price may not be finer than price_accuracy.
- */
-function planOrder(state: MoneyState, command: PlaceCommand): PlannedOrder | Refusal {
+/** The shared spot checks (spot-legs.ts) on the balances and latest price in the state. */
+function planOrder(state: MoneyState, command: PlaceCommand): SpotOrderPlan | Refusal {
   const pair = state.pairs.get(command.pair)!;
-  const { maincoin, tradcoin, amountAccuracy, priceAccuracy } = pair.config;
-  const main = available(state, command.account, maincoin);
-  const input: SpotOrderInput = {
-    side: command.side,
-    style: command.style,
-    ...(command.style === 'limit' ? { price: command.price ?? '' } : {}),
-    amount: command.amount,
-    latestPrice: (pair.lastPrice ?? Dec.ZERO).toString(),
-    minNumber: pair.config.minNumber,
-    maxNumber: pair.config.maxNumber,
-    usableMain: main.toString(),
-    usableTrade: available(state, command.account, tradcoin).toString(),
-    email: command.email,
-  };
-  const ruleError = checkSpotOrder(input);
-  if (ruleError) return refusal(ruleError.key, ruleError.params);
-  const amount = Dec.parse(command.amount).floorTo(amountAccuracy);
-  const floored = amount.toString();
-  if (floored !== command.amount) {
-    const flooredError = checkSpotOrder({ ...input, amount: floored });
-    if (flooredError) return refusal(flooredError.key, flooredError.params);
-  }
-  if (command.style === 'limit') {
-    const price = Dec.parse(command.price ?? '');
-    if (price.gte(PRICE_CEILING))
-      return refusal('rules.tooManyIntegerDigits', { digits: PRICE_INTEGER_DIGITS });
-    if (!price.hasAtMostDigits(priceAccuracy))
-      return refusal('rules.tooManyDecimals', { digits: priceAccuracy });
-    return { price, amount, hold: command.side === 'buy' ? price.mul(amount) : amount };
-  }
-  if (command.side === 'sell') return { price: null, amount, hold: amount };
-  if (pair.lastPrice === null) return refusal('spot.noPrice');
-  const guarded = pair.lastPrice.mul(amount).mul(Dec.ONE.add(MARKET_BUY_SLIPPAGE));
-  return { price: null, amount, hold: Dec.min(guarded, main) };
+  const { maincoin, tradcoin } = pair.config;
+  const planned = planSpotOrder(command, pair.config, {
+    latest: pair.lastPrice,
+    usableMain: available(state, command.account, maincoin),
+    usableTrade: available(state, command.account, tradcoin),
+  });
+  return isRefusal(planned) ? refusal(planned.key, planned.params) : planned;
 }
 
 /**
@@ -217,7 +171,7 @@ function settle(
   let trades = 0;
   for (const event of events) {
     if (event.type === 'trade') {
-      const [buyer, seller] = tradeLegs(pair, event, orderOf, trades++, legs, fees);
+      const [buyer, seller] = settleTrade(pair, event, orderOf, trades++, legs, fees);
       touched.set(buyer.id, buyer);
       touched.set(seller.id, seller);
     } else if (event.type === 'done') {
@@ -225,7 +179,7 @@ function settle(
       ended.add(order.id);
       touched.set(order.id, order);
       const rest = order.held.sub(order.holdSpent);
-      if (rest.isPositive()) legs.push(releaseOf(order));
+      if (rest.isPositive()) legs.push(releaseOf(order.id));
     } else if (event.type === 'rejected') {
       throw new Error(`spot state: the book rejected a checked order (${event.reason})`);
     }
@@ -240,8 +194,8 @@ function settle(
   return { transfers: plan.newTransfers, touched, ended };
 }
 
-/** One trade's legs (ids as modules/spot writes them); answers the buyer's and seller's orders after the fill. */
-function tradeLegs(
+/** One trade's legs (spot-legs.ts, as modules/spot writes them); answers the buyer's and seller's orders after the fill. */
+function settleTrade(
   pair: PairState,
   trade: TradeEvent,
   orderOf: (orderId: string) => OpenOrder,
@@ -252,60 +206,25 @@ function tradeLegs(
   const maker = orderOf(trade.makerOrderId);
   const taker = orderOf(trade.takerOrderId);
   const [buyer, seller] = trade.takerSide === 'buy' ? [taker, maker] : [maker, taker];
-  const buyerFee = trade.amount.mul(buyer === maker ? pair.makerFee : pair.takerFee);
-  const sellerFee = trade.quoteAmount.mul(seller === maker ? pair.makerFee : pair.takerFee);
-  const { maincoin, tradcoin } = pair.config;
-  const id = (leg: string) => `spot:${taker.id}:t${index}:${leg}`;
-  const reference = orderReference(taker.id);
-  const post = (leg: string, order: OpenOrder, amount: Dec): TransferInput => ({
-    id: id(leg),
-    type: 'post_pending',
-    pendingId: holdId(order.id),
-    amount,
-    code: 'spot_trade',
-    reference,
+  const planned = tradeLegs({
+    trade,
+    index,
+    buyer: { orderId: buyer.id, account: buyer.account },
+    seller: { orderId: seller.id, account: seller.account },
+    maincoin: pair.config.maincoin,
+    tradcoin: pair.config.tradcoin,
+    makerFee: pair.makerFee,
+    takerFee: pair.takerFee,
   });
-  const pay = (leg: string, credit: AccountRef, asset: string, amount: Dec, code: string): TransferInput => ({
-    id: id(leg),
-    debit: CLEARING,
-    credit,
-    asset,
-    amount,
-    code,
-    reference,
-  });
-  legs.push(
-    post('quote', buyer, trade.quoteAmount),
-    post('base', seller, trade.amount),
-    pay('to-seller', seller.account, maincoin, trade.quoteAmount.sub(sellerFee), 'spot_trade'),
-    pay('to-buyer', buyer.account, tradcoin, trade.amount.sub(buyerFee), 'spot_trade'),
-  );
-  if (sellerFee.isPositive()) fees.push(pay('seller-fee', FEES, maincoin, sellerFee, 'spot_fee'));
-  if (buyerFee.isPositive()) fees.push(pay('buyer-fee', FEES, tradcoin, buyerFee, 'spot_fee'));
+  legs.push(...planned.posts, ...planned.deliveries);
+  for (const fee of [planned.sellerFee, planned.buyerFee])
+    if (fee.fee.isPositive()) fees.push(feeLegOf(fee, planned.reference));
   return [filledBy(buyer, trade, trade.quoteAmount), filledBy(seller, trade, trade.amount)];
 }
 
 /** The order after a fill: a new object (state values are never changed in place). */
 function filledBy(order: OpenOrder, trade: TradeEvent, holdUsed: Dec): OpenOrder {
   return { ...order, remaining: order.remaining.sub(trade.amount), holdSpent: order.holdSpent.add(holdUsed) };
-}
-
-function releaseOf(order: OpenOrder): TransferInput {
-  return {
-    id: `spot:${order.id}:release`,
-    type: 'void_pending',
-    pendingId: holdId(order.id),
-    code: 'spot_release',
-    reference: orderReference(order.id),
-  };
-}
-
-function holdId(orderId: number): string {
-  return `spot:${orderId}:hold`;
-}
-
-function orderReference(orderId: number): string {
-  return `spot:${orderId}`;
 }
 
 function refusal(error: string, params?: Record<string, string | number>): Refusal {
