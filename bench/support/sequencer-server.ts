@@ -12,8 +12,7 @@
  */
 import { Dec } from '@halyard/money';
 import Fastify from 'fastify';
-import { openFileJournal, openSnapshotStore } from '../../apps/server/src/core/journal/index.ts';
-import { inlineSnapshotSink, recover, Sequencer } from '../../apps/server/src/core/sequencer/index.ts';
+import { type Sequencer, startFromDisk } from '../../apps/server/src/core/sequencer/index.ts';
 import {
   type MoneyCommand,
   type MoneyEvent,
@@ -52,14 +51,7 @@ if (process.argv[2] === 'ceiling') {
   const dir = process.env.HALYARD_BENCH_DIR;
   if (!dir) throw new Error('HALYARD_BENCH_DIR is not set');
   const machine = moneyMachine();
-  const journal = await openFileJournal(`${dir}/journal`);
-  const snapshots = openSnapshotStore(`${dir}/snapshots`);
-  const sequencer = new Sequencer({
-    machine,
-    journal,
-    snapshots: inlineSnapshotSink(snapshots),
-    start: await recover(machine, journal, snapshots),
-  });
+  const { sequencer } = await startFromDisk(machine, dir);
   await fund(sequencer);
   http.post<{ Params: { route: string }; Body: OrderBody }>('/trad/:route', async (request) => {
     const side = request.params.route === 'buyLimit' ? 'buy' : 'sell';

@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { build } from 'esbuild';
 import { afterEach } from 'vitest';
 
 /** A fresh temporary directory per call, removed after the test. */
@@ -36,4 +38,51 @@ export async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
 /** The segment file names in dir, oldest first. */
 export async function segmentFiles(dir: string): Promise<string[]> {
   return (await fs.readdir(dir)).filter((name) => name.endsWith('.seg')).sort();
+}
+
+/** `entry` bundled to plain JavaScript in `dir`: node starts it far faster than tsx does, kill after kill. */
+export async function bundledChild(entry: string, dir: string): Promise<string> {
+  const outfile = path.join(dir, `${path.basename(entry, '.ts')}.mjs`);
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile,
+    logLevel: 'silent',
+  });
+  return outfile;
+}
+
+/**
+ * Runs `node child ...args` until `acks` of its output lines are
+ * acknowledgements (`isAck`), kills it with SIGKILL, answers those lines in
+ * the order printed. Rejects if the child exits on its own.
+ */
+export function runUntilKilled(
+  child: string,
+  args: string[],
+  isAck: (line: string) => boolean,
+  acks: number,
+): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const running = spawn(process.execPath, [child, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const acknowledged: string[] = [];
+    let pending = '';
+    let errors = '';
+    running.stderr.on('data', (chunk: Buffer) => {
+      errors += chunk.toString();
+    });
+    running.stdout.on('data', (chunk: Buffer) => {
+      const lines = (pending + chunk.toString()).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) if (isAck(line)) acknowledged.push(line);
+      if (acknowledged.length >= acks) running.kill('SIGKILL');
+    });
+    running.on('exit', (code, signal) => {
+      if (signal === 'SIGKILL') resolve(acknowledged);
+      else reject(new Error(`child exited with ${code}: ${errors}`));
+    });
+  });
 }

@@ -13,4 +13,5 @@ export {
   type SnapshotWriter,
   workerSnapshotSink,
 } from './snapshot-sink.ts';
+export { type StartedSequencer, startFromDisk } from './start.ts';
 export { type MapCapture, TrackedMap } from './tracked-map.ts';

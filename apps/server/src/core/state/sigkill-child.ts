@@ -1,5 +1,4 @@
-import { openFileJournal, openSnapshotStore } from '../journal/index.ts';
-import { inlineSnapshotSink, recover, Sequencer } from '../sequencer/index.ts';
+import { startFromDisk } from '../sequencer/index.ts';
 import { commandStream } from './command-stream.ts';
 import { moneyMachine } from './machine.ts';
 
@@ -14,14 +13,7 @@ import { moneyMachine } from './machine.ts';
 const [dir, round] = process.argv.slice(2);
 if (!dir || !round) throw new Error('usage: sigkill-child.ts DIR ROUND');
 const machine = moneyMachine({ epochSeqs: 1_000, epochsKept: 3 });
-const journal = await openFileJournal(`${dir}/journal`, { segmentBytes: 64 * 1024 });
-const snapshots = openSnapshotStore(`${dir}/snapshots`);
-const sequencer = new Sequencer({
-  machine,
-  journal,
-  snapshots: inlineSnapshotSink(snapshots),
-  start: await recover(machine, journal, snapshots),
-});
+const { sequencer, journal } = await startFromDisk(machine, dir, { segmentBytes: 64 * 1024 });
 process.stdout.write(`open ${journal.lastSequence()}\n`);
 
 const stream = commandStream({ seed: Number(round), users: 200, traders: 20, idPrefix: `r${round}` });
