@@ -1,17 +1,10 @@
 import { Dec } from '@halyard/money';
-import type {
-  IeoAllocationProof,
-  IeoOrder,
-  IeoProject,
-  IeoProjectInput,
-  IeoPublicCommit,
-} from '@halyard/protocol';
+import type { IeoAllocationProof, IeoOrder, IeoProject, IeoPublicCommit } from '@halyard/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.ts';
 import { ieoProjectWallet, systemAccount, userAccount } from '../../ledger/index.ts';
 import { registerByEmail, requestCode } from '../identity/test-support.ts';
 import {
-  ADMIN_TOKEN,
   balanceOf,
   expectHealthyLedger,
   expectOk,
@@ -26,10 +19,10 @@ import {
   verifyIdentity,
 } from '../wallet/test-support.ts';
 import { IeoService } from './service.ts';
+import { ADMIN_HEADERS, createProject, saleTerms, subscribe } from './test-support.ts';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
-const admin = { 'admin-token': ADMIN_TOKEN };
 
 let h: Harness;
 beforeAll(async () => {
@@ -42,34 +35,6 @@ afterEach(async () => {
   await expectHealthyLedger(h.store.db);
 });
 
-function terms(overrides: Partial<IeoProjectInput> = {}): IeoProjectInput {
-  const now = h.clock.now();
-  return {
-    coin: 'TEST',
-    name: 'Test token',
-    mode: 'fcfs',
-    startTime: now + MINUTE,
-    endTime: now + 10 * MINUTE,
-    total: '1000',
-    tokenDecimals: 2,
-    payCoins: [{ paycoin: 'USDT', price: '0.5' }],
-    minNumber: '1',
-    maxNumber: '500',
-    vesting: { kind: 'tranches', cliffDays: 1, tranches: 1, intervalDays: 0 },
-    gift: '0',
-    rebate: '0',
-    kycLevel: 'none',
-    refusedAreaCodes: [],
-    intro: { en: '<p>Hi<script>alert(1)</script></p>', cn: '<p>你好</p>' },
-    announcement: {},
-    ...overrides,
-  };
-}
-
-async function createProject(input: IeoProjectInput): Promise<IeoProject> {
-  return (await expectOk(post(h, '/admin/ieo/projects', input, undefined, admin))).data as IeoProject;
-}
-
 async function listed(id: number, lang = 'en'): Promise<IeoProject> {
   const list = (await expectOk(get(h, '/ieo/getIeoList', undefined, { lang }))).data as IeoProject[];
   const found = list.find((project) => project.id === id);
@@ -81,10 +46,6 @@ async function funded(amounts: Record<string, string> = { USDT: '10000' }): Prom
   const user = await plainUser(h);
   await fund(h, user.id, amounts);
   return user;
-}
-
-function subscribe(user: TestUser, id: number, number: string, extra: object = {}) {
-  return post(h, '/ieo/addIeoOrder', { id, paycoin: 'USDT', number, ...extra }, user.token);
 }
 
 async function ordersOf(user: TestUser): Promise<IeoOrder[]> {
@@ -116,7 +77,7 @@ describe('demo', () => {
 
 describe('FCFS sale', () => {
   it('opens and ends on the server clock, delivers locked tokens from the project treasury and refuses bad input with the spec messages', async () => {
-    const project = await createProject(terms({ gift: '0.1', rebate: '0.1' }));
+    const project = await createProject(h, saleTerms(h, { gift: '0.1', rebate: '0.1' }));
     expect(project).toMatchObject({ state: 'not_open', total: '1000', remaining: '1000', lockDays: 1 });
     expect((await listed(project.id)).intro).toBe('<p>Hi</p>');
     expect((await listed(project.id, 'cn')).intro).toBe('<p>你好</p>');
@@ -125,7 +86,7 @@ describe('FCFS sale', () => {
     });
 
     const user = await funded({ USDT: '120' });
-    expect(await subscribe(user, project.id, '10')).toMatchObject({
+    expect(await subscribe(h, user, project.id, '10')).toMatchObject({
       code: 409,
       msg: 'Subscription has not opened yet',
     });
@@ -133,15 +94,15 @@ describe('FCFS sale', () => {
     await h.app.ieo.service.tick();
     expect((await listed(project.id)).state).toBe('open');
 
-    expect(await subscribe(user, project.id, '0.4')).toMatchObject({ msg: 'Subscribe at least 1 tokens' });
-    expect(await subscribe(user, project.id, '400')).toMatchObject({
+    expect(await subscribe(h, user, project.id, '0.4')).toMatchObject({ msg: 'Subscribe at least 1 tokens' });
+    expect(await subscribe(h, user, project.id, '400')).toMatchObject({
       msg: 'At most 500 tokens per user; you can still buy 500',
     });
-    expect(await subscribe(user, project.id, '200')).toMatchObject({ msg: 'Insufficient balance' });
-    expect(await subscribe(user, project.id, 'abc')).toMatchObject({ code: 400 });
+    expect(await subscribe(h, user, project.id, '200')).toMatchObject({ msg: 'Insufficient balance' });
+    expect(await subscribe(h, user, project.id, 'abc')).toMatchObject({ code: 400 });
     expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '120', locked: '0' });
 
-    const answer = await expectOk(subscribe(user, project.id, '100.3'));
+    const answer = await expectOk(subscribe(h, user, project.id, '100.3'));
     expect(answer.msg).toBe('Subscription successful');
     expect(answer.data).toMatchObject({ tokens: '200.6', gift: '20.06', amount: '100.3', state: 'locked' });
     expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '19.7', locked: '0' });
@@ -153,32 +114,33 @@ describe('FCFS sale', () => {
 
     // Someone else takes the rest but one unit; the spec's message for the last units.
     const whale = await funded({ USDT: '10000' });
-    await expectOk(subscribe(whale, project.id, '249.7'));
-    await expectOk(subscribe(await funded(), project.id, '149.5'));
-    expect(await subscribe(await funded(), project.id, '1')).toMatchObject({
+    await expectOk(subscribe(h, whale, project.id, '249.7'));
+    await expectOk(subscribe(h, await funded(), project.id, '149.5'));
+    expect(await subscribe(h, await funded(), project.id, '1')).toMatchObject({
       msg: 'Remaining total insufficient',
     });
 
     h.clock.advance(10 * MINUTE);
     await h.app.ieo.service.tick();
     expect((await listed(project.id)).state).toBe('ended');
-    expect(await subscribe(user, project.id, '1')).toMatchObject({ msg: 'Subscription has ended' });
+    expect(await subscribe(h, user, project.id, '1')).toMatchObject({ msg: 'Subscription has ended' });
     // A promotion rebate is recorded only for invited users (none here).
     expect(
-      (await expectOk(get(h, `/admin/ieo/projects/${project.id}/rebates`, undefined, admin))).data,
+      (await expectOk(get(h, `/admin/ieo/projects/${project.id}/rebates`, undefined, ADMIN_HEADERS))).data,
     ).toEqual([]);
   });
 
   it('never oversells under a burst of 500 parallel subscriptions for the last units', async () => {
     const project = await createProject(
-      terms({ total: '300', tokenDecimals: 0, payCoins: [{ paycoin: 'USDT', price: '1' }] }),
+      h,
+      saleTerms(h, { total: '300', tokenDecimals: 0, payCoins: [{ paycoin: 'USDT', price: '1' }] }),
     );
     h.clock.advance(MINUTE);
     await h.app.ieo.service.tick();
     const users = await Promise.all(Array.from({ length: 25 }, () => funded({ USDT: '100' })));
     const answers = await Promise.all(
       Array.from({ length: 500 }, (_, index) =>
-        subscribe(users[index % users.length] as TestUser, project.id, '1'),
+        subscribe(h, users[index % users.length] as TestUser, project.id, '1'),
       ),
     );
     const accepted = answers.filter((answer) => answer.code === 200).length;
@@ -215,15 +177,15 @@ describe('FCFS sale', () => {
   });
 
   it('is idempotent by clientOid: a retry answers the first order and pays once', async () => {
-    const project = await createProject(terms());
+    const project = await createProject(h, saleTerms(h));
     h.clock.advance(MINUTE);
     const user = await funded({ USDT: '100' });
-    const first = await expectOk(subscribe(user, project.id, '10', { clientOid: 'retry-1' }));
-    const again = await expectOk(subscribe(user, project.id, '10', { clientOid: 'retry-1' }));
+    const first = await expectOk(subscribe(h, user, project.id, '10', { clientOid: 'retry-1' }));
+    const again = await expectOk(subscribe(h, user, project.id, '10', { clientOid: 'retry-1' }));
     expect((again.data as IeoOrder).id).toBe((first.data as IeoOrder).id);
     // Parallel duplicates (a client retrying on a timeout) run once too.
     const twins = await Promise.all(
-      [1, 2, 3].map(() => subscribe(user, project.id, '10', { clientOid: 'retry-2' })),
+      [1, 2, 3].map(() => subscribe(h, user, project.id, '10', { clientOid: 'retry-2' })),
     );
     expect(new Set(twins.map((twin) => (twin.data as IeoOrder).id)).size).toBe(1);
     expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '80', locked: '0' });
@@ -233,13 +195,14 @@ describe('FCFS sale', () => {
 describe('eligibility and rebates', () => {
   it("refuses an unverified user when the project asks for identity verification, and records the inviter's rebate as owed", async () => {
     const project = await createProject(
-      terms({ kycLevel: 'identity', refusedAreaCodes: ['86'], rebate: '0.1' }),
+      h,
+      saleTerms(h, { kycLevel: 'identity', refusedAreaCodes: ['86'], rebate: '0.1' }),
     );
     // The screen states both before anyone tries.
     expect(await listed(project.id)).toMatchObject({ kycLevel: 'identity', refusedAreaCodes: ['86'] });
     h.clock.advance(MINUTE);
     const unverified = await funded({ USDT: '100' });
-    expect(await subscribe(unverified, project.id, '10')).toMatchObject({
+    expect(await subscribe(h, unverified, project.id, '10')).toMatchObject({
       code: 403,
       msg: 'Complete identity verification to subscribe',
     });
@@ -251,11 +214,11 @@ describe('eligibility and rebates', () => {
     await verifyIdentity(h, invited.member.id);
     await fund(h, invited.member.id, { USDT: '100' });
     const order = await expectOk(
-      subscribe({ id: invited.member.id, token: invited.token }, project.id, '10'),
+      subscribe(h, { id: invited.member.id, token: invited.token }, project.id, '10'),
     );
     // Owed while the sale may still be cancelled; paid when it ends (rebates.test.ts).
     expect(
-      (await expectOk(get(h, `/admin/ieo/projects/${project.id}/rebates`, undefined, admin))).data,
+      (await expectOk(get(h, `/admin/ieo/projects/${project.id}/rebates`, undefined, ADMIN_HEADERS))).data,
     ).toEqual([
       {
         orderId: (order.data as IeoOrder).id,
@@ -269,12 +232,12 @@ describe('eligibility and rebates', () => {
     ]);
   });
   it('refuses a user whose phone area code the project refuses', async () => {
-    const project = await createProject(terms({ refusedAreaCodes: ['86'] }));
+    const project = await createProject(h, saleTerms(h, { refusedAreaCodes: ['86'] }));
     h.clock.advance(MINUTE);
     const user = await funded({ USDT: '100' });
     const code = await requestCode(h, '13812345678', 'bind');
     await expectOk(post(h, '/user/setNewTelOrEmail', { account: '13812345678', code }, user.token));
-    expect(await subscribe(user, project.id, '10')).toMatchObject({
+    expect(await subscribe(h, user, project.id, '10')).toMatchObject({
       code: 403,
       msg: 'This project is not available in your region',
     });
@@ -285,11 +248,12 @@ describe('eligibility and rebates', () => {
 describe('vesting', () => {
   it('releases each tranche to spot by itself on the clock, across a restart', async () => {
     const project = await createProject(
-      terms({ vesting: { kind: 'tranches', cliffDays: 1, tranches: 3, intervalDays: 30 } }),
+      h,
+      saleTerms(h, { vesting: { kind: 'tranches', cliffDays: 1, tranches: 3, intervalDays: 30 } }),
     );
     h.clock.advance(MINUTE);
     const user = await funded({ USDT: '100' });
-    await expectOk(subscribe(user, project.id, '50'));
+    await expectOk(subscribe(h, user, project.id, '50'));
     const [order] = await ordersOf(user);
     expect(order?.tranches.map((tranche) => tranche.amount)).toEqual(['33.33', '33.33', '33.34']);
     expect(order?.nextRelease).toEqual({ releaseAt: project.endTime + DAY, until: null, amount: '33.33' });
@@ -334,12 +298,13 @@ describe('vesting', () => {
 describe('linear vesting', () => {
   it('releases what has vested hour by hour after the cliff, floored to the token unit, exact across a restart', async () => {
     const project = await createProject(
-      terms({ vesting: { kind: 'linear', cliffDays: 1, durationDays: 3 }, tokenDecimals: 2 }),
+      h,
+      saleTerms(h, { vesting: { kind: 'linear', cliffDays: 1, durationDays: 3 }, tokenDecimals: 2 }),
     );
     expect(project.vesting).toEqual({ kind: 'linear', cliffDays: 1, durationDays: 3 });
     h.clock.advance(MINUTE);
     const user = await funded({ USDT: '100' });
-    await expectOk(subscribe(user, project.id, '50'));
+    await expectOk(subscribe(h, user, project.id, '50'));
     const start = project.endTime + DAY;
     const end = start + 3 * DAY;
     const [order] = await ordersOf(user);
@@ -396,9 +361,9 @@ describe('linear vesting', () => {
     const answer = await post(
       h,
       '/admin/ieo/projects',
-      terms({ vesting: { kind: 'linear', cliffDays: 1, durationDays: 0 } }),
+      saleTerms(h, { vesting: { kind: 'linear', cliffDays: 1, durationDays: 0 } }),
       undefined,
-      admin,
+      ADMIN_HEADERS,
     );
     expect(answer).toMatchObject({ code: 400 });
   });
@@ -407,7 +372,8 @@ describe('linear vesting', () => {
 describe('commit mode', () => {
   it('keeps a running total per project and pay coin with each commitment, equal to their sum, and lists from it', async () => {
     const project = await createProject(
-      terms({
+      h,
+      saleTerms(h, {
         mode: 'commit',
         tokenDecimals: 8,
         minNumber: '0.00000001',
@@ -420,7 +386,7 @@ describe('commit mode', () => {
       h.store.db.selectFrom('ieo_commit_totals').selectAll().where('project_id', '=', project.id).execute();
     const amounts = ['10.5', '3', '0.00000001', '250', '7.25', '1'];
     for (const [index, amount] of amounts.entries()) {
-      await expectOk(subscribe(users[index % 3] as TestUser, project.id, amount));
+      await expectOk(subscribe(h, users[index % 3] as TestUser, project.id, amount));
       const orders = await h.store.db
         .selectFrom('ieo_orders')
         .select('amount')
@@ -449,7 +415,8 @@ describe('commit mode', () => {
 
   it('allocates pro rata with the cap, redistributes the excess, posts what was spent and refunds the rest, with proofs', async () => {
     const project = await createProject(
-      terms({
+      h,
+      saleTerms(h, {
         mode: 'commit',
         total: '1000',
         tokenDecimals: 0,
@@ -461,7 +428,7 @@ describe('commit mode', () => {
     h.clock.advance(MINUTE);
     const [a, b, c] = [await funded(), await funded(), await funded()];
     const commit = (user: TestUser | undefined, amount: string) =>
-      expectOk(subscribe(user as TestUser, project.id, amount));
+      expectOk(subscribe(h, user as TestUser, project.id, amount));
     expect((await commit(a, '1000')).msg).toBe('Commitment received: held until allocation');
     await commit(a, '1000');
     await commit(b, '500');
@@ -520,14 +487,15 @@ describe('commit mode', () => {
 describe('terms', () => {
   it('cancelling a commit-mode sale voids every commitment', async () => {
     const project = await createProject(
-      terms({ mode: 'commit', tokenDecimals: 0, payCoins: [{ paycoin: 'USDT', price: '1' }] }),
+      h,
+      saleTerms(h, { mode: 'commit', tokenDecimals: 0, payCoins: [{ paycoin: 'USDT', price: '1' }] }),
     );
     h.clock.advance(MINUTE);
     const user = await funded({ USDT: '100' });
-    await expectOk(subscribe(user, project.id, '30'));
-    await expectOk(subscribe(user, project.id, '20'));
+    await expectOk(subscribe(h, user, project.id, '30'));
+    await expectOk(subscribe(h, user, project.id, '20'));
     expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '50', locked: '50' });
-    await expectOk(post(h, `/admin/ieo/projects/${project.id}/cancel`, {}, undefined, admin));
+    await expectOk(post(h, `/admin/ieo/projects/${project.id}/cancel`, {}, undefined, ADMIN_HEADERS));
     expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '100', locked: '0' });
     expect((await ordersOf(user))[0]).toMatchObject({ state: 'refunded', refund: '50' });
     h.clock.set(project.endTime);
@@ -536,9 +504,9 @@ describe('terms', () => {
   });
 
   it('edits freely before the window opens; an edit after it opens cancels the project and refunds everyone', async () => {
-    const project = await createProject(terms({ gift: '0.1' }));
+    const project = await createProject(h, saleTerms(h, { gift: '0.1' }));
     const edited = await expectOk(
-      post(h, `/admin/ieo/projects/${project.id}`, terms({ total: '2000' }), undefined, admin),
+      post(h, `/admin/ieo/projects/${project.id}`, saleTerms(h, { total: '2000' }), undefined, ADMIN_HEADERS),
     );
     expect(edited).toMatchObject({ msg: 'Project saved', data: { total: '2000', state: 'not_open' } });
     expect(await balanceOf(h, systemAccount(ieoProjectWallet(project.id)), 'TEST')).toMatchObject({
@@ -548,13 +516,13 @@ describe('terms', () => {
     h.clock.advance(MINUTE);
     const buyer = await funded({ USDT: '100' });
     const committer = await funded({ USDT: '100' });
-    await expectOk(subscribe(buyer, project.id, '20'));
+    await expectOk(subscribe(h, buyer, project.id, '20'));
     const cancel = await post(
       h,
       `/admin/ieo/projects/${project.id}`,
-      terms({ total: '5' }),
+      saleTerms(h, { total: '5' }),
       undefined,
-      admin,
+      ADMIN_HEADERS,
     );
     expect(cancel).toMatchObject({ code: 200, data: { state: 'cancelled' } });
     expect(cancel.msg).toContain('cancelled');
@@ -563,8 +531,12 @@ describe('terms', () => {
     expect(await balanceOf(h, systemAccount(ieoProjectWallet(project.id)), 'TEST')).toMatchObject({
       available: '0',
     });
-    expect(await subscribe(committer, project.id, '10')).toMatchObject({ msg: 'This project was cancelled' });
-    expect(await post(h, `/admin/ieo/projects/${project.id}`, terms(), undefined, admin)).toMatchObject({
+    expect(await subscribe(h, committer, project.id, '10')).toMatchObject({
+      msg: 'This project was cancelled',
+    });
+    expect(
+      await post(h, `/admin/ieo/projects/${project.id}`, saleTerms(h), undefined, ADMIN_HEADERS),
+    ).toMatchObject({
       code: 409,
       msg: 'The terms of this project can no longer be changed',
     });
@@ -572,9 +544,15 @@ describe('terms', () => {
   });
 
   it('refuses operator routes without the admin token and bad terms with a message', async () => {
-    expect((await post(h, '/admin/ieo/projects', terms())).code).toBe(403);
+    expect((await post(h, '/admin/ieo/projects', saleTerms(h))).code).toBe(403);
     expect(
-      await post(h, '/admin/ieo/projects', terms({ endTime: h.clock.now() }), undefined, admin),
+      await post(
+        h,
+        '/admin/ieo/projects',
+        saleTerms(h, { endTime: h.clock.now() }),
+        undefined,
+        ADMIN_HEADERS,
+      ),
     ).toMatchObject({
       code: 400,
       msg: 'The end time must be after the start time',
@@ -583,7 +561,7 @@ describe('terms', () => {
       await post(
         h,
         '/admin/ieo/projects',
-        terms({
+        saleTerms(h, {
           mode: 'commit',
           payCoins: [
             { paycoin: 'USDT', price: '1' },
@@ -591,7 +569,7 @@ describe('terms', () => {
           ],
         }),
         undefined,
-        admin,
+        ADMIN_HEADERS,
       ),
     ).toMatchObject({ code: 400, msg: 'A commit-mode project takes exactly one pay coin' });
   });

@@ -1,6 +1,5 @@
 import type {
   IeoOrder,
-  IeoProject,
   IeoProjectInput,
   MyTeam,
   ReferralCommissionPage,
@@ -11,7 +10,6 @@ import { createApp } from '../../app.ts';
 import { ieoProjectWallet, systemAccount } from '../../ledger/index.ts';
 import { registerByEmail } from '../identity/test-support.ts';
 import {
-  ADMIN_TOKEN,
   balanceOf,
   expectHealthyLedger,
   expectOk,
@@ -19,11 +17,11 @@ import {
   get,
   type Harness,
   plainUser,
-  post,
   spot,
   startWalletHarness,
   type TestUser,
 } from '../wallet/test-support.ts';
+import { ADMIN_HEADERS, createProject, saleTerms, subscribe } from './test-support.ts';
 
 /**
  * IEO promotion rebates paid through the ledger (issue 17): from the
@@ -33,7 +31,6 @@ import {
  */
 
 const MINUTE = 60_000;
-const admin = { 'admin-token': ADMIN_TOKEN };
 
 let h: Harness;
 let firstApp: Harness['app'];
@@ -52,32 +49,15 @@ afterEach(async () => {
 
 let registered = 0;
 
+/** A sale that pays a 10 % rebate on every order of an invited user. */
 function terms(overrides: Partial<IeoProjectInput> = {}): IeoProjectInput {
-  const now = h.clock.now();
-  return {
+  return saleTerms(h, {
     coin: 'RBT',
     name: 'Rebate token',
-    mode: 'fcfs',
-    startTime: now + MINUTE,
-    endTime: now + 10 * MINUTE,
-    total: '1000',
-    tokenDecimals: 2,
-    payCoins: [{ paycoin: 'USDT', price: '0.5' }],
-    minNumber: '1',
-    maxNumber: '500',
-    vesting: { kind: 'tranches', cliffDays: 1, tranches: 1, intervalDays: 0 },
-    gift: '0',
     rebate: '0.1',
-    kycLevel: 'none',
-    refusedAreaCodes: [],
     intro: { en: '<p>Rebates</p>' },
-    announcement: {},
     ...overrides,
-  };
-}
-
-async function createProject(input: IeoProjectInput): Promise<IeoProject> {
-  return (await expectOk(post(h, '/admin/ieo/projects', input, undefined, admin))).data as IeoProject;
+  });
 }
 
 /** An inviter and a friend it invited, the friend funded with USDT. */
@@ -91,14 +71,12 @@ async function invitedPair(): Promise<{ inviter: TestUser; friend: TestUser }> {
 }
 
 async function buy(user: TestUser, projectId: number, number: string): Promise<IeoOrder> {
-  const answer = await expectOk(
-    post(h, '/ieo/addIeoOrder', { id: projectId, paycoin: 'USDT', number }, user.token),
-  );
-  return answer.data as IeoOrder;
+  return (await expectOk(subscribe(h, user, projectId, number))).data as IeoOrder;
 }
 
 async function rebatesOf(projectId: number) {
-  return (await expectOk(get(h, `/admin/ieo/projects/${projectId}/rebates`, undefined, admin))).data as {
+  const answer = await expectOk(get(h, `/admin/ieo/projects/${projectId}/rebates`, undefined, ADMIN_HEADERS));
+  return answer.data as {
     orderId: number;
     inviterId: number;
     state: string;
@@ -119,7 +97,7 @@ async function restart(): Promise<void> {
 
 describe('FCFS sale', () => {
   it('owes the rebate while the sale may be cancelled, pays it once from the proceeds when it ends, across a restart, and shows it in the commission records', async () => {
-    const project = await createProject(terms());
+    const project = await createProject(h, terms());
     h.clock.advance(MINUTE);
     const { inviter, friend } = await invitedPair();
     const loner = await plainUser(h);
@@ -192,8 +170,8 @@ describe('FCFS sale', () => {
   });
 
   it('pays nothing for a rebate of 0, and cancels what a cancelled sale owed', async () => {
-    const free = await createProject(terms({ rebate: '0' }));
-    const cancelled = await createProject(terms());
+    const free = await createProject(h, terms({ rebate: '0' }));
+    const cancelled = await createProject(h, terms());
     h.clock.advance(MINUTE);
     const { inviter, friend } = await invitedPair();
     await buy(friend, free.id, '10');
@@ -212,6 +190,7 @@ describe('FCFS sale', () => {
 describe('commit-mode sale', () => {
   it('pays the rebate on what was spent in the transaction that distributes the tokens', async () => {
     const project = await createProject(
+      h,
       terms({ mode: 'commit', total: '100', tokenDecimals: 0, payCoins: [{ paycoin: 'USDT', price: '1' }] }),
     );
     h.clock.advance(MINUTE);
