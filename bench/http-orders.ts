@@ -24,12 +24,20 @@
  *
  *   npm run bench:http          (or: npx tsx bench/http-orders.ts [seconds])
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
+import {
+  cpuMs,
+  limitOrderRequests,
+  loadText,
+  orderBody,
+  PRICE_LEVEL,
+  startChild,
+} from './support/http-load.ts';
 
 const SECONDS = Number(process.argv[2] ?? 15);
 const WARMUP_SECONDS = 3;
@@ -37,10 +45,9 @@ const CONNECTIONS = 50;
 const SERVER_PORT = 18_431;
 const CEILING_PORT = 18_432;
 const HERE = path.dirname(new URL(import.meta.url).pathname);
+/** Node flags for the server children, to try one without editing the bench. */
+const CHILD_NODE_ARGS = process.env.BENCH_CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const PASSWORD = 'abc12345';
-/** Limit prices step around this level (USDT per BTC), so buys and sells meet. */
-const PRICE_LEVEL = 60_000;
-const ORDER_AMOUNT = '0.0001';
 
 interface Envelope<T> {
   code: number;
@@ -58,28 +65,30 @@ if (process.argv[2] === '--ceiling-server') {
 }
 
 async function main(): Promise<void> {
-  const load = (): string =>
-    `load ${loadavg()
-      .map((value) => value.toFixed(2))
-      .join(' ')}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'halyard-bench-http-'));
-  const server = await startChild(path.join(HERE, 'support/bench-server.ts'), [], {
-    PORT: String(SERVER_PORT),
-    HALYARD_DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-  });
+  const server = await startChild(
+    path.join(HERE, 'support/bench-server.ts'),
+    [],
+    { PORT: String(SERVER_PORT), HALYARD_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    CHILD_NODE_ARGS,
+  );
   try {
     const base = `http://127.0.0.1:${SERVER_PORT}`;
     const tokens: string[] = [];
     for (let index = 0; index < CONNECTIONS; index++) tokens.push(await fundedUser(base, index));
-    console.log(`${tokens.length} users registered and funded (${load()})`);
+    console.log(`${tokens.length} users registered and funded (${loadText()})`);
     await sampleOrder(base, tokens[0]!);
 
     await measure(base, tokens, server, WARMUP_SECONDS);
     const orders = await measure(base, tokens, server, SECONDS);
     print('orders (buyLimit/sellLimit)', orders);
-    const ordersLoad = load();
-    const ceilingServer = await startChild(path.join(HERE, 'http-orders.ts'), ['--ceiling-server'], {});
+    const ordersLoad = loadText();
+    const ceilingServer = await startChild(
+      path.join(HERE, 'http-orders.ts'),
+      ['--ceiling-server'],
+      {},
+      CHILD_NODE_ARGS,
+    );
     let ceiling: Measured;
     try {
       const ceilingBase = `http://127.0.0.1:${CEILING_PORT}`;
@@ -96,7 +105,7 @@ async function main(): Promise<void> {
         `the target leaves ${budgetMs.toFixed(3)} ms of one core per order; SQLite statements alone took ${orders.sqliteMsPerRequest.toFixed(3)} ms per order`,
       );
     }
-    console.log(`orders measured at ${ordersLoad}; ceiling at ${load()}`);
+    console.log(`orders measured at ${ordersLoad}; ceiling at ${loadText()}`);
     console.log(
       `ratio orders/ceiling: ${(ratio * 100).toFixed(1)}% (target ≥ 25%) ${ratio >= 0.25 ? 'MET' : 'MISSED'}`,
     );
@@ -127,31 +136,6 @@ function print(label: string, result: Measured): void {
   console.log(
     `${label.padEnd(30)} ${Math.round(result.requests.average).toLocaleString('en-US').padStart(7)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   (${result.requests.total} requests, ${failed} failed)${cpu}${sqlite}`,
   );
-}
-
-/** User + system CPU time of a process so far, in ms (Linux /proc; null elsewhere). */
-function cpuMs(pid: number | undefined): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in ticks of 10 ms.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
-}
-
-/** A tsx child process, resolved once it says it is listening. */
-function startChild(file: string, args: string[], env: Record<string, string>): Promise<ChildProcess> {
-  const child = fork(file, args, {
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('message', () => resolve(child));
-    child.once('exit', (code) => reject(new Error(`${file} exited with ${code} before listening`)));
-  });
 }
 
 async function call<T>(
@@ -206,11 +190,7 @@ async function sampleOrder(base: string, token: string): Promise<void> {
   );
 }
 
-function orderBody(price: string): { tradcoin: string; maincoin: string; price: string; number: string } {
-  return { tradcoin: 'BTC', maincoin: 'USDT', price, number: ORDER_AMOUNT };
-}
-
-/** Buy and sell limit orders in turn, prices a few cents either side of PRICE_LEVEL; each connection is one user. */
+/** The bench's orders (limitOrderRequests) for `seconds`; each connection is one of the signed-in users. */
 async function measure(
   base: string,
   tokens: string[],
@@ -218,27 +198,13 @@ async function measure(
   seconds: number,
 ): Promise<Measured> {
   let nextUser = 0;
-  let nextPrice = 0;
-  const order = (side: 'buy' | 'sell'): autocannon.Request => ({
-    method: 'POST',
-    path: `/trad/${side}Limit`,
-    setupRequest: (request, context) => {
-      context.token ??= tokens[nextUser++ % tokens.length];
-      const price = (PRICE_LEVEL + ((nextPrice++ % 11) - 5) / 100).toFixed(2);
-      return {
-        ...request,
-        headers: { 'content-type': 'application/json', token: context.token! },
-        body: JSON.stringify(orderBody(price)),
-      };
-    },
-  });
   const cpuBefore = cpuMs(server.pid);
   const sqliteBefore = await sqliteMsOf(server);
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,
     duration: seconds,
-    requests: [order('buy'), order('sell')],
+    requests: limitOrderRequests(() => tokens[nextUser++ % tokens.length]!),
   });
   const cpuAfter = cpuMs(server.pid);
   const sqliteAfter = await sqliteMsOf(server);

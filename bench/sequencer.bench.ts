@@ -25,9 +25,9 @@
  *   npm run bench:sequencer
  *   (or: node --max-semi-space-size=64 --import tsx bench/sequencer.bench.ts [seconds])
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { Dec } from '@halyard/money';
@@ -44,6 +44,14 @@ import {
   moneyStateHash,
 } from '../apps/server/src/core/state/index.ts';
 import { custodyWallet, systemAccount, userAccount } from '../apps/server/src/ledger/accounts.ts';
+import {
+  cpuMs,
+  limitOrderRequests,
+  loadText,
+  orderBody,
+  PRICE_LEVEL,
+  startChild,
+} from './support/http-load.ts';
 
 const SECONDS = Number(process.argv[2] ?? 10);
 const WARMUP_SECONDS = 3;
@@ -51,7 +59,6 @@ const CONNECTIONS = 50;
 const PORT = 18_441;
 const CEILING_PORT = 18_442;
 const HERE = path.dirname(new URL(import.meta.url).pathname);
-const PRICE_LEVEL = 60_000;
 const ALONE_REQUESTS = 400;
 const REPLAY_COMMANDS = Number(process.env.BENCH_REPLAY_COMMANDS ?? 1_000_000);
 /** Bootstrap: 100,000 commands of 10 deposits make 1,000,000 accounts (5 coins × 200,000 users); then resting orders, each an open hold. */
@@ -59,23 +66,18 @@ const BOOT_USERS = 200_000;
 const BOOT_COINS = ['USDT', 'BTC', 'ETH', 'SOL', 'HAL'];
 const RESTING_ORDERS = 100_000;
 
-const load = (): string =>
-  `load ${loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ')}`;
-
 async function httpFigures(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'halyard-bench-sequencer-'));
-  const server = await startChild(['sequencer'], { PORT: String(PORT), HALYARD_BENCH_DIR: dataDir });
+  const server = await startServer(['sequencer'], { PORT: String(PORT), HALYARD_BENCH_DIR: dataDir });
   try {
     const base = `http://127.0.0.1:${PORT}`;
     await measure(base, WARMUP_SECONDS);
     const orders = await measure(base, SECONDS);
-    const ordersLoad = load();
+    const ordersLoad = loadText();
     const alone = await aloneP50(base);
-    const aloneLoad = load();
+    const aloneLoad = loadText();
     server.kill('SIGTERM');
-    const ceilingServer = await startChild(['ceiling'], { PORT: String(CEILING_PORT) });
+    const ceilingServer = await startServer(['ceiling'], { PORT: String(CEILING_PORT) });
     let ceiling: Measured;
     let ceilingAlone: number;
     try {
@@ -87,7 +89,7 @@ async function httpFigures(): Promise<void> {
       ceilingServer.kill('SIGTERM');
     }
     print('(a) orders via the sequencer', orders, ordersLoad);
-    print('    ceiling (bare Fastify route)', ceiling, load());
+    print('    ceiling (bare Fastify route)', ceiling, loadText());
     const ratio = orders.requests.average / ceiling.requests.average;
     console.log(
       `    ratio orders/ceiling: ${(ratio * 100).toFixed(1)}% (target ≥ 25%) ${ratio >= 0.25 ? 'MET' : 'MISSED'}`,
@@ -107,39 +109,25 @@ async function httpFigures(): Promise<void> {
 
 type Measured = autocannon.Result & { cpuMsPerRequest: number | null };
 
-function print(label: string, result: Measured, loadText: string): void {
+function print(label: string, result: Measured, measuredAt: string): void {
   const failed = result.non2xx + result.errors + result.timeouts;
   const cpu =
     result.cpuMsPerRequest === null ? '' : `, server CPU ${result.cpuMsPerRequest.toFixed(3)} ms/req`;
   console.log(
-    `${label.padEnd(34)} ${Math.round(result.requests.average).toLocaleString('en-US').padStart(7)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   (${result.requests.total} requests, ${failed} failed${cpu})   ${loadText}`,
+    `${label.padEnd(34)} ${Math.round(result.requests.average).toLocaleString('en-US').padStart(7)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   (${result.requests.total} requests, ${failed} failed${cpu})   ${measuredAt}`,
   );
 }
 
-/** Buy and sell limit orders in turn, prices a few cents either side of PRICE_LEVEL; each connection is one user. */
+/** The bench's orders (limitOrderRequests) for `seconds`; each connection is one of the funded users. */
 async function measure(base: string, seconds: number): Promise<Measured> {
   let nextUser = 0;
-  let nextPrice = 0;
-  const order = (side: 'buy' | 'sell'): autocannon.Request => ({
-    method: 'POST',
-    path: `/trad/${side}Limit`,
-    setupRequest: (request, context) => {
-      context.token ??= String(1 + (nextUser++ % CONNECTIONS));
-      const price = (PRICE_LEVEL + ((nextPrice++ % 11) - 5) / 100).toFixed(2);
-      return {
-        ...request,
-        headers: { 'content-type': 'application/json', token: context.token as string },
-        body: JSON.stringify(orderBody(price)),
-      };
-    },
-  });
   const pid = childPids.get(base);
   const cpuBefore = cpuMs(pid);
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,
     duration: seconds,
-    requests: [order('buy'), order('sell')],
+    requests: limitOrderRequests(() => String(1 + (nextUser++ % CONNECTIONS))),
   });
   const cpuAfter = cpuMs(pid);
   const answered = result.requests.total;
@@ -148,10 +136,6 @@ async function measure(base: string, seconds: number): Promise<Measured> {
     cpuMsPerRequest:
       cpuBefore === null || cpuAfter === null || answered === 0 ? null : (cpuAfter - cpuBefore) / answered,
   };
-}
-
-function orderBody(price: string): { tradcoin: string; maincoin: string; price: string; number: string } {
-  return { tradcoin: 'BTC', maincoin: 'USDT', price, number: '0.0001' };
 }
 
 /** p50 of one request at a time, in ms. */
@@ -173,30 +157,14 @@ async function aloneP50(base: string): Promise<number> {
 
 const childPids = new Map<string, number | undefined>();
 
-/** A tsx child process, resolved once it says it is listening. */
-function startChild(args: string[], env: Record<string, string>): Promise<ChildProcess> {
-  const child = fork(path.join(HERE, 'support/sequencer-server.ts'), args, {
-    // A young generation larger than V8's default: the state's short-lived objects die there instead of filling the old one.
-    execArgv: ['--max-semi-space-size=64', '--import', 'tsx'],
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+/** A sequencer-server child process (its pid kept for cpuMs), resolved once it says it is listening. */
+async function startServer(args: string[], env: Record<string, string>): Promise<ChildProcess> {
+  // A young generation larger than V8's default: the state's short-lived objects die there instead of filling the old one.
+  const child = await startChild(path.join(HERE, 'support/sequencer-server.ts'), args, env, [
+    '--max-semi-space-size=64',
+  ]);
   childPids.set(`http://127.0.0.1:${env.PORT}`, child.pid);
-  return new Promise((resolve, reject) => {
-    child.once('message', () => resolve(child));
-    child.once('exit', (code) => reject(new Error(`server ${args[0]} exited with ${code} before listening`)));
-  });
-}
-
-/** User + system CPU time of a process so far, in ms (Linux /proc; null elsewhere). */
-function cpuMs(pid: number | undefined): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
+  return child;
 }
 
 async function stateFigures(): Promise<void> {
@@ -222,7 +190,7 @@ async function stateFigures(): Promise<void> {
     const replaySeconds = recoverSeconds - loadSeconds;
     const same = moneyStateHash(recovered.state) === liveHash;
     console.log(
-      `(c) recover: replay of ${recovered.replayed.toLocaleString('en-US')} commands after the snapshot at ${recovered.snapshotSeq} in ${replaySeconds.toFixed(2)} s (${((replaySeconds * 1e6) / recovered.replayed).toFixed(1)} µs each; target < 5 s) ${replaySeconds < 5 ? 'MET' : 'MISSED'}, after ${loadSeconds.toFixed(2)} s loading the snapshot; state hash ${same ? 'equal to' : 'DIFFERENT from'} the live one   (${load()})`,
+      `(c) recover: replay of ${recovered.replayed.toLocaleString('en-US')} commands after the snapshot at ${recovered.snapshotSeq} in ${replaySeconds.toFixed(2)} s (${((replaySeconds * 1e6) / recovered.replayed).toFixed(1)} µs each; target < 5 s) ${replaySeconds < 5 ? 'MET' : 'MISSED'}, after ${loadSeconds.toFixed(2)} s loading the snapshot; state hash ${same ? 'equal to' : 'DIFFERENT from'} the live one   (${loadText()})`,
     );
     await journal.close();
   } finally {
@@ -259,7 +227,7 @@ async function liveRun(dir: string): Promise<string> {
   await submitAll(sequencer, bootstrap());
   const { ledger, orders } = sequencer.state;
   console.log(
-    `large state built: ${ledger.accounts.size.toLocaleString('en-US')} accounts, ${ledger.holds.size.toLocaleString('en-US')} holds, ${orders.size.toLocaleString('en-US')} open orders, ${ledger.transfers.size.toLocaleString('en-US')} transfers in the retry window, in ${((performance.now() - started) / 1000).toFixed(1)} s (${load()})`,
+    `large state built: ${ledger.accounts.size.toLocaleString('en-US')} accounts, ${ledger.holds.size.toLocaleString('en-US')} holds, ${orders.size.toLocaleString('en-US')} open orders, ${ledger.transfers.size.toLocaleString('en-US')} transfers in the retry window, in ${((performance.now() - started) / 1000).toFixed(1)} s (${loadText()})`,
   );
 
   // (d) The same flow of orders, first without a snapshot, then with one being written.
@@ -269,7 +237,7 @@ async function liveRun(dir: string): Promise<string> {
   const withSnapshot = await longestPause(sequencer, flow, () => sequencer.snapshot());
   const snapshotSeconds = (performance.now() - started) / 1000;
   console.log(
-    `(d) longest event-loop pause while a snapshot is written with orders flowing: ${withSnapshot.pauseMs.toFixed(1)} ms (target ≤ 50 ms) ${withSnapshot.pauseMs <= 50 ? 'MET' : 'MISSED'} (longest GC pause in it ${withSnapshot.gcMs.toFixed(1)} ms); the same flow without a snapshot: ${without.pauseMs.toFixed(1)} ms (GC ${without.gcMs.toFixed(1)} ms); snapshot of ${(snapshotBytes / 2 ** 20).toFixed(0)} MiB at seq ${withSnapshot.snapshotSeq} written in ${snapshotSeconds.toFixed(1)} s   (${load()})`,
+    `(d) longest event-loop pause while a snapshot is written with orders flowing: ${withSnapshot.pauseMs.toFixed(1)} ms (target ≤ 50 ms) ${withSnapshot.pauseMs <= 50 ? 'MET' : 'MISSED'} (longest GC pause in it ${withSnapshot.gcMs.toFixed(1)} ms); the same flow without a snapshot: ${without.pauseMs.toFixed(1)} ms (GC ${without.gcMs.toFixed(1)} ms); snapshot of ${(snapshotBytes / 2 ** 20).toFixed(0)} MiB at seq ${withSnapshot.snapshotSeq} written in ${snapshotSeconds.toFixed(1)} s   (${loadText()})`,
   );
 
   // (c) A million commands journaled after the snapshot (recover() then loads it and replays them).
@@ -281,7 +249,7 @@ async function liveRun(dir: string): Promise<string> {
   await sink.close();
   await journal.close();
   console.log(
-    `    live: ${REPLAY_COMMANDS.toLocaleString('en-US')} commands through the sequencer in ${liveSeconds.toFixed(1)} s (${Math.round(REPLAY_COMMANDS / liveSeconds).toLocaleString('en-US')} commands/s, fsync'd)   (${load()})`,
+    `    live: ${REPLAY_COMMANDS.toLocaleString('en-US')} commands through the sequencer in ${liveSeconds.toFixed(1)} s (${Math.round(REPLAY_COMMANDS / liveSeconds).toLocaleString('en-US')} commands/s, fsync'd)   (${loadText()})`,
   );
   return moneyStateHash(sequencer.state);
 }

@@ -1,0 +1,83 @@
+/**
+ * What the HTTP order benches (bench/http-orders.ts, bench/sequencer.bench.ts)
+ * share: their server child processes, the figures taken beside each run
+ * (the machine's load, a process's CPU time) and the limit orders they send.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import type autocannon from 'autocannon';
+
+/** The price the orders gather around, so some of them cross. */
+export const PRICE_LEVEL = 60_000;
+
+/** The machine's load averages, printed beside a figure: the machine is shared and the figures move with it. */
+export const loadText = (): string =>
+  `load ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}`;
+
+/** A tsx child process running `file`, resolved once it says it is listening. */
+export function startChild(
+  file: string,
+  args: string[],
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<ChildProcess> {
+  const child = fork(file, args, {
+    execArgv: [...nodeArgs, '--import', 'tsx'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', () => resolve(child));
+    child.once('exit', (code) =>
+      reject(new Error(`${[path.basename(file), ...args].join(' ')} exited with ${code} before listening`)),
+    );
+  });
+}
+
+/** User + system CPU time of a process so far, in ms (Linux /proc; null elsewhere). */
+export function cpuMs(pid: number | undefined): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in ticks of 10 ms.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+export function orderBody(price: string): {
+  tradcoin: string;
+  maincoin: string;
+  price: string;
+  number: string;
+} {
+  return { tradcoin: 'BTC', maincoin: 'USDT', price, number: '0.0001' };
+}
+
+/**
+ * Buy and sell limit orders in turn, prices a few cents either side of
+ * PRICE_LEVEL; each connection is one user, its `token` header drawn from
+ * `nextToken` on its first request.
+ */
+export function limitOrderRequests(nextToken: () => string): autocannon.Request[] {
+  let nextPrice = 0;
+  const order = (side: 'buy' | 'sell'): autocannon.Request => ({
+    method: 'POST',
+    path: `/trad/${side}Limit`,
+    setupRequest: (request, context) => {
+      context.token ??= nextToken();
+      const price = (PRICE_LEVEL + ((nextPrice++ % 11) - 5) / 100).toFixed(2);
+      return {
+        ...request,
+        headers: { 'content-type': 'application/json', token: context.token as string },
+        body: JSON.stringify(orderBody(price)),
+      };
+    },
+  });
+  return [order('buy'), order('sell')];
+}
