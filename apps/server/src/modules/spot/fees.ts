@@ -1,5 +1,6 @@
 import { Dec } from '@halyard/money';
 import { REFERRAL_TOKEN } from '@halyard/rules';
+import { feeLegOf } from '../../core/state/spot-legs.ts';
 import { type AccountRef, systemAccount } from '../../ledger/index.ts';
 import type { ReferralFees } from '../referral/index.ts';
 import type { GroupWork, PendingFee } from './group.ts';
@@ -59,15 +60,7 @@ export async function settleFees(work: GroupWork, referral: ReferralFees): Promi
 
 /** The fee in the coin received: what the trade leg kept back goes from clearing to the fee account. */
 function feeInCoin(work: GroupWork, pending: PendingFee): { coin: string; fee: Dec } {
-  work.pay({
-    id: pending.legId,
-    debit: CLEARING,
-    credit: FEES,
-    asset: pending.coin,
-    amount: pending.fee,
-    code: 'spot_fee',
-    reference: pending.reference,
-  });
+  work.pay(feeLegOf(pending, pending.reference));
   return { coin: pending.coin, fee: pending.fee };
 }
 

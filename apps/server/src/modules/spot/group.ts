@@ -1,4 +1,5 @@
 import { Dec } from '@halyard/money';
+import type { TradeFee } from '../../core/state/spot-legs.ts';
 import {
   type AccountKey,
   type AccountRef,
@@ -12,18 +13,13 @@ import { CommissionBatch, insertCommissions } from '../referral/index.ts';
 import { insertTrades, type OrderRow, saveOrders, selectMaxOrderAutoid, type TradeRow } from './store.ts';
 
 /** A fee a trade owes, settled after the command's matching (in coin or HAL) with its commissions. */
-export interface PendingFee {
-  /** The fee transfer's id. */
-  legId: string;
+export interface PendingFee extends TradeFee {
   tradeId: string;
   order: OrderRow;
   trade: TradeRow;
   side: 'buyer' | 'seller';
   /** Owner of the other side's order. */
   counterpartyOwner: string;
-  /** The coin the fee is due in (the coin received). */
-  coin: string;
-  fee: Dec;
   reference: string;
 }
 

@@ -9,9 +9,16 @@ import {
   type TradeEvent,
 } from '@halyard/matching';
 import { Dec } from '@halyard/money';
-import { checkSpotOrder, PRICE_INTEGER_DIGITS, type RuleError, type SpotOrderInput } from '@halyard/rules';
+import {
+  heldAssetOf,
+  holdOf,
+  isRefusal,
+  planSpotOrder,
+  releaseOf,
+  tradeLegs,
+} from '../../core/state/spot-legs.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
-import { type AccountKey, type AccountRef, type Ledger, systemAccount } from '../../ledger/index.ts';
+import type { AccountKey, Ledger } from '../../ledger/index.ts';
 import type { Executor } from '../../store/database.ts';
 import type { ReferralFees } from '../referral/index.ts';
 import { settleFees } from './fees.ts';
@@ -34,12 +41,6 @@ export const QUEUE_MAX = 10_000;
 export const GROUP_MAX = 64;
 /** Latest trades kept per pair for the `top` push and the trade screen. */
 export const TOP_TRADES = 20;
-/**
- * A market buy holds latest price × amount × (1 + this), capped at the usable
- * quote: the book may fill at worse prices than the latest, but never spends
- * more than the hold.
- */
-export const MARKET_BUY_SLIPPAGE = Dec.parse('0.05');
 
 export interface PlaceOrder {
   kind: 'place';
@@ -127,9 +128,7 @@ type Plan =
 
 type Outcome = { ok: true; value: CommandResult } | { ok: false; error: AppError };
 
-const CLEARING = systemAccount('clearing');
 const DEPTH_LEVELS = 20;
-const PRICE_CEILING = Dec.fromInt(10n ** BigInt(PRICE_INTEGER_DIGITS));
 
 /**
  * One spot pair: its order book, its open orders and its write queue.
@@ -388,48 +387,23 @@ export class PairMarket {
     }
   }
 
-  /**
-   * Spec §5 checks in order, from balances read under the ledger's lock, then
-   * the pair's precision: a limit price may not be finer than price_accuracy;
-   * the amount is floored to amount_accuracy (spec: amounts are floored) and
-   * checked again, so the minimum applies to what is actually ordered.
-   */
+  /** The spot checks (spot-legs.ts), on balances read under the ledger's lock; a refusal throws. */
   private async planPlace(work: GroupWork, command: PlaceOrder): Promise<PlacePlan> {
     const account = command.trader.account;
     const main = await work.available(account, this.pair.maincoin);
     const trade = await work.available(account, this.pair.tradcoin);
-    const latest = this.latestPrice();
-    const order: SpotOrderInput = {
-      side: command.side,
-      style: command.style,
-      ...(command.style === 'limit' ? { price: command.price ?? '' } : {}),
-      amount: command.amount,
-      latestPrice: (latest ?? Dec.ZERO).toString(),
-      minNumber: this.pair.minnumber,
-      maxNumber: this.pair.maxnumber,
-      usableMain: main.toString(),
-      usableTrade: trade.toString(),
-      email: command.email,
-    };
-    throwRule(checkSpotOrder(order));
-    const amount = Dec.parse(command.amount).floorTo(this.pair.amount_accuracy);
-    // The rules are a function of their input alone: the floored amount needs its own check only when it reads differently.
-    const floored = amount.toString();
-    if (floored !== command.amount) throwRule(checkSpotOrder({ ...order, amount: floored }));
-    if (command.style === 'limit') {
-      const price = Dec.parse(command.price ?? '');
-      // Spec §5: a price has at most 13 integer digits; it also keeps every hold inside a NUMERIC(48,18).
-      if (price.gte(PRICE_CEILING))
-        throw badRequest('rules.tooManyIntegerDigits', { digits: PRICE_INTEGER_DIGITS });
-      if (!price.hasAtMostDigits(this.pair.price_accuracy)) {
-        throw badRequest('rules.tooManyDecimals', { digits: this.pair.price_accuracy });
-      }
-      return { command, price, amount, hold: command.side === 'buy' ? price.mul(amount) : amount };
-    }
-    if (command.side === 'sell') return { command, price: null, amount, hold: amount };
-    if (latest === null) throw badRequest('spot.noPrice');
-    const guarded = latest.mul(amount).mul(Dec.ONE.add(MARKET_BUY_SLIPPAGE));
-    return { command, price: null, amount, hold: Dec.min(guarded, main) };
+    const planned = planSpotOrder(
+      command,
+      {
+        minNumber: this.pair.minnumber,
+        maxNumber: this.pair.maxnumber,
+        priceAccuracy: this.pair.price_accuracy,
+        amountAccuracy: this.pair.amount_accuracy,
+      },
+      { latest: this.latestPrice(), usableMain: main, usableTrade: trade },
+    );
+    if (isRefusal(planned)) throw badRequest(planned.key, planned.params);
+    return { command, ...planned };
   }
 
   /** Writes the order and its hold, matches it, settles what traded. */
@@ -456,16 +430,7 @@ export class PairMarket {
       wdate: now,
       updated_at: now,
     });
-    work.hold({
-      id: holdId(row.autoid),
-      type: 'pending',
-      debit: command.trader.account,
-      credit: CLEARING,
-      asset: this.heldAsset(command.side),
-      amount: plan.hold,
-      code: 'spot_order',
-      reference: orderReference(row.autoid),
-    });
+    work.hold(holdOf(row.autoid, command.trader.account, heldAssetOf(command.side, this.pair), plan.hold));
     this.open.set(row.autoid, row);
     const common = {
       orderId: String(row.autoid),
@@ -481,11 +446,6 @@ export class PairMarket {
           : this.book.place({ ...common, kind: 'market', side: 'sell' });
     this.settle(work, events, row.autoid, effects);
     return [row];
-  }
-
-  /** A buy holds the main coin, a sell the trade coin. */
-  private heldAsset(side: 'buy' | 'sell'): string {
-    return side === 'buy' ? this.pair.maincoin : this.pair.tradcoin;
   }
 
   /**
@@ -543,30 +503,22 @@ export class PairMarket {
     const maker = this.touch(touched, Number(trade.makerOrderId));
     const taker = this.touch(touched, Number(trade.takerOrderId));
     const [buyer, seller] = trade.takerSide === 'buy' ? [taker, maker] : [maker, taker];
-    const buyerFee = trade.amount.mul(buyer === maker ? this.makerFee : this.takerFee);
-    const sellerFee = trade.quoteAmount.mul(seller === maker ? this.makerFee : this.takerFee);
-    const buyerAccount = traderOf(buyer.owner).account;
-    const sellerAccount = traderOf(seller.owner).account;
     const { maincoin, tradcoin } = this.pair;
-    const id = (leg: string) => `spot:${taker.autoid}:t${index}:${leg}`;
-    const reference = orderReference(taker.autoid);
-    const tradeId = `spot:${taker.autoid}:t${index}`;
-    const post = (leg: string, order: OrderRow, amount: Dec) =>
-      work.post({
-        id: id(leg),
-        type: 'post_pending',
-        pendingId: holdId(order.autoid),
-        amount,
-        code: 'spot_trade',
-        reference,
-      });
-    const pay = (leg: string, credit: AccountRef, asset: string, amount: Dec, code: string) =>
-      work.pay({ id: id(leg), debit: CLEARING, credit, asset, amount, code, reference });
-    // One trade's legs: both holds posted into clearing, then each side paid from it, fees deducted from what it receives.
-    post('quote', buyer, trade.quoteAmount);
-    post('base', seller, trade.amount);
-    pay('to-seller', sellerAccount, maincoin, trade.quoteAmount.sub(sellerFee), 'spot_trade');
-    pay('to-buyer', buyerAccount, tradcoin, trade.amount.sub(buyerFee), 'spot_trade');
+    const legs = tradeLegs({
+      trade,
+      index,
+      buyer: { orderId: buyer.autoid, account: traderOf(buyer.owner).account },
+      seller: { orderId: seller.autoid, account: traderOf(seller.owner).account },
+      maincoin,
+      tradcoin,
+      makerFee: this.makerFee,
+      takerFee: this.takerFee,
+    });
+    const { tradeId, reference } = legs;
+    const buyerFee = legs.buyerFee.fee;
+    const sellerFee = legs.sellerFee.fee;
+    for (const post of legs.posts) work.post(post);
+    for (const delivery of legs.deliveries) work.pay(delivery);
     fill(buyer, trade, trade.quoteAmount, buyerFee);
     fill(seller, trade, trade.amount, sellerFee);
     const row: TradeRow = {
@@ -589,22 +541,18 @@ export class PairMarket {
     if (sellerFee.isPositive())
       work.fees.push({
         ...owed,
-        legId: id('seller-fee'),
+        ...legs.sellerFee,
         order: seller,
         side: 'seller',
         counterpartyOwner: buyer.owner,
-        coin: maincoin,
-        fee: sellerFee,
       });
     if (buyerFee.isPositive())
       work.fees.push({
         ...owed,
-        legId: id('buyer-fee'),
+        ...legs.buyerFee,
         order: buyer,
         side: 'buyer',
         counterpartyOwner: seller.owner,
-        coin: tradcoin,
-        fee: buyerFee,
       });
     return row;
   }
@@ -626,18 +574,7 @@ export class PairMarket {
     row.updated_at = now;
     const rest = Dec.parse(row.held).sub(Dec.parse(row.hold_spent));
     if (!rest.isPositive()) return;
-    work.release(
-      {
-        id: `spot:${row.autoid}:release`,
-        type: 'void_pending',
-        pendingId: holdId(row.autoid),
-        code: 'spot_release',
-        reference: orderReference(row.autoid),
-      },
-      traderOf(row.owner).account,
-      this.heldAsset(row.type),
-      rest,
-    );
+    work.release(releaseOf(row.autoid), traderOf(row.owner).account, heldAssetOf(row.type, this.pair), rest);
   }
 }
 
@@ -657,18 +594,6 @@ export function isOpen(state: OrderState): boolean {
 /** The orders a command answers, copied: the cached rows change with later groups. */
 function copies(rows: readonly OrderRow[]): OrderRow[] {
   return rows.map((row) => ({ ...row }));
-}
-
-function holdId(autoid: number): string {
-  return `spot:${autoid}:hold`;
-}
-
-function orderReference(autoid: number): string {
-  return `spot:${autoid}`;
-}
-
-function throwRule(error: RuleError | null): void {
-  if (error !== null) throw badRequest(error.key, error.params);
 }
 
 function precisionOf(pair: PairRow): PairPrecision {
