@@ -4,6 +4,7 @@ export * from './content-admin.ts';
 export * from './cycle.ts';
 export * from './envelope.ts';
 export * from './fiat.ts';
+export * from './futures.ts';
 export * from './ieo.ts';
 export * from './locales.ts';
 export * from './markets-admin.ts';

@@ -1,19 +1,22 @@
+import {
+  FUTURES_ENTRUST_STATES,
+  type FuturesEntrustState,
+  type FuturesPositionState,
+  type FuturesTdMode,
+  type FuturesTriggerState,
+} from '@halyard/protocol';
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../store/database.ts';
 
-/**
- * Spec §3 entrust states: unfilled (resting, nothing filled), section (resting,
- * partly filled), all (filled), cancel (ended with nothing filled), uncancel
- * (ended partly filled: the rest was cancelled, the filled part stands).
- */
-export const ENTRUST_STATES = ['unfilled', 'section', 'all', 'cancel', 'uncancel'] as const;
-export type EntrustState = (typeof ENTRUST_STATES)[number];
+/** Spec §3 entrust states (the wire's, in @halyard/protocol). */
+export const ENTRUST_STATES = FUTURES_ENTRUST_STATES;
+export type EntrustState = FuturesEntrustState;
 export const OPEN_ENTRUST_STATES: readonly EntrustState[] = ['unfilled', 'section'];
 
 /** Margin modes as the spec spells them: isolated is "lsolate". */
-export type TdMode = 'lsolate' | 'cross';
-export type PositionState = 'open' | 'closed' | 'liquidated';
-export type TriggerState = 'active' | 'fired' | 'cancelled';
+export type TdMode = FuturesTdMode;
+export type PositionState = FuturesPositionState;
+export type TriggerState = FuturesTriggerState;
 
 export interface FuturesContractsTable {
   autoid: Generated<number>;

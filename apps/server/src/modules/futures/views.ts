@@ -1,95 +1,27 @@
-// The wire shapes of spec §3 (entrust, position, TP/SL order, contract,
-// exposure, pages) and how the engine's rows become them: reads only.
+// How the engine's rows become the wire shapes of spec §3 (entrust, position,
+// TP/SL order, contract, exposure, pages; the shared ones in @halyard/protocol): reads only.
 import { Dec } from '@halyard/money';
-import type { FuturesSymbolRow } from '@halyard/protocol';
+import type {
+  FuturesEntrust,
+  FuturesPage,
+  FuturesPosition,
+  FuturesSymbolRow,
+  FuturesTrigger,
+} from '@halyard/protocol';
 import type { MarketData } from '../../market/index.ts';
 import type { ContractMarket, FuturesEngine } from './engine.ts';
 import { crossLiquidationPrice, isolatedLiquidationUnits } from './liquidation.ts';
 import { marketRef } from './publish.ts';
 import { averagePrice, sizeOf, unrealisedPnl } from './risk.ts';
-import type { EntrustRow, PositionRow, TdMode, TriggerRow } from './store.ts';
+import type { EntrustRow, PositionRow, TriggerRow } from './store.ts';
 
 const HUNDRED = Dec.fromInt(100);
 
-/** Spec §3 "Entrust (futures)" plus what the entrust card shows. */
-export interface EntrustView {
-  autoid: number;
-  id: string;
-  type: 'buy' | 'sell';
-  /** open: adds to a position; close: reduces one (closePosition, TP/SL). */
-  action: 'open' | 'close';
-  tdMode: TdMode;
-  lever: number;
-  tradcoin: string;
-  maincoin: string;
-  wdate: number;
-  /** The limit price; '0' for a market order. */
-  entrust_price: string;
-  /** The latest price of the contract. */
-  price: string;
-  /** Average fill price, '0' before any fill. */
-  deal_price: string;
-  /** The attached take-profit and stop-loss ('' when none): the card's trigger prices. */
-  profitPrice: string;
-  lossPrice: string;
-  number: string;
-  unfilled: string;
-  style: 'limit' | 'market';
-  /** Decimal places of the contract's prices. */
-  point: number;
-  state: EntrustRow['state'];
-  margin: string;
-  fee: string;
-  /** The coin the fee was paid in (the contract's margin coin). */
-  feeCoin: string;
-  /** Fees paid in HAL instead (fee deduction). */
-  feeHal: string;
-}
-
-/** Spec §3 "Futures position" plus its labels (liquidation price, TP/SL, value, funding). */
-export interface PositionView {
-  autoid: number;
-  type: 'buy' | 'sell';
-  tdMode: TdMode;
-  lever: number;
-  tradcoin: string;
-  maincoin: string;
-  wdate: number;
-  /** Average open price. */
-  price: string;
-  /** Price of the first fill. */
-  open_price: string;
-  number: string;
-  /** Lots that can be closed now. */
-  unfilled: string;
-  /** Margin. */
-  position: string;
-  /** Unrealised PnL at the mark. */
-  profit: string;
-  /** Unrealised PnL / margin × 100, 2 decimals. */
-  profit_rate: string;
-  realised: string;
-  /** The contract's fee rate. */
-  gas: string;
-  /** Fees paid. */
-  fess: string;
-  /** Net funding (the spec's "interest"): received positive. */
-  funding: string;
-  point: number;
-  profitOrder: number;
-  mark_price: string;
-  liquidation_price: string;
-  /** |s| × mark. */
-  value: string;
-  tp_price: string;
-  sl_price: string;
-  state: PositionRow['state'];
-  closedate: number | null;
-  close_price: string;
-  /** Spec §3 "Poster order": the realised PnL of a closed position, income = profit / margin × 100. */
-  last_profit: string;
-  income: string;
-}
+/** The wire shapes, named as the module reads them. */
+export type EntrustView = FuturesEntrust;
+export type PositionView = FuturesPosition;
+export type TriggerView = FuturesTrigger;
+export type PageView<T> = FuturesPage<T>;
 
 /** Per settlement coin: open positions' margin and unrealised PnL, and open entrusts' remaining hold. */
 export interface FuturesExposureView {
@@ -97,26 +29,6 @@ export interface FuturesExposureView {
   margin: Dec;
   profit: Dec;
   entrust: Dec;
-}
-
-export interface TriggerView {
-  id: number;
-  autoid: number;
-  tradcoin: string;
-  maincoin: string;
-  type: 'buy' | 'sell';
-  profitPrice: string;
-  lossPrice: string;
-  number: string;
-  state: TriggerRow['state'];
-  wdate: number;
-}
-
-export interface PageView<T> {
-  list: T[];
-  count: number;
-  page: number;
-  limit: number;
 }
 
 /** Rows as the API shows them, valued at the engine's marks and latest prices. */
