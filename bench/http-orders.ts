@@ -30,14 +30,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
-import {
-  cpuMs,
-  limitOrderRequests,
-  loadText,
-  orderBody,
-  PRICE_LEVEL,
-  startChild,
-} from './support/http-load.ts';
+import { cpuMs, limitOrderRequests, loadText, orderBodyAt, startChild } from './support/http-load.ts';
 
 const SECONDS = Number(process.argv[2] ?? 15);
 const WARMUP_SECONDS = 3;
@@ -178,13 +171,7 @@ async function fundedUser(base: string, index: number): Promise<string> {
 /** One order before the run, to show that orders are accepted (autocannon sees only HTTP statuses) and what one costs alone. */
 async function sampleOrder(base: string, token: string): Promise<void> {
   const started = performance.now();
-  const placed = await call<unknown>(
-    base,
-    'POST',
-    '/trad/buyLimit',
-    orderBody(PRICE_LEVEL.toFixed(2)),
-    token,
-  );
+  const placed = await call<unknown>(base, 'POST', '/trad/buyLimit', orderBodyAt(0), token);
   console.log(
     `one order alone: ${(performance.now() - started).toFixed(1)} ms, answered ${JSON.stringify(placed)}`,
   );

@@ -44,14 +44,7 @@ import {
   moneyStateHash,
 } from '../apps/server/src/core/state/index.ts';
 import { custodyWallet, systemAccount, userAccount } from '../apps/server/src/ledger/accounts.ts';
-import {
-  cpuMs,
-  limitOrderRequests,
-  loadText,
-  orderBody,
-  PRICE_LEVEL,
-  startChild,
-} from './support/http-load.ts';
+import { cpuMs, limitOrderRequests, loadText, orderBodyAt, startChild } from './support/http-load.ts';
 
 const SECONDS = Number(process.argv[2] ?? 10);
 const WARMUP_SECONDS = 3;
@@ -146,7 +139,7 @@ async function aloneP50(base: string): Promise<number> {
     const response = await fetch(`${base}/trad/${index % 2 === 0 ? 'buy' : 'sell'}Limit`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', token: '1' },
-      body: JSON.stringify(orderBody((PRICE_LEVEL + (index % 2 === 0 ? -100 : 100)).toFixed(2))),
+      body: JSON.stringify(orderBodyAt(index % 2 === 0 ? -100 : 100)),
     });
     const body = (await response.json()) as { code: number };
     if (body.code !== 200) throw new Error(`order alone answered ${JSON.stringify(body)}`);

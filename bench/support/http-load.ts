@@ -10,7 +10,7 @@ import path from 'node:path';
 import type autocannon from 'autocannon';
 
 /** The price the orders gather around, so some of them cross. */
-export const PRICE_LEVEL = 60_000;
+const PRICE_LEVEL = 60_000;
 
 /** The machine's load averages, printed beside a figure: the machine is shared and the figures move with it. */
 export const loadText = (): string =>
@@ -50,13 +50,16 @@ export function cpuMs(pid: number | undefined): number | null {
   }
 }
 
-export function orderBody(price: string): {
+export interface OrderBody {
   tradcoin: string;
   maincoin: string;
   price: string;
   number: string;
-} {
-  return { tradcoin: 'BTC', maincoin: 'USDT', price, number: '0.0001' };
+}
+
+/** A BTC/USDT limit order of 0.0001 BTC, its price `offset` USDT from PRICE_LEVEL. */
+export function orderBodyAt(offset: number): OrderBody {
+  return { tradcoin: 'BTC', maincoin: 'USDT', price: (PRICE_LEVEL + offset).toFixed(2), number: '0.0001' };
 }
 
 /**
@@ -71,11 +74,10 @@ export function limitOrderRequests(nextToken: () => string): autocannon.Request[
     path: `/trad/${side}Limit`,
     setupRequest: (request, context) => {
       context.token ??= nextToken();
-      const price = (PRICE_LEVEL + ((nextPrice++ % 11) - 5) / 100).toFixed(2);
       return {
         ...request,
         headers: { 'content-type': 'application/json', token: context.token as string },
-        body: JSON.stringify(orderBody(price)),
+        body: JSON.stringify(orderBodyAt(((nextPrice++ % 11) - 5) / 100)),
       };
     },
   });
