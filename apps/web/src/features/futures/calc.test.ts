@@ -31,10 +31,12 @@ const position: Position = {
   realised: '1.5',
   gas: '0.0005',
   fess: '0.075',
+  funding: '0',
   point: 2,
   profitOrder: 1,
   mark_price: '29975.81',
   liquidation_price: '27300.129',
+  value: '149.879',
   tp_price: '',
   sl_price: '',
   state: 'open',
@@ -46,6 +48,7 @@ const position: Position = {
 
 const entrust: Entrust = {
   autoid: 3,
+  id: '3',
   type: 'sell',
   action: 'open',
   tdMode: 'lsolate',
@@ -63,8 +66,10 @@ const entrust: Entrust = {
   style: 'limit',
   point: 2,
   state: 'section',
+  margin: '398.0258',
   fee: '0.48',
   feeCoin: 'USDT',
+  feeHal: '0',
 };
 
 describe('poster', () => {
@@ -170,14 +175,14 @@ describe('cards', () => {
   });
 
   it("shows a finished order's own fill price in the records, not the contract's latest price", () => {
-    const filled = { ...entrust, deal_price: '2001.5', state: 'filled' };
+    const filled: Entrust = { ...entrust, deal_price: '2001.5', state: 'all' };
     const fields = Object.fromEntries(
       entrustCard(filled, 'en', true).fields.map((field) => [field.label, field.value]),
     );
     expect(fields['perp.fillPrice']).toBe('2,001.50');
     expect(fields).not.toHaveProperty('perp.latestPrice');
     expect(fields['perp.fee']).toBe('0.4800 USDT');
-    const unfilled = entrustCard({ ...entrust, state: 'cancelled' }, 'en', true).fields;
+    const unfilled = entrustCard({ ...entrust, state: 'cancel' }, 'en', true).fields;
     expect(unfilled.find((field) => field.label === 'perp.fillPrice')?.value).toBe('--');
   });
 

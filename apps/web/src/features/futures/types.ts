@@ -1,7 +1,14 @@
-import type { FuturesSymbolRow } from '@halyard/protocol';
+import type {
+  FuturesEntrust,
+  FuturesPage,
+  FuturesPosition,
+  FuturesSymbolRow,
+  FuturesTdMode,
+  FuturesTrigger,
+} from '@halyard/protocol';
 
 /** The shapes of the /contract/* replies (apps/server/src/modules/futures/service.ts). */
-export type TdMode = 'lsolate' | 'cross';
+export type TdMode = FuturesTdMode;
 export type Side = 'buy' | 'sell';
 export type OrderStyle = 'limit' | 'market';
 
@@ -30,87 +37,13 @@ export interface ContractInfoReply {
   sell: BookRow[];
 }
 
-/** Spec §3 "Entrust (futures)". */
-export interface Entrust {
-  autoid: number;
-  type: Side;
-  action: 'open' | 'close';
-  tdMode: TdMode;
-  lever: number;
-  tradcoin: string;
-  maincoin: string;
-  wdate: number;
-  entrust_price: string;
-  /** The contract's latest price. */
-  price: string;
-  /** Average fill price, '0' before any fill. */
-  deal_price: string;
-  profitPrice: string;
-  lossPrice: string;
-  number: string;
-  unfilled: string;
-  style: OrderStyle;
-  point: number;
-  state: string;
-  /** The fee its fills paid so far, in `feeCoin` (the margin coin). */
-  fee: string;
-  feeCoin: string;
-}
+/** The wire shapes of spec §3, shared with the server (@halyard/protocol), under the names the screens use. */
+export type Entrust = FuturesEntrust;
+export type Position = FuturesPosition;
+export type Trigger = FuturesTrigger;
+export type Page<T> = FuturesPage<T>;
 
 export interface ContractAccount {
   balance: { usable: string; locked: string };
   entrust_order: Entrust[];
-}
-
-/** Spec §3 "Futures position" and, once closed, "Poster order". */
-export interface Position {
-  autoid: number;
-  type: Side;
-  tdMode: TdMode;
-  lever: number;
-  tradcoin: string;
-  maincoin: string;
-  wdate: number;
-  price: string;
-  open_price: string;
-  number: string;
-  unfilled: string;
-  position: string;
-  profit: string;
-  profit_rate: string;
-  realised: string;
-  gas: string;
-  fess: string;
-  point: number;
-  profitOrder: number;
-  mark_price: string;
-  liquidation_price: string;
-  tp_price: string;
-  sl_price: string;
-  state: 'open' | 'closed' | 'liquidated';
-  closedate: number | null;
-  close_price: string;
-  last_profit: string;
-  income: string;
-}
-
-/** A TP/SL order on a position. */
-export interface Trigger {
-  id: number;
-  autoid: number;
-  tradcoin: string;
-  maincoin: string;
-  type: Side;
-  profitPrice: string;
-  lossPrice: string;
-  number: string;
-  state: string;
-  wdate: number;
-}
-
-export interface Page<T> {
-  list: T[];
-  count: number;
-  page: number;
-  limit: number;
 }
