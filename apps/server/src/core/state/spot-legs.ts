@@ -25,7 +25,7 @@ const PRICE_CEILING = Dec.fromInt(10n ** BigInt(PRICE_INTEGER_DIGITS));
  * quote: the book may fill at worse prices than the latest, but never spends
  * more than the hold.
  */
-export const MARKET_BUY_SLIPPAGE = Dec.parse('0.05');
+const MARKET_BUY_SLIPPAGE = Dec.parse('0.05');
 
 /** A moving transfer with every field the callers read. */
 export type SpotMove = MoveInput & { credit: AccountRef; asset: string; amount: Dec };
@@ -247,10 +247,10 @@ export function heldAssetOf(side: 'buy' | 'sell', pair: { maincoin: string; trad
   return side === 'buy' ? pair.maincoin : pair.tradcoin;
 }
 
-export function holdId(orderId: number): string {
+function holdId(orderId: number): string {
   return `spot:${orderId}:hold`;
 }
 
-export function orderReference(orderId: number): string {
+function orderReference(orderId: number): string {
   return `spot:${orderId}`;
 }
