@@ -107,7 +107,12 @@ export class Sequencer<State, Command, Result, Event> {
     });
   }
 
-  /** Called with each durable batch's events, in sequence order; answers a function that unsubscribes. */
+  /**
+   * Called with each durable batch's events, in sequence order; answers a
+   * function that unsubscribes. A listener must not throw (as the modules'
+   * `onCommitted`): it runs after the replies, and an error escaping it would
+   * skip the listeners after it and surface as an unhandled rejection.
+   */
   subscribe(listener: (published: Published<Event>[]) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
