@@ -2,6 +2,8 @@ import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { serialTimer } from '../../clock.ts';
 import type { OperatorGuard } from '../../http/auth.ts';
 import { seedFiatDemo } from './demo.ts';
+import { registerFiatMerchantRoutes } from './merchant-routes.ts';
+import { registerFiatOperatorRoutes } from './operator-routes.ts';
 import { registerFiatRoutes } from './routes.ts';
 import { FiatService, type FiatServiceOptions } from './service.ts';
 
@@ -35,12 +37,11 @@ export async function createFiatModule(options: FiatModuleOptions): Promise<Fiat
   const scheduler = serialTimer(() => service.tick(), TICK_MS, options.onError);
   return {
     service,
-    registerRoutes: (http) =>
-      registerFiatRoutes(http, {
-        fiat: service,
-        requireUser: options.requireUser,
-        operatorGuard: options.operatorGuard,
-      }),
+    registerRoutes: (http) => {
+      registerFiatRoutes(http, { fiat: service, requireUser: options.requireUser });
+      registerFiatMerchantRoutes(http, { fiat: service, requireUser: options.requireUser });
+      registerFiatOperatorRoutes(http, { fiat: service, operatorGuard: options.operatorGuard });
+    },
     seedDemo: () => seedFiatDemo(options, service),
     start: () => scheduler.start(),
     close: () => scheduler.stop(),

@@ -1,49 +1,24 @@
-import type { FiatAdInput, FiatOrder, FiatPayee, FiatPayType } from '@halyard/protocol';
-import { FIAT_AD_TERMS_MAX_CHARS, FIAT_PAY_METHODS, FIAT_PAY_WINDOW_MINUTES } from '@halyard/rules';
+import type { FiatOrder } from '@halyard/protocol';
 import type { FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
-import {
-  auditActor,
-  currentUser,
-  OPERATOR_SECURITY,
-  type OperatorGuard,
-  operatorMay,
-} from '../../http/auth.ts';
+import { currentUser } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
 import { notFound } from '../../http/errors.ts';
 import { CLIENT_OID_BODY } from '../../http/idempotency.ts';
 import { requestLocale } from '../../http/locale.ts';
-import { auditView } from '../operators/index.ts';
+import {
+  amount,
+  coin,
+  fiat,
+  id,
+  orderRate,
+  PAYEE_FIELDS,
+  type PayeeBody,
+  payeeOf,
+  payType,
+  text,
+  USER,
+} from './schemas.ts';
 import type { FiatService } from './service.ts';
-
-const USER = [{ token: [] }];
-const ADMIN = OPERATOR_SECURITY;
-
-const text = (maxLength: number, description?: string) => ({
-  type: 'string',
-  maxLength,
-  ...(description ? { description } : {}),
-});
-const id = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
-const coin = { type: 'string', pattern: '^[A-Z0-9]{1,20}$' };
-const fiat = { type: 'string', pattern: '^[A-Z]{3}$' };
-const payType = { type: 'string', enum: [...FIAT_PAY_METHODS] };
-const amount = text(40, 'Fiat amount to pay or receive, within the ad limits (2 decimals)');
-
-/** The payee fields of spec §3 "Fiat order", each optional text (the rules say which a method needs). */
-const PAYEE_FIELDS = {
-  payeeName: text(100),
-  cardNumber: text(40),
-  bank: text(100),
-  branch: text(100),
-  accountType: text(40),
-  bankAddress: text(200),
-  swift: text(20),
-  iban: text(50),
-  remark: text(200),
-  wechatAccount: text(100),
-  wechatCode: text(512, 'The url /user/img answered for the WeChat pay code'),
-} as const;
-type PayeeBody = { [K in keyof typeof PAYEE_FIELDS]?: string };
 
 interface OrderBody {
   coin: string;
@@ -54,13 +29,13 @@ interface OrderBody {
   adId?: number;
 }
 
+/** The routes of users buying and selling; merchants' are in merchant-routes.ts, operators' in operator-routes.ts. */
 export function registerFiatRoutes(
   http: FastifyInstance,
-  options: { fiat: FiatService; requireUser: preHandlerAsyncHookHandler; operatorGuard: OperatorGuard },
+  options: { fiat: FiatService; requireUser: preHandlerAsyncHookHandler },
 ): void {
   const { fiat: service } = options;
   const guard = { preHandler: options.requireUser };
-  const orderRate = { rateLimit: { max: 30, timeWindow: '1 minute' } };
 
   http.get(
     '/fiat/fiatCoin',
@@ -346,369 +321,11 @@ export function registerFiatRoutes(
         await service.chatImage(currentUser(request).id, request.query.id, request.query.message),
       ),
   );
-
-  http.get(
-    '/fiat/myMerchant',
-    {
-      ...guard,
-      schema: {
-        summary:
-          'Your merchant standing: application state, security deposit, your ads and your latest orders',
-        tags: ['fiat'],
-        security: USER,
-      },
-    },
-    async (request) => ok(await service.merchantView(currentUser(request).id)),
-  );
-
-  http.post(
-    '/fiat/applyMerchant',
-    {
-      ...guard,
-      config: orderRate,
-      schema: {
-        summary:
-          'Apply to be a merchant (verified identity, the security deposit in your c2c wallet); an operator decides',
-        tags: ['fiat'],
-        security: USER,
-      },
-    },
-    async (request) => ok(await service.applyMerchant(currentUser(request).id), 'fiat.merchantApplied'),
-  );
-
-  http.post<{
-    Body: PayeeBody & {
-      side: 'buy' | 'sell';
-      coin: string;
-      fiat: string;
-      priceType?: 'fixed' | 'floating';
-      price?: string;
-      premium?: string;
-      min: string;
-      max: string;
-      available: string;
-      payType?: FiatPayType;
-      methods?: (PayeeBody & { payType: FiatPayType })[];
-      payWindowMinutes?: number;
-      terms?: string;
-    };
-  }>(
-    '/fiat/publishAd',
-    {
-      ...guard,
-      config: orderRate,
-      schema: {
-        summary:
-          "An approved merchant publishes an ad: side (users' view), coin, fiat, a fixed price or a floating premium (% over the index, refreshed), single-order min and max (fiat), coin available, its payment methods with their payee details (`methods`, or one method as top-level `payType` and payee fields), the payment window in minutes (default 20) and free-text terms",
-        tags: ['fiat'],
-        security: USER,
-        body: {
-          type: 'object',
-          required: ['side', 'coin', 'fiat', 'min', 'max', 'available'],
-          properties: {
-            side: { type: 'string', enum: ['buy', 'sell'] },
-            coin,
-            fiat,
-            priceType: { type: 'string', enum: ['fixed', 'floating'] },
-            price: text(40),
-            premium: text(40),
-            min: text(40),
-            max: text(40),
-            available: text(40),
-            payType,
-            ...PAYEE_FIELDS,
-            methods: {
-              type: 'array',
-              maxItems: FIAT_PAY_METHODS.length,
-              items: {
-                type: 'object',
-                required: ['payType'],
-                properties: { payType, ...PAYEE_FIELDS },
-                additionalProperties: false,
-              },
-            },
-            payWindowMinutes: {
-              type: 'integer',
-              description: `Minutes a payer has to pay (${FIAT_PAY_WINDOW_MINUTES.min}–${FIAT_PAY_WINDOW_MINUTES.max}, default ${FIAT_PAY_WINDOW_MINUTES.default})`,
-            },
-            terms: text(4 * FIAT_AD_TERMS_MAX_CHARS, 'Free-text terms shown to users, plain text'),
-          },
-        },
-      },
-    },
-    async (request) => {
-      const {
-        side,
-        coin: c,
-        fiat: f,
-        priceType,
-        price,
-        premium,
-        min,
-        max,
-        available,
-        payType: p,
-        methods,
-        payWindowMinutes,
-        terms,
-        ...rest
-      } = request.body;
-      const input: FiatAdInput = {
-        side,
-        coin: c,
-        fiat: f,
-        priceType: priceType ?? 'fixed',
-        price: price ?? '',
-        premium: premium ?? '',
-        min,
-        max,
-        available,
-        methods:
-          methods?.map(({ payType: method, ...payee }) => ({ payType: method, payee: payeeOf(payee) })) ??
-          (p === undefined ? [] : [{ payType: p, payee: payeeOf(rest) }]),
-        payWindowMinutes: payWindowMinutes ?? FIAT_PAY_WINDOW_MINUTES.default,
-        terms: terms ?? '',
-      };
-      return ok(await service.publishAd(currentUser(request).id, input), 'fiat.adPublished');
-    },
-  );
-
-  http.post<{ Body: { id: number; online: boolean; available?: string } }>(
-    '/fiat/adOnline',
-    {
-      ...guard,
-      schema: {
-        summary:
-          'Take one of your ads offline (away) or back online, optionally with a new available amount (a sell ad holds it while live)',
-        tags: ['fiat'],
-        security: USER,
-        body: {
-          type: 'object',
-          required: ['id', 'online'],
-          properties: { id, online: { type: 'boolean' }, available: { type: 'string', maxLength: 40 } },
-        },
-      },
-    },
-    async (request) =>
-      ok(
-        await service.setAdOnline(
-          currentUser(request).id,
-          request.body.id,
-          request.body.online,
-          request.body.available,
-        ),
-      ),
-  );
-
-  http.post<{ Body: { userId: number; approve: boolean; reason: string } }>(
-    '/admin/fiat/merchants/decide',
-    {
-      preHandler: options.operatorGuard('fiat.merchants'),
-      schema: {
-        summary:
-          "Approve (the security deposit is held in the ledger) or reject a user's merchant application; audited",
-        tags: ['operator'],
-        security: ADMIN,
-        body: {
-          type: 'object',
-          required: ['userId', 'approve', 'reason'],
-          properties: {
-            userId: id,
-            approve: { type: 'boolean' },
-            reason: text(500),
-          },
-        },
-      },
-    },
-    async (request) => {
-      const { userId, approve, reason } = request.body;
-      await service.decideMerchant({ userId, approve, reason }, auditActor(request));
-      return ok(null);
-    },
-  );
-
-  http.get<{ Querystring: { status?: 'review' | 'approved' | 'rejected'; limit: number } }>(
-    '/admin/fiat/merchants',
-    {
-      preHandler: options.operatorGuard('fiat.merchants'),
-      schema: {
-        summary:
-          'Merchant applications and merchants, newest first: masked contact, status, deposit, applied and decided times; the verified name only with pii.read (audited)',
-        tags: ['operator'],
-        security: ADMIN,
-        querystring: {
-          type: 'object',
-          properties: {
-            status: { type: 'string', enum: ['review', 'approved', 'rejected'] },
-            limit: { type: 'integer', minimum: 1, maximum: 500, default: 200 },
-          },
-        },
-      },
-    },
-    async (request) => {
-      const withName = operatorMay(request, 'pii.read');
-      const merchants = await service.merchantsForOperator(
-        request.query.status,
-        withName,
-        request.query.limit,
-      );
-      if (withName && merchants.length > 0) {
-        await auditView(request, {
-          action: 'fiat.merchants.view',
-          details: { merchants: merchants.map((merchant) => merchant.merchantId) },
-        });
-      }
-      return ok(merchants);
-    },
-  );
-
-  http.get<{ Querystring: { merchantId?: number; status?: 'online' | 'offline'; limit: number } }>(
-    '/admin/fiat/ads',
-    {
-      preHandler: options.operatorGuard('fiat.merchants'),
-      schema: {
-        summary: "Merchants' ads, newest first, of one merchant or all, online or offline or both",
-        tags: ['operator'],
-        security: ADMIN,
-        querystring: {
-          type: 'object',
-          properties: {
-            merchantId: id,
-            status: { type: 'string', enum: ['online', 'offline'] },
-            limit: { type: 'integer', minimum: 1, maximum: 500, default: 200 },
-          },
-        },
-      },
-    },
-    async (request) => {
-      const { merchantId, status, limit } = request.query;
-      return ok(
-        await service.adsForOperator(
-          { merchantId, online: status === undefined ? undefined : status === 'online' },
-          limit,
-        ),
-      );
-    },
-  );
-
-  http.post<{ Params: { id: number }; Body: { reason: string } }>(
-    '/admin/fiat/ads/:id/offline',
-    {
-      preHandler: options.operatorGuard('fiat.merchants'),
-      schema: {
-        summary:
-          "Takes a merchant's ad offline (a sell ad's held coin goes back to the merchant; open orders keep going); the reason is written to the audit log",
-        tags: ['operator'],
-        security: ADMIN,
-        params: { type: 'object', required: ['id'], properties: { id } },
-        body: { type: 'object', required: ['reason'], properties: { reason: text(500) } },
-      },
-    },
-    async (request) => {
-      await service.takeAdOffline(
-        { id: request.params.id, reason: request.body.reason },
-        auditActor(request),
-      );
-      return ok(null);
-    },
-  );
-
-  http.post<{ Body: { id: number; text: string } }>(
-    '/admin/fiat/chat',
-    {
-      preHandler: options.operatorGuard('fiat.appeals'),
-      schema: {
-        summary: 'An operator writes in the chat of an order under appeal (written to the audit log)',
-        tags: ['operator'],
-        security: ADMIN,
-        body: {
-          type: 'object',
-          required: ['id', 'text'],
-          properties: { id, text: text(500) },
-        },
-      },
-    },
-    async (request) => {
-      await service.operatorSay({ id: request.body.id, text: request.body.text }, auditActor(request));
-      return ok(null);
-    },
-  );
-
-  http.get<{ Querystring: { limit: number } }>(
-    '/admin/fiat/appeals',
-    {
-      preHandler: options.operatorGuard('fiat.appeals'),
-      schema: {
-        summary:
-          'Fiat orders under appeal, oldest first, with their events and chat (screenshots and chat images: /admin/uploads/<name>, audited)',
-        tags: ['operator'],
-        security: ADMIN,
-        querystring: {
-          type: 'object',
-          properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 } },
-        },
-      },
-    },
-    async (request) => {
-      const appeals = await service.appeals(request.query.limit, requestLocale(request));
-      // The parties' chat and payment evidence are personal data: each read is audited.
-      await auditView(request, {
-        action: 'fiat.appeals.view',
-        details: { orders: appeals.map((appeal) => appeal.id) },
-      });
-      return ok(appeals);
-    },
-  );
-
-  http.post<{ Body: { id: number; decision: 'release' | 'refund'; reason: string } }>(
-    '/admin/fiat/resolve',
-    {
-      // Moves coin: a fresh TOTP code (operator-token sessions).
-      preHandler: options.operatorGuard('fiat.appeals', { freshTotp: true }),
-      schema: {
-        summary:
-          'Rule on an appeal: release (coin to the buyer) or refund (coin back to the seller); the reason is written to the audit log',
-        tags: ['operator'],
-        security: ADMIN,
-        body: {
-          type: 'object',
-          required: ['id', 'decision', 'reason'],
-          properties: {
-            id,
-            decision: { type: 'string', enum: ['release', 'refund'] },
-            reason: text(500),
-          },
-        },
-      },
-    },
-    async (request) => {
-      const { id: orderId, decision, reason } = request.body;
-      await service.resolve({ id: orderId, decision, reason }, auditActor(request));
-      return ok(null, 'fiat.resolved');
-    },
-  );
 }
 
 /** A new order, with the message that tells the payer its own payment window. */
 function created(order: FiatOrder) {
   return ok(order, 'fiat.created', { minutes: order.payWindowMinutes });
-}
-
-/** The payee fields of a body, each empty when not given. */
-function payeeOf(body: PayeeBody): FiatPayee {
-  return {
-    payeeName: body.payeeName ?? '',
-    cardNumber: body.cardNumber ?? '',
-    bank: body.bank ?? '',
-    branch: body.branch ?? '',
-    accountType: body.accountType ?? '',
-    bankAddress: body.bankAddress ?? '',
-    swift: body.swift ?? '',
-    iban: body.iban ?? '',
-    remark: body.remark ?? '',
-    wechatAccount: body.wechatAccount ?? '',
-    wechatCode: body.wechatCode ?? '',
-  };
 }
 
 function sendImage(reply: FastifyReply, image: { contentType: string; bytes: Buffer } | null) {
