@@ -1,3 +1,9 @@
+// Over 500 lines: WalletService owns the chain connections, the address
+// deriver and the withdrawal sender, and every step of a withdrawal's life
+// (request, operator review and hold, release to the sender, resend, cancel,
+// refund) uses them, as deposits do. The chain I/O itself is in
+// chain-watcher.ts, sender.ts and reconcile.ts. The operators' review steps
+// are the part that could become a class of their own.
 import { Dec } from '@halyard/money';
 import type {
   ApprovalView,
