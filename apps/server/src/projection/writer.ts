@@ -1,0 +1,25 @@
+import type { Published } from '../core/sequencer/index.ts';
+import type { Trx } from '../store/database.ts';
+
+/**
+ * One kind of SQL rows the projector keeps behind the sequencer (the ledger's
+ * transfers, spot orders and trades, …). The projector hands it the
+ * published events of consecutive sequences, in sequence order, and calls it
+ * inside the transaction that also moves the writer's watermark: the rows and
+ * the watermark commit together or not at all. So a writer is never given a
+ * sequence twice, and never has to look for rows it wrote before.
+ *
+ * A writer picks out the events it cares about and ignores the rest; a batch
+ * may hold none of them. It must not commit, roll back or open a transaction
+ * of its own, and it must not keep `trx` after its promise settles. A throw
+ * rolls the whole batch back (rows and watermark); the projector retries it.
+ */
+export interface ProjectionWriter<Event> {
+  /**
+   * The watermark row's key: stable across restarts, one per writer
+   * (`ledger`, `spot`). Renaming it re-projects everything from sequence 0.
+   */
+  readonly name: string;
+  /** Writes the rows of these events, in order, within `trx`. `published` is never empty. */
+  write(trx: Trx, published: readonly Published<Event>[]): Promise<void>;
+}
