@@ -36,6 +36,7 @@ import { futuresFeeHalMigration } from './034_futures_fee_hal.ts';
 import { withdrawalHoldsMigration } from './035_withdrawal_holds.ts';
 import { referralCommissionLevelsMigration } from './036_referral_commission_levels.ts';
 import { ieoRebatePayoutsMigration } from './037_ieo_rebate_payouts.ts';
+import { projectionWatermarksMigration } from './038_projection_watermarks.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -79,4 +80,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '035_withdrawal_holds': withdrawalHoldsMigration,
   '036_referral_commission_levels': referralCommissionLevelsMigration,
   '037_ieo_rebate_payouts': ieoRebatePayoutsMigration,
+  '038_projection_watermarks': projectionWatermarksMigration,
 };
