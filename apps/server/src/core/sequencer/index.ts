@@ -6,7 +6,7 @@
 export { SequencerBusyError, SequencerStoppedError, SnapshotAheadError } from './errors.ts';
 export { type Applied, type Machine, type StateCapture, step } from './machine.ts';
 export { type Recovered, recover } from './recover.ts';
-export { type Published, Sequencer, type SequencerOptions } from './sequencer.ts';
+export { type Listener, type Published, Sequencer, type SequencerOptions } from './sequencer.ts';
 export {
   inlineSnapshotSink,
   type SnapshotSink,

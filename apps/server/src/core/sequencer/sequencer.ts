@@ -27,6 +27,9 @@ export interface Published<Event> {
   events: Event[];
 }
 
+/** A subscriber: a durable batch's events, and its last sequence. */
+export type Listener<Event> = (published: Published<Event>[], through: number) => void;
+
 interface Pending<Command, Result> {
   command: Command;
   payload: Uint8Array;
@@ -67,7 +70,7 @@ export class Sequencer<State, Command, Result, Event> {
   private failure: SequencerStoppedError | null = null;
   private closing = false;
   private snapshotting: SnapshotInProgress | null = null;
-  private readonly listeners = new Set<(published: Published<Event>[]) => void>();
+  private readonly listeners = new Set<Listener<Event>>();
   private readonly machine: Machine<State, Command, Result, Event>;
   private readonly queueMax: number;
   private readonly batchMax: number;
@@ -108,12 +111,15 @@ export class Sequencer<State, Command, Result, Event> {
   }
 
   /**
-   * Called with each durable batch's events, in sequence order; answers a
-   * function that unsubscribes. A listener must not throw (as the modules'
+   * Called with each durable batch's events, in sequence order, and the
+   * batch's last sequence (`through`): every sequence up to it has now been
+   * published, those without events too (a batch of refusals is called with
+   * no events), so a projector can count them as passed. Answers a function
+   * that unsubscribes. A listener must not throw (as the modules'
    * `onCommitted`): it runs after the replies, and an error escaping it would
    * skip the listeners after it and surface as an unhandled rejection.
    */
-  subscribe(listener: (published: Published<Event>[]) => void): () => void {
+  subscribe(listener: Listener<Event>): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -223,7 +229,7 @@ export class Sequencer<State, Command, Result, Event> {
       (seq) => {
         if (seq !== lastSeq) return this.stop(new Error(`journal gave ${seq}, expected ${lastSeq}`), batch);
         for (let index = 0; index < batch.length; index++) batch[index]!.resolve(results[index]!);
-        if (published.length > 0) for (const listener of this.listeners) listener(published);
+        for (const listener of this.listeners) listener(published, lastSeq);
       },
       (error) => this.stop(error, batch),
     );
