@@ -78,9 +78,74 @@ export type MoneyResult =
   | { ok: true; transfers?: string[]; order?: OrderOutcome }
   | { ok: false; error: string; params?: Record<string, string | number> };
 
+/** Spec §4 spot order states, as the spot tables store them. */
+export type SpotOrderState = 'unfilled' | 'partial' | 'filled' | 'cancelled' | 'partially_cancelled';
+
+/**
+ * A spot order as its row stands after a command: everything the spot
+ * tables keep of it, amounts as decimal text (events are plain data: they
+ * cross to a worker). `feeHal` stays '0' until fee deduction in HAL is in
+ * the state.
+ */
+export interface SpotOrderRecord {
+  orderId: number;
+  pair: string;
+  owner: string;
+  side: 'buy' | 'sell';
+  style: 'limit' | 'market';
+  /** The limit price; null for a market order. */
+  price: string | null;
+  amount: string;
+  unfilled: string;
+  /** What the hold reserved (quote for a buy, base for a sell), and what trades have spent of it. */
+  held: string;
+  holdSpent: string;
+  /** Base filled, quote it traded for, fee in the coin received (base for a buy, quote for a sell). */
+  dealAmount: string;
+  dealMoney: string;
+  fee: string;
+  feeHal: string;
+  state: SpotOrderState;
+  cancelReason: string | null;
+  /** The placing command's `at`, and the `at` of the latest command that changed the order. */
+  placedAt: number;
+  updatedAt: number;
+}
+
+/** A spot trade as its row reads. */
+export interface SpotTradeRecord {
+  pair: string;
+  /** The trade's ledger id (`spot:<taker>:t<n>`), which its legs and fees are named after. */
+  tradeId: string;
+  makerOrderId: number;
+  takerOrderId: number;
+  takerSide: 'buy' | 'sell';
+  price: string;
+  amount: string;
+  quoteAmount: string;
+  /** Each side's fee, in the coin it received (the buyer's in the trade coin, the seller's in the main coin). */
+  buyerFee: string;
+  sellerFee: string;
+  buyerFeeCoin: string;
+  sellerFeeCoin: string;
+  /** The command's `at`. */
+  at: number;
+}
+
+/**
+ * What a command published, in order. `transfers`: the ledger transfers it
+ * added. `book`: the book's own events. `spotOrderAccepted`: a new order, as
+ * its row is inserted (before it matched). `spotTrade`: each trade, in the
+ * book's order. `spotOrderUpdated`: each order the command changed, as its
+ * row stands after the command (the new order too, once it matched or ended).
+ * The spot events are what modules/spot/projection.ts writes.
+ */
 export type MoneyEvent =
   | { type: 'transfers'; transfers: NewTransfer[] }
-  | { type: 'book'; pair: string; events: BookEvent[] };
+  | { type: 'book'; pair: string; events: BookEvent[] }
+  | { type: 'spotOrderAccepted'; order: SpotOrderRecord }
+  | { type: 'spotTrade'; trade: SpotTradeRecord }
+  | { type: 'spotOrderUpdated'; order: SpotOrderRecord };
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

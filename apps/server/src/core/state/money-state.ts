@@ -51,19 +51,28 @@ export interface PairState {
   lastPrice: Dec | null;
 }
 
-/** A spot order in the book, and what its hold reserved and has spent. */
+/** A spot order in the book, what its hold reserved and has spent, and its fill totals. */
 export interface OpenOrder {
   id: number;
   pair: string;
   owner: string;
   account: AccountRef;
   side: 'buy' | 'sell';
+  /** Only limit orders rest; a market order lives for its own command. */
+  style: 'limit' | 'market';
+  /** Zero for a market order. */
   price: Dec;
   amount: Dec;
   remaining: Dec;
   /** Quote for a buy, base for a sell. */
   held: Dec;
   holdSpent: Dec;
+  /** Quote traded for the base filled (which is amount − remaining). */
+  dealMoney: Dec;
+  /** Fees paid, in the coin received. */
+  fee: Dec;
+  /** The placing command's `at`. */
+  placedAt: number;
 }
 
 export function createMoneyState(retention: RetentionPolicy = DEFAULT_RETENTION): MoneyState {

@@ -21,7 +21,8 @@ import type { RetentionPolicy, RetentionWindow } from './retention.ts';
  * depends on that order.
  */
 
-const FORMAT = 1;
+/** 2: an open order's line carries its style, fill totals and placing time. */
+const FORMAT = 2;
 /** Lines read per `next()`: a few milliseconds of work. */
 const SLICE_LINES = 2048;
 
@@ -176,7 +177,7 @@ function holdLine(id: string, h: HoldEntry): string {
 }
 
 function orderLine(o: OpenOrder): string {
-  return `o\t${o.id}\t${text(o.pair)}\t${text(o.owner)}\t${ref(o.account)}\t${o.side}\t${units(o.price)}\t${units(o.amount)}\t${units(o.remaining)}\t${units(o.held)}\t${units(o.holdSpent)}`;
+  return `o\t${o.id}\t${text(o.pair)}\t${text(o.owner)}\t${ref(o.account)}\t${o.side}\t${o.style}\t${units(o.price)}\t${units(o.amount)}\t${units(o.remaining)}\t${units(o.held)}\t${units(o.holdSpent)}\t${units(o.dealMoney)}\t${units(o.fee)}\t${o.placedAt}`;
 }
 
 function transferLine(epoch: number, t: PlannedTransfer): string {
@@ -287,11 +288,15 @@ function loadLine(state: MoneyState, f: string[]): void {
         owner: textOf(f[3]!),
         account: refOf(f[4]!, f[5]!),
         side: f[6] as OpenOrder['side'],
-        price: dec(f[7]!),
-        amount: dec(f[8]!),
-        remaining: dec(f[9]!),
-        held: dec(f[10]!),
-        holdSpent: dec(f[11]!),
+        style: f[7] as OpenOrder['style'],
+        price: dec(f[8]!),
+        amount: dec(f[9]!),
+        remaining: dec(f[10]!),
+        held: dec(f[11]!),
+        holdSpent: dec(f[12]!),
+        dealMoney: dec(f[13]!),
+        fee: dec(f[14]!),
+        placedAt: Number(f[15]),
       });
       return;
     }

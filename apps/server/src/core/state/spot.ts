@@ -1,10 +1,19 @@
-import { type BookEvent, OrderBook, type TradeEvent } from '@halyard/matching';
+import { type BookEvent, type DoneEvent, OrderBook, type TradeEvent } from '@halyard/matching';
 import { Dec } from '@halyard/money';
 import { invalidAccountField } from '../../ledger/accounts.ts';
 import { isLedgerError, type TransferInput } from '../../ledger/index.ts';
 import type { NewTransfer } from '../../ledger/plan.ts';
 import type { Applied } from '../sequencer/index.ts';
-import type { CancelCommand, MoneyEvent, MoneyResult, OpenPairCommand, PlaceCommand } from './commands.ts';
+import type {
+  CancelCommand,
+  MoneyEvent,
+  MoneyResult,
+  OpenPairCommand,
+  PlaceCommand,
+  SpotOrderRecord,
+  SpotOrderState,
+  SpotTradeRecord,
+} from './commands.ts';
 import { applyTransfers, available, type MoneyState, type OpenOrder, type PairState } from './money-state.ts';
 import {
   feeLegOf,
@@ -79,11 +88,15 @@ export function placeOrder(
     owner: command.owner,
     account: command.account,
     side: command.side,
+    style: command.style,
     price: planned.price ?? Dec.ZERO,
     amount: planned.amount,
     remaining: planned.amount,
     held: planned.hold,
     holdSpent: Dec.ZERO,
+    dealMoney: Dec.ZERO,
+    fee: Dec.ZERO,
+    placedAt: command.at,
   };
   const book = state.books.get(command.pair)!;
   const common = { orderId: String(id), userId: command.owner, sequence: id, amount: planned.amount };
@@ -94,13 +107,17 @@ export function placeOrder(
         ? book.place({ ...common, kind: 'market', side: 'buy', quoteBudget: planned.hold })
         : book.place({ ...common, kind: 'market', side: 'sell' });
   const settled = settle(state, command.pair, events, order, command.at, seq);
-  const filled = planned.amount.sub(settled.touched.get(id)!.remaining);
-  const open = !settled.ended.has(id);
+  const after = settled.touched.get(id)!;
   return {
-    result: { ok: true, order: { orderId: id, filled: filled.toString(), open } },
+    result: {
+      ok: true,
+      order: { orderId: id, filled: filledOf(after).toString(), open: !settled.ended.has(id) },
+    },
     events: [
       { type: 'transfers', transfers: [...holdPlan.newTransfers, ...settled.transfers] },
       { type: 'book', pair: command.pair, events },
+      { type: 'spotOrderAccepted', order: recordOf(order, null, command.at) },
+      ...spotEventsOf(settled, command.at),
     ],
   };
 }
@@ -118,13 +135,11 @@ export function cancelOrder(
     .cancel({ kind: 'cancel', orderId: String(order.id), userId: order.owner });
   const settled = settle(state, command.pair, events, null, command.at, seq);
   return {
-    result: {
-      ok: true,
-      order: { orderId: order.id, filled: order.amount.sub(order.remaining).toString(), open: false },
-    },
+    result: { ok: true, order: { orderId: order.id, filled: filledOf(order).toString(), open: false } },
     events: [
       { type: 'transfers', transfers: settled.transfers },
       { type: 'book', pair: command.pair, events },
+      ...spotEventsOf(settled, command.at),
     ],
   };
 }
@@ -141,6 +156,16 @@ function planOrder(state: MoneyState, command: PlaceCommand): SpotOrderPlan | Re
   return isRefusal(planned) ? refusal(planned.key, planned.params) : planned;
 }
 
+/** What one command's book events did: its transfers, the orders it changed (as they stand after it), its trades. */
+interface Settled {
+  transfers: NewTransfer[];
+  /** In the order the command first touched them, the taker first. */
+  touched: Map<number, OpenOrder>;
+  /** The orders that left the book, with the book's word on how. */
+  ended: Map<number, DoneEvent>;
+  trades: SpotTradeRecord[];
+}
+
 /**
  * Turns book events into one ledger batch and order changes: per trade both
  * holds posted into clearing and each side paid from it, less its fee; per
@@ -155,7 +180,7 @@ function settle(
   taker: OpenOrder | null,
   at: number,
   seq: number,
-): { transfers: NewTransfer[]; touched: Map<number, OpenOrder>; ended: Set<number> } {
+): Settled {
   const pair = state.pairs.get(pairSymbol)!;
   const touched = new Map<number, OpenOrder>();
   if (taker) touched.set(taker.id, taker);
@@ -167,16 +192,17 @@ function settle(
   };
   const legs: TransferInput[] = [];
   const fees: TransferInput[] = [];
-  const ended = new Set<number>();
-  let trades = 0;
+  const ended = new Map<number, DoneEvent>();
+  const trades: SpotTradeRecord[] = [];
   for (const event of events) {
     if (event.type === 'trade') {
-      const [buyer, seller] = settleTrade(pair, event, orderOf, trades++, legs, fees);
-      touched.set(buyer.id, buyer);
-      touched.set(seller.id, seller);
+      const traded = settleTrade(pair, event, orderOf, trades.length, legs, fees);
+      touched.set(traded.buyer.id, traded.buyer);
+      touched.set(traded.seller.id, traded.seller);
+      trades.push({ ...traded.record, at });
     } else if (event.type === 'done') {
       const order = orderOf(event.orderId);
-      ended.add(order.id);
+      ended.set(order.id, event);
       touched.set(order.id, order);
       const rest = order.held.sub(order.holdSpent);
       if (rest.isPositive()) legs.push(releaseOf(order.id));
@@ -191,10 +217,10 @@ function settle(
   }
   const last = events.findLast((event): event is TradeEvent => event.type === 'trade');
   if (last) state.pairs.set(pairSymbol, { ...pair, lastPrice: last.price });
-  return { transfers: plan.newTransfers, touched, ended };
+  return { transfers: plan.newTransfers, touched, ended, trades };
 }
 
-/** One trade's legs (spot-legs.ts, as modules/spot writes them); answers the buyer's and seller's orders after the fill. */
+/** One trade's legs (spot-legs.ts, as modules/spot writes them); answers both orders after the fill, and the trade's row. */
 function settleTrade(
   pair: PairState,
   trade: TradeEvent,
@@ -202,7 +228,7 @@ function settleTrade(
   index: number,
   legs: TransferInput[],
   fees: TransferInput[],
-): [OpenOrder, OpenOrder] {
+): { buyer: OpenOrder; seller: OpenOrder; record: Omit<SpotTradeRecord, 'at'> } {
   const maker = orderOf(trade.makerOrderId);
   const taker = orderOf(trade.takerOrderId);
   const [buyer, seller] = trade.takerSide === 'buy' ? [taker, maker] : [maker, taker];
@@ -217,14 +243,84 @@ function settleTrade(
     takerFee: pair.takerFee,
   });
   legs.push(...planned.posts, ...planned.deliveries);
-  for (const fee of [planned.sellerFee, planned.buyerFee])
+  const { buyerFee, sellerFee } = planned;
+  for (const fee of [sellerFee, buyerFee])
     if (fee.fee.isPositive()) fees.push(feeLegOf(fee, planned.reference));
-  return [filledBy(buyer, trade, trade.quoteAmount), filledBy(seller, trade, trade.amount)];
+  return {
+    buyer: filledBy(buyer, trade, trade.quoteAmount, buyerFee.fee),
+    seller: filledBy(seller, trade, trade.amount, sellerFee.fee),
+    record: {
+      pair: pair.config.symbol,
+      tradeId: planned.tradeId,
+      makerOrderId: maker.id,
+      takerOrderId: taker.id,
+      takerSide: trade.takerSide,
+      price: trade.price.toString(),
+      amount: trade.amount.toString(),
+      quoteAmount: trade.quoteAmount.toString(),
+      buyerFee: buyerFee.fee.toString(),
+      sellerFee: sellerFee.fee.toString(),
+      buyerFeeCoin: buyerFee.coin,
+      sellerFeeCoin: sellerFee.coin,
+    },
+  };
 }
 
 /** The order after a fill: a new object (state values are never changed in place). */
-function filledBy(order: OpenOrder, trade: TradeEvent, holdUsed: Dec): OpenOrder {
-  return { ...order, remaining: order.remaining.sub(trade.amount), holdSpent: order.holdSpent.add(holdUsed) };
+function filledBy(order: OpenOrder, trade: TradeEvent, holdUsed: Dec, fee: Dec): OpenOrder {
+  return {
+    ...order,
+    remaining: order.remaining.sub(trade.amount),
+    holdSpent: order.holdSpent.add(holdUsed),
+    dealMoney: order.dealMoney.add(trade.quoteAmount),
+    fee: order.fee.add(fee),
+  };
+}
+
+function filledOf(order: OpenOrder): Dec {
+  return order.amount.sub(order.remaining);
+}
+
+/** The spot rows' events of a command: its trades, then every order it changed as it stands after it. */
+function spotEventsOf(settled: Settled, at: number): MoneyEvent[] {
+  const events: MoneyEvent[] = settled.trades.map((trade) => ({ type: 'spotTrade', trade }));
+  for (const order of settled.touched.values())
+    events.push({
+      type: 'spotOrderUpdated',
+      order: recordOf(order, settled.ended.get(order.id) ?? null, at),
+    });
+  return events;
+}
+
+/** An order's row: `done` when it left the book (spec §4: filled, or cancelled with or without fills). */
+function recordOf(order: OpenOrder, done: DoneEvent | null, at: number): SpotOrderRecord {
+  const dealAmount = filledOf(order);
+  return {
+    orderId: order.id,
+    pair: order.pair,
+    owner: order.owner,
+    side: order.side,
+    style: order.style,
+    price: order.style === 'limit' ? order.price.toString() : null,
+    amount: order.amount.toString(),
+    unfilled: order.remaining.toString(),
+    held: order.held.toString(),
+    holdSpent: order.holdSpent.toString(),
+    dealAmount: dealAmount.toString(),
+    dealMoney: order.dealMoney.toString(),
+    fee: order.fee.toString(),
+    feeHal: '0',
+    state: stateOf(dealAmount.isPositive(), done),
+    cancelReason: done?.cancelReason ?? null,
+    placedAt: order.placedAt,
+    updatedAt: at,
+  };
+}
+
+function stateOf(filled: boolean, done: DoneEvent | null): SpotOrderState {
+  if (done === null) return filled ? 'partial' : 'unfilled';
+  if (done.status === 'filled') return 'filled';
+  return filled ? 'partially_cancelled' : 'cancelled';
 }
 
 function refusal(error: string, params?: Record<string, string | number>): Refusal {
