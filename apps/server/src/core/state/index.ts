@@ -11,6 +11,9 @@ export type {
   OrderOutcome,
   PairConfig,
   PlaceCommand,
+  SpotOrderRecord,
+  SpotOrderState,
+  SpotTradeRecord,
   TransferCommand,
 } from './commands.ts';
 export { type MoneyMachine, moneyMachine } from './machine.ts';
