@@ -22,10 +22,17 @@ export interface SnapshotStore {
    * The newest snapshot whose check holds, or null. A newer one that fails is
    * reported to onCorrupt and passed over: replay then starts further back,
    * and the journal's read refuses if it no longer holds those records.
+   * With `atMost`, the newest at or below that sequence (a projector's
+   * catch-up replays from one it has passed: see docs/core.md).
    */
-  latest(): Promise<Snapshot | null>;
-  /** Keeps the newest `keep` good snapshots; removes older ones, the corrupt ones and leftover temp files. */
-  prune(keep: number): Promise<void>;
+  latest(atMost?: number): Promise<Snapshot | null>;
+  /**
+   * Keeps the newest `keep` good snapshots, and with `keepAtOrBelow` also the
+   * newest good one at or below that sequence (the projector's watermark);
+   * removes older ones, the corrupt ones and leftover temp files. Answers the
+   * sequences kept, newest first.
+   */
+  prune(keep: number, keepAtOrBelow?: number): Promise<number[]>;
 }
 
 export interface SnapshotStoreOptions {
@@ -96,8 +103,9 @@ export function openSnapshotStore(dir: string, options: SnapshotStoreOptions = {
       }
     },
 
-    async latest() {
+    async latest(atMost = Number.POSITIVE_INFINITY) {
       for (const { name, seq } of await finalNamesNewestFirst()) {
+        if (seq > atMost) continue;
         const loaded = await load(name, seq);
         if ('bytes' in loaded) return loaded;
         onCorrupt(loaded);
@@ -105,19 +113,22 @@ export function openSnapshotStore(dir: string, options: SnapshotStoreOptions = {
       return null;
     },
 
-    async prune(keep) {
+    async prune(keep, keepAtOrBelow = Number.POSITIVE_INFINITY) {
       if (!Number.isSafeInteger(keep) || keep < 1)
         throw new RangeError(`prune must keep at least 1, not ${keep}`);
       const doomed: string[] = [];
-      let kept = 0;
+      const kept: number[] = [];
+      let keptAtOrBelow = false;
       for (const { name, seq } of await finalNamesNewestFirst()) {
-        if (kept >= keep) {
+        if (kept.length >= keep && (keptAtOrBelow || seq > keepAtOrBelow)) {
           doomed.push(name);
           continue;
         }
         const loaded = await load(name, seq);
-        if ('bytes' in loaded) kept += 1;
-        else {
+        if ('bytes' in loaded) {
+          kept.push(seq);
+          if (seq <= keepAtOrBelow) keptAtOrBelow = true;
+        } else {
           onCorrupt(loaded);
           doomed.push(name);
         }
@@ -130,6 +141,7 @@ export function openSnapshotStore(dir: string, options: SnapshotStoreOptions = {
       );
       for (const name of [...doomed, ...leftovers]) await fs.rm(path.join(dir, name), { force: true });
       if (doomed.length + leftovers.length > 0) await syncDirectory(dir);
+      return kept;
     },
   };
 }

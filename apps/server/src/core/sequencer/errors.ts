@@ -28,3 +28,14 @@ export class SnapshotAheadError extends Error {
     super(`snapshot at ${snapshotSeq} is past the journal's last record ${journalSeq}`);
   }
 }
+
+/** A projector's watermark is past the journal's last record: its database was projected from another journal. */
+export class ProjectionAheadError extends Error {
+  override readonly name = 'ProjectionAheadError';
+  constructor(
+    readonly watermark: number,
+    readonly journalSeq: number,
+  ) {
+    super(`projection watermark ${watermark} is past the journal's last record ${journalSeq}`);
+  }
+}

@@ -3,9 +3,14 @@
  * applied one after another by a deterministic machine; snapshots read
  * without stopping it; start-up from the latest snapshot and a replay.
  */
-export { SequencerBusyError, SequencerStoppedError, SnapshotAheadError } from './errors.ts';
+export {
+  ProjectionAheadError,
+  SequencerBusyError,
+  SequencerStoppedError,
+  SnapshotAheadError,
+} from './errors.ts';
 export { type Applied, type Machine, type StateCapture, step } from './machine.ts';
-export { type Recovered, recover } from './recover.ts';
+export { type CatchUp, type Recovered, recover } from './recover.ts';
 export { type Listener, type Published, Sequencer, type SequencerOptions } from './sequencer.ts';
 export {
   inlineSnapshotSink,

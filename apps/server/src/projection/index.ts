@@ -1,0 +1,17 @@
+/**
+ * The projector (docs/core.md, "The projector"): writes SQL behind the
+ * sequencer, in batches, each with its writer's watermark; catches up after
+ * a crash from recovery's replay; audits the ledger's projection against the
+ * money state.
+ */
+export { auditLedgerProjection, type LedgerStateSource, type ProjectionAudit } from './audit.ts';
+export {
+  type ProjectionSource,
+  ProjectionTimeoutError,
+  Projector,
+  type ProjectorOptions,
+  ProjectorStoppedError,
+} from './projector.ts';
+export { catchUpAll, journalTruncationBound, pruneAndTruncate, startProjected } from './start.ts';
+export { watermarkStore } from './store.ts';
+export type { ProjectionWriter } from './writer.ts';
