@@ -1,14 +1,21 @@
 import { Dec } from '@halyard/money';
 import { PostgresAdapter } from 'kysely';
 import type { Executor } from '../store/database.ts';
-import { accountRefFromColumns, mayGoNegative } from './accounts.ts';
+import { accountMapKeyOfColumns, accountRefFromColumns, mayGoNegative } from './accounts.ts';
 import { isOverdrawn } from './plan.ts';
 import type { AccountRow } from './store.ts';
 import type { HoldState } from './transfers.ts';
 
 /** One broken invariant, in words an operator can act on. */
 export interface Breach {
-  rule: 'asset-balance' | 'account-totals' | 'overdrawn' | 'account-kind' | 'transfer' | 'hold';
+  rule:
+    | 'asset-balance'
+    | 'account-totals'
+    | 'overdrawn'
+    | 'account-kind'
+    | 'transfer'
+    | 'hold'
+    | 'projection';
   detail: string;
 }
 
@@ -20,7 +27,8 @@ export interface AuditReport {
   breaches: Breach[];
 }
 
-interface Totals {
+/** An account's four running totals. */
+export interface AccountTotals {
   debitsPosted: Dec;
   creditsPosted: Dec;
   debitsPending: Dec;
@@ -31,14 +39,14 @@ const TOTAL_NAMES = ['debitsPosted', 'creditsPosted', 'debitsPending', 'creditsP
 /** Transfers are read in pages of this size, so the audit's memory does not grow with the history. */
 const PAGE_SIZE = 5000;
 
-const zeroTotals = (): Totals => ({
+const zeroTotals = (): AccountTotals => ({
   debitsPosted: Dec.ZERO,
   creditsPosted: Dec.ZERO,
   debitsPending: Dec.ZERO,
   creditsPending: Dec.ZERO,
 });
 
-function storedTotals(row: AccountRow): Totals {
+function storedTotals(row: AccountRow): AccountTotals {
   return {
     debitsPosted: Dec.parse(row.debits_posted),
     creditsPosted: Dec.parse(row.credits_posted),
@@ -63,7 +71,21 @@ function describe(row: AccountRow): string {
  * keeps writing while the audit runs cannot make it report false breaches.
  */
 export async function auditLedger(db: Executor): Promise<AuditReport> {
-  return inSnapshot(db, auditWithin);
+  return inSnapshot(db, (snapshot) => auditWithin(snapshot, null));
+}
+
+/**
+ * `auditLedger`, and the projection against the state it follows, in the
+ * same snapshot: every account's four totals in SQL equal `expected` (the
+ * state's accounts by `accountMapKey`, as of the projection's watermark),
+ * and no account is in one and not the other (rule `projection`). Pass the
+ * snapshot's transaction (`inSnapshot`) to check the watermark in it too.
+ */
+export async function auditAgainstState(
+  db: Executor,
+  expected: ReadonlyMap<string, AccountTotals>,
+): Promise<AuditReport> {
+  return inSnapshot(db, (snapshot) => auditWithin(snapshot, expected));
 }
 
 /**
@@ -78,7 +100,7 @@ export async function auditLedger(db: Executor): Promise<AuditReport> {
  * connection of its own). An open transaction handed in is the caller's
  * snapshot, used as it is.
  */
-async function inSnapshot<T>(db: Executor, read: (snapshot: Executor) => Promise<T>): Promise<T> {
+export async function inSnapshot<T>(db: Executor, read: (snapshot: Executor) => Promise<T>): Promise<T> {
   if (db.isTransaction) return read(db);
   const begin = db.transaction();
   const snapshot =
@@ -88,7 +110,10 @@ async function inSnapshot<T>(db: Executor, read: (snapshot: Executor) => Promise
   return snapshot.execute(read);
 }
 
-async function auditWithin(db: Executor): Promise<AuditReport> {
+async function auditWithin(
+  db: Executor,
+  expected: ReadonlyMap<string, AccountTotals> | null,
+): Promise<AuditReport> {
   const breaches: Breach[] = [];
   const rows = await db.selectFrom('ledger_accounts').selectAll().orderBy('id').execute();
   const accounts = new Map(rows.map((row) => [row.id, { row, replayed: zeroTotals() }]));
@@ -124,8 +149,9 @@ async function auditWithin(db: Executor): Promise<AuditReport> {
 
   const storedHolds = await db.selectFrom('ledger_holds').selectAll().execute();
   breaches.push(...compareHolds(holds, storedHolds));
+  if (expected) breaches.push(...compareWithState(rows, expected));
 
-  const perAsset = new Map<string, Totals>();
+  const perAsset = new Map<string, AccountTotals>();
   for (const { row, replayed } of accounts.values()) {
     const stored = storedTotals(row);
     for (const name of TOTAL_NAMES) {
@@ -179,8 +205,8 @@ async function auditWithin(db: Executor): Promise<AuditReport> {
 /** Applies one stored transfer to the replayed totals; answers what is wrong with it, if anything. */
 function replay(
   transfer: { id: string; type: string; amount: string; pending_id: string | null },
-  debit: Totals,
-  credit: Totals,
+  debit: AccountTotals,
+  credit: AccountTotals,
   holds: Map<string, { remaining: Dec; state: HoldState }>,
 ): string | null {
   const amount = Dec.parse(transfer.amount);
@@ -218,6 +244,37 @@ function replay(
     return `unknown type ${transfer.type}`;
   }
   return null;
+}
+
+/** Each SQL account's totals against the state's; accounts in one only. */
+function compareWithState(
+  rows: readonly AccountRow[],
+  expected: ReadonlyMap<string, AccountTotals>,
+): Breach[] {
+  const breaches: Breach[] = [];
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const key = accountMapKeyOfColumns(row.owner, row.asset, row.wallet);
+    seen.add(key);
+    const state = expected.get(key);
+    if (!state) {
+      breaches.push({ rule: 'projection', detail: `${describe(row)} is not in the state` });
+      continue;
+    }
+    const stored = storedTotals(row);
+    for (const name of TOTAL_NAMES) {
+      if (!stored[name].eq(state[name]))
+        breaches.push({
+          rule: 'projection',
+          detail: `${describe(row)}: ${name} is ${stored[name]} in SQL, ${state[name]} in the state`,
+        });
+    }
+  }
+  for (const key of expected.keys()) {
+    if (!seen.has(key))
+      breaches.push({ rule: 'projection', detail: `account ${key} of the state is not in SQL` });
+  }
+  return breaches;
 }
 
 function compareHolds(
