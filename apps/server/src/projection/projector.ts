@@ -192,14 +192,15 @@ export class Projector<Event> {
    * Runs `work` once every sequence up to `seq` is written and none after it:
    * the watermark stays at `seq` until `work` settles, while events keep
    * queueing. For a comparison with the state as it was at `seq` (the
-   * audit); `seq` must be at or above the watermark and at or below the
-   * sequencer's last applied sequence. Rejects with ProjectionTimeoutError
+   * audit): `seq` is the sequencer's last applied sequence, at or above
+   * everything received. Rejects with ProjectionTimeoutError
    * when the projection does not reach `seq` within `timeoutMs`.
    */
   async holdAt<T>(seq: number, timeoutMs: number, work: () => Promise<T>): Promise<T> {
     if (this.stopAt !== null) throw new Error(`projector ${this.name} is held at ${this.stopAt} already`);
-    if (seq < this.written)
-      throw new Error(`projector ${this.name} is past ${seq} already (at ${this.written})`);
+    // A batch already taken may reach as far as what was received: the hold must start there or later.
+    if (seq < this.received)
+      throw new Error(`projector ${this.name} has received up to ${this.received}, past ${seq}`);
     this.stopAt = seq;
     try {
       await this.waitFor(seq, timeoutMs);

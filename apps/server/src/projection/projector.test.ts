@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Published } from '../core/sequencer/index.ts';
+import { openTestStore, type Store } from '../store/connect.ts';
+import { ProjectionTimeoutError, Projector } from './projector.ts';
+import { watermarkStore } from './store.ts';
+import type { ProjectionWriter } from './writer.ts';
+
+/**
+ * The runner alone, with a writer that records what it is handed: order,
+ * batching, the watermark moving in the writer's transaction, repeated and
+ * stale deliveries skipped, failed writes retried, waiting and holding.
+ * Each test uses a writer name of its own on the file's one store.
+ */
+let store: Store;
+beforeAll(async () => {
+  store = await openTestStore();
+});
+afterAll(() => store.close());
+
+interface Recorder extends ProjectionWriter<string> {
+  /** Sequences written, per transaction. */
+  transactions: number[][];
+  /** Throws on the next `failures` writes. */
+  failures: number;
+  /** Per call, the watermark row as the writer's transaction saw it. */
+  watermarksSeen: number[];
+}
+
+function recorder(name: string): Recorder {
+  const writer: Recorder = {
+    name,
+    transactions: [],
+    failures: 0,
+    watermarksSeen: [],
+    async write(trx, published) {
+      writer.watermarksSeen.push(await watermarkStore.read(trx, name));
+      if (writer.failures > 0) {
+        writer.failures -= 1;
+        throw new Error('disk full');
+      }
+      writer.transactions.push(published.map((entry) => entry.seq));
+    },
+  };
+  return writer;
+}
+
+const events = (...seqs: number[]): Published<string>[] => seqs.map((seq) => ({ seq, events: [`e${seq}`] }));
+
+describe('the projector', () => {
+  it('writes in order, in batches of at most batchMax, each with its watermark, and skips what is at or below it', async () => {
+    const writer = recorder('order');
+    const projector = await Projector.open({ db: store.db, writer, batchMax: 3 });
+    expect(projector.watermark()).toBe(0);
+    projector.accept(events(1, 2, 4), 5);
+    projector.accept([], 6);
+    projector.accept(events(7, 8, 9), 10);
+    await projector.waitFor(10, 10_000);
+    expect(writer.transactions.flat()).toEqual([1, 2, 4, 7, 8, 9]);
+    expect(Math.max(...writer.transactions.map((batch) => batch.length))).toBeLessThanOrEqual(3);
+    expect(await watermarkStore.read(store.db, 'order')).toBe(10);
+    expect(projector.lag()).toBe(0);
+
+    // Delivered again, to this projector or to a new one: nothing is written twice.
+    projector.accept(events(4, 7, 8, 9), 10);
+    const reopened = await Projector.open({ db: store.db, writer });
+    expect(reopened.watermark()).toBe(10);
+    reopened.accept(events(9, 11), 11);
+    await reopened.waitFor(11, 10_000);
+    expect(writer.transactions.flat()).toEqual([1, 2, 4, 7, 8, 9, 11]);
+  });
+
+  it('a projector whose watermark another one moved reloads it and writes only what is left', async () => {
+    const first = recorder('shared');
+    const second = recorder('shared');
+    const ahead = await Projector.open({ db: store.db, writer: first });
+    const behind = await Projector.open({ db: store.db, writer: second });
+    ahead.accept(events(1, 2, 3, 4, 5), 5);
+    await ahead.waitFor(5, 10_000);
+    behind.accept(events(1, 2, 3, 4, 5, 6, 7, 8), 8);
+    await behind.waitFor(8, 10_000);
+    expect(first.transactions.flat()).toEqual([1, 2, 3, 4, 5]);
+    expect(second.transactions.flat()).toEqual([6, 7, 8]);
+    expect(await watermarkStore.read(store.db, 'shared')).toBe(8);
+  });
+
+  it('rolls a failed write back, rows and watermark, reports it and writes it again', async () => {
+    const writer = recorder('failing');
+    writer.failures = 2;
+    const errors: unknown[] = [];
+    const watermarksAfterFailure: Promise<number>[] = [];
+    const projector = await Projector.open({
+      db: store.db,
+      writer,
+      retryMs: 0,
+      onError(error) {
+        errors.push(error);
+        watermarksAfterFailure.push(watermarkStore.read(store.db, 'failing'));
+      },
+    });
+    projector.accept(events(1, 2), 3);
+    await projector.waitFor(3, 10_000);
+    expect(errors.map((error) => (error as Error).message)).toEqual(['disk full', 'disk full']);
+    expect(await Promise.all(watermarksAfterFailure)).toEqual([0, 0]);
+    // Each attempt saw the watermark moved to 3 in its own transaction; the failed ones were rolled back.
+    expect(writer.watermarksSeen).toEqual([3, 3, 3]);
+    expect(writer.transactions).toEqual([[1, 2]]);
+    expect(await watermarkStore.read(store.db, 'failing')).toBe(3);
+  });
+
+  it('waitFor answers at once below the watermark, and times out above what will come', async () => {
+    const projector = await Projector.open({ db: store.db, writer: recorder('waiting') });
+    projector.accept(events(1), 2);
+    await projector.waitFor(2, 10_000);
+    await expect(projector.waitFor(1, 0)).resolves.toBeUndefined();
+    await expect(projector.waitFor(3, 1)).rejects.toBeInstanceOf(ProjectionTimeoutError);
+  });
+
+  it('holdAt keeps the watermark at a sequence while events queue, and lets it go after', async () => {
+    const writer = recorder('held');
+    const projector = await Projector.open({ db: store.db, writer });
+    projector.accept(events(1, 2), 2);
+    const held = projector.holdAt(4, 10_000, async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return { memory: projector.watermark(), sql: await watermarkStore.read(store.db, 'held') };
+    });
+    // Received after the hold began, as the sequencer goes on: written up to 4 only, until the work is done.
+    projector.accept(events(3, 5), 6);
+    expect(await held).toEqual({ memory: 4, sql: 4 });
+    await expect(projector.holdAt(1, 10_000, async () => 'late')).rejects.toThrow(/received up to 6/);
+    await projector.waitFor(6, 10_000);
+    expect(writer.transactions.flat()).toEqual([1, 2, 3, 5]);
+  });
+
+  it('follows only a sequencer at the sequence it has received', async () => {
+    const projector = await Projector.open({ db: store.db, writer: recorder('follow') });
+    const source = { subscribe: () => () => undefined, lastSequence: () => 7 };
+    expect(() => projector.follow(source)).toThrow(/catch up first/);
+  });
+});
