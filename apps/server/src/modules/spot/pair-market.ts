@@ -387,11 +387,18 @@ export class PairMarket {
     }
   }
 
-  /** The spot checks (spot-legs.ts), on balances read under the ledger's lock; a refusal throws. */
+  /**
+   * The spot checks (spot-legs.ts), on balances read under the ledger's lock;
+   * a refusal throws. The latest price counts the group's own trades before
+   * this command, as the balances do: a market buy's hold must not depend on
+   * where a group happened to begin (the sequenced core's state, which knows
+   * no groups, decides it the same way).
+   */
   private async planPlace(work: GroupWork, command: PlaceOrder): Promise<PlacePlan> {
     const account = command.trader.account;
     const main = await work.available(account, this.pair.maincoin);
     const trade = await work.available(account, this.pair.tradcoin);
+    const groupLast = work.trades.at(-1);
     const planned = planSpotOrder(
       command,
       {
@@ -400,7 +407,11 @@ export class PairMarket {
         priceAccuracy: this.pair.price_accuracy,
         amountAccuracy: this.pair.amount_accuracy,
       },
-      { latest: this.latestPrice(), usableMain: main, usableTrade: trade },
+      {
+        latest: groupLast ? Dec.parse(groupLast.price) : this.latestPrice(),
+        usableMain: main,
+        usableTrade: trade,
+      },
     );
     if (isRefusal(planned)) throw badRequest(planned.key, planned.params);
     return { command, ...planned };
