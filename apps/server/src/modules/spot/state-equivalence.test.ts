@@ -149,40 +149,46 @@ function fundingOf(userId: number, at: number, amounts: Record<string, string>):
 }
 
 /**
- * The seeded steps. Prices sit a few ticks around each pair's level, so
- * about half the limit orders cross; amounts now and then fall under the
- * minimum, carry too many decimals or exceed the balance; a few orders come
- * without an email; cancels pick an open order (sometimes as another user)
- * or an id that is not open.
+ * The seeded steps, in groups: one step a group, or (`groupMax` > 1) up to
+ * that many orders and cancels of one pair at one time, which the module
+ * commits in one group (a deposit is always a group of its own). Prices sit a
+ * few ticks around each pair's level, so about half the limit orders cross;
+ * amounts now and then fall under the minimum, carry too many decimals or
+ * exceed the balance; a few orders come without an email; cancels pick an
+ * open order (sometimes as another user) or an id that is not open.
  */
-function* stream(seed: number, count: number): Generator<Step, void, readonly OpenRef[]> {
+function* stream(seed: number, count: number, groupMax: number): Generator<Step[], void, readonly OpenRef[]> {
   const random = prng(seed);
   const chance = (percent: number) => random(100) < percent;
+  const anyone = () => {
+    const who = random(USERS.length + 1);
+    return who === USERS.length ? houseTrader(HOUSE_QUOTER) : userTrader(USERS[who]!);
+  };
   let at = TIME_ZERO;
   for (const userId of [...USERS, 0])
-    yield fundingOf(userId, at++, { USDT: '50000', ALFA: '300', BETA: '20000' });
+    yield [fundingOf(userId, at++, { USDT: '50000', ALFA: '300', BETA: '20000' })];
   let open: readonly OpenRef[] = [];
-  for (let index = 0; index < count; index++) {
+  for (let index = 0; index < count; ) {
     at += 1 + random(1000);
     const pair = PAIRS[random(PAIRS.length)]!;
-    const who = random(USERS.length + 1);
-    const trader = who === USERS.length ? houseTrader(HOUSE_QUOTER) : userTrader(USERS[who]!);
-    const roll = random(100);
-    if (roll < 3) {
-      open = yield fundingOf(trader.userId, at, { USDT: '5000', [pair.tradcoin]: '50' });
-    } else if (roll < 28 && open.length > 0) {
-      // Mostly an open order by its owner; else another user's, or an id that is not open in that pair.
-      const target = open[random(open.length)]!;
-      const mine = chance(85);
-      const orderId = mine || chance(50) ? target.orderId : 1 + random(index + 5);
-      open = yield {
-        kind: 'cancel',
-        at,
-        pair: mine ? target.pair : pair,
-        trader: mine ? target.trader : trader,
-        orderId,
-      };
-    } else {
+    if (random(100) < 3) {
+      index += 1;
+      open = yield [fundingOf(anyone().userId, at, { USDT: '5000', [pair.tradcoin]: '50' })];
+      continue;
+    }
+    const group: Step[] = [];
+    const size = 1 + random(groupMax);
+    const openHere = open.filter((order) => order.pair === pair);
+    for (; group.length < size && index < count; index++) {
+      const trader = anyone();
+      if (random(100) < 26 && openHere.length > 0) {
+        // Mostly an open order by its owner; else another user's, or an id that is not open in that pair.
+        const target = openHere[random(openHere.length)]!;
+        const mine = chance(85);
+        const orderId = mine || chance(50) ? target.orderId : 1 + random(index + 5);
+        group.push({ kind: 'cancel', at, pair, trader: mine ? target.trader : trader, orderId });
+        continue;
+      }
       const side = chance(50) ? 'buy' : 'sell';
       const style = chance(80) ? 'limit' : 'market';
       const unit = 10 ** -pair.amountAccuracy;
@@ -198,7 +204,7 @@ function* stream(seed: number, count: number): Generator<Step, void, readonly Op
       );
       if (chance(3)) price = `${price}3`;
       const email = chance(3) ? null : trader.userId === 0 ? 'market-maker@halyard.local' : EMAIL;
-      open = yield {
+      group.push({
         kind: 'place',
         at,
         pair,
@@ -208,8 +214,9 @@ function* stream(seed: number, count: number): Generator<Step, void, readonly Op
         style,
         ...(style === 'limit' ? { price } : {}),
         amount,
-      };
+      });
     }
+    open = yield group;
   }
 }
 
@@ -229,34 +236,43 @@ class ModuleSide {
     return new ModuleSide(h, markets);
   }
 
-  async run(next: Step): Promise<Answer> {
-    this.h.clock.set(next.at);
-    if (next.kind === 'fund') {
-      await this.h.app.ledger.execute(next.batch);
-      return { ok: true, funded: true };
+  /** One group: a deposit, or orders and cancels of one pair submitted together (one module group). */
+  async run(group: readonly Step[]): Promise<Answer[]> {
+    this.h.clock.set(group[0]!.at);
+    const first = group[0]!;
+    if (first.kind === 'fund') {
+      await this.h.app.ledger.execute(first.batch);
+      return [{ ok: true, funded: true }];
     }
-    const command: SpotCommand =
-      next.kind === 'cancel'
-        ? { kind: 'cancel', trader: next.trader, autoid: next.orderId }
-        : {
-            kind: 'place',
-            trader: next.trader,
-            email: next.email,
-            side: next.side,
-            style: next.style,
-            price: next.price,
-            amount: next.amount,
-          };
-    try {
-      const { orders } = await this.markets.get(next.pair)!.submit(command);
-      return { ok: true, orderId: orders[0]!.autoid };
-    } catch (error) {
+    const market = this.markets.get(first.pair)!;
+    const outcomes = await Promise.allSettled(group.map((next) => market.submit(commandOf(next))));
+    return outcomes.map((outcome) => {
+      if (outcome.status === 'fulfilled') return { ok: true, orderId: outcome.value.orders[0]!.autoid };
+      const error: unknown = outcome.reason;
       if (!(error instanceof AppError)) throw error;
-      const params = error.params;
-      return Object.keys(params).length === 0
+      return Object.keys(error.params).length === 0
         ? { ok: false, error: error.key }
-        : { ok: false, error: error.key, params };
-    }
+        : { ok: false, error: error.key, params: error.params };
+    });
+  }
+}
+
+function commandOf(next: Step): SpotCommand {
+  switch (next.kind) {
+    case 'fund':
+      throw new Error('a deposit is not a spot command');
+    case 'cancel':
+      return { kind: 'cancel', trader: next.trader, autoid: next.orderId };
+    case 'place':
+      return {
+        kind: 'place',
+        trader: next.trader,
+        email: next.email,
+        side: next.side,
+        style: next.style,
+        price: next.price,
+        amount: next.amount,
+      };
   }
 }
 
@@ -463,39 +479,52 @@ afterEach(async () => {
   await stateSide.store.close();
 });
 
-describe('the money state in place of the spot SQL path', () => {
-  it(`writes the rows and balances the module writes (${COMMANDS} steps, seed ${SEED})`, async () => {
-    const writeEvery = prng(SEED + 1);
-    const tally = { placed: 0, refused: 0, cancelled: 0 };
-    const steps = stream(SEED, COMMANDS);
-    let next = steps.next([]);
-    let index = 0;
-    while (!next.done) {
-      const label = `step ${index++}: ${JSON.stringify(next.value)}`;
-      const fromModule = await moduleSide.run(next.value);
-      const fromState = stateSide.run(next.value);
-      expect(fromState, label).toEqual(fromModule);
+/**
+ * Runs the stream through both sides, comparing every answer, then compares
+ * what both databases and the state hold.
+ */
+async function expectEquivalent(seed: number, groupMax: number): Promise<void> {
+  const writeEvery = prng(seed + 1);
+  const tally = { placed: 0, refused: 0, cancelled: 0 };
+  const steps = stream(seed, COMMANDS, groupMax);
+  let next = steps.next([]);
+  while (!next.done) {
+    const group = next.value;
+    const fromModule = await moduleSide.run(group);
+    group.forEach((one, index) => {
+      const fromState = stateSide.run(one);
+      expect(fromState, JSON.stringify(one)).toEqual(fromModule[index]);
       if (!fromState.ok) tally.refused += 1;
-      else if ('orderId' in fromState) tally[next.value.kind === 'place' ? 'placed' : 'cancelled'] += 1;
-      if (writeEvery(4) === 0) await stateSide.write();
-      next = steps.next(stateSide.openOrders());
-    }
-    await stateSide.write();
+      else if ('orderId' in fromState) tally[one.kind === 'place' ? 'placed' : 'cancelled'] += 1;
+    });
+    if (writeEvery(4) === 0) await stateSide.write();
+    next = steps.next(stateSide.openOrders());
+  }
+  await stateSide.write();
 
-    const [a, b] = [moduleSide.h.store.db, stateSide.store.db];
-    const trades = await tradeRows(a);
-    // The stream must exercise what it claims to: trades, refusals, cancels, and orders left resting.
-    expect(trades.length).toBeGreaterThan(50);
-    expect(tally.refused).toBeGreaterThan(20);
-    expect(tally.cancelled).toBeGreaterThan(20);
-    expect(stateSide.openOrders().length).toBeGreaterThan(5);
-    expect(await orderRows(b)).toEqual(await orderRows(a));
-    expect(await tradeRows(b)).toEqual(trades);
-    expect(await transferRows(b)).toEqual(await transferRows(a));
-    const moduleTotals = totalsOfRows(await accountRows(a));
-    expect(totalsOfRows(await accountRows(b))).toEqual(moduleTotals);
-    expect(totalsOfState(stateSide.state)).toEqual(moduleTotals);
-    await expectHealthyLedger(a);
-    await expectHealthyLedger(b);
+  const [a, b] = [moduleSide.h.store.db, stateSide.store.db];
+  const trades = await tradeRows(a);
+  // The stream must exercise what it claims to: trades, refusals, cancels, and orders left resting.
+  expect(trades.length).toBeGreaterThan(50);
+  expect(tally.refused).toBeGreaterThan(20);
+  expect(tally.cancelled).toBeGreaterThan(20);
+  expect(stateSide.openOrders().length).toBeGreaterThan(5);
+  expect(await orderRows(b)).toEqual(await orderRows(a));
+  expect(await tradeRows(b)).toEqual(trades);
+  expect(await transferRows(b)).toEqual(await transferRows(a));
+  const moduleTotals = totalsOfRows(await accountRows(a));
+  expect(totalsOfRows(await accountRows(b))).toEqual(moduleTotals);
+  expect(totalsOfState(stateSide.state)).toEqual(moduleTotals);
+  await expectHealthyLedger(a);
+  await expectHealthyLedger(b);
+}
+
+describe('the money state in place of the spot SQL path', () => {
+  it(`writes the rows and balances the module writes, one command a group (${COMMANDS} steps, seed ${SEED})`, async () => {
+    await expectEquivalent(SEED, 1);
+  });
+
+  it(`writes the rows and balances the module writes, up to 8 commands a group (${COMMANDS} steps, seed ${SEED + 2})`, async () => {
+    await expectEquivalent(SEED + 2, 8);
   });
 });
