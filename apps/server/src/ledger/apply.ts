@@ -12,13 +12,16 @@ import {
 import { isLedgerError, type LedgerError } from './errors.ts';
 import {
   type AccountState,
+  applyBatch,
+  applyBatchOrThrow,
   assertBatchShape,
+  batchShapeRefusal,
   type HoldEntry,
+  isLedgerRefusal,
   type LedgerState,
-  mergePlan,
+  ledgerErrorOf,
   type NewTransfer,
   type Plan,
-  planBatch,
 } from './plan.ts';
 import { type AccountRow, ledgerStore, type TransferRow } from './store.ts';
 import { BULK_MAX, type Transfer, type TransferInput } from './transfers.ts';
@@ -44,16 +47,14 @@ export async function applyBatches(
   const written = new Written();
   batches.forEach((batch, index) => {
     if (isLedgerError(outcomes[index])) return;
-    try {
-      const plan = planBatch(state, batch, now);
-      // The batches after this one see what it did.
-      mergePlan(state, plan);
-      written.add(plan);
-      outcomes[index] = plan.results;
-    } catch (error) {
-      if (!isLedgerError(error)) throw error;
-      outcomes[index] = error;
+    // The batches after this one see what it did: it is applied to `state`.
+    const plan = applyBatch(state, batch, now);
+    if (isLedgerRefusal(plan)) {
+      outcomes[index] = ledgerErrorOf(plan);
+      return;
     }
+    written.add(plan, state);
+    outcomes[index] = plan.results;
   });
   const seqs = await writeState(trx, written, 'answer');
   const writtenById = new Map(written.transfers.map((transfer) => [transfer.id, transfer]));
@@ -87,23 +88,17 @@ export async function applyBulk(
   assertBatchShape(transfers, BULK_MAX);
   const { state } = await readState(trx, dialect, [transfers]);
   const written = new Written();
-  // One plan: nothing planned after it needs to see it in the state.
-  written.add(planBatch(state, transfers, now));
+  written.add(applyBatchOrThrow(state, transfers, now), state);
   await writeState(trx, written, 'silent');
 }
 
 function refusalOfShape(batch: readonly TransferInput[]): LedgerError | null {
-  try {
-    assertBatchShape(batch);
-    return null;
-  } catch (error) {
-    if (isLedgerError(error)) return error;
-    throw error;
-  }
+  const refused = batchShapeRefusal(batch);
+  return refused && ledgerErrorOf(refused);
 }
 
-/** What the accepted plans changed, to be written; a later plan's account or hold replaces an earlier one's. */
-class Written {
+/** What the accepted batches changed, to be written; a later batch's account or hold replaces an earlier one's. */
+export class Written {
   /** By `accountMapKey`. */
   readonly accounts = new Map<string, AccountState>();
   /** By pending transfer id. */
@@ -111,9 +106,9 @@ class Written {
   /** In plan order, so `seq` follows it. */
   readonly transfers: NewTransfer[] = [];
 
-  add(plan: Plan): void {
+  add(plan: Plan, state: LedgerState): void {
     for (const account of plan.accounts) this.accounts.set(account.mapKey, account);
-    for (const [id, hold] of plan.holds) this.holds.set(id, hold);
+    for (const id of plan.holds) this.holds.set(id, state.holds.get(id)!);
     for (const transfer of plan.newTransfers) this.transfers.push(transfer);
   }
 }
@@ -125,7 +120,7 @@ class Written {
  * hold and an account are read under their lock, so nothing another writer
  * changes can be read stale.
  */
-async function readState(
+export async function readState(
   trx: Executor,
   dialect: DialectName,
   batches: readonly (readonly TransferInput[])[],
@@ -251,7 +246,7 @@ function accountRowOf(state: AccountState): Omit<AccountRow, 'id'> {
  * Writes accounts, then transfers, then holds. `answer` asks the database
  * for each new transfer's `seq` (answered by id); `silent` does not.
  */
-async function writeState(
+export async function writeState(
   trx: Executor,
   written: Written,
   mode: 'answer' | 'silent',

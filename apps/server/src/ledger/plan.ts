@@ -8,7 +8,7 @@ import {
   isValidAsset,
   mayGoNegative,
 } from './accounts.ts';
-import { LEDGER_ERRORS, LedgerError } from './errors.ts';
+import { LEDGER_ERRORS, LedgerError, type LedgerErrorKey } from './errors.ts';
 import {
   BATCH_MAX,
   type HoldState,
@@ -21,9 +21,15 @@ import {
 
 /**
  * Deciding a batch, apart from reading and writing it: given what the database
- * holds for the accounts, transfers and holds a batch touches, work out every
- * transfer's effect in memory, or refuse. Nothing here does I/O, so a refusal
- * has changed nothing, and the rules can be read in one place.
+ * holds for the accounts, transfers and holds a batch touches (or the whole
+ * money state, in core/state), apply every transfer's effect in memory, or
+ * refuse. Nothing here does I/O, and a refusal leaves the state as it was, so
+ * the rules can be read in one place.
+ *
+ * This is the sequenced core's hot path (a replay runs it a million times), so
+ * it changes the state in place with an undo list instead of copying what it
+ * touches, and answers a refusal as a value: a LedgerError, with its stack
+ * trace, is built only where the SQL ledger throws to its callers.
  */
 
 export interface AccountState {
@@ -62,32 +68,61 @@ export interface NewTransfer extends PlannedTransfer {
 }
 
 /**
- * What the batches of one step see: what the database held, plus what the
- * batches planned before this one added. `mergePlan` folds a plan in.
+ * A map whose values `applyBatch` changes in place. It is told first, by
+ * `beforeChange`, when it has one: the money state's TrackedMap then keeps a
+ * copy of the value for the snapshot being read.
  */
-export interface LedgerState {
-  /** Transfers by id: those of the batches' ids that exist (retries), and earlier plans'. */
-  transfers: Map<string, PlannedTransfer>;
-  /** Holds by pending transfer id: those the batches post or void, and earlier plans'. */
-  holds: Map<string, HoldEntry>;
-  /** Accounts by `accountMapKey`. */
-  accounts: Map<string, AccountState>;
+export interface InPlaceMap<V> extends Map<string, V> {
+  beforeChange?(key: string): void;
 }
 
+/**
+ * What the batches of one step see: what the database held, plus what the
+ * batches applied before this one did.
+ */
+export interface LedgerState {
+  /** Transfers by id: those of the batches' ids that exist (retries), and earlier batches'. */
+  transfers: Map<string, PlannedTransfer>;
+  /** Holds by pending transfer id: those the batches post or void, and earlier batches'. Replaced, never changed. */
+  holds: Map<string, HoldEntry>;
+  /** Accounts by `accountMapKey`; their totals are changed in place. */
+  accounts: InPlaceMap<AccountState>;
+}
+
+/** What an accepted batch did; the state holds it already. */
 export interface Plan {
   /** One id per input, in order: the batch answers these transfers. */
   results: string[];
   newTransfers: NewTransfer[];
-  /** Accounts whose totals changed, new ones included. */
+  /** Accounts whose totals changed, new ones included (the objects in the state). */
   accounts: AccountState[];
-  /** Holds created or changed, by pending transfer id. */
-  holds: Map<string, HoldEntry>;
+  /** The pending transfer ids of the holds created or changed (their entries are in the state). */
+  holds: string[];
 }
 
-export function mergePlan(state: LedgerState, plan: Plan): void {
-  for (const account of plan.accounts) state.accounts.set(account.mapKey, account);
-  for (const [id, hold] of plan.holds) state.holds.set(id, hold);
-  for (const transfer of plan.newTransfers) state.transfers.set(transfer.id, transfer);
+/** A refusal as a value; `ledgerErrorOf` makes the LedgerError the SQL ledger throws. */
+export interface LedgerRefusal {
+  refused: LedgerErrorKey;
+  /** The transfer refused; null when the batch as a whole is. */
+  transferId: string | null;
+  params?: Record<string, string>;
+}
+
+export function isLedgerRefusal<T extends object>(outcome: T | LedgerRefusal): outcome is LedgerRefusal {
+  return 'refused' in outcome;
+}
+
+export function ledgerErrorOf(refusal: LedgerRefusal): LedgerError {
+  return new LedgerError(refusal.refused, refusal.transferId, refusal.params);
+}
+
+function refusal(refused: LedgerErrorKey, transferId: string | null): LedgerRefusal {
+  return { refused, transferId };
+}
+
+/** An account as it was, for a copy-on-write snapshot (TrackedMap's `copy`). */
+export function copyAccount(account: AccountState): AccountState {
+  return { ...account };
 }
 
 const ID_LENGTH_MAX = 128;
@@ -122,17 +157,29 @@ export function invalidInputField(input: TransferInput): string | null {
   return sameRef(input.debit, input.credit) ? 'credit' : null;
 }
 
-/** Refuses a batch whose shape is wrong (or longer than `lengthMax`), before the database is touched. */
-export function assertBatchShape(batch: readonly TransferInput[], lengthMax = BATCH_MAX): void {
+/** Why a batch's shape is wrong (or it is longer than `lengthMax`), or null; before the database is touched. */
+export function batchShapeRefusal(
+  batch: readonly TransferInput[],
+  lengthMax = BATCH_MAX,
+): LedgerRefusal | null {
   if (batch.length === 0 || batch.length > lengthMax) {
-    throw new LedgerError(LEDGER_ERRORS.invalidTransfer, null, { field: 'batch' });
+    return { refused: LEDGER_ERRORS.invalidTransfer, transferId: null, params: { field: 'batch' } };
   }
-  const ids = new Set<string>();
+  // A lone input (most batches) needs no set to be distinct.
+  const ids = batch.length > 1 ? new Set<string>() : null;
   for (const input of batch) {
-    const field = invalidInputField(input) ?? (ids.has(input.id) ? 'id' : null);
-    if (field) throw new LedgerError(LEDGER_ERRORS.invalidTransfer, input.id ?? null, { field });
-    ids.add(input.id);
+    const field = invalidInputField(input) ?? (ids?.has(input.id) ? 'id' : null);
+    if (field)
+      return { refused: LEDGER_ERRORS.invalidTransfer, transferId: input.id ?? null, params: { field } };
+    ids?.add(input.id);
   }
+  return null;
+}
+
+/** `batchShapeRefusal`, thrown as its LedgerError. */
+export function assertBatchShape(batch: readonly TransferInput[], lengthMax = BATCH_MAX): void {
+  const refused = batchShapeRefusal(batch, lengthMax);
+  if (refused) throw ledgerErrorOf(refused);
 }
 
 function sameRef(a: AccountRef, b: AccountRef): boolean {
@@ -161,100 +208,213 @@ function keyOf(ref: AccountRef, asset: string): AccountKey {
 }
 
 /**
- * Plans one batch, whose shape `assertBatchShape` has accepted, against the
- * state; throws a LedgerError to refuse it. The state is not changed.
+ * Applies one batch, whose shape `batchShapeRefusal` has accepted, to the
+ * state in place, all or nothing: it answers what the batch did, or its
+ * refusal with the state as it was before.
  */
-export function planBatch(snapshot: LedgerState, batch: readonly TransferInput[], now: number): Plan {
-  const accounts = new Map<string, AccountState>();
-  const holds = new Map<string, HoldEntry>();
-  const plan: Plan = { results: [], newTransfers: [], accounts: [], holds };
-
-  /** The account each reference object last named: a bulk names the same few references thousands of times. */
-  const byRef = new Map<AccountRef, AccountState>();
-
-  function account(ref: AccountRef, asset: string): AccountState {
-    const named = byRef.get(ref);
-    if (named?.key.asset === asset) return named;
-    const mapKey = accountMapKeyOf(ref, asset);
-    let state = accounts.get(mapKey);
-    if (!state) {
-      const stored = snapshot.accounts.get(mapKey);
-      state = stored ? { ...stored } : newAccount(keyOf(ref, asset), now);
-      accounts.set(mapKey, state);
-    }
-    byRef.set(ref, state);
-    return state;
-  }
-
-  /** Only a pending transfer has a hold: any other id is not found. */
-  function holdOf(input: PostInput | VoidInput): HoldEntry {
-    const hold = holds.get(input.pendingId) ?? snapshot.holds.get(input.pendingId);
-    if (!hold) throw new LedgerError(LEDGER_ERRORS.holdNotFound, input.id);
-    if (hold.state !== 'open') throw new LedgerError(LEDGER_ERRORS.holdClosed, input.id);
-    return hold;
-  }
-
-  function move(input: MoveInput): NewTransfer {
-    const type = input.type ?? 'posted';
-    const debit = account(input.debit, input.asset);
-    const credit = account(input.credit, input.asset);
-    if (type === 'pending') {
-      debit.debitsPending = debit.debitsPending.add(input.amount);
-      credit.creditsPending = credit.creditsPending.add(input.amount);
-      holds.set(input.id, {
-        remaining: input.amount,
-        state: 'open',
-        debit: input.debit,
-        credit: input.credit,
-        asset: input.asset,
-      });
-    } else {
-      debit.debitsPosted = debit.debitsPosted.add(input.amount);
-      credit.creditsPosted = credit.creditsPosted.add(input.amount);
-    }
-    assertNotOverdrawn(debit, input.id);
-    return transferOf(input, type, input.debit, input.credit, input.asset, input.amount, null, now, [
-      debit,
-      credit,
-    ]);
-  }
-
-  function settle(input: PostInput | VoidInput): NewTransfer {
-    const hold = holdOf(input);
-    const amount = input.type === 'post_pending' ? input.amount : hold.remaining;
-    if (amount.gt(hold.remaining)) throw new LedgerError(LEDGER_ERRORS.exceedsHold, input.id);
-    const debit = account(hold.debit, hold.asset);
-    const credit = account(hold.credit, hold.asset);
-    debit.debitsPending = debit.debitsPending.sub(amount);
-    credit.creditsPending = credit.creditsPending.sub(amount);
-    const remaining = hold.remaining.sub(amount);
-    if (input.type === 'post_pending') {
-      debit.debitsPosted = debit.debitsPosted.add(amount);
-      credit.creditsPosted = credit.creditsPosted.add(amount);
-      holds.set(input.pendingId, { ...hold, remaining, state: remaining.isZero() ? 'posted' : 'open' });
-    } else {
-      holds.set(input.pendingId, { ...hold, remaining, state: 'voided' });
-    }
-    return transferOf(input, input.type, hold.debit, hold.credit, hold.asset, amount, input.pendingId, now, [
-      debit,
-      credit,
-    ]);
-  }
-
+export function applyBatch(
+  state: LedgerState,
+  batch: readonly TransferInput[],
+  now: number,
+): Plan | LedgerRefusal {
+  const changes = new BatchChanges(state, now);
+  const results: string[] = [];
   for (const input of batch) {
-    const existing = snapshot.transfers.get(input.id);
+    const existing = state.transfers.get(input.id);
     if (existing) {
-      if (!isSameRequest(input, existing)) throw new LedgerError(LEDGER_ERRORS.idConflict, input.id);
-      plan.results.push(existing.id);
+      if (!isSameRequest(input, existing)) return changes.undo(refusal(LEDGER_ERRORS.idConflict, input.id));
+      results.push(existing.id);
       continue;
     }
-    const planned =
-      input.type === 'post_pending' || input.type === 'void_pending' ? settle(input) : move(input);
-    plan.newTransfers.push(planned);
-    plan.results.push(planned.id);
+    const applied =
+      input.type === 'post_pending' || input.type === 'void_pending'
+        ? settle(changes, input)
+        : move(changes, input);
+    if (isLedgerRefusal(applied)) return changes.undo(applied);
+    changes.addTransfer(applied);
+    results.push(applied.id);
   }
-  plan.accounts = [...accounts.values()];
-  return plan;
+  return { results, newTransfers: changes.transfers, accounts: changes.accounts, holds: changes.holdIds };
+}
+
+/** `applyBatch`, its refusal thrown as a LedgerError. */
+export function applyBatchOrThrow(state: LedgerState, batch: readonly TransferInput[], now: number): Plan {
+  const applied = applyBatch(state, batch, now);
+  if (isLedgerRefusal(applied)) throw ledgerErrorOf(applied);
+  return applied;
+}
+
+/** Moves `amount` now (posted) or reserves it (pending, a hold). */
+function move(changes: BatchChanges, input: MoveInput): NewTransfer | LedgerRefusal {
+  const type = input.type ?? 'posted';
+  const debit = changes.account(input.debit, input.asset, DEBIT);
+  const credit = changes.account(input.credit, input.asset, CREDIT);
+  if (type === 'pending') {
+    debit.debitsPending = debit.debitsPending.add(input.amount);
+    credit.creditsPending = credit.creditsPending.add(input.amount);
+    changes.setHold(input.id, {
+      remaining: input.amount,
+      state: 'open',
+      debit: input.debit,
+      credit: input.credit,
+      asset: input.asset,
+    });
+  } else {
+    debit.debitsPosted = debit.debitsPosted.add(input.amount);
+    credit.creditsPosted = credit.creditsPosted.add(input.amount);
+  }
+  if (!debit.mayGoNegative && isOverdrawn(debit)) return refusal(LEDGER_ERRORS.insufficientBalance, input.id);
+  return transferOf(
+    input,
+    type,
+    input.debit,
+    input.credit,
+    input.asset,
+    input.amount,
+    null,
+    changes.now,
+    debit,
+    credit,
+  );
+}
+
+/** Posts part of a hold, or voids what it still reserves. Only a pending transfer has a hold. */
+function settle(changes: BatchChanges, input: PostInput | VoidInput): NewTransfer | LedgerRefusal {
+  const hold = changes.state.holds.get(input.pendingId);
+  if (!hold) return refusal(LEDGER_ERRORS.holdNotFound, input.id);
+  if (hold.state !== 'open') return refusal(LEDGER_ERRORS.holdClosed, input.id);
+  const amount = input.type === 'post_pending' ? input.amount : hold.remaining;
+  if (amount.gt(hold.remaining)) return refusal(LEDGER_ERRORS.exceedsHold, input.id);
+  const debit = changes.account(hold.debit, hold.asset, DEBIT);
+  const credit = changes.account(hold.credit, hold.asset, CREDIT);
+  debit.debitsPending = debit.debitsPending.sub(amount);
+  credit.creditsPending = credit.creditsPending.sub(amount);
+  const remaining = hold.remaining.sub(amount);
+  if (input.type === 'post_pending') {
+    debit.debitsPosted = debit.debitsPosted.add(amount);
+    credit.creditsPosted = credit.creditsPosted.add(amount);
+    changes.setHold(input.pendingId, { ...hold, remaining, state: remaining.isZero() ? 'posted' : 'open' });
+  } else {
+    changes.setHold(input.pendingId, { ...hold, remaining, state: 'voided' });
+  }
+  return transferOf(
+    input,
+    input.type,
+    hold.debit,
+    hold.credit,
+    hold.asset,
+    amount,
+    input.pendingId,
+    changes.now,
+    debit,
+    credit,
+  );
+}
+
+const DEBIT = 0;
+const CREDIT = 1;
+/** Past this many accounts a batch looks up the ones it touched in a set, not by scanning them. */
+const SCAN_MAX = 16;
+
+/**
+ * What one batch changed, to undo it on a refusal: each account it touched
+ * with its totals before (it changes them in place), each hold with the entry
+ * it replaced, each transfer it added (into `state.transfers` at once:
+ * the batches after it see them).
+ */
+class BatchChanges {
+  readonly accounts: AccountState[] = [];
+  /** Per account in `accounts`, four totals as they were; null in place of the first for an account it created. */
+  private readonly totalsBefore: (Dec | null)[] = [];
+  /** `accounts` as a set, once there are more than SCAN_MAX. */
+  private touched: Set<AccountState> | null = null;
+  readonly transfers: NewTransfer[] = [];
+  readonly holdIds: string[] = [];
+  /** Per id in `holdIds`, the entry it replaced (undefined: none). */
+  private readonly holdsBefore: (HoldEntry | undefined)[] = [];
+  /** The account each side's reference object last named: a bulk names the same few references thousands of times. */
+  private readonly lastRef: [AccountRef | null, AccountRef | null] = [null, null];
+  private readonly lastAccount: [AccountState | null, AccountState | null] = [null, null];
+
+  constructor(
+    readonly state: LedgerState,
+    readonly now: number,
+  ) {}
+
+  /** The account of `ref` in `asset`, ready to be changed in place (created if need be). */
+  account(ref: AccountRef, asset: string, side: typeof DEBIT | typeof CREDIT): AccountState {
+    const last = this.lastAccount[side];
+    if (last !== null && this.lastRef[side] === ref && last.key.asset === asset) return last;
+    const mapKey = accountMapKeyOf(ref, asset);
+    const accounts = this.state.accounts;
+    let account = accounts.get(mapKey);
+    if (account === undefined) {
+      account = newAccount(keyOf(ref, asset), this.now);
+      accounts.set(mapKey, account);
+      this.remember(account, true);
+    } else if (!this.hasTouched(account)) {
+      accounts.beforeChange?.(mapKey);
+      this.remember(account, false);
+    }
+    this.lastRef[side] = ref;
+    this.lastAccount[side] = account;
+    return account;
+  }
+
+  addTransfer(transfer: NewTransfer): void {
+    this.transfers.push(transfer);
+    this.state.transfers.set(transfer.id, transfer);
+  }
+
+  setHold(id: string, entry: HoldEntry): void {
+    this.holdIds.push(id);
+    this.holdsBefore.push(this.state.holds.get(id));
+    this.state.holds.set(id, entry);
+  }
+
+  /** Puts everything back as it was before the batch; answers the refusal. */
+  undo(refused: LedgerRefusal): LedgerRefusal {
+    const { accounts, holds, transfers } = this.state;
+    for (const transfer of this.transfers) transfers.delete(transfer.id);
+    for (let index = this.holdIds.length - 1; index >= 0; index--) {
+      const before = this.holdsBefore[index];
+      if (before === undefined) holds.delete(this.holdIds[index]!);
+      else holds.set(this.holdIds[index]!, before);
+    }
+    this.accounts.forEach((account, index) => {
+      const totals = index * 4;
+      const debitsPosted = this.totalsBefore[totals];
+      if (debitsPosted === null) {
+        accounts.delete(account.mapKey);
+        return;
+      }
+      account.debitsPosted = debitsPosted!;
+      account.creditsPosted = this.totalsBefore[totals + 1]!;
+      account.debitsPending = this.totalsBefore[totals + 2]!;
+      account.creditsPending = this.totalsBefore[totals + 3]!;
+    });
+    return refused;
+  }
+
+  private hasTouched(account: AccountState): boolean {
+    if (this.touched !== null) return this.touched.has(account);
+    return this.accounts.includes(account);
+  }
+
+  /** Notes an account's totals before its first change. */
+  private remember(account: AccountState, created: boolean): void {
+    this.accounts.push(account);
+    if (created) this.totalsBefore.push(null, null, null, null);
+    else
+      this.totalsBefore.push(
+        account.debitsPosted,
+        account.creditsPosted,
+        account.debitsPending,
+        account.creditsPending,
+      );
+    if (this.touched !== null) this.touched.add(account);
+    else if (this.accounts.length > SCAN_MAX) this.touched = new Set(this.accounts);
+  }
 }
 
 function newAccount(key: AccountKey, now: number): AccountState {
@@ -275,13 +435,7 @@ function newAccount(key: AccountKey, now: number): AccountState {
 export function isOverdrawn(
   account: Pick<AccountState, 'debitsPosted' | 'debitsPending' | 'creditsPosted'>,
 ): boolean {
-  return account.debitsPosted.add(account.debitsPending).gt(account.creditsPosted);
-}
-
-function assertNotOverdrawn(account: AccountState, transferId: string): void {
-  if (!account.mayGoNegative && isOverdrawn(account)) {
-    throw new LedgerError(LEDGER_ERRORS.insufficientBalance, transferId);
-  }
+  return account.debitsPosted.units + account.debitsPending.units > account.creditsPosted.units;
 }
 
 function transferOf(
@@ -293,7 +447,8 @@ function transferOf(
   amount: Dec,
   pendingId: string | null,
   now: number,
-  [debitAccount, creditAccount]: [AccountState, AccountState],
+  debitAccount: AccountState,
+  creditAccount: AccountState,
 ): NewTransfer {
   return {
     id: input.id,

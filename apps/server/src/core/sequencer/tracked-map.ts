@@ -5,16 +5,23 @@
  *
  * While a capture is open, the first `set` or `delete` of a key keeps the
  * value it had when the capture began (its before-image; ABSENT for a key
- * added since). Values must be immutable — replaced, never changed in place —
- * so keeping the reference is keeping the value. The ledger's plan follows
- * that rule already: it copies an account or hold before changing it and
- * `mergePlan` puts the copy in.
+ * added since). Values are either immutable — replaced, never changed in
+ * place — so keeping the reference is keeping the value; or, in a map made
+ * with a `copy` function, changed in place only after `beforeChange(key)`,
+ * which keeps a copy as the before-image instead. The ledger changes account
+ * totals that way (copying every account it touched cost the replay dearly);
+ * holds, transfers and orders are replaced.
  */
 const ABSENT = Symbol('absent');
 
 export class TrackedMap<K, V> extends Map<K, V> {
   /** Set only while a capture is open. A field initialiser runs after Map's constructor, so no entries are passed to it. */
   private before: Map<K, V | typeof ABSENT> | undefined;
+
+  /** `copy`: how to copy a value for `beforeChange`; a map without one holds immutable values only. */
+  constructor(private readonly copy?: (value: V) => V) {
+    super();
+  }
 
   override set(key: K, value: V): this {
     this.remember(key);
@@ -24,6 +31,15 @@ export class TrackedMap<K, V> extends Map<K, V> {
   override delete(key: K): boolean {
     this.remember(key);
     return super.delete(key);
+  }
+
+  /** Call before changing the value of `key` in place: an open capture keeps a copy of it first. */
+  beforeChange(key: K): void {
+    const before = this.before;
+    if (before === undefined || before.has(key)) return;
+    if (!this.copy)
+      throw new Error('this TrackedMap holds immutable values: it has no copy for beforeChange');
+    before.set(key, super.has(key) ? this.copy(super.get(key)!) : ABSENT);
   }
 
   private remember(key: K): void {

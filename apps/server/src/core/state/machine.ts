@@ -1,4 +1,5 @@
-import { isLedgerError, LEDGER_ERRORS } from '../../ledger/index.ts';
+import { LEDGER_ERRORS } from '../../ledger/index.ts';
+import { isLedgerRefusal } from '../../ledger/plan.ts';
 import type { Applied, Machine } from '../sequencer/index.ts';
 import {
   decodeCommand,
@@ -8,7 +9,7 @@ import {
   type MoneyResult,
   type TransferCommand,
 } from './commands.ts';
-import { applyTransfers, createMoneyState, expireWindows, type MoneyState } from './money-state.ts';
+import { createMoneyState, expireWindows, type MoneyState, tryApplyTransfers } from './money-state.ts';
 import type { RetentionPolicy } from './retention.ts';
 import { captureMoneyState, decodeMoneyState } from './snapshot-codec.ts';
 import { cancelOrder, openPair, placeOrder } from './spot.ts';
@@ -61,20 +62,18 @@ function transfer(
   seq: number,
 ): Applied<MoneyResult, MoneyEvent> {
   if (!Array.isArray(command.batch)) return unknownCommand();
-  try {
-    const plan = applyTransfers(state, command.batch, command.at, seq);
-    return {
-      result: { ok: true, transfers: plan.results },
-      events: plan.newTransfers.length > 0 ? [{ type: 'transfers', transfers: plan.newTransfers }] : [],
-    };
-  } catch (error) {
-    if (!isLedgerError(error)) throw error;
+  const plan = tryApplyTransfers(state, command.batch, command.at, seq);
+  if (isLedgerRefusal(plan)) {
     const result: MoneyResult =
-      error.transferId === null
-        ? { ok: false, error: error.key }
-        : { ok: false, error: error.key, params: { transferId: error.transferId } };
+      plan.transferId === null
+        ? { ok: false, error: plan.refused }
+        : { ok: false, error: plan.refused, params: { transferId: plan.transferId } };
     return { result, events: [] };
   }
+  return {
+    result: { ok: true, transfers: plan.results },
+    events: plan.newTransfers.length > 0 ? [{ type: 'transfers', transfers: plan.newTransfers }] : [],
+  };
 }
 
 function unknownCommand(): Applied<MoneyResult, MoneyEvent> {

@@ -3,13 +3,16 @@ import { Dec } from '@halyard/money';
 import { type AccountRef, accountMapKeyOf, type TransferInput } from '../../ledger/index.ts';
 import {
   type AccountState,
-  assertBatchShape,
+  applyBatch,
+  batchShapeRefusal,
+  copyAccount,
   type HoldEntry,
+  isLedgerRefusal,
+  type LedgerRefusal,
   type LedgerState,
-  mergePlan,
+  ledgerErrorOf,
   type Plan,
   type PlannedTransfer,
-  planBatch,
 } from '../../ledger/plan.ts';
 import { TrackedMap } from '../sequencer/index.ts';
 import type { MoneyResult, PairConfig } from './commands.ts';
@@ -19,7 +22,9 @@ import { DEFAULT_RETENTION, type RetentionPolicy, RetentionWindow } from './rete
  * The whole money state in memory: every ledger account, every open hold,
  * the transfers still in the retry window, the spot pairs and their open
  * orders. Every map holds immutable values (a change puts a new object in),
- * which is what lets a snapshot be read while commands go on (TrackedMap).
+ * except the accounts, whose totals the ledger changes in place after telling
+ * the map (`beforeChange`): that is what lets a snapshot be read while
+ * commands go on (TrackedMap).
  */
 export interface MoneyState {
   ledger: LedgerState & {
@@ -77,7 +82,7 @@ export interface OpenOrder {
 
 export function createMoneyState(retention: RetentionPolicy = DEFAULT_RETENTION): MoneyState {
   return {
-    ledger: { accounts: new TrackedMap(), holds: new TrackedMap(), transfers: new TrackedMap() },
+    ledger: { accounts: new TrackedMap(copyAccount), holds: new TrackedMap(), transfers: new TrackedMap() },
     transferIds: new RetentionWindow(retention),
     answers: new TrackedMap(),
     answerIds: new RetentionWindow(retention),
@@ -96,11 +101,26 @@ export function available(state: MoneyState, ref: AccountRef, asset: string): De
 }
 
 /**
- * Plans and applies a ledger batch with the ledger's own rules (planBatch,
- * mergePlan); throws the ledger's LedgerError to refuse it, having changed
- * nothing. `shapeChecked` batches (built by the state itself) skip the input
- * checks and the batch length bound.
+ * Applies a ledger batch with the ledger's own rules (`applyBatch`), or
+ * answers its refusal having changed nothing. `shapeChecked` batches (built
+ * by the state itself) skip the input checks and the batch length bound.
  */
+export function tryApplyTransfers(
+  state: MoneyState,
+  batch: readonly TransferInput[],
+  at: number,
+  seq: number,
+  shapeChecked = false,
+): Plan | LedgerRefusal {
+  const badShape = shapeChecked ? null : batchShapeRefusal(batch);
+  if (badShape) return badShape;
+  const plan = applyBatch(state.ledger, batch, at);
+  if (isLedgerRefusal(plan)) return plan;
+  for (const transfer of plan.newTransfers) state.transferIds.add(transfer.id, seq);
+  return plan;
+}
+
+/** `tryApplyTransfers`, its refusal thrown as the ledger's LedgerError. */
 export function applyTransfers(
   state: MoneyState,
   batch: readonly TransferInput[],
@@ -108,10 +128,8 @@ export function applyTransfers(
   seq: number,
   shapeChecked = false,
 ): Plan {
-  if (!shapeChecked) assertBatchShape(batch);
-  const plan = planBatch(state.ledger, batch, at);
-  mergePlan(state.ledger, plan);
-  for (const transfer of plan.newTransfers) state.transferIds.add(transfer.id, seq);
+  const plan = tryApplyTransfers(state, batch, at, seq, shapeChecked);
+  if (isLedgerRefusal(plan)) throw ledgerErrorOf(plan);
   return plan;
 }
 
