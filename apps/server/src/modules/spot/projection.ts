@@ -20,11 +20,13 @@ import { traderOf } from './trader.ts';
  */
 export function spotProjectionWriter(): ProjectionWriter<MoneyEvent> {
   let pairIds = new Map<string, number>();
-  async function pairIdOf(db: Executor, symbol: string): Promise<number> {
-    if (!pairIds.has(symbol)) pairIds = await readPairIds(db);
-    const id = pairIds.get(symbol);
-    if (id === undefined) throw new Error(`spot projection: no pair ${symbol} in the store`);
-    return id;
+  /** The pair autoids by symbol, read again when one of `symbols` is not known yet. */
+  async function pairIdsFor(db: Executor, symbols: ReadonlySet<string>): Promise<Map<string, number>> {
+    const unknown = () => [...symbols].filter((symbol) => !pairIds.has(symbol));
+    if (unknown().length > 0) pairIds = await readPairIds(db);
+    const missing = unknown();
+    if (missing.length > 0) throw new Error(`spot projection: no pair ${missing.join(', ')} in the store`);
+    return pairIds;
   }
   return {
     name: 'spot',
@@ -38,12 +40,17 @@ export function spotProjectionWriter(): ProjectionWriter<MoneyEvent> {
           else if (event.type === 'spotTrade') trades.push(event.trade);
         }
       }
-      const orderRows: OrderRow[] = [];
-      for (const order of orders.values()) orderRows.push(orderRowOf(order, await pairIdOf(trx, order.pair)));
-      const tradeRows: NewTradeRow[] = [];
-      for (const trade of trades) tradeRows.push(tradeRowOf(trade, await pairIdOf(trx, trade.pair)));
-      await saveOrders(trx, orderRows);
-      await insertTrades(trx, tradeRows);
+      if (orders.size === 0) return;
+      // Every trade changes its orders: their pairs cover the trades'.
+      const ids = await pairIdsFor(trx, new Set([...orders.values()].map((order) => order.pair)));
+      await saveOrders(
+        trx,
+        [...orders.values()].map((order) => orderRowOf(order, ids.get(order.pair)!)),
+      );
+      await insertTrades(
+        trx,
+        trades.map((trade) => tradeRowOf(trade, ids.get(trade.pair)!)),
+      );
     },
   };
 }
