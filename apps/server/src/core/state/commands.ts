@@ -54,6 +54,12 @@ export interface PlaceCommand extends CommandBase {
   price?: string;
   /** Base amount, as typed. */
   amount: string;
+  /**
+   * The trade coin's index price the edge read when it took the order, if it
+   * knows one: the latest price while the pair has had no trade (as
+   * modules/spot falls back to it). The state reads no feed.
+   */
+  indexPrice?: string;
 }
 
 export interface CancelCommand extends CommandBase {

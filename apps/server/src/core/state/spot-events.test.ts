@@ -181,6 +181,33 @@ describe('spot events', () => {
     ]);
   });
 
+  it("take the command's index price as the latest price until the pair's first trade", () => {
+    const state = machine.initialState();
+    run(state, [
+      { kind: 'openPair', at: T0, pair: PAIR },
+      deposit(T0, 1, 'BTC', '5'),
+      deposit(T0, 2, 'USDT', '1000'),
+    ]);
+    const marketBuy = (indexPrice: string | undefined) => ({
+      ...place(T0 + 1, 2, 'buy', '1'),
+      ...(indexPrice === undefined ? {} : { indexPrice }),
+    });
+    for (const missing of [undefined, 'abc', '0', '-5'])
+      expect(step(machine, state, marketBuy(missing), 4).result, String(missing)).toEqual({
+        ok: false,
+        error: 'spot.noPrice',
+      });
+    // An empty book: the buy holds 90 × 1 × 1.05 and is cancelled for want of liquidity.
+    const [events] = run(state, [marketBuy('90')], 5);
+    expect(spotEvents(events!).at(-1)).toMatchObject({
+      order: { held: '94.5', state: 'cancelled', cancelReason: 'no_liquidity' },
+    });
+    // After a trade at 100, the index price no longer counts.
+    run(state, [place(T0 + 2, 1, 'sell', '0.5', '100'), place(T0 + 3, 2, 'buy', '0.5', '100')], 6);
+    const [after] = run(state, [marketBuy('90')], 8);
+    expect(spotEvents(after!)[0]).toMatchObject({ order: { held: '105' } });
+  });
+
   it('agree with the state over a seeded stream, and after a snapshot is loaded', () => {
     const commands = takeCommands({ seed: 4_242, users: 60, traders: 12 }, 6_000);
     const half = commands.length / 2;

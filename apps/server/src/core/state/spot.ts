@@ -144,12 +144,16 @@ export function cancelOrder(
   };
 }
 
-/** The shared spot checks (spot-legs.ts) on the balances and latest price in the state. */
+/**
+ * The shared spot checks (spot-legs.ts) on the balances in the state and the
+ * latest price: the pair's last trade, else the index price the command
+ * carries (one that is not a positive decimal counts as none).
+ */
 function planOrder(state: MoneyState, command: PlaceCommand): SpotOrderPlan | Refusal {
   const pair = state.pairs.get(command.pair)!;
   const { maincoin, tradcoin } = pair.config;
   const planned = planSpotOrder(command, pair.config, {
-    latest: pair.lastPrice,
+    latest: pair.lastPrice ?? indexPriceOf(command),
     usableMain: available(state, command.account, maincoin),
     usableTrade: available(state, command.account, tradcoin),
   });
@@ -164,6 +168,12 @@ interface Settled {
   /** The orders that left the book, with the book's word on how. */
   ended: Map<number, DoneEvent>;
   trades: SpotTradeRecord[];
+}
+
+function indexPriceOf(command: PlaceCommand): Dec | null {
+  if (typeof command.indexPrice !== 'string') return null;
+  const price = Dec.tryParse(command.indexPrice);
+  return price?.isPositive() ? price : null;
 }
 
 /**
