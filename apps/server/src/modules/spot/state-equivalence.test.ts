@@ -18,9 +18,9 @@ import type { NewTransfer } from '../../ledger/plan.ts';
 import { expectHealthyLedger } from '../../ledger/test-support.ts';
 import { openTestStore, type Store } from '../../store/connect.ts';
 import type { Executor } from '../../store/database.ts';
-import type { PairMarket, SpotCommand } from './pair-market.ts';
+import { PairMarket, type SpotCommand } from './pair-market.ts';
 import { spotProjectionWriter } from './projection.ts';
-import { insertPair } from './store.ts';
+import { insertPair, selectPair } from './store.ts';
 import { type Harness, startHarness } from './test-support.ts';
 import { HOUSE_QUOTER, houseTrader, type Trader, traderOf, userTrader } from './trader.ts';
 
@@ -56,10 +56,30 @@ const EMAIL = 'trader@example.com';
 const USERS = [101, 102, 103, 104, 105];
 const TREASURY = systemAccount('treasury');
 
-/** Two pairs of different precisions, with coins no index price knows: a market buy needs a trade first. */
+/**
+ * Two pairs of different precisions. ALFA has no index price, so a market
+ * buy waits for its first trade; BETA has one, which the module reads from
+ * its index and the state from the command, until BETA's first trade.
+ */
 const PAIRS = [
-  { tradcoin: 'ALFA', maincoin: 'USDT', price: 100, priceAccuracy: 2, amountAccuracy: 4, min: '0.001' },
-  { tradcoin: 'BETA', maincoin: 'USDT', price: 2.5, priceAccuracy: 4, amountAccuracy: 2, min: '1' },
+  {
+    tradcoin: 'ALFA',
+    maincoin: 'USDT',
+    price: 100,
+    index: null,
+    priceAccuracy: 2,
+    amountAccuracy: 4,
+    min: '0.001',
+  },
+  {
+    tradcoin: 'BETA',
+    maincoin: 'USDT',
+    price: 2.5,
+    index: '2.4',
+    priceAccuracy: 4,
+    amountAccuracy: 2,
+    min: '1',
+  },
 ] as const;
 type TestPair = (typeof PAIRS)[number];
 
@@ -228,11 +248,27 @@ class ModuleSide {
     private readonly markets: Map<TestPair, PairMarket>,
   ) {}
 
+  /** The app's ledger and referral fees, and one PairMarket per pair whose index price the test sets. */
   static async start(): Promise<ModuleSide> {
     const h = await startHarness({ demo: false });
-    await insertPairs(h.store.db);
-    await h.app.spot.service.load();
-    const markets = new Map(PAIRS.map((pair) => [pair, h.app.spot.service.market(pair)]));
+    const ids = await insertPairs(h.store.db);
+    const markets = new Map<TestPair, PairMarket>();
+    for (const [index, pair] of PAIRS.entries()) {
+      const market = new PairMarket({
+        pair: (await selectPair(h.store.db, ids[index]!))!,
+        db: h.store.db,
+        ledger: h.app.ledger,
+        now: () => h.clock.now(),
+        indexPrice: () => (pair.index === null ? null : Dec.parse(pair.index)),
+        referral: h.app.referral.service.fees,
+        onCommitted: () => {},
+        onError: (error) => {
+          throw error;
+        },
+      });
+      await market.restore();
+      markets.set(pair, market);
+    }
     return new ModuleSide(h, markets);
   }
 
@@ -347,6 +383,8 @@ class StateSide {
           style: next.style,
           ...(next.price === undefined ? {} : { price: next.price }),
           amount: next.amount,
+          // The edge stamps the index price it knows on every order.
+          ...(next.pair.index === null ? {} : { indexPrice: next.pair.index }),
         };
     }
   }
