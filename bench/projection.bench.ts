@@ -1,0 +1,157 @@
+/**
+ * The projector behind the sequencer at its full rate (issue #19: projection
+ * lag p99 < 1 s).
+ *
+ * A seeded stream of mixed money commands (deposits, transfers, holds posted
+ * and voided, retries, spot orders and cancels) is submitted by IN_FLIGHT
+ * concurrent submitters, for SECONDS, to a sequencer on a journal in a
+ * temporary directory (fsync before every reply). The ledger's projector
+ * writes the transfers behind it into a SQLite file (synchronous = FULL), or
+ * into a fresh PostgreSQL schema when BENCH_DATABASE_URL is set.
+ *
+ * The lag of a durable batch is the time from its publication (the
+ * sequencer's subscribers are called) to the projector's watermark passing
+ * its last sequence (its rows committed). The figure is the p99 of those
+ * lags, beside its anchor, the 1 s target. Beside them: the command rate of
+ * the same flow without a projector, measured first in the same run, and
+ * with it; the lag in sequences; and, once the flow stops, the ledger audit
+ * of SQL against the state. The machine is shared: load averages are printed
+ * beside the figures.
+ *
+ *   node --max-semi-space-size=64 --import tsx bench/projection.bench.ts [seconds]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Sequencer, startFromDisk } from '../apps/server/src/core/sequencer/index.ts';
+import { commandStream } from '../apps/server/src/core/state/command-stream.ts';
+import {
+  type MoneyCommand,
+  type MoneyEvent,
+  type MoneyResult,
+  type MoneyState,
+  moneyMachine,
+} from '../apps/server/src/core/state/index.ts';
+import { ledgerProjectionWriter } from '../apps/server/src/ledger/projection.ts';
+import { auditLedgerProjection, Projector, startProjected } from '../apps/server/src/projection/index.ts';
+import {
+  createTestSchema,
+  dropTestSchema,
+  openPostgres,
+  openStore,
+  type Store,
+} from '../apps/server/src/store/connect.ts';
+import { loadText } from './support/http-load.ts';
+
+const SECONDS = Number(process.argv[2] ?? 15);
+const IN_FLIGHT = 512;
+const TARGET_MS = 1_000;
+const STREAM = { users: 20_000, traders: 2_000 };
+type MoneySequencer = Sequencer<MoneyState, MoneyCommand, MoneyResult, MoneyEvent>;
+
+const machine = moneyMachine();
+
+/** Submits the stream with IN_FLIGHT commands in flight for `seconds`; answers the commands answered. */
+async function runFlow(sequencer: MoneySequencer, seed: number, seconds: number): Promise<number> {
+  const stream = commandStream({ seed, ...STREAM, idPrefix: `b${seed}` });
+  const until = performance.now() + seconds * 1_000;
+  let answered = 0;
+  async function submitter(): Promise<void> {
+    while (performance.now() < until) {
+      await sequencer.submit(stream.next().value as MoneyCommand);
+      answered += 1;
+    }
+  }
+  await Promise.all(Array.from({ length: IN_FLIGHT }, submitter));
+  return answered;
+}
+
+async function openDatabase(dir: string): Promise<{ store: Store; drop(): Promise<void>; name: string }> {
+  const url = process.env.BENCH_DATABASE_URL;
+  if (!url) {
+    const store = await openStore({ databaseUrl: null, sqliteFile: path.join(dir, 'halyard.sqlite') });
+    return { store, drop: async () => undefined, name: 'SQLite file' };
+  }
+  const schema = await createTestSchema(url);
+  return { store: openPostgres(url, schema), drop: () => dropTestSchema(url, schema), name: 'PostgreSQL' };
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+}
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'halyard-projection-bench-'));
+  dirs.push(dir);
+  return dir;
+};
+
+try {
+  // The anchor flow: the sequencer alone.
+  const alone = await startFromDisk(machine, tempDir());
+  const loadBefore = loadText();
+  const started = performance.now();
+  const aloneCommands = await runFlow(alone.sequencer, 1, SECONDS);
+  const aloneRate = aloneCommands / ((performance.now() - started) / 1_000);
+  await alone.sequencer.close();
+  await alone.journal.close();
+  console.log(`sequencer alone: ${Math.round(aloneRate)} commands/s (${loadBefore} → ${loadText()})`);
+
+  // The same flow with the ledger's projector behind it.
+  const dir = tempDir();
+  const database = await openDatabase(dir);
+  const { store } = database;
+  try {
+    const projector = await Projector.open({
+      db: store.db,
+      writer: ledgerProjectionWriter(store.dialect),
+    });
+    const { sequencer, journal } = await startProjected(machine, dir, [projector]);
+    const lags: number[] = [];
+    let maxSeqLag = 0;
+    sequencer.subscribe((_published, through) => {
+      const at = performance.now();
+      void projector.waitFor(through, 600_000).then(() => lags.push(performance.now() - at));
+    });
+    const sampler = setInterval(() => {
+      maxSeqLag = Math.max(maxSeqLag, projector.lag());
+    }, 50);
+    const loadStart = loadText();
+    const flowStarted = performance.now();
+    const commands = await runFlow(sequencer, 2, SECONDS);
+    const rate = commands / ((performance.now() - flowStarted) / 1_000);
+    const loadEnd = loadText();
+    const drainStarted = performance.now();
+    await projector.waitFor(sequencer.lastSequence(), 600_000);
+    const drainMs = performance.now() - drainStarted;
+    clearInterval(sampler);
+
+    lags.sort((a, b) => a - b);
+    const p99 = percentile(lags, 99);
+    console.log(
+      `with the projector (${database.name}): ${Math.round(rate)} commands/s, ${(rate / aloneRate).toFixed(2)}× the sequencer alone (${loadStart} → ${loadEnd})`,
+    );
+    console.log(
+      `projection lag over ${lags.length} batches: p50 ${percentile(lags, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${(lags[lags.length - 1] ?? 0).toFixed(1)} ms; ` +
+        `p99 / ${TARGET_MS} ms target = ${(p99 / TARGET_MS).toFixed(3)}; most sequences behind ${maxSeqLag}; drained ${drainMs.toFixed(0)} ms after the flow stopped`,
+    );
+    const { report } = await auditLedgerProjection({
+      db: store.db,
+      projector,
+      source: sequencer,
+      timeoutMs: 60_000,
+    });
+    console.log(
+      `audit of SQL against the state at ${sequencer.lastSequence()}: ${report.accounts} accounts, ${report.transfers} transfers, ${report.breaches.length} breaches (${loadText()})`,
+    );
+    await projector.close();
+    await sequencer.close();
+    await journal.close();
+  } finally {
+    await store.close();
+    await database.drop();
+  }
+} finally {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+}
