@@ -313,7 +313,7 @@ function settle(changes: BatchChanges, input: PostInput | VoidInput): NewTransfe
 
 const DEBIT = 0;
 const CREDIT = 1;
-/** Past this many accounts a batch looks up the ones it touched in a set, not by scanning them. */
+/** Past this many accounts a batch looks up the ones it touched by key, not by scanning them. */
 const SCAN_MAX = 16;
 
 /**
@@ -326,8 +326,8 @@ class BatchChanges {
   readonly accounts: AccountState[] = [];
   /** Per account in `accounts`, four totals as they were; null in place of the first for an account it created. */
   private readonly totalsBefore: (Dec | null)[] = [];
-  /** `accounts` as a set, once there are more than SCAN_MAX. */
-  private touched: Set<AccountState> | null = null;
+  /** `accounts` by map key, once there are more than SCAN_MAX. */
+  private byKey: Map<string, AccountState> | null = null;
   readonly transfers: NewTransfer[] = [];
   readonly holdIds: string[] = [];
   /** Per id in `holdIds`, the entry it replaced (undefined: none). */
@@ -345,19 +345,48 @@ class BatchChanges {
   account(ref: AccountRef, asset: string, side: typeof DEBIT | typeof CREDIT): AccountState {
     const last = this.lastAccount[side];
     if (last !== null && this.lastRef[side] === ref && last.key.asset === asset) return last;
+    const account = this.touched(ref, asset) ?? this.touchFirst(ref, asset);
+    this.lastRef[side] = ref;
+    this.lastAccount[side] = account;
+    return account;
+  }
+
+  /**
+   * An account this batch touched already: while they are few, found by
+   * comparing fields, which is cheaper than building its key and looking it
+   * up among a million.
+   */
+  private touched(ref: AccountRef, asset: string): AccountState | undefined {
+    if (this.byKey !== null) return this.byKey.get(accountMapKeyOf(ref, asset));
+    for (const account of this.accounts) {
+      const key = account.key;
+      if (key.asset === asset && key.owner === ref.owner && key.wallet === ref.wallet) return account;
+    }
+    return undefined;
+  }
+
+  /** The account in the state (created if need be), its totals noted before the batch changes them. */
+  private touchFirst(ref: AccountRef, asset: string): AccountState {
     const mapKey = accountMapKeyOf(ref, asset);
     const accounts = this.state.accounts;
     let account = accounts.get(mapKey);
     if (account === undefined) {
       account = newAccount(keyOf(ref, asset), this.now);
       accounts.set(mapKey, account);
-      this.remember(account, true);
-    } else if (!this.hasTouched(account)) {
+      this.totalsBefore.push(null, null, null, null);
+    } else {
       accounts.beforeChange?.(mapKey);
-      this.remember(account, false);
+      this.totalsBefore.push(
+        account.debitsPosted,
+        account.creditsPosted,
+        account.debitsPending,
+        account.creditsPending,
+      );
     }
-    this.lastRef[side] = ref;
-    this.lastAccount[side] = account;
+    this.accounts.push(account);
+    if (this.byKey !== null) this.byKey.set(mapKey, account);
+    else if (this.accounts.length > SCAN_MAX)
+      this.byKey = new Map(this.accounts.map((touched) => [touched.mapKey, touched]));
     return account;
   }
 
@@ -394,26 +423,6 @@ class BatchChanges {
       account.creditsPending = this.totalsBefore[totals + 3]!;
     });
     return refused;
-  }
-
-  private hasTouched(account: AccountState): boolean {
-    if (this.touched !== null) return this.touched.has(account);
-    return this.accounts.includes(account);
-  }
-
-  /** Notes an account's totals before its first change. */
-  private remember(account: AccountState, created: boolean): void {
-    this.accounts.push(account);
-    if (created) this.totalsBefore.push(null, null, null, null);
-    else
-      this.totalsBefore.push(
-        account.debitsPosted,
-        account.creditsPosted,
-        account.debitsPending,
-        account.creditsPending,
-      );
-    if (this.touched !== null) this.touched.add(account);
-    else if (this.accounts.length > SCAN_MAX) this.touched = new Set(this.accounts);
   }
 }
 

@@ -32,3 +32,35 @@ describe('TrackedMap capture', () => {
     });
   }
 });
+
+describe('TrackedMap beforeChange', () => {
+  it('keeps a copy of a value changed in place while a capture is open, and only the first time', () => {
+    const map = new TrackedMap<string, { total: number }>((value) => ({ ...value }));
+    map.set('a', { total: 1 });
+    map.set('b', { total: 2 });
+    const capture = map.capture();
+    for (const step of [10, 20]) {
+      map.beforeChange('a');
+      map.get('a')!.total += step;
+    }
+    map.beforeChange('c');
+    map.set('c', { total: 3 });
+    expect(capture.valueAt('a')).toEqual({ total: 1 });
+    expect(capture.valueAt('c')).toBeUndefined();
+    expect(capture.slice(10)).toEqual([
+      ['a', { total: 1 }],
+      ['b', { total: 2 }],
+    ]);
+    capture.close();
+    expect(map.get('a')).toEqual({ total: 31 });
+  });
+
+  it('refuses to change in place the values of a map made without a copy, while a capture is open', () => {
+    const map = new TrackedMap<string, { total: number }>();
+    map.set('a', { total: 1 });
+    map.beforeChange('a');
+    const capture = map.capture();
+    expect(() => map.beforeChange('a')).toThrow(/no copy/);
+    capture.close();
+  });
+});

@@ -142,10 +142,14 @@ export function applyTransfers(
 export function expireWindows(state: MoneyState, seq: number): void {
   const { transfers, holds } = state.ledger;
   state.transferIds.expire(seq, (id) => {
-    const hold = holds.get(id);
-    if (hold?.state === 'open') return false;
+    // Only a pending transfer has a hold: the others spare a lookup among the holds.
+    const type = transfers.get(id)?.type;
+    if (type === undefined || type === 'pending') {
+      const hold = holds.get(id);
+      if (hold?.state === 'open') return false;
+      if (hold) holds.delete(id);
+    }
     transfers.delete(id);
-    if (hold) holds.delete(id);
     return true;
   });
   state.answerIds.expire(seq, (id) => state.answers.delete(id));
