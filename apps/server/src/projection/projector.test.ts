@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Published } from '../core/sequencer/index.ts';
 import { openTestStore, type Store } from '../store/connect.ts';
 import { ProjectionTimeoutError, Projector } from './projector.ts';
+import { catchUpAll } from './start.ts';
 import { watermarkStore } from './store.ts';
 import type { ProjectionWriter } from './writer.ts';
 
@@ -129,6 +130,23 @@ describe('the projector', () => {
     await expect(projector.holdAt(1, 10_000, async () => 'late')).rejects.toThrow(/received up to 6/);
     await projector.waitFor(6, 10_000);
     expect(writer.transactions.flat()).toEqual([1, 2, 3, 5]);
+  });
+
+  it('catches several projectors up from the lowest watermark, each skipping what it has', async () => {
+    const slow = recorder('catch-up-slow');
+    const fast = recorder('catch-up-fast');
+    const behind = await Projector.open({ db: store.db, writer: slow });
+    const ahead = await Projector.open({ db: store.db, writer: fast });
+    behind.accept(events(1), 1);
+    ahead.accept(events(1, 2, 3), 4);
+    await Promise.all([behind.waitFor(1, 10_000), ahead.waitFor(4, 10_000)]);
+    const catchUp = catchUpAll([behind, ahead]);
+    expect(catchUp.after).toBe(1);
+    await catchUp.deliver(events(2, 3), 4);
+    await catchUp.deliver(events(5), 6);
+    await Promise.all([behind.waitFor(6, 10_000), ahead.waitFor(6, 10_000)]);
+    expect(slow.transactions.flat()).toEqual([1, 2, 3, 5]);
+    expect(fast.transactions.flat()).toEqual([1, 2, 3, 5]);
   });
 
   it('follows only a sequencer at the sequence it has received', async () => {
