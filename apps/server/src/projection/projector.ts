@@ -150,8 +150,8 @@ export class Projector<Event> {
 
   /**
    * Queues the events of the sequences after the last ones received, up to
-   * `through`. Sequences at or below the watermark are skipped (a repeated
-   * delivery changes nothing); a gap is a bug upstream and throws.
+   * `through`. Sequences already received are skipped (a repeated delivery
+   * changes nothing); an event past `through` is a bug upstream and throws.
    */
   accept(published: readonly Published<Event>[], through: number): void {
     if (this.closed) return;

@@ -48,10 +48,4 @@ export const watermarkStore = {
       .executeTakeFirst();
     return result.numUpdatedRows === 1n;
   },
-
-  /** Every writer's watermark, by name. */
-  async all(db: Executor): Promise<Map<string, number>> {
-    const rows = await db.selectFrom('projection_watermarks').select(['name', 'seq']).execute();
-    return new Map(rows.map((row) => [row.name, Number(row.seq)]));
-  },
 };
