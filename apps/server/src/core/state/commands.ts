@@ -69,7 +69,19 @@ export interface CancelCommand extends CommandBase {
   orderId: number;
 }
 
-export type MoneyCommand = TransferCommand | OpenPairCommand | PlaceCommand | CancelCommand;
+/** Cancels every open order of the owner in the pair, oldest first (as modules/spot's cancelAll, per pair). */
+export interface CancelAllCommand extends CommandBase {
+  kind: 'cancelAll';
+  pair: string;
+  owner: string;
+}
+
+export type MoneyCommand =
+  | TransferCommand
+  | OpenPairCommand
+  | PlaceCommand
+  | CancelCommand
+  | CancelAllCommand;
 
 /** What an order is after its command: resting in the book, or ended (filled or cancelled). */
 export interface OrderOutcome {
@@ -81,7 +93,7 @@ export interface OrderOutcome {
 
 /** Plain data only: results are kept in the state (idempotency) and written in snapshots. */
 export type MoneyResult =
-  | { ok: true; transfers?: string[]; order?: OrderOutcome }
+  | { ok: true; transfers?: string[]; order?: OrderOutcome; orders?: OrderOutcome[] }
   | { ok: false; error: string; params?: Record<string, string | number> };
 
 /** Spec §4 spot order states, as the spot tables store them. */

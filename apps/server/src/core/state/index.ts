@@ -3,6 +3,7 @@
  * window and the spot books in memory, applied by the sequencer.
  */
 export type {
+  CancelAllCommand,
   CancelCommand,
   MoneyCommand,
   MoneyEvent,

@@ -12,7 +12,7 @@ import {
 import { createMoneyState, expireWindows, type MoneyState, tryApplyTransfers } from './money-state.ts';
 import type { RetentionPolicy } from './retention.ts';
 import { captureMoneyState, decodeMoneyState } from './snapshot-codec.ts';
-import { cancelOrder, openPair, placeOrder } from './spot.ts';
+import { cancelAllOrders, cancelOrder, openPair, placeOrder } from './spot.ts';
 
 export type MoneyMachine = Machine<MoneyState, MoneyCommand, MoneyResult, MoneyEvent>;
 
@@ -51,6 +51,8 @@ function applyMoneyCommand(
       return placeOrder(state, command, seq);
     case 'cancel':
       return cancelOrder(state, command, seq);
+    case 'cancelAll':
+      return cancelAllOrders(state, command, seq);
     default:
       return unknownCommand();
   }

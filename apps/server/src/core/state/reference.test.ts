@@ -86,11 +86,12 @@ function transfersOf(events: MoneyEvent[]): NewTransfer[] {
 
 /** The book command the state gave its book, read back from what the book said it accepted. */
 function bookCommandOf(
-  command: Extract<ReturnType<typeof takeCommands>[number], { kind: 'place' | 'cancel' }>,
+  command: Extract<ReturnType<typeof takeCommands>[number], { kind: 'place' | 'cancel' | 'cancelAll' }>,
   events: BookEvent[],
 ): BookCommand {
   if (command.kind === 'cancel')
     return { kind: 'cancel', orderId: String(command.orderId), userId: command.owner };
+  if (command.kind === 'cancelAll') return { kind: 'cancelAll', userId: command.owner };
   const accepted = events.find((event) => event.type === 'accepted');
   if (!accepted) throw new Error('a placed order the book did not accept');
   const common = {

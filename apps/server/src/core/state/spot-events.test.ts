@@ -8,6 +8,7 @@ import {
   type MoneyEvent,
   type MoneyState,
   moneyMachine,
+  type PlaceCommand,
   type SpotOrderRecord,
   type SpotTradeRecord,
 } from './index.ts';
@@ -34,7 +35,7 @@ function spotEvents(events: MoneyEvent[]): MoneyEvent[] {
   return events.filter((event) => event.type !== 'transfers' && event.type !== 'book');
 }
 
-function place(at: number, who: number, side: 'buy' | 'sell', amount: string, price?: string): MoneyCommand {
+function place(at: number, who: number, side: 'buy' | 'sell', amount: string, price?: string): PlaceCommand {
   return {
     kind: 'place',
     at,
@@ -179,6 +180,62 @@ describe('spot events', () => {
         order: { ...sellAfter, state: 'partially_cancelled', cancelReason: 'user', updatedAt: T0 + 30 },
       },
     ]);
+  });
+
+  it("cancel all of an owner's orders in one pair, and only those", () => {
+    const state = machine.initialState();
+    const other = TEST_PAIRS[1]!;
+    run(state, [
+      { kind: 'openPair', at: T0, pair: PAIR },
+      { kind: 'openPair', at: T0, pair: other },
+      deposit(T0, 1, 'USDT', '1000'),
+      deposit(T0, 2, 'BTC', '1'),
+    ]);
+    run(
+      state,
+      [
+        place(T0 + 1, 1, 'buy', '1', '90'),
+        place(T0 + 2, 1, 'buy', '2', '95'),
+        { ...place(T0 + 3, 1, 'buy', '1', '50'), pair: other.symbol },
+        place(T0 + 4, 2, 'sell', '0.5', '95'),
+      ],
+      5,
+    );
+    const cancelAll = (pair: string, owner: string) => ({
+      kind: 'cancelAll' as const,
+      at: T0 + 9,
+      pair,
+      owner,
+    });
+    const { result, events } = step(machine, state, cancelAll(PAIR.symbol, '1'), 9);
+    expect(result).toEqual({
+      ok: true,
+      orders: [
+        { orderId: 1, filled: '0', open: false },
+        { orderId: 2, filled: '0.5', open: false },
+      ],
+    });
+    expect(
+      spotEvents(events).map((event) =>
+        event.type === 'spotOrderUpdated'
+          ? [event.order.orderId, event.order.state, event.order.cancelReason]
+          : [],
+      ),
+    ).toEqual([
+      [1, 'cancelled', 'user'],
+      [2, 'partially_cancelled', 'user'],
+    ]);
+    // 1000 less the 47.5 order 2 spent and the 50 order 3 still holds in the other pair.
+    expect([...state.orders.keys()]).toEqual([3]);
+    expect(available(state, userAccount(1, 'spot'), 'USDT').toString()).toBe('902.5');
+    expect(step(machine, state, cancelAll(PAIR.symbol, '1'), 10)).toEqual({
+      result: { ok: true, orders: [] },
+      events: [],
+    });
+    expect(step(machine, state, cancelAll('NOPE/USDT', '1'), 11).result).toEqual({
+      ok: false,
+      error: 'spot.pairNotFound',
+    });
   });
 
   it("take the command's index price as the latest price until the pair's first trade", () => {

@@ -5,6 +5,7 @@ import { isLedgerError, type TransferInput } from '../../ledger/index.ts';
 import type { NewTransfer } from '../../ledger/plan.ts';
 import type { Applied } from '../sequencer/index.ts';
 import type {
+  CancelAllCommand,
   CancelCommand,
   MoneyEvent,
   MoneyResult,
@@ -136,6 +137,31 @@ export function cancelOrder(
   const settled = settle(state, command.pair, events, null, command.at, seq);
   return {
     result: { ok: true, order: { orderId: order.id, filled: filledOf(order).toString(), open: false } },
+    events: [
+      { type: 'transfers', transfers: settled.transfers },
+      { type: 'book', pair: command.pair, events },
+      ...spotEventsOf(settled, command.at),
+    ],
+  };
+}
+
+/** Every open order of the owner in the pair, cancelled in the book's order; none is not a refusal. */
+export function cancelAllOrders(
+  state: MoneyState,
+  command: CancelAllCommand,
+  seq: number,
+): Applied<MoneyResult, MoneyEvent> {
+  const book = state.books.get(command.pair);
+  if (!book) return refused('spot.pairNotFound');
+  const events = book.cancelAll({ kind: 'cancelAll', userId: command.owner });
+  if (events.length === 0) return { result: { ok: true, orders: [] }, events: [] };
+  const settled = settle(state, command.pair, events, null, command.at, seq);
+  const orders = [...settled.ended.keys()].map((id) => {
+    const order = settled.touched.get(id)!;
+    return { orderId: id, filled: filledOf(order).toString(), open: false };
+  });
+  return {
+    result: { ok: true, orders },
     events: [
       { type: 'transfers', transfers: settled.transfers },
       { type: 'book', pair: command.pair, events },
