@@ -136,6 +136,7 @@ type Step =
       amount: string;
     }
   | { kind: 'cancel'; at: number; pair: TestPair; trader: Trader; orderId: number }
+  | { kind: 'cancelAll'; at: number; pair: TestPair; trader: Trader }
   | { kind: 'fund'; at: number; batch: TransferInput[] };
 
 /** An order resting in a book, as the stream is told after each step. */
@@ -147,7 +148,7 @@ interface OpenRef {
 
 /** What a step answered, the same shape on both sides. */
 type Answer =
-  | { ok: true; orderId: number }
+  | { ok: true; orderIds: number[] }
   | { ok: true; funded: true }
   | { ok: false; error: string; params?: unknown };
 
@@ -200,6 +201,10 @@ function* stream(seed: number, count: number, groupMax: number): Generator<Step[
     const openHere = open.filter((order) => order.pair === pair);
     for (; group.length < size && index < count; index++) {
       const trader = anyone();
+      if (random(100) < 2) {
+        group.push({ kind: 'cancelAll', at, pair, trader });
+        continue;
+      }
       if (random(100) < 26 && openHere.length > 0) {
         // Mostly an open order by its owner; else another user's, or an id that is not open in that pair.
         const target = openHere[random(openHere.length)]!;
@@ -282,7 +287,8 @@ class ModuleSide {
     const market = this.markets.get(first.pair)!;
     const outcomes = await Promise.allSettled(group.map((next) => market.submit(commandOf(next))));
     return outcomes.map((outcome) => {
-      if (outcome.status === 'fulfilled') return { ok: true, orderId: outcome.value.orders[0]!.autoid };
+      if (outcome.status === 'fulfilled')
+        return { ok: true, orderIds: outcome.value.orders.map((order) => order.autoid) };
       const error: unknown = outcome.reason;
       if (!(error instanceof AppError)) throw error;
       return Object.keys(error.params).length === 0
@@ -298,6 +304,8 @@ function commandOf(next: Step): SpotCommand {
       throw new Error('a deposit is not a spot command');
     case 'cancel':
       return { kind: 'cancel', trader: next.trader, autoid: next.orderId };
+    case 'cancelAll':
+      return { kind: 'cancelAll', trader: next.trader };
     case 'place':
       return {
         kind: 'place',
@@ -336,7 +344,7 @@ class StateSide {
     const result = this.apply(this.commandOf(next));
     if (!result.ok) return result.params === undefined ? result : { ...result };
     if (next.kind === 'fund') return { ok: true, funded: true };
-    return { ok: true, orderId: result.order!.orderId };
+    return { ok: true, orderIds: result.orders?.map((order) => order.orderId) ?? [result.order!.orderId] };
   }
 
   private commandOf(next: Step): MoneyCommand {
@@ -350,6 +358,13 @@ class StateSide {
           pair: pairConfig(next.pair).symbol,
           owner: next.trader.owner,
           orderId: next.orderId,
+        };
+      case 'cancelAll':
+        return {
+          kind: 'cancelAll',
+          at: next.at,
+          pair: pairConfig(next.pair).symbol,
+          owner: next.trader.owner,
         };
       case 'place':
         return {
@@ -505,7 +520,7 @@ afterEach(async () => {
  */
 async function expectEquivalent(seed: number, groupMax: number): Promise<void> {
   const writeEvery = prng(seed + 1);
-  const tally = { placed: 0, refused: 0, cancelled: 0, mostResting: 0 };
+  const tally = { placed: 0, refused: 0, cancelled: 0, cancelledByAll: 0, mostResting: 0 };
   const steps = stream(seed, COMMANDS, groupMax);
   let next = steps.next([]);
   while (!next.done) {
@@ -515,7 +530,11 @@ async function expectEquivalent(seed: number, groupMax: number): Promise<void> {
       const fromState = stateSide.run(one);
       expect(fromState, JSON.stringify(one)).toEqual(fromModule[index]);
       if (!fromState.ok) tally.refused += 1;
-      else if ('orderId' in fromState) tally[one.kind === 'place' ? 'placed' : 'cancelled'] += 1;
+      else if ('orderIds' in fromState) {
+        const counted =
+          one.kind === 'place' ? 'placed' : one.kind === 'cancel' ? 'cancelled' : 'cancelledByAll';
+        tally[counted] += fromState.orderIds.length;
+      }
     });
     if (writeEvery(4) === 0) await stateSide.write();
     const open = stateSide.openOrders();
@@ -537,6 +556,7 @@ async function expectEquivalent(seed: number, groupMax: number): Promise<void> {
   expect(trades.length).toBeGreaterThan(50);
   expect(tally.refused).toBeGreaterThan(20);
   expect(tally.cancelled).toBeGreaterThan(20);
+  expect(tally.cancelledByAll).toBeGreaterThan(3);
   expect(tally.mostResting).toBeGreaterThan(5);
   await expectHealthyLedger(a);
   await expectHealthyLedger(b);
