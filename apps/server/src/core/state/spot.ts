@@ -29,9 +29,11 @@ import {
 
 /**
  * Spot orders on the money state: the checks, holds, trade legs, fees and
- * releases of spot-legs.ts, shared with modules/spot, decided in memory. Fees are taken in the coin
- * received; fee deduction in HAL and referral commissions read profiles the
- * state does not hold yet (see docs/core.md, "What comes next").
+ * releases of spot-legs.ts, shared with modules/spot, decided in memory, and
+ * the rows of the spot tables published as events (modules/spot/projection.ts
+ * writes them). Fees are taken in the coin received; fee deduction in HAL and
+ * referral commissions read profiles the state does not hold yet (see
+ * docs/core.md, "Spot in the state").
  */
 
 type Refusal = Extract<MoneyResult, { ok: false }>;
