@@ -1,5 +1,6 @@
+import { Dec } from '@halyard/money';
 import type { MoneyEvent } from '../core/state/index.ts';
-import type { ProjectionWriter } from '../projection/writer.ts';
+import type { ProjectionWriter, ProjectionWriterSpec } from '../projection/writer.ts';
 import type { Trx } from '../store/database.ts';
 import type { DialectName } from '../store/dialect.ts';
 import { readState, Written, writeState } from './apply.ts';
@@ -36,6 +37,25 @@ export function ledgerProjectionWriter(dialect: DialectName): ProjectionWriter<M
     },
   };
 }
+
+/**
+ * The ledger's writer as a worker builds it (openWorkerProjector): only the
+ * `transfers` events cross to the worker, and their amounts, which arrive
+ * as the plain `{ units }` a structured clone makes of a Dec, become Decs
+ * again.
+ */
+export const ledgerProjection: ProjectionWriterSpec<MoneyEvent> = {
+  name: 'ledger',
+  module: import.meta.url,
+  exportName: 'ledgerProjection',
+  create: ledgerProjectionWriter,
+  reads: (event) => event.type === 'transfers',
+  revive(event) {
+    if (event.type !== 'transfers') return event;
+    for (const transfer of event.transfers) transfer.amount = Dec.fromUnits(transfer.amount.units);
+    return event;
+  },
+};
 
 /** Batches the state accepted, in order, into the ledger's tables (see ledgerProjectionWriter). */
 export async function writeAcceptedBatches(

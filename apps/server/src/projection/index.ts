@@ -11,7 +11,9 @@ export {
   Projector,
   type ProjectorOptions,
   ProjectorStoppedError,
+  type ProjectorTuning,
 } from './projector.ts';
 export { catchUpAll, journalTruncationBound, pruneAndTruncate, startProjected } from './start.ts';
 export { watermarkStore } from './store.ts';
-export type { ProjectionWriter } from './writer.ts';
+export { openWorkerProjector, type WorkerProjectorOptions, type WorkerStore } from './worker-transport.ts';
+export type { ProjectionWriter, ProjectionWriterSpec } from './writer.ts';

@@ -1,23 +1,46 @@
 import type { CatchUp, Listener, Published } from '../core/sequencer/index.ts';
 import type { Db } from '../store/database.ts';
+import {
+  ProjectionRunner,
+  type ProjectionTransport,
+  ProjectorStoppedError,
+  type RunnerReports,
+} from './runner.ts';
 import { watermarkStore } from './store.ts';
 import type { ProjectionWriter } from './writer.ts';
 
-export interface ProjectorOptions<Event> {
-  db: Db;
-  writer: ProjectionWriter<Event>;
+export { ProjectorStoppedError } from './runner.ts';
+
+/** How a projector batches, retries and bounds its queue, on either transport. */
+export interface ProjectorTuning {
   /** Sequences with events written in one transaction, at most (default 4,096). */
   batchMax?: number;
   /** After a failed write, wait this long before trying the same batch again, in ms (default 1,000). */
   retryMs?: number;
+  /**
+   * Sequences received and not yet written past which the followed
+   * sequencer's intake waits (`pauseIntake`), until half of them are
+   * written (default 65,536). See docs/core.md, "The projector".
+   */
+  queueMax?: number;
   /** Told of each failed write (default: console.error). The projector retries; it never skips. */
   onError?: (error: unknown) => void;
 }
 
-/** What the projector follows: the sequencer (its events, and how far it has applied). */
+export interface ProjectorOptions<Event> extends ProjectorTuning {
+  db: Db;
+  writer: ProjectionWriter<Event>;
+}
+
+/**
+ * What the projector follows: the sequencer (its events, how far it has
+ * applied, and its intake, which it asks to wait when its queue is full).
+ */
 export interface ProjectionSource<Event> {
   subscribe(listener: Listener<Event>): () => void;
   lastSequence(): number;
+  pauseIntake?(holder: object): void;
+  resumeIntake?(holder: object): void;
 }
 
 /** `waitFor` ran out of time: the projection had not passed that sequence. */
@@ -32,14 +55,6 @@ export class ProjectionTimeoutError extends Error {
   }
 }
 
-/** The projector was closed, or found its watermark moved backwards (the database was restored). */
-export class ProjectorStoppedError extends Error {
-  override readonly name = 'ProjectorStoppedError';
-}
-
-/** Another projector of the same name moved the watermark: this one reloads it and skips what is written. */
-class WatermarkMovedError extends Error {}
-
 interface Waiter {
   seq: number;
   resolve(): void;
@@ -51,29 +66,27 @@ interface Waiter {
  * Writes a writer's rows behind the sequencer (docs/core.md, "The
  * projector"). It takes each durable batch's events as the sequencer
  * publishes them (`follow`), or as recovery derives them again (`catchUp`),
- * and writes them in sequence order, many sequences a transaction. Each
- * transaction first moves the writer's watermark row from where this
- * projector last left it to the batch's last sequence (compare-and-set), then
- * writes the rows: both commit, or neither. Whatever is at or below the
- * watermark is skipped, so nothing is written twice, across restarts too.
+ * and hands them to its runner (projection/runner.ts), which writes them in
+ * sequence order, many sequences a transaction, each with the writer's
+ * watermark. The runner runs on this thread (`Projector.open`, with the
+ * caller's connection) or in a worker thread with a connection of its own
+ * (`openWorkerProjector`, projection/worker-transport.ts): this class is the
+ * same for both, and keeps the watermark the runner reports, the waiters,
+ * the hold and the bound on what is queued.
  *
- * Events wait in memory until written: a projector that cannot keep up
- * grows its queue (`queued()`) and its `lag()`; a failed write is retried
- * after `retryMs`, never skipped.
+ * Events wait until written. Past `queueMax` sequences received and not
+ * written, the followed sequencer's intake waits for the projector (its own
+ * queue then fills, and refuses with SequencerBusyError once full), so
+ * memory stays bounded; a failed write is retried after `retryMs`, never
+ * skipped.
  */
 export class Projector<Event> {
-  readonly name: string;
-  /** Events received and not written yet are `queue[head..]`. */
-  private queue: Published<Event>[] = [];
-  private head = 0;
-  /** Every sequence up to this one was handed in. */
+  /** Every sequence up to this one was handed to the runner. */
   private received: number;
-  /** The watermark: every sequence up to this one is written and committed. */
+  /** The watermark the runner last reported: every sequence up to it is committed. */
   private written: number;
-  private running = false;
   private closed = false;
   private failure: ProjectorStoppedError | null = null;
-  private retry: { timer: NodeJS.Timeout; wake(): void } | null = null;
   private waiters: Waiter[] = [];
   /** Woken after each write or failure: catch-up waits on it while the queue is long. */
   private progress: (() => void)[] = [];
@@ -81,27 +94,54 @@ export class Projector<Event> {
   private stopAt: number | null = null;
   private source: ProjectionSource<Event> | null = null;
   private unsubscribe: (() => void) | null = null;
-  private readonly db: Db;
-  private readonly writer: ProjectionWriter<Event>;
+  /** Whether this projector has asked the source's intake to wait. */
+  private pausing = false;
   private readonly batchMax: number;
-  private readonly retryMs: number;
+  private readonly queueMax: number;
   private readonly onError: (error: unknown) => void;
+  private readonly transport: ProjectionTransport<Event>;
 
-  private constructor(options: ProjectorOptions<Event>, watermark: number) {
-    this.name = options.writer.name;
-    this.db = options.db;
-    this.writer = options.writer;
-    this.batchMax = options.batchMax ?? 4096;
-    this.retryMs = options.retryMs ?? 1000;
+  /**
+   * A projector at `watermark` whose runner `connect` makes, given where to
+   * report. `Projector.open` and `openWorkerProjector` call it.
+   */
+  constructor(
+    readonly name: string,
+    watermark: number,
+    tuning: ProjectorTuning,
+    connect: (reports: RunnerReports) => ProjectionTransport<Event>,
+  ) {
+    this.batchMax = tuning.batchMax ?? 4096;
+    this.queueMax = tuning.queueMax ?? 65_536;
     this.onError =
-      options.onError ?? ((error) => console.error(`projector ${this.name}: write failed, retrying`, error));
+      tuning.onError ?? ((error) => console.error(`projector ${this.name}: write failed, retrying`, error));
     this.received = watermark;
     this.written = watermark;
+    this.transport = connect({
+      written: (seq) => this.advanced(seq),
+      failed: (error) => {
+        this.onError(error);
+        this.wakeProgress();
+      },
+      stopped: (error) => this.stop(error),
+    });
   }
 
-  /** A projector resuming from the writer's watermark in SQL (0 for a writer that never wrote). */
+  /** A projector on this thread, writing through `db`, resuming from the writer's watermark in SQL. */
   static async open<Event>(options: ProjectorOptions<Event>): Promise<Projector<Event>> {
-    return new Projector(options, await watermarkStore.open(options.db, options.writer.name));
+    const watermark = await watermarkStore.open(options.db, options.writer.name);
+    const runnerOptions = {
+      db: options.db,
+      writer: options.writer,
+      batchMax: options.batchMax ?? 4096,
+      retryMs: options.retryMs ?? 1000,
+    };
+    return new Projector<Event>(
+      options.writer.name,
+      watermark,
+      options,
+      (reports) => new ProjectionRunner(runnerOptions, watermark, reports),
+    );
   }
 
   /** The last sequence whose rows are committed. */
@@ -114,17 +154,17 @@ export class Projector<Event> {
     return (this.source?.lastSequence() ?? this.received) - this.written;
   }
 
-  /** Sequences with events received and not written yet. */
+  /** Sequences received and not written yet: what `queueMax` bounds. */
   queued(): number {
-    return this.queue.length - this.head;
+    return this.received - this.written;
   }
 
   /**
    * Recovery's hook (`recover` / `startFromDisk`): the events above the
    * watermark, derived again by replay. Each delivery is queued like a live
-   * batch; it resolves once the queue is under two transactions' worth, so
-   * replay never gets far ahead of the writes and start-up does not wait for
-   * the last of them.
+   * batch; it resolves once fewer than two transactions' worth of sequences
+   * wait, so replay never gets far ahead of the writes and start-up does not
+   * wait for the last of them.
    */
   catchUp(): CatchUp<Event> {
     return {
@@ -149,21 +189,23 @@ export class Projector<Event> {
   }
 
   /**
-   * Queues the events of the sequences after the last ones received, up to
-   * `through`. Sequences already received are skipped (a repeated delivery
-   * changes nothing); an event past `through` is a bug upstream and throws.
+   * Hands the runner the events of the sequences after the last ones
+   * received, up to `through`. Sequences already received are skipped (a
+   * repeated delivery changes nothing). Past `queueMax` sequences not yet
+   * written, the followed sequencer's intake is asked to wait.
    */
   accept(published: readonly Published<Event>[], through: number): void {
-    if (this.closed) return;
-    if (through <= this.received) return;
-    for (const entry of published) {
-      if (entry.seq <= this.received) continue;
-      if (entry.seq > through)
-        throw new Error(`projector ${this.name}: event at ${entry.seq} past ${through}`);
-      this.queue.push(entry);
-    }
+    if (this.closed || through <= this.received) return;
+    const last = published.at(-1);
+    if (last && last.seq > through)
+      throw new Error(`projector ${this.name}: event at ${last.seq} past ${through}`);
+    // The runner skips the sequences it has (a repeated delivery), wherever it runs.
+    this.transport.accept(published, through);
     this.received = through;
-    void this.run();
+    if (!this.pausing && this.queued() > this.queueMax && this.source?.pauseIntake) {
+      this.pausing = true;
+      this.source.pauseIntake(this);
+    }
   }
 
   /**
@@ -202,12 +244,14 @@ export class Projector<Event> {
     if (seq < this.received)
       throw new Error(`projector ${this.name} has received up to ${this.received}, past ${seq}`);
     this.stopAt = seq;
+    // Sent before any event past `seq`: the runner (here or in a worker) gets it in that order.
+    this.transport.hold(seq);
     try {
       await this.waitFor(seq, timeoutMs);
       return await work();
     } finally {
       this.stopAt = null;
-      void this.run();
+      if (!this.closed) this.transport.hold(null);
     }
   }
 
@@ -219,102 +263,25 @@ export class Projector<Event> {
   async close(): Promise<void> {
     this.closed = true;
     this.unsubscribe?.();
-    this.retry?.wake();
-    while (this.running) await this.nextProgress();
+    this.resumeSource();
+    await this.transport.close();
     this.stop(new ProjectorStoppedError(`projector ${this.name} closed at ${this.written}`));
   }
 
-  /** One write loop at a time: batches in order, each retried until it commits. */
-  private async run(): Promise<void> {
-    if (this.running || this.failure) return;
-    this.running = true;
-    try {
-      while (this.written < this.limit() && !this.failure) {
-        const { batch, through } = this.nextBatch();
-        try {
-          await this.write(batch, through);
-          this.written = through;
-          this.head += batch.length;
-          this.compactQueue();
-          this.settleWaiters();
-        } catch (error) {
-          if (error instanceof WatermarkMovedError) await this.reloadWatermark();
-          else if (this.closed) break;
-          else {
-            this.onError(error);
-            await this.pause();
-          }
-        }
-        this.wakeProgress();
-      }
-    } finally {
-      this.running = false;
-      this.wakeProgress();
-    }
-  }
-
-  /** How far the loop may write: everything received, or up to where `holdAt` holds it. */
-  private limit(): number {
-    return this.stopAt === null ? this.received : Math.min(this.received, this.stopAt);
-  }
-
-  /** The queue's next `batchMax` sequences up to the limit, and the last sequence the batch covers. */
-  private nextBatch(): { batch: Published<Event>[]; through: number } {
-    const limit = this.limit();
-    let end = this.head;
-    while (end < this.queue.length && end - this.head < this.batchMax && this.queue[end]!.seq <= limit)
-      end += 1;
-    // Everything before the next queued event has no events of its own: the batch covers it too.
-    const through = end < this.queue.length ? Math.min(this.queue[end]!.seq - 1, limit) : limit;
-    return { batch: this.queue.slice(this.head, end), through };
-  }
-
-  private async write(batch: Published<Event>[], through: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      if (!(await watermarkStore.advance(trx, this.name, this.written, through)))
-        throw new WatermarkMovedError();
-      if (batch.length > 0) await this.writer.write(trx, batch);
-    });
-  }
-
-  /** Another writer of this name went on: skip what it wrote; a watermark that went back stops the projector. */
-  private async reloadWatermark(): Promise<void> {
-    const stored = await watermarkStore.read(this.db, this.name);
-    if (stored < this.written) {
-      this.stop(
-        new ProjectorStoppedError(
-          `projector ${this.name}: the watermark went back from ${this.written} to ${stored} (was the database restored?)`,
-        ),
-      );
-      return;
-    }
-    this.written = stored;
-    this.received = Math.max(this.received, stored);
-    while (this.head < this.queue.length && this.queue[this.head]!.seq <= stored) this.head += 1;
-    this.compactQueue();
+  /** The runner committed up to `seq` (or found another projector of this name had). */
+  private advanced(seq: number): void {
+    if (seq <= this.written) return;
+    this.written = seq;
+    this.received = Math.max(this.received, seq);
     this.settleWaiters();
+    if (this.pausing && this.queued() <= this.queueMax / 2) this.resumeSource();
+    this.wakeProgress();
   }
 
-  private pause(): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        this.retry = null;
-        resolve();
-      };
-      const timer = setTimeout(wake, this.retryMs);
-      this.retry = { timer, wake };
-    });
-  }
-
-  private compactQueue(): void {
-    if (this.head === this.queue.length) {
-      this.queue = [];
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
-    }
+  private resumeSource(): void {
+    if (!this.pausing) return;
+    this.pausing = false;
+    this.source?.resumeIntake?.(this);
   }
 
   private settleWaiters(): void {
@@ -341,12 +308,11 @@ export class Projector<Event> {
     this.failure ??= failure;
     this.closed = true;
     this.unsubscribe?.();
+    this.resumeSource();
     for (const waiter of this.waiters.splice(0)) {
       clearTimeout(waiter.timer);
       waiter.reject(this.failure);
     }
-    this.queue = [];
-    this.head = 0;
     this.wakeProgress();
   }
 }

@@ -1,5 +1,6 @@
 import type { Published } from '../core/sequencer/index.ts';
 import type { Trx } from '../store/database.ts';
+import type { DialectName } from '../store/dialect.ts';
 
 /**
  * One kind of SQL rows the projector keeps behind the sequencer (the ledger's
@@ -22,4 +23,22 @@ export interface ProjectionWriter<Event> {
   readonly name: string;
   /** Writes the rows of these events, in order, within `trx`. `published` is never empty. */
   write(trx: Trx, published: readonly Published<Event>[]): Promise<void>;
+}
+
+/**
+ * A writer as a worker thread builds it (projection/worker.ts): the worker
+ * imports `module` (a file URL: the defining module's `import.meta.url`) and
+ * takes its export `exportName`, which is this object, then calls `create`
+ * with its own connection's dialect. Only the events `reads` accepts cross
+ * to the worker, by structured clone, which keeps plain data and bigints but
+ * drops classes: `revive` makes each one what the writer expects again
+ * (a `Dec` from its units, for instance).
+ */
+export interface ProjectionWriterSpec<Event> {
+  readonly name: string;
+  readonly module: string;
+  readonly exportName: string;
+  create(dialect: DialectName): ProjectionWriter<Event>;
+  reads(event: Event): boolean;
+  revive(event: Event): Event;
 }

@@ -1,0 +1,158 @@
+import { Worker } from 'node:worker_threads';
+import type { Published } from '../core/sequencer/index.ts';
+import { Projector, type ProjectorTuning } from './projector.ts';
+import { type ProjectionTransport, ProjectorStoppedError, type RunnerReports } from './runner.ts';
+import type { ProjectionWriterSpec } from './writer.ts';
+
+/** The database a worker opens a connection of its own to: a SQLite file (WAL), or PostgreSQL. */
+export type WorkerStore = { sqliteFile: string } | { postgresUrl: string; schema?: string };
+
+export interface WorkerProjectorOptions<Event> extends ProjectorTuning {
+  writer: ProjectionWriterSpec<Event>;
+  store: WorkerStore;
+}
+
+/** What projection/worker.ts is started with. */
+export interface WorkerSetup {
+  module: string;
+  exportName: string;
+  store: WorkerStore;
+  batchMax: number;
+  retryMs: number;
+}
+
+export type ToWorker =
+  | { type: 'accept'; published: Published<unknown>[]; through: number }
+  | { type: 'hold'; seq: number | null }
+  | { type: 'close' };
+
+/** An error as it crosses the port: its name and message (a class does not survive the copy). */
+export interface ErrorText {
+  name: string;
+  message: string;
+}
+
+export type FromWorker =
+  | { type: 'ready'; watermark: number }
+  | { type: 'written'; seq: number }
+  | { type: 'failed'; error: ErrorText }
+  | { type: 'stopped'; message: string }
+  | { type: 'fatal'; error: ErrorText }
+  | { type: 'closed' };
+
+export function errorText(error: unknown): ErrorText {
+  return error instanceof Error
+    ? { name: error.name, message: error.message }
+    : { name: 'Error', message: String(error) };
+}
+
+function errorOf(text: ErrorText): Error {
+  const error = new Error(text.message);
+  error.name = text.name;
+  return error;
+}
+
+/**
+ * A projector whose runner works in a worker thread (projection/worker.ts)
+ * with a database connection of its own: the SQL, and the clone of the
+ * events on the worker's side, leave the sequencer's thread. This thread
+ * keeps the Projector (watermark, lag, waitFor, holdAt, the bound); it
+ * posts each published batch's events that the writer reads, and the worker
+ * reports each watermark it commits. Resolves once the worker has opened its
+ * connection and read the writer's watermark.
+ */
+export async function openWorkerProjector<Event>(
+  options: WorkerProjectorOptions<Event>,
+): Promise<Projector<Event>> {
+  const setup: WorkerSetup = {
+    module: options.writer.module,
+    exportName: options.writer.exportName,
+    store: options.store,
+    batchMax: options.batchMax ?? 4096,
+    retryMs: options.retryMs ?? 1000,
+  };
+  const worker = startWorker(setup);
+  const name = options.writer.name;
+  let reports: RunnerReports | null = null;
+  let closing: (() => void) | null = null;
+  let exited = false;
+  const watermark = await new Promise<number>((resolve, reject) => {
+    const failed = (error: Error) => {
+      exited = true;
+      if (reports)
+        reports.stopped(new ProjectorStoppedError(`projector ${name}: its worker failed: ${error.message}`));
+      else {
+        reject(error);
+        void worker.terminate();
+      }
+      closing?.();
+    };
+    worker.on('message', (message: FromWorker) => {
+      switch (message.type) {
+        case 'ready':
+          return resolve(message.watermark);
+        case 'fatal':
+          return failed(errorOf(message.error));
+        case 'written':
+          return reports?.written(message.seq);
+        case 'failed':
+          return reports?.failed(errorOf(message.error));
+        case 'stopped':
+          return reports?.stopped(new ProjectorStoppedError(message.message));
+        case 'closed':
+          return closing?.();
+      }
+    });
+    worker.on('error', failed);
+    worker.on('exit', (code) => {
+      if (!exited) failed(new Error(`exited with code ${code}`));
+    });
+  });
+
+  const post = (message: ToWorker) => {
+    if (!exited) worker.postMessage(message);
+  };
+  const transport: ProjectionTransport<Event> = {
+    accept(published, through) {
+      post({ type: 'accept', published: eventsRead(options.writer, published), through });
+    },
+    hold: (seq) => post({ type: 'hold', seq }),
+    async close() {
+      if (!exited) {
+        const closed = new Promise<void>((resolve) => {
+          closing = resolve;
+        });
+        post({ type: 'close' });
+        await closed;
+      }
+      exited = true;
+      await worker.terminate();
+    },
+  };
+  return new Projector<Event>(name, watermark, options, (runnerReports) => {
+    reports = runnerReports;
+    return transport;
+  });
+}
+
+/** The entries with the events the writer reads, and only those: the rest need not be copied to the worker. */
+function eventsRead<Event>(
+  spec: ProjectionWriterSpec<Event>,
+  published: readonly Published<Event>[],
+): Published<Event>[] {
+  const kept: Published<Event>[] = [];
+  for (const entry of published) {
+    const events = entry.events.filter((event) => spec.reads(event));
+    if (events.length === entry.events.length) kept.push(entry);
+    else if (events.length > 0) kept.push({ seq: entry.seq, events });
+  }
+  return kept;
+}
+
+function startWorker(setup: WorkerSetup): Worker {
+  const entry = new URL('./worker.ts', import.meta.url).href;
+  // Node 20 loads a worker's entry before any --import hook: the worker registers tsx itself, then loads it
+  // (as core/sequencer/snapshot-sink.ts does).
+  const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(boot, { eval: true, workerData: setup });
+}
