@@ -33,7 +33,7 @@ const stream = commandStream({ seed: 20_261_126, users: 200, traders: 20 });
 const tempDir = useTempDirs();
 let store: Store;
 let where: WorkerStore;
-let drop = async () => undefined as void;
+let drop: () => Promise<void> = async () => undefined;
 
 beforeAll(async () => {
   const url = process.env.TEST_DATABASE_URL;

@@ -70,6 +70,8 @@ export class Sequencer<State, Command, Result, Event> {
   private failure: SequencerStoppedError | null = null;
   private closing = false;
   private snapshotting: SnapshotInProgress | null = null;
+  /** Who asked the intake to wait (`pauseIntake`): while anyone does, no queued command is applied. */
+  private readonly intakePausedBy = new Set<object>();
   private readonly listeners = new Set<Listener<Event>>();
   private readonly machine: Machine<State, Command, Result, Event>;
   private readonly queueMax: number;
@@ -122,6 +124,22 @@ export class Sequencer<State, Command, Result, Event> {
   subscribe(listener: Listener<Event>): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Backpressure from a consumer of the published events that fell behind (a
+   * projector whose queue passed its bound): until `holder` calls
+   * `resumeIntake`, no queued command is applied. Commands keep queueing up
+   * to `queueMax`, then are refused with SequencerBusyError; snapshots go on;
+   * `close` waits for the intake to resume.
+   */
+  pauseIntake(holder: object): void {
+    this.intakePausedBy.add(holder);
+  }
+
+  resumeIntake(holder: object): void {
+    if (this.intakePausedBy.delete(holder) && this.intakePausedBy.size === 0 && this.queued() > 0)
+      this.schedule();
   }
 
   /** The last sequence applied (it may not be durable yet). */
@@ -187,9 +205,14 @@ export class Sequencer<State, Command, Result, Event> {
   private turn(): void {
     this.scheduled = false;
     if (this.failure) return;
-    if (this.queued() > 0) this.runBatch();
+    if (this.taking()) this.runBatch();
     if (this.snapshotting && !this.failure) this.snapshotSlice(this.snapshotting);
-    if (this.queued() > 0 || (this.snapshotting && !this.failure)) this.schedule();
+    if (this.taking() || (this.snapshotting && !this.failure)) this.schedule();
+  }
+
+  /** Commands wait, and the intake is not paused. */
+  private taking(): boolean {
+    return this.queued() > 0 && this.intakePausedBy.size === 0;
   }
 
   /**
