@@ -1,5 +1,5 @@
 import type { MoneyEvent, SpotOrderRecord, SpotTradeRecord } from '../../core/state/index.ts';
-import type { ProjectionWriter } from '../../projection/writer.ts';
+import type { ProjectionWriter, ProjectionWriterSpec } from '../../projection/writer.ts';
 import type { Executor, Trx } from '../../store/database.ts';
 import { insertTrades, type NewTradeRow, type OrderRow, saveOrders, selectPairs } from './store.ts';
 import { traderOf } from './trader.ts';
@@ -54,6 +54,26 @@ export function spotProjectionWriter(): ProjectionWriter<MoneyEvent> {
     },
   };
 }
+
+/** The spot events: what the spot writer reads. */
+function isSpotEvent(event: MoneyEvent): boolean {
+  return (
+    event.type === 'spotOrderAccepted' || event.type === 'spotOrderUpdated' || event.type === 'spotTrade'
+  );
+}
+
+/**
+ * The spot writer as a worker builds it (openWorkerProjector): only the spot
+ * events cross, and they need no reviving, being plain data already.
+ */
+export const spotProjection: ProjectionWriterSpec<MoneyEvent> = {
+  name: 'spot',
+  module: import.meta.url,
+  exportName: 'spotProjection',
+  create: () => spotProjectionWriter(),
+  reads: isSpotEvent,
+  revive: (event) => event,
+};
 
 async function readPairIds(db: Executor): Promise<Map<string, number>> {
   const pairs = await selectPairs(db);

@@ -13,13 +13,13 @@ import {
 import { AppError } from '../../http/errors.ts';
 import { ownerColumn } from '../../ledger/accounts.ts';
 import { systemAccount, type TransferInput } from '../../ledger/index.ts';
-import { ledgerProjectionWriter } from '../../ledger/projection.ts';
+import { ledgerProjection } from '../../ledger/projection.ts';
 import { expectHealthyLedger } from '../../ledger/test-support.ts';
-import type { ProjectionWriter } from '../../projection/index.ts';
+import type { ProjectionWriter, ProjectionWriterSpec } from '../../projection/index.ts';
 import { openTestStore, type Store } from '../../store/connect.ts';
 import type { Executor } from '../../store/database.ts';
 import { PairMarket, type SpotCommand } from './pair-market.ts';
-import { spotProjectionWriter } from './projection.ts';
+import { spotProjection } from './projection.ts';
 import { insertPair, selectPair } from './store.ts';
 import { type Harness, startHarness } from './test-support.ts';
 import { HOUSE_QUOTER, houseTrader, type Trader, traderOf, userTrader } from './trader.ts';
@@ -326,10 +326,16 @@ class StateSide {
   readonly state: MoneyState = this.machine.initialState();
   private seq = 0;
   private unwritten: Published<MoneyEvent>[] = [];
-  private readonly writers: ProjectionWriter<MoneyEvent>[];
+  private readonly writers: {
+    spec: ProjectionWriterSpec<MoneyEvent>;
+    writer: ProjectionWriter<MoneyEvent>;
+  }[];
 
   private constructor(readonly store: Store) {
-    this.writers = [ledgerProjectionWriter(store.dialect), spotProjectionWriter()];
+    this.writers = [ledgerProjection, spotProjection].map((spec) => ({
+      spec,
+      writer: spec.create(store.dialect),
+    }));
   }
 
   static async start(): Promise<StateSide> {
@@ -402,15 +408,22 @@ class StateSide {
 
   /**
    * Writes what the commands since the last write published, in one
-   * transaction, through both writers, as the projector does (without its
-   * watermarks, which this test does not need).
+   * transaction, through both writers, each given the events it reads as they
+   * reach a worker: structured-cloned, then revived. (The projector's
+   * watermarks and threads are its own tests' business.)
    */
   async write(): Promise<void> {
     const published = this.unwritten;
     this.unwritten = [];
     if (published.length === 0) return;
     await this.store.db.transaction().execute(async (trx) => {
-      for (const writer of this.writers) await writer.write(trx, published);
+      for (const { spec, writer } of this.writers) {
+        const crossed = published.map(({ seq, events }) => ({
+          seq,
+          events: structuredClone(events.filter(spec.reads)).map(spec.revive),
+        }));
+        await writer.write(trx, crossed);
+      }
     });
   }
 }
