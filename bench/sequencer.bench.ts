@@ -23,7 +23,9 @@
  * The machine is shared: `uptime` load averages are printed beside the figures.
  *
  *   npm run bench:sequencer
- *   (or: node --max-semi-space-size=64 --import tsx bench/sequencer.bench.ts [seconds])
+ *   (or: node --max-semi-space-size=64 --import tsx bench/sequencer.bench.ts [seconds] [--state])
+ *
+ * `--state` measures (c) and (d) only; BENCH_REPLAY_COMMANDS sets the size of (c).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -46,7 +48,8 @@ import {
 import { custodyWallet, systemAccount, userAccount } from '../apps/server/src/ledger/accounts.ts';
 import { cpuMs, limitOrderRequests, loadText, orderBodyAt, startChild } from './support/http-load.ts';
 
-const SECONDS = Number(process.argv[2] ?? 10);
+const STATE_ONLY = process.argv.includes('--state');
+const SECONDS = Number(process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 10);
 const WARMUP_SECONDS = 3;
 const CONNECTIONS = 50;
 const PORT = 18_441;
@@ -341,5 +344,5 @@ async function longestPause(
   return { pauseMs: histogram.max / 1e6, gcMs, snapshotSeq };
 }
 
-await httpFigures();
+if (!STATE_ONLY) await httpFigures();
 await stateFigures();
