@@ -6,17 +6,21 @@
  * and voided, retries, spot orders and cancels) is submitted by IN_FLIGHT
  * concurrent submitters, for SECONDS, to a sequencer on a journal in a
  * temporary directory (fsync before every reply). The ledger's projector
- * writes the transfers behind it into a SQLite file (synchronous = FULL), or
- * into a fresh PostgreSQL schema when BENCH_DATABASE_URL is set.
+ * writes the transfers behind it into a SQLite file (WAL, synchronous =
+ * FULL), or into a fresh PostgreSQL schema when BENCH_DATABASE_URL is set.
+ * BENCH_PROJECTOR says where its runner works: `worker` (default: a worker
+ * thread with its own connection), `thread` (the sequencer's thread), or
+ * `thread,worker` for both, one after the other, in the same run.
  *
  * The lag of a durable batch is the time from its publication (the
  * sequencer's subscribers are called) to the projector's watermark passing
- * its last sequence (its rows committed). The figure is the p99 of those
- * lags, beside its anchor, the 1 s target. Beside them: the command rate of
- * the same flow without a projector, measured first in the same run, and
- * with it; the lag in sequences; and, once the flow stops, the ledger audit
- * of SQL against the state. The machine is shared: load averages are printed
- * beside the figures.
+ * its last sequence (its rows committed, and, for the worker, reported back).
+ * The figure is the p99 of those lags, beside its anchor, the 1 s target.
+ * Beside them: the command rate of the same flow without a projector,
+ * measured first in the same run, and with it; how long the projector's
+ * bound kept the sequencer's intake waiting; the lag in sequences; and, once
+ * the flow stops, the ledger audit of SQL against the state. The machine is
+ * shared: load averages are printed beside the figures.
  *
  *   node --max-semi-space-size=64 --import tsx bench/projection.bench.ts [seconds]
  */
@@ -32,8 +36,14 @@ import {
   type MoneyState,
   moneyMachine,
 } from '../apps/server/src/core/state/index.ts';
-import { ledgerProjectionWriter } from '../apps/server/src/ledger/projection.ts';
-import { auditLedgerProjection, Projector, startProjected } from '../apps/server/src/projection/index.ts';
+import { ledgerProjection, ledgerProjectionWriter } from '../apps/server/src/ledger/projection.ts';
+import {
+  auditLedgerProjection,
+  openWorkerProjector,
+  Projector,
+  startProjected,
+  type WorkerStore,
+} from '../apps/server/src/projection/index.ts';
 import {
   createTestSchema,
   dropTestSchema,
@@ -44,6 +54,7 @@ import {
 import { loadText } from './support/http-load.ts';
 
 const SECONDS = Number(process.argv[2] ?? 15);
+const MODES = (process.env.BENCH_PROJECTOR ?? 'worker').split(',') as ('thread' | 'worker')[];
 const IN_FLIGHT = 512;
 const TARGET_MS = 1_000;
 const STREAM = { users: 20_000, traders: 2_000 };
@@ -66,18 +77,50 @@ async function runFlow(sequencer: MoneySequencer, seed: number, seconds: number)
   return answered;
 }
 
-async function openDatabase(dir: string): Promise<{ store: Store; drop(): Promise<void>; name: string }> {
+interface Database {
+  store: Store;
+  /** The same database, for a worker's own connection. */
+  where: WorkerStore;
+  drop(): Promise<void>;
+  name: string;
+}
+
+async function openDatabase(dir: string): Promise<Database> {
   const url = process.env.BENCH_DATABASE_URL;
   if (!url) {
-    const store = await openStore({ databaseUrl: null, sqliteFile: path.join(dir, 'halyard.sqlite') });
-    return { store, drop: async () => undefined, name: 'SQLite file' };
+    const sqliteFile = path.join(dir, 'halyard.sqlite');
+    const store = await openStore({ databaseUrl: null, sqliteFile });
+    return { store, where: { sqliteFile }, drop: async () => undefined, name: 'SQLite file' };
   }
   const schema = await createTestSchema(url);
-  return { store: openPostgres(url, schema), drop: () => dropTestSchema(url, schema), name: 'PostgreSQL' };
+  return {
+    store: openPostgres(url, schema),
+    where: { postgresUrl: url, schema },
+    drop: () => dropTestSchema(url, schema),
+    name: 'PostgreSQL',
+  };
 }
 
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+}
+
+/** Counts how long the sequencer's intake waited for the projector (its bound). */
+function timePauses(sequencer: MoneySequencer): () => number {
+  let pausedMs = 0;
+  let since: number | null = null;
+  const pause = sequencer.pauseIntake.bind(sequencer);
+  const resume = sequencer.resumeIntake.bind(sequencer);
+  sequencer.pauseIntake = (holder) => {
+    since ??= performance.now();
+    pause(holder);
+  };
+  sequencer.resumeIntake = (holder) => {
+    if (since !== null) pausedMs += performance.now() - since;
+    since = null;
+    resume(holder);
+  };
+  return () => pausedMs + (since === null ? 0 : performance.now() - since);
 }
 
 const dirs: string[] = [];
@@ -87,27 +130,18 @@ const tempDir = () => {
   return dir;
 };
 
-try {
-  // The anchor flow: the sequencer alone.
-  const alone = await startFromDisk(machine, tempDir());
-  const loadBefore = loadText();
-  const started = performance.now();
-  const aloneCommands = await runFlow(alone.sequencer, 1, SECONDS);
-  const aloneRate = aloneCommands / ((performance.now() - started) / 1_000);
-  await alone.sequencer.close();
-  await alone.journal.close();
-  console.log(`sequencer alone: ${Math.round(aloneRate)} commands/s (${loadBefore} → ${loadText()})`);
-
-  // The same flow with the ledger's projector behind it.
+/** The flow with the ledger's projector behind the sequencer, its runner on this thread or in a worker. */
+async function withProjector(mode: 'thread' | 'worker', aloneRate: number, seed: number): Promise<void> {
   const dir = tempDir();
   const database = await openDatabase(dir);
   const { store } = database;
   try {
-    const projector = await Projector.open({
-      db: store.db,
-      writer: ledgerProjectionWriter(store.dialect),
-    });
+    const projector =
+      mode === 'worker'
+        ? await openWorkerProjector({ writer: ledgerProjection, store: database.where })
+        : await Projector.open({ db: store.db, writer: ledgerProjectionWriter(store.dialect) });
     const { sequencer, journal } = await startProjected(machine, dir, [projector]);
+    const pausedMs = timePauses(sequencer);
     const lags: number[] = [];
     let maxSeqLag = 0;
     sequencer.subscribe((_published, through) => {
@@ -119,7 +153,7 @@ try {
     }, 50);
     const loadStart = loadText();
     const flowStarted = performance.now();
-    const commands = await runFlow(sequencer, 2, SECONDS);
+    const commands = await runFlow(sequencer, seed, SECONDS);
     const rate = commands / ((performance.now() - flowStarted) / 1_000);
     const loadEnd = loadText();
     const drainStarted = performance.now();
@@ -129,8 +163,10 @@ try {
 
     lags.sort((a, b) => a - b);
     const p99 = percentile(lags, 99);
+    const label = `${database.name}, ${mode === 'worker' ? 'worker thread' : "sequencer's thread"}`;
     console.log(
-      `with the projector (${database.name}): ${Math.round(rate)} commands/s, ${(rate / aloneRate).toFixed(2)}× the sequencer alone (${loadStart} → ${loadEnd})`,
+      `with the projector (${label}): ${Math.round(rate)} commands/s, ${(rate / aloneRate).toFixed(2)}× the sequencer alone; ` +
+        `intake paused by the bound ${(pausedMs() / 1_000).toFixed(1)} s (${loadStart} → ${loadEnd})`,
     );
     console.log(
       `projection lag over ${lags.length} batches: p50 ${percentile(lags, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${(lags[lags.length - 1] ?? 0).toFixed(1)} ms; ` +
@@ -152,6 +188,19 @@ try {
     await store.close();
     await database.drop();
   }
+}
+
+try {
+  // The anchor flow: the sequencer alone.
+  const alone = await startFromDisk(machine, tempDir());
+  const loadBefore = loadText();
+  const started = performance.now();
+  const aloneCommands = await runFlow(alone.sequencer, 1, SECONDS);
+  const aloneRate = aloneCommands / ((performance.now() - started) / 1_000);
+  await alone.sequencer.close();
+  await alone.journal.close();
+  console.log(`sequencer alone: ${Math.round(aloneRate)} commands/s (${loadBefore} → ${loadText()})`);
+  for (const [index, mode] of MODES.entries()) await withProjector(mode, aloneRate, 2 + index);
 } finally {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }

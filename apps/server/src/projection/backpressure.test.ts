@@ -69,12 +69,15 @@ describe("the projector's bound", () => {
     while (projector.queued() <= queueMax) await turns(1);
     await turns(20);
     const stalled = sequencer.lastSequence();
+    // Sequences without events need no write, so the watermark may pass the first few of them, no more.
+    const watermark = projector.watermark();
     await turns(20);
     expect(sequencer.lastSequence()).toBe(stalled);
+    expect(projector.watermark()).toBe(watermark);
+    expect(stalled - watermark).toBeGreaterThan(queueMax);
     expect(answered).toBeLessThanOrEqual(stalled);
     // What was applied past the bound is what was already in flight: a turn's batch or two.
     expect(stalled).toBeLessThan(queueMax + 4 * 64);
-    expect(projector.watermark()).toBe(0);
 
     writer.open();
     await flow;

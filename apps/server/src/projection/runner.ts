@@ -120,6 +120,11 @@ export class ProjectionRunner<Event> implements ProjectionTransport<Event> {
     this.running = true;
     try {
       while (this.written < this.limit() && !this.failure) {
+        // Let what arrived during the last transaction queue first (a worker's messages, the sequencer's
+        // batches): better-sqlite3 runs a whole transaction without yielding, and each message alone would
+        // otherwise become a transaction of its own, with its own fsync.
+        await new Promise((resolve) => setImmediate(resolve));
+        if (this.failure) break;
         const { batch, through } = this.nextBatch();
         try {
           await this.write(batch, through);
