@@ -2,6 +2,7 @@ import type { BookEvent } from '@halyard/matching';
 import { Dec } from '@halyard/money';
 import type { AccountRef, TransferInput } from '../../ledger/index.ts';
 import type { NewTransfer } from '../../ledger/plan.ts';
+import type { CommissionRow } from './referral-rules.ts';
 
 /**
  * The commands of the money state, what they answer and what they publish.
@@ -76,12 +77,43 @@ export interface CancelAllCommand extends CommandBase {
   owner: string;
 }
 
+/**
+ * A user's referral profile as modules/referral reads it: the inviter (level
+ * 2 is the inviter's own inviter), the kickback rate, fee deduction in HAL
+ * and every ID number submitted for KYC. The edge sends it whenever one of
+ * them changes (a bind, a choice, a KYC submission).
+ */
+export interface ReferralUserCommand extends CommandBase {
+  kind: 'referralUser';
+  userId: number;
+  parentId: number | null;
+  feeDeduction: boolean;
+  kickbackRate: string;
+  idNumbers: string[];
+}
+
+/** The operator's referral settings: the HAL fee discount and the market makers (who neither earn nor bring commissions). */
+export interface ReferralSettingsCommand extends CommandBase {
+  kind: 'referralSettings';
+  halDiscount: string;
+  marketMakers: number[];
+}
+
+/** Index prices by coin (in the index's quote coin) as the edge read them on a tick; null: the index lost the coin. */
+export interface IndexPricesCommand extends CommandBase {
+  kind: 'indexPrices';
+  prices: Record<string, string | null>;
+}
+
 export type MoneyCommand =
   | TransferCommand
   | OpenPairCommand
   | PlaceCommand
   | CancelCommand
-  | CancelAllCommand;
+  | CancelAllCommand
+  | ReferralUserCommand
+  | ReferralSettingsCommand
+  | IndexPricesCommand;
 
 /** What an order is after its command: resting in the book, or ended (filled or cancelled). */
 export interface OrderOutcome {
@@ -102,8 +134,7 @@ export type SpotOrderState = 'unfilled' | 'partial' | 'filled' | 'cancelled' | '
 /**
  * A spot order as its row stands after a command: everything the spot
  * tables keep of it, amounts as decimal text (events are plain data: they
- * cross to a worker). `feeHal` stays '0' until fee deduction in HAL is in
- * the state.
+ * cross to a worker). A fee paid in HAL is in `feeHal`, not in `fee`.
  */
 export interface SpotOrderRecord {
   orderId: number;
@@ -141,7 +172,7 @@ export interface SpotTradeRecord {
   price: string;
   amount: string;
   quoteAmount: string;
-  /** Each side's fee, in the coin it received (the buyer's in the trade coin, the seller's in the main coin). */
+  /** Each side's fee, in the coin it received (the buyer's in the trade coin, the seller's in the main coin), or in HAL. */
   buyerFee: string;
   sellerFee: string;
   buyerFeeCoin: string;
@@ -157,13 +188,16 @@ export interface SpotTradeRecord {
  * book's order. `spotOrderUpdated`: each order the command changed, as its
  * row stands after the command (the new order too, once it matched or ended).
  * The spot events are what modules/spot/projection.ts writes.
+ * `referralCommissions`: the commission rows of the command's fees (their
+ * payouts are in its `transfers`), what modules/referral/projection.ts writes.
  */
 export type MoneyEvent =
   | { type: 'transfers'; transfers: NewTransfer[] }
   | { type: 'book'; pair: string; events: BookEvent[] }
   | { type: 'spotOrderAccepted'; order: SpotOrderRecord }
   | { type: 'spotTrade'; trade: SpotTradeRecord }
-  | { type: 'spotOrderUpdated'; order: SpotOrderRecord };
+  | { type: 'spotOrderUpdated'; order: SpotOrderRecord }
+  | { type: 'referralCommissions'; rows: CommissionRow[] };
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

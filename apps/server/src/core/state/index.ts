@@ -5,6 +5,7 @@
 export type {
   CancelAllCommand,
   CancelCommand,
+  IndexPricesCommand,
   MoneyCommand,
   MoneyEvent,
   MoneyResult,
@@ -12,6 +13,8 @@ export type {
   OrderOutcome,
   PairConfig,
   PlaceCommand,
+  ReferralSettingsCommand,
+  ReferralUserCommand,
   SpotOrderRecord,
   SpotOrderState,
   SpotTradeRecord,
@@ -19,5 +22,6 @@ export type {
 } from './commands.ts';
 export { type MoneyMachine, moneyMachine } from './machine.ts';
 export type { MoneyState, OpenOrder, PairState } from './money-state.ts';
+export type { CommissionRow } from './referral-rules.ts';
 export type { RetentionPolicy } from './retention.ts';
 export { moneyStateHash } from './snapshot-codec.ts';

@@ -10,6 +10,7 @@ import {
   type TransferCommand,
 } from './commands.ts';
 import { createMoneyState, expireWindows, type MoneyState, tryApplyTransfers } from './money-state.ts';
+import { setIndexPrices, setReferralSettings, setReferralUser } from './referral.ts';
 import type { RetentionPolicy } from './retention.ts';
 import { captureMoneyState, decodeMoneyState } from './snapshot-codec.ts';
 import { cancelAllOrders, cancelOrder, openPair, placeOrder } from './spot.ts';
@@ -53,6 +54,12 @@ function applyMoneyCommand(
       return cancelOrder(state, command, seq);
     case 'cancelAll':
       return cancelAllOrders(state, command, seq);
+    case 'referralUser':
+      return setReferralUser(state.referral, command);
+    case 'referralSettings':
+      return setReferralSettings(state.referral, command);
+    case 'indexPrices':
+      return setIndexPrices(state.referral, command);
     default:
       return unknownCommand();
   }

@@ -16,6 +16,7 @@ import {
 } from '../../ledger/plan.ts';
 import { TrackedMap } from '../sequencer/index.ts';
 import type { MoneyResult, PairConfig } from './commands.ts';
+import { createReferralState, noteHalHoldings, type ReferralState } from './referral.ts';
 import { DEFAULT_RETENTION, type RetentionPolicy, RetentionWindow } from './retention.ts';
 
 /**
@@ -45,6 +46,8 @@ export interface MoneyState {
   books: Map<string, OrderBook>;
   /** The next spot order's id; also its time priority in the book. */
   nextOrderId: number;
+  /** What fees in HAL and referral commissions read (referral.ts). */
+  referral: ReferralState;
 }
 
 export interface PairState {
@@ -74,8 +77,9 @@ export interface OpenOrder {
   holdSpent: Dec;
   /** Quote traded for the base filled (which is amount − remaining). */
   dealMoney: Dec;
-  /** Fees paid, in the coin received. */
+  /** Fees paid in the coin received, and in HAL (fee deduction). */
   fee: Dec;
+  feeHal: Dec;
   /** The placing command's `at`. */
   placedAt: number;
 }
@@ -90,6 +94,7 @@ export function createMoneyState(retention: RetentionPolicy = DEFAULT_RETENTION)
     orders: new TrackedMap(),
     books: new Map(),
     nextOrderId: 1,
+    referral: createReferralState(),
   };
 }
 
@@ -117,6 +122,7 @@ export function tryApplyTransfers(
   const plan = applyBatch(state.ledger, batch, at);
   if (isLedgerRefusal(plan)) return plan;
   for (const transfer of plan.newTransfers) state.transferIds.add(transfer.id, seq);
+  noteHalHoldings(state.referral, state.ledger.accounts, plan.newTransfers);
   return plan;
 }
 

@@ -6,6 +6,7 @@ import type { AccountState, HoldEntry, PlannedTransfer } from '../../ledger/plan
 import type { MapCapture, StateCapture } from '../sequencer/index.ts';
 import type { MoneyResult, PairConfig } from './commands.ts';
 import { createMoneyState, type MoneyState, type OpenOrder } from './money-state.ts';
+import { decodeReferral, encodeReferral, type ReferralSnapshot } from './referral.ts';
 import type { RetentionPolicy, RetentionWindow } from './retention.ts';
 
 /**
@@ -21,8 +22,8 @@ import type { RetentionPolicy, RetentionWindow } from './retention.ts';
  * depends on that order.
  */
 
-/** 2: an open order's line carries its style, fill totals and placing time. */
-const FORMAT = 2;
+/** 2: an open order's line carries its style, fill totals and placing time; 3: its fee in HAL, and the referral part. */
+const FORMAT = 3;
 /** Lines read per `next()`: a few milliseconds of work. */
 const SLICE_LINES = 2048;
 
@@ -31,6 +32,8 @@ interface Header {
   nextOrderId: number;
   retention: RetentionPolicy;
   pairs: { config: PairConfig; lastPrice: string | null }[];
+  /** Few enough to copy at once for now: profiles, settings, index prices, two days of HAL holdings. */
+  referral: ReferralSnapshot;
 }
 
 /**
@@ -72,6 +75,7 @@ class LineReader {
         config: pair.config,
         lastPrice: pair.lastPrice?.toString() ?? null,
       })),
+      referral: encodeReferral(state.referral),
     } satisfies Header);
     this.accounts = state.ledger.accounts.capture();
     this.holds = state.ledger.holds.capture();
@@ -177,7 +181,7 @@ function holdLine(id: string, h: HoldEntry): string {
 }
 
 function orderLine(o: OpenOrder): string {
-  return `o\t${o.id}\t${text(o.pair)}\t${text(o.owner)}\t${ref(o.account)}\t${o.side}\t${o.style}\t${units(o.price)}\t${units(o.amount)}\t${units(o.remaining)}\t${units(o.held)}\t${units(o.holdSpent)}\t${units(o.dealMoney)}\t${units(o.fee)}\t${o.placedAt}`;
+  return `o\t${o.id}\t${text(o.pair)}\t${text(o.owner)}\t${ref(o.account)}\t${o.side}\t${o.style}\t${units(o.price)}\t${units(o.amount)}\t${units(o.remaining)}\t${units(o.held)}\t${units(o.holdSpent)}\t${units(o.dealMoney)}\t${units(o.fee)}\t${o.placedAt}\t${units(o.feeHal)}`;
 }
 
 function transferLine(epoch: number, t: PlannedTransfer): string {
@@ -220,6 +224,7 @@ export function decodeMoneyState(bytes: Uint8Array): MoneyState {
   if (header.format !== FORMAT) throw new Error(`money state format ${header.format}, expected ${FORMAT}`);
   const state = createMoneyState(header.retention);
   state.nextOrderId = header.nextOrderId;
+  state.referral = decodeReferral(header.referral);
   for (let index = 1; index < lines.length; index++) {
     if (lines[index] === '') continue;
     loadLine(state, lines[index]!.split('\t'));
@@ -297,6 +302,7 @@ function loadLine(state: MoneyState, f: string[]): void {
         dealMoney: dec(f[13]!),
         fee: dec(f[14]!),
         placedAt: Number(f[15]),
+        feeHal: dec(f[16]!),
       });
       return;
     }

@@ -1,6 +1,12 @@
 import type { TradeEvent } from '@halyard/matching';
 import { Dec } from '@halyard/money';
-import { checkSpotOrder, PRICE_INTEGER_DIGITS, type RuleError, type SpotOrderInput } from '@halyard/rules';
+import {
+  checkSpotOrder,
+  PRICE_INTEGER_DIGITS,
+  REFERRAL_TOKEN,
+  type RuleError,
+  type SpotOrderInput,
+} from '@halyard/rules';
 import {
   type AccountRef,
   type MoveInput,
@@ -239,6 +245,35 @@ export function feeLegOf(fee: TradeFee, reference: string): SpotMove {
     amount: fee.fee,
     code: 'spot_fee',
     reference,
+  };
+}
+
+/** A fee paid in HAL instead: the kept-back coin goes to the payer after all, and HAL from the payer to the fee account. */
+export function halFeeLegsOf(
+  fee: TradeFee,
+  reference: string,
+  payer: AccountRef,
+  hal: Dec,
+): { waived: SpotMove; charge: MoveInput & { debit: AccountRef; asset: string; amount: Dec } } {
+  return {
+    waived: {
+      id: `${fee.legId}:waived`,
+      debit: CLEARING,
+      credit: payer,
+      asset: fee.coin,
+      amount: fee.fee,
+      code: 'spot_trade',
+      reference,
+    },
+    charge: {
+      id: fee.legId,
+      debit: payer,
+      credit: FEES,
+      asset: REFERRAL_TOKEN,
+      amount: hal,
+      code: 'spot_fee',
+      reference,
+    },
   };
 }
 

@@ -16,8 +16,9 @@ import type {
   SpotTradeRecord,
 } from './commands.ts';
 import { applyTransfers, available, type MoneyState, type OpenOrder, type PairState } from './money-state.ts';
+import type { CommissionRow } from './referral-rules.ts';
+import { type OwedFee, settleFees } from './spot-fees.ts';
 import {
-  feeLegOf,
   heldAssetOf,
   holdOf,
   isRefusal,
@@ -31,9 +32,8 @@ import {
  * Spot orders on the money state: the checks, holds, trade legs, fees and
  * releases of spot-legs.ts, shared with modules/spot, decided in memory, and
  * the rows of the spot tables published as events (modules/spot/projection.ts
- * writes them). Fees are taken in the coin received; fee deduction in HAL and
- * referral commissions read profiles the state does not hold yet (see
- * docs/core.md, "Spot in the state").
+ * writes them). Fees are taken in the coin received or in HAL, and pay
+ * referral commissions (spot-fees.ts; docs/core.md, "Spot in the state").
  */
 
 type Refusal = Extract<MoneyResult, { ok: false }>;
@@ -99,6 +99,7 @@ export function placeOrder(
     holdSpent: Dec.ZERO,
     dealMoney: Dec.ZERO,
     fee: Dec.ZERO,
+    feeHal: Dec.ZERO,
     placedAt: command.at,
   };
   const book = state.books.get(command.pair)!;
@@ -196,6 +197,8 @@ interface Settled {
   /** The orders that left the book, with the book's word on how. */
   ended: Map<number, DoneEvent>;
   trades: SpotTradeRecord[];
+  /** The commission rows of the command's fees (their payouts are among `transfers`). */
+  commissions: CommissionRow[];
 }
 
 function indexPriceOf(command: PlaceCommand): Dec | null {
@@ -205,11 +208,12 @@ function indexPriceOf(command: PlaceCommand): Dec | null {
 }
 
 /**
- * Turns book events into one ledger batch and order changes: per trade both
+ * Turns book events into ledger batches and order changes: per trade both
  * holds posted into clearing and each side paid from it, less its fee; per
- * ended order the rest of its hold released; then the fees from clearing to
- * the fee account. The ledger must accept the batch: the checks and the hold
- * came first, so a refusal here is a bug and stops the sequencer.
+ * ended order the rest of its hold released; then the fee step (spot-fees.ts:
+ * each fee in its coin or in HAL, then the commissions). The ledger must
+ * accept every batch: the checks and the hold came first, so a refusal here
+ * is a bug and stops the sequencer.
  */
 function settle(
   state: MoneyState,
@@ -229,7 +233,7 @@ function settle(
     return order;
   };
   const legs: TransferInput[] = [];
-  const fees: TransferInput[] = [];
+  const fees: OwedFee[] = [];
   const ended = new Map<number, DoneEvent>();
   const trades: SpotTradeRecord[] = [];
   for (const event of events) {
@@ -248,14 +252,21 @@ function settle(
       throw new Error(`spot state: the book rejected a checked order (${event.reason})`);
     }
   }
-  const plan = applyTransfers(state, [...legs, ...fees], at, seq, true);
+  const plan = applyTransfers(state, legs, at, seq, true);
+  const paid = settleFees(state, fees, touched, trades, at, seq);
   for (const order of touched.values()) {
     if (ended.has(order.id)) state.orders.delete(order.id);
     else state.orders.set(order.id, order);
   }
   const last = events.findLast((event): event is TradeEvent => event.type === 'trade');
   if (last) state.pairs.set(pairSymbol, { ...pair, lastPrice: last.price });
-  return { transfers: plan.newTransfers, touched, ended, trades };
+  return {
+    transfers: [...plan.newTransfers, ...paid.transfers],
+    touched,
+    ended,
+    trades,
+    commissions: paid.commissions,
+  };
 }
 
 /** One trade's legs (spot-legs.ts, as modules/spot writes them); answers both orders after the fill, and the trade's row. */
@@ -265,7 +276,7 @@ function settleTrade(
   orderOf: (orderId: string) => OpenOrder,
   index: number,
   legs: TransferInput[],
-  fees: TransferInput[],
+  fees: OwedFee[],
 ): { buyer: OpenOrder; seller: OpenOrder; record: Omit<SpotTradeRecord, 'at'> } {
   const maker = orderOf(trade.makerOrderId);
   const taker = orderOf(trade.takerOrderId);
@@ -281,9 +292,27 @@ function settleTrade(
     takerFee: pair.takerFee,
   });
   legs.push(...planned.posts, ...planned.deliveries);
-  const { buyerFee, sellerFee } = planned;
-  for (const fee of [sellerFee, buyerFee])
-    if (fee.fee.isPositive()) fees.push(feeLegOf(fee, planned.reference));
+  const { buyerFee, sellerFee, tradeId, reference } = planned;
+  // Kept back in clearing; the fee step pays them (in coin or HAL), the seller's first.
+  const owed = { tradeId, reference, tradeIndex: index };
+  if (sellerFee.fee.isPositive())
+    fees.push({
+      ...sellerFee,
+      ...owed,
+      side: 'seller',
+      orderId: seller.id,
+      payer: seller.account,
+      counterparty: buyer.account,
+    });
+  if (buyerFee.fee.isPositive())
+    fees.push({
+      ...buyerFee,
+      ...owed,
+      side: 'buyer',
+      orderId: buyer.id,
+      payer: buyer.account,
+      counterparty: seller.account,
+    });
   return {
     buyer: filledBy(buyer, trade, trade.quoteAmount, buyerFee.fee),
     seller: filledBy(seller, trade, trade.amount, sellerFee.fee),
@@ -319,7 +348,7 @@ function filledOf(order: OpenOrder): Dec {
   return order.amount.sub(order.remaining);
 }
 
-/** The spot rows' events of a command: its trades, then every order it changed as it stands after it. */
+/** The rows' events of a command: its trades, every order it changed as it stands after it, its commissions. */
 function spotEventsOf(settled: Settled, at: number): MoneyEvent[] {
   const events: MoneyEvent[] = settled.trades.map((trade) => ({ type: 'spotTrade', trade }));
   for (const order of settled.touched.values())
@@ -327,6 +356,7 @@ function spotEventsOf(settled: Settled, at: number): MoneyEvent[] {
       type: 'spotOrderUpdated',
       order: recordOf(order, settled.ended.get(order.id) ?? null, at),
     });
+  if (settled.commissions.length > 0) events.push({ type: 'referralCommissions', rows: settled.commissions });
   return events;
 }
 
@@ -347,7 +377,7 @@ function recordOf(order: OpenOrder, done: DoneEvent | null, at: number): SpotOrd
     dealAmount: dealAmount.toString(),
     dealMoney: order.dealMoney.toString(),
     fee: order.fee.toString(),
-    feeHal: '0',
+    feeHal: order.feeHal.toString(),
     state: stateOf(dealAmount.isPositive(), done),
     cancelReason: done?.cancelReason ?? null,
     placedAt: order.placedAt,

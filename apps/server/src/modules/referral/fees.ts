@@ -1,30 +1,29 @@
 import { Dec } from '@halyard/money';
-import type { ReferralExclusion, ReferralProduct } from '@halyard/protocol';
 import {
-  halFeeFor,
   REFERRAL_AVERAGE_WINDOW_MS,
   REFERRAL_HAL_DISCOUNT_DEFAULT,
-  REFERRAL_LEVEL_TWO_RATE,
   REFERRAL_TOKEN,
-  referralShares,
   referralTierOf,
   timeWeightedAverage,
 } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
-import { systemAccount, type TransferInput, userAccount } from '../../ledger/index.ts';
+import {
+  commissionExclusion,
+  type FeeCharge,
+  halFeeQuote,
+  normalizedIdNumber,
+  type PlannedCommission,
+  planCommission,
+} from '../../core/state/referral-rules.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
 import type { Db, Executor } from '../../store/database.ts';
-import { type NewCommissionRow, referralStore } from './store.ts';
+import { referralStore } from './store.ts';
 
 /** Who invited whom and what each chose, as the commission path needs it; refreshed after this long. */
 const PROFILE_TTL_MS = 60_000;
 /** User ids per read when loading many profiles (well under every engine's bound on variables). */
 const PRELOAD_CHUNK = 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
-const FEES = systemAccount('fees');
-const LEVEL_TWO_RATE = Dec.parse(REFERRAL_LEVEL_TWO_RATE);
-/** The coin index prices are quoted in: a fee in it is worth itself. */
-const QUOTE_COIN = 'USDT';
 
 /** A user's tier for one UTC day, its rate (also as stored) and the average it came from. */
 interface TierEntry {
@@ -46,21 +45,6 @@ export interface ReferralProfile {
   /** Every ID number the user ever submitted for KYC. */
   idNumbers: ReadonlySet<string>;
   loadedAt: number;
-}
-
-/** One fee a trade charged, as the product module hands it over, in the same transaction as the fee's transfer. */
-export interface FeeCharge {
-  product: ReferralProduct;
-  /** The trade (fill, cycle order) the fee belongs to. */
-  tradeId: string;
-  /** The fee transfer's id: the commissions' ids are built from it, so a retry or replay writes them once. */
-  legId: string;
-  payerId: number;
-  /** The user on the other side of the trade; null for the house or none. */
-  counterpartyId: number | null;
-  coin: string;
-  fee: Dec;
-  time: number;
 }
 
 export interface ReferralSettingsState {
@@ -151,7 +135,7 @@ export class ReferralFees {
       const idNumbers = new Map<number, Set<string>>();
       for (const row of await referralStore.idNumbers(db, ids)) {
         const set = idNumbers.get(Number(row.user_id)) ?? new Set<string>();
-        set.add(row.id_number.trim().toUpperCase());
+        set.add(normalizedIdNumber(row.id_number));
         idNumbers.set(Number(row.user_id), set);
       }
       const byId = new Map(users.map((user) => [Number(user.id), user]));
@@ -257,11 +241,13 @@ export class ReferralFees {
     if (!fee.isPositive() || coin === REFERRAL_TOKEN) return null;
     const profile = await this.profileOf(payerId, db);
     if (!profile.feeDeduction) return null;
-    const halPrice = this.index.current(REFERRAL_TOKEN)?.price;
-    const coinPrice = coin === QUOTE_COIN ? Dec.ONE : this.index.current(coin)?.price;
-    if (!halPrice?.isPositive() || !coinPrice) return null;
-    const hal = halFeeFor(fee.mul(coinPrice), halPrice, this.settings.halDiscount);
-    if (!hal.isPositive() || hal.gt(await halAvailable())) return null;
+    const hal = halFeeQuote(
+      fee,
+      coin,
+      (priced) => this.index.current(priced)?.price,
+      this.settings.halDiscount,
+    );
+    if (hal === null || hal.gt(await halAvailable())) return null;
     return hal;
   }
 
@@ -282,154 +268,14 @@ export class ReferralFees {
     const grandId = payer.grandparentId;
     const grand =
       grandId === null ? null : (this.cachedProfile(grandId) ?? (await this.profileOf(grandId, db)));
-    const levelOneExcluded = this.exclusion(charge, payer, inviter);
-    const levelTwoExcluded = grand ? this.exclusion(charge, payer, grand) : null;
-    const tier = levelOneExcluded
+    const makers = this.settings.marketMakers;
+    // The tier is read (and its day stored) only for an inviter who earns.
+    const tier = commissionExclusion(charge, payer, inviter, makers)
       ? null
       : (this.cachedTier(inviter.userId, charge.time) ??
         (await this.tierOf(inviter.userId, charge.time, db)));
-    const shares = referralShares(
-      charge.fee,
-      tier ? { rate: tier.rate, kickback: inviter.kickbackRate } : null,
-      grand && !levelTwoExcluded ? LEVEL_TWO_RATE : null,
-    );
-    return [
-      {
-        charge,
-        levelOne: {
-          userId: inviter.userId,
-          tier: tier?.tier ?? null,
-          rate: tier ? tier.rateText : '0',
-          amount: shares.levelOne,
-          kickback: shares.kickback,
-          excluded: levelOneExcluded,
-        },
-        levelTwo: grand && {
-          userId: grand.userId,
-          rate: levelTwoExcluded ? '0' : REFERRAL_LEVEL_TWO_RATE,
-          amount: shares.levelTwo,
-          excluded: levelTwoExcluded,
-        },
-      },
-    ];
-  }
-
-  /** Why `earner` earns nothing on this fee of `payer`, or null. */
-  private exclusion(
-    charge: FeeCharge,
-    payer: ReferralProfile,
-    earner: ReferralProfile,
-  ): ReferralExclusion | null {
-    const makers = this.settings.marketMakers;
-    if (makers.has(payer.userId) || makers.has(earner.userId)) return 'house';
-    if (charge.counterpartyId === earner.userId) return 'counterparty';
-    for (const idNumber of payer.idNumbers) if (earner.idNumbers.has(idNumber)) return 'sameIdentity';
-    return null;
+    return [planCommission(charge, payer, inviter, grand, makers, tier)];
   }
 }
 
-/** One level's share of a fee, as planned. */
-interface PlannedShare {
-  userId: number;
-  /** The rate used, as stored ("0" when excluded). */
-  rate: string;
-  amount: Dec;
-  excluded: ReferralExclusion | null;
-}
-
-/** What one fee pays: the fee, level 1 (with its tier and the kickback it gives) and level 2 if there is one. */
-export interface PlannedCommission {
-  charge: FeeCharge;
-  levelOne: PlannedShare & { tier: 1 | 2 | 3 | null; kickback: Dec };
-  levelTwo: PlannedShare | null;
-}
-
-/** One payout of a batch: what it pays to whom, and the transfer id it was given. */
-interface Payout {
-  id: string;
-  userId: number;
-  coin: string;
-  code: 'referral_commission' | 'referral_kickback';
-  amount: Dec;
-  reference: string;
-}
-
-/**
- * The commissions of several fees written together (a spot group, a futures
- * trade, a cycle settlement chunk): one row per fee, and one transfer per
- * earner, coin and kind (commission or kickback) paying the sum of its
- * shares from the fee account to the earner's spot wallet. A spot trade then
- * adds commission rows, not transfers. Each transfer's id is the first fee
- * leg it pays for, the kind and the earner (unique, so a replay is refused by
- * the ledger's id check, not paid twice); each share names its transfer
- * (`paid_by`, `level2_paid_by`).
- */
-export class CommissionBatch {
-  /** Payouts by earner: a few each (a coin or two, commission and kickback), found by a scan, no key string. */
-  private readonly payouts = new Map<number, Payout[]>();
-  readonly rows: NewCommissionRow[] = [];
-
-  add(planned: readonly PlannedCommission[]): void {
-    for (const { charge, levelOne, levelTwo } of planned) {
-      const paidBy = levelOne.amount.isPositive()
-        ? this.join(charge, levelOne.userId, 'referral_commission', levelOne.amount)
-        : null;
-      if (levelOne.kickback.isPositive())
-        this.join(charge, charge.payerId, 'referral_kickback', levelOne.kickback);
-      const levelTwoPaidBy =
-        levelTwo?.amount.isPositive() === true
-          ? this.join(charge, levelTwo.userId, 'referral_commission', levelTwo.amount)
-          : null;
-      this.rows.push({
-        leg_id: charge.legId,
-        trade_id: charge.tradeId,
-        product: charge.product,
-        friend_id: charge.payerId,
-        fee: charge.fee.toString(),
-        fee_coin: charge.coin,
-        created_at: charge.time,
-        beneficiary_id: levelOne.userId,
-        tier: levelOne.tier,
-        rate: levelOne.rate,
-        amount: levelOne.amount.toString(),
-        kickback: levelOne.kickback.toString(),
-        excluded: levelOne.excluded,
-        paid_by: paidBy,
-        level2_id: levelTwo?.userId ?? null,
-        level2_rate: levelTwo?.rate ?? null,
-        level2_amount: levelTwo ? levelTwo.amount.toString() : null,
-        level2_excluded: levelTwo?.excluded ?? null,
-        level2_paid_by: levelTwoPaidBy,
-      });
-    }
-  }
-
-  /** The transfers paying every row added, to write after the fees they come from. */
-  transfers(): TransferInput[] {
-    return [...this.payouts.values()].flat().map((payout) => ({
-      id: payout.id,
-      debit: FEES,
-      credit: userAccount(payout.userId, 'spot'),
-      asset: payout.coin,
-      amount: payout.amount,
-      code: payout.code,
-      reference: payout.reference,
-    }));
-  }
-
-  private join(charge: FeeCharge, userId: number, code: Payout['code'], amount: Dec): string {
-    let earned = this.payouts.get(userId);
-    if (!earned) {
-      earned = [];
-      this.payouts.set(userId, earned);
-    }
-    const payout = earned.find((entry) => entry.coin === charge.coin && entry.code === code);
-    if (payout) {
-      payout.amount = payout.amount.add(amount);
-      return payout.id;
-    }
-    const id = `${charge.legId}:${code}:${userId}`;
-    earned.push({ id, userId, coin: charge.coin, code, amount, reference: charge.tradeId });
-    return id;
-  }
-}
+export { CommissionBatch, type FeeCharge, type PlannedCommission } from '../../core/state/referral-rules.ts';

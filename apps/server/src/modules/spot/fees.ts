@@ -1,8 +1,8 @@
 import { Dec } from '@halyard/money';
 import { REFERRAL_TOKEN } from '@halyard/rules';
-import { feeLegOf } from '../../core/state/spot-legs.ts';
-import { type AccountRef, systemAccount } from '../../ledger/index.ts';
-import type { ReferralFees } from '../referral/index.ts';
+import { feeLegOf, halFeeLegsOf } from '../../core/state/spot-legs.ts';
+import type { AccountRef } from '../../ledger/index.ts';
+import { CommissionBatch, type ReferralFees } from '../referral/index.ts';
 import type { GroupWork, PendingFee } from './group.ts';
 import { HOUSE_USER_ID, traderOf } from './trader.ts';
 
@@ -12,17 +12,19 @@ import { HOUSE_USER_ID, traderOf } from './trader.ts';
  * commissions; everything joins the command's group transaction.
  */
 
-const CLEARING = systemAccount('clearing');
-const FEES = systemAccount('fees');
-
 /**
  * The fees of the command's trades: in HAL when the payer switched
  * deduction on and holds enough (the fee in the coin received is then
  * delivered too), else in the coin received; then each fee's referral
  * commissions from the fee account. All in the group's transaction, after
  * the trade legs, so a fee and its commissions commit together or not at all.
+ * The commissions are paid per command, after its fees, not per group: what a
+ * command pays must not depend on which commands shared its group (the money
+ * state, which knows no groups, pays them the same way), and a later command
+ * of the group sees the payouts in its balances.
  */
 export async function settleFees(work: GroupWork, referral: ReferralFees): Promise<void> {
+  const commissions = new CommissionBatch();
   for (const pending of work.fees.splice(0)) {
     const payer = traderOf(pending.order.owner);
     const counterparty = traderOf(pending.counterpartyOwner).userId;
@@ -54,8 +56,10 @@ export async function settleFees(work: GroupWork, referral: ReferralFees): Promi
       },
       work.trx,
     );
-    work.commissions.add(rows);
+    commissions.add(rows);
   }
+  for (const payout of commissions.transfers()) work.pay(payout);
+  work.commissionRows.push(...commissions.rows);
 }
 
 /** The fee in the coin received: what the trade leg kept back goes from clearing to the fee account. */
@@ -71,24 +75,9 @@ function feeInHal(
   account: AccountRef,
   hal: Dec,
 ): { coin: string; fee: Dec } {
-  work.pay({
-    id: `${pending.legId}:waived`,
-    debit: CLEARING,
-    credit: account,
-    asset: pending.coin,
-    amount: pending.fee,
-    code: 'spot_trade',
-    reference: pending.reference,
-  });
-  work.charge({
-    id: pending.legId,
-    debit: account,
-    credit: FEES,
-    asset: REFERRAL_TOKEN,
-    amount: hal,
-    code: 'spot_fee',
-    reference: pending.reference,
-  });
+  const { waived, charge } = halFeeLegsOf(pending, pending.reference, account, hal);
+  work.pay(waived);
+  work.charge(charge);
   const { order, trade } = pending;
   order.fee = Dec.parse(order.fee).sub(pending.fee).toString();
   order.fee_hal = Dec.parse(order.fee_hal).add(hal).toString();

@@ -1,4 +1,5 @@
 import { Dec } from '@halyard/money';
+import type { CommissionRow } from '../../core/state/referral-rules.ts';
 import type { TradeFee } from '../../core/state/spot-legs.ts';
 import {
   type AccountKey,
@@ -9,7 +10,7 @@ import {
   type TransferInput,
 } from '../../ledger/index.ts';
 import type { Trx } from '../../store/database.ts';
-import { CommissionBatch, insertCommissions } from '../referral/index.ts';
+import { insertCommissions } from '../referral/index.ts';
 import { insertTrades, type OrderRow, saveOrders, selectMaxOrderAutoid, type TradeRow } from './store.ts';
 
 /** A fee a trade owes, settled after the command's matching (in coin or HAL) with its commissions. */
@@ -50,8 +51,8 @@ export class GroupWork {
   readonly trades: TradeRow[] = [];
   /** The fees of the command being run, until its fee step settles them. */
   readonly fees: PendingFee[] = [];
-  /** The group's referral commissions: rows, and one transfer per earner, coin and kind, written after every fee. */
-  readonly commissions = new CommissionBatch();
+  /** The group's referral commission rows (each command pays its own, after its fees: fees.ts). */
+  readonly commissionRows: CommissionRow[] = [];
 
   private constructor(
     readonly trx: Trx,
@@ -138,19 +139,14 @@ export class GroupWork {
     this.transfers.push(transfer);
   }
 
-  /**
-   * Writes everything gathered, in order (the transfers as bulk writes: the
-   * group needs no Transfer back), the commissions' transfers last, after
-   * every fee they are paid from.
-   */
+  /** Writes everything gathered, in order (the transfers as bulk writes: the group needs no Transfer back). */
   async flush(): Promise<void> {
-    this.transfers.push(...this.commissions.transfers());
     for (let start = 0; start < this.transfers.length; start += BULK_MAX) {
       await this.ledger.executeBulk(this.transfers.slice(start, start + BULK_MAX), this.trx);
     }
     await saveOrders(this.trx, [...this.inserted.values(), ...this.updated.values()]);
     await insertTrades(this.trx, this.trades);
-    await insertCommissions(this.trx, this.commissions.rows);
+    await insertCommissions(this.trx, this.commissionRows);
   }
 
   private change(account: AccountRef, asset: string, delta: Dec): void {

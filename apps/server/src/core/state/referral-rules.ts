@@ -1,0 +1,255 @@
+import { Dec } from '@halyard/money';
+import type { ReferralExclusion, ReferralProduct } from '@halyard/protocol';
+import { halFeeFor, REFERRAL_LEVEL_TWO_RATE, REFERRAL_TOKEN, referralShares } from '@halyard/rules';
+import { systemAccount, type TransferInput, userAccount } from '../../ledger/index.ts';
+
+/**
+ * The rules of fees in HAL and referral commissions that both deciders
+ * share: modules/referral (which reads profiles, prices and tiers from SQL
+ * and its caches) and the money state (which keeps them in memory, fed by
+ * commands). Pure: each takes what it decides on as arguments, so the two
+ * can never pay a fee or a commission differently.
+ */
+
+const FEES = systemAccount('fees');
+const LEVEL_TWO_RATE = Dec.parse(REFERRAL_LEVEL_TWO_RATE);
+/** The coin index prices are quoted in: a fee in it is worth itself. */
+export const INDEX_QUOTE_COIN = 'USDT';
+
+/**
+ * What a fee of `fee` in `coin` costs in HAL at the index prices (`priceOf`
+ * answers a coin's index price, or nothing), before the payer's deduction
+ * flag and HAL balance are asked: null when the fee is in HAL already, a
+ * price is missing, or the fee is too small for a HAL unit.
+ */
+export function halFeeQuote(
+  fee: Dec,
+  coin: string,
+  priceOf: (coin: string) => Dec | null | undefined,
+  discount: Dec,
+): Dec | null {
+  if (!fee.isPositive() || coin === REFERRAL_TOKEN) return null;
+  const halPrice = priceOf(REFERRAL_TOKEN);
+  const coinPrice = coin === INDEX_QUOTE_COIN ? Dec.ONE : priceOf(coin);
+  if (!halPrice?.isPositive() || !coinPrice) return null;
+  const hal = halFeeFor(fee.mul(coinPrice), halPrice, discount);
+  return hal.isPositive() ? hal : null;
+}
+
+/** An ID number as the same-identity exclusion compares it. */
+export function normalizedIdNumber(idNumber: string): string {
+  return idNumber.trim().toUpperCase();
+}
+
+/** What the commission rules read of a user. */
+export interface ReferralMember {
+  userId: number;
+  kickbackRate: Dec;
+  /** Every ID number the user ever submitted for KYC, trimmed and upper-cased. */
+  idNumbers: ReadonlySet<string>;
+}
+
+/** One fee a trade charged, as the product hands it over, in the same transaction as the fee's transfer. */
+export interface FeeCharge {
+  product: ReferralProduct;
+  /** The trade (fill, cycle order) the fee belongs to. */
+  tradeId: string;
+  /** The fee transfer's id: the commissions' ids are built from it, so a retry or replay writes them once. */
+  legId: string;
+  payerId: number;
+  /** The user on the other side of the trade; null for the house or none. */
+  counterpartyId: number | null;
+  coin: string;
+  fee: Dec;
+  time: number;
+}
+
+/** An inviter's tier on the fee's UTC day: its number, rate, and the rate as stored. */
+export interface TierRate {
+  tier: 1 | 2 | 3;
+  rate: Dec;
+  rateText: string;
+}
+
+/** Why `earner` earns nothing on this fee of `payer`, or null. */
+export function commissionExclusion(
+  charge: FeeCharge,
+  payer: ReferralMember,
+  earner: ReferralMember,
+  marketMakers: ReadonlySet<number>,
+): ReferralExclusion | null {
+  if (marketMakers.has(payer.userId) || marketMakers.has(earner.userId)) return 'house';
+  if (charge.counterpartyId === earner.userId) return 'counterparty';
+  for (const idNumber of payer.idNumbers) if (earner.idNumbers.has(idNumber)) return 'sameIdentity';
+  return null;
+}
+
+/** One level's share of a fee, as planned. */
+interface PlannedShare {
+  userId: number;
+  /** The rate used, as stored ("0" when excluded). */
+  rate: string;
+  amount: Dec;
+  excluded: ReferralExclusion | null;
+}
+
+/** What one fee pays: the fee, level 1 (with its tier and the kickback it gives) and level 2 if there is one. */
+export interface PlannedCommission {
+  charge: FeeCharge;
+  levelOne: PlannedShare & { tier: 1 | 2 | 3 | null; kickback: Dec };
+  levelTwo: PlannedShare | null;
+}
+
+/**
+ * What one fee of a payer with an inviter pays: level 1 (the inviter) its
+ * tier's rate of the fee less the kickback it gives the payer, level 2 (the
+ * inviter's inviter, if any) 10 %. An excluded level earns nothing and says
+ * why. `tier` is the inviter's tier on the fee's day; the caller reads it
+ * only when level 1 is not excluded (null then).
+ */
+export function planCommission(
+  charge: FeeCharge,
+  payer: ReferralMember,
+  inviter: ReferralMember,
+  grand: ReferralMember | null,
+  marketMakers: ReadonlySet<number>,
+  tier: TierRate | null,
+): PlannedCommission {
+  const levelOneExcluded = commissionExclusion(charge, payer, inviter, marketMakers);
+  const levelTwoExcluded = grand ? commissionExclusion(charge, payer, grand, marketMakers) : null;
+  const levelOneTier = levelOneExcluded ? null : tier;
+  const shares = referralShares(
+    charge.fee,
+    levelOneTier ? { rate: levelOneTier.rate, kickback: inviter.kickbackRate } : null,
+    grand && !levelTwoExcluded ? LEVEL_TWO_RATE : null,
+  );
+  return {
+    charge,
+    levelOne: {
+      userId: inviter.userId,
+      tier: levelOneTier?.tier ?? null,
+      rate: levelOneTier ? levelOneTier.rateText : '0',
+      amount: shares.levelOne,
+      kickback: shares.kickback,
+      excluded: levelOneExcluded,
+    },
+    levelTwo: grand && {
+      userId: grand.userId,
+      rate: levelTwoExcluded ? '0' : REFERRAL_LEVEL_TWO_RATE,
+      amount: shares.levelTwo,
+      excluded: levelTwoExcluded,
+    },
+  };
+}
+
+/** A commission row as `referral_commissions` stores it (its id aside). Plain data: it crosses to a worker. */
+export interface CommissionRow {
+  leg_id: string;
+  trade_id: string;
+  product: string;
+  friend_id: number;
+  fee: string;
+  fee_coin: string;
+  created_at: number;
+  beneficiary_id: number;
+  tier: number | null;
+  rate: string;
+  amount: string;
+  kickback: string;
+  excluded: string | null;
+  paid_by: string | null;
+  level2_id: number | null;
+  level2_rate: string | null;
+  level2_amount: string | null;
+  level2_excluded: string | null;
+  level2_paid_by: string | null;
+}
+
+/** One payout of a batch: what it pays to whom, and the transfer id it was given. */
+interface Payout {
+  id: string;
+  userId: number;
+  coin: string;
+  code: 'referral_commission' | 'referral_kickback';
+  amount: Dec;
+  reference: string;
+}
+
+/**
+ * The commissions of several fees written together (a spot command, a
+ * futures trade, a cycle settlement chunk): one row per fee, and one
+ * transfer per earner, coin and kind (commission or kickback) paying the sum
+ * of its shares from the fee account to the earner's spot wallet. Each
+ * transfer's id is the first fee leg it pays for, the kind and the earner
+ * (unique, so a replay is refused by the ledger's id check, not paid twice);
+ * each share names its transfer (`paid_by`, `level2_paid_by`).
+ */
+export class CommissionBatch {
+  /** Payouts by earner: a few each (a coin or two, commission and kickback), found by a scan, no key string. */
+  private readonly payouts = new Map<number, Payout[]>();
+  readonly rows: CommissionRow[] = [];
+
+  add(planned: readonly PlannedCommission[]): void {
+    for (const { charge, levelOne, levelTwo } of planned) {
+      const paidBy = levelOne.amount.isPositive()
+        ? this.join(charge, levelOne.userId, 'referral_commission', levelOne.amount)
+        : null;
+      if (levelOne.kickback.isPositive())
+        this.join(charge, charge.payerId, 'referral_kickback', levelOne.kickback);
+      const levelTwoPaidBy =
+        levelTwo?.amount.isPositive() === true
+          ? this.join(charge, levelTwo.userId, 'referral_commission', levelTwo.amount)
+          : null;
+      this.rows.push({
+        leg_id: charge.legId,
+        trade_id: charge.tradeId,
+        product: charge.product,
+        friend_id: charge.payerId,
+        fee: charge.fee.toString(),
+        fee_coin: charge.coin,
+        created_at: charge.time,
+        beneficiary_id: levelOne.userId,
+        tier: levelOne.tier,
+        rate: levelOne.rate,
+        amount: levelOne.amount.toString(),
+        kickback: levelOne.kickback.toString(),
+        excluded: levelOne.excluded,
+        paid_by: paidBy,
+        level2_id: levelTwo?.userId ?? null,
+        level2_rate: levelTwo?.rate ?? null,
+        level2_amount: levelTwo ? levelTwo.amount.toString() : null,
+        level2_excluded: levelTwo?.excluded ?? null,
+        level2_paid_by: levelTwoPaidBy,
+      });
+    }
+  }
+
+  /** The transfers paying every row added, to write after the fees they come from. */
+  transfers(): (TransferInput & { credit: ReturnType<typeof userAccount>; asset: string; amount: Dec })[] {
+    return [...this.payouts.values()].flat().map((payout) => ({
+      id: payout.id,
+      debit: FEES,
+      credit: userAccount(payout.userId, 'spot'),
+      asset: payout.coin,
+      amount: payout.amount,
+      code: payout.code,
+      reference: payout.reference,
+    }));
+  }
+
+  private join(charge: FeeCharge, userId: number, code: Payout['code'], amount: Dec): string {
+    let earned = this.payouts.get(userId);
+    if (!earned) {
+      earned = [];
+      this.payouts.set(userId, earned);
+    }
+    const payout = earned.find((entry) => entry.coin === charge.coin && entry.code === code);
+    if (payout) {
+      payout.amount = payout.amount.add(amount);
+      return payout.id;
+    }
+    const id = `${charge.legId}:${code}:${userId}`;
+    earned.push({ id, userId, coin: charge.coin, code, amount, reference: charge.tradeId });
+    return id;
+  }
+}

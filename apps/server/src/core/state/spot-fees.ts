@@ -1,0 +1,125 @@
+import type { Dec } from '@halyard/money';
+import { REFERRAL_TOKEN } from '@halyard/rules';
+import type { AccountRef, TransferInput } from '../../ledger/index.ts';
+import type { NewTransfer } from '../../ledger/plan.ts';
+import type { SpotTradeRecord } from './commands.ts';
+import { applyTransfers, available, type MoneyState, type OpenOrder } from './money-state.ts';
+import { referralUserOf, tierOf } from './referral.ts';
+import {
+  CommissionBatch,
+  type CommissionRow,
+  commissionExclusion,
+  type FeeCharge,
+  halFeeQuote,
+  planCommission,
+} from './referral-rules.ts';
+import { feeLegOf, halFeeLegsOf, type TradeFee } from './spot-legs.ts';
+
+/**
+ * A spot command's fee step, after its trade legs, as modules/spot/fees.ts
+ * settles it: each fee in order (per trade the seller's, then the buyer's)
+ * in the coin received, or in HAL when the payer has fee deduction on, both
+ * coins have an index price and the payer's available HAL covers it; then
+ * each fee's referral commissions, paid once per command after its fees.
+ */
+
+/** A fee a trade kept back in clearing, waiting for the fee step. */
+export interface OwedFee extends TradeFee {
+  tradeId: string;
+  reference: string;
+  /** The trade's place among the command's trade records. */
+  tradeIndex: number;
+  side: 'buyer' | 'seller';
+  orderId: number;
+  payer: AccountRef;
+  counterparty: AccountRef;
+}
+
+export interface SettledFees {
+  transfers: NewTransfer[];
+  commissions: CommissionRow[];
+}
+
+/**
+ * Pays the fees and their commissions; a fee taken in HAL moves from the
+ * order's `fee` to its `feeHal` and the trade record names HAL as that
+ * side's fee coin (`touched` and `trades` are changed: they are the
+ * command's own, not yet in the state).
+ */
+export function settleFees(
+  state: MoneyState,
+  owed: readonly OwedFee[],
+  touched: Map<number, OpenOrder>,
+  trades: SpotTradeRecord[],
+  at: number,
+  seq: number,
+): SettledFees {
+  const transfers: NewTransfer[] = [];
+  const batch = new CommissionBatch();
+  for (const fee of owed) {
+    const payerId = userIdOf(fee.payer);
+    const hal = payerId === null ? null : halFeeOf(state, payerId, fee);
+    const legs: TransferInput[] = [];
+    if (hal === null) legs.push(feeLegOf(fee, fee.reference));
+    else {
+      const { waived, charge } = halFeeLegsOf(fee, fee.reference, fee.payer, hal);
+      legs.push(waived, charge);
+      paidInHal(fee, hal, touched, trades);
+    }
+    transfers.push(...applyTransfers(state, legs, at, seq, true).newTransfers);
+    if (payerId !== null) {
+      const charge: FeeCharge = {
+        product: 'spot',
+        tradeId: fee.tradeId,
+        legId: fee.legId,
+        payerId,
+        counterpartyId: userIdOf(fee.counterparty),
+        coin: hal === null ? fee.coin : REFERRAL_TOKEN,
+        fee: hal ?? fee.fee,
+        time: at,
+      };
+      commissionOf(state, charge, batch);
+    }
+  }
+  const payouts = batch.transfers();
+  if (payouts.length > 0) transfers.push(...applyTransfers(state, payouts, at, seq, true).newTransfers);
+  return { transfers, commissions: batch.rows };
+}
+
+/** The fee in HAL, or null: deduction off, a price missing, a fee too small, or HAL short. */
+function halFeeOf(state: MoneyState, payerId: number, fee: OwedFee): Dec | null {
+  const { referral } = state;
+  if (!referralUserOf(referral, payerId).feeDeduction) return null;
+  const hal = halFeeQuote(fee.fee, fee.coin, (coin) => referral.indexPrices.get(coin), referral.halDiscount);
+  if (hal === null || hal.gt(available(state, fee.payer, REFERRAL_TOKEN))) return null;
+  return hal;
+}
+
+function paidInHal(fee: OwedFee, hal: Dec, touched: Map<number, OpenOrder>, trades: SpotTradeRecord[]): void {
+  const order = touched.get(fee.orderId)!;
+  touched.set(order.id, { ...order, fee: order.fee.sub(fee.fee), feeHal: order.feeHal.add(hal) });
+  const trade = trades[fee.tradeIndex]!;
+  trades[fee.tradeIndex] =
+    fee.side === 'buyer'
+      ? { ...trade, buyerFee: hal.toString(), buyerFeeCoin: REFERRAL_TOKEN }
+      : { ...trade, sellerFee: hal.toString(), sellerFeeCoin: REFERRAL_TOKEN };
+}
+
+/** The fee's commission row and payouts, when its payer has an inviter (modules/referral's `plan`). */
+function commissionOf(state: MoneyState, charge: FeeCharge, batch: CommissionBatch): void {
+  const { referral } = state;
+  const payer = referralUserOf(referral, charge.payerId);
+  if (payer.parentId === null) return;
+  const inviter = referralUserOf(referral, payer.parentId);
+  const grand = inviter.parentId === null ? null : referralUserOf(referral, inviter.parentId);
+  const makers = referral.marketMakers;
+  const tier = commissionExclusion(charge, payer, inviter, makers)
+    ? null
+    : tierOf(referral, inviter.userId, charge.time);
+  batch.add([planCommission(charge, payer, inviter, grand, makers, tier)]);
+}
+
+/** A user's id from their account; null for the house and the system. */
+function userIdOf(account: AccountRef): number | null {
+  return typeof account.owner === 'number' ? account.owner : null;
+}
