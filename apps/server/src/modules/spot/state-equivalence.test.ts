@@ -15,9 +15,13 @@ import { ownerColumn } from '../../ledger/accounts.ts';
 import { systemAccount, type TransferInput } from '../../ledger/index.ts';
 import { ledgerProjection } from '../../ledger/projection.ts';
 import { expectHealthyLedger } from '../../ledger/test-support.ts';
+import type { IndexPriceSource, IndexTick } from '../../market/index.ts';
 import type { ProjectionWriter, ProjectionWriterSpec } from '../../projection/index.ts';
 import { openTestStore, type Store } from '../../store/connect.ts';
 import type { Executor } from '../../store/database.ts';
+import { ReferralFees } from '../referral/fees.ts';
+import { referralProjection } from '../referral/projection.ts';
+import { referralStore } from '../referral/store.ts';
 import { PairMarket, type SpotCommand } from './pair-market.ts';
 import { spotProjection } from './projection.ts';
 import { insertPair, selectPair } from './store.ts';
@@ -44,8 +48,14 @@ import { HOUSE_QUOTER, houseTrader, type Trader, traderOf, userTrader } from './
  * id, and the store numbers trades in the order both write them. The state
  * in memory must hold the balances the module's SQL holds.
  *
- * The traders have no fee deduction in HAL and no inviter: those are the
- * module's alone for now (docs/core.md, "Spot in the state").
+ * Fees in HAL and referral commissions are in the stream too: some traders
+ * pay fees in HAL (one of them soon short of it), most have an inviter and
+ * a level-2 inviter, and the inviters' HAL crosses tier bounds from one UTC
+ * day to the next. The module reads them from its tables and index; the
+ * state is told by commands (`referralUser`, `referralSettings`,
+ * `indexPrices`), and its commission rows are written by the referral
+ * writer (modules/referral/projection.ts). The commission rows must be equal
+ * too.
  */
 
 const SEED = Number(process.env.SPOT_EQUIVALENCE_SEED ?? 19_2026);
@@ -54,6 +64,37 @@ const TIME_ZERO = Date.UTC(2026, 10, 26);
 const EMAIL = 'trader@example.com';
 const USERS = [101, 102, 103, 104, 105];
 const TREASURY = systemAccount('treasury');
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** UTC days the stream runs over: each new day fixes the inviters' tiers from the day before. */
+const DAYS = 4;
+
+/** A user's referral profile, as the module's tables and the state's `referralUser` command hold it. */
+interface Profile {
+  userId: number;
+  parentId: number | null;
+  feeDeduction: boolean;
+  kickbackRate: string;
+  idNumbers: string[];
+}
+
+/**
+ * The referral tree: 102 and 104 were invited by 101, 103 by 102, 101 and
+ * 105 by 106 (who does not trade), 106 by 107 (a market maker: it earns
+ * nothing). 101 and 104 share an ID number. 101, 102 and 104 pay fees in
+ * HAL; 102 holds only a few HAL. Each user's HAL is the first funding's.
+ */
+const PROFILES: readonly (Profile & { hal: string })[] = [
+  { userId: 101, parentId: 106, feeDeduction: true, kickbackRate: '0.05', idNumbers: ['id-1'], hal: '600' },
+  { userId: 102, parentId: 101, feeDeduction: true, kickbackRate: '0.2', idNumbers: ['id-2'], hal: '3' },
+  { userId: 103, parentId: 102, feeDeduction: false, kickbackRate: '0', idNumbers: [], hal: '0' },
+  { userId: 104, parentId: 101, feeDeduction: true, kickbackRate: '0', idNumbers: [' ID-1 '], hal: '80' },
+  { userId: 105, parentId: 106, feeDeduction: false, kickbackRate: '0', idNumbers: ['id-5'], hal: '40' },
+  { userId: 106, parentId: 107, feeDeduction: false, kickbackRate: '0.1', idNumbers: [], hal: '5200' },
+  { userId: 107, parentId: null, feeDeduction: false, kickbackRate: '0', idNumbers: [], hal: '100' },
+];
+const SETTINGS = { halDiscount: '0.2', marketMakers: [107] };
+/** The index the fees are priced at: HAL moves now and then; BETA has no index price, so a fee in BETA is never paid in HAL. */
+const HAL_PRICES = ['0.5', '0.45', '0.62'];
 
 /**
  * Two pairs of different precisions. ALFA has no index price, so a market
@@ -137,7 +178,10 @@ type Step =
     }
   | { kind: 'cancel'; at: number; pair: TestPair; trader: Trader; orderId: number }
   | { kind: 'cancelAll'; at: number; pair: TestPair; trader: Trader }
-  | { kind: 'fund'; at: number; batch: TransferInput[] };
+  | { kind: 'fund'; at: number; batch: TransferInput[] }
+  | { kind: 'profile'; at: number; profile: Profile }
+  | { kind: 'settings'; at: number }
+  | { kind: 'prices'; at: number; prices: Record<string, string> };
 
 /** An order resting in a book, as the stream is told after each step. */
 interface OpenRef {
@@ -149,23 +193,39 @@ interface OpenRef {
 /** What a step answered, the same shape on both sides. */
 type Answer =
   | { ok: true; orderIds: number[] }
-  | { ok: true; funded: true }
+  | { ok: true; applied: true }
   | { ok: false; error: string; params?: unknown };
 
-function fundingOf(userId: number, at: number, amounts: Record<string, string>): Step {
+/** Moves coins from the treasury to a user (or the house), or back with `withdraw`. */
+function fundingOf(userId: number, at: number, amounts: Record<string, string>, withdraw = false): Step {
   const account = userId === 0 ? houseTrader(HOUSE_QUOTER).account : userTrader(userId).account;
   return {
     kind: 'fund',
     at,
     batch: Object.entries(amounts).map(([asset, amount]) => ({
       id: `equivalence:fund:${userId}:${asset}:${at}`,
-      debit: TREASURY,
-      credit: account,
+      debit: withdraw ? account : TREASURY,
+      credit: withdraw ? TREASURY : account,
       asset,
       amount: Dec.parse(amount),
       code: 'test_funding',
     })),
   };
+}
+
+function pricesOf(at: number, hal: string): Step {
+  return { kind: 'prices', at, prices: { HAL: hal, ALFA: '101' } };
+}
+
+/**
+ * The start of a new UTC day, and what moves HAL across the tier bounds:
+ * on day 1, 106 moves its HAL out (tier 3 on day 1, tier 1 from day 2);
+ * 101 gets 4,500 more (tier 2 on day 1, tier 3 on day 2).
+ */
+function dayStartOf(day: number): Step[] {
+  const at = TIME_ZERO + day * DAY_MS + 1_000;
+  if (day !== 1) return [];
+  return [fundingOf(106, at, { HAL: '5000' }, true), fundingOf(101, at + 1, { HAL: '4500' })];
 }
 
 /**
@@ -185,15 +245,42 @@ function* stream(seed: number, count: number, groupMax: number): Generator<Step[
     return who === USERS.length ? houseTrader(HOUSE_QUOTER) : userTrader(USERS[who]!);
   };
   let at = TIME_ZERO;
+  yield [{ kind: 'settings', at: at++ }];
+  yield [pricesOf(at++, HAL_PRICES[0]!)];
+  const profiles = new Map(PROFILES.map(({ hal: _hal, ...profile }) => [profile.userId, profile]));
+  for (const profile of profiles.values()) yield [{ kind: 'profile', at: at++, profile }];
   for (const userId of [...USERS, 0])
     yield [fundingOf(userId, at++, { USDT: '50000', ALFA: '300', BETA: '20000' })];
+  for (const { userId, hal } of PROFILES)
+    if (Dec.parse(hal).isPositive()) yield [fundingOf(userId, at++, { HAL: hal })];
   let open: readonly OpenRef[] = [];
+  let day = 0;
   for (let index = 0; index < count; ) {
     at += 1 + random(1000);
+    if (index >= ((day + 1) * count) / DAYS) {
+      day += 1;
+      at = TIME_ZERO + day * DAY_MS;
+      for (const moved of dayStartOf(day)) open = yield [moved];
+      at += 60_000;
+    }
     const pair = PAIRS[random(PAIRS.length)]!;
     if (random(100) < 3) {
       index += 1;
       open = yield [fundingOf(anyone().userId, at, { USDT: '5000', [pair.tradcoin]: '50' })];
+      continue;
+    }
+    if (random(100) < 2) {
+      index += 1;
+      open = yield [pricesOf(at, HAL_PRICES[random(HAL_PRICES.length)]!)];
+      continue;
+    }
+    if (random(100) < 2) {
+      // A trader switches fee deduction in HAL on or off.
+      index += 1;
+      const profile = profiles.get(USERS[random(USERS.length)]!)!;
+      const switched = { ...profile, feeDeduction: !profile.feeDeduction };
+      profiles.set(switched.userId, switched);
+      open = yield [{ kind: 'profile', at, profile: switched }];
       continue;
     }
     const group: Step[] = [];
@@ -250,12 +337,20 @@ class ModuleSide {
   private constructor(
     readonly h: Harness,
     private readonly markets: Map<TestPair, PairMarket>,
+    private readonly referral: ReferralFees,
+    private readonly index: TestIndex,
   ) {}
 
-  /** The app's ledger and referral fees, and one PairMarket per pair whose index price the test sets. */
+  /**
+   * The app's ledger, one PairMarket per pair whose index price the test
+   * sets, and referral fees on the app's tables priced at the test's index.
+   */
   static async start(): Promise<ModuleSide> {
     const h = await startHarness({ demo: false });
     const ids = await insertPairs(h.store.db);
+    const index = new TestIndex();
+    const referral = new ReferralFees(h.store.db, h.clock, index);
+    await insertUsers(h.store.db);
     const markets = new Map<TestPair, PairMarket>();
     for (const [index, pair] of PAIRS.entries()) {
       const market = new PairMarket({
@@ -264,7 +359,7 @@ class ModuleSide {
         ledger: h.app.ledger,
         now: () => h.clock.now(),
         indexPrice: () => (pair.index === null ? null : Dec.parse(pair.index)),
-        referral: h.app.referral.service.fees,
+        referral,
         onCommitted: () => {},
         onError: (error) => {
           throw error;
@@ -273,16 +368,41 @@ class ModuleSide {
       await market.restore();
       markets.set(pair, market);
     }
-    return new ModuleSide(h, markets);
+    return new ModuleSide(h, markets, referral, index);
   }
 
-  /** One group: a deposit, or orders and cancels of one pair submitted together (one module group). */
+  /**
+   * One group: a deposit, a profile, the settings or prices (written where
+   * the module reads them), or orders and cancels of one pair submitted
+   * together (one module group).
+   */
   async run(group: readonly Step[]): Promise<Answer[]> {
     this.h.clock.set(group[0]!.at);
     const first = group[0]!;
-    if (first.kind === 'fund') {
-      await this.h.app.ledger.execute(first.batch);
-      return [{ ok: true, funded: true }];
+    switch (first.kind) {
+      case 'fund':
+        await this.h.app.ledger.execute(first.batch);
+        return [{ ok: true, applied: true }];
+      case 'profile':
+        await saveProfile(this.h.store.db, first.profile, first.at);
+        // As the referral service does after a change.
+        this.referral.forget(first.profile.userId);
+        return [{ ok: true, applied: true }];
+      case 'settings':
+        await referralStore.saveConfig(this.h.store.db, 'hal_discount', SETTINGS.halDiscount);
+        await referralStore.saveConfig(
+          this.h.store.db,
+          'market_makers',
+          JSON.stringify(SETTINGS.marketMakers),
+        );
+        await this.referral.loadSettings();
+        return [{ ok: true, applied: true }];
+      case 'prices':
+        for (const [coin, price] of Object.entries(first.prices))
+          this.index.prices.set(coin, Dec.parse(price));
+        return [{ ok: true, applied: true }];
+      default:
+        break;
     }
     const market = this.markets.get(first.pair)!;
     const outcomes = await Promise.allSettled(group.map((next) => market.submit(commandOf(next))));
@@ -298,10 +418,93 @@ class ModuleSide {
   }
 }
 
+/** The index the module's referral fees price at: what the stream's prices steps set. */
+class TestIndex implements IndexPriceSource {
+  readonly name = 'test';
+  readonly quote = 'USDT';
+  readonly tickMs = 1_000;
+  readonly prices = new Map<string, Dec>();
+  coins(): string[] {
+    return [...this.prices.keys()];
+  }
+  priceAccuracy(): number {
+    return 8;
+  }
+  current(coin: string): IndexTick | null {
+    const price = this.prices.get(coin);
+    return price === undefined ? null : { coin, price, ts: 0, source: this.name };
+  }
+  async priceAt(): Promise<IndexTick | null> {
+    return null;
+  }
+  subscribe(): () => void {
+    return () => {};
+  }
+}
+
+/** The users of the referral tree, with their inviters and KYC ID numbers, as the module reads them. */
+async function insertUsers(db: Executor): Promise<void> {
+  await db
+    .insertInto('users')
+    .values(
+      PROFILES.map((profile) => ({
+        id: profile.userId,
+        email: `user${profile.userId}@example.com`,
+        area_code: null,
+        phone: null,
+        wallet_address: null,
+        password_hash: null,
+        pay_password_hash: null,
+        invitation_code: `EQ${profile.userId}`,
+        parent_id: profile.parentId,
+        locked_until: null,
+        created_at: TIME_ZERO,
+      })),
+    )
+    .execute();
+  const kyc = PROFILES.flatMap((profile) =>
+    profile.idNumbers.map((idNumber) => ({
+      user_id: profile.userId,
+      real_name: 'Test',
+      id_number: idNumber,
+      photo_url: '/x.png',
+      state: 'succeeded' as const,
+      reason: null,
+      submitted_at: TIME_ZERO,
+      decided_at: TIME_ZERO,
+      decided_by: 'test',
+    })),
+  );
+  await db.insertInto('kyc_submissions').values(kyc).execute();
+}
+
+/** A profile's inviter and choices, where the module reads them. */
+async function saveProfile(db: Executor, profile: Profile, at: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ parent_id: profile.parentId })
+    .where('id', '=', profile.userId)
+    .execute();
+  const account = {
+    kickback_rate: profile.kickbackRate,
+    fee_deduction: profile.feeDeduction ? 1 : 0,
+    bound_at: null,
+    updated_at: at,
+  };
+  await db
+    .insertInto('referral_accounts')
+    .values({ user_id: profile.userId, ...account })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(account))
+    .execute();
+}
+
 function commandOf(next: Step): SpotCommand {
   switch (next.kind) {
     case 'fund':
-      throw new Error('a deposit is not a spot command');
+    case 'profile':
+    case 'settings':
+    case 'prices':
+      throw new Error('not a spot command');
     case 'cancel':
       return { kind: 'cancel', trader: next.trader, autoid: next.orderId };
     case 'cancelAll':
@@ -332,7 +535,7 @@ class StateSide {
   }[];
 
   private constructor(readonly store: Store) {
-    this.writers = [ledgerProjection, spotProjection].map((spec) => ({
+    this.writers = [ledgerProjection, spotProjection, referralProjection].map((spec) => ({
       spec,
       writer: spec.create(store.dialect),
     }));
@@ -342,6 +545,7 @@ class StateSide {
     const store = await openTestStore();
     const side = new StateSide(store);
     await insertPairs(store.db);
+    await insertUsers(store.db);
     for (const pair of PAIRS) side.apply({ kind: 'openPair', at: TIME_ZERO, pair: pairConfig(pair) });
     return side;
   }
@@ -349,7 +553,7 @@ class StateSide {
   run(next: Step): Answer {
     const result = this.apply(this.commandOf(next));
     if (!result.ok) return result.params === undefined ? result : { ...result };
-    if (next.kind === 'fund') return { ok: true, funded: true };
+    if (!isSpotStep(next)) return { ok: true, applied: true };
     return { ok: true, orderIds: result.orders?.map((order) => order.orderId) ?? [result.order!.orderId] };
   }
 
@@ -357,6 +561,12 @@ class StateSide {
     switch (next.kind) {
       case 'fund':
         return { kind: 'transfer', at: next.at, batch: next.batch };
+      case 'profile':
+        return { kind: 'referralUser', at: next.at, ...next.profile };
+      case 'settings':
+        return { kind: 'referralSettings', at: next.at, ...SETTINGS };
+      case 'prices':
+        return { kind: 'indexPrices', at: next.at, prices: next.prices };
       case 'cancel':
         return {
           kind: 'cancel',
@@ -428,7 +638,15 @@ class StateSide {
   }
 }
 
+function isSpotStep(next: Step): boolean {
+  return next.kind === 'place' || next.kind === 'cancel' || next.kind === 'cancelAll';
+}
+
 // ── what is compared ──────────────────────────────────────────────────────
+
+function commissionRows(db: Executor) {
+  return db.selectFrom('referral_commissions').selectAll().orderBy('id').execute();
+}
 
 function orderRows(db: Executor) {
   return db.selectFrom('spot_orders').selectAll().orderBy('autoid').execute();
@@ -560,6 +778,8 @@ async function expectEquivalent(seed: number, groupMax: number): Promise<void> {
   const trades = await tradeRows(a);
   expect(await orderRows(b)).toEqual(await orderRows(a));
   expect(await tradeRows(b)).toEqual(trades);
+  const commissions = await commissionRows(a);
+  expect(await commissionRows(b)).toEqual(commissions);
   expect(await transferRows(b)).toEqual(await transferRows(a));
   const moduleAccounts = await accountRows(a);
   expect(await accountRows(b)).toEqual(moduleAccounts);
@@ -571,8 +791,27 @@ async function expectEquivalent(seed: number, groupMax: number): Promise<void> {
   expect(tally.cancelled).toBeGreaterThan(20);
   expect(tally.cancelledByAll).toBeGreaterThan(3);
   expect(tally.mostResting).toBeGreaterThan(5);
+  expectReferralCoverage(trades, commissions);
   await expectHealthyLedger(a);
   await expectHealthyLedger(b);
+}
+
+/** The stream must pay fees in HAL and commissions of every kind, at every tier. */
+function expectReferralCoverage(
+  trades: Awaited<ReturnType<typeof tradeRows>>,
+  commissions: Awaited<ReturnType<typeof commissionRows>>,
+): void {
+  const inHal = trades.filter((trade) => trade.buyer_fee_coin === 'HAL' || trade.seller_fee_coin === 'HAL');
+  expect(inHal.length).toBeGreaterThan(10);
+  expect(inHal.length).toBeLessThan(trades.length);
+  expect(new Set(commissions.map((row) => row.tier))).toEqual(new Set([1, 2, 3, null]));
+  expect(new Set(commissions.map((row) => row.excluded))).toEqual(
+    new Set([null, 'counterparty', 'sameIdentity']),
+  );
+  expect(commissions.some((row) => row.level2_excluded === 'house')).toBe(true);
+  expect(commissions.some((row) => row.level2_id !== null && row.level2_excluded === null)).toBe(true);
+  expect(commissions.some((row) => Dec.parse(String(row.kickback)).isPositive())).toBe(true);
+  expect(commissions.some((row) => row.fee_coin === 'HAL')).toBe(true);
 }
 
 describe('the money state in place of the spot SQL path', () => {
