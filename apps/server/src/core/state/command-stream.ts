@@ -41,6 +41,13 @@ export interface StreamOptions {
   traders: number;
   /** Prefix of every id, so streams of several runs never collide. */
   idPrefix?: string;
+  /**
+   * Also referral commands (profiles with inviters and fee deduction, index
+   * prices, the operator's settings) and now and then a jump of hours, so
+   * fees are paid in HAL, commissions planned and tiers fixed across UTC
+   * days. Off, the stream is the same as before they existed (benches).
+   */
+  referral?: boolean;
 }
 
 /**
@@ -123,6 +130,10 @@ export function* commandStream(options: StreamOptions): Generator<MoneyCommand> 
       const repeated = commandIds[random(commandIds.length - 1)]!;
       yield { at, id: repeated, kind: 'cancel', pair: TEST_PAIRS[0]!.symbol, owner: '1', orderId: 1 };
       continue;
+    } else if (options.referral === true && roll < 54) {
+      if (random(40) === 0) at += 6 * 60 * 60 * 1000;
+      yield referralCommand(random, options.users, base);
+      continue;
     } else if (roll < 86) {
       const pair = pick(TEST_PAIRS);
       const side = random(2) === 0 ? 'buy' : 'sell';
@@ -159,6 +170,46 @@ export function* commandStream(options: StreamOptions): Generator<MoneyCommand> 
     }
     yield { ...base, kind: 'transfer', batch };
   }
+}
+
+/** A profile (most often), index prices, or the operator's settings; now and then a malformed one, refused. */
+function referralCommand(
+  random: (below: number) => number,
+  users: number,
+  base: { at: number; id?: string },
+): MoneyCommand {
+  const roll = random(20);
+  if (roll < 12) {
+    const userId = 1 + random(users);
+    return {
+      ...base,
+      kind: 'referralUser',
+      userId,
+      parentId: random(4) === 0 ? null : 1 + random(users),
+      feeDeduction: random(3) !== 0,
+      kickbackRate: roll === 0 ? '-1' : `0.0${random(10)}`,
+      idNumbers: random(5) === 0 ? ['same-person'] : [`id-${userId}`],
+    };
+  }
+  if (roll < 19) {
+    const price = () => `${1 + random(200)}.${String(random(100)).padStart(2, '0')}`;
+    return {
+      ...base,
+      kind: 'indexPrices',
+      prices: {
+        HAL: roll === 13 ? '0' : `0.${1 + random(9)}`,
+        BTC: price(),
+        ETH: price(),
+        SOL: random(4) === 0 ? null : price(),
+      },
+    };
+  }
+  return {
+    ...base,
+    kind: 'referralSettings',
+    halDiscount: `0.${random(5)}`,
+    marketMakers: [1 + random(users)],
+  };
 }
 
 /** The first `count` commands of a stream. */

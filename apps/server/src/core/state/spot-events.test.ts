@@ -266,13 +266,14 @@ describe('spot events', () => {
   });
 
   it('agree with the state over a seeded stream, and after a snapshot is loaded', () => {
-    const commands = takeCommands({ seed: 4_242, users: 60, traders: 12 }, 6_000);
+    const commands = takeCommands({ seed: 4_242, users: 60, traders: 12, referral: true }, 6_000);
     const half = commands.length / 2;
     const live = machine.initialState();
     const rows = new Map<number, SpotOrderRecord>();
-    const tradeSums = new Map<number, { amount: Dec; money: Dec; fee: Dec }>();
+    const tradeSums = new Map<number, FillSums>();
     const feesCollected = new Map<string, Dec>();
     let trades = 0;
+    let commissionRows = 0;
     let snapshot: Uint8Array | null = null;
     const liveEvents: MoneyEvent[][] = [];
     commands.forEach((command, index) => {
@@ -292,39 +293,56 @@ describe('spot events', () => {
             trade.takerSide === 'buy'
               ? [trade.takerOrderId, trade.makerOrderId]
               : [trade.makerOrderId, trade.takerOrderId];
-          addFill(tradeSums, buyer, trade, trade.buyerFee);
-          addFill(tradeSums, seller, trade, trade.sellerFee);
+          // A fee in HAL where the side receives another coin was paid by fee deduction (feeHal).
+          const tradcoin = trade.pair.split('/')[0]!;
+          addFill(
+            tradeSums,
+            buyer,
+            trade,
+            trade.buyerFee,
+            trade.buyerFeeCoin === 'HAL' && tradcoin !== 'HAL',
+          );
+          addFill(tradeSums, seller, trade, trade.sellerFee, trade.sellerFeeCoin === 'HAL');
           for (const [coin, fee] of [
             [trade.buyerFeeCoin, trade.buyerFee],
             [trade.sellerFeeCoin, trade.sellerFee],
           ] as const)
             feesCollected.set(coin, (feesCollected.get(coin) ?? Dec.ZERO).add(Dec.parse(fee)));
+        } else if (event.type === 'referralCommissions') {
+          // The commissions are paid out of the fee account.
+          for (const row of event.rows) {
+            commissionRows += 1;
+            const paid = [row.amount, row.kickback, row.level2_amount ?? '0'].map((part) => Dec.parse(part));
+            const before = feesCollected.get(row.fee_coin) ?? Dec.ZERO;
+            feesCollected.set(row.fee_coin, before.sub(Dec.sum(paid)));
+          }
         }
       }
       if (index + 1 === half) snapshot = snapshotOf(live);
     });
     expect(trades).toBeGreaterThan(500);
+    expect(commissionRows).toBeGreaterThan(50);
+    expect([...rows.values()].filter((row) => row.feeHal !== '0').length).toBeGreaterThan(20);
 
     // Every row's fill is the sum of its trades; the open ones are the state's open orders, as the state holds them.
     const open = [...rows.values()].filter((row) => row.state === 'unfilled' || row.state === 'partial');
     expect(open.map((row) => row.orderId).sort()).toEqual([...live.orders.keys()].sort());
     for (const row of rows.values()) {
-      const sums = tradeSums.get(row.orderId) ?? { amount: Dec.ZERO, money: Dec.ZERO, fee: Dec.ZERO };
-      expect([row.dealAmount, row.dealMoney, row.fee], `order ${row.orderId}`).toEqual([
+      const sums = tradeSums.get(row.orderId) ?? NO_FILL;
+      expect([row.dealAmount, row.dealMoney, row.fee, row.feeHal], `order ${row.orderId}`).toEqual([
         sums.amount.toString(),
         sums.money.toString(),
         sums.fee.toString(),
+        sums.feeHal.toString(),
       ]);
       expect(Dec.parse(row.amount).sub(Dec.parse(row.unfilled)).toString()).toBe(row.dealAmount);
       const held = live.orders.get(row.orderId);
       if (held)
-        expect([held.remaining.toString(), held.dealMoney.toString(), held.fee.toString()]).toEqual([
-          row.unfilled,
-          row.dealMoney,
-          row.fee,
-        ]);
+        expect(
+          [held.remaining, held.dealMoney, held.fee, held.feeHal].map((value) => value.toString()),
+        ).toEqual([row.unfilled, row.dealMoney, row.fee, row.feeHal]);
     }
-    // The fee account holds exactly the fees the trades name.
+    // The fee account holds exactly the fees the trades name, less the commissions paid from it.
     for (const [coin, fee] of feesCollected)
       expect(available(live, systemAccount('fees'), coin).toString(), coin).toBe(fee.toString());
 
@@ -334,17 +352,28 @@ describe('spot events', () => {
   });
 });
 
+interface FillSums {
+  amount: Dec;
+  money: Dec;
+  fee: Dec;
+  feeHal: Dec;
+}
+
+const NO_FILL: FillSums = { amount: Dec.ZERO, money: Dec.ZERO, fee: Dec.ZERO, feeHal: Dec.ZERO };
+
 function addFill(
-  sums: Map<number, { amount: Dec; money: Dec; fee: Dec }>,
+  sums: Map<number, FillSums>,
   orderId: number,
   trade: SpotTradeRecord,
   fee: string,
+  inHal: boolean,
 ): void {
-  const before = sums.get(orderId) ?? { amount: Dec.ZERO, money: Dec.ZERO, fee: Dec.ZERO };
+  const before = sums.get(orderId) ?? NO_FILL;
   sums.set(orderId, {
     amount: before.amount.add(Dec.parse(trade.amount)),
     money: before.money.add(Dec.parse(trade.quoteAmount)),
-    fee: before.fee.add(Dec.parse(fee)),
+    fee: inHal ? before.fee : before.fee.add(Dec.parse(fee)),
+    feeHal: inHal ? before.feeHal.add(Dec.parse(fee)) : before.feeHal,
   });
 }
 
