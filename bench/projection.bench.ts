@@ -10,14 +10,15 @@
  * FULL), or into a fresh PostgreSQL schema when BENCH_DATABASE_URL is set.
  * BENCH_PROJECTOR says where its runner works: `worker` (default: a worker
  * thread with its own connection), `thread` (the sequencer's thread), or
- * `thread,worker` for both, one after the other, in the same run.
+ * `thread,worker` for both, one after the other, in the same run; BENCH_QUEUE_MAX
+ * sets the projector's bound (default: the projector's).
  *
  * The lag of a durable batch is the time from its publication (the
  * sequencer's subscribers are called) to the projector's watermark passing
  * its last sequence (its rows committed, and, for the worker, reported back).
  * The figure is the p99 of those lags, beside its anchor, the 1 s target.
  * Beside them: the command rate of the same flow without a projector,
- * measured first in the same run, and with it; how long the projector's
+ * measured just before in the same run (the anchor), and with it; how long the projector's
  * bound kept the sequencer's intake waiting; the lag in sequences; and, once
  * the flow stops, the ledger audit of SQL against the state. The machine is
  * shared: load averages are printed beside the figures.
@@ -55,6 +56,8 @@ import { loadText } from './support/http-load.ts';
 
 const SECONDS = Number(process.argv[2] ?? 15);
 const MODES = (process.env.BENCH_PROJECTOR ?? 'worker').split(',') as ('thread' | 'worker')[];
+/** The projector's bound (its default when unset). */
+const QUEUE_MAX = process.env.BENCH_QUEUE_MAX ? Number(process.env.BENCH_QUEUE_MAX) : undefined;
 const IN_FLIGHT = 512;
 const TARGET_MS = 1_000;
 const STREAM = { users: 20_000, traders: 2_000 };
@@ -138,8 +141,12 @@ async function withProjector(mode: 'thread' | 'worker', aloneRate: number, seed:
   try {
     const projector =
       mode === 'worker'
-        ? await openWorkerProjector({ writer: ledgerProjection, store: database.where })
-        : await Projector.open({ db: store.db, writer: ledgerProjectionWriter(store.dialect) });
+        ? await openWorkerProjector({ writer: ledgerProjection, store: database.where, queueMax: QUEUE_MAX })
+        : await Projector.open({
+            db: store.db,
+            writer: ledgerProjectionWriter(store.dialect),
+            queueMax: QUEUE_MAX,
+          });
     const { sequencer, journal } = await startProjected(machine, dir, [projector]);
     const pausedMs = timePauses(sequencer);
     const lags: number[] = [];
@@ -163,7 +170,8 @@ async function withProjector(mode: 'thread' | 'worker', aloneRate: number, seed:
 
     lags.sort((a, b) => a - b);
     const p99 = percentile(lags, 99);
-    const label = `${database.name}, ${mode === 'worker' ? 'worker thread' : "sequencer's thread"}`;
+    const where = mode === 'worker' ? 'worker thread' : "sequencer's thread";
+    const label = `${database.name}, ${where}, bound ${QUEUE_MAX ?? 'default'}`;
     console.log(
       `with the projector (${label}): ${Math.round(rate)} commands/s, ${(rate / aloneRate).toFixed(2)}× the sequencer alone; ` +
         `intake paused by the bound ${(pausedMs() / 1_000).toFixed(1)} s (${loadStart} → ${loadEnd})`,
@@ -190,17 +198,24 @@ async function withProjector(mode: 'thread' | 'worker', aloneRate: number, seed:
   }
 }
 
-try {
-  // The anchor flow: the sequencer alone.
+/** The anchor: the same flow on a sequencer alone, measured just before each projector run (the load moves). */
+async function aloneRate(seed: number): Promise<number> {
   const alone = await startFromDisk(machine, tempDir());
   const loadBefore = loadText();
   const started = performance.now();
-  const aloneCommands = await runFlow(alone.sequencer, 1, SECONDS);
-  const aloneRate = aloneCommands / ((performance.now() - started) / 1_000);
+  const commands = await runFlow(alone.sequencer, seed, SECONDS);
+  const rate = commands / ((performance.now() - started) / 1_000);
   await alone.sequencer.close();
   await alone.journal.close();
-  console.log(`sequencer alone: ${Math.round(aloneRate)} commands/s (${loadBefore} → ${loadText()})`);
-  for (const [index, mode] of MODES.entries()) await withProjector(mode, aloneRate, 2 + index);
+  console.log(`sequencer alone: ${Math.round(rate)} commands/s (${loadBefore} → ${loadText()})`);
+  return rate;
+}
+
+try {
+  for (const [index, mode] of MODES.entries()) {
+    const rate = await aloneRate(1 + 2 * index);
+    await withProjector(mode, rate, 2 + 2 * index);
+  }
 } finally {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }

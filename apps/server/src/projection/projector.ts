@@ -20,8 +20,9 @@ export interface ProjectorTuning {
   /**
    * Sequences received and not yet written past which the followed
    * sequencer's intake waits (`pauseIntake`), until half of them are
-   * written (default 16,384: about a second of the PostgreSQL projection's rate
-   * on the development machine). See docs/core.md, "The projector".
+   * written (default 8,192). The lag it allows is this over the projection's
+   * rate: under a second down to 8,192 sequences a second. See docs/core.md,
+   * "The projector".
    */
   queueMax?: number;
   /** Told of each failed write (default: console.error). The projector retries; it never skips. */
@@ -113,7 +114,7 @@ export class Projector<Event> {
     connect: (reports: RunnerReports) => ProjectionTransport<Event>,
   ) {
     this.batchMax = tuning.batchMax ?? 4096;
-    this.queueMax = tuning.queueMax ?? 16_384;
+    this.queueMax = tuning.queueMax ?? 8_192;
     this.onError =
       tuning.onError ?? ((error) => console.error(`projector ${this.name}: write failed, retrying`, error));
     this.received = watermark;
