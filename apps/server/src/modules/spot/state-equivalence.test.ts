@@ -21,7 +21,6 @@ import { openTestStore, type Store } from '../../store/connect.ts';
 import type { Executor } from '../../store/database.ts';
 import { ReferralFees } from '../referral/fees.ts';
 import { referralProjection } from '../referral/projection.ts';
-import { referralStore } from '../referral/store.ts';
 import { PairMarket, type SpotCommand } from './pair-market.ts';
 import { spotProjection } from './projection.ts';
 import { insertPair, selectPair } from './store.ts';
@@ -389,12 +388,8 @@ class ModuleSide {
         this.referral.forget(first.profile.userId);
         return [{ ok: true, applied: true }];
       case 'settings':
-        await referralStore.saveConfig(this.h.store.db, 'hal_discount', SETTINGS.halDiscount);
-        await referralStore.saveConfig(
-          this.h.store.db,
-          'market_makers',
-          JSON.stringify(SETTINGS.marketMakers),
-        );
+        // Saved through the referral service (which writes the config rows), read back by these fees.
+        await this.h.app.referral.service.saveSettings(SETTINGS);
         await this.referral.loadSettings();
         return [{ ok: true, applied: true }];
       case 'prices':
