@@ -1,10 +1,16 @@
 /**
  * The projector (docs/core.md, "The projector"): writes SQL behind the
- * sequencer, in batches, each with its writer's watermark; catches up after
- * a crash from recovery's replay; audits the ledger's projection against the
- * money state.
+ * sequencer, in batches, each with its writer's watermark, on the
+ * sequencer's thread or in a worker thread, with a bound that pauses the
+ * sequencer's intake; catches up after a crash from recovery's replay;
+ * audits the ledger's projection against the money state.
  */
-export { auditLedgerProjection, type LedgerStateSource, type ProjectionAudit } from './audit.ts';
+export {
+  auditLedgerProjection,
+  auditLedgerProjectionOnDisk,
+  type LedgerStateSource,
+  type ProjectionAudit,
+} from './audit.ts';
 export {
   type ProjectionSource,
   ProjectionTimeoutError,

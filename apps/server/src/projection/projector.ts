@@ -20,8 +20,8 @@ export interface ProjectorTuning {
   /**
    * Sequences received and not yet written past which the followed
    * sequencer's intake waits (`pauseIntake`), until half of them are
-   * written (default 8,192). The lag it allows is this over the projection's
-   * rate: under a second down to 8,192 sequences a second. See docs/core.md,
+   * written (default 4,096). The lag it allows is this over the projection's
+   * rate: under a second down to 4,096 sequences a second. See docs/core.md,
    * "The projector".
    */
   queueMax?: number;
@@ -114,7 +114,7 @@ export class Projector<Event> {
     connect: (reports: RunnerReports) => ProjectionTransport<Event>,
   ) {
     this.batchMax = tuning.batchMax ?? 4096;
-    this.queueMax = tuning.queueMax ?? 8_192;
+    this.queueMax = tuning.queueMax ?? 4_096;
     this.onError =
       tuning.onError ?? ((error) => console.error(`projector ${this.name}: write failed, retrying`, error));
     this.received = watermark;
