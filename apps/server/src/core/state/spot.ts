@@ -25,6 +25,7 @@ import {
   planSpotOrder,
   releaseOf,
   type SpotOrderPlan,
+  type TradeFee,
   tradeLegs,
 } from './spot-legs.ts';
 
@@ -294,25 +295,21 @@ function settleTrade(
   legs.push(...planned.posts, ...planned.deliveries);
   const { buyerFee, sellerFee, tradeId, reference } = planned;
   // Kept back in clearing; the fee step pays them (in coin or HAL), the seller's first.
-  const owed = { tradeId, reference, tradeIndex: index };
-  if (sellerFee.fee.isPositive())
+  const owe = (fee: TradeFee, side: OwedFee['side'], payer: OpenOrder, other: OpenOrder) => {
+    if (!fee.fee.isPositive()) return;
     fees.push({
-      ...sellerFee,
-      ...owed,
-      side: 'seller',
-      orderId: seller.id,
-      payer: seller.account,
-      counterparty: buyer.account,
+      ...fee,
+      tradeId,
+      reference,
+      tradeIndex: index,
+      side,
+      orderId: payer.id,
+      payer: payer.account,
+      counterparty: other.account,
     });
-  if (buyerFee.fee.isPositive())
-    fees.push({
-      ...buyerFee,
-      ...owed,
-      side: 'buyer',
-      orderId: buyer.id,
-      payer: buyer.account,
-      counterparty: seller.account,
-    });
+  };
+  owe(sellerFee, 'seller', seller, buyer);
+  owe(buyerFee, 'buyer', buyer, seller);
   return {
     buyer: filledBy(buyer, trade, trade.quoteAmount, buyerFee.fee),
     seller: filledBy(seller, trade, trade.amount, sellerFee.fee),
