@@ -86,12 +86,13 @@ export function setReferralUser(
   state: ReferralState,
   command: ReferralUserCommand,
 ): Applied<MoneyResult, MoneyEvent> {
-  const kickbackRate = Dec.tryParse(command.kickbackRate);
+  const kickbackRate = decimalOf(command.kickbackRate);
   const validParent = command.parentId === null || Number.isSafeInteger(command.parentId);
   if (
     !Number.isSafeInteger(command.userId) ||
     !validParent ||
     !Array.isArray(command.idNumbers) ||
+    !command.idNumbers.every((idNumber) => typeof idNumber === 'string') ||
     kickbackRate === null ||
     kickbackRate.isNegative()
   )
@@ -110,8 +111,14 @@ export function setReferralSettings(
   state: ReferralState,
   command: ReferralSettingsCommand,
 ): Applied<MoneyResult, MoneyEvent> {
-  const discount = Dec.tryParse(command.halDiscount);
-  if (discount === null || discount.isNegative() || !Array.isArray(command.marketMakers))
+  const discount = decimalOf(command.halDiscount);
+  const makers = command.marketMakers;
+  if (
+    discount === null ||
+    discount.isNegative() ||
+    !Array.isArray(makers) ||
+    !makers.every(Number.isSafeInteger)
+  )
     return refusedField('referralSettings');
   state.halDiscount = discount;
   state.marketMakers = new Set(command.marketMakers);
@@ -130,7 +137,7 @@ export function setIndexPrices(
       parsed.set(coin, null);
       continue;
     }
-    const price = typeof text === 'string' ? Dec.tryParse(text) : null;
+    const price = decimalOf(text);
     if (!price?.isPositive()) return refusedField('indexPrices');
     parsed.set(coin, price);
   }
@@ -264,6 +271,11 @@ export function decodeReferral(snapshot: ReferralSnapshot): ReferralState {
       changes: changes.map(([at, value]) => ({ at, balance: dec(value) })),
     });
   return state;
+}
+
+/** A decimal from a command field, or null: commands come from outside and are read, never trusted. */
+function decimalOf(value: unknown): Dec | null {
+  return typeof value === 'string' ? Dec.tryParse(value) : null;
 }
 
 function refusedField(field: string): Applied<MoneyResult, MoneyEvent> {
