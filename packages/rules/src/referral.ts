@@ -85,6 +85,41 @@ export interface HoldingChange {
 }
 
 /**
+ * A time-weighted sum in progress over a window that starts at `from`: the
+ * balance held since `since`, and the balance × milliseconds weighed before
+ * it. What {@link timeWeightedAverage} adds up, one change at a time, so a
+ * holder of balances can keep a day's average as it goes instead of every
+ * change (the sequenced core's money state does).
+ */
+export interface HoldingWeight {
+  from: number;
+  since: number;
+  balance: Dec;
+  weighted: Dec;
+}
+
+/** A window from `from` whose balance is `opening` until the first change. */
+export function startHoldingWeight(from: number, opening: Dec): HoldingWeight {
+  return { from, since: from, balance: opening, weighted: Dec.ZERO };
+}
+
+/** The weight after a change inside the window (at or after `since`): the old balance weighed until it. */
+export function weighChange(weight: HoldingWeight, change: HoldingChange): HoldingWeight {
+  return {
+    from: weight.from,
+    since: change.at,
+    balance: change.balance,
+    weighted: weight.weighted.add(weight.balance.mul(Dec.fromInt(change.at - weight.since))),
+  };
+}
+
+/** The average over [from, to): the balance since the last change weighed until `to`. */
+export function holdingAverage(weight: HoldingWeight, to: number): Dec {
+  const weighted = weight.weighted.add(weight.balance.mul(Dec.fromInt(to - weight.since)));
+  return weighted.div(Dec.fromInt(to - weight.from));
+}
+
+/**
  * Time-weighted average of a balance over [from, to): `opening` held from
  * `from` until the first change, each change's balance until the next one.
  * Changes outside the window are ignored (a caller passes the balance at
@@ -99,16 +134,7 @@ export function timeWeightedAverage(
 ): Dec {
   if (to <= from) return opening;
   const inside = changes.filter((change) => change.at >= from && change.at < to).sort((a, b) => a.at - b.at);
-  let weighted = Dec.ZERO;
-  let balance = opening;
-  let since = from;
-  for (const change of inside) {
-    weighted = weighted.add(balance.mul(Dec.fromInt(change.at - since)));
-    balance = change.balance;
-    since = change.at;
-  }
-  weighted = weighted.add(balance.mul(Dec.fromInt(to - since)));
-  return weighted.div(Dec.fromInt(to - from));
+  return holdingAverage(inside.reduce(weighChange, startHoldingWeight(from, opening)), to);
 }
 
 /** A commission part as paid: floored to 8 decimals. */

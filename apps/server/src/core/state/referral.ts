@@ -1,11 +1,13 @@
 import { Dec } from '@halyard/money';
 import {
-  type HoldingChange,
+  type HoldingWeight,
+  holdingAverage,
   REFERRAL_AVERAGE_WINDOW_MS,
   REFERRAL_HAL_DISCOUNT_DEFAULT,
   REFERRAL_TOKEN,
   referralTierOf,
-  timeWeightedAverage,
+  startHoldingWeight,
+  weighChange,
 } from '@halyard/rules';
 import type { AccountState, NewTransfer } from '../../ledger/plan.ts';
 import type { Applied } from '../sequencer/index.ts';
@@ -23,9 +25,10 @@ import { normalizedIdNumber, type ReferralMember, type TierRate } from './referr
  * and changed only by commands (the state reads no table, index or clock):
  * each user's inviter, kickback, fee-deduction flag and KYC ID numbers; the
  * operator's HAL discount and market makers; the index prices; and each
- * user's HAL holdings over the last two UTC days, from which an inviter's
- * tier for a day is computed exactly as modules/referral computes it from
- * the ledger's history (docs/core.md, "Spot in the state").
+ * user's HAL holdings weighed over the current and the previous UTC day,
+ * from which an inviter's tier for a day is computed exactly as
+ * modules/referral computes it from the ledger's history (docs/core.md,
+ * "Spot in the state").
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -36,15 +39,16 @@ export interface ReferralUser extends ReferralMember {
 }
 
 /**
- * A user's total HAL (posted, every wallet) from `opening` on: the balance
- * before the first change kept, then each posted transfer's new balance.
- * Changes older than the day before the latest one seen are folded into
- * `opening`: no tier reads further back.
+ * A user's total HAL (posted, every wallet), weighed over time with the
+ * rules' own steps (startHoldingWeight, weighChange, holdingAverage, what
+ * timeWeightedAverage adds up): the UTC day `day` so far, and the whole day
+ * before it (null when the user held no HAL then). A few numbers per user,
+ * however many changes: no tier reads further back. Replaced, never changed.
  */
-interface HalHistory {
-  opening: Dec;
-  balance: Dec;
-  changes: HoldingChange[];
+interface HalHolding {
+  day: number;
+  current: HoldingWeight;
+  previous: HoldingWeight | null;
 }
 
 export interface ReferralState {
@@ -53,7 +57,7 @@ export interface ReferralState {
   marketMakers: ReadonlySet<number>;
   /** Index prices by coin, in the index's quote coin, as the latest `indexPrices` command set them. */
   indexPrices: Map<string, Dec>;
-  holdings: Map<number, HalHistory>;
+  holdings: Map<number, HalHolding>;
   /** The latest tier computed per user and its day: fixed once the day began (commands come in time order). */
   tiers: Map<number, { day: number; tier: TierRate }>;
 }
@@ -174,41 +178,38 @@ export function noteHalHoldings(
 }
 
 function noteChange(state: ReferralState, userId: number, delta: Dec, at: number): void {
-  let history = state.holdings.get(userId);
-  if (!history) {
-    history = { opening: Dec.ZERO, balance: Dec.ZERO, changes: [] };
-    state.holdings.set(userId, history);
-  }
-  foldBefore(history, dayOf(at) - REFERRAL_AVERAGE_WINDOW_MS);
-  history.balance = history.balance.add(delta);
-  history.changes.push({ at, balance: history.balance });
+  const day = dayOf(at);
+  const known = state.holdings.get(userId);
+  const holding = known
+    ? rolledTo(known, day)
+    : { day, current: startHoldingWeight(day, Dec.ZERO), previous: null };
+  const balance = holding.current.balance.add(delta);
+  state.holdings.set(userId, { ...holding, current: weighChange(holding.current, { at, balance }) });
 }
 
-/** Folds the changes before `from` into the opening balance. */
-function foldBefore(history: HalHistory, from: number): void {
-  let count = 0;
-  while (count < history.changes.length && history.changes[count]!.at < from) count += 1;
-  if (count === 0) return;
-  history.opening = history.changes[count - 1]!.balance;
-  history.changes.splice(0, count);
+/** The holding as of `day` (commands come in time order): the days between closed at the balance they kept. */
+function rolledTo(holding: HalHolding, day: number): HalHolding {
+  if (day <= holding.day) return holding;
+  const { balance } = holding.current;
+  const previous =
+    holding.day === day - REFERRAL_AVERAGE_WINDOW_MS
+      ? holding.current
+      : startHoldingWeight(day - REFERRAL_AVERAGE_WINDOW_MS, balance);
+  return { day, current: startHoldingWeight(day, balance), previous };
 }
 
 /**
  * A user's tier for the UTC day of `at`: the time-weighted average of their
- * HAL over the 24 h before that day's midnight (the rules' functions, on the
- * history the state kept), as modules/referral fixes it for the day.
+ * HAL over the 24 h before that day's midnight, as modules/referral fixes it
+ * for the day.
  */
 export function tierOf(state: ReferralState, userId: number, at: number): TierRate {
   const day = dayOf(at);
   const cached = state.tiers.get(userId);
   if (cached?.day === day) return cached.tier;
-  const from = day - REFERRAL_AVERAGE_WINDOW_MS;
-  const history = state.holdings.get(userId);
-  let average = Dec.ZERO;
-  if (history) {
-    foldBefore(history, from);
-    average = timeWeightedAverage(history.opening, history.changes, from, day);
-  }
+  const holding = state.holdings.get(userId);
+  const previous = holding ? rolledTo(holding, day).previous : null;
+  const average = previous ? holdingAverage(previous, day) : Dec.ZERO;
   const rule = referralTierOf(average);
   const tier: TierRate = { tier: rule.tier, rate: Dec.parse(rule.rate), rateText: rule.rate };
   state.tiers.set(userId, { day, tier });
@@ -220,16 +221,25 @@ function dayOf(at: number): number {
 }
 
 /** The referral part of a snapshot: plain JSON (amounts as their units), read back by `decodeReferral`. */
+type WeightSnapshot = [number, number, string, string];
+
 export interface ReferralSnapshot {
   users: [number, number | null, boolean, string, string[]][];
   halDiscount: string;
   marketMakers: number[];
   indexPrices: [string, string][];
-  holdings: [number, string, string, [number, string][]][];
+  /** User, day, the day's weight and the previous day's: each as [from, since, balance, weighted]. */
+  holdings: [number, number, WeightSnapshot, WeightSnapshot | null][];
 }
 
 export function encodeReferral(state: ReferralState): ReferralSnapshot {
   const units = (value: Dec) => value.units.toString();
+  const weightOf = (weight: HoldingWeight): WeightSnapshot => [
+    weight.from,
+    weight.since,
+    units(weight.balance),
+    units(weight.weighted),
+  ];
   return {
     users: [...state.users.values()].map((user) => [
       user.userId,
@@ -241,11 +251,11 @@ export function encodeReferral(state: ReferralState): ReferralSnapshot {
     halDiscount: units(state.halDiscount),
     marketMakers: [...state.marketMakers],
     indexPrices: [...state.indexPrices].map(([coin, price]) => [coin, units(price)]),
-    holdings: [...state.holdings].map(([userId, history]) => [
+    holdings: [...state.holdings].map(([userId, holding]) => [
       userId,
-      units(history.opening),
-      units(history.balance),
-      history.changes.map((change) => [change.at, units(change.balance)]),
+      holding.day,
+      weightOf(holding.current),
+      holding.previous && weightOf(holding.previous),
     ]),
   };
 }
@@ -264,12 +274,14 @@ export function decodeReferral(snapshot: ReferralSnapshot): ReferralState {
   state.halDiscount = dec(snapshot.halDiscount);
   state.marketMakers = new Set(snapshot.marketMakers);
   for (const [coin, price] of snapshot.indexPrices) state.indexPrices.set(coin, dec(price));
-  for (const [userId, opening, balance, changes] of snapshot.holdings)
-    state.holdings.set(userId, {
-      opening: dec(opening),
-      balance: dec(balance),
-      changes: changes.map(([at, value]) => ({ at, balance: dec(value) })),
-    });
+  const weight = ([from, since, balance, weighted]: WeightSnapshot): HoldingWeight => ({
+    from,
+    since,
+    balance: dec(balance),
+    weighted: dec(weighted),
+  });
+  for (const [userId, day, current, previous] of snapshot.holdings)
+    state.holdings.set(userId, { day, current: weight(current), previous: previous && weight(previous) });
   return state;
 }
 
