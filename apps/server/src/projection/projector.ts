@@ -1,6 +1,8 @@
 import type { CatchUp, Listener, Published } from '../core/sequencer/index.ts';
 import type { Db } from '../store/database.ts';
 import {
+  DEFAULT_BATCH_MAX,
+  DEFAULT_RETRY_MS,
   ProjectionRunner,
   type ProjectionTransport,
   ProjectorStoppedError,
@@ -113,7 +115,7 @@ export class Projector<Event> {
     tuning: ProjectorTuning,
     connect: (reports: RunnerReports) => ProjectionTransport<Event>,
   ) {
-    this.batchMax = tuning.batchMax ?? 4096;
+    this.batchMax = tuning.batchMax ?? DEFAULT_BATCH_MAX;
     this.queueMax = tuning.queueMax ?? 4_096;
     this.onError =
       tuning.onError ?? ((error) => console.error(`projector ${this.name}: write failed, retrying`, error));
@@ -135,8 +137,8 @@ export class Projector<Event> {
     const runnerOptions = {
       db: options.db,
       writer: options.writer,
-      batchMax: options.batchMax ?? 4096,
-      retryMs: options.retryMs ?? 1000,
+      batchMax: options.batchMax ?? DEFAULT_BATCH_MAX,
+      retryMs: options.retryMs ?? DEFAULT_RETRY_MS,
     };
     return new Projector<Event>(
       options.writer.name,

@@ -11,6 +11,11 @@ export class ProjectorStoppedError extends Error {
 /** Another projector of the same name moved the watermark: this one reloads it and skips what is written. */
 class WatermarkMovedError extends Error {}
 
+/** Sequences with events written in one transaction, at most, unless told otherwise. */
+export const DEFAULT_BATCH_MAX = 4096;
+/** How long a runner waits before trying a failed batch again, in ms, unless told otherwise. */
+export const DEFAULT_RETRY_MS = 1000;
+
 export interface RunnerOptions<Event> {
   db: Db;
   writer: ProjectionWriter<Event>;

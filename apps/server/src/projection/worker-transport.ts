@@ -1,7 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import type { Published } from '../core/sequencer/index.ts';
 import { Projector, type ProjectorTuning } from './projector.ts';
-import { type ProjectionTransport, ProjectorStoppedError, type RunnerReports } from './runner.ts';
+import {
+  DEFAULT_BATCH_MAX,
+  DEFAULT_RETRY_MS,
+  type ProjectionTransport,
+  ProjectorStoppedError,
+  type RunnerReports,
+} from './runner.ts';
 import type { ProjectionWriterSpec } from './writer.ts';
 
 /** The database a worker opens a connection of its own to: a SQLite file (WAL), or PostgreSQL. */
@@ -68,8 +74,8 @@ export async function openWorkerProjector<Event>(
     module: options.writer.module,
     exportName: options.writer.exportName,
     store: options.store,
-    batchMax: options.batchMax ?? 4096,
-    retryMs: options.retryMs ?? 1000,
+    batchMax: options.batchMax ?? DEFAULT_BATCH_MAX,
+    retryMs: options.retryMs ?? DEFAULT_RETRY_MS,
   };
   const worker = startWorker(setup);
   const name = options.writer.name;
