@@ -1,7 +1,7 @@
 import { Dec } from '@halyard/money';
 import type { CyclePosition } from '@halyard/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decideResult, settle, VOID_SETTLEMENT } from './outcome.ts';
+import { decideResult, settle, VOID_SETTLEMENT } from '../../core/state/cycle-rules.ts';
 import { closeToleranceMs, ratesOf, SettlementEngine, stakeTransferId } from './settlement.ts';
 import { insertOrder, selectOpenOrders, selectSettledPage } from './store.ts';
 import {

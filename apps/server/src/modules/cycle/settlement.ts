@@ -1,11 +1,25 @@
 import { Dec } from '@halyard/money';
 import type { Clock } from '../../clock.ts';
-import { BULK_MAX, type Ledger, systemAccount, type TransferInput, userAccount } from '../../ledger/index.ts';
+import { type DueInstant, OpenOrders } from '../../core/state/cycle-open-orders.ts';
+import {
+  ChunkTotals,
+  type CycleTick,
+  cachedParse,
+  closeToleranceMs,
+  closingTick,
+  orderReference,
+  SETTLE_CHUNK,
+  type Settlement,
+  settlementOf,
+  settlementTransfer,
+  stakePayment,
+  stakeTransferId,
+  VOID_SETTLEMENT,
+} from '../../core/state/cycle-rules.ts';
+import { BULK_MAX, type Ledger, type TransferInput } from '../../ledger/index.ts';
 import type { IndexPriceSource, IndexTick } from '../../market/index.ts';
 import type { Db, Trx } from '../../store/database.ts';
 import { CommissionBatch, insertCommissions, type ReferralFees } from '../referral/index.ts';
-import { type DueInstant, OpenOrders } from './open-orders.ts';
-import { type OrderRates, type Settlement, settle, VOID_SETTLEMENT } from './outcome.ts';
 import {
   deleteHeldStakes,
   insertSettlements,
@@ -17,91 +31,25 @@ import {
   selectOpenOrders,
 } from './store.ts';
 
-/**
- * Orders settled per ledger transaction: one commit, a few dozen statements.
- * The bound keeps other ledger writers (spot orders) waiting for at most one
- * chunk: queued batches run between two chunks.
- */
-export const SETTLE_CHUNK = 10_000;
 /** Held stakes paid in per transaction at start (migration 012). */
+// The rules are core/state/cycle-rules.ts's, shared with the money state; the module's callers read them here.
+export {
+  closeToleranceMs,
+  HOUSE,
+  orderReference,
+  ratesOf,
+  SETTLE_CHUNK,
+  STAKES,
+  stakePayment,
+  stakeTransferId,
+} from '../../core/state/cycle-rules.ts';
+
 const HELD_STAKES_CHUNK = 1000;
 /** Chunks per call (TIGER_STYLE: every loop has a bound); what is left waits for the next call. */
 const CHUNKS_MAX = 1000;
 
-/** Where the stakes of settled contracts go and payouts come from: the exchange's own money. */
-export const HOUSE = systemAccount('treasury');
-/** Where an open contract's stake waits for its outcome. */
-export const STAKES = systemAccount('cycle_stakes');
-const FEES = systemAccount('fees');
-
-/** The transfer that pays an order's stake in; settlement ids derive from the order id too, so each happens once. */
-export function stakeTransferId(orderid: number): string {
-  return `cycle:${orderid}:stake`;
-}
-
-/**
- * The id of what an order's settlement pays back, and of the transfers of a
- * chunk (one per pay coin: its stakes to the house, its wins' fees), named
- * after the chunk's lowest order id: that order is settled once, so each id
- * is used once.
- */
-export function settleId(orderid: number, chunkLeg?: 'stakes' | 'fees', asset?: string): string {
-  return chunkLeg ? `cycle:${orderid}:settle:${chunkLeg}:${asset}` : `cycle:${orderid}:settle`;
-}
-
-export function ratesOf(
-  order: Pick<OrderRow, 'profit_gas' | 'loss_gas' | 'gas'>,
-  parse: (text: string) => Dec = Dec.parse,
-): OrderRates {
-  return {
-    profitGas: parse(order.profit_gas),
-    lossGas: parse(order.loss_gas),
-    gas: parse(order.gas),
-  };
-}
-
-/**
- * How far before its expiry instant an order's closing tick may lie
- * (AMENDMENTS A3: the outcome is the index price at the expiry instant).
- * Ticks are recorded every tick interval (PRICE_TICK_MS), a little late under
- * load: two intervals, and at least a second, let one late or lost tick pass,
- * while a gap in the record (the server down, the feed stalled) leaves no
- * tick that near the expiry, and the contract is void: its stake is returned.
- * With the default 1 s ticks the tolerance is 2 s.
- */
-export function closeToleranceMs(tickMs: number): number {
-  return Math.max(2 * tickMs, 1000);
-}
-
-/** The closing tick: the recorded price at or just before expiry, never one older than the opening price. */
-export function closingTick(order: OrderRow, recorded: IndexTick | null): IndexTick {
-  if (recorded && recorded.ts >= order.open_ts) return recorded;
-  // History before the opening tick was pruned (an order left unsettled past the retention):
-  // the opening tick is then the latest known price at or before expiry.
-  return {
-    coin: order.tradcoin,
-    price: Dec.parse(order.open_price),
-    ts: order.open_ts,
-    source: order.open_source,
-  };
-}
-
-/**
- * What settling `order` (its stake read already) at `close` stores and moves.
- * `parse` reads the order's rates and opening price: a chunk passes a cached
- * one, as its orders share a few rates and opening prices.
- */
-export function settlementOf(
-  order: OrderRow,
-  stake: Dec,
-  close: IndexTick,
-  parse: (text: string) => Dec = Dec.parse,
-): Settlement {
-  return settle(order.type, stake, ratesOf(order, parse), parse(order.open_price), close.price);
-}
-
 /** The stored close of orders settled at `close`, at `now`; a void one names the tolerance it missed. */
-function closeRow(close: IndexTick, now: number, voidToleranceMs: number | null): NewClose {
+function closeRow(close: CycleTick, now: number, voidToleranceMs: number | null): NewClose {
   return {
     close_price: close.price.toString(),
     close_ts: close.ts,
@@ -123,98 +71,6 @@ function settlementRow(order: OrderRow, outcome: Settlement, close: NewClose): S
     fee: outcome.fee.toString(),
     settled_at: close.settled_at,
     void_tolerance_ms: close.void_tolerance_ms,
-  };
-}
-
-/**
- * What the house pays back to the user at settlement: the stake plus the
- * profit (a win: stake + payout − fee; a draw: the stake; a loss: what the
- * loss rate leaves of the stake). A whole loss pays nothing back, so it
- * writes no transfer of its own: its stake reaches the house in its chunk's
- * stakes transfer (`ChunkTotals`).
- */
-export function settlementTransfer(order: OrderRow, stake: Dec, outcome: Settlement): TransferInput | null {
-  const paidBack = stake.add(outcome.lastProfit);
-  if (!paidBack.isPositive()) return null;
-  return {
-    id: settleId(order.orderid),
-    debit: HOUSE,
-    credit: userAccount(order.user_id, 'spot'),
-    asset: order.paycoin,
-    amount: paidBack,
-    code: outcome.result === 'win' ? 'cycle_payout' : 'cycle_refund',
-    reference: orderReference(order.orderid),
-  };
-}
-
-/**
- * A chunk's transfers between the exchange's own accounts, per pay coin:
- * its stakes from the stakes account to the house (before the house pays
- * anything back), and its wins' fees from the house to the fee account.
- * The user, the house and the fee account end where a payout and a fee paid
- * by the user would leave them. Summed as the chunk's orders are settled.
- */
-class ChunkTotals {
-  private lowest = Number.POSITIVE_INFINITY;
-  private readonly byCoin = new Map<string, { stakes: Dec; fees: Dec }>();
-
-  add(order: OrderRow, stake: Dec, outcome: Settlement): void {
-    this.lowest = Math.min(this.lowest, order.orderid);
-    let coin = this.byCoin.get(order.paycoin);
-    if (!coin) {
-      coin = { stakes: Dec.ZERO, fees: Dec.ZERO };
-      this.byCoin.set(order.paycoin, coin);
-    }
-    coin.stakes = coin.stakes.add(stake);
-    coin.fees = coin.fees.add(outcome.fee);
-  }
-
-  stakes(): TransferInput[] {
-    return [...this.byCoin].map(([asset, { stakes }]) => ({
-      id: settleId(this.lowest, 'stakes', asset),
-      debit: STAKES,
-      credit: HOUSE,
-      asset,
-      amount: stakes,
-      code: 'cycle_stakes',
-      reference: this.reference(),
-    }));
-  }
-
-  fees(): TransferInput[] {
-    return [...this.byCoin]
-      .filter(([, { fees }]) => fees.isPositive())
-      .map(([asset, { fees }]) => ({
-        id: settleId(this.lowest, 'fees', asset),
-        debit: HOUSE,
-        credit: FEES,
-        asset,
-        amount: fees,
-        code: 'cycle_fee',
-        reference: this.reference(),
-      }));
-  }
-
-  private reference(): string {
-    return `cycle-settlement:${this.lowest}`;
-  }
-}
-
-/** The ledger reference of everything an order moves: its stake, and what its settlement pays back. */
-export function orderReference(orderid: number): string {
-  return `cycle:${orderid}`;
-}
-
-/** The transfer that pays an order's stake from the user's spot wallet into the stakes account. */
-export function stakePayment(order: OrderRow, id = stakeTransferId(order.orderid)): TransferInput {
-  return {
-    id,
-    debit: userAccount(order.user_id, 'spot'),
-    credit: STAKES,
-    asset: order.paycoin,
-    amount: Dec.parse(order.number),
-    code: 'cycle_stake',
-    reference: orderReference(order.orderid),
   };
 }
 
@@ -262,19 +118,6 @@ interface InstantClose {
 
 /** The key of an expiry instant of one coin. */
 const instantKey = (coin: string, expiresAt: number) => `${coin}|${expiresAt}`;
-
-/** `Dec.parse` remembering what it read: a chunk's orders share a few rates and opening prices. */
-function cachedParse(): (text: string) => Dec {
-  const parsed = new Map<string, Dec>();
-  return (text) => {
-    let value = parsed.get(text);
-    if (!value) {
-      value = Dec.parse(text);
-      parsed.set(text, value);
-    }
-    return value;
-  };
-}
 
 /** What settling a chunk of due orders writes, in one ledger transaction. */
 interface Chunk {
@@ -428,8 +271,8 @@ export class SettlementEngine {
     const parse = cachedParse();
     const settled: SettledOrder[] = [];
     // Keyed by the closing tick; a void instant's close is a row of its own (it names the tolerance).
-    const atCloses = new Map<IndexTick, { close: NewClose; settlements: SettlementRow[] }>();
-    const atVoidCloses = new Map<IndexTick, { close: NewClose; settlements: SettlementRow[] }>();
+    const atCloses = new Map<CycleTick, { close: NewClose; settlements: SettlementRow[] }>();
+    const atVoidCloses = new Map<CycleTick, { close: NewClose; settlements: SettlementRow[] }>();
     const totals = new ChunkTotals();
     const paidBack: TransferInput[] = [];
     for (const instant of due) {

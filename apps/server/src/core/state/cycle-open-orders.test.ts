@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type DueInstant, OpenOrders } from './open-orders.ts';
-import type { OrderRow } from './store.ts';
+import { type DueInstant, OpenOrders } from './cycle-open-orders.ts';
+import type { CycleOrderRecord as OrderRow } from './cycle-rules.ts';
 
 let nextId = 1;
 function order(fields: Partial<OrderRow> & Pick<OrderRow, 'expires_at'>): OrderRow {

@@ -1,4 +1,4 @@
-import type { OrderRow } from './store.ts';
+import type { CycleOrderRecord as OrderRow } from './cycle-rules.ts';
 
 /** Open orders kept in memory at most (TIGER_STYLE: every structure has a bound); beyond it new orders are refused. */
 export const OPEN_ORDERS_MAX = 1_000_000;

@@ -1,7 +1,7 @@
 import { Dec } from '@halyard/money';
 import { winIncome } from '@halyard/rules';
 import { describe, expect, it } from 'vitest';
-import { decideResult, settle } from './outcome.ts';
+import { decideResult, settle } from './cycle-rules.ts';
 
 const d = (text: string) => Dec.parse(text);
 const rates = { profitGas: d('0.85'), lossGas: d('1'), gas: d('0.02') };
