@@ -26,9 +26,11 @@ export interface Machine<State, Command, Result, Event> {
   /**
    * Applies one command. A refusal is a result like any other (the command
    * stays journaled and replay refuses it again); a throw is a bug, and it
-   * stops the sequencer for good.
+   * stops the sequencer for good. With `emit` false nobody reads the events
+   * (a replay below every projector's watermark): the machine may leave them
+   * out, but the result and the state must be the same as with it true.
    */
-  apply(state: State, command: Command, seq: number): Applied<Result, Event>;
+  apply(state: State, command: Command, seq: number, emit: boolean): Applied<Result, Event>;
   /** The command's idempotency id, or null when it carries none. */
   idOf(command: Command): string | null;
   /** The result first given for an id the state still remembers. */
@@ -46,20 +48,22 @@ export interface Machine<State, Command, Result, Event> {
 
 /**
  * One command through the machine, the same way live and in replay: a repeated
- * idempotency id answers the first result and changes nothing.
+ * idempotency id answers the first result and changes nothing. `emit`: see
+ * `Machine.apply`.
  */
 export function step<State, Command, Result, Event>(
   machine: Machine<State, Command, Result, Event>,
   state: State,
   command: Command,
   seq: number,
+  emit = true,
 ): Applied<Result, Event> {
   const id = machine.idOf(command);
   if (id !== null) {
     const first = machine.recall(state, id);
     if (first !== undefined) return { result: first, events: [] };
   }
-  const applied = machine.apply(state, command, seq);
+  const applied = machine.apply(state, command, seq, emit);
   if (id !== null) machine.remember(state, id, applied.result, seq);
   return applied;
 }

@@ -35,8 +35,9 @@ export interface CatchUp<Event> {
  * after it applied in order. Refuses a snapshot past the journal, which
  * `read` alone would pass over in silence.
  *
- * Without `catchUp` the events are dropped: they were published before the
- * crash, or their commands were never acknowledged. With it, replay starts
+ * Without `catchUp` the events are not built (`Machine.apply`'s `emit`):
+ * they were published before the crash, or their commands were never
+ * acknowledged; with it, only those above the watermark are. With it, replay starts
  * from the newest snapshot at or below `catchUp.after` (state zero without
  * one), so that every event above the watermark is derived again and
  * delivered: a newer snapshot would skip the events between. It refuses a
@@ -59,9 +60,10 @@ export async function recover<State, Command, Result, Event>(
   for await (const records of recordsAfter(journal, snapshotSeq)) {
     const published: Published<Event>[] = [];
     for (const record of records) {
-      const { events } = step(machine, state, machine.decodeCommand(record.payload), record.seq);
-      if (catchUp && record.seq > catchUp.after && events.length > 0)
-        published.push({ seq: record.seq, events });
+      // Below the watermark (or with no projector at all) nobody reads the events: the machine need not build them.
+      const emit = catchUp !== undefined && record.seq > catchUp.after;
+      const { events } = step(machine, state, machine.decodeCommand(record.payload), record.seq, emit);
+      if (emit && events.length > 0) published.push({ seq: record.seq, events });
       seq = record.seq;
     }
     if (catchUp && seq > catchUp.after) await catchUp.deliver(published, seq);

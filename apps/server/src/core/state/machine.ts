@@ -35,25 +35,29 @@ export function moneyMachine(retention?: RetentionPolicy): MoneyMachine {
   };
 }
 
-/** One command; a command of a shape the state does not know is refused, never thrown on. */
+/**
+ * One command; a command of a shape the state does not know is refused, never
+ * thrown on. Without `emit` no command builds events (Machine.apply).
+ */
 function applyMoneyCommand(
   state: MoneyState,
   command: MoneyCommand,
   seq: number,
+  emit: boolean,
 ): Applied<MoneyResult, MoneyEvent> {
   expireWindows(state, seq);
   if (!Number.isSafeInteger(command.at)) return unknownCommand();
   switch (command.kind) {
     case 'transfer':
-      return transfer(state, command, seq);
+      return transfer(state, command, seq, emit);
     case 'openPair':
       return openPair(state, command);
     case 'place':
-      return placeOrder(state, command, seq);
+      return placeOrder(state, command, seq, emit);
     case 'cancel':
-      return cancelOrder(state, command, seq);
+      return cancelOrder(state, command, seq, emit);
     case 'cancelAll':
-      return cancelAllOrders(state, command, seq);
+      return cancelAllOrders(state, command, seq, emit);
     case 'referralUser':
       return setReferralUser(state.referral, command);
     case 'referralSettings':
@@ -69,6 +73,7 @@ function transfer(
   state: MoneyState,
   command: TransferCommand,
   seq: number,
+  emit: boolean,
 ): Applied<MoneyResult, MoneyEvent> {
   if (!Array.isArray(command.batch)) return unknownCommand();
   const plan = tryApplyTransfers(state, command.batch, command.at, seq);
@@ -81,7 +86,7 @@ function transfer(
   }
   return {
     result: { ok: true, transfers: plan.results },
-    events: plan.newTransfers.length > 0 ? [{ type: 'transfers', transfers: plan.newTransfers }] : [],
+    events: emit && plan.newTransfers.length > 0 ? [{ type: 'transfers', transfers: plan.newTransfers }] : [],
   };
 }
 

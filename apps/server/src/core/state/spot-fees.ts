@@ -44,13 +44,14 @@ export interface SettledFees {
  * Pays the fees and their commissions; a fee taken in HAL moves from the
  * order's `fee` to its `feeHal` and the trade record names HAL as that
  * side's fee coin (`touched` and `trades` are changed: they are the
- * command's own, not yet in the state).
+ * command's own, not yet in the state; `trades` is null when the command
+ * builds no events).
  */
 export function settleFees(
   state: MoneyState,
   owed: readonly OwedFee[],
   touched: Map<number, OpenOrder>,
-  trades: SpotTradeRecord[],
+  trades: SpotTradeRecord[] | null,
   at: number,
   seq: number,
 ): SettledFees {
@@ -95,9 +96,15 @@ function halFeeOf(state: MoneyState, payerId: number, fee: OwedFee): Dec | null 
   return hal;
 }
 
-function paidInHal(fee: OwedFee, hal: Dec, touched: Map<number, OpenOrder>, trades: SpotTradeRecord[]): void {
+function paidInHal(
+  fee: OwedFee,
+  hal: Dec,
+  touched: Map<number, OpenOrder>,
+  trades: SpotTradeRecord[] | null,
+): void {
   const order = touched.get(fee.orderId)!;
   touched.set(order.id, { ...order, fee: order.fee.sub(fee.fee), feeHal: order.feeHal.add(hal) });
+  if (trades === null) return;
   const trade = trades[fee.tradeIndex]!;
   trades[fee.tradeIndex] =
     fee.side === 'buyer'

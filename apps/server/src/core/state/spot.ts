@@ -65,11 +65,12 @@ export function openPair(state: MoneyState, command: OpenPairCommand): Applied<M
   return { result: { ok: true }, events: [] };
 }
 
-/** Checks, holds, matches and settles one order; a refusal changes nothing. */
+/** Checks, holds, matches and settles one order; a refusal changes nothing. `emit`: Machine.apply. */
 export function placeOrder(
   state: MoneyState,
   command: PlaceCommand,
   seq: number,
+  emit = true,
 ): Applied<MoneyResult, MoneyEvent> {
   const pair = state.pairs.get(command.pair);
   if (!pair) return refused('spot.pairNotFound');
@@ -111,13 +112,15 @@ export function placeOrder(
       : command.side === 'buy'
         ? book.place({ ...common, kind: 'market', side: 'buy', quoteBudget: planned.hold })
         : book.place({ ...common, kind: 'market', side: 'sell' });
-  const settled = settle(state, command.pair, events, order, command.at, seq);
+  const settled = settle(state, command.pair, events, order, command.at, seq, emit);
   const after = settled.touched.get(id)!;
+  const result: MoneyResult = {
+    ok: true,
+    order: { orderId: id, filled: filledOf(after).toString(), open: !settled.ended.has(id) },
+  };
+  if (!emit) return { result, events: [] };
   return {
-    result: {
-      ok: true,
-      order: { orderId: id, filled: filledOf(after).toString(), open: !settled.ended.has(id) },
-    },
+    result,
     events: [
       { type: 'transfers', transfers: [...holdPlan.newTransfers, ...settled.transfers] },
       { type: 'book', pair: command.pair, events },
@@ -131,6 +134,7 @@ export function cancelOrder(
   state: MoneyState,
   command: CancelCommand,
   seq: number,
+  emit = true,
 ): Applied<MoneyResult, MoneyEvent> {
   const order = state.orders.get(command.orderId);
   if (!order || order.owner !== command.owner || order.pair !== command.pair)
@@ -138,9 +142,14 @@ export function cancelOrder(
   const events = state.books
     .get(command.pair)!
     .cancel({ kind: 'cancel', orderId: String(order.id), userId: order.owner });
-  const settled = settle(state, command.pair, events, null, command.at, seq);
+  const settled = settle(state, command.pair, events, null, command.at, seq, emit);
+  const result: MoneyResult = {
+    ok: true,
+    order: { orderId: order.id, filled: filledOf(order).toString(), open: false },
+  };
+  if (!emit) return { result, events: [] };
   return {
-    result: { ok: true, order: { orderId: order.id, filled: filledOf(order).toString(), open: false } },
+    result,
     events: [
       { type: 'transfers', transfers: settled.transfers },
       { type: 'book', pair: command.pair, events },
@@ -154,16 +163,18 @@ export function cancelAllOrders(
   state: MoneyState,
   command: CancelAllCommand,
   seq: number,
+  emit = true,
 ): Applied<MoneyResult, MoneyEvent> {
   const book = state.books.get(command.pair);
   if (!book) return refused('spot.pairNotFound');
   const events = book.cancelAll({ kind: 'cancelAll', userId: command.owner });
   if (events.length === 0) return { result: { ok: true, orders: [] }, events: [] };
-  const settled = settle(state, command.pair, events, null, command.at, seq);
+  const settled = settle(state, command.pair, events, null, command.at, seq, emit);
   const orders = [...settled.ended.keys()].map((id) => {
     const order = settled.touched.get(id)!;
     return { orderId: id, filled: filledOf(order).toString(), open: false };
   });
+  if (!emit) return { result: { ok: true, orders }, events: [] };
   return {
     result: { ok: true, orders },
     events: [
@@ -192,6 +203,7 @@ function planOrder(state: MoneyState, command: PlaceCommand): SpotOrderPlan | Re
 
 /** What one command's book events did: its transfers, the orders it changed (as they stand after it), its trades. */
 interface Settled {
+  /** Empty, as are `trades` and `commissions`, when the command's events are not built. */
   transfers: NewTransfer[];
   /** In the order the command first touched them, the taker first. */
   touched: Map<number, OpenOrder>;
@@ -214,7 +226,8 @@ function indexPriceOf(command: PlaceCommand): Dec | null {
  * ended order the rest of its hold released; then the fee step (spot-fees.ts:
  * each fee in its coin or in HAL, then the commissions). The ledger must
  * accept every batch: the checks and the hold came first, so a refusal here
- * is a bug and stops the sequencer.
+ * is a bug and stops the sequencer. Without `emit` it builds no trade
+ * records and lists no transfers: only the events would read them.
  */
 function settle(
   state: MoneyState,
@@ -223,6 +236,7 @@ function settle(
   taker: OpenOrder | null,
   at: number,
   seq: number,
+  emit: boolean,
 ): Settled {
   const pair = state.pairs.get(pairSymbol)!;
   const touched = new Map<number, OpenOrder>();
@@ -237,12 +251,13 @@ function settle(
   const fees: OwedFee[] = [];
   const ended = new Map<number, DoneEvent>();
   const trades: SpotTradeRecord[] = [];
+  let tradeCount = 0;
   for (const event of events) {
     if (event.type === 'trade') {
-      const traded = settleTrade(pair, event, orderOf, trades.length, legs, fees);
+      const traded = settleTrade(pair, event, orderOf, tradeCount++, legs, fees);
       touched.set(traded.buyer.id, traded.buyer);
       touched.set(traded.seller.id, traded.seller);
-      trades.push({ ...traded.record, at });
+      if (emit) trades.push(tradeRecordOf(pair, event, traded, at));
     } else if (event.type === 'done') {
       const order = orderOf(event.orderId);
       ended.set(order.id, event);
@@ -254,13 +269,14 @@ function settle(
     }
   }
   const plan = applyTransfers(state, legs, at, seq, true);
-  const paid = settleFees(state, fees, touched, trades, at, seq);
+  const paid = settleFees(state, fees, touched, emit ? trades : null, at, seq);
   for (const order of touched.values()) {
     if (ended.has(order.id)) state.orders.delete(order.id);
     else state.orders.set(order.id, order);
   }
   const last = events.findLast((event): event is TradeEvent => event.type === 'trade');
   if (last) state.pairs.set(pairSymbol, { ...pair, lastPrice: last.price });
+  if (!emit) return { transfers: [], touched, ended, trades, commissions: [] };
   return {
     transfers: [...plan.newTransfers, ...paid.transfers],
     touched,
@@ -270,7 +286,18 @@ function settle(
   };
 }
 
-/** One trade's legs (spot-legs.ts, as modules/spot writes them); answers both orders after the fill, and the trade's row. */
+/** One trade, settled: both orders after the fill, and what its record names. */
+interface SettledTrade {
+  buyer: OpenOrder;
+  seller: OpenOrder;
+  makerOrderId: number;
+  takerOrderId: number;
+  tradeId: string;
+  buyerFee: TradeFee;
+  sellerFee: TradeFee;
+}
+
+/** One trade's legs (spot-legs.ts, as modules/spot writes them) and fees owed; answers both orders after the fill. */
 function settleTrade(
   pair: PairState,
   trade: TradeEvent,
@@ -278,7 +305,7 @@ function settleTrade(
   index: number,
   legs: TransferInput[],
   fees: OwedFee[],
-): { buyer: OpenOrder; seller: OpenOrder; record: Omit<SpotTradeRecord, 'at'> } {
+): SettledTrade {
   const maker = orderOf(trade.makerOrderId);
   const taker = orderOf(trade.takerOrderId);
   const [buyer, seller] = trade.takerSide === 'buy' ? [taker, maker] : [maker, taker];
@@ -313,20 +340,35 @@ function settleTrade(
   return {
     buyer: filledBy(buyer, trade, trade.quoteAmount, buyerFee.fee),
     seller: filledBy(seller, trade, trade.amount, sellerFee.fee),
-    record: {
-      pair: pair.config.symbol,
-      tradeId: planned.tradeId,
-      makerOrderId: maker.id,
-      takerOrderId: taker.id,
-      takerSide: trade.takerSide,
-      price: trade.price.toString(),
-      amount: trade.amount.toString(),
-      quoteAmount: trade.quoteAmount.toString(),
-      buyerFee: buyerFee.fee.toString(),
-      sellerFee: sellerFee.fee.toString(),
-      buyerFeeCoin: buyerFee.coin,
-      sellerFeeCoin: sellerFee.coin,
-    },
+    makerOrderId: maker.id,
+    takerOrderId: taker.id,
+    tradeId,
+    buyerFee,
+    sellerFee,
+  };
+}
+
+/** The trade's row, its fees in the coin received (the fee step names HAL where it was paid in HAL). */
+function tradeRecordOf(
+  pair: PairState,
+  trade: TradeEvent,
+  settled: SettledTrade,
+  at: number,
+): SpotTradeRecord {
+  return {
+    pair: pair.config.symbol,
+    tradeId: settled.tradeId,
+    makerOrderId: settled.makerOrderId,
+    takerOrderId: settled.takerOrderId,
+    takerSide: trade.takerSide,
+    price: trade.price.toString(),
+    amount: trade.amount.toString(),
+    quoteAmount: trade.quoteAmount.toString(),
+    buyerFee: settled.buyerFee.fee.toString(),
+    sellerFee: settled.sellerFee.fee.toString(),
+    buyerFeeCoin: settled.buyerFee.coin,
+    sellerFeeCoin: settled.sellerFee.coin,
+    at,
   };
 }
 
