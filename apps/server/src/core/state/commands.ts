@@ -1,8 +1,9 @@
 import type { BookEvent } from '@halyard/matching';
 import { Dec } from '@halyard/money';
-import type { AccountRef, TransferInput } from '../../ledger/index.ts';
+import type { AccountRef, TransferInput, UserWallet } from '../../ledger/index.ts';
 import type { NewTransfer } from '../../ledger/plan.ts';
 import type { CommissionRow } from './referral-rules.ts';
+import type { TransferRoute } from './wallet-moves.ts';
 
 /**
  * The commands of the money state, what they answer and what they publish.
@@ -105,6 +106,31 @@ export interface IndexPricesCommand extends CommandBase {
   prices: Record<string, string | null>;
 }
 
+/**
+ * A move between a user's own wallets (`/account/contractTransfer`, the c2c
+ * route): modules/wallet's checks and transfer (wallet-moves.ts). The edge
+ * checks the coin is known and the funds are not frozen, and stamps the
+ * transfer's id (`transfer:<uuid>`).
+ */
+export interface WalletMoveCommand extends CommandBase {
+  kind: 'walletMove';
+  transferId: string;
+  userId: number;
+  route: TransferRoute;
+  coin: string;
+  amount: string;
+  from: UserWallet;
+  to: UserWallet;
+}
+
+/** The demo faucet's grant (`/account/demoFaucet`); the edge checks the freeze and stamps the grant's uuid. */
+export interface FaucetCommand extends CommandBase {
+  kind: 'faucet';
+  grantId: string;
+  userId: number;
+  wallet: UserWallet;
+}
+
 export type MoneyCommand =
   | TransferCommand
   | OpenPairCommand
@@ -113,7 +139,9 @@ export type MoneyCommand =
   | CancelAllCommand
   | ReferralUserCommand
   | ReferralSettingsCommand
-  | IndexPricesCommand;
+  | IndexPricesCommand
+  | WalletMoveCommand
+  | FaucetCommand;
 
 /** What an order is after its command: resting in the book, or ended (filled or cancelled). */
 export interface OrderOutcome {

@@ -5,6 +5,7 @@
 export type {
   CancelAllCommand,
   CancelCommand,
+  FaucetCommand,
   IndexPricesCommand,
   MoneyCommand,
   MoneyEvent,
@@ -19,9 +20,20 @@ export type {
   SpotOrderState,
   SpotTradeRecord,
   TransferCommand,
+  WalletMoveCommand,
 } from './commands.ts';
 export { type MoneyMachine, moneyMachine } from './machine.ts';
 export type { MoneyState, OpenOrder, PairState } from './money-state.ts';
 export type { CommissionRow } from './referral-rules.ts';
 export type { RetentionPolicy } from './retention.ts';
 export { moneyStateHash } from './snapshot-codec.ts';
+export {
+  FAUCET_GRANT,
+  faucetGrantTransfers,
+  TRANSFER_ROUTES,
+  type TransferRoute,
+  type WalletMove,
+  walletMoveAmountRefusal,
+  walletMoveTransfer,
+  walletRouteRefusal,
+} from './wallet-moves.ts';

@@ -14,6 +14,7 @@ import { setIndexPrices, setReferralSettings, setReferralUser } from './referral
 import type { RetentionPolicy } from './retention.ts';
 import { captureMoneyState, decodeMoneyState } from './snapshot-codec.ts';
 import { cancelAllOrders, cancelOrder, openPair, placeOrder } from './spot.ts';
+import { applyFaucet, applyWalletMove } from './wallet-moves.ts';
 
 export type MoneyMachine = Machine<MoneyState, MoneyCommand, MoneyResult, MoneyEvent>;
 
@@ -64,6 +65,10 @@ function applyMoneyCommand(
       return setReferralSettings(state.referral, command);
     case 'indexPrices':
       return setIndexPrices(state.referral, command);
+    case 'walletMove':
+      return applyWalletMove(state, command, seq);
+    case 'faucet':
+      return applyFaucet(state, command, seq);
     default:
       return unknownCommand();
   }

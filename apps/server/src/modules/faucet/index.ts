@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Dec } from '@halyard/money';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import { FAUCET_GRANT, faucetGrantTransfers } from '../../core/state/wallet-moves.ts';
 import { currentUser } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
-import { type Ledger, systemAccount, type UserWallet, userAccount } from '../../ledger/index.ts';
+import type { Ledger, UserWallet } from '../../ledger/index.ts';
 import type { IdentityService } from '../identity/index.ts';
 
-/** What one faucet call credits (AMENDMENTS A5: play money, demo mode only). */
-export const FAUCET_GRANT: readonly { asset: string; amount: Dec }[] = [
-  { asset: 'USDT', amount: Dec.parse('10000') },
-  { asset: 'BTC', amount: Dec.parse('1') },
-];
+export { FAUCET_GRANT };
 
 export interface FaucetModule {
   /** Credits the grant to a user's wallet from the treasury, in one ledger batch. */
@@ -33,17 +29,7 @@ export interface FaucetModuleOptions {
  */
 export function createFaucetModule(options: FaucetModuleOptions): FaucetModule {
   async function grant(userId: number, wallet: UserWallet = 'spot') {
-    const id = randomUUID();
-    await options.ledger.execute(
-      FAUCET_GRANT.map(({ asset, amount }) => ({
-        id: `faucet:${id}:${asset}`,
-        debit: systemAccount('treasury'),
-        credit: userAccount(userId, wallet),
-        asset,
-        amount,
-        code: 'demo_faucet',
-      })),
-    );
+    await options.ledger.execute(faucetGrantTransfers(randomUUID(), userId, wallet));
     return FAUCET_GRANT.map(({ asset, amount }) => ({ asset, amount: amount.toString() }));
   }
   return {

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Dec } from '@halyard/money';
 import { type Locale, messages, translate } from '@halyard/protocol';
-import { checkTransfer, type RuleError } from '@halyard/rules';
+import type { RuleError } from '@halyard/rules';
+import {
+  TRANSFER_ROUTES,
+  type TransferRoute,
+  walletMoveAmountRefusal,
+  walletMoveTransfer,
+  walletRouteRefusal,
+} from '../../core/state/wallet-moves.ts';
 import { badRequest } from '../../http/errors.ts';
 import { type AccountBalance, type Ledger, type UserWallet, userAccount } from '../../ledger/index.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
@@ -30,12 +37,7 @@ export const DEMO_FIAT_RATES: Record<string, { symbol: string; price: string }> 
   EUR: { symbol: '€', price: '0.92' },
 };
 
-/** The two transfer routes of spec §7: spot ⇄ futures and spot ⇄ fiat (c2c). */
-export const TRANSFER_ROUTES = {
-  contract: ['spot', 'futures'],
-  c2c: ['spot', 'fiat'],
-} as const satisfies Record<string, readonly [UserWallet, UserWallet]>;
-export type TransferRoute = keyof typeof TRANSFER_ROUTES;
+export { TRANSFER_ROUTES, type TransferRoute };
 
 export interface TransferRequest {
   coin: string;
@@ -224,31 +226,18 @@ export class AssetsService {
 
   /** Spec §5 "Transfer": an amount covered by the source wallet; refused while the funds are frozen. */
   async transfer(userId: number, route: TransferRoute, input: TransferRequest) {
-    const allowed: readonly UserWallet[] = TRANSFER_ROUTES[route];
-    if (input.from === input.to || !allowed.includes(input.from) || !allowed.includes(input.to)) {
-      throw badRequest('wallet.sameWallet');
-    }
+    const move = { userId, route, ...input };
+    throwIf(walletRouteRefusal(move));
     await this.requireCoin(input.coin);
     const { ledger, identity } = this.options;
     const source = await ledger.balance({ ...userAccount(userId, input.from), asset: input.coin });
-    throwIf(checkTransfer({ amount: input.amount, usable: source.available.toString() }));
+    throwIf(walletMoveAmountRefusal(move, source.available));
     await identity.assertNotFrozen(userId);
-    const amount = Dec.parse(input.amount);
-    const [transfer] = await ledger.execute([
-      {
-        id: `transfer:${randomUUID()}`,
-        code: 'transfer',
-        reference: `${input.from}>${input.to}`,
-        debit: userAccount(userId, input.from),
-        credit: userAccount(userId, input.to),
-        asset: input.coin,
-        amount,
-      },
-    ]);
+    const [transfer] = await ledger.execute([walletMoveTransfer(`transfer:${randomUUID()}`, move)]);
     return {
       id: transfer?.id ?? null,
       coin: input.coin,
-      amount: amount.toString(),
+      amount: Dec.parse(input.amount).toString(),
       from: input.from,
       to: input.to,
     };
