@@ -1,5 +1,4 @@
 import { LEDGER_ERRORS } from '../../ledger/index.ts';
-import { isLedgerRefusal } from '../../ledger/plan.ts';
 import type { Applied, Machine } from '../sequencer/index.ts';
 import {
   decodeCommand,
@@ -9,12 +8,12 @@ import {
   type MoneyResult,
   type TransferCommand,
 } from './commands.ts';
-import { createMoneyState, expireWindows, type MoneyState, tryApplyTransfers } from './money-state.ts';
+import { createMoneyState, expireWindows, type MoneyState } from './money-state.ts';
 import { setIndexPrices, setReferralSettings, setReferralUser } from './referral.ts';
 import type { RetentionPolicy } from './retention.ts';
 import { captureMoneyState, decodeMoneyState } from './snapshot-codec.ts';
 import { cancelAllOrders, cancelOrder, openPair, placeOrder } from './spot.ts';
-import { applyFaucet, applyWalletMove } from './wallet-moves.ts';
+import { applyFaucet, applyLedgerBatch, applyWalletMove } from './wallet-moves.ts';
 
 export type MoneyMachine = Machine<MoneyState, MoneyCommand, MoneyResult, MoneyEvent>;
 
@@ -66,9 +65,9 @@ function applyMoneyCommand(
     case 'indexPrices':
       return setIndexPrices(state.referral, command);
     case 'walletMove':
-      return applyWalletMove(state, command, seq);
+      return applyWalletMove(state, command, seq, emit);
     case 'faucet':
-      return applyFaucet(state, command, seq);
+      return applyFaucet(state, command, seq, emit);
     default:
       return unknownCommand();
   }
@@ -81,18 +80,7 @@ function transfer(
   emit: boolean,
 ): Applied<MoneyResult, MoneyEvent> {
   if (!Array.isArray(command.batch)) return unknownCommand();
-  const plan = tryApplyTransfers(state, command.batch, command.at, seq);
-  if (isLedgerRefusal(plan)) {
-    const result: MoneyResult =
-      plan.transferId === null
-        ? { ok: false, error: plan.refused }
-        : { ok: false, error: plan.refused, params: { transferId: plan.transferId } };
-    return { result, events: [] };
-  }
-  return {
-    result: { ok: true, transfers: plan.results },
-    events: emit && plan.newTransfers.length > 0 ? [{ type: 'transfers', transfers: plan.newTransfers }] : [],
-  };
+  return applyLedgerBatch(state, command.batch, command.at, seq, emit);
 }
 
 function unknownCommand(): Applied<MoneyResult, MoneyEvent> {

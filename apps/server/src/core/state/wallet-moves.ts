@@ -79,7 +79,12 @@ export function faucetGrantTransfers(grantId: string, userId: number, wallet: Us
 type Outcome = Applied<MoneyResult, MoneyEvent>;
 
 /** `walletMove`: the route, then the amount against the source wallet, then the transfer; a refusal changes nothing. */
-export function applyWalletMove(state: MoneyState, command: WalletMoveCommand, seq: number): Outcome {
+export function applyWalletMove(
+  state: MoneyState,
+  command: WalletMoveCommand,
+  seq: number,
+  emit: boolean,
+): Outcome {
   const refusal =
     walletRouteRefusal(command) ??
     walletMoveAmountRefusal(
@@ -87,30 +92,35 @@ export function applyWalletMove(state: MoneyState, command: WalletMoveCommand, s
       available(state, userAccount(command.userId, command.from), command.coin),
     );
   if (refusal) return refused(refusal);
-  return applyBatch(state, [walletMoveTransfer(command.transferId, command)], command.at, seq);
+  return applyLedgerBatch(state, [walletMoveTransfer(command.transferId, command)], command.at, seq, emit);
 }
 
 /** `faucet`: the grant, in one batch. */
-export function applyFaucet(state: MoneyState, command: FaucetCommand, seq: number): Outcome {
-  return applyBatch(
-    state,
-    faucetGrantTransfers(command.grantId, command.userId, command.wallet),
-    command.at,
-    seq,
-  );
+export function applyFaucet(state: MoneyState, command: FaucetCommand, seq: number, emit: boolean): Outcome {
+  const batch = faucetGrantTransfers(command.grantId, command.userId, command.wallet);
+  return applyLedgerBatch(state, batch, command.at, seq, emit);
 }
 
-function applyBatch(state: MoneyState, batch: TransferInput[], at: number, seq: number): Outcome {
+/**
+ * A ledger batch, checked and applied (the `transfer` command and these
+ * moves): its transfer ids, or the ledger's refusal with the id it names.
+ */
+export function applyLedgerBatch(
+  state: MoneyState,
+  batch: readonly TransferInput[],
+  at: number,
+  seq: number,
+  emit: boolean,
+): Outcome {
   const plan = tryApplyTransfers(state, batch, at, seq);
   if (isLedgerRefusal(plan)) return { result: ledgerRefusal(plan), events: [] };
   return {
     result: { ok: true, transfers: plan.results },
-    events: plan.newTransfers.length > 0 ? [{ type: 'transfers', transfers: plan.newTransfers }] : [],
+    events: emit && plan.newTransfers.length > 0 ? [{ type: 'transfers', transfers: plan.newTransfers }] : [],
   };
 }
 
-/** The ledger's refusal as a result, as the `transfer` command answers it. */
-export function ledgerRefusal(plan: LedgerRefusal): MoneyResult {
+function ledgerRefusal(plan: LedgerRefusal): MoneyResult {
   return plan.transferId === null
     ? { ok: false, error: plan.refused }
     : { ok: false, error: plan.refused, params: { transferId: plan.transferId } };
