@@ -2,6 +2,8 @@ import type { BookEvent } from '@halyard/matching';
 import { Dec } from '@halyard/money';
 import type { AccountRef, TransferInput, UserWallet } from '../../ledger/index.ts';
 import type { NewTransfer } from '../../ledger/plan.ts';
+import type { CycleOpenCommand, CycleSettleCommand } from './cycle.ts';
+import type { CycleOrderRecord, CycleSettledAtClose } from './cycle-rules.ts';
 import type { CommissionRow } from './referral-rules.ts';
 import type { TransferRoute } from './wallet-moves.ts';
 
@@ -140,6 +142,8 @@ export type MoneyCommand =
   | ReferralUserCommand
   | ReferralSettingsCommand
   | IndexPricesCommand
+  | CycleOpenCommand
+  | CycleSettleCommand
   | WalletMoveCommand
   | FaucetCommand;
 
@@ -218,6 +222,8 @@ export interface SpotTradeRecord {
  * The spot events are what modules/spot/projection.ts writes.
  * `referralCommissions`: the commission rows of the command's fees (their
  * payouts are in its `transfers`), what modules/referral/projection.ts writes.
+ * `cycleOrderOpened`: a cycle order's row as accepted; `cycleSettled`: a
+ * settlement chunk's rows by close (cycle.ts), what modules/cycle/projection.ts writes.
  */
 export type MoneyEvent =
   | { type: 'transfers'; transfers: NewTransfer[] }
@@ -225,7 +231,9 @@ export type MoneyEvent =
   | { type: 'spotOrderAccepted'; order: SpotOrderRecord }
   | { type: 'spotTrade'; trade: SpotTradeRecord }
   | { type: 'spotOrderUpdated'; order: SpotOrderRecord }
-  | { type: 'referralCommissions'; rows: CommissionRow[] };
+  | { type: 'referralCommissions'; rows: CommissionRow[] }
+  | { type: 'cycleOrderOpened'; order: CycleOrderRecord }
+  | { type: 'cycleSettled'; atCloses: CycleSettledAtClose[] };
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

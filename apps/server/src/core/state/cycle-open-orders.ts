@@ -104,6 +104,18 @@ export class OpenOrders {
     return taken;
   }
 
+  /** Every open order in the order `take` would take them (per coin, by instant, as added): what a snapshot keeps. */
+  orders(): OrderRow[] {
+    const all: OrderRow[] = [];
+    for (const coin of this.byCoin.values()) {
+      for (const expiresAt of coin.expiries) {
+        const instant = coin.at.get(expiresAt)!;
+        for (let at = instant.taken; at < instant.orders.length; at += 1) all.push(instant.orders[at]!);
+      }
+    }
+    return all;
+  }
+
   /** A user's open orders, of one pair or all, newest first. */
   ofUser(userId: number, pairId: number | null): OrderRow[] {
     const orders = [...(this.byUser.get(userId)?.values() ?? [])];

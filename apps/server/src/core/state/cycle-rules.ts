@@ -2,6 +2,7 @@ import { Dec } from '@halyard/money';
 import type { CycleResult, CycleSide } from '@halyard/protocol';
 import { CYCLE_AMOUNT_DIGITS, winIncome } from '@halyard/rules';
 import { systemAccount, type TransferInput, userAccount } from '../../ledger/index.ts';
+import type { DueInstant } from './cycle-open-orders.ts';
 
 /**
  * The rules of cycle contracts (spec §7 "Cycle", AMENDMENTS A3) that both
@@ -289,4 +290,128 @@ export class ChunkTotals {
   private reference(): string {
     return `cycle-settlement:${this.lowest}`;
   }
+}
+
+/** A close as `cycle_closes` stores it: the tick orders settled at, when, and for a void one the tolerance it missed. */
+export interface CycleCloseRecord {
+  close_price: string;
+  close_ts: number;
+  close_source: string;
+  settled_at: number;
+  void_tolerance_ms: number | null;
+}
+
+/** An order's outcome as the reads answer it: its `cycle_settlements` row with its close. */
+export interface CycleSettlementRecord extends CycleCloseRecord {
+  orderid: number;
+  result: CycleResult;
+  last_profit: string;
+  fee: string;
+}
+
+export interface SettledCycleOrder {
+  order: CycleOrderRecord;
+  settlement: CycleSettlementRecord;
+}
+
+/** Settlements that share one close (migration 013). */
+export interface CycleSettledAtClose {
+  close: CycleCloseRecord;
+  settlements: CycleSettlementRecord[];
+}
+
+/** An expiry instant's close: the recorded tick at or before it, and whether it is near enough to settle. */
+export interface InstantClose {
+  recorded: CycleTick | null;
+  /** No tick within the tolerance before the instant: its orders are void. */
+  void: boolean;
+}
+
+/** An instant nothing was recorded for: void, its close the opening tick. */
+export const NO_CLOSE: Readonly<InstantClose> = Object.freeze({ recorded: null, void: true });
+
+/** What settling a chunk of due orders writes, in one ledger transaction (the module) or batch (the state). */
+export interface CycleChunk {
+  settled: SettledCycleOrder[];
+  atCloses: CycleSettledAtClose[];
+  /** Its stakes to the house first, then what the house pays back, then the fees. */
+  transfers: TransferInput[];
+}
+
+/** The stored close of orders settled at `close`, at `now`; a void one names the tolerance it missed. */
+function closeRow(close: CycleTick, now: number, voidToleranceMs: number | null): CycleCloseRecord {
+  return {
+    close_price: close.price.toString(),
+    close_ts: close.ts,
+    close_source: close.source,
+    settled_at: now,
+    void_tolerance_ms: voidToleranceMs,
+  };
+}
+
+/** An order's settlement as the reads answer it: its outcome with its close. */
+function settlementRow(
+  order: CycleOrderRecord,
+  outcome: Settlement,
+  close: CycleCloseRecord,
+): CycleSettlementRecord {
+  return {
+    orderid: order.orderid,
+    result: outcome.result,
+    close_price: close.close_price,
+    close_ts: close.close_ts,
+    close_source: close.close_source,
+    last_profit: outcome.lastProfit.toString(),
+    fee: outcome.fee.toString(),
+    settled_at: close.settled_at,
+    void_tolerance_ms: close.void_tolerance_ms,
+  };
+}
+
+/**
+ * Settles a chunk of due orders at `now`: each one's outcome from its
+ * instant's close (`closeOf`), the settlements grouped by the close they used
+ * (the void ones after, as closes of their own naming `toleranceMs`), and the
+ * transfers. Built in one pass, so an order's outcome is garbage once its row
+ * and transfer are made.
+ */
+export function settleChunk(
+  due: readonly DueInstant[],
+  closeOf: (instant: DueInstant) => InstantClose,
+  now: number,
+  toleranceMs: number,
+): CycleChunk {
+  const parse = cachedParse();
+  const settled: SettledCycleOrder[] = [];
+  // Keyed by the closing tick; a void instant's close is a row of its own (it names the tolerance).
+  const atCloses = new Map<CycleTick, CycleSettledAtClose>();
+  const atVoidCloses = new Map<CycleTick, CycleSettledAtClose>();
+  const totals = new ChunkTotals();
+  const paidBack: TransferInput[] = [];
+  for (const instant of due) {
+    const { recorded, void: voided } = closeOf(instant);
+    const byClose = voided ? atVoidCloses : atCloses;
+    for (const order of instant.orders) {
+      // A void order's close is the evidence: the latest tick before expiry, too old to settle on.
+      const close = closingTick(order, recorded);
+      let atClose = byClose.get(close);
+      if (!atClose) {
+        atClose = { close: closeRow(close, now, voided ? toleranceMs : null), settlements: [] };
+        byClose.set(close, atClose);
+      }
+      const stake = parse(order.number);
+      const outcome = voided ? VOID_SETTLEMENT : settlementOf(order, stake, close, parse);
+      const settlement = settlementRow(order, outcome, atClose.close);
+      atClose.settlements.push(settlement);
+      settled.push({ order, settlement });
+      totals.add(order, stake, outcome);
+      const transfer = settlementTransfer(order, stake, outcome);
+      if (transfer) paidBack.push(transfer);
+    }
+  }
+  return {
+    settled,
+    atCloses: [...atCloses.values(), ...atVoidCloses.values()],
+    transfers: totals.stakes().concat(paidBack, totals.fees()),
+  };
 }

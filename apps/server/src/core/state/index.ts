@@ -22,6 +22,13 @@ export type {
   TransferCommand,
   WalletMoveCommand,
 } from './commands.ts';
+export type { CycleOpenCommand, CycleSettleCommand } from './cycle.ts';
+export type {
+  CycleCloseRecord,
+  CycleOrderRecord,
+  CycleSettledAtClose,
+  CycleSettlementRecord,
+} from './cycle-rules.ts';
 export { type MoneyMachine, moneyMachine } from './machine.ts';
 export type { MoneyState, OpenOrder, PairState } from './money-state.ts';
 export type { CommissionRow } from './referral-rules.ts';

@@ -8,6 +8,7 @@ import {
   type MoneyResult,
   type TransferCommand,
 } from './commands.ts';
+import { openCycleOrder, settleCycleOrders } from './cycle.ts';
 import { createMoneyState, expireWindows, type MoneyState } from './money-state.ts';
 import { setIndexPrices, setReferralSettings, setReferralUser } from './referral.ts';
 import type { RetentionPolicy } from './retention.ts';
@@ -64,6 +65,10 @@ function applyMoneyCommand(
       return setReferralSettings(state.referral, command);
     case 'indexPrices':
       return setIndexPrices(state.referral, command);
+    case 'cycleOpen':
+      return openCycleOrder(state, command, seq, emit);
+    case 'cycleSettle':
+      return settleCycleOrders(state, command, seq, emit);
     case 'walletMove':
       return applyWalletMove(state, command, seq, emit);
     case 'faucet':

@@ -16,6 +16,7 @@ import {
 } from '../../ledger/plan.ts';
 import { TrackedMap } from '../sequencer/index.ts';
 import type { MoneyResult, PairConfig } from './commands.ts';
+import { type CycleState, createCycleState } from './cycle.ts';
 import { createReferralState, noteHalHoldings, type ReferralState } from './referral.ts';
 import { DEFAULT_RETENTION, type RetentionPolicy, RetentionWindow } from './retention.ts';
 
@@ -48,6 +49,8 @@ export interface MoneyState {
   nextOrderId: number;
   /** What fees in HAL and referral commissions read (referral.ts). */
   referral: ReferralState;
+  /** Open cycle contracts and each coin's latest tick (cycle.ts). */
+  cycle: CycleState;
 }
 
 export interface PairState {
@@ -95,6 +98,7 @@ export function createMoneyState(retention: RetentionPolicy = DEFAULT_RETENTION)
     books: new Map(),
     nextOrderId: 1,
     referral: createReferralState(),
+    cycle: createCycleState(),
   };
 }
 

@@ -5,6 +5,7 @@ import { type AccountKey, type AccountRef, accountMapKey, SYSTEM_OWNER } from '.
 import type { AccountState, HoldEntry, PlannedTransfer } from '../../ledger/plan.ts';
 import type { MapCapture, StateCapture } from '../sequencer/index.ts';
 import type { MoneyResult, PairConfig } from './commands.ts';
+import { type CycleSnapshot, decodeCycle, encodeCycle } from './cycle.ts';
 import { createMoneyState, type MoneyState, type OpenOrder } from './money-state.ts';
 import { decodeReferral, encodeReferral, type ReferralSnapshot } from './referral.ts';
 import type { RetentionPolicy, RetentionWindow } from './retention.ts';
@@ -23,7 +24,8 @@ import type { RetentionPolicy, RetentionWindow } from './retention.ts';
  */
 
 /** 2: an open order's line carries its style, fill totals and placing time; 3: its fee in HAL, and the referral part. */
-const FORMAT = 3;
+// 4: the open cycle orders and each coin's latest tick, in the header.
+const FORMAT = 4;
 /** Lines read per `next()`: a few milliseconds of work. */
 const SLICE_LINES = 2048;
 
@@ -34,6 +36,8 @@ interface Header {
   pairs: { config: PairConfig; lastPrice: string | null }[];
   /** Few enough to copy at once for now: profiles, settings, index prices, two days of HAL holdings. */
   referral: ReferralSnapshot;
+  /** The open cycle orders: all at once for now (docs/core.md, "Cycle in the state"). */
+  cycle: CycleSnapshot;
 }
 
 /**
@@ -76,6 +80,7 @@ class LineReader {
         lastPrice: pair.lastPrice?.toString() ?? null,
       })),
       referral: encodeReferral(state.referral),
+      cycle: encodeCycle(state.cycle),
     } satisfies Header);
     this.accounts = state.ledger.accounts.capture();
     this.holds = state.ledger.holds.capture();
@@ -225,6 +230,7 @@ export function decodeMoneyState(bytes: Uint8Array): MoneyState {
   const state = createMoneyState(header.retention);
   state.nextOrderId = header.nextOrderId;
   state.referral = decodeReferral(header.referral);
+  state.cycle = decodeCycle(header.cycle);
   for (let index = 1; index < lines.length; index++) {
     if (lines[index] === '') continue;
     loadLine(state, lines[index]!.split('\t'));

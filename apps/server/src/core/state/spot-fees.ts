@@ -113,7 +113,7 @@ function paidInHal(
 }
 
 /** The fee's commission row and payouts, when its payer has an inviter (modules/referral's `plan`). */
-function commissionOf(state: MoneyState, charge: FeeCharge, batch: CommissionBatch): void {
+export function commissionOf(state: MoneyState, charge: FeeCharge, batch: CommissionBatch): void {
   const { referral } = state;
   const payer = referralUserOf(referral, charge.payerId);
   if (payer.parentId === null) return;

@@ -2,30 +2,24 @@ import { Dec } from '@halyard/money';
 import type { Clock } from '../../clock.ts';
 import { type DueInstant, OpenOrders } from '../../core/state/cycle-open-orders.ts';
 import {
-  ChunkTotals,
-  type CycleTick,
-  cachedParse,
+  type CycleChunk,
   closeToleranceMs,
-  closingTick,
+  type InstantClose,
+  NO_CLOSE,
   orderReference,
   SETTLE_CHUNK,
-  type Settlement,
-  settlementOf,
-  settlementTransfer,
+  settleChunk,
   stakePayment,
   stakeTransferId,
-  VOID_SETTLEMENT,
 } from '../../core/state/cycle-rules.ts';
 import { BULK_MAX, type Ledger, type TransferInput } from '../../ledger/index.ts';
-import type { IndexPriceSource, IndexTick } from '../../market/index.ts';
+import type { IndexPriceSource } from '../../market/index.ts';
 import type { Db, Trx } from '../../store/database.ts';
 import { CommissionBatch, insertCommissions, type ReferralFees } from '../referral/index.ts';
 import {
   deleteHeldStakes,
   insertSettlements,
-  type NewClose,
   type OrderRow,
-  type SettledAtClose,
   type SettlementRow,
   selectHeldStakes,
   selectOpenOrders,
@@ -47,32 +41,6 @@ export {
 const HELD_STAKES_CHUNK = 1000;
 /** Chunks per call (TIGER_STYLE: every loop has a bound); what is left waits for the next call. */
 const CHUNKS_MAX = 1000;
-
-/** The stored close of orders settled at `close`, at `now`; a void one names the tolerance it missed. */
-function closeRow(close: CycleTick, now: number, voidToleranceMs: number | null): NewClose {
-  return {
-    close_price: close.price.toString(),
-    close_ts: close.ts,
-    close_source: close.source,
-    settled_at: now,
-    void_tolerance_ms: voidToleranceMs,
-  };
-}
-
-/** An order's settlement as the reads answer it: its outcome with its close. */
-function settlementRow(order: OrderRow, outcome: Settlement, close: NewClose): SettlementRow {
-  return {
-    orderid: order.orderid,
-    result: outcome.result,
-    close_price: close.close_price,
-    close_ts: close.close_ts,
-    close_source: close.close_source,
-    last_profit: outcome.lastProfit.toString(),
-    fee: outcome.fee.toString(),
-    settled_at: close.settled_at,
-    void_tolerance_ms: close.void_tolerance_ms,
-  };
-}
 
 /**
  * Pays in the stake of an order accepted while stakes were holds (migration
@@ -109,23 +77,8 @@ export interface SettlementEngineOptions {
   chunkMax?: number;
 }
 
-/** An expiry instant's close: the recorded tick at or before it, and whether it is near enough to settle. */
-interface InstantClose {
-  recorded: IndexTick | null;
-  /** No tick within the tolerance before the instant: its orders are void. */
-  void: boolean;
-}
-
 /** The key of an expiry instant of one coin. */
 const instantKey = (coin: string, expiresAt: number) => `${coin}|${expiresAt}`;
-
-/** What settling a chunk of due orders writes, in one ledger transaction. */
-interface Chunk {
-  settled: SettledOrder[];
-  atCloses: SettledAtClose[];
-  /** Its stakes to the house first, then what the house pays back, then the fees. */
-  transfers: TransferInput[];
-}
 
 /**
  * Settles expired cycle orders from the recorded index history (AMENDMENTS A3).
@@ -230,7 +183,12 @@ export class SettlementEngine {
         const due = this.open.take(cut, coin, this.chunkMax);
         if (due.length === 0) break;
         await this.recordCloses(due, closes);
-        const chunk = this.chunkOf(due, closes);
+        const chunk = settleChunk(
+          due,
+          (instant) => closes.get(instantKey(instant.coin, instant.expiresAt)) ?? NO_CLOSE,
+          this.options.clock.now(),
+          this.closeToleranceMs,
+        );
         await this.commit(chunk);
         for (const each of chunk.settled) settled.push(each);
       }
@@ -261,57 +219,11 @@ export class SettlementEngine {
   }
 
   /**
-   * Settles the due orders: each one's outcome from its instant's recorded
-   * close, the settlements by the close they used, and the transfers. Built
-   * in one pass, so an order's outcome is garbage once its row and transfer
-   * are made (the answered settled orders outlive the chunk).
-   */
-  private chunkOf(due: readonly DueInstant[], closes: ReadonlyMap<string, InstantClose>): Chunk {
-    const now = this.options.clock.now();
-    const parse = cachedParse();
-    const settled: SettledOrder[] = [];
-    // Keyed by the closing tick; a void instant's close is a row of its own (it names the tolerance).
-    const atCloses = new Map<CycleTick, { close: NewClose; settlements: SettlementRow[] }>();
-    const atVoidCloses = new Map<CycleTick, { close: NewClose; settlements: SettlementRow[] }>();
-    const totals = new ChunkTotals();
-    const paidBack: TransferInput[] = [];
-    for (const instant of due) {
-      const { recorded, void: voided } = closes.get(instantKey(instant.coin, instant.expiresAt)) ?? {
-        recorded: null,
-        void: true,
-      };
-      const byClose = voided ? atVoidCloses : atCloses;
-      for (const order of instant.orders) {
-        // A void order's close is the evidence: the latest tick before expiry, too old to settle on.
-        const close = closingTick(order, recorded);
-        let atClose = byClose.get(close);
-        if (!atClose) {
-          atClose = { close: closeRow(close, now, voided ? this.closeToleranceMs : null), settlements: [] };
-          byClose.set(close, atClose);
-        }
-        const stake = parse(order.number);
-        const outcome = voided ? VOID_SETTLEMENT : settlementOf(order, stake, close, parse);
-        const settlement = settlementRow(order, outcome, atClose.close);
-        atClose.settlements.push(settlement);
-        settled.push({ order, settlement });
-        totals.add(order, stake, outcome);
-        const transfer = settlementTransfer(order, stake, outcome);
-        if (transfer) paidBack.push(transfer);
-      }
-    }
-    return {
-      settled,
-      atCloses: [...atCloses.values(), ...atVoidCloses.values()],
-      transfers: totals.stakes().concat(paidBack, totals.fees()),
-    };
-  }
-
-  /**
    * Stores a chunk's settlements, closes its orders and moves its money, in
    * one ledger transaction, with the referral commissions of its wins' fees
    * after the fees (the chunk pays them to the fee account first).
    */
-  private commit({ settled, atCloses, transfers }: Chunk): Promise<void> {
+  private commit({ settled, atCloses, transfers }: CycleChunk): Promise<void> {
     const { ledger } = this.options;
     return ledger.transaction(async (trx) => {
       await insertSettlements(trx, atCloses);
