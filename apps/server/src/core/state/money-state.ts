@@ -34,8 +34,8 @@ export interface MoneyState {
     holds: TrackedMap<string, HoldEntry>;
     transfers: TrackedMap<string, PlannedTransfer>;
   };
-  /** The transfer ids the ledger still answers retries for. */
-  transferIds: RetentionWindow;
+  /** The transfers the ledger still answers retries for (each the object `ledger.transfers` holds under its id). */
+  transferIds: RetentionWindow<PlannedTransfer>;
   /** The first result of each command id still in the window. */
   answers: TrackedMap<string, MoneyResult>;
   answerIds: RetentionWindow;
@@ -125,7 +125,7 @@ export function tryApplyTransfers(
   if (badShape) return badShape;
   const plan = applyBatch(state.ledger, batch, at);
   if (isLedgerRefusal(plan)) return plan;
-  for (const transfer of plan.newTransfers) state.transferIds.add(transfer.id, seq);
+  for (const transfer of plan.newTransfers) state.transferIds.add(transfer, seq);
   noteHalHoldings(state.referral, state.ledger.accounts, plan.newTransfers);
   return plan;
 }
@@ -151,10 +151,9 @@ export function applyTransfers(
  */
 export function expireWindows(state: MoneyState, seq: number): void {
   const { transfers, holds } = state.ledger;
-  state.transferIds.expire(seq, (id) => {
-    // Only a pending transfer has a hold: the others spare a lookup among the holds.
-    const type = transfers.get(id)?.type;
-    if (type === undefined || type === 'pending') {
+  state.transferIds.expire(seq, ({ id, type }) => {
+    // Only a pending transfer has a hold: the others cost one delete, no lookup.
+    if (type === 'pending') {
       const hold = holds.get(id);
       if (hold?.state === 'open') return false;
       if (hold) holds.delete(id);

@@ -26,9 +26,14 @@ export const DEFAULT_RETENTION: RetentionPolicy = { epochSeqs: 65_536, epochsKep
  */
 const DROPS_PER_COMMAND = 32;
 
-export class RetentionWindow {
-  /** Ids by epoch, oldest epoch first (epochs are created in increasing order). */
-  readonly epochs = new Map<number, string[]>();
+/**
+ * `Entry`: what the window keeps per id; the transfers' window keeps the
+ * transfer itself (an immutable value, the one the ledger holds under its
+ * id), so that forgetting one needs no lookup to learn what it was.
+ */
+export class RetentionWindow<Entry = string> {
+  /** Entries by epoch, oldest epoch first (epochs are created in increasing order). */
+  readonly epochs = new Map<number, Entry[]>();
   /** How many ids of the oldest epoch were already forgotten (it is being drained). */
   drained = 0;
 
@@ -38,40 +43,40 @@ export class RetentionWindow {
     return Math.floor(seq / this.policy.epochSeqs);
   }
 
-  add(id: string, seq: number): void {
-    this.addToEpoch(this.epochOf(seq), id);
+  add(entry: Entry, seq: number): void {
+    this.addToEpoch(this.epochOf(seq), entry);
   }
 
   /** Epochs must be added oldest first (a snapshot being loaded does). */
-  addToEpoch(epoch: number, id: string): void {
-    let ids = this.epochs.get(epoch);
-    if (!ids) {
-      ids = [];
-      this.epochs.set(epoch, ids);
+  addToEpoch(epoch: number, entry: Entry): void {
+    let entries = this.epochs.get(epoch);
+    if (!entries) {
+      entries = [];
+      this.epochs.set(epoch, entries);
     }
-    ids.push(id);
+    entries.push(entry);
   }
 
   /**
    * Forgets up to DROPS_PER_COMMAND ids of the epochs too old at `seq`, in
-   * the order they were added. `drop(id)` forgets the id and answers true, or
-   * answers false to keep it (an open hold's transfer): it then moves to the
-   * current epoch.
+   * the order they were added. `drop(entry)` forgets its id and answers true,
+   * or answers false to keep it (an open hold's transfer): it then moves to
+   * the current epoch.
    */
-  expire(seq: number, drop: (id: string) => boolean): void {
+  expire(seq: number, drop: (entry: Entry) => boolean): void {
     const current = this.epochOf(seq);
     const oldestKept = current - this.policy.epochsKept + 1;
     let budget = DROPS_PER_COMMAND;
-    for (const [epoch, ids] of this.epochs) {
+    for (const [epoch, entries] of this.epochs) {
       if (epoch >= oldestKept || budget === 0) return;
-      const end = Math.min(ids.length, this.drained + budget);
+      const end = Math.min(entries.length, this.drained + budget);
       for (let index = this.drained; index < end; index++) {
-        const id = ids[index]!;
-        if (!drop(id)) this.addToEpoch(current, id);
+        const entry = entries[index]!;
+        if (!drop(entry)) this.addToEpoch(current, entry);
       }
       budget -= end - this.drained;
       this.drained = end;
-      if (end < ids.length) return;
+      if (end < entries.length) return;
       this.epochs.delete(epoch);
       this.drained = 0;
     }

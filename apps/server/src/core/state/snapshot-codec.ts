@@ -41,13 +41,13 @@ interface Header {
 }
 
 /**
- * A window's ids as they were at the capture: each epoch's array from where
- * its draining had reached to its length then (arrays only grow, and a
+ * A window's entries as they were at the capture: each epoch's array from
+ * where its draining had reached to its length then (arrays only grow, and a
  * drained epoch is dropped from the window, not changed).
  */
-type EpochView = { epoch: number; ids: string[]; from: number; length: number }[];
+type EpochView<Entry> = { epoch: number; ids: Entry[]; from: number; length: number }[];
 
-function epochView(window: RetentionWindow): EpochView {
+function epochView<Entry>(window: RetentionWindow<Entry>): EpochView<Entry> {
   return [...window.epochs].map(([epoch, ids], index) => ({
     epoch,
     ids,
@@ -61,10 +61,9 @@ class LineReader {
   private readonly accounts: MapCapture<string, AccountState>;
   private readonly holds: MapCapture<string, HoldEntry>;
   private readonly orders: MapCapture<number, OpenOrder>;
-  private readonly transfers: MapCapture<string, PlannedTransfer>;
   private readonly answers: MapCapture<string, MoneyResult>;
-  private readonly transferEpochs: EpochView;
-  private readonly answerEpochs: EpochView;
+  private readonly transferEpochs: EpochView<PlannedTransfer>;
+  private readonly answerEpochs: EpochView<string>;
   private header: string | null;
   private stage = 0;
   private epochIndex = 0;
@@ -85,8 +84,8 @@ class LineReader {
     this.accounts = state.ledger.accounts.capture();
     this.holds = state.ledger.holds.capture();
     this.orders = state.orders.capture();
-    // The windows' epochs list their ids: the maps are only asked for values.
-    this.transfers = state.ledger.transfers.capture(false);
+    // The answers' window lists their ids: the map is only asked for values. The transfers' window holds the
+    // transfers themselves, immutable values, so it needs no capture of the map.
     this.answers = state.answers.capture(false);
     this.transferEpochs = epochView(state.transferIds);
     this.answerEpochs = epochView(state.answerIds);
@@ -111,8 +110,7 @@ class LineReader {
   }
 
   close(): void {
-    for (const capture of [this.accounts, this.holds, this.orders, this.transfers, this.answers])
-      capture.close();
+    for (const capture of [this.accounts, this.holds, this.orders, this.answers]) capture.close();
   }
 
   private stageLines(limit: number): string[] {
@@ -124,9 +122,7 @@ class LineReader {
       case 2:
         return this.orders.slice(limit).map(([, order]) => orderLine(order));
       case 3:
-        return this.windowLines(this.transferEpochs, limit, (epoch, id) =>
-          transferLine(epoch, this.transfers.valueAt(id)!),
-        );
+        return this.windowLines(this.transferEpochs, limit, transferLine);
       default:
         return this.windowLines(this.answerEpochs, limit, (epoch, id) =>
           answerLine(epoch, id, this.answers.valueAt(id)!),
@@ -134,7 +130,11 @@ class LineReader {
     }
   }
 
-  private windowLines(view: EpochView, limit: number, line: (epoch: number, id: string) => string): string[] {
+  private windowLines<Entry>(
+    view: EpochView<Entry>,
+    limit: number,
+    line: (epoch: number, entry: Entry) => string,
+  ): string[] {
     const lines: string[] = [];
     while (lines.length < limit && this.epochIndex < view.length) {
       const { epoch, ids, from, length } = view[this.epochIndex]!;
@@ -314,7 +314,7 @@ function loadLine(state: MoneyState, f: string[]): void {
     }
     case 't': {
       const id = textOf(f[2]!);
-      state.ledger.transfers.set(id, {
+      const transfer: PlannedTransfer = {
         id,
         type: f[3] as PlannedTransfer['type'],
         debit: refOf(f[4]!, f[5]!),
@@ -325,8 +325,9 @@ function loadLine(state: MoneyState, f: string[]): void {
         reference: nullableTextOf(f[11]!),
         pendingId: nullableTextOf(f[12]!),
         timestamp: Number(f[13]),
-      });
-      state.transferIds.addToEpoch(Number(f[1]), id);
+      };
+      state.ledger.transfers.set(id, transfer);
+      state.transferIds.addToEpoch(Number(f[1]), transfer);
       return;
     }
     case 'r': {
