@@ -2,6 +2,7 @@ import type { BookEvent } from '@halyard/matching';
 import { Dec } from '@halyard/money';
 import type { AccountRef, TransferInput, UserWallet } from '../../ledger/index.ts';
 import type { NewTransfer } from '../../ledger/plan.ts';
+import type { ConvertQuote } from './convert.ts';
 import type { CycleOpenCommand, CycleSettleCommand } from './cycle.ts';
 import type { CycleOrderRecord, CycleSettledAtClose } from './cycle-rules.ts';
 import type { CommissionRow } from './referral-rules.ts';
@@ -133,6 +134,19 @@ export interface FaucetCommand extends CommandBase {
   wallet: UserWallet;
 }
 
+/**
+ * Flash convert at a quote (`/flash/addFlash`): modules/convert's checks, legs
+ * and order (convert.ts). The edge reads the quote the user names from the
+ * quote table (null: none has that id), checks the freeze, and stamps `at`.
+ */
+export interface ConvertCommand extends CommandBase {
+  kind: 'convert';
+  userId: number;
+  quote: ConvertQuote | null;
+  /** What the user consumes, as typed. */
+  amount: string;
+}
+
 export type MoneyCommand =
   | TransferCommand
   | OpenPairCommand
@@ -145,7 +159,8 @@ export type MoneyCommand =
   | CycleOpenCommand
   | CycleSettleCommand
   | WalletMoveCommand
-  | FaucetCommand;
+  | FaucetCommand
+  | ConvertCommand;
 
 /** What an order is after its command: resting in the book, or ended (filled or cancelled). */
 export interface OrderOutcome {
@@ -157,7 +172,7 @@ export interface OrderOutcome {
 
 /** Plain data only: results are kept in the state (idempotency) and written in snapshots. */
 export type MoneyResult =
-  | { ok: true; transfers?: string[]; order?: OrderOutcome; orders?: OrderOutcome[] }
+  | { ok: true; transfers?: string[]; order?: OrderOutcome; orders?: OrderOutcome[]; convertOrderId?: number }
   | { ok: false; error: string; params?: Record<string, string | number> };
 
 /** Spec §4 spot order states, as the spot tables store them. */
@@ -213,6 +228,19 @@ export interface SpotTradeRecord {
   at: number;
 }
 
+/** A convert order as its row reads: amounts as decimal text, `at` the command's. */
+export interface ConvertOrderRecord {
+  orderId: number;
+  userId: number;
+  quoteId: string;
+  from: string;
+  to: string;
+  consumed: string;
+  received: string;
+  rate: string;
+  at: number;
+}
+
 /**
  * What a command published, in order. `transfers`: the ledger transfers it
  * added. `book`: the book's own events. `spotOrderAccepted`: a new order, as
@@ -224,6 +252,8 @@ export interface SpotTradeRecord {
  * payouts are in its `transfers`), what modules/referral/projection.ts writes.
  * `cycleOrderOpened`: a cycle order's row as accepted; `cycleSettled`: a
  * settlement chunk's rows by close (cycle.ts), what modules/cycle/projection.ts writes.
+ * `convertOrder`: a flash convert's order row (its quote is used at `at`),
+ * what modules/convert/projection.ts writes.
  */
 export type MoneyEvent =
   | { type: 'transfers'; transfers: NewTransfer[] }
@@ -233,7 +263,8 @@ export type MoneyEvent =
   | { type: 'spotOrderUpdated'; order: SpotOrderRecord }
   | { type: 'referralCommissions'; rows: CommissionRow[] }
   | { type: 'cycleOrderOpened'; order: CycleOrderRecord }
-  | { type: 'cycleSettled'; atCloses: CycleSettledAtClose[] };
+  | { type: 'cycleSettled'; atCloses: CycleSettledAtClose[] }
+  | { type: 'convertOrder'; order: ConvertOrderRecord };
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

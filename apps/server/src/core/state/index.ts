@@ -5,6 +5,8 @@
 export type {
   CancelAllCommand,
   CancelCommand,
+  ConvertCommand,
+  ConvertOrderRecord,
   FaucetCommand,
   IndexPricesCommand,
   MoneyCommand,
@@ -22,6 +24,7 @@ export type {
   TransferCommand,
   WalletMoveCommand,
 } from './commands.ts';
+export { type ConvertQuote, FLASH_LIMITS } from './convert.ts';
 export type { CycleOpenCommand, CycleSettleCommand } from './cycle.ts';
 export type {
   CycleCloseRecord,

@@ -8,6 +8,7 @@ import {
   type MoneyResult,
   type TransferCommand,
 } from './commands.ts';
+import { applyConvert } from './convert.ts';
 import { openCycleOrder, settleCycleOrders } from './cycle.ts';
 import { createMoneyState, expireWindows, type MoneyState } from './money-state.ts';
 import { setIndexPrices, setReferralSettings, setReferralUser } from './referral.ts';
@@ -73,6 +74,8 @@ function applyMoneyCommand(
       return applyWalletMove(state, command, seq, emit);
     case 'faucet':
       return applyFaucet(state, command, seq, emit);
+    case 'convert':
+      return applyConvert(state, command, seq, emit);
     default:
       return unknownCommand();
   }

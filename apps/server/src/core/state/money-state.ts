@@ -51,6 +51,8 @@ export interface MoneyState {
   referral: ReferralState;
   /** Open cycle contracts and each coin's latest tick (cycle.ts). */
   cycle: CycleState;
+  /** Flash convert (convert.ts): the next order's id, and each used quote's expiry until it passed. */
+  convert: { nextOrderId: number; usedQuotes: Map<string, number> };
 }
 
 export interface PairState {
@@ -99,6 +101,7 @@ export function createMoneyState(retention: RetentionPolicy = DEFAULT_RETENTION)
     nextOrderId: 1,
     referral: createReferralState(),
     cycle: createCycleState(),
+    convert: { nextOrderId: 1, usedQuotes: new Map() },
   };
 }
 

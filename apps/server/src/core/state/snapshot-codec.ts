@@ -24,8 +24,8 @@ import type { RetentionPolicy, RetentionWindow } from './retention.ts';
  */
 
 /** 2: an open order's line carries its style, fill totals and placing time; 3: its fee in HAL, and the referral part. */
-// 4: the open cycle orders and each coin's latest tick, in the header.
-const FORMAT = 4;
+// 4: the open cycle orders and each coin's latest tick, in the header; 5: flash convert's next order id and used quotes.
+const FORMAT = 5;
 /** Lines read per `next()`: a few milliseconds of work. */
 const SLICE_LINES = 2048;
 
@@ -38,6 +38,8 @@ interface Header {
   referral: ReferralSnapshot;
   /** The open cycle orders: all at once for now (docs/core.md, "Cycle in the state"). */
   cycle: CycleSnapshot;
+  /** Few: a quote is remembered only until it expires. */
+  convert: { nextOrderId: number; usedQuotes: [string, number][] };
 }
 
 /**
@@ -80,6 +82,7 @@ class LineReader {
       })),
       referral: encodeReferral(state.referral),
       cycle: encodeCycle(state.cycle),
+      convert: { nextOrderId: state.convert.nextOrderId, usedQuotes: [...state.convert.usedQuotes] },
     } satisfies Header);
     this.accounts = state.ledger.accounts.capture();
     this.holds = state.ledger.holds.capture();
@@ -231,6 +234,7 @@ export function decodeMoneyState(bytes: Uint8Array): MoneyState {
   state.nextOrderId = header.nextOrderId;
   state.referral = decodeReferral(header.referral);
   state.cycle = decodeCycle(header.cycle);
+  state.convert = { nextOrderId: header.convert.nextOrderId, usedQuotes: new Map(header.convert.usedQuotes) };
   for (let index = 1; index < lines.length; index++) {
     if (lines[index] === '') continue;
     loadLine(state, lines[index]!.split('\t'));

@@ -1,27 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { Dec } from '@halyard/money';
-import { checkConvert, type RuleError } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
+import {
+  type ConvertQuote,
+  convertTransfers,
+  FLASH_LIMITS,
+  isConvertRefusal,
+  planConvert,
+} from '../../core/state/convert.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { type Ledger, systemAccount, userAccount } from '../../ledger/index.ts';
+import { type Ledger, userAccount } from '../../ledger/index.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
 import type { Db } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
-import { type ConvertOrderRow, convertStore as sql } from './store.ts';
+import { type ConvertOrderRow, type QuoteRow, convertStore as sql } from './store.ts';
 
-/** Per consumed coin, the smallest and largest amount one exchange may consume (spec §5, §9; demo figures). */
-export const FLASH_LIMITS: Record<string, { min: string; max: string }> = {
-  USDT: { min: '10', max: '100000' },
-  BTC: { min: '0.0001', max: '2' },
-  ETH: { min: '0.005', max: '50' },
-  BNB: { min: '0.02', max: '200' },
-  SOL: { min: '0.1', max: '1000' },
-  HAL: { min: '10', max: '1000000' },
-};
+export { FLASH_LIMITS };
 
-/** Rates keep 12 decimals (1 USDT is about 0.00001 BTC); what the user receives keeps 8 (spec §9). */
+/** Rates keep 12 decimals (1 USDT is about 0.00001 BTC). */
 const RATE_DIGITS = 12;
-const RECEIVED_DIGITS = 8;
 /** Expired quotes are kept this long (an answer to a late addFlash says "expired", not "unknown"). */
 const QUOTE_KEEP_MS = 10 * 60_000;
 
@@ -60,8 +57,15 @@ export interface ConvertServiceOptions {
   quoteTtlMs: number;
 }
 
-function throwIf(error: RuleError | null): void {
-  if (error) throw badRequest(error.key, error.params);
+function quoteOf(row: QuoteRow): ConvertQuote {
+  return {
+    id: row.id,
+    userId: Number(row.user_id),
+    from: row.from_coin,
+    to: row.to_coin,
+    rate: row.rate,
+    expiresAt: Number(row.expires_at),
+  };
 }
 
 function recordOf(row: ConvertOrderRow): ExchangeRecord {
@@ -151,58 +155,43 @@ export class ConvertService {
    */
   async convert(userId: number, input: { quoteId: string; amount: string }): Promise<ExchangeRecord> {
     const { db, ledger, clock, identity } = this.options;
-    const quote = await sql.quote(db, input.quoteId);
-    if (!quote || Number(quote.user_id) !== userId) throw notFound('wallet.quoteNotFound');
+    const row = await sql.quote(db, input.quoteId);
+    const quote = row ? quoteOf(row) : null;
     const now = clock.now();
-    if (quote.used_at !== null || now > Number(quote.expires_at)) throw badRequest('wallet.quoteExpired');
-    const limits = FLASH_LIMITS[quote.from_coin];
-    if (!limits) throw badRequest('wallet.pairUnavailable');
-    const source = await ledger.balance({ ...userAccount(userId, 'spot'), asset: quote.from_coin });
-    throwIf(checkConvert({ amount: input.amount, usable: source.available.toString(), ...limits }));
+    const usable = quote
+      ? (await ledger.balance({ ...userAccount(userId, 'spot'), asset: quote.from })).available
+      : Dec.ZERO;
+    const planned = planConvert({
+      quote,
+      userId,
+      at: now,
+      used: row !== undefined && row.used_at !== null,
+      amount: input.amount,
+      usable,
+    });
+    if (isConvertRefusal(planned))
+      throw planned.key === 'wallet.quoteNotFound'
+        ? notFound(planned.key)
+        : badRequest(planned.key, planned.params);
+    // Checked by planConvert: a quote of this user.
+    const used = quote!;
     await identity.assertNotFrozen(userId);
-    const consumed = Dec.parse(input.amount);
-    const rate = Dec.parse(quote.rate);
-    const received = consumed.mul(rate).floorTo(RECEIVED_DIGITS);
-    if (!received.isPositive()) throw badRequest('rules.amountNotPositive');
-    const row = await ledger.transaction(async (trx) => {
-      if (!(await sql.useQuote(trx, quote.id, now))) throw badRequest('wallet.quoteExpired');
-      const order = await sql.insertOrder(trx, {
+    const order = await ledger.transaction(async (trx) => {
+      if (!(await sql.useQuote(trx, used.id, now))) throw badRequest('wallet.quoteExpired');
+      const inserted = await sql.insertOrder(trx, {
         user_id: userId,
-        quote_id: quote.id,
-        from_coin: quote.from_coin,
-        to_coin: quote.to_coin,
-        consumed: consumed.toString(),
-        received: received.toString(),
-        rate: rate.toString(),
+        quote_id: used.id,
+        from_coin: used.from,
+        to_coin: used.to,
+        consumed: planned.consumed.toString(),
+        received: planned.received.toString(),
+        rate: planned.rate.toString(),
         created_at: now,
       });
-      const reference = `convert:${order.id}`;
-      await ledger.execute(
-        [
-          {
-            id: `${reference}:in`,
-            code: 'convert',
-            reference,
-            debit: userAccount(userId, 'spot'),
-            credit: systemAccount('treasury'),
-            asset: quote.from_coin,
-            amount: consumed,
-          },
-          {
-            id: `${reference}:out`,
-            code: 'convert',
-            reference,
-            debit: systemAccount('treasury'),
-            credit: userAccount(userId, 'spot'),
-            asset: quote.to_coin,
-            amount: received,
-          },
-        ],
-        trx,
-      );
-      return order;
+      await ledger.execute(convertTransfers(Number(inserted.id), used, planned), trx);
+      return inserted;
     });
-    return recordOf(row);
+    return recordOf(order);
   }
 
   async records(userId: number, page: number, limit: number): Promise<ExchangeRecord[]> {

@@ -66,6 +66,11 @@ export const convertStore = {
     return db.insertInto('convert_orders').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
+  /** Orders numbered elsewhere (the money state's projection), in one statement. */
+  async insertNumberedOrders(db: Executor, rows: ConvertOrderRow[]): Promise<void> {
+    if (rows.length > 0) await db.insertInto('convert_orders').values(rows).execute();
+  },
+
   async userOrders(db: Executor, userId: number, offset: number, limit: number): Promise<ConvertOrderRow[]> {
     return db
       .selectFrom('convert_orders')
