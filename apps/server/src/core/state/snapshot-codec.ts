@@ -24,7 +24,8 @@ import type { RetentionPolicy, RetentionWindow } from './retention.ts';
  */
 
 /** 2: an open order's line carries its style, fill totals and placing time; 3: its fee in HAL, and the referral part. */
-// 4: the open cycle orders and each coin's latest tick, in the header; 5: flash convert's next order id and used quotes.
+// 4: the open cycle orders and each coin's latest tick, in the header.
+// 5: flash convert's next order id and used quotes, in the header.
 const FORMAT = 5;
 /** Lines read per `next()`: a few milliseconds of work. */
 const SLICE_LINES = 2048;
