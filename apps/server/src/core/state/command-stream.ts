@@ -48,6 +48,12 @@ export interface StreamOptions {
    * days. Off, the stream is the same as before they existed (benches).
    */
   referral?: boolean;
+  /**
+   * Also cycle contracts: opens (now and then refused) and index ticks that
+   * settle what expired, the clock jumping a second at each tick so they
+   * expire. Off, the stream is the same as before.
+   */
+  cycle?: boolean;
 }
 
 /**
@@ -134,6 +140,12 @@ export function* commandStream(options: StreamOptions): Generator<MoneyCommand> 
       if (random(40) === 0) at += 6 * 60 * 60 * 1000;
       yield referralCommand(random, options.users, base);
       continue;
+    } else if (options.cycle === true && roll < 58) {
+      if (random(3) === 0) {
+        at += 500 + random(1000);
+        yield { ...base, at, kind: 'cycleSettle', ...cycleTick(random, at) };
+      } else yield cycleOpenCommand(random, user(), { ...base }, at);
+      continue;
     } else if (roll < 86) {
       const pair = pick(TEST_PAIRS);
       const side = random(2) === 0 ? 'buy' : 'sell';
@@ -209,6 +221,50 @@ function referralCommand(
     kind: 'referralSettings',
     halDiscount: `0.${random(5)}`,
     marketMakers: [1 + random(users)],
+  };
+}
+
+const CYCLE_COINS = ['BTC', 'ETH'];
+
+/** An index tick of one of the cycle coins at `at`; its price on a coarse grid, so draws happen. */
+function cycleTick(random: (below: number) => number, at: number) {
+  return {
+    coin: CYCLE_COINS[random(CYCLE_COINS.length)]!,
+    price: `${99 + random(3)}`,
+    ts: at,
+    source: 'stream',
+    toleranceMs: 2000,
+  };
+}
+
+/** An up or down contract of 1–3 s; now and then no email or a stake out of bounds (refused). */
+function cycleOpenCommand(
+  random: (below: number) => number,
+  userId: number,
+  base: { at: number; id?: string },
+  at: number,
+): MoneyCommand {
+  const coin = random(2);
+  return {
+    ...base,
+    kind: 'cycleOpen',
+    userId,
+    email: random(30) === 0 ? null : `u${userId}@example.com`,
+    pairId: 1 + coin,
+    tradcoin: CYCLE_COINS[coin]!,
+    maincoin: 'USDT',
+    paycoin: 'USDT',
+    side: random(2) === 0 ? 'buy' : 'sell',
+    number: random(20) === 0 ? '0.5' : `${1 + random(30)}.${random(100)}`,
+    seconds: 1 + random(3),
+    minnumber: '1',
+    maxnumber: '500',
+    profitGas: '0.85',
+    lossGas: '0.9',
+    gas: '0.02',
+    openPrice: `${99 + random(3)}`,
+    openTs: at,
+    openSource: 'stream',
   };
 }
 

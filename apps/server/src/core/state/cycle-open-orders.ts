@@ -104,10 +104,15 @@ export class OpenOrders {
     return taken;
   }
 
-  /** Every open order in the order `take` would take them (per coin, by instant, as added): what a snapshot keeps. */
+  /**
+   * Every open order in the order `take` would take them (by coin name, then
+   * by instant, as added): what a snapshot keeps. By name, not by when a coin
+   * was first seen, so a loaded state lists them as the state it came from.
+   */
   orders(): OrderRow[] {
     const all: OrderRow[] = [];
-    for (const coin of this.byCoin.values()) {
+    for (const name of [...this.byCoin.keys()].sort()) {
+      const coin = this.byCoin.get(name)!;
       for (const expiresAt of coin.expiries) {
         const instant = coin.at.get(expiresAt)!;
         for (let at = instant.taken; at < instant.orders.length; at += 1) all.push(instant.orders[at]!);

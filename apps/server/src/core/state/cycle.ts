@@ -298,7 +298,9 @@ export function encodeCycle(cycle: CycleState): CycleSnapshot {
   return {
     nextOrderId: cycle.nextOrderId,
     orders: cycle.open.orders(),
-    lastTicks: [...cycle.lastTicks.values()].map((tick) => ({ ...tick, price: tick.price.toString() })),
+    lastTicks: [...cycle.lastTicks.values()]
+      .sort((a, b) => (a.coin < b.coin ? -1 : 1))
+      .map((tick) => ({ ...tick, price: tick.price.toString() })),
   };
 }
 

@@ -24,7 +24,10 @@ const machine = moneyMachine(retention);
 describe('replay determinism', () => {
   it(`gives identical hashes live, from the journal and from every snapshot (${COMMANDS} commands, seed ${SEED})`, async () => {
     const dir = await tempDir();
-    const commands = takeCommands({ seed: SEED, users: 400, traders: 40, referral: true }, COMMANDS);
+    const commands = takeCommands(
+      { seed: SEED, users: 400, traders: 40, referral: true, cycle: true },
+      COMMANDS,
+    );
     const journal = await openFileJournal(`${dir}/journal`);
     const store = openSnapshotStore(`${dir}/snapshots`);
     const snapshots = new Map<number, Uint8Array>();
@@ -62,6 +65,17 @@ describe('replay determinism', () => {
     expect(liveResults.filter((result) => result.ok).length).toBeGreaterThan(COMMANDS / 4);
     expect(liveResults.some((result) => !result.ok && result.error === 'ledger.idConflict')).toBe(true);
     expect(sequencer.state.orders.size).toBeGreaterThan(0);
+    // Cycle contracts opened, refused and settled, some still open in the snapshots (their header).
+    const cycleOpens = commands.flatMap((command, at) =>
+      command.kind === 'cycleOpen' ? [liveResults[at]!] : [],
+    );
+    expect(cycleOpens.filter((result) => result.ok).length).toBeGreaterThan(100);
+    expect(cycleOpens.some((result) => !result.ok)).toBe(true);
+    expect(sequencer.state.cycle.nextOrderId - 1).toBeGreaterThan(sequencer.state.cycle.open.size);
+    const withOpenCycles = [...snapshots.values()].filter(
+      (bytes) => machine.decodeState(bytes).cycle.open.size > 0,
+    );
+    expect(withOpenCycles.length).toBeGreaterThan(0);
 
     // From the journal alone: every checkpoint, every snapshot's state, the same results.
     const fromZero = machine.initialState();
