@@ -13,6 +13,13 @@
  * per ledger transaction (default the engine's SETTLE_CHUNK);
  * CYCLE_BENCH_DATABASE_URL runs it on PostgreSQL instead (in a schema of its
  * own, dropped after).
+ *
+ *   CYCLE_BENCH_STATE=1 npx tsx bench/cycle.bench.ts
+ *
+ * measures the money state instead (core/state/cycle.ts, in memory, no SQL):
+ * the orders are opened with cycleOpen, then ONE cycleSettle command (the
+ * tick at their expiry) settles them all, events built as the projector
+ * would get them; against the issue's 300 000/s anchor for the state.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +28,9 @@ import { performance } from 'node:perf_hooks';
 import { Dec } from '@halyard/money';
 import { sql } from 'kysely';
 import { ManualClock } from '../apps/server/src/clock.ts';
+import { step } from '../apps/server/src/core/sequencer/index.ts';
+import { closeToleranceMs } from '../apps/server/src/core/state/cycle-rules.ts';
+import { type MoneyCommand, moneyMachine } from '../apps/server/src/core/state/index.ts';
 import {
   createLedger,
   systemAccount,
@@ -49,6 +59,95 @@ const load = (): string =>
     .loadavg()
     .map((value) => value.toFixed(2))
     .join(' ')}`;
+
+/** The anchor of the in-memory mode: issue #19's settlements per second for the sequenced core. */
+const STATE_ANCHOR_PER_SECOND = 300_000;
+
+if (process.env.CYCLE_BENCH_STATE === '1') {
+  benchInState();
+  process.exit(0);
+}
+
+/** ORDERS contracts of USERS users opened on the money state, all expiring at one instant, settled by one command. */
+function benchInState(): void {
+  const machine = moneyMachine();
+  const state = machine.initialState();
+  const at = Date.UTC(2026, 10, 26);
+  let seq = 0;
+  const apply = (command: MoneyCommand) => {
+    seq += 1;
+    const applied = step(machine, state, command, seq);
+    if (!applied.result.ok) throw new Error(`refused: ${JSON.stringify(applied.result)}`);
+    return applied;
+  };
+  const funding: TransferInput[] = [];
+  for (let user = 1; user <= USERS; user++)
+    funding.push({
+      id: `bench:fund:${user}`,
+      debit: systemAccount('treasury'),
+      credit: userAccount(user, 'spot'),
+      asset: 'USDT',
+      amount: STAKE.mul(Dec.fromInt(ORDERS / USERS + 1)),
+      code: 'test_funding',
+    });
+  // In batches the ledger accepts (a command's batch is bounded).
+  for (let from = 0; from < funding.length; from += 100)
+    apply({ kind: 'transfer', at, batch: funding.slice(from, from + 100) });
+  for (let n = 0; n < ORDERS; n++) {
+    apply({
+      kind: 'cycleOpen',
+      at,
+      userId: 1 + (n % USERS),
+      email: 'bench@example.com',
+      pairId: 1,
+      tradcoin: 'BTC',
+      maincoin: 'USDT',
+      paycoin: 'USDT',
+      side: n % 2 === 0 ? 'buy' : 'sell',
+      number: STAKE.toString(),
+      seconds: 60,
+      minnumber: '1',
+      maxnumber: '1000',
+      profitGas: '0.85',
+      lossGas: '1',
+      gas: '0.02',
+      openPrice: '100',
+      openTs: at,
+      openSource: 'bench',
+    });
+  }
+  const loadBefore = load();
+  const expiry = at + 60_000;
+  const cpuBefore = process.cpuUsage();
+  const begin = performance.now();
+  const { events } = apply({
+    kind: 'cycleSettle',
+    at: expiry,
+    coin: 'BTC',
+    price: '101',
+    ts: expiry,
+    source: 'bench',
+    toleranceMs: closeToleranceMs(1000),
+  });
+  const seconds = (performance.now() - begin) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  let settled = 0;
+  for (const event of events)
+    if (event.type === 'cycleSettled')
+      for (const { settlements } of event.atCloses) settled += settlements.length;
+  if (settled !== ORDERS || state.cycle.open.size !== 0) throw new Error(`settled ${settled} of ${ORDERS}`);
+  const rate = ORDERS / seconds;
+  console.log(
+    `cycle settlement benchmark: the money state in memory, ${os.cpus().length} cores, node ${process.version}`,
+  );
+  console.log(
+    `${ORDERS} orders of ${USERS} users expiring at one instant, settled by ONE cycleSettle in ${seconds.toFixed(3)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(3)} s CPU (half up, half down: wins and losses)`,
+  );
+  console.log(
+    `${'settlements per second, in memory, events included'.padEnd(52)} ${rate.toFixed(0).padStart(8)}   ${(rate / STATE_ANCHOR_PER_SECOND).toFixed(2)}× anchor (${STATE_ANCHOR_PER_SECOND}/s target)`,
+  );
+  console.log(`${loadBefore} before, ${load()} after (1, 5, 15 min)`);
+}
 
 const databaseUrl = process.env.CYCLE_BENCH_DATABASE_URL || null;
 const schema = `bench_cycle_${process.pid}`;

@@ -219,9 +219,16 @@ export function settleCycleOrders(
     if (due.length === 0) break;
     const chunk = settleChunk(due, closes, command.at, command.toleranceMs);
     const commissions = commissionsOf(state, chunk.settled, command.at);
-    const transfers: NewTransfer[] = applyTransfers(state, chunk.transfers, command.at, seq).newTransfers;
+    const transfers: NewTransfer[] = applyTransfers(
+      state,
+      chunk.transfers,
+      command.at,
+      seq,
+      true,
+    ).newTransfers;
     const payouts = commissions.transfers();
-    if (payouts.length > 0) transfers.push(...applyTransfers(state, payouts, command.at, seq).newTransfers);
+    if (payouts.length > 0)
+      transfers.push(...applyTransfers(state, payouts, command.at, seq, true).newTransfers);
     if (!emit) continue;
     events.push({ type: 'cycleSettled', atCloses: chunk.atCloses }, { type: 'transfers', transfers });
     if (commissions.rows.length > 0) events.push({ type: 'referralCommissions', rows: commissions.rows });
