@@ -104,5 +104,6 @@ describe('kill -9 while the projector writes', () => {
       await db.drop();
       await fs.rm(dir, { recursive: true, force: true });
     }
-  });
+    // Four child processes start under tsx and run until killed: about 20 s alone, more beside other test files.
+  }, 120_000);
 });
