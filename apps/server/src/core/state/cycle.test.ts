@@ -1,0 +1,80 @@
+import { Dec } from '@halyard/money';
+import { describe, expect, it } from 'vitest';
+import { systemAccount, userAccount } from '../../ledger/index.ts';
+import { step } from '../sequencer/index.ts';
+import type { CycleOpenCommand } from './cycle.ts';
+import { type MoneyCommand, moneyMachine } from './index.ts';
+import { available } from './money-state.ts';
+
+const AT = Date.UTC(2026, 10, 26);
+const ORDERS = 1_500;
+
+function open(userId: number, n: number): CycleOpenCommand {
+  return {
+    kind: 'cycleOpen',
+    at: AT + n,
+    userId,
+    email: 'u@example.com',
+    pairId: 1,
+    tradcoin: 'BTC',
+    maincoin: 'USDT',
+    paycoin: 'USDT',
+    side: n % 2 === 0 ? 'buy' : 'sell',
+    number: '10',
+    seconds: 30,
+    minnumber: '1',
+    maxnumber: '100',
+    profitGas: '0.8',
+    lossGas: '1',
+    gas: '0.1',
+    openPrice: '100',
+    openTs: AT,
+    openSource: 'test',
+  };
+}
+
+describe('cycle contracts in the money state', () => {
+  it('settles more contracts in one tick than a command batch may hold, the money conserved', () => {
+    const machine = moneyMachine();
+    const state = machine.initialState();
+    let seq = 0;
+    const apply = (command: MoneyCommand) => step(machine, state, command, ++seq);
+    const fund = (userId: number) => ({
+      id: `fund:${userId}`,
+      debit: systemAccount('treasury'),
+      credit: userAccount(userId, 'spot'),
+      asset: 'USDT',
+      amount: Dec.parse('100000'),
+      code: 'test_funding',
+    });
+    expect(apply({ kind: 'transfer', at: AT, batch: [fund(1), fund(2)] }).result.ok).toBe(true);
+    for (let n = 0; n < ORDERS; n++) expect(apply(open(1 + (n % 2), n)).result.ok).toBe(true);
+    // Refused, changing nothing: no email, and a stake over the option's maximum.
+    expect(apply({ ...open(1, 0), email: null }).result).toEqual({
+      ok: false,
+      error: 'rules.bindEmailFirst',
+    });
+    expect(apply({ ...open(1, 0), number: '101' }).result.ok).toBe(false);
+    const staked = available(state, systemAccount('cycle_stakes'), 'USDT');
+    expect(staked.toString()).toBe(String(ORDERS * 10));
+
+    // They expire from AT + 30 s to AT + 31.499 s: the tick of AT + 31.5 s settles them all, closing each at the
+    // tick of AT + 29.9 s (the one at or before its instant, within the tolerance): ups win, downs lose.
+    const tick = (ts: number, price: string) =>
+      apply({ kind: 'cycleSettle', at: ts, coin: 'BTC', price, ts, source: 'test', toleranceMs: 2000 });
+    expect(tick(AT + 29_900, '101').events).toEqual([]);
+    const { events } = tick(AT + 31_500, '99');
+    expect(state.cycle.open.size).toBe(0);
+    const settlements = events.flatMap((event) =>
+      event.type === 'cycleSettled' ? event.atCloses.flatMap((close) => close.settlements) : [],
+    );
+    expect(settlements).toHaveLength(ORDERS);
+    expect(new Set(settlements.map((row) => row.result))).toEqual(new Set(['win', 'loss']));
+    expect(available(state, systemAccount('cycle_stakes'), 'USDT').isZero()).toBe(true);
+    // Every unit is somewhere: the two users, the house and the fee account hold what was funded.
+    const total = [userAccount(1, 'spot'), userAccount(2, 'spot'), systemAccount('fees')]
+      .map((ref) => available(state, ref, 'USDT'))
+      .reduce((sum, each) => sum.add(each), available(state, systemAccount('treasury'), 'USDT'));
+    expect(total.isZero()).toBe(true);
+  });
+});
