@@ -7,12 +7,13 @@ import { type MoneyCommand, moneyMachine } from './index.ts';
 import { available } from './money-state.ts';
 
 const AT = Date.UTC(2026, 10, 26);
-const ORDERS = 1_500;
+/** Half of them win and are paid back: more paybacks than a command's batch may hold (1,000). */
+const ORDERS = 2_500;
 
 function open(userId: number, n: number): CycleOpenCommand {
   return {
     kind: 'cycleOpen',
-    at: AT + n,
+    at: AT + (n % 1000),
     userId,
     email: 'u@example.com',
     pairId: 1,
@@ -58,7 +59,7 @@ describe('cycle contracts in the money state', () => {
     const staked = available(state, systemAccount('cycle_stakes'), 'USDT');
     expect(staked.toString()).toBe(String(ORDERS * 10));
 
-    // They expire from AT + 30 s to AT + 31.499 s: the tick of AT + 31.5 s settles them all, closing each at the
+    // They expire from AT + 30 s to AT + 30.999 s: the tick of AT + 31.5 s settles them all, closing each at the
     // tick of AT + 29.9 s (the one at or before its instant, within the tolerance): ups win, downs lose.
     const tick = (ts: number, price: string) =>
       apply({ kind: 'cycleSettle', at: ts, coin: 'BTC', price, ts, source: 'test', toleranceMs: 2000 });
