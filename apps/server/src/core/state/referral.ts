@@ -10,7 +10,7 @@ import {
   weighChange,
 } from '@halyard/rules';
 import type { AccountState, NewTransfer } from '../../ledger/plan.ts';
-import type { Applied } from '../sequencer/index.ts';
+import { type Applied, TrackedMap } from '../sequencer/index.ts';
 import type {
   IndexPricesCommand,
   MoneyEvent,
@@ -45,7 +45,7 @@ export interface ReferralUser extends ReferralMember {
  * before it (null when the user held no HAL then). A few numbers per user,
  * however many changes: no tier reads further back. Replaced, never changed.
  */
-interface HalHolding {
+export interface HalHolding {
   day: number;
   current: HoldingWeight;
   previous: HoldingWeight | null;
@@ -57,7 +57,8 @@ export interface ReferralState {
   marketMakers: ReadonlySet<number>;
   /** Index prices by coin, in the index's quote coin, as the latest `indexPrices` command set them. */
   indexPrices: Map<string, Dec>;
-  holdings: Map<number, HalHolding>;
+  /** By user; tracked, because a snapshot writes them as lines of their own, a slice at a time (snapshot-codec.ts). */
+  holdings: TrackedMap<number, HalHolding>;
   /** The latest tier computed per user and its day: fixed once the day began (commands come in time order). */
   tiers: Map<number, { day: number; tier: TierRate }>;
 }
@@ -68,7 +69,7 @@ export function createReferralState(): ReferralState {
     halDiscount: Dec.parse(REFERRAL_HAL_DISCOUNT_DEFAULT),
     marketMakers: new Set(),
     indexPrices: new Map(),
-    holdings: new Map(),
+    holdings: new TrackedMap(),
     tiers: new Map(),
   };
 }
@@ -220,26 +221,21 @@ function dayOf(at: number): number {
   return Math.floor(at / DAY_MS) * DAY_MS;
 }
 
-/** The referral part of a snapshot: plain JSON (amounts as their units), read back by `decodeReferral`. */
-type WeightSnapshot = [number, number, string, string];
+/**
+ * The referral part of a snapshot's header: plain JSON (amounts as their
+ * units), read back by `decodeReferral`. The HAL holdings, one per user who
+ * ever held HAL, are not in it: they are lines of their own.
+ */
 
 export interface ReferralSnapshot {
   users: [number, number | null, boolean, string, string[]][];
   halDiscount: string;
   marketMakers: number[];
   indexPrices: [string, string][];
-  /** User, day, the day's weight and the previous day's: each as [from, since, balance, weighted]. */
-  holdings: [number, number, WeightSnapshot, WeightSnapshot | null][];
 }
 
 export function encodeReferral(state: ReferralState): ReferralSnapshot {
   const units = (value: Dec) => value.units.toString();
-  const weightOf = (weight: HoldingWeight): WeightSnapshot => [
-    weight.from,
-    weight.since,
-    units(weight.balance),
-    units(weight.weighted),
-  ];
   return {
     users: [...state.users.values()].map((user) => [
       user.userId,
@@ -251,12 +247,6 @@ export function encodeReferral(state: ReferralState): ReferralSnapshot {
     halDiscount: units(state.halDiscount),
     marketMakers: [...state.marketMakers],
     indexPrices: [...state.indexPrices].map(([coin, price]) => [coin, units(price)]),
-    holdings: [...state.holdings].map(([userId, holding]) => [
-      userId,
-      holding.day,
-      weightOf(holding.current),
-      holding.previous && weightOf(holding.previous),
-    ]),
   };
 }
 
@@ -274,14 +264,6 @@ export function decodeReferral(snapshot: ReferralSnapshot): ReferralState {
   state.halDiscount = dec(snapshot.halDiscount);
   state.marketMakers = new Set(snapshot.marketMakers);
   for (const [coin, price] of snapshot.indexPrices) state.indexPrices.set(coin, dec(price));
-  const weight = ([from, since, balance, weighted]: WeightSnapshot): HoldingWeight => ({
-    from,
-    since,
-    balance: dec(balance),
-    weighted: dec(weighted),
-  });
-  for (const [userId, day, current, previous] of snapshot.holdings)
-    state.holdings.set(userId, { day, current: weight(current), previous: previous && weight(previous) });
   return state;
 }
 

@@ -1,19 +1,21 @@
 import { createHash } from 'node:crypto';
 import { OrderBook } from '@halyard/matching';
 import { Dec } from '@halyard/money';
+import type { HoldingWeight } from '@halyard/rules';
 import { type AccountKey, type AccountRef, accountMapKey, SYSTEM_OWNER } from '../../ledger/accounts.ts';
 import type { AccountState, HoldEntry, PlannedTransfer } from '../../ledger/plan.ts';
 import type { MapCapture, StateCapture } from '../sequencer/index.ts';
 import type { MoneyResult, PairConfig } from './commands.ts';
 import { type CycleSnapshot, decodeCycle, encodeCycle } from './cycle.ts';
 import { createMoneyState, type MoneyState, type OpenOrder } from './money-state.ts';
-import { decodeReferral, encodeReferral, type ReferralSnapshot } from './referral.ts';
+import { decodeReferral, encodeReferral, type HalHolding, type ReferralSnapshot } from './referral.ts';
 import type { RetentionPolicy, RetentionWindow } from './retention.ts';
 
 /**
  * The money state as text, one record a line, its fields separated by tabs:
- * a header (JSON: format, next order id, retention, pairs), then accounts, holds, open orders, the
- * transfers of the retry window and the remembered answers, each window in
+ * a header (JSON: format, next order id, retention, pairs, the referral settings and profiles, the open cycle
+ * orders, convert's quotes), then accounts, holds, open orders, the transfers of the retry window, the users' HAL
+ * holdings and the remembered answers, each window in
  * the order of its epochs. Amounts are written as their units (the Dec ×
  * 10^18 integer), so reading them back is exact and cheap. The books are not
  * written: they are rebuilt from the open orders.
@@ -26,7 +28,8 @@ import type { RetentionPolicy, RetentionWindow } from './retention.ts';
 /** 2: an open order's line carries its style, fill totals and placing time; 3: its fee in HAL, and the referral part. */
 // 4: the open cycle orders and each coin's latest tick, in the header.
 // 5: flash convert's next order id and used quotes, in the header.
-const FORMAT = 5;
+// 6: the HAL holdings leave the header for lines of their own ('w'): one per user who held HAL, too many to copy at once.
+const FORMAT = 6;
 /** Lines read per `next()`: a few milliseconds of work. */
 const SLICE_LINES = 2048;
 
@@ -35,7 +38,7 @@ interface Header {
   nextOrderId: number;
   retention: RetentionPolicy;
   pairs: { config: PairConfig; lastPrice: string | null }[];
-  /** Few enough to copy at once for now: profiles, settings, index prices, two days of HAL holdings. */
+  /** Few enough to copy at once for now: profiles, settings, index prices (the HAL holdings are lines). */
   referral: ReferralSnapshot;
   /** The open cycle orders: all at once for now (docs/core.md, "Cycle in the state"). */
   cycle: CycleSnapshot;
@@ -65,6 +68,7 @@ class LineReader {
   private readonly holds: MapCapture<string, HoldEntry>;
   private readonly orders: MapCapture<number, OpenOrder>;
   private readonly answers: MapCapture<string, MoneyResult>;
+  private readonly holdings: MapCapture<number, HalHolding>;
   private readonly transferEpochs: EpochView<PlannedTransfer>;
   private readonly answerEpochs: EpochView<string>;
   private header: string | null;
@@ -88,6 +92,7 @@ class LineReader {
     this.accounts = state.ledger.accounts.capture();
     this.holds = state.ledger.holds.capture();
     this.orders = state.orders.capture();
+    this.holdings = state.referral.holdings.capture();
     // The answers' window lists their ids: the map is only asked for values. The transfers' window holds the
     // transfers themselves, immutable values, so it needs no capture of the map.
     this.answers = state.answers.capture(false);
@@ -102,7 +107,7 @@ class LineReader {
       this.header = null;
       return [header];
     }
-    while (this.stage < 5) {
+    while (this.stage < 6) {
       const lines = this.stageLines(limit);
       if (lines.length > 0) return lines;
       this.stage += 1;
@@ -114,7 +119,8 @@ class LineReader {
   }
 
   close(): void {
-    for (const capture of [this.accounts, this.holds, this.orders, this.answers]) capture.close();
+    for (const capture of [this.accounts, this.holds, this.orders, this.answers, this.holdings])
+      capture.close();
   }
 
   private stageLines(limit: number): string[] {
@@ -127,6 +133,8 @@ class LineReader {
         return this.orders.slice(limit).map(([, order]) => orderLine(order));
       case 3:
         return this.windowLines(this.transferEpochs, limit, transferLine);
+      case 4:
+        return this.holdings.slice(limit).map(([userId, holding]) => holdingLine(userId, holding));
       default:
         return this.windowLines(this.answerEpochs, limit, (epoch, id) =>
           answerLine(epoch, id, this.answers.valueAt(id)!),
@@ -191,6 +199,13 @@ function holdLine(id: string, h: HoldEntry): string {
 
 function orderLine(o: OpenOrder): string {
   return `o\t${o.id}\t${text(o.pair)}\t${text(o.owner)}\t${ref(o.account)}\t${o.side}\t${o.style}\t${units(o.price)}\t${units(o.amount)}\t${units(o.remaining)}\t${units(o.held)}\t${units(o.holdSpent)}\t${units(o.dealMoney)}\t${units(o.fee)}\t${o.placedAt}\t${units(o.feeHal)}`;
+}
+
+/** A user's HAL holding: its day, then the day's weight and the previous day's (`-` for none). */
+function holdingLine(userId: number, h: HalHolding): string {
+  const weight = (w: HoldingWeight | null) =>
+    w === null ? '-\t-\t-\t-' : `${w.from}\t${w.since}\t${units(w.balance)}\t${units(w.weighted)}`;
+  return `w\t${userId}\t${h.day}\t${weight(h.current)}\t${weight(h.previous)}`;
 }
 
 function transferLine(epoch: number, t: PlannedTransfer): string {
@@ -333,6 +348,23 @@ function loadLine(state: MoneyState, f: string[]): void {
       };
       state.ledger.transfers.set(id, transfer);
       state.transferIds.addToEpoch(Number(f[1]), transfer);
+      return;
+    }
+    case 'w': {
+      const weight = (at: number): HoldingWeight | null =>
+        f[at] === '-'
+          ? null
+          : {
+              from: Number(f[at]),
+              since: Number(f[at + 1]),
+              balance: dec(f[at + 2]!),
+              weighted: dec(f[at + 3]!),
+            };
+      state.referral.holdings.set(Number(f[1]), {
+        day: Number(f[2]),
+        current: weight(3)!,
+        previous: weight(7),
+      });
       return;
     }
     case 'r': {
