@@ -144,20 +144,25 @@ export function planCommission(
 
 /** A commission row as `referral_commissions` stores it (its id aside). Plain data: it crosses to a worker. */
 export interface CommissionRow {
+  /** The transfer the fee was paid with (a spot fee leg, a futures fee leg, a cycle fee; an IEO payment for product `ieo`). */
   leg_id: string;
   trade_id: string;
   product: string;
   friend_id: number;
+  /** The base of the rates: the fee the friend paid (for `ieo`, the amount paid for the tokens). */
   fee: string;
   fee_coin: string;
   created_at: number;
+  /** Level 1: the friend's inviter. */
   beneficiary_id: number;
   tier: number | null;
   rate: string;
   amount: string;
   kickback: string;
   excluded: string | null;
+  /** The ledger transfer that paid the level-1 amount (null when it earned nothing). */
   paid_by: string | null;
+  /** Level 2: the inviter's inviter, or null (and every level2_* column with it). */
   level2_id: number | null;
   level2_rate: string | null;
   level2_amount: string | null;

@@ -1,5 +1,6 @@
-import type { CycleResult, CycleSide } from '@halyard/protocol';
+import type { CycleResult } from '@halyard/protocol';
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { CycleOrderRecord } from '../../core/state/cycle-rules.ts';
 import { placeholderRow, placeholderRows, SizedStatement } from '../../store/batched.ts';
 import type { Executor } from '../../store/database.ts';
 
@@ -24,24 +25,8 @@ export interface CycleLeversTable {
   gas: string;
 }
 
-export interface CycleOrdersTable {
+export interface CycleOrdersTable extends Omit<CycleOrderRecord, 'orderid'> {
   orderid: Generated<number>;
-  user_id: number;
-  pair_id: number;
-  tradcoin: string;
-  maincoin: string;
-  paycoin: string;
-  type: CycleSide;
-  number: string;
-  seconds: number;
-  profit_gas: string;
-  loss_gas: string;
-  gas: string;
-  open_price: string;
-  open_ts: number;
-  open_source: string;
-  wdate: number;
-  expires_at: number;
 }
 
 /** The orders not settled yet: the record the settlement engine's memory is loaded from. */

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { CommissionRow } from '../../core/state/referral-rules.ts';
 import { placeholderRow, placeholderRows, SizedStatement, valuesOf } from '../../store/batched.ts';
 import type { Executor } from '../../store/database.ts';
 
@@ -27,32 +28,9 @@ export interface ReferralTierDaysTable {
  * (`leg_id`) and the transfers that paid each share are written in one
  * transaction, so a fee has its row once.
  */
-export interface ReferralCommissionsTable {
+/** One row per fee: its level-1 earner and, in the `level2_*` columns, its level-2 earner (core/state/referral-rules.ts). */
+export interface ReferralCommissionsTable extends CommissionRow {
   id: Generated<number>;
-  /** The transfer the fee was paid with (a spot fee leg, a futures fee leg, a cycle fee; an IEO payment for product `ieo`). */
-  leg_id: string;
-  trade_id: string;
-  product: string;
-  friend_id: number;
-  /** The base of the rates: the fee the friend paid (for `ieo`, the amount paid for the tokens). */
-  fee: string;
-  fee_coin: string;
-  created_at: number;
-  /** Level 1: the friend's inviter. */
-  beneficiary_id: number;
-  tier: number | null;
-  rate: string;
-  amount: string;
-  kickback: string;
-  excluded: string | null;
-  /** The ledger transfer that paid the level-1 amount (null when it earned nothing). */
-  paid_by: string | null;
-  /** Level 2: the inviter's inviter, or null (and every level2_* column with it). */
-  level2_id: number | null;
-  level2_rate: string | null;
-  level2_amount: string | null;
-  level2_excluded: string | null;
-  level2_paid_by: string | null;
 }
 
 /** The view over commission rows: one entry per earner and fee with its level, as the screens read them. */
