@@ -1,3 +1,5 @@
+// One file (over 500 lines): the seeded stream, the module's side, the state's side and what is compared are one
+// proof, and each part is read against the others; the shared ledger comparison is in projection/equivalence-support.ts.
 import { Dec } from '@halyard/money';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Published, step } from '../../core/sequencer/index.ts';
