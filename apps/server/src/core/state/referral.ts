@@ -52,7 +52,8 @@ export interface HalHolding {
 }
 
 export interface ReferralState {
-  users: Map<number, ReferralUser>;
+  /** One profile per user the edge told of; tracked, for the snapshot's lines (as `holdings`). */
+  users: TrackedMap<number, ReferralUser>;
   halDiscount: Dec;
   marketMakers: ReadonlySet<number>;
   /** Index prices by coin, in the index's quote coin, as the latest `indexPrices` command set them. */
@@ -65,7 +66,7 @@ export interface ReferralState {
 
 export function createReferralState(): ReferralState {
   return {
-    users: new Map(),
+    users: new TrackedMap(),
     halDiscount: Dec.parse(REFERRAL_HAL_DISCOUNT_DEFAULT),
     marketMakers: new Set(),
     indexPrices: new Map(),
@@ -228,7 +229,6 @@ function dayOf(at: number): number {
  */
 
 export interface ReferralSnapshot {
-  users: [number, number | null, boolean, string, string[]][];
   halDiscount: string;
   marketMakers: number[];
   indexPrices: [string, string][];
@@ -237,13 +237,6 @@ export interface ReferralSnapshot {
 export function encodeReferral(state: ReferralState): ReferralSnapshot {
   const units = (value: Dec) => value.units.toString();
   return {
-    users: [...state.users.values()].map((user) => [
-      user.userId,
-      user.parentId,
-      user.feeDeduction,
-      units(user.kickbackRate),
-      [...user.idNumbers],
-    ]),
     halDiscount: units(state.halDiscount),
     marketMakers: [...state.marketMakers],
     indexPrices: [...state.indexPrices].map(([coin, price]) => [coin, units(price)]),
@@ -253,14 +246,6 @@ export function encodeReferral(state: ReferralState): ReferralSnapshot {
 export function decodeReferral(snapshot: ReferralSnapshot): ReferralState {
   const dec = (text: string) => Dec.fromUnits(BigInt(text));
   const state = createReferralState();
-  for (const [userId, parentId, feeDeduction, kickback, idNumbers] of snapshot.users)
-    state.users.set(userId, {
-      userId,
-      parentId,
-      feeDeduction,
-      kickbackRate: dec(kickback),
-      idNumbers: new Set(idNumbers),
-    });
   state.halDiscount = dec(snapshot.halDiscount);
   state.marketMakers = new Set(snapshot.marketMakers);
   for (const [coin, price] of snapshot.indexPrices) state.indexPrices.set(coin, dec(price));

@@ -8,14 +8,20 @@ import type { MapCapture, StateCapture } from '../sequencer/index.ts';
 import type { MoneyResult, PairConfig } from './commands.ts';
 import { type CycleSnapshot, decodeCycle, encodeCycle } from './cycle.ts';
 import { createMoneyState, type MoneyState, type OpenOrder } from './money-state.ts';
-import { decodeReferral, encodeReferral, type HalHolding, type ReferralSnapshot } from './referral.ts';
+import {
+  decodeReferral,
+  encodeReferral,
+  type HalHolding,
+  type ReferralSnapshot,
+  type ReferralUser,
+} from './referral.ts';
 import type { RetentionPolicy, RetentionWindow } from './retention.ts';
 
 /**
  * The money state as text, one record a line, its fields separated by tabs:
- * a header (JSON: format, next order id, retention, pairs, the referral settings and profiles, the open cycle
+ * a header (JSON: format, next order id, retention, pairs, the referral settings and index prices, the open cycle
  * orders, convert's quotes), then accounts, holds, open orders, the transfers of the retry window, the users' HAL
- * holdings and the remembered answers, each window in
+ * holdings, their referral profiles and the remembered answers, each window in
  * the order of its epochs. Amounts are written as their units (the Dec ×
  * 10^18 integer), so reading them back is exact and cheap. The books are not
  * written: they are rebuilt from the open orders.
@@ -29,7 +35,8 @@ import type { RetentionPolicy, RetentionWindow } from './retention.ts';
 // 4: the open cycle orders and each coin's latest tick, in the header.
 // 5: flash convert's next order id and used quotes, in the header.
 // 6: the HAL holdings leave the header for lines of their own ('w'): one per user who held HAL, too many to copy at once.
-const FORMAT = 6;
+// 7: the referral profiles too ('u'): one per user the edge told of.
+const FORMAT = 7;
 /** Lines read per `next()`: a few milliseconds of work. */
 const SLICE_LINES = 2048;
 
@@ -69,6 +76,7 @@ class LineReader {
   private readonly orders: MapCapture<number, OpenOrder>;
   private readonly answers: MapCapture<string, MoneyResult>;
   private readonly holdings: MapCapture<number, HalHolding>;
+  private readonly referralUsers: MapCapture<number, ReferralUser>;
   private readonly transferEpochs: EpochView<PlannedTransfer>;
   private readonly answerEpochs: EpochView<string>;
   private header: string | null;
@@ -93,6 +101,7 @@ class LineReader {
     this.holds = state.ledger.holds.capture();
     this.orders = state.orders.capture();
     this.holdings = state.referral.holdings.capture();
+    this.referralUsers = state.referral.users.capture();
     // The answers' window lists their ids: the map is only asked for values. The transfers' window holds the
     // transfers themselves, immutable values, so it needs no capture of the map.
     this.answers = state.answers.capture(false);
@@ -107,7 +116,7 @@ class LineReader {
       this.header = null;
       return [header];
     }
-    while (this.stage < 6) {
+    while (this.stage < 7) {
       const lines = this.stageLines(limit);
       if (lines.length > 0) return lines;
       this.stage += 1;
@@ -119,8 +128,15 @@ class LineReader {
   }
 
   close(): void {
-    for (const capture of [this.accounts, this.holds, this.orders, this.answers, this.holdings])
-      capture.close();
+    const captures = [
+      this.accounts,
+      this.holds,
+      this.orders,
+      this.answers,
+      this.holdings,
+      this.referralUsers,
+    ];
+    for (const capture of captures) capture.close();
   }
 
   private stageLines(limit: number): string[] {
@@ -135,6 +151,8 @@ class LineReader {
         return this.windowLines(this.transferEpochs, limit, transferLine);
       case 4:
         return this.holdings.slice(limit).map(([userId, holding]) => holdingLine(userId, holding));
+      case 5:
+        return this.referralUsers.slice(limit).map(([, user]) => referralUserLine(user));
       default:
         return this.windowLines(this.answerEpochs, limit, (epoch, id) =>
           answerLine(epoch, id, this.answers.valueAt(id)!),
@@ -206,6 +224,11 @@ function holdingLine(userId: number, h: HalHolding): string {
   const weight = (w: HoldingWeight | null) =>
     w === null ? '-\t-\t-\t-' : `${w.from}\t${w.since}\t${units(w.balance)}\t${units(w.weighted)}`;
   return `w\t${userId}\t${h.day}\t${weight(h.current)}\t${weight(h.previous)}`;
+}
+
+/** A referral profile: inviter (`-` for none), fee deduction, kickback rate, and the KYC ID numbers as one JSON text. */
+function referralUserLine(u: ReferralUser): string {
+  return `u\t${u.userId}\t${u.parentId ?? '-'}\t${u.feeDeduction ? 1 : 0}\t${units(u.kickbackRate)}\t${text(JSON.stringify([...u.idNumbers]))}`;
 }
 
 function transferLine(epoch: number, t: PlannedTransfer): string {
@@ -348,6 +371,17 @@ function loadLine(state: MoneyState, f: string[]): void {
       };
       state.ledger.transfers.set(id, transfer);
       state.transferIds.addToEpoch(Number(f[1]), transfer);
+      return;
+    }
+    case 'u': {
+      const userId = Number(f[1]);
+      state.referral.users.set(userId, {
+        userId,
+        parentId: f[2] === '-' ? null : Number(f[2]),
+        feeDeduction: f[3] === '1',
+        kickbackRate: dec(f[4]!),
+        idNumbers: new Set(JSON.parse(textOf(f[5]!)) as string[]),
+      });
       return;
     }
     case 'w': {
