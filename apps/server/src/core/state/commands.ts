@@ -6,7 +6,7 @@ import type { ConvertQuote } from './convert.ts';
 import type { CycleOpenCommand, CycleSettleCommand } from './cycle.ts';
 import type { CycleOrderRecord, CycleSettledAtClose } from './cycle-rules.ts';
 import type { CommissionRow } from './referral-rules.ts';
-import type { TransferRoute } from './wallet-moves.ts';
+import type { WalletMove } from './wallet-moves.ts';
 
 /**
  * The commands of the money state, what they answer and what they publish.
@@ -115,15 +115,9 @@ export interface IndexPricesCommand extends CommandBase {
  * checks the coin is known and the funds are not frozen, and stamps the
  * transfer's id (`transfer:<uuid>`).
  */
-export interface WalletMoveCommand extends CommandBase {
+export interface WalletMoveCommand extends CommandBase, WalletMove {
   kind: 'walletMove';
   transferId: string;
-  userId: number;
-  route: TransferRoute;
-  coin: string;
-  amount: string;
-  from: UserWallet;
-  to: UserWallet;
 }
 
 /** The demo faucet's grant (`/account/demoFaucet`); the edge checks the freeze and stamps the grant's uuid. */

@@ -14,7 +14,7 @@ import { AppError } from '../../http/errors.ts';
 import { systemAccount, type TransferInput, userAccount } from '../../ledger/index.ts';
 import { ledgerProjection } from '../../ledger/projection.ts';
 import { expectHealthyLedger } from '../../ledger/test-support.ts';
-import type { IndexPriceSource, IndexTick } from '../../market/index.ts';
+import { SetPriceIndex } from '../../market/test-support.ts';
 import { expectLedgerEquivalent } from '../../projection/equivalence-support.ts';
 import type { ProjectionWriter, ProjectionWriterSpec } from '../../projection/index.ts';
 import { openTestStore, type Store } from '../../store/connect.ts';
@@ -146,30 +146,6 @@ function amountOf(pick: AmountPick, limits: { min: string; max: string }, draw: 
   }
 }
 
-/** The index the quotes are priced at: what the stream's prices steps set. */
-class TestIndex implements IndexPriceSource {
-  readonly name = 'test';
-  readonly quote = 'USDT';
-  readonly tickMs = 1_000;
-  readonly prices = new Map<string, Dec>();
-  coins(): string[] {
-    return [...this.prices.keys()];
-  }
-  priceAccuracy(): number {
-    return 8;
-  }
-  current(coin: string): IndexTick | null {
-    const price = this.prices.get(coin);
-    return price === undefined ? null : { coin, price, ts: 0, source: this.name };
-  }
-  async priceAt(): Promise<IndexTick | null> {
-    return null;
-  }
-  subscribe(): () => void {
-    return () => {};
-  }
-}
-
 function quoteOf(row: QuoteRow): ConvertQuote {
   return {
     id: row.id,
@@ -271,7 +247,7 @@ afterEach(async () => {
 
 describe('the money state in place of flash convert', () => {
   it(`writes the orders, quotes, transfers and balances the module writes (${COMMANDS} steps, seed ${SEED})`, async () => {
-    const index = new TestIndex();
+    const index = new SetPriceIndex();
     const service = new ConvertService({
       db: h.store.db,
       ledger: h.app.ledger,

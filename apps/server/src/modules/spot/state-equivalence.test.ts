@@ -16,7 +16,7 @@ import { AppError } from '../../http/errors.ts';
 import { systemAccount, type TransferInput } from '../../ledger/index.ts';
 import { ledgerProjection } from '../../ledger/projection.ts';
 import { expectHealthyLedger } from '../../ledger/test-support.ts';
-import type { IndexPriceSource, IndexTick } from '../../market/index.ts';
+import { SetPriceIndex } from '../../market/test-support.ts';
 import { expectLedgerEquivalent } from '../../projection/equivalence-support.ts';
 import type { ProjectionWriter, ProjectionWriterSpec } from '../../projection/index.ts';
 import { openTestStore, type Store } from '../../store/connect.ts';
@@ -339,7 +339,7 @@ class ModuleSide {
     readonly h: Harness,
     private readonly markets: Map<TestPair, PairMarket>,
     private readonly referral: ReferralFees,
-    private readonly index: TestIndex,
+    private readonly index: SetPriceIndex,
   ) {}
 
   /**
@@ -349,7 +349,7 @@ class ModuleSide {
   static async start(): Promise<ModuleSide> {
     const h = await startHarness({ demo: false });
     const ids = await insertPairs(h.store.db);
-    const index = new TestIndex();
+    const index = new SetPriceIndex();
     const referral = new ReferralFees(h.store.db, h.clock, index);
     await insertUsers(h.store.db);
     const markets = new Map<TestPair, PairMarket>();
@@ -412,30 +412,6 @@ class ModuleSide {
         ? { ok: false, error: error.key }
         : { ok: false, error: error.key, params: error.params };
     });
-  }
-}
-
-/** The index the module's referral fees price at: what the stream's prices steps set. */
-class TestIndex implements IndexPriceSource {
-  readonly name = 'test';
-  readonly quote = 'USDT';
-  readonly tickMs = 1_000;
-  readonly prices = new Map<string, Dec>();
-  coins(): string[] {
-    return [...this.prices.keys()];
-  }
-  priceAccuracy(): number {
-    return 8;
-  }
-  current(coin: string): IndexTick | null {
-    const price = this.prices.get(coin);
-    return price === undefined ? null : { coin, price, ts: 0, source: this.name };
-  }
-  async priceAt(): Promise<IndexTick | null> {
-    return null;
-  }
-  subscribe(): () => void {
-    return () => {};
   }
 }
 
