@@ -1,8 +1,17 @@
 import { Dec } from '@halyard/money';
 import { expect } from 'vitest';
-import type { MoneyState } from '../core/state/index.ts';
+import { type Published, step } from '../core/sequencer/index.ts';
+import {
+  type MoneyCommand,
+  type MoneyEvent,
+  type MoneyResult,
+  type MoneyState,
+  moneyMachine,
+} from '../core/state/index.ts';
 import { ownerColumn } from '../ledger/accounts.ts';
+import type { Store } from '../store/connect.ts';
 import type { Executor } from '../store/database.ts';
+import type { ProjectionWriter, ProjectionWriterSpec } from './index.ts';
 
 /**
  * What every equivalence test (modules/<domain>/state-equivalence.test.ts)
@@ -94,4 +103,51 @@ function totalsOfState(state: MoneyState): Totals {
     ];
   }
   return totals;
+}
+
+/**
+ * The state's side of an equivalence test: the money machine applied in
+ * order, and what it published written through the given writers, each
+ * given the events it reads as they reach a worker (structured-cloned, then
+ * revived). The projector's watermarks and threads are its own tests' business.
+ */
+export class ProjectedState {
+  private readonly machine = moneyMachine();
+  readonly state: MoneyState = this.machine.initialState();
+  private seq = 0;
+  private unwritten: Published<MoneyEvent>[] = [];
+  private readonly writers: {
+    spec: ProjectionWriterSpec<MoneyEvent>;
+    writer: ProjectionWriter<MoneyEvent>;
+  }[];
+
+  constructor(
+    readonly store: Store,
+    specs: readonly ProjectionWriterSpec<MoneyEvent>[],
+  ) {
+    this.writers = specs.map((spec) => ({ spec, writer: spec.create(store.dialect) }));
+  }
+
+  apply(command: MoneyCommand): MoneyResult {
+    this.seq += 1;
+    const { result, events } = step(this.machine, this.state, command, this.seq);
+    this.unwritten.push({ seq: this.seq, events });
+    return result;
+  }
+
+  /** Writes what the commands since the last write published, in one transaction. */
+  async write(): Promise<void> {
+    const published = this.unwritten;
+    this.unwritten = [];
+    if (published.length === 0) return;
+    await this.store.db.transaction().execute(async (trx) => {
+      for (const { spec, writer } of this.writers) {
+        const crossed = published.map(({ seq, events }) => ({
+          seq,
+          events: structuredClone(events.filter(spec.reads)).map(spec.revive),
+        }));
+        await writer.write(trx, crossed);
+      }
+    });
+  }
 }

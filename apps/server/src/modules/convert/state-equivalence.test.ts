@@ -1,22 +1,13 @@
 import { Dec } from '@halyard/money';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Published, step } from '../../core/sequencer/index.ts';
 import { prng } from '../../core/state/command-stream.ts';
-import {
-  type ConvertQuote,
-  type MoneyCommand,
-  type MoneyEvent,
-  type MoneyResult,
-  type MoneyState,
-  moneyMachine,
-} from '../../core/state/index.ts';
+import type { ConvertQuote, MoneyResult } from '../../core/state/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { systemAccount, type TransferInput, userAccount } from '../../ledger/index.ts';
 import { ledgerProjection } from '../../ledger/projection.ts';
 import { expectHealthyLedger } from '../../ledger/test-support.ts';
 import { SetPriceIndex } from '../../market/test-support.ts';
-import { expectLedgerEquivalent } from '../../projection/equivalence-support.ts';
-import type { ProjectionWriter, ProjectionWriterSpec } from '../../projection/index.ts';
+import { expectLedgerEquivalent, ProjectedState } from '../../projection/equivalence-support.ts';
 import { openTestStore, type Store } from '../../store/connect.ts';
 import type { Executor } from '../../store/database.ts';
 import { type Harness, startHarness } from '../identity/test-support.ts';
@@ -166,43 +157,9 @@ interface Quotes {
   all: { id: string; userId: number; min: string; max: string }[];
 }
 
-class StateSide {
-  private readonly machine = moneyMachine();
-  readonly state: MoneyState = this.machine.initialState();
-  private seq = 0;
-  private unwritten: Published<MoneyEvent>[] = [];
-  private readonly writers: {
-    spec: ProjectionWriterSpec<MoneyEvent>;
-    writer: ProjectionWriter<MoneyEvent>;
-  }[];
-
-  constructor(readonly store: Store) {
-    this.writers = [ledgerProjection, convertProjection].map((spec) => ({
-      spec,
-      writer: spec.create(store.dialect),
-    }));
-  }
-
-  apply(command: MoneyCommand): MoneyResult {
-    this.seq += 1;
-    const { result, events } = step(this.machine, this.state, command, this.seq);
-    this.unwritten.push({ seq: this.seq, events });
-    return result;
-  }
-
-  async write(): Promise<void> {
-    const published = this.unwritten;
-    this.unwritten = [];
-    if (published.length === 0) return;
-    await this.store.db.transaction().execute(async (trx) => {
-      for (const { spec, writer } of this.writers) {
-        const crossed = published.map(({ seq, events }) => ({
-          seq,
-          events: structuredClone(events.filter(spec.reads)).map(spec.revive),
-        }));
-        await writer.write(trx, crossed);
-      }
-    });
+class StateSide extends ProjectedState {
+  constructor(store: Store) {
+    super(store, [ledgerProjection, convertProjection]);
   }
 }
 

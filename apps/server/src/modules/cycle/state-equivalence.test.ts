@@ -1,23 +1,14 @@
 import { Dec } from '@halyard/money';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../clock.ts';
-import { type Published, step } from '../../core/sequencer/index.ts';
 import { prng } from '../../core/state/command-stream.ts';
 import { closeToleranceMs } from '../../core/state/cycle-rules.ts';
-import {
-  type MoneyCommand,
-  type MoneyEvent,
-  type MoneyResult,
-  type MoneyState,
-  moneyMachine,
-} from '../../core/state/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { createLedger, systemAccount, type TransferInput, userAccount } from '../../ledger/index.ts';
 import { ledgerProjection } from '../../ledger/projection.ts';
 import { expectHealthyLedger } from '../../ledger/test-support.ts';
 import type { IndexPriceSource, IndexTick, MarketModule } from '../../market/index.ts';
-import { expectLedgerEquivalent } from '../../projection/equivalence-support.ts';
-import type { ProjectionWriter, ProjectionWriterSpec } from '../../projection/index.ts';
+import { expectLedgerEquivalent, ProjectedState } from '../../projection/equivalence-support.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import { openTestStore, type Store } from '../../store/connect.ts';
 import type { Executor } from '../../store/database.ts';
@@ -305,21 +296,9 @@ class ModuleSide {
 
 // ── (b) the money state and the writers ──────────────────────────────────
 
-class StateSide {
-  private readonly machine = moneyMachine();
-  readonly state: MoneyState = this.machine.initialState();
-  private seq = 0;
-  private unwritten: Published<MoneyEvent>[] = [];
-  private readonly writers: {
-    spec: ProjectionWriterSpec<MoneyEvent>;
-    writer: ProjectionWriter<MoneyEvent>;
-  }[];
-
-  private constructor(readonly store: Store) {
-    this.writers = [ledgerProjection, cycleProjection, referralProjection].map((spec) => ({
-      spec,
-      writer: spec.create(store.dialect),
-    }));
+class StateSide extends ProjectedState {
+  private constructor(store: Store) {
+    super(store, [ledgerProjection, cycleProjection, referralProjection]);
   }
 
   static async start(): Promise<StateSide> {
@@ -377,29 +356,6 @@ class StateSide {
       openSource: next.tick.source,
     });
     return result.ok ? { ok: true, orderId: result.order!.orderId } : result;
-  }
-
-  private apply(command: MoneyCommand): MoneyResult {
-    this.seq += 1;
-    const { result, events } = step(this.machine, this.state, command, this.seq);
-    this.unwritten.push({ seq: this.seq, events });
-    return result;
-  }
-
-  /** Writes what was published since the last write in one transaction, the events as a worker gets them. */
-  async write(): Promise<void> {
-    const published = this.unwritten;
-    this.unwritten = [];
-    if (published.length === 0) return;
-    await this.store.db.transaction().execute(async (trx) => {
-      for (const { spec, writer } of this.writers) {
-        const crossed = published.map(({ seq, events }) => ({
-          seq,
-          events: structuredClone(events.filter(spec.reads)).map(spec.revive),
-        }));
-        await writer.write(trx, crossed);
-      }
-    });
   }
 }
 

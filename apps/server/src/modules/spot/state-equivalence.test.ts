@@ -2,23 +2,14 @@
 // proof, and each part is read against the others; the shared ledger comparison is in projection/equivalence-support.ts.
 import { Dec } from '@halyard/money';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Published, step } from '../../core/sequencer/index.ts';
 import { prng } from '../../core/state/command-stream.ts';
-import {
-  type MoneyCommand,
-  type MoneyEvent,
-  type MoneyResult,
-  type MoneyState,
-  moneyMachine,
-  type PairConfig,
-} from '../../core/state/index.ts';
+import type { MoneyCommand, PairConfig } from '../../core/state/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { systemAccount, type TransferInput } from '../../ledger/index.ts';
 import { ledgerProjection } from '../../ledger/projection.ts';
 import { expectHealthyLedger } from '../../ledger/test-support.ts';
 import { SetPriceIndex } from '../../market/test-support.ts';
-import { expectLedgerEquivalent } from '../../projection/equivalence-support.ts';
-import type { ProjectionWriter, ProjectionWriterSpec } from '../../projection/index.ts';
+import { expectLedgerEquivalent, ProjectedState } from '../../projection/equivalence-support.ts';
 import { openTestStore, type Store } from '../../store/connect.ts';
 import type { Executor } from '../../store/database.ts';
 import { ReferralFees } from '../referral/fees.ts';
@@ -497,21 +488,9 @@ function commandOf(next: Step): SpotCommand {
 
 // ── (b) the money state and the writers ──────────────────────────────────
 
-class StateSide {
-  private readonly machine = moneyMachine();
-  readonly state: MoneyState = this.machine.initialState();
-  private seq = 0;
-  private unwritten: Published<MoneyEvent>[] = [];
-  private readonly writers: {
-    spec: ProjectionWriterSpec<MoneyEvent>;
-    writer: ProjectionWriter<MoneyEvent>;
-  }[];
-
-  private constructor(readonly store: Store) {
-    this.writers = [ledgerProjection, spotProjection, referralProjection].map((spec) => ({
-      spec,
-      writer: spec.create(store.dialect),
-    }));
+class StateSide extends ProjectedState {
+  private constructor(store: Store) {
+    super(store, [ledgerProjection, spotProjection, referralProjection]);
   }
 
   static async start(): Promise<StateSide> {
@@ -573,13 +552,6 @@ class StateSide {
     }
   }
 
-  private apply(command: MoneyCommand): MoneyResult {
-    this.seq += 1;
-    const { result, events } = step(this.machine, this.state, command, this.seq);
-    this.unwritten.push({ seq: this.seq, events });
-    return result;
-  }
-
   /** The orders resting in the books. */
   openOrders(): OpenRef[] {
     return [...this.state.orders.values()].map((order) => ({
@@ -587,27 +559,6 @@ class StateSide {
       pair: PAIRS.find((pair) => pairConfig(pair).symbol === order.pair)!,
       trader: traderOf(order.owner),
     }));
-  }
-
-  /**
-   * Writes what the commands since the last write published, in one
-   * transaction, through both writers, each given the events it reads as they
-   * reach a worker: structured-cloned, then revived. (The projector's
-   * watermarks and threads are its own tests' business.)
-   */
-  async write(): Promise<void> {
-    const published = this.unwritten;
-    this.unwritten = [];
-    if (published.length === 0) return;
-    await this.store.db.transaction().execute(async (trx) => {
-      for (const { spec, writer } of this.writers) {
-        const crossed = published.map(({ seq, events }) => ({
-          seq,
-          events: structuredClone(events.filter(spec.reads)).map(spec.revive),
-        }));
-        await writer.write(trx, crossed);
-      }
-    });
   }
 }
 
