@@ -1,11 +1,14 @@
 import type { BookEvent } from '@halyard/matching';
 import { Dec } from '@halyard/money';
-import type { AccountRef, TransferInput, UserWallet } from '../../ledger/index.ts';
+import type { RuleError } from '@halyard/rules';
+import type { AccountRef, CustodyWallet, TransferInput, UserWallet } from '../../ledger/index.ts';
 import type { NewTransfer } from '../../ledger/plan.ts';
+import type { BalanceAdjustment } from './adjustments.ts';
 import type { ConvertQuote } from './convert.ts';
 import type { CycleOpenCommand, CycleSettleCommand } from './cycle.ts';
 import type { CycleOrderRecord, CycleSettledAtClose } from './cycle-rules.ts';
 import type { CommissionRow } from './referral-rules.ts';
+import type { DepositCredit, WithdrawalChecks, WithdrawalStep } from './wallet-flows.ts';
 import type { WalletMove } from './wallet-moves.ts';
 
 /**
@@ -141,6 +144,74 @@ export interface ConvertCommand extends CommandBase {
   amount: string;
 }
 
+/**
+ * A deposit's credit after its confirmations (the chain watcher): custody →
+ * the user's spot, under `deposit:<depositId>:<round>`, so a repeat credits
+ * nothing (wallet-flows.ts). The watcher keeps finding and recording
+ * deposits at the edge.
+ */
+export interface DepositCreditedCommand extends CommandBase, DepositCredit {
+  kind: 'depositCredited';
+}
+
+/**
+ * `/account/sendCoinOrder`: the money checks on the state's balance and the
+ * hold (wallet-flows.ts). The edge reads the coin's terms, the user's access
+ * and what they withdrew today, makes the checks that read other data (the
+ * address saved, the lock, the freeze, the fund password) and stamps their
+ * refusal, if any: the module makes them after the money checks.
+ */
+export interface WithdrawalRequestedCommand extends CommandBase, WithdrawalChecks {
+  kind: 'withdrawalRequested';
+  userId: number;
+  coin: string;
+  chainId: number;
+  custody: CustodyWallet;
+  /** The saved address, checksummed, as the row keeps it. */
+  savedAddress: string;
+  edgeRefusal: RuleError | null;
+}
+
+/** An operator's review of a withdrawal in review (the wallet's and four-eyes' approve, reject, hold, lift). */
+export interface WithdrawalReviewedCommand extends CommandBase {
+  kind: 'withdrawalReviewed';
+  withdrawalId: number;
+  decision: 'approve' | 'reject' | 'hold' | 'releaseHold';
+  /** The operator's name, as the row and the wallet's audit log keep it. */
+  operator: string;
+  /** Needed to reject, hold or lift a hold. */
+  reason: string;
+  /** The approval's audit details (a four-eyes release names its request and first approver). */
+  details?: Record<string, unknown>;
+}
+
+/**
+ * What the sender saw of a withdrawal it had been handed (wallet-flows.ts):
+ * signed and recorded (`sent`, before it broadcasts), set aside for an
+ * operator (`flagged`), its transaction mined and confirmed (`mined`), or
+ * none can land any more (`failed`: reverted, cancelled, refunded).
+ */
+export interface WithdrawalOutcomeCommand extends CommandBase {
+  kind: 'withdrawalOutcome';
+  withdrawalId: number;
+  /** The step the sender saw it in: it moves on only from there. */
+  from: WithdrawalStep;
+  outcome: 'sent' | 'flagged' | 'mined' | 'failed';
+  /** Sent: the transaction signed; mined: the one the chain mined. */
+  tx?: { hash: string; raw: string; nonce: number; hotAddress: string };
+  /** Flagged, failed: why. */
+  reason?: string;
+  /** When an operator did it (resend, cancel, refund): the wallet's audit entry. */
+  audit?: OperatorAudit | null;
+}
+
+/** An operator's balance adjustment after its second signature (the approvals module's request id). */
+export interface AdjustCommand extends CommandBase {
+  kind: 'adjust';
+  requestId: number;
+  adjustment: BalanceAdjustment;
+}
+
 export type MoneyCommand =
   | TransferCommand
   | OpenPairCommand
@@ -154,7 +225,12 @@ export type MoneyCommand =
   | CycleSettleCommand
   | WalletMoveCommand
   | FaucetCommand
-  | ConvertCommand;
+  | ConvertCommand
+  | DepositCreditedCommand
+  | WithdrawalRequestedCommand
+  | WithdrawalReviewedCommand
+  | WithdrawalOutcomeCommand
+  | AdjustCommand;
 
 /** What an order is after its command: resting in the book, or ended (filled or cancelled). */
 export interface OrderOutcome {
@@ -166,7 +242,14 @@ export interface OrderOutcome {
 
 /** Plain data only: results are kept in the state (idempotency) and written in snapshots. */
 export type MoneyResult =
-  | { ok: true; transfers?: string[]; order?: OrderOutcome; orders?: OrderOutcome[]; convertOrderId?: number }
+  | {
+      ok: true;
+      transfers?: string[];
+      order?: OrderOutcome;
+      orders?: OrderOutcome[];
+      convertOrderId?: number;
+      withdrawalId?: number;
+    }
   | { ok: false; error: string; params?: Record<string, string | number> };
 
 /** Spec §4 spot order states, as the spot tables store them. */
@@ -235,6 +318,48 @@ export interface ConvertOrderRecord {
   at: number;
 }
 
+/** The wallet's audit entry of an operator's step on a withdrawal. */
+export interface OperatorAudit {
+  operator: string;
+  action: string;
+  details: Record<string, unknown>;
+}
+
+/** A new withdrawal's row as inserted (amounts as decimal text, `at` the command's). */
+export interface WithdrawalRecord {
+  id: number;
+  userId: number;
+  coin: string;
+  chainId: number;
+  address: string;
+  amount: string;
+  fee: string;
+  state: 'review' | 'approved';
+  at: number;
+}
+
+/**
+ * A withdrawal moved on: its row's new fields (`updated_at` is `at`), from
+ * the step it was in; `hold`: an operator's hold put on (or null: lifted);
+ * the audit entry, if an operator did it.
+ */
+export interface WithdrawalMove {
+  id: number;
+  from: WithdrawalStep;
+  patch: {
+    state?: 'approved' | 'broadcast' | 'flagged' | 'completed' | 'rejected';
+    reason?: string | null;
+    decided_by?: string;
+    tx_hash?: string;
+    raw_tx?: string;
+    nonce?: number;
+    hot_address?: string;
+  };
+  hold?: { reason: string; by: string; at: number } | null;
+  audit: OperatorAudit | null;
+  at: number;
+}
+
 /**
  * What a command published, in order. `transfers`: the ledger transfers it
  * added. `book`: the book's own events. `spotOrderAccepted`: a new order, as
@@ -248,6 +373,10 @@ export interface ConvertOrderRecord {
  * settlement chunk's rows by close (cycle.ts), what modules/cycle/projection.ts writes.
  * `convertOrder`: a flash convert's order row (its quote is used at `at`),
  * what modules/convert/projection.ts writes.
+ * `depositCredited`, `withdrawalRequested`, `withdrawalMoved`: the deposit
+ * and withdrawal rows (wallet-flows.ts), what modules/wallet/projection.ts
+ * writes; `adjusted`: an adjustment's request executed, what
+ * modules/approvals/projection.ts writes.
  */
 export type MoneyEvent =
   | { type: 'transfers'; transfers: NewTransfer[] }
@@ -258,7 +387,11 @@ export type MoneyEvent =
   | { type: 'referralCommissions'; rows: CommissionRow[] }
   | { type: 'cycleOrderOpened'; order: CycleOrderRecord }
   | { type: 'cycleSettled'; atCloses: CycleSettledAtClose[] }
-  | { type: 'convertOrder'; order: ConvertOrderRecord };
+  | { type: 'convertOrder'; order: ConvertOrderRecord }
+  | { type: 'depositCredited'; deposit: { id: string; round: number; at: number } }
+  | { type: 'withdrawalRequested'; withdrawal: WithdrawalRecord }
+  | { type: 'withdrawalMoved'; move: WithdrawalMove }
+  | { type: 'adjusted'; adjusted: { requestId: number; transferId: string; at: number } };
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

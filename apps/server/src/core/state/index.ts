@@ -2,17 +2,25 @@
  * The money state (docs/core.md): the ledger's accounts, holds and retry
  * window and the spot books in memory, applied by the sequencer.
  */
+export {
+  adjustmentDebitRefusal,
+  adjustmentTransfer,
+  type BalanceAdjustment,
+} from './adjustments.ts';
 export type {
+  AdjustCommand,
   CancelAllCommand,
   CancelCommand,
   ConvertCommand,
   ConvertOrderRecord,
+  DepositCreditedCommand,
   FaucetCommand,
   IndexPricesCommand,
   MoneyCommand,
   MoneyEvent,
   MoneyResult,
   OpenPairCommand,
+  OperatorAudit,
   OrderOutcome,
   PairConfig,
   PlaceCommand,
@@ -23,6 +31,11 @@ export type {
   SpotTradeRecord,
   TransferCommand,
   WalletMoveCommand,
+  WithdrawalMove,
+  WithdrawalOutcomeCommand,
+  WithdrawalRecord,
+  WithdrawalRequestedCommand,
+  WithdrawalReviewedCommand,
 } from './commands.ts';
 export { type ConvertQuote, FLASH_LIMITS } from './convert.ts';
 export type { CycleOpenCommand, CycleSettleCommand } from './cycle.ts';
@@ -37,6 +50,20 @@ export type { MoneyState, OpenOrder, PairState } from './money-state.ts';
 export type { CommissionRow } from './referral-rules.ts';
 export type { RetentionPolicy } from './retention.ts';
 export { moneyStateHash } from './snapshot-codec.ts';
+export {
+  type DepositCredit,
+  depositCreditTransfer,
+  firstWithdrawalStep,
+  type OpenWithdrawal,
+  type WithdrawalChecks,
+  type WithdrawalStep,
+  type WithdrawalTerms,
+  withdrawalHoldId,
+  withdrawalHoldTransfer,
+  withdrawalRequestRefusal,
+  withdrawalSettleTransfers,
+  withdrawalVoidTransfer,
+} from './wallet-flows.ts';
 export {
   FAUCET_GRANT,
   faucetGrantTransfers,

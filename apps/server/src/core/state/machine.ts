@@ -1,5 +1,6 @@
 import { LEDGER_ERRORS } from '../../ledger/index.ts';
 import type { Applied, Machine } from '../sequencer/index.ts';
+import { applyAdjust } from './adjustments.ts';
 import {
   decodeCommand,
   encodeCommand,
@@ -15,6 +16,12 @@ import { setIndexPrices, setReferralSettings, setReferralUser } from './referral
 import type { RetentionPolicy } from './retention.ts';
 import { captureMoneyState, decodeMoneyState } from './snapshot-codec.ts';
 import { cancelAllOrders, cancelOrder, openPair, placeOrder } from './spot.ts';
+import {
+  applyDepositCredited,
+  applyWithdrawalOutcome,
+  applyWithdrawalRequested,
+  applyWithdrawalReviewed,
+} from './wallet-flows.ts';
 import { applyFaucet, applyLedgerBatch, applyWalletMove } from './wallet-moves.ts';
 
 export type MoneyMachine = Machine<MoneyState, MoneyCommand, MoneyResult, MoneyEvent>;
@@ -76,6 +83,16 @@ function applyMoneyCommand(
       return applyFaucet(state, command, seq, emit);
     case 'convert':
       return applyConvert(state, command, seq, emit);
+    case 'depositCredited':
+      return applyDepositCredited(state, command, seq, emit);
+    case 'withdrawalRequested':
+      return applyWithdrawalRequested(state, command, seq, emit);
+    case 'withdrawalReviewed':
+      return applyWithdrawalReviewed(state, command, seq, emit);
+    case 'withdrawalOutcome':
+      return applyWithdrawalOutcome(state, command, seq, emit);
+    case 'adjust':
+      return applyAdjust(state, command, seq, emit);
     default:
       return unknownCommand();
   }

@@ -19,6 +19,7 @@ import type { MoneyResult, PairConfig } from './commands.ts';
 import { type CycleState, createCycleState } from './cycle.ts';
 import { createReferralState, noteHalHoldings, type ReferralState } from './referral.ts';
 import { DEFAULT_RETENTION, type RetentionPolicy, RetentionWindow } from './retention.ts';
+import type { OpenWithdrawal } from './wallet-flows.ts';
 
 /**
  * The whole money state in memory: every ledger account, every open hold,
@@ -53,6 +54,8 @@ export interface MoneyState {
   cycle: CycleState;
   /** Flash convert (convert.ts): the next order's id, and each used quote's expiry until it passed. */
   convert: { nextOrderId: number; usedQuotes: Map<string, number> };
+  /** Withdrawals (wallet-flows.ts): the next one's id, and those still open (not completed or rejected) by id. */
+  withdrawals: { nextId: number; open: TrackedMap<number, OpenWithdrawal> };
 }
 
 export interface PairState {
@@ -102,6 +105,7 @@ export function createMoneyState(retention: RetentionPolicy = DEFAULT_RETENTION)
     referral: createReferralState(),
     cycle: createCycleState(),
     convert: { nextOrderId: 1, usedQuotes: new Map() },
+    withdrawals: { nextId: 1, open: new TrackedMap() },
   };
 }
 

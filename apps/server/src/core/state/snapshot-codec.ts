@@ -16,12 +16,13 @@ import {
   type ReferralUser,
 } from './referral.ts';
 import type { RetentionPolicy, RetentionWindow } from './retention.ts';
+import type { OpenWithdrawal } from './wallet-flows.ts';
 
 /**
  * The money state as text, one record a line, its fields separated by tabs:
  * a header (JSON: format, next order id, retention, pairs, the referral settings and index prices, the open cycle
- * orders, convert's quotes), then accounts, holds, open orders, the transfers of the retry window, the users' HAL
- * holdings, their referral profiles and the remembered answers, each window in
+ * orders, convert's quotes, the next withdrawal id), then accounts, holds, open orders, the transfers of the retry
+ * window, the users' HAL holdings, their referral profiles, the open withdrawals and the remembered answers, each window in
  * the order of its epochs. Amounts are written as their units (the Dec ×
  * 10^18 integer), so reading them back is exact and cheap. The books are not
  * written: they are rebuilt from the open orders.
@@ -36,7 +37,8 @@ import type { RetentionPolicy, RetentionWindow } from './retention.ts';
 // 5: flash convert's next order id and used quotes, in the header.
 // 6: the HAL holdings leave the header for lines of their own ('w'): one per user who held HAL, too many to copy at once.
 // 7: the referral profiles too ('u'): one per user the edge told of.
-const FORMAT = 7;
+// 8: the open withdrawals ('x', one per withdrawal not yet completed or rejected), the next one's id in the header.
+const FORMAT = 8;
 /** Lines read per `next()`: a few milliseconds of work. */
 const SLICE_LINES = 2048;
 
@@ -51,6 +53,7 @@ interface Header {
   cycle: CycleSnapshot;
   /** Few: a quote is remembered only until it expires. */
   convert: { nextOrderId: number; usedQuotes: [string, number][] };
+  withdrawals: { nextId: number };
 }
 
 /**
@@ -77,6 +80,7 @@ class LineReader {
   private readonly answers: MapCapture<string, MoneyResult>;
   private readonly holdings: MapCapture<number, HalHolding>;
   private readonly referralUsers: MapCapture<number, ReferralUser>;
+  private readonly withdrawals: MapCapture<number, OpenWithdrawal>;
   private readonly transferEpochs: EpochView<PlannedTransfer>;
   private readonly answerEpochs: EpochView<string>;
   private header: string | null;
@@ -96,12 +100,14 @@ class LineReader {
       referral: encodeReferral(state.referral),
       cycle: encodeCycle(state.cycle),
       convert: { nextOrderId: state.convert.nextOrderId, usedQuotes: [...state.convert.usedQuotes] },
+      withdrawals: { nextId: state.withdrawals.nextId },
     } satisfies Header);
     this.accounts = state.ledger.accounts.capture();
     this.holds = state.ledger.holds.capture();
     this.orders = state.orders.capture();
     this.holdings = state.referral.holdings.capture();
     this.referralUsers = state.referral.users.capture();
+    this.withdrawals = state.withdrawals.open.capture();
     // The answers' window lists their ids: the map is only asked for values. The transfers' window holds the
     // transfers themselves, immutable values, so it needs no capture of the map.
     this.answers = state.answers.capture(false);
@@ -116,7 +122,7 @@ class LineReader {
       this.header = null;
       return [header];
     }
-    while (this.stage < 7) {
+    while (this.stage < 8) {
       const lines = this.stageLines(limit);
       if (lines.length > 0) return lines;
       this.stage += 1;
@@ -135,6 +141,7 @@ class LineReader {
       this.answers,
       this.holdings,
       this.referralUsers,
+      this.withdrawals,
     ];
     for (const capture of captures) capture.close();
   }
@@ -153,6 +160,8 @@ class LineReader {
         return this.holdings.slice(limit).map(([userId, holding]) => holdingLine(userId, holding));
       case 5:
         return this.referralUsers.slice(limit).map(([, user]) => referralUserLine(user));
+      case 6:
+        return this.withdrawals.slice(limit).map(([, withdrawal]) => withdrawalLine(withdrawal));
       default:
         return this.windowLines(this.answerEpochs, limit, (epoch, id) =>
           answerLine(epoch, id, this.answers.valueAt(id)!),
@@ -231,6 +240,11 @@ function referralUserLine(u: ReferralUser): string {
   return `u\t${u.userId}\t${u.parentId ?? '-'}\t${u.feeDeduction ? 1 : 0}\t${units(u.kickbackRate)}\t${text(JSON.stringify([...u.idNumbers]))}`;
 }
 
+/** An open withdrawal: its step, and an operator's hold's reason (empty for none). */
+function withdrawalLine(w: OpenWithdrawal): string {
+  return `x\t${w.id}\t${w.userId}\t${text(w.coin)}\t${text(w.custody)}\t${units(w.amount)}\t${units(w.fee)}\t${w.step}\t${text(w.heldReason)}`;
+}
+
 function transferLine(epoch: number, t: PlannedTransfer): string {
   return `t\t${epoch}\t${text(t.id)}\t${t.type}\t${ref(t.debit)}\t${ref(t.credit)}\t${t.asset}\t${units(t.amount)}\t${text(t.code)}\t${text(t.reference)}\t${text(t.pendingId)}\t${t.timestamp}`;
 }
@@ -274,6 +288,7 @@ export function decodeMoneyState(bytes: Uint8Array): MoneyState {
   state.referral = decodeReferral(header.referral);
   state.cycle = decodeCycle(header.cycle);
   state.convert = { nextOrderId: header.convert.nextOrderId, usedQuotes: new Map(header.convert.usedQuotes) };
+  state.withdrawals.nextId = header.withdrawals.nextId;
   for (let index = 1; index < lines.length; index++) {
     if (lines[index] === '') continue;
     loadLine(state, lines[index]!.split('\t'));
@@ -398,6 +413,20 @@ function loadLine(state: MoneyState, f: string[]): void {
         day: Number(f[2]),
         current: weight(3)!,
         previous: weight(7),
+      });
+      return;
+    }
+    case 'x': {
+      const id = Number(f[1]);
+      state.withdrawals.open.set(id, {
+        id,
+        userId: Number(f[2]),
+        coin: textOf(f[3]!),
+        custody: textOf(f[4]!) as OpenWithdrawal['custody'],
+        amount: dec(f[5]!),
+        fee: dec(f[6]!),
+        step: f[7] as OpenWithdrawal['step'],
+        heldReason: nullableTextOf(f[8] ?? ''),
       });
       return;
     }
