@@ -1,29 +1,19 @@
 import { Dec } from '@halyard/money';
 import type { AdjustmentCategory, AdjustmentDirection, BalanceAdjustmentRequest } from '@halyard/protocol';
 import { checkBalanceAdjustment } from '@halyard/rules';
-import { badRequest } from '../../http/errors.ts';
 import {
-  type Ledger,
-  systemAccount,
-  type TransferInput,
-  USER_WALLETS,
-  type UserWallet,
-  userAccount,
-} from '../../ledger/index.ts';
+  adjustmentDebitRefusal,
+  adjustmentTransfer,
+  type BalanceAdjustment,
+} from '../../core/state/index.ts';
+import { badRequest } from '../../http/errors.ts';
+import { type Ledger, USER_WALLETS, type UserWallet, userAccount } from '../../ledger/index.ts';
 import type { ApprovalHandler } from './service.ts';
 
 export const BALANCE_ADJUSTMENT = 'balance_adjustment';
 
-/** A validated adjustment: what is stored as the request's payload and executed. */
-export interface BalanceAdjustment {
-  userId: number;
-  wallet: UserWallet;
-  coin: string;
-  direction: AdjustmentDirection;
-  amount: string;
-  category: AdjustmentCategory;
-  reason: string;
-}
+/** What is stored as the request's payload and executed (core/state/adjustments.ts, shared with the money state). */
+export type { BalanceAdjustment };
 
 export interface AdjustmentDeps {
   ledger: Ledger;
@@ -32,8 +22,6 @@ export interface AdjustmentDeps {
   /** Every coin the exchange knows (chains, index, launched tokens). */
   knownCoins: () => Promise<string[]>;
 }
-
-const ADJUSTMENTS = systemAccount('operator_adjustments');
 
 /**
  * A manual credit or debit of one user wallet against the
@@ -79,27 +67,10 @@ export function balanceAdjustmentHandler(deps: AdjustmentDeps): ApprovalHandler<
   };
 }
 
-/** One transfer, its id derived from the request so a retry can never pay twice. */
-function adjustmentTransfer(requestId: number, adjustment: BalanceAdjustment): TransferInput {
-  const user = userAccount(adjustment.userId, adjustment.wallet);
-  const credit = adjustment.direction === 'credit';
-  return {
-    id: `adjustment:${requestId}`,
-    debit: credit ? ADJUSTMENTS : user,
-    credit: credit ? user : ADJUSTMENTS,
-    asset: adjustment.coin,
-    amount: Dec.parse(adjustment.amount),
-    code: `adjustment_${adjustment.category}`,
-    reference: String(requestId),
-  };
-}
-
 async function requireAvailable(ledger: Ledger, adjustment: BalanceAdjustment): Promise<void> {
   const account = { ...userAccount(adjustment.userId, adjustment.wallet), asset: adjustment.coin };
-  const { available } = await ledger.balance(account);
-  if (available.lt(Dec.parse(adjustment.amount))) {
-    throw badRequest('approvals.debitExceedsBalance', { available: available.toString() });
-  }
+  const refused = adjustmentDebitRefusal(adjustment, (await ledger.balance(account)).available);
+  if (refused) throw badRequest(refused.key, refused.params);
 }
 
 /** The request body's fields with their JSON types checked (the route's schema did it too; a stored payload is re-read here). */

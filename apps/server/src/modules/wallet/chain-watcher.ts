@@ -1,7 +1,9 @@
 import { Dec } from '@halyard/money';
 import { type Address, type Hex, parseAbiItem } from 'viem';
 import type { Clock } from '../../clock.ts';
+import { type DepositCredit, depositCreditTransfer } from '../../core/state/index.ts';
 import {
+  type CustodyWallet,
   custodyWallet,
   isLedgerError,
   LEDGER_ERRORS,
@@ -332,20 +334,7 @@ export class ChainWatcher {
     const { ledger } = this.options;
     const round = deposit.credit_round + 1;
     await ledger.transaction(async (trx) => {
-      await ledger.execute(
-        [
-          {
-            id: creditId({ ...deposit, credit_round: round }),
-            code: 'deposit',
-            reference: deposit.id,
-            debit: custodyOf(this.chainId),
-            credit: userAccount(Number(deposit.user_id), 'spot'),
-            asset: deposit.coin,
-            amount: parseAmount(deposit.amount),
-          },
-        ],
-        trx,
-      );
+      await ledger.execute([depositCreditTransfer(depositCreditOf(deposit, round))], trx);
       await sql.updateDeposit(trx, deposit.id, {
         state: 'completed',
         reason: null,
@@ -358,6 +347,21 @@ export class ChainWatcher {
   private now(): number {
     return this.options.clock.now();
   }
+}
+
+/**
+ * What the credit of a confirmed deposit row in `round` moves (the money
+ * state's `depositCredited` carries the same: core/state/wallet-flows.ts).
+ */
+export function depositCreditOf(deposit: DepositRow, round: number): DepositCredit {
+  return {
+    depositId: deposit.id,
+    round,
+    userId: Number(deposit.user_id),
+    custody: custodyOf(deposit.chain_id as ChainId).wallet as CustodyWallet,
+    coin: deposit.coin,
+    amount: deposit.amount,
+  };
 }
 
 /** The ledger id of a deposit's credit in its current round. */

@@ -5,9 +5,10 @@
 import { Dec } from '@halyard/money';
 import { type Address, type Hex, parseTransaction, type TransactionReceipt } from 'viem';
 import type { Clock } from '../../clock.ts';
+import { withdrawalSettleTransfers, withdrawalVoidTransfer } from '../../core/state/index.ts';
 import type { AuditActor } from '../../http/auth.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
-import type { Ledger } from '../../ledger/index.ts';
+import type { CustodyWallet, Ledger } from '../../ledger/index.ts';
 import type { Db, Executor } from '../../store/database.ts';
 import { custodyOf } from './chain-watcher.ts';
 import { decToUnits } from './chains.ts';
@@ -29,8 +30,6 @@ import { walletStore as sql, type WithdrawalRow, type WithdrawalState } from './
 const SEND_BATCH_MAX = 20;
 /** A replacement must outbid the transaction it replaces (geth and ganache want +10%); +20% clears it. */
 const FEE_BUMP_PERCENT = 120n;
-
-export const holdId = (id: number) => `withdraw:${id}:hold`;
 
 /** Why the sender set a withdrawal aside for an operator (its `reason` while flagged). */
 export type FlagReason = 'nonceUsed' | 'transferMismatch';
@@ -336,7 +335,6 @@ export class WithdrawalSender {
 
   private async complete(row: WithdrawalRow, tx: SentTxRow): Promise<void> {
     const id = Number(row.id);
-    const total = Dec.parse(row.amount).add(Dec.parse(row.fee));
     await this.options.ledger.transaction(async (trx) => {
       const moved = await sql.moveWithdrawal(trx, id, 'broadcast', {
         state: 'completed',
@@ -345,28 +343,9 @@ export class WithdrawalSender {
         updated_at: this.options.clock.now(),
       });
       if (!moved) return;
-      await this.options.ledger.execute(
-        [
-          {
-            id: `withdraw:${id}:post`,
-            type: 'post_pending',
-            code: 'withdraw',
-            reference: String(id),
-            pendingId: holdId(id),
-            amount: total,
-          },
-          {
-            id: `withdraw:${id}:fee`,
-            code: 'withdraw_fee',
-            reference: String(id),
-            debit: custodyOf(row.chain_id as ChainId),
-            credit: { owner: 'system', wallet: 'fees' },
-            asset: row.coin,
-            amount: Dec.parse(row.fee),
-          },
-        ],
-        trx,
-      );
+      const custody = custodyOf(row.chain_id as ChainId).wallet as CustodyWallet;
+      const settled = { custody, coin: row.coin, amount: Dec.parse(row.amount), fee: Dec.parse(row.fee) };
+      await this.options.ledger.execute(withdrawalSettleTransfers(id, settled), trx);
     });
   }
 
@@ -393,18 +372,7 @@ export class WithdrawalSender {
         updated_at: this.options.clock.now(),
       });
       if (!moved) return false;
-      await this.options.ledger.execute(
-        [
-          {
-            id: `withdraw:${id}:void`,
-            type: 'void_pending',
-            code: 'withdraw',
-            reference: String(id),
-            pendingId: holdId(id),
-          },
-        ],
-        trx,
-      );
+      await this.options.ledger.execute([withdrawalVoidTransfer(id)], trx);
       await audit?.(trx);
       return true;
     });

@@ -12,12 +12,19 @@ import type {
   WithdrawalQueueRow,
   WithdrawalReleasePayload,
 } from '@halyard/protocol';
-import { checkDepositAccess, checkWithdrawAddress, checkWithdrawal, type RuleError } from '@halyard/rules';
+import { checkDepositAccess, checkWithdrawAddress, type RuleError } from '@halyard/rules';
 import { type Address, getAddress, isAddress } from 'viem';
 import type { Clock } from '../../clock.ts';
+import {
+  firstWithdrawalStep,
+  type WithdrawalTerms,
+  withdrawalHoldTransfer,
+  withdrawalRequestRefusal,
+  withdrawalVoidTransfer,
+} from '../../core/state/index.ts';
 import type { AuditActor, OperatorIdentity } from '../../http/auth.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
-import { type Ledger, userAccount } from '../../ledger/index.ts';
+import { type CustodyWallet, type Ledger, userAccount } from '../../ledger/index.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
 import type { Db, Executor, Trx } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
@@ -27,7 +34,7 @@ import type { CoinChain } from './coins.ts';
 import { CHAIN_NAMES, type ChainId, isChainId, type WalletConfig } from './config.ts';
 import { createAddressDeriver, DEPOSIT_INDEX_MAX } from './hd.ts';
 import { FaucetShort, sendFromFaucet } from './local-chain.ts';
-import { holdId, WithdrawalSender } from './sender.ts';
+import { WithdrawalSender } from './sender.ts';
 import { createSigner } from './signer.ts';
 import {
   type DepositRow,
@@ -120,6 +127,18 @@ const USDT_DIGITS = 8;
 
 function throwIf(error: RuleError | null): void {
   if (error) throw badRequest(error.key, error.params);
+}
+
+/** A coin row's withdrawal terms, as the money state's `withdrawalRequested` carries them. */
+export function withdrawalTermsOf(coin: CoinChain): WithdrawalTerms {
+  return {
+    min: coin.withdrawMin.toString(),
+    max: coin.withdrawMax.toString(),
+    dailyMax: coin.withdrawDailyMax.toString(),
+    fee: coin.withdrawFee.toString(),
+    approvalThreshold: coin.approvalThreshold.toString(),
+    decimals: coin.decimals,
+  };
 }
 
 function chainOf(chain: number): ChainId {
@@ -440,23 +459,23 @@ export class WalletService {
     const since = Math.floor(now / DAY_MS) * DAY_MS;
     const available = (await this.ledger.balance({ ...userAccount(userId, 'spot'), asset: coin.coin }))
       .available;
+    // The rules, then the token's decimals: the money state's `withdrawalRequested` makes the same checks.
     const rules = (withdrawnToday: Dec, usable: Dec) =>
-      checkWithdrawal({
-        amount: input.amount,
-        address: input.address,
-        fundPassword: input.payPassword,
-        min: coin.withdrawMin.toString(),
-        max: coin.withdrawMax.toString(),
-        dailyMax: coin.withdrawDailyMax.toString(),
-        withdrawnToday: withdrawnToday.toString(),
-        usable: Dec.max(Dec.ZERO, usable.sub(coin.withdrawFee)).toString(),
-        kycVerified: user.kyc === 'succeeded',
-        fundPasswordSet: user.hasFundPassword,
-      });
+      withdrawalRequestRefusal(
+        {
+          amount: input.amount,
+          address: input.address,
+          // As the rule reads it: blank is none.
+          fundPasswordGiven: (input.payPassword ?? '').trim() !== '',
+          kycVerified: user.kyc === 'succeeded',
+          fundPasswordSet: user.hasFundPassword,
+          withdrawnToday: withdrawnToday.toString(),
+          terms: withdrawalTermsOf(coin),
+        },
+        usable,
+      );
     throwIf(rules(await sql.withdrawnSince(this.db, userId, coin.coin, since), available));
     const amount = Dec.parse(input.amount);
-    if (!amount.hasAtMostDigits(coin.decimals))
-      throw badRequest('rules.tooManyDecimals', { digits: coin.decimals });
     const address = parseAddress(input.address);
     if (!(await sql.findWithdrawAddress(this.db, userId, coin.coin, coin.chainId, address))) {
       throw badRequest('wallet.addressNotSaved');
@@ -465,7 +484,7 @@ export class WalletService {
     await this.options.identity.assertNotFrozen(userId);
     await this.options.identity.assertFundPassword(userId, input.payPassword);
 
-    const state: WithdrawalState = amount.gt(coin.approvalThreshold) ? 'review' : 'approved';
+    const state: WithdrawalState = firstWithdrawalStep(amount, coin.approvalThreshold);
     const row = await this.ledger.transaction(async (trx) => {
       // Checked again under the ledger's lock: two requests at once cannot both use the same daily room.
       throwIf(rules(await sql.withdrawnSince(trx, userId, coin.coin, since), available));
@@ -481,21 +500,9 @@ export class WalletService {
         updated_at: now,
       });
       const id = Number(inserted.id);
-      await this.ledger.execute(
-        [
-          {
-            id: holdId(id),
-            type: 'pending',
-            code: 'withdraw',
-            reference: String(id),
-            debit: userAccount(userId, 'spot'),
-            credit: custodyOf(coin.chainId),
-            asset: coin.coin,
-            amount: amount.add(coin.withdrawFee),
-          },
-        ],
-        trx,
-      );
+      const custody = custodyOf(coin.chainId).wallet as CustodyWallet;
+      const hold = { userId, custody, coin: coin.coin, amount, fee: coin.withdrawFee };
+      await this.ledger.execute([withdrawalHoldTransfer(id, hold)], trx);
       return inserted;
     });
     if (state === 'approved') this.sendSoon();
@@ -583,18 +590,7 @@ export class WalletService {
         decided_by: by.name,
         updated_at: now,
       });
-      await this.ledger.execute(
-        [
-          {
-            id: `withdraw:${id}:void`,
-            type: 'void_pending',
-            code: 'withdraw',
-            reference: String(id),
-            pendingId: holdId(id),
-          },
-        ],
-        trx,
-      );
+      await this.ledger.execute([withdrawalVoidTransfer(id)], trx);
       await sql.appendOperatorAction(trx, {
         at: now,
         operator: by.name,
