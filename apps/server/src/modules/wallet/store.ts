@@ -455,6 +455,7 @@ export const walletStore = {
 
   // ── withdrawals ────────────────────────────────────────────────────────
 
+  /** `row.id`: the money state's own (its projection); without one the table numbers it. */
   async insertWithdrawal(
     db: Executor,
     row: Omit<
@@ -469,7 +470,7 @@ export const walletStore = {
       | 'held_reason'
       | 'held_by'
       | 'held_at'
-    >,
+    > & { id?: number },
   ): Promise<WithdrawalRow> {
     return db
       .insertInto('wallet_withdrawals')
