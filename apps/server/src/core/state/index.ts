@@ -64,6 +64,7 @@ export {
   withdrawalSettleTransfers,
   withdrawalVoidTransfer,
 } from './wallet-flows.ts';
+export { restorePair } from './spot.ts';
 export {
   FAUCET_GRANT,
   faucetGrantTransfers,

@@ -179,6 +179,15 @@ export function noteHalHoldings(
   }
 }
 
+/**
+ * A user's HAL holding as held unchanged since the start of `day`: where the
+ * state built from SQL starts each holder, before the transfers after that
+ * time are noted (projection/initial-state.ts).
+ */
+export function startHalHolding(state: ReferralState, userId: number, balance: Dec, day: number): void {
+  state.holdings.set(userId, { day, current: startHoldingWeight(day, balance), previous: null });
+}
+
 function noteChange(state: ReferralState, userId: number, delta: Dec, at: number): void {
   const day = dayOf(at);
   const known = state.holdings.get(userId);

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { OrderBook } from '@halyard/matching';
 import { Dec } from '@halyard/money';
 import type { HoldingWeight } from '@halyard/rules';
 import { type AccountKey, type AccountRef, accountMapKey, SYSTEM_OWNER } from '../../ledger/accounts.ts';
@@ -16,6 +15,7 @@ import {
   type ReferralUser,
 } from './referral.ts';
 import type { RetentionPolicy, RetentionWindow } from './retention.ts';
+import { restorePair } from './spot.ts';
 import type { OpenWithdrawal } from './wallet-flows.ts';
 
 /**
@@ -293,32 +293,8 @@ export function decodeMoneyState(bytes: Uint8Array): MoneyState {
     if (lines[index] === '') continue;
     loadLine(state, lines[index]!.split('\t'));
   }
-  for (const { config, lastPrice } of header.pairs) {
-    const precision = {
-      priceAccuracy: config.priceAccuracy,
-      amountAccuracy: config.amountAccuracy,
-      minNumber: Dec.parse(config.minNumber),
-    };
-    state.pairs.set(config.symbol, {
-      config,
-      precision,
-      makerFee: Dec.parse(config.makerFee),
-      takerFee: Dec.parse(config.takerFee),
-      lastPrice: lastPrice === null ? null : Dec.parse(lastPrice),
-    });
-    const resting = [...state.orders.values()]
-      .filter((order) => order.pair === config.symbol)
-      .map((order) => ({
-        orderId: String(order.id),
-        userId: order.owner,
-        side: order.side,
-        price: order.price,
-        amount: order.amount,
-        remaining: order.remaining,
-        sequence: order.id,
-      }));
-    state.books.set(config.symbol, OrderBook.restore(precision, resting));
-  }
+  for (const { config, lastPrice } of header.pairs)
+    restorePair(state, config, lastPrice === null ? null : Dec.parse(lastPrice));
   return state;
 }
 

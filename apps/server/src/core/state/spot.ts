@@ -10,6 +10,7 @@ import type {
   MoneyEvent,
   MoneyResult,
   OpenPairCommand,
+  PairConfig,
   PlaceCommand,
   SpotOrderRecord,
   SpotOrderState,
@@ -42,27 +43,52 @@ type Refusal = Extract<MoneyResult, { ok: false }>;
 export function openPair(state: MoneyState, command: OpenPairCommand): Applied<MoneyResult, MoneyEvent> {
   const { pair } = command;
   const existing = state.pairs.get(pair.symbol);
-  const precision = {
-    priceAccuracy: pair.priceAccuracy,
-    amountAccuracy: pair.amountAccuracy,
-    minNumber: Dec.parse(pair.minNumber),
-  };
   const precisionChanges =
     existing !== undefined &&
     (existing.config.priceAccuracy !== pair.priceAccuracy ||
       existing.config.amountAccuracy !== pair.amountAccuracy);
   if (precisionChanges && state.books.get(pair.symbol)!.orderCount > 0)
     return refused('markets.precisionWithOpenOrders');
-  state.pairs.set(pair.symbol, {
-    config: pair,
-    precision,
-    makerFee: Dec.parse(pair.makerFee),
-    takerFee: Dec.parse(pair.takerFee),
-    lastPrice: existing?.lastPrice ?? null,
-  });
+  const updated = pairStateOf(pair, existing?.lastPrice ?? null);
+  state.pairs.set(pair.symbol, updated);
   const book = state.books.get(pair.symbol);
-  state.books.set(pair.symbol, OrderBook.restore(precision, book?.restingOrders() ?? []));
+  state.books.set(pair.symbol, OrderBook.restore(updated.precision, book?.restingOrders() ?? []));
   return { result: { ok: true }, events: [] };
+}
+
+function pairStateOf(config: PairConfig, lastPrice: Dec | null): PairState {
+  return {
+    config,
+    precision: {
+      priceAccuracy: config.priceAccuracy,
+      amountAccuracy: config.amountAccuracy,
+      minNumber: Dec.parse(config.minNumber),
+    },
+    makerFee: Dec.parse(config.makerFee),
+    takerFee: Dec.parse(config.takerFee),
+    lastPrice,
+  };
+}
+
+/**
+ * Sets a pair and builds its book from the open orders `state.orders`
+ * already holds (a snapshot being loaded, or the state built from SQL).
+ */
+export function restorePair(state: MoneyState, config: PairConfig, lastPrice: Dec | null): void {
+  const pair = pairStateOf(config, lastPrice);
+  state.pairs.set(config.symbol, pair);
+  const resting = [...state.orders.values()]
+    .filter((order) => order.pair === config.symbol)
+    .map((order) => ({
+      orderId: String(order.id),
+      userId: order.owner,
+      side: order.side,
+      price: order.price,
+      amount: order.amount,
+      remaining: order.remaining,
+      sequence: order.id,
+    }));
+  state.books.set(config.symbol, OrderBook.restore(pair.precision, resting));
 }
 
 /** Checks, holds, matches and settles one order; a refusal changes nothing. `emit`: Machine.apply. */

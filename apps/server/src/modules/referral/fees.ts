@@ -53,6 +53,16 @@ export interface ReferralSettingsState {
   marketMakers: ReadonlySet<number>;
 }
 
+/** The operator's settings as stored (the defaults where none is). */
+export async function readReferralSettings(db: Executor): Promise<ReferralSettingsState> {
+  const discount = await referralStore.config(db, 'hal_discount');
+  const makers = await referralStore.config(db, 'market_makers');
+  return {
+    halDiscount: Dec.parse(discount ?? REFERRAL_HAL_DISCOUNT_DEFAULT),
+    marketMakers: new Set(makers ? (JSON.parse(makers) as number[]) : []),
+  };
+}
+
 /**
  * The hot path of referral commissions: what a fee pays to whom. Profiles
  * (inviter chain, kickback, fee deduction, KYC ID numbers) are cached for a
@@ -77,12 +87,7 @@ export class ReferralFees {
 
   /** Reads the operator's settings (at start and after each change). */
   async loadSettings(db: Executor = this.db): Promise<void> {
-    const discount = await referralStore.config(db, 'hal_discount');
-    const makers = await referralStore.config(db, 'market_makers');
-    this.settings = {
-      halDiscount: Dec.parse(discount ?? REFERRAL_HAL_DISCOUNT_DEFAULT),
-      marketMakers: new Set(makers ? (JSON.parse(makers) as number[]) : []),
-    };
+    this.settings = await readReferralSettings(db);
   }
 
   /**

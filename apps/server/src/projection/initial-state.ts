@@ -1,0 +1,66 @@
+import { openFileJournal, openSnapshotStore } from '../core/journal/index.ts';
+import type { MoneyMachine, MoneyState, RetentionPolicy } from '../core/state/index.ts';
+import { moneyMachine } from '../core/state/index.ts';
+import { inSnapshot } from '../ledger/audit.ts';
+import { loadLedgerState } from '../ledger/state-from-sql.ts';
+import { loadConvertState } from '../modules/convert/state-from-sql.ts';
+import { loadCycleState } from '../modules/cycle/state-from-sql.ts';
+import { loadReferralState } from '../modules/referral/state-from-sql.ts';
+import { loadSpotState } from '../modules/spot/state-from-sql.ts';
+import type { Executor } from '../store/database.ts';
+
+/**
+ * Starting the core on a database that ran without it (docs/core.md,
+ * "Starting from an existing database"): its balances, holds and open orders
+ * are in SQL only. The money state is built from the tables, read in one
+ * consistent snapshot of the store, each module reading its own part
+ * (`<module>/state-from-sql.ts`), and written as the data directory's
+ * snapshot 0: recovery then starts from it, and the projectors, whose
+ * watermarks are 0, write only what commands change after it.
+ *
+ * `at` is the time of the start, read by the edge (the state reads no clock):
+ * the tiers of referral commissions weigh the HAL held over the day before
+ * it, and convert forgets the quotes expired by then.
+ */
+export async function moneyStateFromSql(
+  db: Executor,
+  at: number,
+  retention?: RetentionPolicy,
+): Promise<MoneyState> {
+  const state = moneyMachine(retention).initialState();
+  await inSnapshot(db, async (snapshot) => {
+    await loadLedgerState(snapshot, state);
+    await loadSpotState(snapshot, state);
+    await loadReferralState(snapshot, state, at);
+    await loadCycleState(snapshot, state);
+    await loadConvertState(snapshot, state, at);
+  });
+  return state;
+}
+
+/**
+ * Writes snapshot 0 of the data directory `dir` from SQL, when the directory
+ * has no snapshot and its journal no command: the first start on the core.
+ * Answers whether it wrote one. A directory that has either is left as it
+ * is (recovery takes it from there); a database whose projectors are past
+ * an empty journal is refused by recovery itself (ProjectionAheadError).
+ */
+export async function seedSnapshotFromSql(
+  dir: string,
+  db: Executor,
+  at: number,
+  machine: MoneyMachine = moneyMachine(),
+): Promise<boolean> {
+  const snapshots = openSnapshotStore(`${dir}/snapshots`);
+  if ((await snapshots.latest()) !== null) return false;
+  const journal = await openFileJournal(`${dir}/journal`);
+  const journaled = journal.lastSequence();
+  await journal.close();
+  if (journaled > 0) return false;
+  const state = await moneyStateFromSql(db, at);
+  const capture = machine.capture(state);
+  const pieces: Uint8Array[] = [];
+  for (let piece = capture.next(); piece !== null; piece = capture.next()) pieces.push(piece);
+  await snapshots.write(0, Buffer.concat(pieces));
+  return true;
+}
