@@ -54,6 +54,12 @@ export interface StreamOptions {
    * expire. Off, the stream is the same as before.
    */
   cycle?: boolean;
+  /**
+   * Also token launches: sales created and edited (FCFS and commit mode),
+   * subscriptions (now and then refused), the clock's advances and rebates,
+   * cancels. Off, the stream is the same as before.
+   */
+  ieo?: boolean;
 }
 
 /**
@@ -75,6 +81,8 @@ export function* commandStream(options: StreamOptions): Generator<MoneyCommand> 
   const commandIds: string[] = [];
   let placed = 0;
   let at = TIME_ZERO;
+  /** The IEO sales created so far, by project id. */
+  const ieoSales: number[] = [];
 
   for (const pair of TEST_PAIRS) yield { kind: 'openPair', at, pair };
   for (let n = 0; ; n++) {
@@ -145,6 +153,9 @@ export function* commandStream(options: StreamOptions): Generator<MoneyCommand> 
         at += 500 + random(1000);
         yield { ...base, at, kind: 'cycleSettle', ...cycleTick(random, at) };
       } else yield cycleOpenCommand(random, user(), { ...base }, at);
+      continue;
+    } else if (options.ieo === true && roll < 61) {
+      yield ieoCommand(random, user(), base, ieoSales);
       continue;
     } else if (roll < 86) {
       const pair = pick(TEST_PAIRS);
@@ -266,6 +277,63 @@ function cycleOpenCommand(
     openTs: at,
     openSource: 'stream',
   };
+}
+
+/**
+ * A token launch command: a sale created (its id the next) or edited, with a
+ * window of seconds (the stream's clock moves by cycle ticks) and small supplies, so sales sell out, end and
+ * are oversubscribed within the stream; a subscription of a fair, too small,
+ * too large or malformed amount; the clock on a sale; its rebates; a cancel.
+ */
+function ieoCommand(
+  random: (below: number) => number,
+  userId: number,
+  base: { at: number; id?: string },
+  sales: number[],
+): MoneyCommand {
+  const roll = random(100);
+  const { at } = base;
+  const sale = () => (sales.length === 0 ? 1 : sales[sales.length - 1 - random(Math.min(3, sales.length))]!);
+  if (roll < 8 || sales.length === 0) {
+    const edit = roll < 2 && sales.length > 0;
+    const projectId = edit ? sale() : sales.length + 1;
+    if (!edit) sales.push(projectId);
+    const mode = random(2) === 0 ? ('fcfs' as const) : ('commit' as const);
+    const startAt = at + random(3_000);
+    return {
+      ...base,
+      kind: 'ieoSale',
+      projectId,
+      terms: {
+        coin: `L${projectId}`,
+        mode,
+        total: `${50 + random(500)}`,
+        tokenDecimals: random(3),
+        payCoins: [{ paycoin: 'USDT', price: ['0.5', '0.37', '3'][random(3)]! }],
+        minNumber: '1',
+        maxNumber: `${20 + random(200)}`,
+        gift: ['0', '0.05'][random(2)]!,
+        rebate: ['0', '0.1'][random(2)]!,
+        vesting:
+          random(3) === 0
+            ? { kind: 'linear', cliffDays: 0, durationDays: 1 + random(30) }
+            : { kind: 'tranches', cliffDays: random(2), tranches: 1 + random(3), intervalDays: 1 },
+        startAt,
+        endAt: startAt + 5_000 + random(30_000),
+      },
+      salt: `salt-${projectId}`,
+      fundWhy: edit ? `e${at}` : 'create',
+      defundWhy: edit ? `d${at}` : '',
+    };
+  }
+  if (roll < 70) {
+    const malformed = ['0.1', '-1', 'lots'];
+    const cost = roll < 62 ? `${1 + random(120)}.${random(100)}` : malformed[random(malformed.length)]!;
+    return { ...base, kind: 'ieoSubscribe', userId, projectId: sale(), paycoin: 'USDT', amount: cost };
+  }
+  if (roll < 90) return { ...base, kind: 'ieoAdvance', projectId: sale() };
+  if (roll < 97) return { ...base, kind: 'ieoPayRebates' };
+  return { ...base, kind: 'ieoCancelSale', projectId: sale() };
 }
 
 /** The first `count` commands of a stream. */

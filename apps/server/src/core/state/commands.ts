@@ -7,6 +7,7 @@ import type { BalanceAdjustment } from './adjustments.ts';
 import type { ConvertQuote } from './convert.ts';
 import type { CycleOpenCommand, CycleSettleCommand } from './cycle.ts';
 import type { CycleOrderRecord, CycleSettledAtClose } from './cycle-rules.ts';
+import type { IeoCommand, IeoRowOp } from './ieo.ts';
 import type { CommissionRow } from './referral-rules.ts';
 import type { DepositCredit, WithdrawalChecks, WithdrawalStep } from './wallet-flows.ts';
 import type { WalletMove } from './wallet-moves.ts';
@@ -226,6 +227,7 @@ export type MoneyCommand =
   | WalletMoveCommand
   | FaucetCommand
   | ConvertCommand
+  | IeoCommand
   | DepositCreditedCommand
   | WithdrawalRequestedCommand
   | WithdrawalReviewedCommand
@@ -248,6 +250,10 @@ export type MoneyResult =
       order?: OrderOutcome;
       orders?: OrderOutcome[];
       convertOrderId?: number;
+      /** `ieoSubscribe`: the order the subscription made or added to. */
+      ieoOrderId?: number;
+      /** `ieoSale` on an open sale: cancelled instead (its terms are frozen). */
+      ieoCancelled?: boolean;
       withdrawalId?: number;
     }
   | { ok: false; error: string; params?: Record<string, string | number> };
@@ -388,6 +394,7 @@ export type MoneyEvent =
   | { type: 'cycleOrderOpened'; order: CycleOrderRecord }
   | { type: 'cycleSettled'; atCloses: CycleSettledAtClose[] }
   | { type: 'convertOrder'; order: ConvertOrderRecord }
+  | { type: 'ieo'; ops: IeoRowOp[] }
   | { type: 'depositCredited'; deposit: { id: string; round: number; at: number } }
   | { type: 'withdrawalRequested'; withdrawal: WithdrawalRecord }
   | { type: 'withdrawalMoved'; move: WithdrawalMove }

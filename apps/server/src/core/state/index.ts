@@ -45,6 +45,19 @@ export type {
   CycleSettledAtClose,
   CycleSettlementRecord,
 } from './cycle-rules.ts';
+export type {
+  IeoAdvanceCommand,
+  IeoCancelSaleCommand,
+  IeoCommand,
+  IeoOrderRecord,
+  IeoPayRebatesCommand,
+  IeoRebateRecord,
+  IeoRowOp,
+  IeoSaleCommand,
+  IeoSubscribeCommand,
+  IeoTrancheRecord,
+} from './ieo.ts';
+export type { IeoSaleTerms } from './ieo-rules.ts';
 export { type MoneyMachine, moneyMachine } from './machine.ts';
 export type { MoneyState, OpenOrder, PairState } from './money-state.ts';
 export type { CommissionRow } from './referral-rules.ts';

@@ -11,6 +11,13 @@ import {
 } from './commands.ts';
 import { applyConvert } from './convert.ts';
 import { openCycleOrder, settleCycleOrders } from './cycle.ts';
+import {
+  applyIeoAdvance,
+  applyIeoCancelSale,
+  applyIeoPayRebates,
+  applyIeoSale,
+  applyIeoSubscribe,
+} from './ieo.ts';
 import { createMoneyState, expireWindows, type MoneyState } from './money-state.ts';
 import { setIndexPrices, setReferralSettings, setReferralUser } from './referral.ts';
 import type { RetentionPolicy } from './retention.ts';
@@ -83,6 +90,16 @@ function applyMoneyCommand(
       return applyFaucet(state, command, seq, emit);
     case 'convert':
       return applyConvert(state, command, seq, emit);
+    case 'ieoSale':
+      return applyIeoSale(state, command, seq, emit);
+    case 'ieoSubscribe':
+      return applyIeoSubscribe(state, command, seq, emit);
+    case 'ieoAdvance':
+      return applyIeoAdvance(state, command, seq, emit);
+    case 'ieoPayRebates':
+      return applyIeoPayRebates(state, command, seq, emit);
+    case 'ieoCancelSale':
+      return applyIeoCancelSale(state, command, seq, emit);
     case 'depositCredited':
       return applyDepositCredited(state, command, seq, emit);
     case 'withdrawalRequested':

@@ -17,6 +17,7 @@ import {
 import { TrackedMap } from '../sequencer/index.ts';
 import type { MoneyResult, PairConfig } from './commands.ts';
 import { type CycleState, createCycleState } from './cycle.ts';
+import { createIeoState, type IeoState } from './ieo.ts';
 import { createReferralState, noteHalHoldings, type ReferralState } from './referral.ts';
 import { DEFAULT_RETENTION, type RetentionPolicy, RetentionWindow } from './retention.ts';
 import type { OpenWithdrawal } from './wallet-flows.ts';
@@ -56,6 +57,8 @@ export interface MoneyState {
   convert: { nextOrderId: number; usedQuotes: Map<string, number> };
   /** Withdrawals (wallet-flows.ts): the next one's id, and those still open (not completed or rejected) by id. */
   withdrawals: { nextId: number; open: TrackedMap<number, OpenWithdrawal> };
+  /** Token launches (ieo.ts): the sales, their orders, the rebates owed. */
+  ieo: IeoState;
 }
 
 export interface PairState {
@@ -106,6 +109,7 @@ export function createMoneyState(retention: RetentionPolicy = DEFAULT_RETENTION)
     cycle: createCycleState(),
     convert: { nextOrderId: 1, usedQuotes: new Map() },
     withdrawals: { nextId: 1, open: new TrackedMap() },
+    ieo: createIeoState(),
   };
 }
 

@@ -258,3 +258,44 @@ export class CommissionBatch {
     return id;
   }
 }
+
+/** A token launch's promotion rebate, paid by `transferId`: what the commission records show of it. */
+export interface PromotionRebate {
+  transferId: string;
+  /** The launch order (`ieo:order:<id>`). */
+  orderReference: string;
+  inviterId: number;
+  buyerId: number;
+  coin: string;
+  /** What the buyer paid for the tokens: the rebate's base. */
+  paid: string;
+  /** The project's rebate fraction. */
+  rate: string;
+  amount: string;
+  time: number;
+}
+
+/** A promotion rebate as a commission row: level 1 only, no tier, no kickback, its own transfer as its leg. */
+export function promotionRebateRow(rebate: PromotionRebate): CommissionRow {
+  return {
+    leg_id: rebate.transferId,
+    trade_id: rebate.orderReference,
+    product: 'ieo',
+    friend_id: rebate.buyerId,
+    fee: rebate.paid,
+    fee_coin: rebate.coin,
+    created_at: rebate.time,
+    beneficiary_id: rebate.inviterId,
+    tier: null,
+    rate: rebate.rate,
+    amount: rebate.amount,
+    kickback: '0',
+    excluded: null,
+    paid_by: rebate.transferId,
+    level2_id: null,
+    level2_rate: null,
+    level2_amount: null,
+    level2_excluded: null,
+    level2_paid_by: null,
+  };
+}

@@ -6,6 +6,7 @@ import type { AccountState, HoldEntry, PlannedTransfer } from '../../ledger/plan
 import type { MapCapture, StateCapture } from '../sequencer/index.ts';
 import type { MoneyResult, PairConfig } from './commands.ts';
 import { type CycleSnapshot, decodeCycle, encodeCycle } from './cycle.ts';
+import { decodeIeo, encodeIeo, type IeoSnapshot } from './ieo.ts';
 import { createMoneyState, type MoneyState, type OpenOrder } from './money-state.ts';
 import {
   decodeReferral,
@@ -38,7 +39,8 @@ import type { OpenWithdrawal } from './wallet-flows.ts';
 // 6: the HAL holdings leave the header for lines of their own ('w'): one per user who held HAL, too many to copy at once.
 // 7: the referral profiles too ('u'): one per user the edge told of.
 // 8: the open withdrawals ('x', one per withdrawal not yet completed or rejected), the next one's id in the header.
-const FORMAT = 8;
+// 9: the IEO sales, their orders and owed rebates, in the header.
+const FORMAT = 9;
 /** Lines read per `next()`: a few milliseconds of work. */
 const SLICE_LINES = 2048;
 
@@ -53,6 +55,8 @@ interface Header {
   cycle: CycleSnapshot;
   /** Few: a quote is remembered only until it expires. */
   convert: { nextOrderId: number; usedQuotes: [string, number][] };
+  /** The sales and their orders: all at once for now (docs/core.md, "IEO and fiat escrow in the state"). */
+  ieo: IeoSnapshot;
   withdrawals: { nextId: number };
 }
 
@@ -100,6 +104,7 @@ class LineReader {
       referral: encodeReferral(state.referral),
       cycle: encodeCycle(state.cycle),
       convert: { nextOrderId: state.convert.nextOrderId, usedQuotes: [...state.convert.usedQuotes] },
+      ieo: encodeIeo(state.ieo),
       withdrawals: { nextId: state.withdrawals.nextId },
     } satisfies Header);
     this.accounts = state.ledger.accounts.capture();
@@ -288,6 +293,7 @@ export function decodeMoneyState(bytes: Uint8Array): MoneyState {
   state.referral = decodeReferral(header.referral);
   state.cycle = decodeCycle(header.cycle);
   state.convert = { nextOrderId: header.convert.nextOrderId, usedQuotes: new Map(header.convert.usedQuotes) };
+  state.ieo = decodeIeo(header.ieo);
   state.withdrawals.nextId = header.withdrawals.nextId;
   for (let index = 1; index < lines.length; index++) {
     if (lines[index] === '') continue;

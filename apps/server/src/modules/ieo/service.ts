@@ -5,7 +5,7 @@
  * refund) that reads best in one place; the pure parts are in allocation.ts
  * and, shared with the web app, packages/rules/src/ieo.ts (tranches, vesting).
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Dec } from '@halyard/money';
 import type {
   IeoAllocationProof,
@@ -26,28 +26,38 @@ import {
   checkIeoProjectTerms,
   checkIeoSubscription,
   IEO_PAY_DECIMALS,
-  ieoCostOf,
   ieoNextVestingAt,
-  ieoTokensFor,
   ieoVestedOf,
-  planIeoTranches,
   type RuleError,
 } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import {
-  BULK_MAX,
-  ieoProjectWallet,
-  type Ledger,
-  systemAccount,
-  type TransferInput,
-  userAccount,
-} from '../../ledger/index.ts';
+  IEO_DISTRIBUTE_BATCH,
+  type IeoSaleTerms,
+  type IeoVestingOf,
+  ieoAnonIdOf,
+  ieoCommitHold,
+  ieoCommitHoldId,
+  ieoDeliveryTransfers,
+  ieoFundingOf,
+  ieoFundTransfer,
+  ieoGiftOf,
+  ieoPayTransfer,
+  ieoPurchaseOf,
+  ieoRebateOf,
+  ieoRebateTransfer,
+  ieoRefundTransfers,
+  ieoSettlementTransfers,
+  ieoTrancheHoldId,
+  ieoTranchesOf,
+} from '../../core/state/ieo-rules.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { BULK_MAX, type Ledger, type TransferInput, userAccount } from '../../ledger/index.ts';
 import type { Db, Executor, Trx } from '../../store/database.ts';
 import { sanitizeHtml } from '../content/sanitize.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { insertCommissions, promotionRebateRow } from '../referral/index.ts';
-import { type AllocationResult, needOf, settleCommits } from './allocation.ts';
+import { type AllocationSummary, allocationSummaryOf, needOf, settleCommits } from './allocation.ts';
 import {
   type CommitTotalRow,
   type DueTrancheRow,
@@ -68,7 +78,6 @@ export interface IeoServiceOptions {
 
 /** Tranches released, and commit-mode orders settled, per ledger transaction (each holds the ledger's lock: keep it short). */
 const RELEASE_BATCH = 500;
-const DISTRIBUTE_BATCH = 500;
 /** Owed promotion rebates paid per ledger transaction. */
 const REBATE_BATCH = 500;
 
@@ -104,6 +113,25 @@ function termsOf(row: ProjectRow): Terms {
   };
 }
 
+/** A project row's money terms, as the edge sends them to the money state (`ieoSale`). */
+export function ieoSaleTermsOf(row: ProjectRow): IeoSaleTerms {
+  const terms = termsOf(row);
+  return {
+    coin: row.coin,
+    mode: terms.mode,
+    total: terms.total.toString(),
+    tokenDecimals: terms.tokenDecimals,
+    payCoins: terms.payCoins,
+    minNumber: terms.min.toString(),
+    maxNumber: terms.max.toString(),
+    gift: terms.gift.toString(),
+    rebate: terms.rebate.toString(),
+    vesting: terms.vesting,
+    startAt: Number(row.start_at),
+    endAt: Number(row.end_at),
+  };
+}
+
 /** A schedule as the operator route sends it (defaults filled) or as stored (rows from before linear vesting have no kind). */
 type LooseVesting = {
   kind?: string;
@@ -126,7 +154,18 @@ function vestingOf(raw: LooseVesting): IeoVesting {
 
 /** What the project's treasury is funded with: the supply and the most the gift rule can give on it. */
 function fundingOf(terms: Terms): Dec {
-  return terms.total.add(terms.total.mul(terms.gift).floorTo(terms.tokenDecimals));
+  return ieoFundingOf(terms.total, terms.gift, terms.tokenDecimals);
+}
+
+/** Where a project's tokens vest (ieo-rules.ts). */
+function vestingOfProject(project: ProjectRow, terms: Terms): IeoVestingOf {
+  return {
+    projectId: Number(project.id),
+    coin: project.coin,
+    tokenDecimals: terms.tokenDecimals,
+    vesting: terms.vesting,
+    endAt: Number(project.end_at),
+  };
 }
 
 function textIn(texts: IeoTexts, locale: Locale): string {
@@ -138,15 +177,6 @@ function sanitizeTexts(texts: IeoTexts): IeoTexts {
   for (const [locale, html] of Object.entries(texts))
     if (typeof html === 'string') clean[locale] = sanitizeHtml(html);
   return clean;
-}
-
-const projectAccount = (projectId: number) => systemAccount(ieoProjectWallet(projectId));
-const trancheHoldId = (orderId: number, seq: number) => `ieo:tranche:${orderId}:${seq}`;
-const commitHoldId = (orderId: number, n: number) => `ieo:commit:${orderId}:${n}`;
-
-/** Public id of a commitment: unlinkable to the user without the project's secret salt. */
-function anonIdOf(salt: string, userId: number): string {
-  return createHash('sha256').update(`${salt}:${userId}`).digest('hex').slice(0, 16);
 }
 
 export class IeoService {
@@ -256,28 +286,22 @@ export class IeoService {
 
   /** The project's supply (and gift reserve) from the exchange treasury (`why` makes the transfer's id unique). */
   private fundTransfer(project: ProjectRow, why: string): TransferInput {
-    return {
-      id: `ieo:${project.id}:fund:${why}`,
-      code: 'ieo_fund',
-      reference: `ieo:${project.id}`,
-      debit: systemAccount('treasury'),
-      credit: projectAccount(Number(project.id)),
-      asset: project.coin,
-      amount: fundingOf(termsOf(project)),
-    };
+    return ieoFundTransfer(
+      { id: Number(project.id), coin: project.coin },
+      fundingOf(termsOf(project)),
+      why,
+      'fund',
+    );
   }
 
   /** The project's unsold tokens back to the exchange treasury (`why` makes the transfer's id unique). */
   private defundTransfer(project: ProjectRow, why: string): TransferInput {
-    return {
-      id: `ieo:${project.id}:defund:${why}`,
-      code: 'ieo_fund',
-      reference: `ieo:${project.id}`,
-      debit: projectAccount(Number(project.id)),
-      credit: systemAccount('treasury'),
-      asset: project.coin,
-      amount: fundingOf(termsOf(project)).sub(Dec.parse(project.sold)),
-    };
+    return ieoFundTransfer(
+      { id: Number(project.id), coin: project.coin },
+      fundingOf(termsOf(project)).sub(Dec.parse(project.sold)),
+      why,
+      'defund',
+    );
   }
 
   /**
@@ -319,45 +343,19 @@ export class IeoService {
   }
 
   private refundTransfers(project: ProjectRow, order: OrderRow, tranches: TrancheRow[]): TransferInput[] {
-    const orderId = Number(order.id);
-    const reference = `ieo:order:${orderId}`;
-    if (order.state === 'committed') {
-      return Array.from({ length: Number(order.holds) }, (_, index) => ({
-        id: `${commitHoldId(orderId, index + 1)}:cancel`,
-        type: 'void_pending' as const,
-        pendingId: commitHoldId(orderId, index + 1),
-        code: 'ieo_cancel',
-        reference,
-      }));
-    }
-    const delivered = Dec.parse(order.tokens).add(Dec.parse(order.gift));
-    return [
-      ...tranches.map((tranche) => ({
-        id: `${trancheHoldId(orderId, tranche.seq)}:cancel`,
-        type: 'void_pending' as const,
-        pendingId: trancheHoldId(orderId, tranche.seq),
-        code: 'ieo_cancel',
-        reference,
-      })),
+    return ieoRefundTransfers(
+      { id: Number(project.id), coin: project.coin },
       {
-        id: `${reference}:cancel:tokens`,
-        code: 'ieo_cancel',
-        reference,
-        debit: userAccount(Number(order.user_id), 'ieo'),
-        credit: projectAccount(Number(project.id)),
-        asset: project.coin,
-        amount: delivered,
-      },
-      {
-        id: `${reference}:cancel:refund`,
-        code: 'ieo_cancel',
-        reference,
-        debit: projectAccount(Number(project.id)),
-        credit: userAccount(Number(order.user_id), 'spot'),
-        asset: order.paycoin,
+        orderId: Number(order.id),
+        userId: Number(order.user_id),
+        paycoin: order.paycoin,
         amount: Dec.parse(order.amount),
+        state: order.state,
+        holds: Number(order.holds),
+        delivered: Dec.parse(order.tokens).add(Dec.parse(order.gift)),
+        trancheSeqs: tranches.map((tranche) => Number(tranche.seq)),
       },
-    ];
+    );
   }
 
   /**
@@ -649,9 +647,12 @@ export class IeoService {
     now: number,
   ): Promise<OrderRow> {
     const price = Dec.parse(pay.price);
-    const tokens = ieoTokensFor(Dec.parse(input.amount), price, terms.tokenDecimals);
-    const cost = ieoCostOf(tokens, price);
-    const gift = tokens.mul(terms.gift).floorTo(terms.tokenDecimals);
+    const { tokens, cost, gift } = ieoPurchaseOf(
+      Dec.parse(input.amount),
+      price,
+      terms.gift,
+      terms.tokenDecimals,
+    );
     const projectId = Number(project.id);
     const order = await sql.insertOrder(trx, {
       project_id: projectId,
@@ -665,22 +666,13 @@ export class IeoService {
       tokens: tokens.toString(),
       gift: gift.toString(),
       state: 'paid',
-      anon_id: anonIdOf(project.salt, userId),
+      anon_id: ieoAnonIdOf(project.salt, userId),
       served_round: null,
       created_at: now,
     });
-    const reference = `ieo:order:${order.id}`;
     await this.options.ledger.execute(
       [
-        {
-          id: `${reference}:pay`,
-          code: 'ieo_pay',
-          reference,
-          debit: userAccount(userId, 'spot'),
-          credit: projectAccount(projectId),
-          asset: pay.paycoin,
-          amount: cost,
-        },
+        ieoPayTransfer({ orderId: Number(order.id), userId, projectId }, pay.paycoin, cost),
         ...this.deliveryTransfers(project, terms, order, tokens.add(gift)),
       ],
       trx,
@@ -702,32 +694,11 @@ export class IeoService {
     order: OrderRow,
     delivered: Dec,
   ): TransferInput[] {
-    if (!delivered.isPositive()) return [];
-    const orderId = Number(order.id);
-    const userId = Number(order.user_id);
-    const reference = `ieo:order:${orderId}`;
-    const plan = planIeoTranches(delivered, terms.vesting, Number(project.end_at), terms.tokenDecimals);
-    return [
-      {
-        id: `${reference}:deliver`,
-        code: 'ieo_deliver',
-        reference,
-        debit: projectAccount(Number(project.id)),
-        credit: userAccount(userId, 'ieo'),
-        asset: project.coin,
-        amount: delivered,
-      },
-      ...plan.map((tranche) => ({
-        id: trancheHoldId(orderId, tranche.seq),
-        type: 'pending' as const,
-        code: 'ieo_lock',
-        reference,
-        debit: userAccount(userId, 'ieo'),
-        credit: userAccount(userId, 'spot'),
-        asset: project.coin,
-        amount: tranche.amount,
-      })),
-    ];
+    return ieoDeliveryTransfers(
+      vestingOfProject(project, terms),
+      { orderId: Number(order.id), userId: Number(order.user_id) },
+      delivered,
+    );
   }
 
   /**
@@ -750,23 +721,21 @@ export class IeoService {
     if (delivered.isPositive()) {
       await sql.insertTranches(
         trx,
-        planIeoTranches(delivered, terms.vesting, Number(project.end_at), terms.tokenDecimals).map(
-          (tranche) => ({
-            order_id: orderId,
-            seq: tranche.seq,
-            user_id: userId,
-            coin: project.coin,
-            release_at: tranche.releaseAt,
-            until: tranche.until,
-            amount: tranche.amount.toString(),
-            released_amount: '0',
-            next_release_at: tranche.releaseAt,
-            released_at: null,
-          }),
-        ),
+        ieoTranchesOf(vestingOfProject(project, terms), delivered).map((tranche) => ({
+          order_id: orderId,
+          seq: tranche.seq,
+          user_id: userId,
+          coin: project.coin,
+          release_at: tranche.releaseAt,
+          until: tranche.until,
+          amount: tranche.amount.toString(),
+          released_amount: '0',
+          next_release_at: tranche.releaseAt,
+          released_at: null,
+        })),
       );
     }
-    const rebate = spent.mul(terms.rebate).floorTo(IEO_PAY_DECIMALS);
+    const rebate = ieoRebateOf(spent, terms.rebate);
     if (inviterId === null || !rebate.isPositive()) return [];
     const now = this.options.clock.now();
     await sql.insertRebate(trx, {
@@ -820,15 +789,7 @@ export class IeoService {
         time: now,
       }),
     ]);
-    return {
-      id: transferId,
-      code: 'ieo_rebate',
-      reference,
-      debit: projectAccount(who.projectId),
-      credit: userAccount(who.inviterId, 'spot'),
-      asset: who.coin,
-      amount: what.amount,
-    };
+    return ieoRebateTransfer(who, what.amount);
   }
 
   /**
@@ -897,7 +858,7 @@ export class IeoService {
         tokens: '0',
         gift: '0',
         state: 'committed',
-        anon_id: anonIdOf(project.salt, userId),
+        anon_id: ieoAnonIdOf(project.salt, userId),
         served_round: null,
         created_at: now,
       }));
@@ -905,18 +866,7 @@ export class IeoService {
     const orderId = Number(order.id);
     // One order per user and project, each commitment a further hold.
     await this.options.ledger.execute(
-      [
-        {
-          id: commitHoldId(orderId, holds),
-          type: 'pending',
-          code: 'ieo_commit',
-          reference: `ieo:order:${orderId}`,
-          debit: userAccount(userId, 'spot'),
-          credit: projectAccount(projectId),
-          asset: pay.paycoin,
-          amount,
-        },
-      ],
+      [ieoCommitHold({ orderId, userId, projectId }, holds, pay.paycoin, amount)],
       trx,
     );
     const total = Dec.parse(order.amount).add(amount).toString();
@@ -985,7 +935,17 @@ export class IeoService {
     const now = this.options.clock.now();
     await this.db.transaction().execute(async (trx) => {
       if (!(await sql.moveState(trx, id, 'calculating', 'distributing', now))) return;
-      await sql.insertAllocation(trx, id, JSON.stringify(summaryOf(result, orders)), now);
+      await sql.insertAllocation(
+        trx,
+        id,
+        JSON.stringify(
+          allocationSummaryOf(
+            result,
+            orders.map((order) => Dec.parse(order.amount)),
+          ),
+        ),
+        now,
+      );
       let sold = Dec.ZERO;
       for (const [index, order] of orders.entries()) {
         const outcome = settled[index];
@@ -993,7 +953,7 @@ export class IeoService {
         sold = sold.add(outcome.tokens);
         await sql.updateOrder(trx, Number(order.id), {
           tokens: outcome.tokens.toString(),
-          gift: outcome.tokens.mul(terms.gift).floorTo(terms.tokenDecimals).toString(),
+          gift: ieoGiftOf(outcome.tokens, terms.gift, terms.tokenDecimals).toString(),
           spent: outcome.spent.toString(),
           refund: outcome.refund.toString(),
           served_round: result.servedInRound[index] ?? null,
@@ -1012,7 +972,7 @@ export class IeoService {
   private async distribute(project: ProjectRow): Promise<void> {
     const id = Number(project.id);
     const terms = termsOf(project);
-    const { ledger, clock, identity, distributeBatch = DISTRIBUTE_BATCH } = this.options;
+    const { ledger, clock, identity, distributeBatch = IEO_DISTRIBUTE_BATCH } = this.options;
     for (;;) {
       // Read before the ledger's transaction: on SQLite its one connection is taken until commit.
       const inviters = new Map<number, number | null>();
@@ -1053,25 +1013,10 @@ export class IeoService {
   /** Posts what an order spent from its commitment holds, in order, and voids what each still holds beyond that. */
   private async settlementTransfers(trx: Trx, order: OrderRow): Promise<TransferInput[]> {
     const orderId = Number(order.id);
-    const transfers: TransferInput[] = [];
-    let toPost = Dec.parse(order.spent);
-    for (let n = 1; n <= Number(order.holds); n += 1) {
-      const held = (await this.options.ledger.hold(commitHoldId(orderId, n), trx))?.remaining ?? Dec.ZERO;
-      const post = Dec.min(held, toPost);
-      toPost = toPost.sub(post);
-      const base = { pendingId: commitHoldId(orderId, n), reference: `ieo:order:${orderId}` };
-      if (post.isPositive())
-        transfers.push({
-          ...base,
-          id: `${base.pendingId}:post`,
-          type: 'post_pending',
-          amount: post,
-          code: 'ieo_pay',
-        });
-      if (held.gt(post))
-        transfers.push({ ...base, id: `${base.pendingId}:void`, type: 'void_pending', code: 'ieo_refund' });
-    }
-    return transfers;
+    const held: Dec[] = [];
+    for (let n = 1; n <= Number(order.holds); n += 1)
+      held.push((await this.options.ledger.hold(ieoCommitHoldId(orderId, n), trx))?.remaining ?? Dec.ZERO);
+    return ieoSettlementTransfers(orderId, held, Dec.parse(order.spent));
   }
 
   private async executeAll(transfers: TransferInput[], trx: Trx): Promise<void> {
@@ -1129,9 +1074,9 @@ export class IeoService {
     if (!recorded) return null;
     return {
       // Named by the total released after it: each release of a tranche has its own id.
-      id: `${trancheHoldId(orderId, seq)}:release:${vested.toString()}`,
+      id: `${ieoTrancheHoldId(orderId, seq)}:release:${vested.toString()}`,
       type: 'post_pending',
-      pendingId: trancheHoldId(orderId, seq),
+      pendingId: ieoTrancheHoldId(orderId, seq),
       amount: vested.sub(before),
       code: 'ieo_release',
       reference: `ieo:order:${orderId}`,
@@ -1141,30 +1086,3 @@ export class IeoService {
 
 const untilOf = (tranche: TrancheRow): number | null =>
   tranche.until === null ? null : Number(tranche.until);
-
-/** What the proofs need of an allocation, as stored (bigints as text). */
-interface AllocationSummary {
-  totalCommitted: string;
-  participants: number;
-  oversubscribed: boolean;
-  rounds: IeoAllocationProof['rounds'];
-  finalPool: string;
-  finalWeight: string;
-}
-
-function summaryOf(result: AllocationResult, orders: OrderRow[]): AllocationSummary {
-  return {
-    totalCommitted: Dec.sum(orders.map((order) => Dec.parse(order.amount))).toString(),
-    participants: orders.length,
-    oversubscribed: result.oversubscribed,
-    rounds: result.rounds.map((round) => ({
-      round: round.round,
-      pool: round.pool.toString(),
-      weight: round.weight.toString(),
-      served: round.served,
-      servedTokens: round.servedTokens.toString(),
-    })),
-    finalPool: result.finalPool.toString(),
-    finalWeight: result.finalWeight.toString(),
-  };
-}
