@@ -1,6 +1,7 @@
 import { Dec } from '@halyard/money';
 import { custodyWallet, systemAccount, userAccount } from '../../ledger/accounts.ts';
 import type { TransferInput } from '../../ledger/index.ts';
+import type { ContractRow } from '../../modules/futures/store.ts';
 import type { MoneyCommand, PairConfig } from './commands.ts';
 
 /**
@@ -35,6 +36,12 @@ const ASSETS = ['USDT', 'BTC', 'ETH', 'SOL', 'HAL'];
 const TIME_ZERO = Date.UTC(2026, 10, 26);
 
 export interface StreamOptions {
+  /**
+   * Also futures (two contracts listed first): deposits into futures wallets,
+   * marks, users' and the house's opening orders, closes and cancels, now and
+   * then refused. Off, the stream is the same as before.
+   */
+  futures?: boolean;
   seed: number;
   /** Users who deposit and transfer; the first `traders` of them also trade. */
   users: number;
@@ -85,6 +92,10 @@ export function* commandStream(options: StreamOptions): Generator<MoneyCommand> 
   const ieoSales: number[] = [];
 
   for (const pair of TEST_PAIRS) yield { kind: 'openPair', at, pair };
+  if (options.futures === true) {
+    for (const contract of TEST_CONTRACTS) yield { kind: 'futuresContract', at, contract, fundingSlot: 0 };
+    yield { kind: 'transfer', at, batch: futuresHouseFunding(prefix) };
+  }
   for (let n = 0; ; n++) {
     at += random(3);
     const roll = random(100);
@@ -156,6 +167,9 @@ export function* commandStream(options: StreamOptions): Generator<MoneyCommand> 
       continue;
     } else if (options.ieo === true && roll < 61) {
       yield ieoCommand(random, user(), base, ieoSales);
+      continue;
+    } else if (options.futures === true && roll >= 62 && roll < 68) {
+      yield futuresCommand(random, base, `${prefix}:f${n}`);
       continue;
     } else if (roll < 86) {
       const pair = pick(TEST_PAIRS);
@@ -334,6 +348,91 @@ function ieoCommand(
   if (roll < 90) return { ...base, kind: 'ieoAdvance', projectId: sale() };
   if (roll < 97) return { ...base, kind: 'ieoPayRebates' };
   return { ...base, kind: 'ieoCancelSale', projectId: sale() };
+}
+
+/** Two futures contracts (ids 1 and 2, as the stream lists them first), on the spot pairs' price grid. */
+export const TEST_CONTRACTS: ContractRow[] = ['BTC', 'ETH'].map((coin, index) => ({
+  autoid: index + 1,
+  tradcoin: coin,
+  maincoin: 'USDT',
+  chinaname: `${coin} perpetual`,
+  symbol: `${coin}/USDT`,
+  unit: '0.01',
+  minnumber: '1',
+  maxnumber: '1000',
+  max_lever: 50,
+  levers: '[1,5,10,20,50]',
+  gas: '0.0005',
+  price_accuracy: 2,
+  initial_margin_rate: '0.02',
+  maintenance_margin_rate: '0.005',
+  state: 1,
+  plate: 0,
+  sort: index,
+}));
+
+/** The house's and the insurance fund's money (neither may go below zero), from the treasury. */
+function futuresHouseFunding(prefix: string): TransferInput[] {
+  return (['market_maker', 'insurance'] as const).map((account) => ({
+    id: `${prefix}:futures-funding:${account}`,
+    debit: systemAccount('treasury'),
+    credit: systemAccount(account),
+    asset: 'USDT',
+    amount: Dec.parse('10000000'),
+    code: 'demo_funding',
+  }));
+}
+
+/**
+ * One futures command: a deposit into a futures wallet, a mark, an opening
+ * order (a user's, or the house's quote or crossing), a close or a cancel of
+ * an id that may not be open. Positions and orders are picked by id from a
+ * small range, so some are someone else's or gone.
+ */
+function futuresCommand(
+  random: (below: number) => number,
+  base: { at: number; id?: string },
+  transferId: string,
+): MoneyCommand {
+  // A few traders, so their wallets, orders and positions meet.
+  const userId = 1 + random(6);
+  const roll = random(100);
+  const contractId = 1 + random(TEST_CONTRACTS.length);
+  const price = `${95 + random(10)}.${String(random(100)).padStart(2, '0')}`;
+  if (roll < 15) {
+    const amount = Dec.parse(`${1000 + random(20000)}`);
+    const credit = userAccount(userId, 'futures');
+    const debit = systemAccount(custodyWallet('bsc'));
+    return {
+      ...base,
+      kind: 'transfer',
+      batch: [{ id: transferId, debit, credit, asset: 'USDT', amount, code: 'deposit' }],
+    };
+  }
+  if (roll < 25)
+    return { ...base, kind: 'futuresMark', coin: TEST_CONTRACTS[contractId - 1]!.tradcoin, price };
+  if (roll < 40) return { ...base, kind: 'futuresCancel', owner: String(userId), orderId: 1 + random(400) };
+  if (roll < 55) {
+    const number = random(3) === 0 ? null : String(1 + random(5));
+    return { ...base, kind: 'futuresClose', userId, positionId: 1 + random(40), number };
+  }
+  const house = roll < 70;
+  const market = random(house ? 8 : 4) === 0;
+  return {
+    ...base,
+    kind: 'futuresOpen',
+    trader: house
+      ? { owner: market ? 'house-taker' : 'house', userId: 0, account: systemAccount('market_maker') }
+      : { owner: String(userId), userId, account: userAccount(userId, 'futures') },
+    contractId,
+    side: random(2) === 0 ? 'buy' : 'sell',
+    style: market ? 'market' : 'limit',
+    ...(market ? {} : { price }),
+    number: String(1 + random(20)),
+    lever: [1, 5, 10, 20, 50, 3][random(6)]!,
+    tdMode: random(3) === 0 ? 'lsolate' : 'cross',
+    ...(random(5) === 0 ? (random(2) === 0 ? { profitPrice: '200' } : { lossPrice: '200' }) : {}),
+  };
 }
 
 /** The first `count` commands of a stream. */

@@ -7,6 +7,7 @@ import type { BalanceAdjustment } from './adjustments.ts';
 import type { ConvertQuote } from './convert.ts';
 import type { CycleOpenCommand, CycleSettleCommand } from './cycle.ts';
 import type { CycleOrderRecord, CycleSettledAtClose } from './cycle-rules.ts';
+import type { FuturesMoneyCommand, FuturesOutcome, FuturesRowsEvent } from './futures.ts';
 import type { IeoCommand, IeoRowOp } from './ieo.ts';
 import type { CommissionRow } from './referral-rules.ts';
 import type { DepositCredit, WithdrawalChecks, WithdrawalStep } from './wallet-flows.ts';
@@ -227,6 +228,7 @@ export type MoneyCommand =
   | WalletMoveCommand
   | FaucetCommand
   | ConvertCommand
+  | FuturesMoneyCommand
   | IeoCommand
   | DepositCreditedCommand
   | WithdrawalRequestedCommand
@@ -250,6 +252,8 @@ export type MoneyResult =
       order?: OrderOutcome;
       orders?: OrderOutcome[];
       convertOrderId?: number;
+      /** A futures command: the orders, positions and triggers the engine answers. */
+      futures?: FuturesOutcome;
       /** `ieoSubscribe`: the order the subscription made or added to. */
       ieoOrderId?: number;
       /** `ieoSale` on an open sale: cancelled instead (its terms are frozen). */
@@ -394,6 +398,7 @@ export type MoneyEvent =
   | { type: 'cycleOrderOpened'; order: CycleOrderRecord }
   | { type: 'cycleSettled'; atCloses: CycleSettledAtClose[] }
   | { type: 'convertOrder'; order: ConvertOrderRecord }
+  | FuturesRowsEvent
   | { type: 'ieo'; ops: IeoRowOp[] }
   | { type: 'depositCredited'; deposit: { id: string; round: number; at: number } }
   | { type: 'withdrawalRequested'; withdrawal: WithdrawalRecord }

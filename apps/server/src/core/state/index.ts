@@ -58,6 +58,17 @@ export type {
   IeoTrancheRecord,
 } from './ieo.ts';
 export type { IeoSaleTerms } from './ieo-rules.ts';
+export type {
+  FuturesCancelCommand,
+  FuturesCloseCommand,
+  FuturesContractCommand,
+  FuturesMarkCommand,
+  FuturesMoneyCommand,
+  FuturesOpenCommand,
+  FuturesOutcome,
+  FuturesRowChange,
+  FuturesRowsEvent,
+} from './futures.ts';
 export { type MoneyMachine, moneyMachine } from './machine.ts';
 export type { MoneyState, OpenOrder, PairState } from './money-state.ts';
 export type { CommissionRow } from './referral-rules.ts';

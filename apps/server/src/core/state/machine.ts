@@ -12,6 +12,13 @@ import {
 import { applyConvert } from './convert.ts';
 import { openCycleOrder, settleCycleOrders } from './cycle.ts';
 import {
+  applyFuturesCancel,
+  applyFuturesClose,
+  applyFuturesContract,
+  applyFuturesMark,
+  applyFuturesOpen,
+} from './futures.ts';
+import {
   applyIeoAdvance,
   applyIeoCancelSale,
   applyIeoPayRebates,
@@ -90,6 +97,16 @@ function applyMoneyCommand(
       return applyFaucet(state, command, seq, emit);
     case 'convert':
       return applyConvert(state, command, seq, emit);
+    case 'futuresContract':
+      return applyFuturesContract(state, command);
+    case 'futuresMark':
+      return applyFuturesMark(state, command);
+    case 'futuresOpen':
+      return applyFuturesOpen(state, command, seq, emit);
+    case 'futuresClose':
+      return applyFuturesClose(state, command, seq, emit);
+    case 'futuresCancel':
+      return applyFuturesCancel(state, command, seq, emit);
     case 'ieoSale':
       return applyIeoSale(state, command, seq, emit);
     case 'ieoSubscribe':

@@ -17,6 +17,7 @@ import {
 import { TrackedMap } from '../sequencer/index.ts';
 import type { MoneyResult, PairConfig } from './commands.ts';
 import { type CycleState, createCycleState } from './cycle.ts';
+import { createFuturesMoney, type FuturesMoney } from './futures.ts';
 import { createIeoState, type IeoState } from './ieo.ts';
 import { createReferralState, noteHalHoldings, type ReferralState } from './referral.ts';
 import { DEFAULT_RETENTION, type RetentionPolicy, RetentionWindow } from './retention.ts';
@@ -55,6 +56,8 @@ export interface MoneyState {
   cycle: CycleState;
   /** Flash convert (convert.ts): the next order's id, and each used quote's expiry until it passed. */
   convert: { nextOrderId: number; usedQuotes: Map<string, number> };
+  /** Futures (futures.ts): modules/futures' books, open orders, positions, triggers and marks, and the next ids. */
+  futures: FuturesMoney;
   /** Withdrawals (wallet-flows.ts): the next one's id, and those still open (not completed or rejected) by id. */
   withdrawals: { nextId: number; open: TrackedMap<number, OpenWithdrawal> };
   /** Token launches (ieo.ts): the sales, their orders, the rebates owed. */
@@ -108,6 +111,7 @@ export function createMoneyState(retention: RetentionPolicy = DEFAULT_RETENTION)
     referral: createReferralState(),
     cycle: createCycleState(),
     convert: { nextOrderId: 1, usedQuotes: new Map() },
+    futures: createFuturesMoney(),
     withdrawals: { nextId: 1, open: new TrackedMap() },
     ieo: createIeoState(),
   };

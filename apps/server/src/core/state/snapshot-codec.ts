@@ -6,6 +6,7 @@ import type { AccountState, HoldEntry, PlannedTransfer } from '../../ledger/plan
 import type { MapCapture, StateCapture } from '../sequencer/index.ts';
 import type { MoneyResult, PairConfig } from './commands.ts';
 import { type CycleSnapshot, decodeCycle, encodeCycle } from './cycle.ts';
+import { decodeFutures, encodeFutures, type FuturesSnapshot } from './futures.ts';
 import { decodeIeo, encodeIeo, type IeoSnapshot } from './ieo.ts';
 import { createMoneyState, type MoneyState, type OpenOrder } from './money-state.ts';
 import {
@@ -40,7 +41,8 @@ import type { OpenWithdrawal } from './wallet-flows.ts';
 // 7: the referral profiles too ('u'): one per user the edge told of.
 // 8: the open withdrawals ('x', one per withdrawal not yet completed or rejected), the next one's id in the header.
 // 9: the IEO sales, their orders and owed rebates, in the header.
-const FORMAT = 9;
+// 10: futures: the contracts, open orders, positions, triggers, marks and next ids, in the header.
+const FORMAT = 10;
 /** Lines read per `next()`: a few milliseconds of work. */
 const SLICE_LINES = 2048;
 
@@ -58,6 +60,8 @@ interface Header {
   /** The sales and their orders: all at once for now (docs/core.md, "IEO and fiat escrow in the state"). */
   ieo: IeoSnapshot;
   withdrawals: { nextId: number };
+  /** Futures' contracts, open orders, positions and triggers: all at once for now (docs/core.md, "Futures in the state"). */
+  futures: FuturesSnapshot;
 }
 
 /**
@@ -106,6 +110,7 @@ class LineReader {
       convert: { nextOrderId: state.convert.nextOrderId, usedQuotes: [...state.convert.usedQuotes] },
       ieo: encodeIeo(state.ieo),
       withdrawals: { nextId: state.withdrawals.nextId },
+      futures: encodeFutures(state.futures),
     } satisfies Header);
     this.accounts = state.ledger.accounts.capture();
     this.holds = state.ledger.holds.capture();
@@ -295,6 +300,7 @@ export function decodeMoneyState(bytes: Uint8Array): MoneyState {
   state.convert = { nextOrderId: header.convert.nextOrderId, usedQuotes: new Map(header.convert.usedQuotes) };
   state.ieo = decodeIeo(header.ieo);
   state.withdrawals.nextId = header.withdrawals.nextId;
+  state.futures = decodeFutures(header.futures);
   for (let index = 1; index < lines.length; index++) {
     if (lines[index] === '') continue;
     loadLine(state, lines[index]!.split('\t'));

@@ -59,7 +59,7 @@ export function settleFees(
   const batch = new CommissionBatch();
   for (const fee of owed) {
     const payerId = userIdOf(fee.payer);
-    const hal = payerId === null ? null : halFeeOf(state, payerId, fee);
+    const hal = payerId === null ? null : halFeeFor(state, payerId, fee.fee, fee.coin, fee.payer);
     const legs: TransferInput[] = [];
     if (hal === null) legs.push(feeLegOf(fee, fee.reference));
     else {
@@ -87,12 +87,22 @@ export function settleFees(
   return { transfers, commissions: batch.rows };
 }
 
-/** The fee in HAL, or null: deduction off, a price missing, a fee too small, or HAL short. */
-function halFeeOf(state: MoneyState, payerId: number, fee: OwedFee): Dec | null {
+/**
+ * A fee of `fee` in `coin` in HAL from `halAccount` (spot pays from the
+ * trading account, futures from the user's spot wallet), or null: deduction
+ * off, a price missing, a fee too small, or HAL short.
+ */
+export function halFeeFor(
+  state: MoneyState,
+  payerId: number,
+  fee: Dec,
+  coin: string,
+  halAccount: AccountRef,
+): Dec | null {
   const { referral } = state;
   if (!referralUserOf(referral, payerId).feeDeduction) return null;
-  const hal = halFeeQuote(fee.fee, fee.coin, (coin) => referral.indexPrices.get(coin), referral.halDiscount);
-  if (hal === null || hal.gt(available(state, fee.payer, REFERRAL_TOKEN))) return null;
+  const hal = halFeeQuote(fee, coin, (priced) => referral.indexPrices.get(priced), referral.halDiscount);
+  if (hal === null || hal.gt(available(state, halAccount, REFERRAL_TOKEN))) return null;
   return hal;
 }
 
@@ -114,6 +124,8 @@ function paidInHal(
 
 /** The fee's commission row and payouts, when its payer has an inviter (modules/referral's `plan`). */
 export function commissionOf(state: MoneyState, charge: FeeCharge, batch: CommissionBatch): void {
+  // As modules/referral's plan: a fee of nothing (a futures closing fee waived) pays nothing.
+  if (!charge.fee.isPositive()) return;
   const { referral } = state;
   const payer = referralUserOf(referral, charge.payerId);
   if (payer.parentId === null) return;

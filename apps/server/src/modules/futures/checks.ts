@@ -95,16 +95,26 @@ export type CommandPlan =
   | SettingsPlan
   | RiskPlan;
 
-/** An account's usable balance of an asset, read in the group's transaction. */
-export type Available = (account: AccountRef, asset: string) => Promise<Dec>;
+/** An account's usable balance of an asset, read before the checks (see {@link usableAccountOf}). */
+export type Available = (account: AccountRef, asset: string) => Dec;
 
-/** A command's checks; its plan when it passes. `now` stamps a trigger's edit. */
-export async function checkCommand(
+/** The one balance an open's checks read (the trader's usable margin coin), or null when none is read. */
+export function usableAccountOf(
+  state: FuturesState,
+  command: FuturesCommand,
+): { account: AccountRef; asset: string } | null {
+  if (command.kind !== 'open' || isHouse(command.trader.owner)) return null;
+  const market = state.markets.get(command.contractId);
+  return market ? { account: command.trader.account, asset: market.contract.maincoin } : null;
+}
+
+/** A command's checks, throwing its refusal; its plan when it passes. `now` stamps a trigger's edit. */
+export function checkCommand(
   state: FuturesState,
   command: FuturesCommand,
   available: Available,
   now: () => number,
-): Promise<CommandPlan> {
+): CommandPlan {
   switch (command.kind) {
     case 'open':
       return checkOpen(state, command, available);
@@ -129,7 +139,7 @@ export async function checkCommand(
  * margin plus fee against the usable futures balance; the hold is that sum
  * at the worst price the order can fill at (see {@link holdPrice}).
  */
-async function checkOpen(state: FuturesState, command: OpenCommand, available: Available): Promise<OpenPlan> {
+function checkOpen(state: FuturesState, command: OpenCommand, available: Available): OpenPlan {
   const market = state.market(command.contractId);
   const { contract } = market;
   if (contract.state !== 1) throw badRequest('futures.contractClosed');
@@ -161,7 +171,7 @@ async function checkOpen(state: FuturesState, command: OpenCommand, available: A
   let hold = byHouse ? Dec.ZERO : openingCost(worst, lots, market.unit, command.lever, market.gas);
   let budget: Dec | null = null;
   if (!byHouse) {
-    const usable = await available(command.trader.account, contract.maincoin);
+    const usable = available(command.trader.account, contract.maincoin);
     const estimate = futuresMarginEstimate({
       price: (price ?? latest ?? Dec.ZERO).toString(),
       quantity: command.number,

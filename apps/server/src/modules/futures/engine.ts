@@ -1,11 +1,11 @@
 // The futures engine, the module's only writer: one state (state.ts) and one
 // command queue (queue.ts), each command carried through the stages, one
 // file each (see FuturesEngine below).
-import type { Dec } from '@halyard/money';
-import type { AccountRef, Ledger } from '../../ledger/index.ts';
+import { Dec } from '@halyard/money';
+import type { Ledger } from '../../ledger/index.ts';
 import type { Executor, Trx } from '../../store/database.ts';
 import type { ReferralFees } from '../referral/index.ts';
-import { type CommandPlan, checkCommand } from './checks.ts';
+import { type CommandPlan, checkCommand, usableAccountOf } from './checks.ts';
 import type { CommandResult, FuturesCommand, GroupEffects } from './commands.ts';
 import { fundingSlot } from './funding.ts';
 import type { CrossPosition, IsolatedRiskEntry } from './liquidation.ts';
@@ -143,9 +143,12 @@ export class FuturesEngine {
   private async check(trx: Trx, command: FuturesCommand, effects: GroupEffects): Promise<Execution> {
     const { ledger, referral, now, fundingIntervalMs } = this.options;
     const group: GroupContext = { state: this.state, ledger, referral, now, fundingIntervalMs, trx, effects };
-    const available = async (account: AccountRef, asset: string) =>
-      (await ledger.balance({ ...account, asset }, trx)).available;
-    const plan = await checkCommand(this.state, command, available, now);
+    // The one balance the checks read, read first: the checks themselves are pure (the money state runs them too).
+    const read = usableAccountOf(this.state, command);
+    const usable = read
+      ? (await ledger.balance({ ...read.account, asset: read.asset }, trx)).available
+      : null;
+    const plan = checkCommand(this.state, command, () => usable ?? Dec.ZERO, now);
     return () => this.execute(group, plan);
   }
 

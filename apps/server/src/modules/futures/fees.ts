@@ -5,7 +5,7 @@
 import { Dec } from '@halyard/money';
 import { REFERRAL_TOKEN } from '@halyard/rules';
 import { type TransferInput, userAccount } from '../../ledger/index.ts';
-import type { CommissionBatch } from '../referral/index.ts';
+import type { CommissionBatch, FeeCharge } from '../referral/index.ts';
 import { isHouse } from './commands.ts';
 import { halFeeLeg } from './ledger-plan.ts';
 import type { ContractMarket, GroupContext } from './state.ts';
@@ -40,39 +40,43 @@ export function chargeHal(
   row.fee_hal = Dec.parse(row.fee_hal).add(hal).toString();
 }
 
+/** One side of a trade whose fee may pay commissions, with its fees as they stood before the fill. */
+export interface FeeFill {
+  market: ContractMarket;
+  row: EntrustRow;
+  counterparty: EntrustRow;
+  tradeId: string;
+  legId: string;
+  feeBefore: Dec;
+  halBefore: Dec;
+  now: number;
+}
+
 /**
- * The referral commissions on what one side of a trade just paid (its fee
- * in HAL, else in the margin coin: a closing fee the position could not pay
- * in full is what was paid), added to the trade's batch.
+ * What one side of a trade just paid, as the commissions see it: its fee in
+ * HAL, else in the margin coin (a closing fee the position could not pay in
+ * full is what was paid). The engine and the money state plan from this.
  */
+export function feeChargeOf(fill: FeeFill): FeeCharge {
+  const { row, counterparty } = fill;
+  const halPaid = Dec.parse(row.fee_hal).sub(fill.halBefore);
+  return {
+    product: 'futures',
+    tradeId: fill.tradeId,
+    legId: fill.legId,
+    payerId: row.user_id,
+    counterpartyId: isHouse(counterparty.owner) ? null : counterparty.user_id,
+    coin: halPaid.isPositive() ? REFERRAL_TOKEN : fill.market.contract.maincoin,
+    fee: halPaid.isPositive() ? halPaid : Dec.parse(row.fee).sub(fill.feeBefore),
+    time: fill.now,
+  };
+}
+
+/** The referral commissions on what one side of a trade just paid ({@link feeChargeOf}), added to the trade's batch. */
 export async function planCommissions(
   group: GroupContext,
   commissions: CommissionBatch,
-  fill: {
-    market: ContractMarket;
-    row: EntrustRow;
-    counterparty: EntrustRow;
-    tradeId: string;
-    legId: string;
-    feeBefore: Dec;
-    halBefore: Dec;
-    now: number;
-  },
+  fill: FeeFill,
 ): Promise<void> {
-  const { row, counterparty } = fill;
-  const halPaid = Dec.parse(row.fee_hal).sub(fill.halBefore);
-  const rows = await group.referral.plan(
-    {
-      product: 'futures',
-      tradeId: fill.tradeId,
-      legId: fill.legId,
-      payerId: row.user_id,
-      counterpartyId: isHouse(counterparty.owner) ? null : counterparty.user_id,
-      coin: halPaid.isPositive() ? REFERRAL_TOKEN : fill.market.contract.maincoin,
-      fee: halPaid.isPositive() ? halPaid : Dec.parse(row.fee).sub(fill.feeBefore),
-      time: fill.now,
-    },
-    group.trx,
-  );
-  commissions.add(rows);
+  commissions.add(await group.referral.plan(feeChargeOf(fill), group.trx));
 }

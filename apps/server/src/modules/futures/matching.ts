@@ -4,17 +4,17 @@
 // answers goes to settlement.
 import type { BookEvent, OrderBook } from '@halyard/matching';
 import { Dec } from '@halyard/money';
-import type { Insertable } from 'kysely';
 import type { OpenPlan } from './checks.ts';
 import type { CommandResult } from './commands.ts';
 import { holdTransfer } from './ledger-plan.ts';
 import { settle } from './settlement.ts';
 import type { ContractMarket, GroupContext } from './state.ts';
-import { type EntrustRow, type FuturesOrdersTable, insertEntrust, type PositionRow } from './store.ts';
+import { type EntrustRow, insertEntrust, type PositionRow } from './store.ts';
 
 /** The order fields a placement chooses; the rest start empty. */
-type NewEntrust = Omit<
-  Insertable<FuturesOrdersTable>,
+export type NewEntrust = Omit<
+  EntrustRow,
+  | 'autoid'
   | 'unfilled'
   | 'hold_spent'
   | 'deal_money'
@@ -27,10 +27,10 @@ type NewEntrust = Omit<
   | 'updated_at'
 >;
 
-/** An opening order (checks.ts planned it): written, its hold taken, then through the book. */
-export async function placeOpen(group: GroupContext, plan: OpenPlan): Promise<CommandResult> {
-  const { market, command, price, lots, hold, budget } = plan;
-  const row = await insertOrder(group, {
+/** An opening order's fields, as checks.ts planned it (the engine and the money state write the same row). */
+export function openEntrustOf(plan: OpenPlan): NewEntrust {
+  const { market, command, price, lots, hold } = plan;
+  return {
     contract_id: market.contract.autoid,
     user_id: command.trader.userId,
     owner: command.trader.owner,
@@ -45,31 +45,16 @@ export async function placeOpen(group: GroupContext, plan: OpenPlan): Promise<Co
     profit_price: command.profitPrice ? Dec.parse(command.profitPrice).toString() : null,
     loss_price: command.lossPrice ? Dec.parse(command.lossPrice).toString() : null,
     position_id: null,
-  });
-  if (hold.isPositive()) {
-    const transfer = holdTransfer(row.autoid, command.trader.account, market.contract.maincoin, hold);
-    await group.ledger.execute([transfer], group.trx);
-  }
-  return match(group, market, row, lots, (common) =>
-    price !== null
-      ? market.book.place({ ...common, kind: 'limit', side: command.side, price })
-      : placeMarket(market.book, common, command.side, budget),
-  );
+  };
 }
 
-/** Closes `lots` of a position with a market order through the book. */
-export async function placeClose(
-  group: GroupContext,
-  market: ContractMarket,
-  position: PositionRow,
-  lots: Dec,
-): Promise<CommandResult> {
-  const side = position.type === 'buy' ? 'sell' : 'buy';
-  const row = await insertOrder(group, {
+/** A closing order's fields: `lots` of the position at market, the other side. */
+export function closeEntrustOf(market: ContractMarket, position: PositionRow, lots: Dec): NewEntrust {
+  return {
     contract_id: market.contract.autoid,
     user_id: position.user_id,
     owner: position.owner,
-    type: side,
+    type: closingSide(position),
     action: 'close',
     td_mode: position.td_mode,
     lever: position.lever,
@@ -80,8 +65,66 @@ export async function placeClose(
     profit_price: null,
     loss_price: null,
     position_id: position.autoid,
-  });
-  return match(group, market, row, lots, (common) => placeMarket(market.book, common, side, null));
+  };
+}
+
+/** The side that closes a position. */
+export function closingSide(position: PositionRow): 'buy' | 'sell' {
+  return position.type === 'buy' ? 'sell' : 'buy';
+}
+
+/** A new order's row fields beyond what the placement chose: nothing filled yet, stamped `now`. */
+export function newEntrustFields(order: NewEntrust, now: number) {
+  return {
+    ...order,
+    unfilled: order.number,
+    hold_spent: '0',
+    deal_money: '0',
+    fee: '0',
+    fee_hal: '0',
+    margin: '0',
+    state: 'unfilled' as const,
+    cancel_reason: null,
+    wdate: now,
+    updated_at: now,
+  };
+}
+
+/** An opening order meets the book: a limit order at its price, a market order within its budget. */
+export function openOnBook(plan: OpenPlan, common: PlaceCommon): BookEvent[] {
+  const { market, command, price, budget } = plan;
+  return price !== null
+    ? market.book.place({ ...common, kind: 'limit', side: command.side, price })
+    : placeMarket(market.book, common, command.side, budget);
+}
+
+/** An order's fields for the book: its id, owner, time priority (its id) and lots. */
+export function bookCommonOf(row: EntrustRow, lots: Dec): PlaceCommon {
+  return { orderId: String(row.autoid), userId: row.owner, sequence: row.autoid, amount: lots };
+}
+
+/** An opening order (checks.ts planned it): written, its hold taken, then through the book. */
+export async function placeOpen(group: GroupContext, plan: OpenPlan): Promise<CommandResult> {
+  const { market, command, lots, hold } = plan;
+  const row = await insertOrder(group, openEntrustOf(plan));
+  if (hold.isPositive()) {
+    const transfer = holdTransfer(row.autoid, command.trader.account, market.contract.maincoin, hold);
+    await group.ledger.execute([transfer], group.trx);
+  }
+  return match(group, market, row, lots, (common) => openOnBook(plan, common));
+}
+
+/** Closes `lots` of a position with a market order through the book. */
+export async function placeClose(
+  group: GroupContext,
+  market: ContractMarket,
+  position: PositionRow,
+  lots: Dec,
+): Promise<CommandResult> {
+  const row = await insertOrder(group, closeEntrustOf(market, position, lots));
+  return match(group, market, row, lots, (common) =>
+    placeMarket(market.book, common, closingSide(position), null),
+  );
 }
 
 export async function cancelOrder(
@@ -102,23 +145,10 @@ export async function cancelAllOf(group: GroupContext, owner: string): Promise<v
 }
 
 async function insertOrder(group: GroupContext, order: NewEntrust): Promise<EntrustRow> {
-  const now = group.now();
-  return insertEntrust(group.trx, {
-    ...order,
-    unfilled: order.number,
-    hold_spent: '0',
-    deal_money: '0',
-    fee: '0',
-    fee_hal: '0',
-    margin: '0',
-    state: 'unfilled',
-    cancel_reason: null,
-    wdate: now,
-    updated_at: now,
-  });
+  return insertEntrust(group.trx, newEntrustFields(order, group.now()));
 }
 
-interface PlaceCommon {
+export interface PlaceCommon {
   orderId: string;
   userId: string;
   sequence: number;
@@ -134,13 +164,12 @@ async function match(
   place: (common: PlaceCommon) => BookEvent[],
 ): Promise<CommandResult> {
   group.state.open.set(row.autoid, row);
-  const common = { orderId: String(row.autoid), userId: row.owner, sequence: row.autoid, amount: lots };
-  const result = await settle(group, market, place(common), row.autoid);
+  const result = await settle(group, market, place(bookCommonOf(row, lots)), row.autoid);
   return { ...result, orders: result.orders.filter((order) => order.autoid === row.autoid) };
 }
 
 /** A market order: a buy spends at most its budget when it has one. */
-function placeMarket(
+export function placeMarket(
   book: OrderBook,
   common: PlaceCommon,
   side: 'buy' | 'sell',

@@ -19,26 +19,38 @@ import {
   type TriggerRow,
 } from './store.ts';
 
-/** The open position a fill adds to: one per owner, contract, direction and margin mode. */
-export async function positionFor(
-  group: GroupContext,
-  market: ContractMarket,
-  key: { owner: string; user_id: number; type: 'buy' | 'sell'; td_mode: TdMode; lever: number },
-  price: Dec,
-  now: number,
-): Promise<PositionRow> {
-  for (const row of group.state.positions.values()) {
+/** Who a position belongs to and how it is held: one open position per owner, contract, direction and margin mode. */
+export interface PositionKey {
+  owner: string;
+  user_id: number;
+  type: 'buy' | 'sell';
+  td_mode: TdMode;
+  lever: number;
+}
+
+/** The open position a fill of `key` adds to, if there is one. */
+export function findPosition(
+  state: FuturesState,
+  contractId: number,
+  key: PositionKey,
+): PositionRow | undefined {
+  for (const row of state.positions.values()) {
     if (
       row.owner === key.owner &&
-      row.contract_id === market.contract.autoid &&
+      row.contract_id === contractId &&
       row.type === key.type &&
       row.td_mode === key.td_mode
     ) {
       return row;
     }
   }
-  const row = await insertPosition(group.trx, {
-    contract_id: market.contract.autoid,
+  return undefined;
+}
+
+/** A new position's row before its first fill adds to it, opened at `price` (the engine and the money state alike). */
+export function newPositionFields(contractId: number, key: PositionKey, price: Dec, now: number) {
+  return {
+    contract_id: contractId,
     user_id: key.user_id,
     owner: key.owner,
     type: key.type,
@@ -54,11 +66,24 @@ export async function positionFor(
     closed_number: '0',
     close_money: '0',
     close_price: null,
-    state: 'open',
+    state: 'open' as const,
     wdate: now,
     closedate: null,
     updated_at: now,
-  });
+  };
+}
+
+/** The open position a fill adds to: one per owner, contract, direction and margin mode. */
+export async function positionFor(
+  group: GroupContext,
+  market: ContractMarket,
+  key: PositionKey,
+  price: Dec,
+  now: number,
+): Promise<PositionRow> {
+  const found = findPosition(group.state, market.contract.autoid, key);
+  if (found) return found;
+  const row = await insertPosition(group.trx, newPositionFields(market.contract.autoid, key, price, now));
   group.state.positions.set(row.autoid, row);
   return row;
 }
@@ -116,22 +141,81 @@ export async function persistPosition(
   position: PositionRow,
   now: number,
 ): Promise<void> {
-  const { state } = group;
+  stampPosition(position, now);
+  await savePosition(group.trx, position);
+  for (const trigger of keepPositionCaches(group.state, position, now)) await saveTrigger(group.trx, trigger);
+}
+
+/** A position about to be written: closed once it holds no lots, stamped `now`. */
+export function stampPosition(position: PositionRow, now: number): void {
   if (position.state === 'open' && Dec.parse(position.number).isZero()) {
     position.state = 'closed';
     position.closedate = now;
   }
   position.updated_at = now;
-  await savePosition(group.trx, position);
+}
+
+/**
+ * The caches after a position was written: an open one re-priced for the
+ * liquidation scan; an ended one out of them, its active triggers cancelled
+ * (answered, to be written).
+ */
+export function keepPositionCaches(state: FuturesState, position: PositionRow, now: number): TriggerRow[] {
   if (position.state === 'open') {
     state.refreshRisk(position);
-    return;
+    return [];
   }
   state.positions.delete(position.autoid);
   state.isolatedRisk.delete(position.autoid);
+  const ended: TriggerRow[] = [];
   for (const trigger of [...state.triggers.values()]) {
-    if (trigger.position_id === position.autoid) await endTrigger(group, trigger, now);
+    if (trigger.position_id !== position.autoid) continue;
+    endTriggerRow(state, trigger, now);
+    ended.push(trigger);
   }
+  return ended;
+}
+
+/** The house's one net position in a contract, if it holds one. */
+export function housePositionOf(state: FuturesState, contractId: number): PositionRow | undefined {
+  return [...state.positions.values()].find(
+    (row) => row.owner === HOUSE_OWNER && row.contract_id === contractId,
+  );
+}
+
+/** The house's key: one cross position per contract, at 1×. */
+export function houseKey(side: 'buy' | 'sell'): PositionKey {
+  return { owner: HOUSE_OWNER, user_id: 0, type: side, td_mode: 'cross', lever: 1 };
+}
+
+/**
+ * What a house fill of `lots` takes off its opposite position first (its
+ * realised PnL a leg added to `legs`); answers the lots left to add.
+ */
+export function houseCloses(
+  state: FuturesState,
+  market: ContractMarket,
+  existing: PositionRow,
+  lots: Dec,
+  price: Dec,
+  legs: TransferInput[],
+  id: string,
+): Dec {
+  const held = Dec.parse(existing.number);
+  const closing = Dec.min(held, lots);
+  const figures = closeFigures(state.positionFigures(existing), closing, price);
+  const pnl = housePnlLeg(`${id}-pnl`, figures.realised, market.contract.maincoin);
+  if (pnl) legs.push(pnl);
+  reducePosition(state, existing, closing, price, figures, Dec.ZERO);
+  return lots.sub(closing);
+}
+
+/** The lots a house fill adds to its position on the fill's side, at cost. */
+export function houseAdds(market: ContractMarket, position: PositionRow, lots: Dec, price: Dec): void {
+  position.number = Dec.parse(position.number).add(lots).toString();
+  position.cost = Dec.parse(position.cost)
+    .add(notionalOf(price, lots, market.unit))
+    .toString();
 }
 
 /**
@@ -152,32 +236,28 @@ export async function houseFill(
   now: number,
 ): Promise<PositionRow> {
   const { state } = group;
-  const existing = [...state.positions.values()].find(
-    (row) => row.owner === HOUSE_OWNER && row.contract_id === market.contract.autoid,
-  );
+  const existing = housePositionOf(state, market.contract.autoid);
   let rest = lots;
   if (existing && existing.type !== side) {
-    const held = Dec.parse(existing.number);
-    const closing = Dec.min(held, lots);
-    const figures = closeFigures(state.positionFigures(existing), closing, price);
-    const pnl = housePnlLeg(`${id}-pnl`, figures.realised, market.contract.maincoin);
-    if (pnl) legs.push(pnl);
-    reducePosition(state, existing, closing, price, figures, Dec.ZERO);
-    rest = lots.sub(closing);
+    rest = houseCloses(state, market, existing, lots, price, legs, id);
     if (!rest.isPositive()) return existing;
     await persistPosition(group, existing, now);
   }
-  const key = { owner: HOUSE_OWNER, user_id: 0, type: side, td_mode: 'cross' as const, lever: 1 };
   const position =
-    existing && existing.type === side ? existing : await positionFor(group, market, key, price, now);
-  position.number = Dec.parse(position.number).add(rest).toString();
-  position.cost = Dec.parse(position.cost)
-    .add(notionalOf(price, rest, market.unit))
-    .toString();
+    existing && existing.type === side
+      ? existing
+      : await positionFor(group, market, houseKey(side), price, now);
+  houseAdds(market, position, rest, price);
   return position;
 }
 
 // ── TP/SL triggers ────────────────────────────────────────────────────────
+
+/** The TP/SL sent with an order, for the order's lots, on the position of its first fill. */
+export function orderTriggerOf(row: EntrustRow, position: PositionRow): NewTrigger {
+  const { profit_price, loss_price, number } = row;
+  return { position_id: position.autoid, user_id: row.user_id, profit_price, loss_price, number };
+}
 
 /** The TP/SL sent with an order, attached to the position of its first fill for the order's lots. */
 export function attachOrderTrigger(
@@ -186,12 +266,18 @@ export function attachOrderTrigger(
   position: PositionRow,
   now: number,
 ): Promise<TriggerRow> {
-  const { profit_price, loss_price, number } = row;
-  return addTrigger(
-    group,
-    { position_id: position.autoid, user_id: row.user_id, profit_price, loss_price, number },
-    now,
-  );
+  return addTrigger(group, orderTriggerOf(row, position), now);
+}
+
+/** What a new trigger names: its position, user, prices and lots. */
+export type NewTrigger = Pick<
+  TriggerRow,
+  'position_id' | 'user_id' | 'profit_price' | 'loss_price' | 'number'
+>;
+
+/** A new trigger's row fields: active, stamped `now`. */
+export function newTriggerFields(trigger: NewTrigger, now: number) {
+  return { ...trigger, state: 'active' as const, fired_price: null, wdate: now, updated_at: now };
 }
 
 /** A checked TP/SL order on a position: the existing one edited, or a new one. */
@@ -212,18 +298,8 @@ export async function writeTrigger(group: GroupContext, plan: SetTriggerPlan): P
 }
 
 /** A new active trigger, written and cached. */
-async function addTrigger(
-  group: GroupContext,
-  trigger: Pick<TriggerRow, 'position_id' | 'user_id' | 'profit_price' | 'loss_price' | 'number'>,
-  now: number,
-): Promise<TriggerRow> {
-  const row = await insertTrigger(group.trx, {
-    ...trigger,
-    state: 'active',
-    fired_price: null,
-    wdate: now,
-    updated_at: now,
-  });
+async function addTrigger(group: GroupContext, trigger: NewTrigger, now: number): Promise<TriggerRow> {
+  const row = await insertTrigger(group.trx, newTriggerFields(trigger, now));
   group.state.triggers.set(row.autoid, row);
   return row;
 }
@@ -235,9 +311,19 @@ export async function endTrigger(
   now: number,
   firedAt: Dec | null = null,
 ): Promise<void> {
+  endTriggerRow(group.state, trigger, now, firedAt);
+  await saveTrigger(group.trx, trigger);
+}
+
+/** A trigger's row as it leaves the active ones, and out of the cache. */
+export function endTriggerRow(
+  state: FuturesState,
+  trigger: TriggerRow,
+  now: number,
+  firedAt: Dec | null = null,
+): void {
   trigger.state = firedAt === null ? 'cancelled' : 'fired';
   if (firedAt !== null) trigger.fired_price = firedAt.toString();
   trigger.updated_at = now;
-  await saveTrigger(group.trx, trigger);
-  group.state.triggers.delete(trigger.autoid);
+  state.triggers.delete(trigger.autoid);
 }

@@ -8,19 +8,14 @@ import { depthRows } from '@halyard/rules';
 import type { MarketData } from '../../market/index.ts';
 import { type Publisher, tradePushRow } from '../../realtime/publisher.ts';
 import type { GroupEffects } from './commands.ts';
-import { type ContractMarket, DEPTH_LEVELS, type FuturesState, TOP_TRADES } from './state.ts';
+import type { ContractMarket, FuturesState } from './state.ts';
 
 /** The futures book shows 7 rows a side (spec §9). */
 export const FUTURES_BOOK_ROWS = 7;
 
 /** Takes the committed books' depth and prepends the group's trades to each market's latest. */
 export function refreshSnapshots(state: FuturesState, effects: GroupEffects): void {
-  for (const id of effects.contracts) {
-    const market = state.market(id);
-    market.depth = market.book.depth(DEPTH_LEVELS);
-    const fresh = effects.trades.filter((trade) => trade.contract_id === id).reverse();
-    market.trades = fresh.concat(market.trades).slice(0, TOP_TRADES);
-  }
+  state.refreshMarkets(effects);
 }
 
 /** Pushes each touched contract's book rows and, when it traded, its trade list; records the trades for the K-lines. */

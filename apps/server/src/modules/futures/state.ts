@@ -45,6 +45,16 @@ export interface ContractMarket {
   trades: FuturesTradeRow[];
 }
 
+/** What the state is rebuilt from: rows by id order, the latest trades (newest first) and funding slots by contract. */
+export interface FuturesRows {
+  contracts: readonly ContractRow[];
+  orders: readonly EntrustRow[];
+  positions: readonly PositionRow[];
+  triggers: readonly TriggerRow[];
+  trades: ReadonlyMap<number, FuturesTradeRow[]>;
+  lastFunding: ReadonlyMap<number, number>;
+}
+
 /**
  * What every stage works with while a group of commands runs: the one
  * state, the group's transaction and effects, and the ledger, referral fees
@@ -82,10 +92,34 @@ export class FuturesState {
   /** (Re)builds everything from the store; `currentSlot` is the funding slot now (a fresh contract's last round). */
   async restore(db: Executor, currentSlot: () => number): Promise<void> {
     const contracts = await selectContracts(db);
-    const orders = await selectOpenEntrusts(db);
-    this.markets.clear();
+    const trades = new Map<number, FuturesTradeRow[]>();
+    const lastFunding = new Map<number, number>();
     for (const contract of contracts) {
-      const resting = orders.filter((row) => row.contract_id === contract.autoid && row.price !== null);
+      trades.set(contract.autoid, await selectLatestTrades(db, contract.autoid, TOP_TRADES));
+      // The last round written; a fresh contract's first round settles the interval after the current one.
+      const last = await selectLastFundingSlot(db, contract.autoid);
+      const fallback = this.lastFunding.get(contract.autoid) ?? currentSlot();
+      lastFunding.set(contract.autoid, last ?? fallback);
+    }
+    this.rebuild({
+      contracts,
+      orders: await selectOpenEntrusts(db),
+      positions: await selectOpenPositions(db),
+      triggers: await selectActiveTriggers(db),
+      trades,
+      lastFunding,
+    });
+  }
+
+  /**
+   * Everything from rows (the store's, or a money state snapshot's): each
+   * contract's book from its resting orders, the open orders, positions
+   * (re-priced for the scan) and active triggers. Marks are kept.
+   */
+  rebuild(rows: FuturesRows): void {
+    this.markets.clear();
+    for (const contract of rows.contracts) {
+      const resting = rows.orders.filter((row) => row.contract_id === contract.autoid && row.price !== null);
       const book = OrderBook.restore(
         bookConfig(contract),
         resting.map((row) => ({
@@ -101,23 +135,21 @@ export class FuturesState {
       this.markets.set(contract.autoid, {
         ...settingsOf(contract, book),
         depth: book.depth(DEPTH_LEVELS),
-        trades: await selectLatestTrades(db, contract.autoid, TOP_TRADES),
+        trades: rows.trades.get(contract.autoid) ?? [],
       });
-      // The last round written; a fresh contract's first round settles the interval after the current one.
-      const last = await selectLastFundingSlot(db, contract.autoid);
-      const fallback = this.lastFunding.get(contract.autoid) ?? currentSlot();
-      this.lastFunding.set(contract.autoid, last ?? fallback);
+      const slot = rows.lastFunding.get(contract.autoid);
+      if (slot !== undefined) this.lastFunding.set(contract.autoid, slot);
     }
     this.open.clear();
-    for (const row of orders) this.open.set(row.autoid, row);
+    for (const row of rows.orders) this.open.set(row.autoid, row);
     this.positions.clear();
     this.isolatedRisk.clear();
-    for (const row of await selectOpenPositions(db)) {
+    for (const row of rows.positions) {
       this.positions.set(row.autoid, row);
       this.refreshRisk(row);
     }
     this.triggers.clear();
-    for (const row of await selectActiveTriggers(db)) this.triggers.set(row.autoid, row);
+    for (const row of rows.triggers) this.triggers.set(row.autoid, row);
   }
 
   /**
@@ -136,6 +168,20 @@ export class FuturesState {
     }
     this.markets.set(contract.autoid, { ...settings, depth: book.depth(DEPTH_LEVELS), trades: [] });
     this.lastFunding.set(contract.autoid, currentSlot());
+  }
+
+  /**
+   * After a group (the engine) or a command (the money state): the touched
+   * markets' shown depth, and their trades prepended to the latest (what
+   * `latestPrice` reads).
+   */
+  refreshMarkets(effects: GroupEffects): void {
+    for (const id of effects.contracts) {
+      const market = this.market(id);
+      market.depth = market.book.depth(DEPTH_LEVELS);
+      const fresh = effects.trades.filter((trade) => trade.contract_id === id).reverse();
+      market.trades = fresh.concat(market.trades).slice(0, TOP_TRADES);
+    }
   }
 
   market(contractId: number): ContractMarket {
