@@ -476,13 +476,7 @@ export class WalletService {
       );
     throwIf(rules(await sql.withdrawnSince(this.db, userId, coin.coin, since), available));
     const amount = Dec.parse(input.amount);
-    const address = parseAddress(input.address);
-    if (!(await sql.findWithdrawAddress(this.db, userId, coin.coin, coin.chainId, address))) {
-      throw badRequest('wallet.addressNotSaved');
-    }
-    await this.options.identity.assertNotLocked(userId);
-    await this.options.identity.assertNotFrozen(userId);
-    await this.options.identity.assertFundPassword(userId, input.payPassword);
+    const address = await this.withdrawalAccess(userId, coin, input);
 
     const state: WithdrawalState = firstWithdrawalStep(amount, coin.approvalThreshold);
     const row = await this.ledger.transaction(async (trx) => {
@@ -507,6 +501,24 @@ export class WalletService {
     });
     if (state === 'approved') this.sendSoon();
     return withdrawalView(row);
+  }
+
+  /**
+   * The request's checks that read other data than money, in their order
+   * after the money checks: a checksum-valid saved address, the 24 h lock, a
+   * freeze, the fund password itself. The edge makes them before it submits
+   * the money state's `withdrawalRequested` and stamps their refusal on it.
+   * Answers the saved address, checksummed.
+   */
+  async withdrawalAccess(userId: number, coin: CoinChain, input: WithdrawalRequest): Promise<Address> {
+    const address = parseAddress(input.address);
+    if (!(await sql.findWithdrawAddress(this.db, userId, coin.coin, coin.chainId, address))) {
+      throw badRequest('wallet.addressNotSaved');
+    }
+    await this.options.identity.assertNotLocked(userId);
+    await this.options.identity.assertNotFrozen(userId);
+    await this.options.identity.assertFundPassword(userId, input.payPassword);
+    return address;
   }
 
   async withdrawalRecords(userId: number, coin: string | null, page: number, limit: number) {
