@@ -1,5 +1,11 @@
 import type { FileJournal, FileJournalOptions, SnapshotStore } from '../core/journal/index.ts';
-import { type CatchUp, type Machine, type StartedSequencer, startFromDisk } from '../core/sequencer/index.ts';
+import {
+  type CatchUp,
+  type Machine,
+  type SnapshotSink,
+  type StartedSequencer,
+  startFromDisk,
+} from '../core/sequencer/index.ts';
 import type { Projector } from './projector.ts';
 
 /**
@@ -26,9 +32,10 @@ export async function startProjected<State, Command, Result, Event>(
   dir: string,
   projectors: readonly Projector<Event>[],
   journalOptions: FileJournalOptions = {},
+  sink?: SnapshotSink,
 ): Promise<StartedSequencer<State, Command, Result, Event>> {
   const catchUp = projectors.length > 0 ? catchUpAll(projectors) : undefined;
-  const started = await startFromDisk(machine, dir, journalOptions, catchUp);
+  const started = await startFromDisk(machine, dir, journalOptions, catchUp, sink);
   for (const projector of projectors) projector.follow(started.sequencer);
   return started;
 }

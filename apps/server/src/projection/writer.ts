@@ -42,3 +42,37 @@ export interface ProjectionWriterSpec<Event> {
   reads(event: Event): boolean;
   revive(event: Event): Event;
 }
+
+/**
+ * Several writers as one (`name` its watermark): each batch written by every
+ * writer in the order given, in one transaction, so a reader never sees one
+ * table ahead of another (an order filled before its trade's balances). Each
+ * writer is given only the events it reads; an event is revived by the first
+ * spec that reads it (the specs read disjoint kinds of events).
+ */
+export function combinedProjection<Event>(
+  name: string,
+  module: string,
+  exportName: string,
+  specs: readonly ProjectionWriterSpec<Event>[],
+): ProjectionWriterSpec<Event> {
+  return {
+    name,
+    module,
+    exportName,
+    create(dialect) {
+      const writers = specs.map((spec) => ({ spec, writer: spec.create(dialect) }));
+      return {
+        name,
+        async write(trx, published) {
+          for (const { spec, writer } of writers) {
+            const read = published.map(({ seq, events }) => ({ seq, events: events.filter(spec.reads) }));
+            if (read.some(({ events }) => events.length > 0)) await writer.write(trx, read);
+          }
+        },
+      };
+    },
+    reads: (event) => specs.some((spec) => spec.reads(event)),
+    revive: (event) => specs.find((spec) => spec.reads(event))!.revive(event),
+  };
+}

@@ -8,7 +8,7 @@ import {
 import type { Machine } from './machine.ts';
 import { type CatchUp, type Recovered, recover } from './recover.ts';
 import { Sequencer } from './sequencer.ts';
-import { inlineSnapshotSink } from './snapshot-sink.ts';
+import { inlineSnapshotSink, type SnapshotSink } from './snapshot-sink.ts';
 
 export interface StartedSequencer<State, Command, Result, Event> {
   sequencer: Sequencer<State, Command, Result, Event>;
@@ -22,7 +22,8 @@ export interface StartedSequencer<State, Command, Result, Event> {
 /**
  * A sequencer on the data directory `dir` (its journal in `dir/journal`, its
  * snapshots in `dir/snapshots`), started where recovery leaves the state;
- * snapshots are written inline. With `catchUp`, recovery first hands a
+ * snapshots are written through `sink` (inline when none is given: tests;
+ * the server gives `workerSnapshotSink`). With `catchUp`, recovery first hands a
  * projector the events above its watermark (see `recover`): subscribe the
  * projector before submitting anything, and it misses no sequence.
  */
@@ -31,6 +32,7 @@ export async function startFromDisk<State, Command, Result, Event>(
   dir: string,
   journalOptions: FileJournalOptions = {},
   catchUp?: CatchUp<Event>,
+  sink?: SnapshotSink,
 ): Promise<StartedSequencer<State, Command, Result, Event>> {
   const journal = await openFileJournal(`${dir}/journal`, journalOptions);
   const snapshots = openSnapshotStore(`${dir}/snapshots`);
@@ -38,7 +40,7 @@ export async function startFromDisk<State, Command, Result, Event>(
   const sequencer = new Sequencer({
     machine,
     journal,
-    snapshots: inlineSnapshotSink(snapshots),
+    snapshots: sink ?? inlineSnapshotSink(snapshots),
     start: { state, seq: recovered.seq },
   });
   return { sequencer, journal, snapshots, recovered };

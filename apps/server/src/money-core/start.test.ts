@@ -1,0 +1,193 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Dec } from '@halyard/money';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../clock.ts';
+import { TEST_PAIRS } from '../core/state/command-stream.ts';
+import { type MoneyCommand, moneyStateHash } from '../core/state/index.ts';
+import { available } from '../core/state/money-state.ts';
+import { custodyWallet, systemAccount, userAccount } from '../ledger/accounts.ts';
+import { createLedger } from '../ledger/index.ts';
+import { insertPair } from '../modules/spot/store.ts';
+import type { WorkerStore } from '../projection/worker-transport.ts';
+import { createTestSchema, dropTestSchema, openPostgres, openStore, type Store } from '../store/connect.ts';
+import { MoneyCore, type MoneyCoreOptions } from './start.ts';
+
+/**
+ * The core as the server runs it: on a database that ran without it (a
+ * deposit and a spot pair written by the SQL path), the first start reads
+ * the state from SQL; orders then go through the sequencer, and SQL shows
+ * them once `projected` resolves (read-your-writes), the ledger's audit
+ * clean; a restart recovers the same state, and a snapshot truncates the
+ * journal and is what the next start recovers from. The projector runs in a
+ * worker thread on a SQLite file or a PostgreSQL schema of its own.
+ */
+
+const TIME_ZERO = Date.UTC(2026, 10, 26, 12);
+const PAIR = TEST_PAIRS[0]!;
+// One directory for the whole file: the tests follow each other on the same database and data directory.
+let dir: string;
+let store: Store;
+let where: WorkerStore;
+let drop: () => Promise<void> = async () => undefined;
+let dataDir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'halyard-core-'));
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    const schema = await createTestSchema(url);
+    store = openPostgres(url, schema);
+    where = { postgresUrl: url, schema };
+    drop = () => dropTestSchema(url, schema);
+  } else {
+    const sqliteFile = path.join(dir, 'halyard.sqlite');
+    store = await openStore({ databaseUrl: null, sqliteFile });
+    where = { sqliteFile };
+  }
+  dataDir = path.join(dir, 'data');
+  // What a deployment holds before its first start on the core: a listed pair and deposits, in SQL only.
+  await insertPair(store.db, {
+    tradcoin: PAIR.tradcoin,
+    maincoin: PAIR.maincoin,
+    price_accuracy: PAIR.priceAccuracy,
+    amount_accuracy: PAIR.amountAccuracy,
+    minnumber: PAIR.minNumber,
+    maxnumber: PAIR.maxNumber,
+    state: 1,
+    plate: 0,
+    unit: PAIR.tradcoin,
+    maker_fee: PAIR.makerFee,
+    taker_fee: PAIR.takerFee,
+    introduction: '',
+    sort: 0,
+  });
+  await createLedger(store, new ManualClock(TIME_ZERO)).execute([
+    deposit('d1', 1, 'USDT', '10000'),
+    deposit('d2', 2, 'BTC', '5'),
+  ]);
+}, 60_000);
+afterAll(async () => {
+  await store.close();
+  await drop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function deposit(id: string, userId: number, asset: string, amount: string) {
+  return {
+    id,
+    debit: systemAccount(custodyWallet('bsc')),
+    credit: userAccount(userId, 'spot'),
+    asset,
+    amount: Dec.parse(amount),
+    code: 'deposit',
+  };
+}
+
+function options(): MoneyCoreOptions {
+  return {
+    dataDir,
+    db: store.db,
+    dialect: store.dialect,
+    workerStore: where,
+    now: () => TIME_ZERO + 60_000,
+    // Snapshots are taken by the test, not by the clock.
+    snapshotEveryMs: 3_600_000,
+  };
+}
+
+function order(
+  userId: number,
+  side: 'buy' | 'sell',
+  price: string,
+  amount: string,
+  at: number,
+): MoneyCommand {
+  return {
+    kind: 'place',
+    at,
+    pair: PAIR.symbol,
+    owner: String(userId),
+    account: userAccount(userId, 'spot'),
+    email: `u${userId}@example.com`,
+    side,
+    style: 'limit',
+    price,
+    amount,
+  };
+}
+
+async function sqlAvailable(userId: number, asset: string): Promise<Dec> {
+  const row = await store.db
+    .selectFrom('ledger_accounts')
+    .selectAll()
+    .where('owner', '=', String(userId))
+    .where('asset', '=', asset)
+    .where('wallet', '=', 'spot')
+    .executeTakeFirstOrThrow();
+  const n = (text: string) => Dec.parse(String(text));
+  return n(row.credits_posted).sub(n(row.debits_posted)).sub(n(row.debits_pending));
+}
+
+describe('the money core in the server', () => {
+  it('starts from SQL, answers orders once durable, and shows them in SQL once projected', async () => {
+    const core = await MoneyCore.start(options());
+    try {
+      // The deposits made before the core are in its state.
+      expect(available(core.state, userAccount(1, 'spot'), 'USDT').toString()).toBe('10000');
+      const sell = await core.submit(order(2, 'sell', '100', '2', TIME_ZERO + 61_000));
+      expect(sell.result).toMatchObject({ ok: true, order: { open: true } });
+      const buy = await core.submit(order(1, 'buy', '100', '1.5', TIME_ZERO + 62_000));
+      expect(buy.result).toMatchObject({ ok: true, order: { filled: '1.5', open: false } });
+      await core.projected(buy.seq);
+      // Read-your-writes: SQL already shows the trade, the rows and the balances the state holds.
+      const trades = await store.db.selectFrom('spot_trades').selectAll().execute();
+      expect(trades.map((trade) => Dec.parse(String(trade.amount)).toString())).toEqual(['1.5']);
+      const orders = await store.db
+        .selectFrom('spot_orders')
+        .select(['autoid', 'state'])
+        .orderBy('autoid')
+        .execute();
+      expect(orders.map((row) => row.state)).toEqual(['partial', 'filled']);
+      for (const [userId, asset] of [
+        [1, 'USDT'],
+        [1, 'BTC'],
+        [2, 'BTC'],
+        [2, 'USDT'],
+      ] as const)
+        expect((await sqlAvailable(userId, asset)).toString()).toBe(
+          available(core.state, userAccount(userId, 'spot'), asset).toString(),
+        );
+      const { report } = await core.audit();
+      expect(report.breaches).toEqual([]);
+    } finally {
+      await core.close();
+    }
+  });
+
+  it('recovers the same state after a restart, and from its latest snapshot after one', async () => {
+    let core = await MoneyCore.start(options());
+    const before = moneyStateHash(core.state);
+    await core.submit(order(1, 'buy', '99', '0.1', TIME_ZERO + 63_000));
+    const snapshotSeq = await core.snapshot();
+    const after = await core.submit(order(1, 'buy', '98', '0.1', TIME_ZERO + 64_000));
+    const hash = moneyStateHash(core.state);
+    expect(hash).not.toBe(before);
+    await core.close();
+
+    core = await MoneyCore.start(options());
+    try {
+      expect(moneyStateHash(core.state)).toBe(hash);
+      expect(core.sequencer.lastSequence()).toBe(after.seq);
+      expect(core.projector.watermark()).toBe(after.seq);
+      expect(snapshotSeq).toBe(after.seq - 1);
+      expect(core.recovered).toEqual({ snapshotSeq, replayed: 1 });
+      const { report } = await core.audit();
+      expect(report.breaches).toEqual([]);
+      expect(await store.db.selectFrom('spot_orders').select('autoid').execute()).toHaveLength(4);
+    } finally {
+      await core.close();
+    }
+  });
+});

@@ -1,0 +1,165 @@
+import type { FileJournal, SnapshotStore } from '../core/journal/index.ts';
+import { type Sequencer, workerSnapshotSink } from '../core/sequencer/index.ts';
+import {
+  type MoneyCommand,
+  type MoneyEvent,
+  type MoneyResult,
+  type MoneyState,
+  moneyMachine,
+} from '../core/state/index.ts';
+import { auditLedgerProjection, type ProjectionAudit } from '../projection/audit.ts';
+import { seedSnapshotFromSql } from '../projection/initial-state.ts';
+import { Projector } from '../projection/projector.ts';
+import { pruneAndTruncate, startProjected } from '../projection/start.ts';
+import { openWorkerProjector, type WorkerStore } from '../projection/worker-transport.ts';
+import type { Db } from '../store/database.ts';
+import type { DialectName } from '../store/dialect.ts';
+import { moneyProjection } from './writers.ts';
+
+export interface MoneyCoreOptions {
+  /** The data directory: the journal in `journal/`, the snapshots in `snapshots/`. */
+  dataDir: string;
+  /** The server's connection: the first start reads the state from it, and the audit compares against it. */
+  db: Db;
+  dialect: DialectName;
+  /**
+   * Where the projector's worker thread connects to the same database; null
+   * projects on this thread through `db` (an in-memory SQLite database, which
+   * no other thread can open).
+   */
+  workerStore: WorkerStore | null;
+  /** The edge's clock: the time the state built from SQL is stamped with. */
+  now: () => number;
+  /** How often a snapshot is written and the journal truncated behind it, in ms (default 5 minutes). */
+  snapshotEveryMs?: number;
+  /** Snapshots kept (default 3). */
+  keepSnapshots?: number;
+  /** How long a read waits for its own write to reach SQL, in ms (default 2,000). */
+  readBoundMs?: number;
+  /** Told of a failed scheduled snapshot (default: console.error); the next one tries again. */
+  onError?: (error: unknown) => void;
+}
+
+/** A command's answer, and the sequence a read must wait for to see it in SQL. */
+export interface Submitted {
+  result: MoneyResult;
+  seq: number;
+}
+
+/**
+ * The sequenced core as the server runs it (docs/core.md, "The core in the
+ * server"): the money state's sequencer on the data directory, its events
+ * written to SQL by one projector in a worker thread, snapshots written by a
+ * worker on a schedule with the journal truncated behind them, and on the
+ * very first start the state read from SQL as snapshot 0.
+ */
+export class MoneyCore {
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  private constructor(
+    private readonly options: MoneyCoreOptions,
+    readonly sequencer: Sequencer<MoneyState, MoneyCommand, MoneyResult, MoneyEvent>,
+    private readonly journal: FileJournal,
+    private readonly snapshots: SnapshotStore,
+    readonly projector: Projector<MoneyEvent>,
+    /** Where the start's recovery began (the snapshot's sequence) and how many commands it replayed. */
+    readonly recovered: { snapshotSeq: number; replayed: number },
+    private readonly closeSink: () => Promise<void>,
+  ) {}
+
+  static async start(options: MoneyCoreOptions): Promise<MoneyCore> {
+    const machine = moneyMachine();
+    await seedSnapshotFromSql(options.dataDir, options.db, options.now(), machine);
+    const projector =
+      options.workerStore === null
+        ? await Projector.open({ db: options.db, writer: moneyProjection.create(options.dialect) })
+        : await openWorkerProjector({ writer: moneyProjection, store: options.workerStore });
+    const sink = workerSnapshotSink(`${options.dataDir}/snapshots`);
+    try {
+      const started = await startProjected(machine, options.dataDir, [projector], {}, sink);
+      const core = new MoneyCore(
+        options,
+        started.sequencer,
+        started.journal,
+        started.snapshots,
+        projector,
+        { snapshotSeq: started.recovered.snapshotSeq, replayed: started.recovered.replayed },
+        () => sink.close(),
+      );
+      core.schedule();
+      return core;
+    } catch (error) {
+      await projector.close();
+      await sink.close();
+      throw error;
+    }
+  }
+
+  get state(): MoneyState {
+    return this.sequencer.state;
+  }
+
+  /** Applies a command once it is durable; `seq` is at or past the command's own sequence. */
+  async submit(command: MoneyCommand): Promise<Submitted> {
+    const result = await this.sequencer.submit(command);
+    return { result, seq: this.sequencer.lastSequence() };
+  }
+
+  /** Resolves once SQL holds what sequence `seq` did (read-your-writes); rejects past the bound. */
+  projected(seq: number): Promise<void> {
+    return this.projector.waitFor(seq, this.options.readBoundMs ?? 2_000);
+  }
+
+  /** Writes a snapshot now, then drops the snapshots and journal segments no recovery needs. Answers its sequence. */
+  async snapshot(): Promise<number> {
+    const seq = await this.sequencer.snapshot();
+    await pruneAndTruncate({
+      snapshots: this.snapshots,
+      journal: this.journal,
+      keep: this.options.keepSnapshots ?? 3,
+      projectors: [this.projector],
+    });
+    return seq;
+  }
+
+  /** The ledger's SQL against the state, at one sequence (the projector held there meanwhile). */
+  audit(timeoutMs = 30_000): Promise<ProjectionAudit> {
+    return auditLedgerProjection({
+      db: this.options.db,
+      projector: this.projector,
+      source: this.sequencer,
+      timeoutMs,
+    });
+  }
+
+  /** Takes no more commands, answers those queued, writes what they published, and stops. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    try {
+      await this.sequencer.close();
+    } finally {
+      await this.projector.close();
+      await this.journal.close();
+      await this.closeSink();
+    }
+  }
+
+  private schedule(): void {
+    const every = this.options.snapshotEveryMs ?? 5 * 60_000;
+    const onError = this.options.onError ?? ((error: unknown) => console.error('snapshot failed', error));
+    let running = false;
+    this.timer = setInterval(() => {
+      if (running || this.closed) return;
+      running = true;
+      this.snapshot()
+        .catch(onError)
+        .finally(() => {
+          running = false;
+        });
+    }, every);
+    this.timer.unref();
+  }
+}

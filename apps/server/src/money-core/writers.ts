@@ -1,0 +1,26 @@
+import type { MoneyEvent } from '../core/state/index.ts';
+import { ledgerProjection } from '../ledger/projection.ts';
+import { approvalsProjection } from '../modules/approvals/projection.ts';
+import { convertProjection } from '../modules/convert/projection.ts';
+import { cycleProjection } from '../modules/cycle/projection.ts';
+import { referralProjection } from '../modules/referral/projection.ts';
+import { spotProjection } from '../modules/spot/projection.ts';
+import { walletProjection } from '../modules/wallet/projection.ts';
+import { combinedProjection } from '../projection/writer.ts';
+
+/**
+ * Every table the money state's events become, written as one: each batch of
+ * sequences in one transaction under one watermark (`money`), the ledger
+ * first, so the accounts a module's rows name exist, and no reader sees a
+ * trade's order rows without its balances. A module that moves into the
+ * state adds its writer here.
+ */
+export const moneyProjection = combinedProjection<MoneyEvent>('money', import.meta.url, 'moneyProjection', [
+  ledgerProjection,
+  spotProjection,
+  referralProjection,
+  cycleProjection,
+  convertProjection,
+  walletProjection,
+  approvalsProjection,
+]);
