@@ -13,9 +13,9 @@ import type { ContractMarket, FuturesState } from './state.ts';
 /** The futures book shows 7 rows a side (spec §9). */
 export const FUTURES_BOOK_ROWS = 7;
 
-/** Takes the committed books' depth and prepends the group's trades to each market's latest. */
+/** Takes the committed books' depth (settlement prepended each command's trades to the latest already). */
 export function refreshSnapshots(state: FuturesState, effects: GroupEffects): void {
-  state.refreshMarkets(effects);
+  for (const id of effects.contracts) state.refreshDepth(id);
 }
 
 /** Pushes each touched contract's book rows and, when it traded, its trade list; records the trades for the K-lines. */

@@ -100,6 +100,9 @@ export async function settle(
     trx,
     trades.map(({ autoid: _autoid, ...trade }) => trade),
   );
+  // The latest trades at once, not after the group: a later command of the group reads the latest price
+  // (a market order's hold), and the money state, which knows no groups, reads it after each command.
+  state.refreshMarkets({ contracts: new Set([market.contract.autoid]), trades });
   effects.trades.push(...trades);
   effects.contracts.add(market.contract.autoid);
   return {

@@ -330,6 +330,13 @@ class EngineSide {
     return new EngineSide(h, engine, referral, index);
   }
 
+  /** One step, or several commands submitted together at one time (the engine groups them). */
+  async runGroup(group: readonly Step[]): Promise<Answer[]> {
+    if (group.length === 1) return [await this.run(group[0]!)];
+    this.h.clock.set(group[0]!.at);
+    return Promise.all(group.map((step) => this.run(step)));
+  }
+
   async run(step: Step): Promise<Answer> {
     this.h.clock.set(step.at);
     switch (step.kind) {
@@ -547,68 +554,85 @@ afterEach(async () => {
   await stateSide.store.close();
 });
 
-describe('the money state in place of the futures engine’s SQL path (orders)', () => {
-  it(`writes the rows and balances the engine writes (${COMMANDS} steps, seed ${SEED})`, async () => {
-    const writeEvery = prng(SEED + 1);
-    const tally = { refused: new Set<string>(), trades: 0, closes: 0, cancels: 0, mostPositions: 0 };
-    const steps = stream(SEED, COMMANDS);
-    let next = steps.next();
-    while (!next.done) {
-      const step = next.value;
-      const fromEngine = await engineSide.run(step);
+/**
+ * Runs the stream through both sides, comparing every answer, then what
+ * both databases and the state hold. With `groupMax` > 1, runs of commands
+ * are submitted to the engine together at one time (the engine commits
+ * them in groups), and applied one by one to the state.
+ */
+async function expectEquivalent(seed: number, groupMax: number): Promise<void> {
+  const writeEvery = prng(seed + 1);
+  const grouping = prng(seed + 2);
+  const tally = { refused: new Set<string>(), closes: 0, cancels: 0, mostPositions: 0 };
+  const steps = stream(seed, COMMANDS);
+  let seen = stateSide.seen();
+  let next = steps.next();
+  while (!next.done) {
+    const first = next.value;
+    const group: Step[] = [first];
+    next = steps.next(seen);
+    const size = first.kind === 'command' ? 1 + grouping(groupMax) : 1;
+    while (group.length < size && !next.done && next.value.kind === 'command') {
+      group.push({ ...next.value, at: first.at });
+      next = steps.next(seen);
+    }
+    const fromEngine = await engineSide.runGroup(group);
+    group.forEach((step, index) => {
       const fromState = stateSide.run(step);
-      expect(fromState, JSON.stringify(step)).toEqual(fromEngine);
+      expect(fromState, JSON.stringify(step)).toEqual(fromEngine[index]);
       if (!fromState.ok) tally.refused.add(fromState.error);
       else if (step.kind === 'command' && step.command.kind === 'close') tally.closes += 1;
       else if (step.kind === 'command' && step.command.kind === 'cancel') tally.cancels += 1;
-      if (writeEvery(4) === 0) await stateSide.write();
-      const seen = stateSide.seen();
-      tally.mostPositions = Math.max(tally.mostPositions, seen.positions.length);
-      next = steps.next(seen);
-    }
-    await stateSide.write();
+    });
+    if (writeEvery(4) === 0) await stateSide.write();
+    seen = stateSide.seen();
+    tally.mostPositions = Math.max(tally.mostPositions, seen.positions.length);
+  }
+  await stateSide.write();
 
-    const [a, b] = [engineSide.h.store.db, stateSide.store.db];
-    for (const table of [
-      'futures_orders',
-      'futures_positions',
-      'futures_triggers',
-      'futures_trades',
-    ] as const)
-      expect(await rowsOf(b, table), table).toEqual(await rowsOf(a, table));
-    const commissions = await commissionRows(a);
-    expect(await commissionRows(b)).toEqual(commissions);
-    await expectLedgerEquivalent(a, b, stateSide.state, { accountTimes: true });
-    await expectHealthyLedger(a);
-    await expectHealthyLedger(b);
+  const [a, b] = [engineSide.h.store.db, stateSide.store.db];
+  for (const table of ['futures_orders', 'futures_positions', 'futures_triggers', 'futures_trades'] as const)
+    expect(await rowsOf(b, table), table).toEqual(await rowsOf(a, table));
+  const commissions = await commissionRows(a);
+  expect(await commissionRows(b)).toEqual(commissions);
+  await expectLedgerEquivalent(a, b, stateSide.state, { accountTimes: true });
+  await expectHealthyLedger(a);
+  await expectHealthyLedger(b);
 
-    // The stream must exercise what it claims to.
-    const trades = await rowsOf(a, 'futures_trades');
-    const positions = await rowsOf(a, 'futures_positions');
-    const triggers = await rowsOf(a, 'futures_triggers');
-    expect(trades.length).toBeGreaterThan(50);
-    expect(tally.closes).toBeGreaterThan(10);
-    expect(tally.cancels).toBeGreaterThan(10);
-    expect(tally.mostPositions).toBeGreaterThan(3);
-    expect(positions.some((row) => row.state === 'closed')).toBe(true);
-    expect(positions.some((row) => row.td_mode === 'lsolate')).toBe(true);
-    expect(triggers.some((row) => row.state === 'cancelled')).toBe(true);
-    expect(tally.refused).toEqual(
-      new Set([
-        'futures.entrustNotOpen',
-        'futures.positionNotFound',
-        'futures.leverNotAllowed',
-        'rules.insufficientBalance',
-        ...[...tally.refused].filter((key) => key.startsWith('rules.')),
-        ...[...tally.refused].filter(
-          (key) => key === 'futures.noLiquidity' || key === 'futures.leverMismatch',
-        ),
-      ]),
-    );
-    const orders = await rowsOf(a, 'futures_orders');
-    expect(orders.some((row) => Dec.parse(row.fee_hal!).isPositive())).toBe(true);
-    expect(commissions.some((row) => row.fee_coin === 'HAL')).toBe(true);
-    expect(commissions.some((row) => row.fee_coin === 'USDT')).toBe(true);
-    expect(commissions.some((row) => Dec.parse(String(row.kickback)).isPositive())).toBe(true);
+  // The stream must exercise what it claims to.
+  const trades = await rowsOf(a, 'futures_trades');
+  const positions = await rowsOf(a, 'futures_positions');
+  const triggers = await rowsOf(a, 'futures_triggers');
+  expect(trades.length).toBeGreaterThan(50);
+  expect(tally.closes).toBeGreaterThan(10);
+  expect(tally.cancels).toBeGreaterThan(10);
+  expect(tally.mostPositions).toBeGreaterThan(3);
+  expect(positions.some((row) => row.state === 'closed')).toBe(true);
+  expect(positions.some((row) => row.td_mode === 'lsolate')).toBe(true);
+  expect(triggers.some((row) => row.state === 'cancelled')).toBe(true);
+  expect(tally.refused).toEqual(
+    new Set([
+      'futures.entrustNotOpen',
+      'futures.positionNotFound',
+      'futures.leverNotAllowed',
+      'rules.insufficientBalance',
+      ...[...tally.refused].filter((key) => key.startsWith('rules.')),
+      ...[...tally.refused].filter((key) => key === 'futures.noLiquidity' || key === 'futures.leverMismatch'),
+    ]),
+  );
+  const orders = await rowsOf(a, 'futures_orders');
+  expect(orders.some((row) => Dec.parse(row.fee_hal!).isPositive())).toBe(true);
+  expect(commissions.some((row) => row.fee_coin === 'HAL')).toBe(true);
+  expect(commissions.some((row) => row.fee_coin === 'USDT')).toBe(true);
+  expect(commissions.some((row) => Dec.parse(String(row.kickback)).isPositive())).toBe(true);
+}
+
+describe('the money state in place of the futures engine’s SQL path (orders)', () => {
+  it(`writes the rows and balances the engine writes, one command a group (${COMMANDS} steps, seed ${SEED})`, async () => {
+    await expectEquivalent(SEED, 1);
+  });
+
+  it(`writes the rows and balances the engine writes, up to 6 commands a group (${COMMANDS} steps, seed ${SEED + 3})`, async () => {
+    await expectEquivalent(SEED + 3, 6);
   });
 });

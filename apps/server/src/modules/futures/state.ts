@@ -171,17 +171,23 @@ export class FuturesState {
   }
 
   /**
-   * After a group (the engine) or a command (the money state): the touched
-   * markets' shown depth, and their trades prepended to the latest (what
-   * `latestPrice` reads).
+   * After each settlement (the engine's and the money state's alike): the
+   * touched markets' shown depth, and their trades prepended to the latest
+   * (what `latestPrice` reads).
    */
   refreshMarkets(effects: GroupEffects): void {
     for (const id of effects.contracts) {
       const market = this.market(id);
-      market.depth = market.book.depth(DEPTH_LEVELS);
+      this.refreshDepth(id);
       const fresh = effects.trades.filter((trade) => trade.contract_id === id).reverse();
       market.trades = fresh.concat(market.trades).slice(0, TOP_TRADES);
     }
+  }
+
+  /** A market's shown depth, from its book now. */
+  refreshDepth(contractId: number): void {
+    const market = this.market(contractId);
+    market.depth = market.book.depth(DEPTH_LEVELS);
   }
 
   market(contractId: number): ContractMarket {
