@@ -7,6 +7,7 @@ import type { BalanceAdjustment } from './adjustments.ts';
 import type { ConvertQuote } from './convert.ts';
 import type { CycleOpenCommand, CycleSettleCommand } from './cycle.ts';
 import type { CycleOrderRecord, CycleSettledAtClose } from './cycle-rules.ts';
+import type { FiatCommand, FiatRowOp } from './fiat-escrow.ts';
 import type { FuturesMoneyCommand, FuturesOutcome, FuturesRowsEvent } from './futures.ts';
 import type { IeoCommand, IeoRowOp } from './ieo.ts';
 import type { CommissionRow } from './referral-rules.ts';
@@ -230,6 +231,7 @@ export type MoneyCommand =
   | ConvertCommand
   | FuturesMoneyCommand
   | IeoCommand
+  | FiatCommand
   | DepositCreditedCommand
   | WithdrawalRequestedCommand
   | WithdrawalReviewedCommand
@@ -258,6 +260,8 @@ export type MoneyResult =
       ieoOrderId?: number;
       /** `ieoSale` on an open sale: cancelled instead (its terms are frozen). */
       ieoCancelled?: boolean;
+      /** `fiatOpen`: the order opened. */
+      fiatOrderId?: number;
       withdrawalId?: number;
     }
   | { ok: false; error: string; params?: Record<string, string | number> };
@@ -400,6 +404,7 @@ export type MoneyEvent =
   | { type: 'convertOrder'; order: ConvertOrderRecord }
   | FuturesRowsEvent
   | { type: 'ieo'; ops: IeoRowOp[] }
+  | { type: 'fiat'; ops: FiatRowOp[] }
   | { type: 'depositCredited'; deposit: { id: string; round: number; at: number } }
   | { type: 'withdrawalRequested'; withdrawal: WithdrawalRecord }
   | { type: 'withdrawalMoved'; move: WithdrawalMove }

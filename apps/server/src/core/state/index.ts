@@ -46,6 +46,31 @@ export type {
   CycleSettlementRecord,
 } from './cycle-rules.ts';
 export type {
+  FiatAdCommand,
+  FiatAppealCommand,
+  FiatAudit,
+  FiatBanCheck,
+  FiatCandidate,
+  FiatCommand,
+  FiatOpenCommand,
+  FiatOrderRecord,
+  FiatPaidCommand,
+  FiatRefundCommand,
+  FiatReleaseCommand,
+  FiatRowOp,
+} from './fiat-escrow.ts';
+export type {
+  FuturesCancelCommand,
+  FuturesCloseCommand,
+  FuturesContractCommand,
+  FuturesMarkCommand,
+  FuturesMoneyCommand,
+  FuturesOpenCommand,
+  FuturesOutcome,
+  FuturesRowChange,
+  FuturesRowsEvent,
+} from './futures.ts';
+export type {
   IeoAdvanceCommand,
   IeoCancelSaleCommand,
   IeoCommand,
@@ -58,22 +83,12 @@ export type {
   IeoTrancheRecord,
 } from './ieo.ts';
 export type { IeoSaleTerms } from './ieo-rules.ts';
-export type {
-  FuturesCancelCommand,
-  FuturesCloseCommand,
-  FuturesContractCommand,
-  FuturesMarkCommand,
-  FuturesMoneyCommand,
-  FuturesOpenCommand,
-  FuturesOutcome,
-  FuturesRowChange,
-  FuturesRowsEvent,
-} from './futures.ts';
 export { type MoneyMachine, moneyMachine } from './machine.ts';
 export type { MoneyState, OpenOrder, PairState } from './money-state.ts';
 export type { CommissionRow } from './referral-rules.ts';
 export type { RetentionPolicy } from './retention.ts';
 export { moneyStateHash } from './snapshot-codec.ts';
+export { restorePair } from './spot.ts';
 export {
   type DepositCredit,
   depositCreditTransfer,
@@ -88,7 +103,6 @@ export {
   withdrawalSettleTransfers,
   withdrawalVoidTransfer,
 } from './wallet-flows.ts';
-export { restorePair } from './spot.ts';
 export {
   FAUCET_GRANT,
   faucetGrantTransfers,

@@ -12,6 +12,14 @@ import {
 import { applyConvert } from './convert.ts';
 import { openCycleOrder, settleCycleOrders } from './cycle.ts';
 import {
+  applyFiatAd,
+  applyFiatAppeal,
+  applyFiatOpen,
+  applyFiatPaid,
+  applyFiatRefund,
+  applyFiatRelease,
+} from './fiat-escrow.ts';
+import {
   applyFuturesCancel,
   applyFuturesClose,
   applyFuturesContract,
@@ -117,6 +125,18 @@ function applyMoneyCommand(
       return applyIeoPayRebates(state, command, seq, emit);
     case 'ieoCancelSale':
       return applyIeoCancelSale(state, command, seq, emit);
+    case 'fiatAd':
+      return applyFiatAd(state, command, seq, emit);
+    case 'fiatOpen':
+      return applyFiatOpen(state, command, seq, emit);
+    case 'fiatPaid':
+      return applyFiatPaid(state, command, seq, emit);
+    case 'fiatAppeal':
+      return applyFiatAppeal(state, command, seq, emit);
+    case 'fiatRelease':
+      return applyFiatRelease(state, command, seq, emit);
+    case 'fiatRefund':
+      return applyFiatRefund(state, command, seq, emit);
     case 'depositCredited':
       return applyDepositCredited(state, command, seq, emit);
     case 'withdrawalRequested':

@@ -17,6 +17,7 @@ import {
 import { TrackedMap } from '../sequencer/index.ts';
 import type { MoneyResult, PairConfig } from './commands.ts';
 import { type CycleState, createCycleState } from './cycle.ts';
+import { createFiatState, type FiatState } from './fiat-escrow.ts';
 import { createFuturesMoney, type FuturesMoney } from './futures.ts';
 import { createIeoState, type IeoState } from './ieo.ts';
 import { createReferralState, noteHalHoldings, type ReferralState } from './referral.ts';
@@ -62,6 +63,8 @@ export interface MoneyState {
   withdrawals: { nextId: number; open: TrackedMap<number, OpenWithdrawal> };
   /** Token launches (ieo.ts): the sales, their orders, the rebates owed. */
   ieo: IeoState;
+  /** Fiat escrow (fiat-escrow.ts): the ads' amounts and holds, the open orders. */
+  fiat: FiatState;
 }
 
 export interface PairState {
@@ -114,6 +117,7 @@ export function createMoneyState(retention: RetentionPolicy = DEFAULT_RETENTION)
     futures: createFuturesMoney(),
     withdrawals: { nextId: 1, open: new TrackedMap() },
     ieo: createIeoState(),
+    fiat: createFiatState(),
   };
 }
 

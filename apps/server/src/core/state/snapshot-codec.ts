@@ -6,6 +6,7 @@ import type { AccountState, HoldEntry, PlannedTransfer } from '../../ledger/plan
 import type { MapCapture, StateCapture } from '../sequencer/index.ts';
 import type { MoneyResult, PairConfig } from './commands.ts';
 import { type CycleSnapshot, decodeCycle, encodeCycle } from './cycle.ts';
+import { decodeFiat, encodeFiat, type FiatSnapshot } from './fiat-escrow.ts';
 import { decodeFutures, encodeFutures, type FuturesSnapshot } from './futures.ts';
 import { decodeIeo, encodeIeo, type IeoSnapshot } from './ieo.ts';
 import { createMoneyState, type MoneyState, type OpenOrder } from './money-state.ts';
@@ -42,7 +43,8 @@ import type { OpenWithdrawal } from './wallet-flows.ts';
 // 8: the open withdrawals ('x', one per withdrawal not yet completed or rejected), the next one's id in the header.
 // 9: the IEO sales, their orders and owed rebates, in the header.
 // 10: futures: the contracts, open orders, positions, triggers, marks and next ids, in the header.
-const FORMAT = 10;
+// 11: fiat escrow: the ads' amounts and holds, the open orders, the next order id, in the header.
+const FORMAT = 11;
 /** Lines read per `next()`: a few milliseconds of work. */
 const SLICE_LINES = 2048;
 
@@ -59,6 +61,8 @@ interface Header {
   convert: { nextOrderId: number; usedQuotes: [string, number][] };
   /** The sales and their orders: all at once for now (docs/core.md, "IEO and fiat escrow in the state"). */
   ieo: IeoSnapshot;
+  /** The ads and open orders: all at once for now (docs/core.md, "IEO and fiat escrow in the state"). */
+  fiat: FiatSnapshot;
   withdrawals: { nextId: number };
   /** Futures' contracts, open orders, positions and triggers: all at once for now (docs/core.md, "Futures in the state"). */
   futures: FuturesSnapshot;
@@ -109,6 +113,7 @@ class LineReader {
       cycle: encodeCycle(state.cycle),
       convert: { nextOrderId: state.convert.nextOrderId, usedQuotes: [...state.convert.usedQuotes] },
       ieo: encodeIeo(state.ieo),
+      fiat: encodeFiat(state.fiat),
       withdrawals: { nextId: state.withdrawals.nextId },
       futures: encodeFutures(state.futures),
     } satisfies Header);
@@ -299,6 +304,7 @@ export function decodeMoneyState(bytes: Uint8Array): MoneyState {
   state.cycle = decodeCycle(header.cycle);
   state.convert = { nextOrderId: header.convert.nextOrderId, usedQuotes: new Map(header.convert.usedQuotes) };
   state.ieo = decodeIeo(header.ieo);
+  state.fiat = decodeFiat(header.fiat);
   state.withdrawals.nextId = header.withdrawals.nextId;
   state.futures = decodeFutures(header.futures);
   for (let index = 1; index < lines.length; index++) {

@@ -57,6 +57,14 @@ import {
   type RuleError,
 } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
+import {
+  fiatAdAmountBatch,
+  fiatEscrowHold,
+  fiatMerchantAccount,
+  fiatNumberOf,
+  fiatRefundTransfer,
+  fiatReleaseTransfer,
+} from '../../core/state/fiat-escrow.ts';
 import type { AuditActor } from '../../http/auth.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
 import {
@@ -70,6 +78,7 @@ import type { Db, Executor, Trx } from '../../store/database.ts';
 import { maskAnyPhone, maskEmail } from '../backoffice/masking.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { formatUtc, type StoredImage } from '../identity/service.ts';
+import { banAfterCancels, banUnpaid, recordFiatBan } from './bans.ts';
 import {
   type AdRow,
   type MerchantRow,
@@ -79,8 +88,6 @@ import {
   fiatStore as sql,
 } from './store.ts';
 
-/** Coin amounts keep 8 decimals (spec §9: totals 8). */
-const COIN_DIGITS = 8;
 /** Expiries handled per tick, at most: a tick has a bound. */
 const EXPIRE_BATCH = 200;
 /** The security deposit a merchant's approval holds (issue 16 item 1). */
@@ -132,9 +139,7 @@ function parseMethods(json: string): AdMethod[] {
 
 /** The ledger account a party's coin sits in: a user's fiat (c2c) wallet, or the house's. */
 function merchantAccount(merchant: MerchantRow): AccountRef {
-  return merchant.user_id === null
-    ? systemAccount('fiat_house')
-    : userAccount(Number(merchant.user_id), 'fiat');
+  return fiatMerchantAccount(merchant.user_id === null ? null : Number(merchant.user_id));
 }
 
 export class FiatService {
@@ -321,7 +326,7 @@ export class FiatService {
       if (await sql.openOrderOf(trx, userId)) throw badRequest('fiat.openOrderExists');
       for (const { ad, merchant } of candidates) {
         const fresh = await sql.ad(trx, Number(ad.id));
-        const number = amount.div(Dec.parse(ad.price)).floorTo(COIN_DIGITS);
+        const number = fiatNumberOf(amount, Dec.parse(ad.price));
         // A sell ad's available amount is held in the ledger while live: the order takes its part of that hold.
         if (fresh?.online !== 1 || Dec.parse(fresh.available).lt(number) || !number.isPositive()) continue;
         return this.open(trx, { userId, input, ad: fresh, merchant, amount, number });
@@ -359,7 +364,7 @@ export class FiatService {
     const ads = await this.matchable(input);
     const amount = Dec.parse(input.amount);
     const best = (await this.rank(ads, input.side, userId, amount)).find(({ ad }) => {
-      const number = amount.div(Dec.parse(ad.price)).floorTo(COIN_DIGITS);
+      const number = fiatNumberOf(amount, Dec.parse(ad.price));
       return number.isPositive() && Dec.parse(ad.available).gte(number);
     });
     if (!best) throw badRequest('fiat.noMerchant');
@@ -367,7 +372,7 @@ export class FiatService {
     return {
       adId: Number(ad.id),
       price: Dec.parse(ad.price).toString(),
-      number: amount.div(Dec.parse(ad.price)).floorTo(COIN_DIGITS).toString(),
+      number: fiatNumberOf(amount, Dec.parse(ad.price)).toString(),
       merchant: { name: merchant.name, demo: merchant.user_id === null },
       payWindowMinutes: Number(ad.window_ms) / MINUTE_MS,
       terms: ad.terms,
@@ -459,18 +464,7 @@ export class FiatService {
     const reference = `fiat:${order.id}`;
     // The ad's hold shrinks by the order's part and the order's own hold takes it, in one batch.
     await this.setAdAmount(trx, ad, merchant, Dec.parse(ad.available).sub(number), Number(ad.online) === 1, {
-      after: [
-        {
-          id: `${reference}:escrow`,
-          type: 'pending',
-          code: 'fiat_escrow',
-          reference,
-          debit: from,
-          credit: to,
-          asset: input.coin,
-          amount: number,
-        },
-      ],
+      after: [fiatEscrowHold(Number(order.id), from, to, input.coin, number)],
     });
     await sql.updateOrderHold(trx, Number(order.id), `${reference}:escrow`);
     await sql.countMerchantOrder(trx, Number(merchant.id));
@@ -501,37 +495,25 @@ export class FiatService {
     online: boolean,
     around: { before?: TransferInput[]; after?: TransferInput[] } = {},
   ): Promise<void> {
-    const batch: TransferInput[] = [...(around.before ?? [])];
-    if (ad.hold_id !== null) {
-      batch.push({
-        id: `${ad.hold_id}:void`,
-        type: 'void_pending',
-        code: 'fiat_ad_release',
-        pendingId: ad.hold_id,
-      });
-    }
-    const seq = Number(ad.hold_seq) + 1;
-    const holdId =
-      ad.side === 'buy' && online && available.isPositive() ? `fiat:ad:${ad.id}:hold:${seq}` : null;
-    if (holdId) {
-      batch.push({
-        id: holdId,
-        type: 'pending',
-        code: 'fiat_ad_hold',
-        reference: `fiat:ad:${ad.id}`,
-        debit: merchantAccount(merchant),
-        credit: systemAccount('fiat_ads'),
-        asset: ad.coin,
-        amount: available,
-      });
-    }
-    batch.push(...(around.after ?? []));
+    const { batch, holdId, holdSeq } = fiatAdAmountBatch(
+      {
+        adId: Number(ad.id),
+        side: ad.side,
+        coin: ad.coin,
+        account: merchantAccount(merchant),
+        holdId: ad.hold_id,
+        holdSeq: Number(ad.hold_seq),
+      },
+      available,
+      online,
+      around,
+    );
     if (batch.length > 0) await this.options.ledger.execute(batch, trx);
     await sql.updateAd(trx, Number(ad.id), {
       available: available.toString(),
       online: online ? 1 : 0,
       hold_id: holdId,
-      hold_seq: holdId ? seq : Number(ad.hold_seq),
+      hold_seq: holdSeq,
     });
   }
 
@@ -676,18 +658,8 @@ export class FiatService {
     await ledger.transaction(async (trx) => {
       if (!(await sql.moveState(trx, Number(order.id), from, 'completed', { closed_at: now })))
         throw badRequest('fiat.wrongState');
-      const reference = `fiat:${order.id}`;
       await ledger.execute(
-        [
-          {
-            id: `${reference}:release`,
-            type: 'post_pending',
-            code: 'fiat_release',
-            reference,
-            pendingId: order.hold_id,
-            amount: Dec.parse(order.number),
-          },
-        ],
+        [fiatReleaseTransfer(Number(order.id), order.hold_id, Dec.parse(order.number))],
         trx,
       );
       await sql.countMerchantRelease(trx, Number(merchant.id), now - Number(order.paid_at ?? now));
@@ -705,17 +677,9 @@ export class FiatService {
   /** The buyer cancels before "paid": the escrow goes back; the third cancel within a day sets a ban (A6). */
   async cancel(userId: number, id: number): Promise<FiatOrder> {
     const { order } = await this.loadAs(userId, id, 'buyer');
-    await this.close(order, 'buyer', 'cancelled by the buyer', ['to_pay'], async (trx, now) => {
-      const cancels = await sql.cancelsWithinDay(trx, userId, now);
-      if (cancels > 0 && cancels % FIAT_CANCELS_BEFORE_BAN === 0) {
-        await this.ban(trx, userId, now, {
-          rule: 'cancels',
-          orderId: null,
-          key: 'fiat.banReasonCancels',
-          params: { count: cancels },
-        });
-      }
-    });
+    await this.close(order, 'buyer', 'cancelled by the buyer', ['to_pay'], (trx, now) =>
+      banAfterCancels(trx, userId, now),
+    );
     return this.order(userId, id);
   }
 
@@ -735,14 +699,7 @@ export class FiatService {
     await ledger.transaction(async (trx) => {
       if (!(await sql.moveState(trx, Number(order.id), from, 'cancelled', { closed_at: now })))
         throw badRequest('fiat.wrongState');
-      const reference = `fiat:${order.id}`;
-      const refund: TransferInput = {
-        id: `${reference}:refund`,
-        type: 'void_pending',
-        code: 'fiat_refund',
-        reference,
-        pendingId: order.hold_id,
-      };
+      const refund = fiatRefundTransfer(Number(order.id), order.hold_id);
       // The order's part goes back to its ad: held again if the ad is live, the merchant's to spend if not.
       const ad = await sql.ad(trx, Number(order.ad_id));
       if (ad) {
@@ -1182,16 +1139,7 @@ export class FiatService {
       params: Record<string, string | number>;
     },
   ): Promise<void> {
-    const earlier = (await sql.bansWithinDay(trx, userId, now)).length;
-    await sql.insertBan(trx, {
-      user_id: userId,
-      rule: cause.rule,
-      order_id: cause.orderId,
-      reason_key: cause.key,
-      reason_params: JSON.stringify(cause.params),
-      starts_at: now,
-      ends_at: fiatBanEnd(earlier, now),
-    });
+    await recordFiatBan(trx, userId, now, cause);
   }
 
   /** GET /fiat/myBans: the ban in force, the recent ones, the ladder and the day's counts. */
@@ -1243,12 +1191,7 @@ export class FiatService {
     const payer = this.userOf(order, merchant, 'buyer');
     await this.close(order, 'system', 'payment window expired', ['to_pay'], async (trx, now) => {
       if (payer === null) return;
-      await this.ban(trx, payer, now, {
-        rule: 'unpaid',
-        orderId: Number(order.id),
-        key: 'fiat.banReasonUnpaid',
-        params: { id: Number(order.id), minutes: payWindowMinutes(order) },
-      });
+      await banUnpaid(trx, payer, Number(order.id), payWindowMinutes(order), now);
     }).catch(ignoreWrongState);
   }
 
