@@ -27,16 +27,10 @@ import type {
 } from '../../core/state/index.ts';
 import type { OperatorIdentity } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
-import {
-  type AccountRef,
-  type CustodyWallet,
-  systemAccount,
-  type TransferInput,
-  userAccount,
-} from '../../ledger/index.ts';
+import { type CustodyWallet, systemAccount, type TransferInput, userAccount } from '../../ledger/index.ts';
 import { ledgerProjection } from '../../ledger/projection.ts';
 import { expectHealthyLedger } from '../../ledger/test-support.ts';
-import { expectLedgerEquivalent, ProjectedState } from '../../projection/equivalence-support.ts';
+import { expectLedgerEquivalent, ledgerSoFar, ProjectedState } from '../../projection/equivalence-support.ts';
 import { openTestStore } from '../../store/connect.ts';
 import type { Executor } from '../../store/database.ts';
 import { ChainWatcher, custodyOf } from './chain-watcher.ts';
@@ -548,43 +542,6 @@ async function deposit(world: World, random: (below: number) => number): Promise
 }
 
 // ── the test ──────────────────────────────────────────────────────────────
-
-/** The module's ledger so far as `transfer` commands, one per transfer at its own time. */
-async function ledgerSoFar(db: Executor): Promise<MoneyCommand[]> {
-  const rows = await db
-    .selectFrom('ledger_transfers as t')
-    .innerJoin('ledger_accounts as d', 'd.id', 't.debit_account_id')
-    .innerJoin('ledger_accounts as c', 'c.id', 't.credit_account_id')
-    .select(['t.id', 't.type', 't.asset', 't.amount', 't.code', 't.reference', 't.pending_id', 't.timestamp'])
-    .select([
-      'd.owner as debitOwner',
-      'd.wallet as debitWallet',
-      'c.owner as creditOwner',
-      'c.wallet as creditWallet',
-    ])
-    .orderBy('t.seq')
-    .execute();
-  const ref = (owner: string, wallet: string) =>
-    (owner === 'system' ? { owner, wallet } : { owner: Number(owner), wallet }) as AccountRef;
-  return rows.map((row) => {
-    const base = { id: row.id, code: row.code, reference: row.reference };
-    let input: TransferInput;
-    if (row.type === 'post_pending')
-      input = { ...base, type: 'post_pending', pendingId: row.pending_id!, amount: Dec.parse(row.amount) };
-    else if (row.type === 'void_pending')
-      input = { ...base, type: 'void_pending', pendingId: row.pending_id! };
-    else
-      input = {
-        ...base,
-        type: row.type as 'posted' | 'pending',
-        debit: ref(String(row.debitOwner), row.debitWallet),
-        credit: ref(String(row.creditOwner), row.creditWallet),
-        asset: row.asset,
-        amount: Dec.parse(row.amount),
-      };
-    return { kind: 'transfer', at: Number(row.timestamp), batch: [input] };
-  });
-}
 
 let world: World;
 
