@@ -67,6 +67,13 @@ export interface StreamOptions {
    * cancels. Off, the stream is the same as before.
    */
   ieo?: boolean;
+  /**
+   * Also deposits credited (some repeated, some conflicting), withdrawals
+   * requested, reviewed and reported on by the sender (ids guessed, so some
+   * are unknown or in another step), and operators' adjustments (some
+   * repeated). Off, the stream is the same as before.
+   */
+  walletFlows?: boolean;
 }
 
 /**
@@ -90,6 +97,8 @@ export function* commandStream(options: StreamOptions): Generator<MoneyCommand> 
   let at = TIME_ZERO;
   /** The IEO sales created so far, by project id. */
   const ieoSales: number[] = [];
+  /** How many withdrawals were asked for so far: the ids the state may have given. */
+  const flows = { requested: 0 };
 
   for (const pair of TEST_PAIRS) yield { kind: 'openPair', at, pair };
   if (options.futures === true) {
@@ -170,6 +179,9 @@ export function* commandStream(options: StreamOptions): Generator<MoneyCommand> 
       continue;
     } else if (options.futures === true && roll >= 62 && roll < 68) {
       yield futuresCommand(random, base, `${prefix}:f${n}`);
+      continue;
+    } else if (options.walletFlows === true && roll >= 68 && roll < 72) {
+      yield walletFlowCommand(random, user(), base, flows, n);
       continue;
     } else if (roll < 86) {
       const pair = pick(TEST_PAIRS);
@@ -350,6 +362,115 @@ function ieoCommand(
   return { ...base, kind: 'ieoCancelSale', projectId: sale() };
 }
 
+const WITHDRAWAL_TERMS = {
+  min: '1',
+  max: '2000',
+  dailyMax: '3000',
+  fee: '0.5',
+  approvalThreshold: '500',
+  decimals: 8,
+};
+
+/**
+ * A deposit credited (a few deposit ids, so some credits repeat or conflict),
+ * a withdrawal asked for (fair, too large, malformed, or stamped refused by
+ * the edge), a review or a sender's outcome of a withdrawal id that may not
+ * be in that step or not exist, or an operator's adjustment (now and then
+ * the same request again).
+ */
+function walletFlowCommand(
+  random: (below: number) => number,
+  userId: number,
+  base: { at: number; id?: string },
+  flows: { requested: number },
+  n: number,
+): MoneyCommand {
+  const roll = random(100);
+  const coin = ASSETS[random(ASSETS.length)]!;
+  // About a third of the requests pass: ids beyond those are unknown.
+  const withdrawalId = 1 + random(Math.ceil(flows.requested / 3) + 2);
+  if (roll < 25)
+    return {
+      ...base,
+      kind: 'depositCredited',
+      depositId: `56:0x${random(60).toString(16)}:0`,
+      round: 1 + random(2),
+      userId,
+      custody: custodyWallet('bsc'),
+      coin,
+      amount: `${1 + random(900)}`,
+    };
+  if (roll < 55) {
+    flows.requested += 1;
+    const amounts = ['0', 'lots', '2500', '0.000000001', `${1 + random(800)}.${random(100)}`];
+    return {
+      ...base,
+      kind: 'withdrawalRequested',
+      userId,
+      coin,
+      chainId: 56,
+      custody: custodyWallet('bsc'),
+      savedAddress: `0x${userId.toString(16).padStart(40, '0')}`,
+      amount: amounts[random(5) === 0 ? random(4) : 4]!,
+      address: 'saved',
+      fundPasswordGiven: random(30) !== 0,
+      kycVerified: random(30) !== 0,
+      fundPasswordSet: true,
+      withdrawnToday: `${random(3) * 1000}`,
+      terms: WITHDRAWAL_TERMS,
+      edgeRefusal: random(15) === 0 ? { key: 'common.frozen', params: { reason: 'stream' } } : null,
+    };
+  }
+  if (roll < 75) {
+    const decisions = ['approve', 'approve', 'reject', 'hold', 'releaseHold'] as const;
+    return {
+      ...base,
+      kind: 'withdrawalReviewed',
+      withdrawalId,
+      decision: decisions[random(decisions.length)]!,
+      operator: 'stream',
+      reason: random(8) === 0 ? ' ' : 'checked',
+    };
+  }
+  if (roll < 95) {
+    const outcomes = ['sent', 'sent', 'mined', 'mined', 'failed', 'flagged'] as const;
+    const outcome = outcomes[random(outcomes.length)]!;
+    // Mostly from the step the sender would have seen it in; now and then from one it cannot report from.
+    const usual = {
+      sent: 'approved',
+      mined: 'broadcast',
+      failed: 'broadcast',
+      flagged: 'broadcast',
+    } as const;
+    const froms = ['approved', 'broadcast', 'flagged', 'review'] as const;
+    return {
+      ...base,
+      kind: 'withdrawalOutcome',
+      withdrawalId,
+      from: random(6) === 0 ? froms[random(froms.length)]! : usual[outcome],
+      outcome,
+      tx: { hash: `0x${n.toString(16)}`, raw: `0x${n.toString(16)}00`, nonce: n, hotAddress: '0xhot' },
+      reason: 'sendFailed',
+    };
+  }
+  return {
+    ...base,
+    kind: 'adjust',
+    requestId: random(4) === 0 ? 1 + random(20) : 100 + n,
+    adjustment: {
+      userId,
+      wallet: 'spot',
+      coin,
+      direction: random(2) === 0 ? 'credit' : 'debit',
+      amount: `${1 + random(300)}`,
+      category: 'correction',
+      reason: 'stream',
+    },
+  };
+}
+
+const FUNDING_INTERVAL_MS = 8 * 60 * 60 * 1000;
+
 /** Two futures contracts (ids 1 and 2, as the stream lists them first), on the spot pairs' price grid. */
 export const TEST_CONTRACTS: ContractRow[] = ['BTC', 'ETH'].map((coin, index) => ({
   autoid: index + 1,
@@ -409,8 +530,23 @@ function futuresCommand(
       batch: [{ id: transferId, debit, credit, asset: 'USDT', amount, code: 'deposit' }],
     };
   }
-  if (roll < 25)
-    return { ...base, kind: 'futuresMark', coin: TEST_CONTRACTS[contractId - 1]!.tradcoin, price };
+  if (roll < 25) {
+    // Funding rounds are 8 h apart: the first mark of each contract pays one (the contracts list at slot 0).
+    const fundingSlot = Math.floor(base.at / FUNDING_INTERVAL_MS) * FUNDING_INTERVAL_MS;
+    return {
+      ...base,
+      kind: 'futuresMark',
+      coin: TEST_CONTRACTS[contractId - 1]!.tradcoin,
+      price,
+      fundingSlot,
+    };
+  }
+  if (roll < 30) {
+    const positionId = 1 + random(40);
+    return random(3) === 0
+      ? { ...base, kind: 'futuresCancelTrigger', userId, triggerId: 1 + random(20) }
+      : { ...base, kind: 'futuresSetTrigger', userId, positionId, profitPrice: price, lossPrice: '50' };
+  }
   if (roll < 40) return { ...base, kind: 'futuresCancel', owner: String(userId), orderId: 1 + random(400) };
   if (roll < 55) {
     const number = random(3) === 0 ? null : String(1 + random(5));

@@ -25,7 +25,16 @@ describe('replay determinism', () => {
   it(`gives identical hashes live, from the journal and from every snapshot (${COMMANDS} commands, seed ${SEED})`, async () => {
     const dir = await tempDir();
     const commands = takeCommands(
-      { seed: SEED, users: 400, traders: 40, referral: true, cycle: true, futures: true, ieo: true },
+      {
+        seed: SEED,
+        users: 400,
+        traders: 40,
+        referral: true,
+        cycle: true,
+        futures: true,
+        ieo: true,
+        walletFlows: true,
+      },
       COMMANDS,
     );
     const journal = await openFileJournal(`${dir}/journal`);
