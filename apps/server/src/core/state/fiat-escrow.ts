@@ -1,4 +1,5 @@
 import { Dec } from '@halyard/money';
+import type { FiatAppealKind, FiatOrderState } from '@halyard/protocol';
 import { FIAT_APPEAL_BEFORE_EXPIRY_MS } from '@halyard/rules';
 import { type AccountRef, systemAccount, type TransferInput, userAccount } from '../../ledger/index.ts';
 import { isLedgerRefusal } from '../../ledger/plan.ts';
@@ -201,7 +202,7 @@ export interface FiatAppealCommand extends CommandBase {
   kind: 'fiatAppeal';
   orderId: number;
   role: 'buyer' | 'seller';
-  appealKind: string;
+  appealKind: FiatAppealKind;
   reason: string;
 }
 
@@ -343,11 +344,11 @@ export type FiatRowOp =
         paid_at?: number;
         appeal_by?: string;
         appeal_reason?: string;
-        appeal_kind?: string;
+        appeal_kind?: FiatAppealKind;
         closed_at?: number;
       };
     }
-  | { op: 'insertEvent'; orderId: number; state: string; by: string; at: number; reason: string }
+  | { op: 'insertEvent'; orderId: number; state: FiatOrderState; by: string; at: number; reason: string }
   | { op: 'audit'; at: number; audit: FiatAudit }
   | { op: 'ban'; at: number; orderId: number; check: FiatBanCheck };
 

@@ -52,12 +52,12 @@ import {
   FIAT_BAN_LADDER_MINUTES,
   FIAT_CANCELS_BEFORE_BAN,
   fiatAppealEvidence,
-  fiatBanEnd,
   fiatFloatingPrice,
   type RuleError,
 } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
 import {
+  type FiatCandidate,
   fiatAdAmountBatch,
   fiatEscrowHold,
   fiatMerchantAccount,
@@ -78,7 +78,7 @@ import type { Db, Executor, Trx } from '../../store/database.ts';
 import { maskAnyPhone, maskEmail } from '../backoffice/masking.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { formatUtc, type StoredImage } from '../identity/service.ts';
-import { banAfterCancels, banUnpaid, recordFiatBan } from './bans.ts';
+import { banAfterCancels, banUnpaid } from './bans.ts';
 import {
   type AdRow,
   type MerchantRow,
@@ -289,6 +289,15 @@ export class FiatService {
     },
     locale: Locale,
   ): Promise<FiatOrder> {
+    await this.checkSeller(userId, input);
+    return this.place(userId, { ...input, side: 'sell' }, locale);
+  }
+
+  /** A sell order's own checks, before matching (the edge makes them before `fiatOpen`). */
+  async checkSeller(
+    userId: number,
+    input: { fiat: string; payType: FiatPayType; payee: FiatPayee },
+  ): Promise<void> {
     throwIf(checkFiatPayee(input.payType, input.fiat, input.payee));
     // The merchant pays only an account in the seller's verified name: no paying a third party
     // (triangulation fraud moves a victim's money to an honest counterparty through such accounts).
@@ -296,7 +305,6 @@ export class FiatService {
     if (verified === null) throw forbidden('identity.kycRequired');
     if (!sameName(verified, input.payee.payeeName))
       throw badRequest('fiat.payeeNameNotVerified', { name: verified });
-    return this.place(userId, { ...input, side: 'sell' }, locale);
   }
 
   private async place(
@@ -314,13 +322,8 @@ export class FiatService {
     locale: Locale,
   ): Promise<FiatOrder> {
     const { ledger } = this.options;
-    const ads = await this.matchable(input);
-    await this.assertMayTrade(userId, locale);
+    const candidates = await this.eligible(userId, input, locale);
     const amount = Dec.parse(input.amount);
-    const candidates = (await this.rank(ads, input.side, userId, amount)).filter(
-      ({ ad }) => input.adId === undefined || Number(ad.id) === input.adId,
-    );
-    if (candidates.length === 0) throw badRequest('fiat.noMerchant');
     const row = await ledger.transaction(async (trx) => {
       // Inside the ledger's lock: one open order per user, and the ad's amount read and written once.
       if (await sql.openOrderOf(trx, userId)) throw badRequest('fiat.openOrderExists');
@@ -334,6 +337,60 @@ export class FiatService {
       throw badRequest('fiat.noMerchant');
     });
     return (await this.views([row], userId))[0]!;
+  }
+
+  /** The ads an order tries, best first: the pair, the amount's limits and who may trade checked. */
+  private async eligible(
+    userId: number,
+    input: {
+      side: FiatSide;
+      coin: string;
+      fiat: string;
+      amount: string;
+      payType: FiatPayType;
+      adId?: number;
+    },
+    locale: Locale,
+  ): Promise<{ ad: AdRow; merchant: MerchantRow }[]> {
+    const ads = await this.matchable(input);
+    await this.assertMayTrade(userId, locale);
+    const amount = Dec.parse(input.amount);
+    const candidates = (await this.rank(ads, input.side, userId, amount)).filter(
+      ({ ad }) => input.adId === undefined || Number(ad.id) === input.adId,
+    );
+    if (candidates.length === 0) throw badRequest('fiat.noMerchant');
+    return candidates;
+  }
+
+  /**
+   * What the edge sends the money state with an order (`fiatOpen`): the ads
+   * place() would try, best first, with what the order row copies of each.
+   */
+  async openCandidates(
+    userId: number,
+    input: {
+      side: FiatSide;
+      coin: string;
+      fiat: string;
+      amount: string;
+      payType: FiatPayType;
+      payee: FiatPayee | null;
+      adId?: number;
+    },
+    locale: Locale,
+  ): Promise<FiatCandidate[]> {
+    return (await this.eligible(userId, input, locale)).map(({ ad, merchant }) => {
+      const method = parseMethods(ad.methods).find((entry) => entry.payType === input.payType)!;
+      return {
+        adId: Number(ad.id),
+        merchantId: Number(merchant.id),
+        merchantUserId: merchant.user_id === null ? null : Number(merchant.user_id),
+        price: ad.price,
+        windowMs: Number(ad.window_ms),
+        terms: ad.terms,
+        payee: JSON.stringify(input.payee ?? method.payee),
+      };
+    });
   }
 
   /** The live ads of a pair and side that take the method, checked: the pair is offered and the amount within the widest limits. */
@@ -1124,22 +1181,6 @@ export class FiatService {
     if (!message || Number(message.order_id) !== id || message.user_id === null) return null;
     const name = uploadName(message.img);
     return name ? this.options.identity.readOwnUpload(Number(message.user_id), name) : null;
-  }
-
-  // ── bans (AMENDMENTS A6) ───────────────────────────────────────────
-
-  private async ban(
-    trx: Trx,
-    userId: number,
-    now: number,
-    cause: {
-      rule: 'unpaid' | 'cancels';
-      orderId: number | null;
-      key: string;
-      params: Record<string, string | number>;
-    },
-  ): Promise<void> {
-    await recordFiatBan(trx, userId, now, cause);
   }
 
   /** GET /fiat/myBans: the ban in force, the recent ones, the ladder and the day's counts. */
