@@ -1,5 +1,6 @@
 import { Dec } from '@halyard/money';
 import type { FiatAdInput, FiatPayee } from '@halyard/protocol';
+import { EMPTY_FIAT_PAYEE } from '@halyard/rules';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prng } from '../../core/state/command-stream.ts';
 import type { FiatAudit, MoneyCommand, MoneyResult } from '../../core/state/index.ts';
@@ -114,7 +115,7 @@ function* stream(seed: number, count: number): Generator<Step> {
   }
 }
 
-function fundingOf(at: number): TransferInput[] {
+function fundingOf(): TransferInput[] {
   const batch: TransferInput[] = [];
   for (const userId of [...USERS, ...MERCHANTS])
     batch.push({
@@ -125,18 +126,15 @@ function fundingOf(at: number): TransferInput[] {
       amount: Dec.parse(USERS.includes(userId) ? '300' : '2500'),
       code: 'test_funding',
     });
-  void at;
   return batch;
 }
 
 const nameOf = (userId: number) => `Name ${userId}`;
 const payeeOf = (userId: number): FiatPayee => ({
+  ...EMPTY_FIAT_PAYEE,
   payeeName: nameOf(userId),
   cardNumber: `62220200000${userId}`,
   bank: 'ICBC',
-  wechatAccount: '',
-  wechatCode: '',
-  iban: '',
 });
 
 function adInput(merchant: number, side: 'buy' | 'sell', price: string, available: string): FiatAdInput {
@@ -228,7 +226,7 @@ describe('the money state in place of the fiat escrow', () => {
     const apply = (command: MoneyCommand) => stateAnswer(stateSide.apply(command));
 
     h.clock.set(TIME_ZERO);
-    const funding = fundingOf(TIME_ZERO);
+    const funding = fundingOf();
     await h.app.ledger.execute(funding);
     stateSide.apply({ kind: 'transfer', at: TIME_ZERO, batch: funding });
     // The merchants' rows are the edge's: the same rows on both sides.
