@@ -7,6 +7,7 @@ import { loadConvertState } from '../modules/convert/state-from-sql.ts';
 import { loadCycleState } from '../modules/cycle/state-from-sql.ts';
 import { loadReferralState } from '../modules/referral/state-from-sql.ts';
 import { loadSpotState } from '../modules/spot/state-from-sql.ts';
+import { loadWalletState } from '../modules/wallet/state-from-sql.ts';
 import type { Executor } from '../store/database.ts';
 
 /**
@@ -34,6 +35,7 @@ export async function moneyStateFromSql(
     await loadReferralState(snapshot, state, at);
     await loadCycleState(snapshot, state);
     await loadConvertState(snapshot, state, at);
+    await loadWalletState(snapshot, state);
   });
   return state;
 }

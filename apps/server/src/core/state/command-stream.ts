@@ -408,8 +408,9 @@ function walletFlowCommand(
       kind: 'withdrawalRequested',
       userId,
       coin,
+      // Chain 56's custody account, as modules/wallet names it.
       chainId: 56,
-      custody: custodyWallet('bsc'),
+      custody: custodyWallet('bnb'),
       savedAddress: `0x${userId.toString(16).padStart(40, '0')}`,
       amount: amounts[random(5) === 0 ? random(4) : 4]!,
       address: 'saved',
