@@ -68,6 +68,13 @@ export interface StreamOptions {
    */
   ieo?: boolean;
   /**
+   * Also fiat escrow: the house's ads set (now and then offline), orders of
+   * users who hold coin in their fiat wallets, payments, appeals, releases
+   * and refunds on recent orders, each now and then out of turn (refused).
+   * Off, the stream is the same as before.
+   */
+  fiat?: boolean;
+  /**
    * Also deposits credited (some repeated, some conflicting), withdrawals
    * requested, reviewed and reported on by the sender (ids guessed, so some
    * are unknown or in another step), and operators' adjustments (some
@@ -97,6 +104,8 @@ export function* commandStream(options: StreamOptions): Generator<MoneyCommand> 
   let at = TIME_ZERO;
   /** The IEO sales created so far, by project id. */
   const ieoSales: number[] = [];
+  /** How many fiat orders the stream tried to open. */
+  const fiatOrders = { opened: 0 };
   /** How many withdrawals were asked for so far: the ids the state may have given. */
   const flows = { requested: 0 };
 
@@ -105,6 +114,7 @@ export function* commandStream(options: StreamOptions): Generator<MoneyCommand> 
     for (const contract of TEST_CONTRACTS) yield { kind: 'futuresContract', at, contract, fundingSlot: 0 };
     yield { kind: 'transfer', at, batch: futuresHouseFunding(prefix) };
   }
+  if (options.fiat === true) yield { kind: 'transfer', at, batch: fiatFunding(prefix, options.users) };
   for (let n = 0; ; n++) {
     at += random(3);
     const roll = random(100);
@@ -176,6 +186,9 @@ export function* commandStream(options: StreamOptions): Generator<MoneyCommand> 
       continue;
     } else if (options.ieo === true && roll < 61) {
       yield ieoCommand(random, user(), base, ieoSales);
+      continue;
+    } else if (options.fiat === true && roll >= 72 && roll < 75) {
+      yield fiatCommand(random, user(), base, fiatOrders);
       continue;
     } else if (options.futures === true && roll >= 62 && roll < 68) {
       yield futuresCommand(random, base, `${prefix}:f${n}`);
@@ -569,6 +582,118 @@ function futuresCommand(
     lever: [1, 5, 10, 20, 50, 3][random(6)]!,
     tdMode: random(3) === 0 ? 'lsolate' : 'cross',
     ...(random(5) === 0 ? (random(2) === 0 ? { profitPrice: '200' } : { lossPrice: '200' }) : {}),
+  };
+}
+
+/** The house's ads in the stream: 1 and 2 sell coin (held while live), 3 buys it. */
+const FIAT_ADS = [
+  { adId: 1, side: 'buy' as const, price: '7.2' },
+  { adId: 2, side: 'buy' as const, price: '7.25' },
+  { adId: 3, side: 'sell' as const, price: '7.1' },
+];
+
+/** USDT in the house's and every user's fiat wallet, so ads hold and sells escrow. */
+function fiatFunding(prefix: string, users: number): TransferInput[] {
+  const accounts = [
+    systemAccount('fiat_house'),
+    ...Array.from({ length: users }, (_, i) => userAccount(i + 1, 'fiat')),
+  ];
+  return accounts.map((credit, index) => ({
+    id: `${prefix}:fiat-funding:${index}`,
+    debit: systemAccount(custodyWallet('bsc')),
+    credit,
+    asset: 'USDT',
+    amount: Dec.parse(index === 0 ? '1000000' : '500'),
+    code: 'deposit',
+  }));
+}
+
+/**
+ * A fiat escrow command: an ad's amount set, an order on the house's ads
+ * (the edge's ranking stamped as candidates), or a step on one of the last
+ * orders opened (paid, appealed, released, refunded), often out of turn.
+ */
+function fiatCommand(
+  random: (below: number) => number,
+  userId: number,
+  base: { at: number; id?: string },
+  orders: { opened: number },
+): MoneyCommand {
+  const roll = random(100);
+  if (roll < 10) {
+    const ad = FIAT_ADS[random(FIAT_ADS.length)]!;
+    return {
+      ...base,
+      kind: 'fiatAd',
+      adId: ad.adId,
+      side: ad.side,
+      coin: 'USDT',
+      merchantUserId: null,
+      available: `${random(5) * 2_000}`,
+      online: random(5) !== 0,
+    };
+  }
+  if (roll < 45 || orders.opened === 0) {
+    orders.opened += 1;
+    const side = random(3) === 0 ? ('sell' as const) : ('buy' as const);
+    return {
+      ...base,
+      kind: 'fiatOpen',
+      userId,
+      side,
+      coin: 'USDT',
+      fiat: 'CNY',
+      amount: `${100 + random(3_000)}`,
+      payType: 'bank',
+      candidates: FIAT_ADS.filter((ad) => ad.side === side).map((ad) => ({
+        adId: ad.adId,
+        merchantId: 1,
+        merchantUserId: null,
+        price: ad.price,
+        windowMs: 600_000,
+        terms: '',
+        payee: '{}',
+      })),
+    };
+  }
+  // The state numbers the orders from 1; a refused open takes no number, so some of these name none.
+  // About half the opens succeed (the rest find no ad or an open order): the ids run about half as fast.
+  const orderId = Math.max(1, Math.round(orders.opened / 2) - random(3));
+  const at = base.at;
+  if (roll < 60)
+    return {
+      ...base,
+      kind: 'fiatPaid',
+      orderId,
+      expiresAt: at + 1,
+      windowMinutes: 10,
+      by: 'buyer',
+      reason: 'paid',
+      img: null,
+    };
+  if (roll < 68)
+    return {
+      ...base,
+      kind: 'fiatAppeal',
+      orderId,
+      role: 'buyer',
+      appealKind: 'paidNotReleased',
+      reason: 'quiet',
+    };
+  if (roll < 85) {
+    const from = random(3) === 0 ? ('appeal' as const) : ('paid' as const);
+    return { ...base, kind: 'fiatRelease', orderId, from, by: 'seller', reason: 'received', audit: null };
+  }
+  const from = random(3) === 0 ? ('appeal' as const) : ('to_pay' as const);
+  return {
+    ...base,
+    kind: 'fiatRefund',
+    orderId,
+    from,
+    by: 'buyer',
+    reason: 'cancelled',
+    audit: null,
+    ban: null,
   };
 }
 

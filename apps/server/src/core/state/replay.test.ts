@@ -33,6 +33,7 @@ describe('replay determinism', () => {
         cycle: true,
         futures: true,
         ieo: true,
+        fiat: true,
         walletFlows: true,
       },
       COMMANDS,
