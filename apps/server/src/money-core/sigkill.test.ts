@@ -1,0 +1,186 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openFileJournal } from '../core/journal/index.ts';
+import { runUntilKilled } from '../core/journal/test-support.ts';
+import { step } from '../core/sequencer/index.ts';
+import { prng, TEST_PAIRS } from '../core/state/command-stream.ts';
+import { moneyMachine } from '../core/state/index.ts';
+import { insertPair as insertCyclePair } from '../modules/cycle/store.ts';
+import { insertPair as insertSpotPair } from '../modules/spot/store.ts';
+import type { WorkerStore } from '../projection/worker-transport.ts';
+import { createTestSchema, dropTestSchema, openPostgres, openStore, type Store } from '../store/connect.ts';
+import type { Executor } from '../store/database.ts';
+import { MoneyCore } from './start.ts';
+
+/**
+ * The core as the server runs it, killed with SIGKILL twenty times: a child
+ * process (sigkill-child.ts) runs MoneyCore on a real journal and database
+ * (a SQLite file, or a PostgreSQL schema of its own), submitting spot orders,
+ * transfers, holds and cycle contracts 128 at a time, with snapshots every
+ * 50 ms and the projector writing every table in a worker thread, and
+ * retrying the first commands of the round before. Each kill lands while
+ * commands flow, the projector writes and, often, a snapshot is being
+ * written. Then:
+ *
+ * - every acknowledged command is in the journal;
+ * - a command journaled again (the retry) was answered from memory, not
+ *   applied a second time: replaying the journal, it publishes nothing;
+ * - one more start catches the projector up; the ledger's SQL equals the
+ *   state (the audit), the ledger's transfers and the spot orders in SQL are
+ *   exactly those a fresh replay of the whole journal publishes, each once.
+ */
+const ROUNDS = 20;
+const CHILD = path.join(import.meta.dirname, 'sigkill-child.ts');
+const machine = moneyMachine();
+
+interface Database {
+  arg: string;
+  where: WorkerStore;
+  open(): Promise<Store>;
+  drop(): Promise<void>;
+}
+
+/** The child's database: a SQLite file in `dir`, or a fresh schema on TEST_DATABASE_URL. */
+async function database(dir: string): Promise<Database> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    const file = path.join(dir, 'halyard.sqlite');
+    return {
+      arg: file,
+      where: { sqliteFile: file },
+      open: () => openStore({ databaseUrl: null, sqliteFile: file }),
+      drop: async () => undefined,
+    };
+  }
+  const schema = await createTestSchema(url);
+  return {
+    arg: `postgres:${schema}`,
+    where: { postgresUrl: url, schema },
+    open: async () => openPostgres(url, schema),
+    drop: () => dropTestSchema(url, schema),
+  };
+}
+
+describe('kill -9 of the core as the server runs it', () => {
+  const seed = 20_261_201;
+  it(`loses no acknowledged command, applies none twice, and projects SQL equal to the state (${ROUNDS} kills, seed ${seed})`, async () => {
+    const random = prng(seed);
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'halyard-core-kill-'));
+    const dataDir = path.join(dir, 'data');
+    const db = await database(dir);
+    try {
+      const prepared = await db.open();
+      await prepare(prepared.db);
+      await prepared.close();
+
+      const acknowledged: string[] = [];
+      const opened: [number, number][] = [];
+      let killedWhileSnapshotting = 0;
+      const rates: number[] = [];
+      for (let round = 1; round <= ROUNDS; round++) {
+        // The child runs under tsx (`node --import tsx`): it loads better-sqlite3 and pg, which do not bundle.
+        const lines = await runUntilKilled(
+          '--import',
+          ['tsx', CHILD, dataDir, String(round), db.arg],
+          (line) => /^(r|open|speed|snapshot)/.test(line),
+          600 + random(2_400),
+        );
+        const [open, ...rest] = lines;
+        opened.push(open!.split(' ').slice(1).map(Number) as [number, number]);
+        acknowledged.push(...rest.filter((line) => line.startsWith('r')));
+        const speeds = rest
+          .filter((line) => line.startsWith('speed'))
+          .map((line) => Number(line.split(' ')[1]));
+        if (speeds.length > 0) rates.push(speeds.at(-1)!);
+        // The child's last word on snapshots was that one began: the kill came while it was being written.
+        if (rest.findLast((line) => line.startsWith('snapshot')) === 'snapshot begins')
+          killedWhileSnapshotting += 1;
+      }
+      // Kills came while a snapshot was being written, and while the projection was behind the journal.
+      expect(killedWhileSnapshotting).toBeGreaterThan(0);
+      expect(opened.filter(([journalSeq, watermark]) => watermark < journalSeq).length).toBeGreaterThan(0);
+      console.log(
+        `${ROUNDS} kills: ${acknowledged.length} commands acknowledged, ${killedWhileSnapshotting} kills while a snapshot was written, ` +
+          `${opened.filter(([journalSeq, watermark]) => watermark < journalSeq).length} starts with the projection behind, ` +
+          `commands/s from each child's start to its kill: ${rates.join(', ')}`,
+      );
+
+      // Every acknowledged command is journaled; a repeat of an id publishes nothing and answers the first result.
+      const journal = await openFileJournal(`${dataDir}/journal`);
+      const fresh = machine.initialState();
+      const journaled = new Map<string, string>();
+      const transfers: string[] = [];
+      let spotOrders = 0;
+      for await (const record of journal.read(0)) {
+        const command = machine.decodeCommand(record.payload);
+        const { result, events } = step(machine, fresh, command, record.seq);
+        const first = command.id === undefined ? undefined : journaled.get(command.id);
+        if (first !== undefined) {
+          expect(events, command.id).toEqual([]);
+          expect(JSON.stringify(result), command.id).toBe(first);
+        } else if (command.id !== undefined) journaled.set(command.id, JSON.stringify(result));
+        for (const event of events) {
+          if (event.type === 'transfers') transfers.push(...event.transfers.map((transfer) => transfer.id));
+          if (event.type === 'spotOrderAccepted') spotOrders += 1;
+        }
+      }
+      await journal.close();
+      for (const line of acknowledged) expect(journaled.has(line), line).toBe(true);
+
+      const store = await db.open();
+      const core = await MoneyCore.start({
+        dataDir,
+        db: store.db,
+        dialect: store.dialect,
+        workerStore: db.where,
+        now: () => Date.UTC(2026, 10, 26),
+      });
+      try {
+        const { seq, report } = await core.audit(60_000);
+        expect(report.breaches).toEqual([]);
+        expect(seq).toBe(core.sequencer.lastSequence());
+        const rows = await store.db.selectFrom('ledger_transfers').select('id').orderBy('seq').execute();
+        expect(rows.map((row) => row.id)).toEqual(transfers);
+        expect(transfers.length).toBeGreaterThan(5_000);
+        const orders = await store.db
+          .selectFrom('spot_orders')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .execute();
+        expect(Number(orders[0]!.n)).toBe(spotOrders);
+      } finally {
+        await core.close();
+        await store.close();
+      }
+    } finally {
+      await db.drop();
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+    // Twenty children start under tsx with two worker threads each, and run until killed: about a minute alone.
+  }, 300_000);
+});
+
+/** The spot pairs, cycle pairs and users the projected rows refer to, as a deployment has them before its first start. */
+async function prepare(db: Executor): Promise<void> {
+  for (const [sort, pair] of TEST_PAIRS.entries())
+    await insertSpotPair(db, {
+      tradcoin: pair.tradcoin,
+      maincoin: pair.maincoin,
+      price_accuracy: pair.priceAccuracy,
+      amount_accuracy: pair.amountAccuracy,
+      minnumber: pair.minNumber,
+      maxnumber: pair.maxNumber,
+      state: 1,
+      plate: 0,
+      unit: pair.tradcoin,
+      maker_fee: pair.makerFee,
+      taker_fee: pair.takerFee,
+      introduction: '',
+      sort,
+    });
+  for (const [sort, tradcoin] of ['BTC', 'ETH'].entries())
+    await insertCyclePair(db, { tradcoin, maincoin: 'USDT', price_accuracy: 2, paycoins: 'USDT', sort }, [
+      { seconds: 1, minnumber: '1', maxnumber: '500', profit_gas: '0.85', loss_gas: '0.9', gas: '0.02' },
+    ]);
+}
