@@ -15,6 +15,9 @@ import { available as availableOf, type MoneyState, tryApplyTransfers } from './
  * reads the merchants' SQL counters), checks who may trade, reads the ad's
  * terms and stamps them; the state decides, on its own balances, ads and
  * open orders, whether the order opens and whether each step is allowed.
+ *
+ * Over 500 lines because the transfers, the six commands and the row changes
+ * they publish are one escrow story; its parts are each short.
  */
 
 /** Coin amounts keep 8 decimals (spec §9). */

@@ -33,6 +33,11 @@ import { type CommissionRow, promotionRebateRow } from './referral-rules.ts';
  * with modules/ieo's rules (ieo-rules.ts, ieo-allocation.ts) so both write
  * the same rows and transfers. The edge stamps what the clock decides: a
  * command's `at` is when the module's clock would have read it.
+ *
+ * Over 500 lines because the five commands share their steps (an order made,
+ * a delivery recorded, a rebate paid, the clock's advance, a cancel), which
+ * read best beside the command types and row records they fill in; the pure
+ * rules are already apart (ieo-rules.ts, ieo-allocation.ts).
  */
 
 interface CommandBase {

@@ -37,6 +37,9 @@ import { type OrderRow, fiatStore as sql } from './store.ts';
  * and then: a second release, a release after a refund, a cancel after a
  * release. Every answer, the orders, events, ads, merchants' counters, bans,
  * audit entries, transfers and account totals must be equal.
+ *
+ * Over 500 lines because the stream, both sides of each step and what is
+ * compared are one proof, read top to bottom.
  */
 
 const SEED = Number(process.env.FIAT_EQUIVALENCE_SEED ?? 16_2026);

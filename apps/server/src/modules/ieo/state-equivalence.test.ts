@@ -40,6 +40,9 @@ import { ieoStore as sql } from './store.ts';
  * or unknown sale; steps are repeated now and then. Every answer, the
  * orders, tranches, commit totals, rebates, allocations, projects,
  * commission rows, transfers and account totals must be equal.
+ *
+ * Over 500 lines because the stream, both sides of each step and what is
+ * compared are one proof, read top to bottom.
  */
 
 const SEED = Number(process.env.IEO_EQUIVALENCE_SEED ?? 15_2026);
