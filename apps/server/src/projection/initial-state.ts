@@ -35,7 +35,7 @@ export async function moneyStateFromSql(
     await loadReferralState(snapshot, state, at);
     await loadCycleState(snapshot, state);
     await loadConvertState(snapshot, state, at);
-    await loadWalletState(snapshot, state);
+    await loadWalletState(snapshot, state, at);
   });
   return state;
 }

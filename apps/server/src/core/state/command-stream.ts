@@ -430,7 +430,6 @@ function walletFlowCommand(
       fundPasswordGiven: random(30) !== 0,
       kycVerified: random(30) !== 0,
       fundPasswordSet: true,
-      withdrawnToday: `${random(3) * 1000}`,
       terms: WITHDRAWAL_TERMS,
       edgeRefusal: random(15) === 0 ? { key: 'common.frozen', params: { reason: 'stream' } } : null,
     };

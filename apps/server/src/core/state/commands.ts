@@ -159,12 +159,12 @@ export interface DepositCreditedCommand extends CommandBase, DepositCredit {
 
 /**
  * `/account/sendCoinOrder`: the money checks on the state's balance and the
- * hold (wallet-flows.ts). The edge reads the coin's terms, the user's access
- * and what they withdrew today, makes the checks that read other data (the
+ * hold (wallet-flows.ts); the state keeps each user's room of the day. The
+ * edge reads the coin's terms and the user's access, makes the checks that read other data (the
  * address saved, the lock, the freeze, the fund password) and stamps their
  * refusal, if any: the module makes them after the money checks.
  */
-export interface WithdrawalRequestedCommand extends CommandBase, WithdrawalChecks {
+export interface WithdrawalRequestedCommand extends CommandBase, Omit<WithdrawalChecks, 'withdrawnToday'> {
   kind: 'withdrawalRequested';
   userId: number;
   coin: string;

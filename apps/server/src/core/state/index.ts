@@ -90,7 +90,10 @@ export type { RetentionPolicy } from './retention.ts';
 export { moneyStateHash } from './snapshot-codec.ts';
 export { restorePair } from './spot.ts';
 export {
+  type DailyWithdrawn,
   type DepositCredit,
+  dailyKey,
+  dayOf,
   depositCreditTransfer,
   firstWithdrawalStep,
   type OpenWithdrawal,

@@ -22,7 +22,7 @@ import { createFuturesMoney, type FuturesMoney } from './futures.ts';
 import { createIeoState, type IeoState } from './ieo.ts';
 import { createReferralState, noteHalHoldings, type ReferralState } from './referral.ts';
 import { DEFAULT_RETENTION, type RetentionPolicy, RetentionWindow } from './retention.ts';
-import type { OpenWithdrawal } from './wallet-flows.ts';
+import type { DailyWithdrawn, OpenWithdrawal } from './wallet-flows.ts';
 
 /**
  * The whole money state in memory: every ledger account, every open hold,
@@ -59,8 +59,16 @@ export interface MoneyState {
   convert: { nextOrderId: number; usedQuotes: Map<string, number> };
   /** Futures (futures.ts): modules/futures' books, open orders, positions, triggers and marks, and the next ids. */
   futures: FuturesMoney;
-  /** Withdrawals (wallet-flows.ts): the next one's id, and those still open (not completed or rejected) by id. */
-  withdrawals: { nextId: number; open: TrackedMap<number, OpenWithdrawal> };
+  /**
+   * Withdrawals (wallet-flows.ts): the next one's id, those still open (not
+   * completed or rejected) by id, and each user's and coin's room used on its
+   * latest day of requests.
+   */
+  withdrawals: {
+    nextId: number;
+    open: TrackedMap<number, OpenWithdrawal>;
+    daily: TrackedMap<string, DailyWithdrawn>;
+  };
   /** Token launches (ieo.ts): the sales, their orders, the rebates owed. */
   ieo: IeoState;
   /** Fiat escrow (fiat-escrow.ts): the ads' amounts and holds, the open orders. */
@@ -115,7 +123,7 @@ export function createMoneyState(retention: RetentionPolicy = DEFAULT_RETENTION)
     cycle: createCycleState(),
     convert: { nextOrderId: 1, usedQuotes: new Map() },
     futures: createFuturesMoney(),
-    withdrawals: { nextId: 1, open: new TrackedMap() },
+    withdrawals: { nextId: 1, open: new TrackedMap(), daily: new TrackedMap() },
     ieo: createIeoState(),
     fiat: createFiatState(),
   };

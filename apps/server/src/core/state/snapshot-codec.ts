@@ -19,7 +19,7 @@ import {
 } from './referral.ts';
 import type { RetentionPolicy, RetentionWindow } from './retention.ts';
 import { restorePair } from './spot.ts';
-import type { OpenWithdrawal } from './wallet-flows.ts';
+import { type DailyWithdrawn, dailyKey, type OpenWithdrawal } from './wallet-flows.ts';
 
 /**
  * The money state as text, one record a line, its fields separated by tabs:
@@ -44,7 +44,8 @@ import type { OpenWithdrawal } from './wallet-flows.ts';
 // 9: the IEO sales, their orders and owed rebates, in the header.
 // 10: futures: the contracts, open orders, positions, triggers, marks and next ids, in the header.
 // 11: fiat escrow: the ads' amounts and holds, the open orders, the next order id, in the header.
-const FORMAT = 11;
+// 12: an open withdrawal's request time, and each user's withdrawal room of the day ('y').
+const FORMAT = 12;
 /** Lines read per `next()`: a few milliseconds of work. */
 const SLICE_LINES = 2048;
 
@@ -93,6 +94,7 @@ class LineReader {
   private readonly holdings: MapCapture<number, HalHolding>;
   private readonly referralUsers: MapCapture<number, ReferralUser>;
   private readonly withdrawals: MapCapture<number, OpenWithdrawal>;
+  private readonly dailyWithdrawn: MapCapture<string, DailyWithdrawn>;
   private readonly transferEpochs: EpochView<PlannedTransfer>;
   private readonly answerEpochs: EpochView<string>;
   private header: string | null;
@@ -123,6 +125,7 @@ class LineReader {
     this.holdings = state.referral.holdings.capture();
     this.referralUsers = state.referral.users.capture();
     this.withdrawals = state.withdrawals.open.capture();
+    this.dailyWithdrawn = state.withdrawals.daily.capture();
     // The answers' window lists their ids: the map is only asked for values. The transfers' window holds the
     // transfers themselves, immutable values, so it needs no capture of the map.
     this.answers = state.answers.capture(false);
@@ -137,7 +140,7 @@ class LineReader {
       this.header = null;
       return [header];
     }
-    while (this.stage < 8) {
+    while (this.stage < 9) {
       const lines = this.stageLines(limit);
       if (lines.length > 0) return lines;
       this.stage += 1;
@@ -157,6 +160,7 @@ class LineReader {
       this.holdings,
       this.referralUsers,
       this.withdrawals,
+      this.dailyWithdrawn,
     ];
     for (const capture of captures) capture.close();
   }
@@ -177,6 +181,8 @@ class LineReader {
         return this.referralUsers.slice(limit).map(([, user]) => referralUserLine(user));
       case 6:
         return this.withdrawals.slice(limit).map(([, withdrawal]) => withdrawalLine(withdrawal));
+      case 7:
+        return this.dailyWithdrawn.slice(limit).map(([, daily]) => dailyWithdrawnLine(daily));
       default:
         return this.windowLines(this.answerEpochs, limit, (epoch, id) =>
           answerLine(epoch, id, this.answers.valueAt(id)!),
@@ -257,7 +263,12 @@ function referralUserLine(u: ReferralUser): string {
 
 /** An open withdrawal: its step, and an operator's hold's reason (empty for none). */
 function withdrawalLine(w: OpenWithdrawal): string {
-  return `x\t${w.id}\t${w.userId}\t${text(w.coin)}\t${text(w.custody)}\t${units(w.amount)}\t${units(w.fee)}\t${w.step}\t${text(w.heldReason)}`;
+  return `x\t${w.id}\t${w.userId}\t${text(w.coin)}\t${text(w.custody)}\t${units(w.amount)}\t${units(w.fee)}\t${w.step}\t${text(w.heldReason)}\t${w.createdAt}`;
+}
+
+/** A user's withdrawal room used on a day: the coin, the day's start, the amount. */
+function dailyWithdrawnLine(d: DailyWithdrawn): string {
+  return `y\t${d.userId}\t${text(d.coin)}\t${d.day}\t${units(d.amount)}`;
 }
 
 function transferLine(epoch: number, t: PlannedTransfer): string {
@@ -421,6 +432,18 @@ function loadLine(state: MoneyState, f: string[]): void {
         fee: dec(f[6]!),
         step: f[7] as OpenWithdrawal['step'],
         heldReason: nullableTextOf(f[8] ?? ''),
+        createdAt: Number(f[9]),
+      });
+      return;
+    }
+    case 'y': {
+      const userId = Number(f[1]);
+      const coin = textOf(f[2]!);
+      state.withdrawals.daily.set(dailyKey(userId, coin), {
+        userId,
+        coin,
+        day: Number(f[3]),
+        amount: dec(f[4]!),
       });
       return;
     }

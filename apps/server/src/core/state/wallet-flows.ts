@@ -181,6 +181,8 @@ export type WithdrawalStep = 'review' | 'approved' | 'broadcast' | 'flagged';
 export interface OpenWithdrawal {
   id: number;
   userId: number;
+  /** The request's `at`: its amount counts in that UTC day's room until it is rejected. */
+  createdAt: number;
   coin: string;
   custody: CustodyWallet;
   amount: Dec;
@@ -237,14 +239,16 @@ export function applyWithdrawalRequested(
     !isCustody(command.custody) ||
     typeof terms !== 'object' ||
     terms === null ||
-    ![terms.min, terms.max, terms.dailyMax, terms.fee, terms.approvalThreshold, command.withdrawnToday].every(
+    ![terms.min, terms.max, terms.dailyMax, terms.fee, terms.approvalThreshold].every(
       (text) => Dec.tryParse(text) !== null,
     ) ||
     !Number.isSafeInteger(terms.decimals)
   )
     return malformed('withdrawal');
   const spendable = available(state, userAccount(command.userId, 'spot'), command.coin);
-  const refusal = withdrawalRequestRefusal(command, spendable) ?? edgeRefusalOf(command.edgeRefusal);
+  const withdrawnToday = withdrawnOnDay(state, command.userId, command.coin, command.at).toString();
+  const refusal =
+    withdrawalRequestRefusal({ ...command, withdrawnToday }, spendable) ?? edgeRefusalOf(command.edgeRefusal);
   if (refusal) return refused(refusal);
   const id = state.withdrawals.nextId;
   const amount = Dec.parse(command.amount);
@@ -252,6 +256,7 @@ export function applyWithdrawalRequested(
   const open: OpenWithdrawal = {
     id,
     userId: command.userId,
+    createdAt: command.at,
     coin: command.coin,
     custody: command.custody,
     amount,
@@ -263,6 +268,7 @@ export function applyWithdrawalRequested(
   if (!applied.result.ok) return applied;
   state.withdrawals.nextId += 1;
   state.withdrawals.open.set(id, open);
+  countInDay(state, open, amount);
   const withdrawal: WithdrawalRecord = {
     id,
     userId: command.userId,
@@ -319,6 +325,7 @@ export function applyWithdrawalReviewed(
       const applied = applyLedgerBatch(state, [withdrawalVoidTransfer(found.id)], command.at, seq, emit);
       if (!applied.result.ok) return applied;
       open.delete(found.id);
+      countInDay(state, found, found.amount.neg());
       return moved(command.at, emit, applied, {
         id: found.id,
         from: 'review',
@@ -416,6 +423,7 @@ export function applyWithdrawalOutcome(
       const applied = applyLedgerBatch(state, [withdrawalVoidTransfer(found.id)], command.at, seq, emit);
       if (!applied.result.ok) return applied;
       open.delete(found.id);
+      countInDay(state, found, found.amount.neg());
       return moved(command.at, emit, applied, {
         id: found.id,
         from: command.from,
@@ -424,6 +432,45 @@ export function applyWithdrawalOutcome(
       });
     }
   }
+}
+
+const DAY_MS = 86_400_000;
+
+/** The start of the UTC day of `at`, as the module's daily room counts from it. */
+export function dayOf(at: number): number {
+  return Math.floor(at / DAY_MS) * DAY_MS;
+}
+
+/** What a user asked to withdraw of a coin on the day of `at`, rejected ones excepted (the module's `withdrawnSince`). */
+function withdrawnOnDay(state: MoneyState, userId: number, coin: string, at: number): Dec {
+  const entry = state.withdrawals.daily.get(dailyKey(userId, coin));
+  return entry && entry.day === dayOf(at) ? entry.amount : Dec.ZERO;
+}
+
+/**
+ * Counts a withdrawal in its day's room (a negative amount: it was
+ * rejected). A user's entry holds one day only: a request on a later day
+ * starts it again, and a rejection counts only on the day it was asked.
+ */
+function countInDay(state: MoneyState, w: OpenWithdrawal, amount: Dec): void {
+  const { daily } = state.withdrawals;
+  const key = dailyKey(w.userId, w.coin);
+  const day = dayOf(w.createdAt);
+  const entry = daily.get(key);
+  if (entry && entry.day === day) daily.set(key, { ...entry, amount: entry.amount.add(amount) });
+  else if (amount.isPositive() && (!entry || entry.day < day))
+    daily.set(key, { userId: w.userId, coin: w.coin, day, amount });
+}
+
+export const dailyKey = (userId: number, coin: string) => `${userId}\t${coin}`;
+
+/** One user's and coin's withdrawal room used on one UTC day. */
+export interface DailyWithdrawn {
+  userId: number;
+  coin: string;
+  /** The day's start (ms). */
+  day: number;
+  amount: Dec;
 }
 
 /**
