@@ -3,6 +3,9 @@ import { ledgerProjection } from '../ledger/projection.ts';
 import { approvalsProjection } from '../modules/approvals/projection.ts';
 import { convertProjection } from '../modules/convert/projection.ts';
 import { cycleProjection } from '../modules/cycle/projection.ts';
+import { fiatProjection } from '../modules/fiat/projection.ts';
+import { futuresProjection } from '../modules/futures/projection.ts';
+import { ieoProjection } from '../modules/ieo/projection.ts';
 import { referralProjection } from '../modules/referral/projection.ts';
 import { spotProjection } from '../modules/spot/projection.ts';
 import { walletProjection } from '../modules/wallet/projection.ts';
@@ -23,4 +26,7 @@ export const moneyProjection = combinedProjection<MoneyEvent>('money', import.me
   convertProjection,
   walletProjection,
   approvalsProjection,
+  futuresProjection,
+  ieoProjection,
+  fiatProjection,
 ]);
