@@ -9,7 +9,7 @@ import type { NewTransfer } from '../../ledger/plan.ts';
 import { type CommandPlan, checkCommand, usableAccountOf } from '../../modules/futures/checks.ts';
 import { type FuturesCommand, isHouse, type Trader } from '../../modules/futures/commands.ts';
 import { feeChargeOf } from '../../modules/futures/fees.ts';
-import { holdTransfer, type LegId } from '../../modules/futures/ledger-plan.ts';
+import { holdTransfer, type LegId, takeOverLeg } from '../../modules/futures/ledger-plan.ts';
 import {
   bookCommonOf,
   closeEntrustOf,
@@ -20,12 +20,15 @@ import {
   placeMarket,
 } from '../../modules/futures/matching.ts';
 import {
+  closeAtBankruptcy,
+  endTriggerRow,
   findPosition,
   houseAdds,
   houseCloses,
   houseKey,
   housePositionOf,
   keepPositionCaches,
+  type NewTrigger,
   newPositionFields,
   newTriggerFields,
   orderTriggerOf,
@@ -50,6 +53,7 @@ import { type ContractMarket, FuturesState } from '../../modules/futures/state.t
 import type {
   ContractRow,
   EntrustRow,
+  FundingRow,
   FuturesTradeRow,
   PositionRow,
   TdMode,
@@ -133,15 +137,32 @@ export interface FuturesCancelCommand extends CommandBase {
 }
 
 /**
- * A coin's mark (its index tick), stamped by the edge. For now it only
- * records the mark, which a market order reads until the contract's first
- * trade; the risk pass it will run (TP/SL, liquidation, funding) is not in
- * the state yet (docs/core.md).
+ * A coin's mark (its index tick), stamped by the edge with the funding slot
+ * at `at`: the mark is recorded, then each contract of the coin has its risk
+ * pass (futures-risk.ts): TP/SL, liquidations, the funding round when due.
  */
 export interface FuturesMarkCommand extends CommandBase {
   kind: 'futuresMark';
   coin: string;
   price: string;
+  fundingSlot: number;
+}
+
+/** A TP/SL order on a position (`/contract/setProfitLoss`, `editProfitLoss` names the trigger it edits). */
+export interface FuturesSetTriggerCommand extends CommandBase {
+  kind: 'futuresSetTrigger';
+  userId: number;
+  positionId: number;
+  triggerId?: number;
+  profitPrice?: string;
+  lossPrice?: string;
+  number?: string;
+}
+
+export interface FuturesCancelTriggerCommand extends CommandBase {
+  kind: 'futuresCancelTrigger';
+  userId: number;
+  triggerId: number;
 }
 
 export type FuturesMoneyCommand =
@@ -149,7 +170,9 @@ export type FuturesMoneyCommand =
   | FuturesOpenCommand
   | FuturesCloseCommand
   | FuturesCancelCommand
-  | FuturesMarkCommand;
+  | FuturesMarkCommand
+  | FuturesSetTriggerCommand
+  | FuturesCancelTriggerCommand;
 
 /** What a futures command answers: the ids of the orders, positions and triggers the engine's answer holds. */
 export interface FuturesOutcome {
@@ -174,7 +197,12 @@ export interface FuturesRowsEvent {
   triggers: FuturesRowChange<TriggerRow>[];
   /** In the order the engine inserts them (ids by the table's serial). */
   trades: Omit<FuturesTradeRow, 'autoid'>[];
+  /** The funding rounds of a mark tick, in order (ids by the table's serial). */
+  funding: FundingRecord[];
 }
+
+/** A funding round's row as `futures_funding` stores it (its id aside). */
+export type FundingRecord = Omit<FundingRow, 'autoid'>;
 
 type Refusal = Extract<MoneyResult, { ok: false }>;
 
@@ -183,7 +211,7 @@ type Refusal = Extract<MoneyResult, { ok: false }>;
 export function applyFuturesContract(state: MoneyState, command: FuturesContractCommand) {
   const { book } = state.futures;
   if (!validContract(command.contract) || !Number.isSafeInteger(command.fundingSlot)) return invalid();
-  const checked = check(state, { kind: 'settings', contract: command.contract });
+  const checked = check(state, { kind: 'settings', contract: command.contract }, command.at);
   if ('error' in checked) return { result: checked, events: [] };
   if (checked.kind !== 'settings') throw new Error('futures state: a settings check planned something else');
   const contract = { ...command.contract };
@@ -195,15 +223,9 @@ export function applyFuturesContract(state: MoneyState, command: FuturesContract
     positions: [],
     triggers: [],
     trades: [],
+    funding: [],
   };
   return { result: { ok: true } as MoneyResult, events: [event] };
-}
-
-export function applyFuturesMark(state: MoneyState, command: FuturesMarkCommand) {
-  const price = typeof command.price === 'string' ? Dec.tryParse(command.price) : null;
-  if (typeof command.coin !== 'string' || !price?.isPositive()) return invalid();
-  state.futures.book.marks.set(command.coin, price);
-  return { result: { ok: true } as MoneyResult, events: [] };
 }
 
 /** Checks, holds, matches and settles one opening order; a refusal changes nothing. */
@@ -227,7 +249,7 @@ export function applyFuturesOpen(
     profitPrice: command.profitPrice,
     lossPrice: command.lossPrice,
   };
-  const plan = check(state, engineCommand);
+  const plan = check(state, engineCommand, command.at);
   if ('error' in plan) return { result: plan, events: [] };
   if (plan.kind !== 'open') throw new Error('futures state: an open check planned something else');
   const work = new Work(state, command.at, seq);
@@ -247,21 +269,20 @@ export function applyFuturesClose(
 ): Applied<MoneyResult, MoneyEvent> {
   if (!Number.isSafeInteger(command.userId) || !Number.isSafeInteger(command.positionId)) return invalid();
   if (command.number !== null && typeof command.number !== 'string') return invalid();
-  const plan = check(state, {
-    kind: 'close',
-    userId: command.userId,
-    positionId: command.positionId,
-    number: command.number,
-  });
+  const plan = check(
+    state,
+    {
+      kind: 'close',
+      userId: command.userId,
+      positionId: command.positionId,
+      number: command.number,
+    },
+    command.at,
+  );
   if ('error' in plan) return { result: plan, events: [] };
   if (plan.kind !== 'close') throw new Error('futures state: a close check planned something else');
   const work = new Work(state, command.at, seq);
-  const { market, position, lots } = plan;
-  const row = work.newOrder(closeEntrustOf(market, position, lots));
-  const settled = work.match(market, row, lots, (common) =>
-    placeMarket(market.book, common, closingSide(position), null),
-  );
-  return work.finish(settled, emit);
+  return work.finish(work.close(plan.market, plan.position, plan.lots), emit);
 }
 
 export function applyFuturesCancel(
@@ -271,7 +292,7 @@ export function applyFuturesCancel(
   emit: boolean,
 ): Applied<MoneyResult, MoneyEvent> {
   if (typeof command.owner !== 'string' || !Number.isSafeInteger(command.orderId)) return invalid();
-  const plan = check(state, { kind: 'cancel', owner: command.owner, autoid: command.orderId });
+  const plan = check(state, { kind: 'cancel', owner: command.owner, autoid: command.orderId }, command.at);
   if ('error' in plan) return { result: plan, events: [] };
   if (plan.kind !== 'cancel') throw new Error('futures state: a cancel check planned something else');
   const work = new Work(state, command.at, seq);
@@ -283,7 +304,7 @@ export function applyFuturesCancel(
 // ── the checks ────────────────────────────────────────────────────────────
 
 /** modules/futures' checks (checks.ts) on the state's balance; their refusal as a value. */
-function check(state: MoneyState, command: FuturesCommand): CommandPlan | Refusal {
+export function check(state: MoneyState, command: FuturesCommand, at: number): CommandPlan | Refusal {
   const { book } = state.futures;
   const read = usableAccountOf(book, command);
   const usable = read ? available(state, read.account, read.asset) : Dec.ZERO;
@@ -292,7 +313,7 @@ function check(state: MoneyState, command: FuturesCommand): CommandPlan | Refusa
       book,
       command,
       () => usable,
-      () => 0,
+      () => at,
     );
   } catch (error) {
     // The checks throw the engine's refusals (AppError); anything else is a bug and stops the sequencer.
@@ -306,7 +327,7 @@ function check(state: MoneyState, command: FuturesCommand): CommandPlan | Refusa
 // ── one command's work: the engine's stages, in memory ────────────────────
 
 /** What one `settle` answered: the orders, positions and triggers the engine's answer holds. */
-interface Settled {
+export interface Settled {
   orders: EntrustRow[];
   positions: PositionRow[];
   triggers: TriggerRow[];
@@ -318,19 +339,20 @@ interface Settled {
  * executes it (so the balances a later step reads are the ones it reads),
  * each row changed collected for the event.
  */
-class Work {
+export class Work {
   private readonly futures: FuturesMoney;
-  private readonly book: FuturesState;
+  readonly book: FuturesState;
   readonly transfers: NewTransfer[] = [];
   readonly commissions: CommissionRow[] = [];
   private readonly orders = new Map<number, FuturesRowChange<EntrustRow>>();
   private readonly positions = new Map<number, FuturesRowChange<PositionRow>>();
   private readonly triggers = new Map<number, FuturesRowChange<TriggerRow>>();
   private readonly trades: Omit<FuturesTradeRow, 'autoid'>[] = [];
+  private readonly funding: FundingRecord[] = [];
 
   constructor(
-    private readonly state: MoneyState,
-    private readonly at: number,
+    readonly state: MoneyState,
+    readonly at: number,
     private readonly seq: number,
   ) {
     this.futures = state.futures;
@@ -359,6 +381,59 @@ class Work {
     this.book.open.set(row.autoid, row);
     const settled = this.settle(market, place(bookCommonOf(row, lots)), row.autoid);
     return { ...settled, orders: settled.orders.filter((order) => order.autoid === row.autoid) };
+  }
+
+  /** matching.ts's `placeClose`: `lots` of a position closed with a market order through the book. */
+  close(market: ContractMarket, position: PositionRow, lots: Dec): Settled {
+    const row = this.newOrder(closeEntrustOf(market, position, lots));
+    return this.match(market, row, lots, (common) =>
+      placeMarket(market.book, common, closingSide(position), null),
+    );
+  }
+
+  /** matching.ts's `cancelAllOf`: every resting order of an owner in every book (a cross liquidation starts here). */
+  cancelAllOf(owner: string): void {
+    for (const market of this.book.markets.values()) {
+      const events = market.book.cancelAll({ kind: 'cancelAll', userId: owner });
+      if (events.length > 0) this.settle(market, events);
+    }
+  }
+
+  /** risk-pass.ts's `takeOver`: the position closed at its bankruptcy price, the house taking it over at the mark. */
+  takeOver(market: ContractMarket, position: PositionRow, mark: Dec, equity: Dec, tag: string): void {
+    const figures = this.book.positionFigures(position);
+    const legs: TransferInput[] = [];
+    const equityLeg = takeOverLeg(tag, equity, market.contract.maincoin, position.autoid);
+    if (equityLeg) legs.push(equityLeg);
+    const house = this.houseFill(market, position.type, figures.lots, mark, legs, `${tag}:house`);
+    this.apply(legs);
+    this.persist(house);
+    closeAtBankruptcy(position, figures, market.contract.price_accuracy, this.at);
+    this.persist(position);
+  }
+
+  /** positions.ts's `endTrigger`: fired at `firedAt`, else cancelled. */
+  endTrigger(trigger: TriggerRow, firedAt: Dec | null): void {
+    endTriggerRow(this.book, trigger, this.at, firedAt);
+    this.noteTrigger(trigger, false);
+  }
+
+  /** A trigger's row changed or made by the command. */
+  noteTrigger(trigger: TriggerRow, created: boolean): void {
+    if (!this.triggers.has(trigger.autoid)) this.triggers.set(trigger.autoid, { row: trigger, created });
+  }
+
+  /** A new trigger under the state's next id, active. */
+  newTrigger(trigger: NewTrigger): TriggerRow {
+    const row: TriggerRow = { autoid: this.futures.nextTriggerId++, ...newTriggerFields(trigger, this.at) };
+    this.book.triggers.set(row.autoid, row);
+    this.noteTrigger(row, true);
+    return row;
+  }
+
+  /** A funding round's row. */
+  noteFunding(row: FundingRecord): void {
+    this.funding.push(row);
   }
 
   /** settlement.ts's `settle`, in memory. */
@@ -454,20 +529,15 @@ class Work {
     triggers: TriggerRow[],
   ): PositionRow {
     recordFill(row, trade);
-    if (isHouse(row.owner)) return this.houseFill(market, row.type, trade, legs, id(`house-${row.type}`));
+    if (isHouse(row.owner))
+      return this.houseFill(market, row.type, trade.amount, trade.price, legs, id(`house-${row.type}`));
     if (row.action === 'open') {
       const hal = this.halFee(row, market, openFillFee(market, trade));
       const figures = openFillLegsOf(market, row, trade, hal, id, legs);
       const position = this.positionFor(market, row, trade.price);
       const firstFill = addOpenFill(row, position, trade, figures);
       if (firstFill && (row.profit_price !== null || row.loss_price !== null)) {
-        const trigger: TriggerRow = {
-          autoid: this.futures.nextTriggerId++,
-          ...newTriggerFields(orderTriggerOf(row, position), this.at),
-        };
-        this.book.triggers.set(trigger.autoid, trigger);
-        this.triggers.set(trigger.autoid, { row: trigger, created: true });
-        triggers.push(trigger);
+        triggers.push(this.newTrigger(orderTriggerOf(row, position)));
       }
       return position;
     }
@@ -483,20 +553,21 @@ class Work {
   private houseFill(
     market: ContractMarket,
     side: 'buy' | 'sell',
-    trade: TradeEvent,
+    lots: Dec,
+    price: Dec,
     legs: TransferInput[],
     id: string,
   ): PositionRow {
     const existing = housePositionOf(this.book, market.contract.autoid);
-    let rest = trade.amount;
+    let rest = lots;
     if (existing && existing.type !== side) {
-      rest = houseCloses(this.book, market, existing, trade.amount, trade.price, legs, id);
+      rest = houseCloses(this.book, market, existing, lots, price, legs, id);
       if (!rest.isPositive()) return existing;
       this.persist(existing);
     }
     const position =
-      existing && existing.type === side ? existing : this.positionFor(market, houseKey(side), trade.price);
-    houseAdds(market, position, rest, trade.price);
+      existing && existing.type === side ? existing : this.positionFor(market, houseKey(side), price);
+    houseAdds(market, position, rest, price);
     return position;
   }
 
@@ -514,12 +585,10 @@ class Work {
   }
 
   /** positions.ts's `persistPosition`. */
-  private persist(position: PositionRow): void {
+  persist(position: PositionRow): void {
     stampPosition(position, this.at);
     this.notePosition(position);
-    for (const trigger of keepPositionCaches(this.book, position, this.at))
-      if (!this.triggers.has(trigger.autoid))
-        this.triggers.set(trigger.autoid, { row: trigger, created: false });
+    for (const trigger of keepPositionCaches(this.book, position, this.at)) this.noteTrigger(trigger, false);
   }
 
   /** fees.ts's `halFee`: the fee in HAL from the user's spot wallet, or null. */
@@ -561,6 +630,7 @@ class Work {
       positions: [...this.positions.values()].map(copy),
       triggers: [...this.triggers.values()].map(copy),
       trades: this.trades,
+      funding: this.funding,
     };
     // An order that moved no money (the house's quote) publishes no transfers: the ledger writer takes each as a batch.
     const events: MoneyEvent[] =
@@ -620,7 +690,7 @@ function validContract(contract: ContractRow): boolean {
   }
 }
 
-function invalid(): { result: MoneyResult; events: [] } {
+export function invalid(): { result: MoneyResult; events: [] } {
   return { result: { ok: false, error: 'ledger.invalidTransfer', params: { field: 'command' } }, events: [] };
 }
 

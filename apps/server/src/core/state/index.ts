@@ -60,7 +60,9 @@ export type {
   FiatRowOp,
 } from './fiat-escrow.ts';
 export type {
+  FundingRecord,
   FuturesCancelCommand,
+  FuturesCancelTriggerCommand,
   FuturesCloseCommand,
   FuturesContractCommand,
   FuturesMarkCommand,
@@ -69,6 +71,7 @@ export type {
   FuturesOutcome,
   FuturesRowChange,
   FuturesRowsEvent,
+  FuturesSetTriggerCommand,
 } from './futures.ts';
 export type {
   IeoAdvanceCommand,

@@ -19,13 +19,8 @@ import {
   applyFiatRefund,
   applyFiatRelease,
 } from './fiat-escrow.ts';
-import {
-  applyFuturesCancel,
-  applyFuturesClose,
-  applyFuturesContract,
-  applyFuturesMark,
-  applyFuturesOpen,
-} from './futures.ts';
+import { applyFuturesCancel, applyFuturesClose, applyFuturesContract, applyFuturesOpen } from './futures.ts';
+import { applyFuturesCancelTrigger, applyFuturesMark, applyFuturesSetTrigger } from './futures-risk.ts';
 import {
   applyIeoAdvance,
   applyIeoCancelSale,
@@ -108,7 +103,11 @@ function applyMoneyCommand(
     case 'futuresContract':
       return applyFuturesContract(state, command);
     case 'futuresMark':
-      return applyFuturesMark(state, command);
+      return applyFuturesMark(state, command, seq, emit);
+    case 'futuresSetTrigger':
+      return applyFuturesSetTrigger(state, command, seq, emit);
+    case 'futuresCancelTrigger':
+      return applyFuturesCancelTrigger(state, command, seq, emit);
     case 'futuresOpen':
       return applyFuturesOpen(state, command, seq, emit);
     case 'futuresClose':

@@ -3,6 +3,7 @@ import type { ProjectionWriter, ProjectionWriterSpec } from '../../projection/wr
 import type { Trx } from '../../store/database.ts';
 import {
   insertEntrust,
+  insertFunding,
   insertPosition,
   insertTrades,
   insertTrigger,
@@ -18,7 +19,7 @@ import {
  * functions, in the order the commands published them. A row the command
  * made is inserted under the state's id, as it stands after the command;
  * one it changed is saved whole; trades are inserted in the engine's order,
- * so the table's serial numbers them as it numbers the engine's. The ledger
+ * as are funding rounds, so the tables' serials number them as they number the engine's. The ledger
  * and referral writers write the transfers and the commission rows.
  */
 export function futuresProjectionWriter(): ProjectionWriter<MoneyEvent> {
@@ -46,6 +47,7 @@ async function writeRows(trx: Trx, event: FuturesRowsEvent): Promise<void> {
     else await saveTrigger(trx, row);
   }
   await insertTrades(trx, event.trades);
+  for (const row of event.funding) await insertFunding(trx, row);
 }
 
 function isFuturesEvent(event: MoneyEvent): boolean {

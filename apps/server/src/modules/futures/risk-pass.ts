@@ -20,8 +20,8 @@ import { crossBreached, directionOf, scanIsolated } from './liquidation.ts';
 import { cancelAllOf, placeClose } from './matching.ts';
 import { closeAtBankruptcy, endTrigger, houseFill, persistPosition } from './positions.ts';
 import { fundingPayment, isBelowMaintenance, maintenanceMargin, positionEquity } from './risk.ts';
-import type { ContractMarket, GroupContext } from './state.ts';
-import { insertFunding, type PositionRow } from './store.ts';
+import type { ContractMarket, FuturesState, GroupContext } from './state.ts';
+import { insertFunding, type PositionRow, type TriggerRow } from './store.ts';
 import { parseOptionalPrice, triggerHit } from './triggers.ts';
 
 /** One contract's risk pass at its current mark; nothing without a mark. */
@@ -41,28 +41,73 @@ export async function riskPass(group: GroupContext, contractId: number): Promise
 async function fireTriggers(group: GroupContext, market: ContractMarket, mark: Dec, result: CommandResult) {
   const { state } = group;
   for (const trigger of [...state.triggers.values()]) {
-    const position = state.positions.get(trigger.position_id);
-    if (!position || position.contract_id !== market.contract.autoid) continue;
-    const hit = triggerHit(
-      directionOf(position.type),
-      {
-        profitPrice: parseOptionalPrice(trigger.profit_price),
-        lossPrice: parseOptionalPrice(trigger.loss_price),
-      },
-      mark,
-    );
-    if (hit === null) continue;
-    const { bestBid, bestAsk } = market.book.depth(1);
-    // Without a counterparty the trigger waits for the next tick.
-    if ((position.type === 'buy' ? bestBid : bestAsk) === null) continue;
+    const fired = firedTrigger(state, market, trigger, mark);
+    if (fired === null) continue;
+    const { position, lots } = fired;
     await endTrigger(group, trigger, group.now(), mark);
     result.triggers.push({ ...trigger });
-    const held = Dec.parse(position.number);
-    const lots = trigger.number === null ? held : Dec.min(Dec.parse(trigger.number), held);
     const closed = await placeClose(group, market, position, lots);
     result.orders.push(...closed.orders);
     result.positions.push(...closed.positions);
   }
+}
+
+/**
+ * Whether a trigger fires at `mark` (its position in this contract, the mark
+ * past its TP or SL, a counterparty in the book; without one it waits for
+ * the next tick): the position and the lots it closes (all when none given).
+ */
+export function firedTrigger(
+  state: FuturesState,
+  market: ContractMarket,
+  trigger: TriggerRow,
+  mark: Dec,
+): { position: PositionRow; lots: Dec } | null {
+  const position = state.positions.get(trigger.position_id);
+  if (!position || position.contract_id !== market.contract.autoid) return null;
+  const hit = triggerHit(
+    directionOf(position.type),
+    {
+      profitPrice: parseOptionalPrice(trigger.profit_price),
+      lossPrice: parseOptionalPrice(trigger.loss_price),
+    },
+    mark,
+  );
+  if (hit === null) return null;
+  const { bestBid, bestAsk } = market.book.depth(1);
+  if ((position.type === 'buy' ? bestBid : bestAsk) === null) return null;
+  const held = Dec.parse(position.number);
+  const lots = trigger.number === null ? held : Dec.min(Dec.parse(trigger.number), held);
+  return { position, lots };
+}
+
+/** An isolated position's equity at the mark when it is at or below its maintenance, else null. */
+export function isolatedBreach(
+  state: FuturesState,
+  market: ContractMarket,
+  position: PositionRow,
+  mark: Dec,
+) {
+  const figures = state.positionFigures(position);
+  const equity = positionEquity(figures, mark);
+  return isBelowMaintenance(equity, maintenanceMargin(figures, mark, market.mmf)) ? equity : null;
+}
+
+/** The users with a cross position in the contract, in the order their positions were opened. */
+export function crossOwnersIn(state: FuturesState, contractId: number): Set<string> {
+  const owners = new Set<string>();
+  for (const row of state.positions.values()) {
+    if (row.contract_id === contractId && row.td_mode === 'cross' && row.owner !== HOUSE_OWNER) {
+      owners.add(row.owner);
+    }
+  }
+  return owners;
+}
+
+/** A liquidated cross account's positions and the tag its legs are named by. */
+export function crossTakeOverOf(state: FuturesState, owner: string): { rows: PositionRow[]; tag: string } {
+  const rows = [...state.positions.values()].filter((row) => row.owner === owner && row.td_mode === 'cross');
+  return { rows, tag: `futures:liq:cross:${owner}:${rows.map((row) => row.autoid).join('-')}` };
 }
 
 /**
@@ -81,9 +126,8 @@ async function liquidateIsolated(
   for (const positionId of ids) {
     const position = state.positions.get(positionId);
     if (!position) continue;
-    const figures = state.positionFigures(position);
-    const equity = positionEquity(figures, mark);
-    if (!isBelowMaintenance(equity, maintenanceMargin(figures, mark, market.mmf))) continue;
+    const equity = isolatedBreach(state, market, position, mark);
+    if (equity === null) continue;
     await takeOver(group, market, position, mark, equity, `futures:liq:${position.autoid}`);
     result.positions.push({ ...position });
   }
@@ -98,12 +142,7 @@ async function liquidateIsolated(
  */
 async function liquidateCross(group: GroupContext, market: ContractMarket, result: CommandResult) {
   const { state, ledger, trx } = group;
-  const owners = new Set<string>();
-  for (const row of state.positions.values()) {
-    if (row.contract_id === market.contract.autoid && row.td_mode === 'cross' && row.owner !== HOUSE_OWNER) {
-      owners.add(row.owner);
-    }
-  }
+  const owners = crossOwnersIn(state, market.contract.autoid);
   const asset = market.contract.maincoin;
   for (const owner of owners) {
     const userId = Number(owner);
@@ -112,10 +151,7 @@ async function liquidateCross(group: GroupContext, market: ContractMarket, resul
     if (!crossBreached(free, state.crossPositionsOf(owner))) continue;
     await cancelAllOf(group, owner);
     const freeAfterCancel = (await ledger.balance(account, trx)).available;
-    const rows = [...state.positions.values()].filter(
-      (row) => row.owner === owner && row.td_mode === 'cross',
-    );
-    const tag = `futures:liq:cross:${owner}:${rows.map((row) => row.autoid).join('-')}`;
+    const { rows, tag } = crossTakeOverOf(state, owner);
     if (freeAfterCancel.isPositive()) {
       await ledger.execute([crossFreeLeg(tag, userId, asset, freeAfterCancel)], trx);
     }
@@ -171,58 +207,104 @@ async function takeOver(
 async function fundIfDue(group: GroupContext, market: ContractMarket, mark: Dec): Promise<void> {
   const { state, ledger, trx } = group;
   const { autoid: contractId, maincoin: asset } = market.contract;
-  const slot = fundingSlot(group.now(), group.fundingIntervalMs);
-  const last = state.lastFunding.get(contractId) ?? slot;
-  if (slot <= last) return;
-  const { rate, mid } = roundRate(market.book.depth(1), mark);
-  await insertFunding(trx, {
-    contract_id: contractId,
-    slot,
-    rate: rate.toString(),
-    mark: mark.toString(),
-    mid: mid.toString(),
-    wdate: group.now(),
-  });
-  state.lastFunding.set(contractId, slot);
-  if (rate.isZero()) return;
+  const round = fundingRoundOf(
+    state,
+    market,
+    mark,
+    fundingSlot(group.now(), group.fundingIntervalMs),
+    group.now(),
+  );
+  if (round === null) return;
+  await insertFunding(trx, round.row);
+  if (round.rate.isZero()) return;
   const payers: TransferInput[] = [];
   const receivers: TransferInput[] = [];
   const touched: PositionRow[] = [];
   for (const position of state.positions.values()) {
     if (position.contract_id !== contractId) continue;
-    const payment = fundingPayment(state.positionFigures(position), mark, rate);
+    const payment = fundingPayment(state.positionFigures(position), mark, round.rate);
     if (payment.isZero()) continue;
-    const id = `futures:funding:${contractId}:${slot}:${position.autoid}`;
-    const reference = positionReference(position.autoid);
-    const house = position.owner === HOUSE_OWNER;
-    const owner = house ? HOUSE : userAccount(position.user_id, 'futures');
-    if (payment.isPositive()) {
-      const toMargin = position.td_mode === 'lsolate';
-      receivers.push(fundingReceiverLeg({ id, reference, owner, toMargin, asset, amount: payment }));
-      if (toMargin) position.margin = Dec.parse(position.margin).add(payment).toString();
-    } else {
-      // The house and cross positions pay from the free balance first.
-      const free =
-        house || position.td_mode === 'cross'
-          ? (await ledger.balance({ ...owner, asset }, trx)).available
-          : null;
-      const margin = Dec.parse(position.margin);
-      const paid = fundingPayerLegs({
-        id,
-        reference,
-        owner,
-        house,
-        free,
-        margin,
-        asset,
-        amount: payment.neg(),
-      });
-      payers.push(...paid.legs);
-      position.margin = margin.sub(paid.fromMargin).toString();
-    }
-    position.funding = Dec.parse(position.funding).add(payment).toString();
+    const payer = fundingPayerOf(position, asset);
+    const free = payer.readsFree ? (await ledger.balance(payer.account, trx)).available : null;
+    fundPosition(position, round.slot, asset, payment, free, payers, receivers);
     touched.push(position);
   }
   for (const batch of fundingBatches(payers, receivers)) await ledger.execute(batch, trx);
   for (const position of touched) await persistPosition(group, position, group.now());
+}
+
+/**
+ * A contract's funding round when one is due at `slot`: its row (rate from
+ * the book's mid over the mark), the contract's last round moved to it.
+ * Null when the contract's last round is this slot or later.
+ */
+export function fundingRoundOf(
+  state: FuturesState,
+  market: ContractMarket,
+  mark: Dec,
+  slot: number,
+  now: number,
+) {
+  const contractId = market.contract.autoid;
+  const last = state.lastFunding.get(contractId) ?? slot;
+  if (slot <= last) return null;
+  const { rate, mid } = roundRate(market.book.depth(1), mark);
+  state.lastFunding.set(contractId, slot);
+  const row = {
+    contract_id: contractId,
+    slot,
+    rate: rate.toString(),
+    mark: mark.toString(),
+    mid: mid.toString(),
+    wdate: now,
+  };
+  return { slot, rate, row };
+}
+
+/** Whose account a position's funding moves, and whether a payment reads its free balance (the house and cross pay from it first). */
+export function fundingPayerOf(position: PositionRow, asset: string) {
+  const house = position.owner === HOUSE_OWNER;
+  const account = house ? HOUSE : userAccount(position.user_id, 'futures');
+  return { house, account: { ...account, asset }, readsFree: house || position.td_mode === 'cross' };
+}
+
+/**
+ * One position's funding `payment` (signed: negative pays): its leg among the
+ * receivers (isolated into its margin) or its legs among the payers (from
+ * `free` first when it reads it, then the margin, then the insurance fund);
+ * its margin and funding total changed.
+ */
+export function fundPosition(
+  position: PositionRow,
+  slot: number,
+  asset: string,
+  payment: Dec,
+  free: Dec | null,
+  payers: TransferInput[],
+  receivers: TransferInput[],
+): void {
+  const id = `futures:funding:${position.contract_id}:${slot}:${position.autoid}`;
+  const reference = positionReference(position.autoid);
+  const { house } = fundingPayerOf(position, asset);
+  const owner = house ? HOUSE : userAccount(position.user_id, 'futures');
+  if (payment.isPositive()) {
+    const toMargin = position.td_mode === 'lsolate';
+    receivers.push(fundingReceiverLeg({ id, reference, owner, toMargin, asset, amount: payment }));
+    if (toMargin) position.margin = Dec.parse(position.margin).add(payment).toString();
+  } else {
+    const margin = Dec.parse(position.margin);
+    const paid = fundingPayerLegs({
+      id,
+      reference,
+      owner,
+      house,
+      free,
+      margin,
+      asset,
+      amount: payment.neg(),
+    });
+    payers.push(...paid.legs);
+    position.margin = margin.sub(paid.fromMargin).toString();
+  }
+  position.funding = Dec.parse(position.funding).add(payment).toString();
 }

@@ -49,9 +49,11 @@ import { type Harness, startHarness } from './test-support.ts';
  * included, and the state in memory must hold the balances SQL holds.
  *
  * Fees in HAL and commissions are in the stream: some traders pay their
- * fees in HAL (one soon short of it), most have an inviter. A mark only
- * records the price here (the engine's marks are set without its risk pass,
- * which the state does not run yet: docs/core.md, "Futures in the state").
+ * fees in HAL (one soon short of it), most have an inviter. Marks are index
+ * ticks: the engine's `applyMark` (a risk pass per contract of the coin) and
+ * the state's `futuresMark`, so TP/SL triggers fire, isolated positions and
+ * cross accounts are liquidated, and funding rounds are paid when the stream
+ * jumps 8 hours. TP/SL orders are set, edited and cancelled on positions.
  */
 
 const SEED = Number(process.env.FUTURES_EQUIVALENCE_SEED ?? 19_2027);
@@ -59,6 +61,8 @@ const COMMANDS = Number(process.env.FUTURES_EQUIVALENCE_COMMANDS ?? 600);
 const TIME_ZERO = Date.UTC(2026, 10, 26);
 const FUNDING_INTERVAL_MS = 8 * 60 * 60 * 1000;
 const USERS = [201, 202, 203, 204, 205];
+/** The trader whose cross account the stream liquidates. */
+const RISKY = 205;
 const TREASURY = systemAccount('treasury');
 
 interface Profile {
@@ -131,7 +135,8 @@ type Step =
 /** What the stream is told after each step: the open orders and positions, from the state. */
 interface Seen {
   orders: { autoid: number; owner: string }[];
-  positions: { autoid: number; userId: number; number: string }[];
+  positions: { autoid: number; userId: number; number: string; long: boolean }[];
+  triggers: { autoid: number; userId: number; positionId: number }[];
 }
 
 type Answer =
@@ -177,7 +182,9 @@ function* stream(seed: number, count: number): Generator<Step, void, Seen> {
   yield { kind: 'prices', at: at++, prices: { HAL: HAL_PRICES[0]! } };
   const profiles = new Map(PROFILES.map(({ hal: _hal, ...profile }) => [profile.userId, profile]));
   for (const profile of profiles.values()) yield { kind: 'profile', at: at++, profile };
-  for (const userId of USERS) yield fundingOf(at++, userAccount(userId, 'futures'), 'USDT', '20000');
+  // 205 trades big at 50× in cross from a small wallet: a move of a few percent liquidates the account.
+  for (const userId of USERS)
+    yield fundingOf(at++, userAccount(userId, 'futures'), 'USDT', userId === RISKY ? '1500' : '20000');
   for (const { userId, hal } of PROFILES)
     if (Dec.parse(hal).isPositive()) yield fundingOf(at++, userAccount(userId, 'spot'), 'HAL', hal);
   yield fundingOf(at++, systemAccount('market_maker'), 'USDT', '5000000');
@@ -185,6 +192,22 @@ function* stream(seed: number, count: number): Generator<Step, void, Seen> {
   const levels = new Map<TestContract, number>(CONTRACTS.map((contract) => [contract, contract.level]));
   for (const contract of CONTRACTS)
     yield { kind: 'mark', at: at++, coin: contract.coin, price: priceText(contract, 0, contract.level) };
+  // A scripted start, so every run liquidates both kinds and pays a funding round: the risky trader buys
+  // 400 lots at 50× in cross and 201 buys 20 at 50× isolated, from the house; the mark drops 6 % (both are
+  // liquidated) and comes back; the house bids low, so the book's mid is under the mark, and 8 hours on a
+  // mark pays the round.
+  const btc = CONTRACTS[0];
+  const quote = { price: priceText(btc, 1, btc.level) };
+  yield { kind: 'command', at: at++, command: open(HOUSE_TRADER, 1, 'sell', 'limit', '450', 50, quote) };
+  yield { kind: 'command', at: at++, command: open(userTrader(RISKY), 1, 'buy', 'market', '400', 50) };
+  const isolated = { tdMode: 'lsolate' as const };
+  yield { kind: 'command', at: at++, command: open(userTrader(201), 1, 'buy', 'market', '20', 50, isolated) };
+  yield { kind: 'mark', at: at++, coin: btc.coin, price: priceText(btc, 0, btc.level * 0.94) };
+  yield { kind: 'mark', at: at++, coin: btc.coin, price: priceText(btc, 0, btc.level) };
+  const bid = { price: priceText(btc, -10, btc.level) };
+  yield { kind: 'command', at: at++, command: open(HOUSE_TRADER, 1, 'buy', 'limit', '10', 50, bid) };
+  at += FUNDING_INTERVAL_MS;
+  yield { kind: 'mark', at: at++, coin: btc.coin, price: priceText(btc, 0, btc.level) };
   let seen: Seen = yield { kind: 'prices', at: at++, prices: { HAL: HAL_PRICES[0]! } };
   for (let index = 0; index < count; index++) {
     at += 1 + random(5_000);
@@ -204,9 +227,47 @@ function* stream(seed: number, count: number): Generator<Step, void, Seen> {
       profiles.set(switched.userId, switched);
       seen = yield { kind: 'profile', at, profile: switched };
     } else if (roll < 11) {
-      const moved = level + (random(21) - 10) * contract.step;
+      // Mostly a few ticks; now and then a jump of 2-5 % (liquidations, TP/SL), or 8 hours on (a funding round).
+      const jump = chance(20)
+        ? (chance(50) ? 1 : -1) * (level / contract.step) * (0.02 + random(4) / 100)
+        : 0;
+      const moved = level + (Math.round(jump) + random(41) - 20) * contract.step;
       levels.set(contract, moved);
+      if (chance(8)) at += FUNDING_INTERVAL_MS;
       seen = yield { kind: 'mark', at, coin: contract.coin, price: priceText(contract, 0, moved) };
+    } else if (roll < 16 && seen.positions.length > 0) {
+      const target = seen.positions[random(seen.positions.length)]!;
+      const existing = seen.triggers.filter((trigger) => trigger.positionId === target.autoid);
+      if (existing.length > 0 && chance(30)) {
+        const trigger = existing[random(existing.length)]!;
+        const userId = chance(90) ? trigger.userId : USERS[random(USERS.length)]!;
+        seen = yield {
+          kind: 'command',
+          at,
+          command: {
+            kind: 'cancelTrigger',
+            userId,
+            triggerId: chance(85) ? trigger.autoid : 900 + random(50),
+          },
+        };
+        continue;
+      }
+      // A TP/SL a few ticks to a few percent away (now and then on the wrong side, refused), for some lots or all.
+      const away = (target.long ? 1 : -1) * (5 + random(200));
+      const command: FuturesCommand = {
+        kind: 'setTrigger',
+        userId: chance(92) ? target.userId : USERS[random(USERS.length)]!,
+        positionId: target.autoid,
+        ...(chance(8)
+          ? { triggerId: 800 + random(50) }
+          : existing.length > 0 && chance(40)
+            ? { triggerId: existing[0]!.autoid }
+            : {}),
+        ...(chance(80) ? { profitPrice: priceText(contract, chance(90) ? away : -away, level) } : {}),
+        ...(chance(70) ? { lossPrice: priceText(contract, -away, level) } : {}),
+        ...(chance(40) ? { number: String(1 + random(3)) } : {}),
+      };
+      seen = yield { kind: 'command', at, command };
     } else if (roll < 30) {
       // The house quotes one level on each side, now and then it crosses at market.
       if (chance(15)) {
@@ -215,7 +276,8 @@ function* stream(seed: number, count: number): Generator<Step, void, Seen> {
       } else {
         const side = chance(50) ? 'buy' : 'sell';
         const offset = (1 + random(4)) * (side === 'buy' ? -1 : 1);
-        const command = open(HOUSE_TRADER, contractId, side, 'limit', String(2 + random(8)), 50, {
+        const lots = chance(20) ? 100 + random(200) : 2 + random(8);
+        const command = open(HOUSE_TRADER, contractId, side, 'limit', String(lots), 50, {
           price: priceText(contract, offset, level),
         });
         seen = yield { kind: 'command', at, command };
@@ -242,9 +304,19 @@ function* stream(seed: number, count: number): Generator<Step, void, Seen> {
         command: { kind: 'close', userId, positionId: target.autoid, number },
       };
     } else {
-      const trader = userTrader(USERS[random(USERS.length)]!);
+      const trader = userTrader(chance(25) ? RISKY : USERS[random(USERS.length)]!);
       const side = chance(50) ? 'buy' : 'sell';
       const style = chance(70) ? 'limit' : 'market';
+      if (trader.userId === RISKY) {
+        // Always 50× cross (one leverage per position), big, crossing the book.
+        const crossing = priceText(contract, side === 'buy' ? 6 : -6, level);
+        const command = open(trader, contractId, side, style, String(30 + random(120)), 50, {
+          tdMode: 'cross',
+          ...(style === 'limit' ? { price: crossing } : {}),
+        });
+        seen = yield { kind: 'command', at, command };
+        continue;
+      }
       let number = String(1 + random(12));
       if (chance(3)) number = '0';
       if (chance(3)) number = '1.5';
@@ -344,8 +416,8 @@ class EngineSide {
         await this.h.app.ledger.execute(step.batch);
         return { ok: true, applied: true };
       case 'mark':
-        // The mark alone: the engine's risk pass is not in the state yet.
-        this.engine.marks.set(step.coin, Dec.parse(step.price));
+        // An index tick: the mark, then one risk pass per contract of the coin.
+        await this.engine.applyMark(step.coin, Dec.parse(step.price));
         return { ok: true, applied: true };
       case 'profile':
         await saveProfile(this.h.store.db, step.profile, step.at);
@@ -472,7 +544,13 @@ class StateSide extends ProjectedState {
       case 'fund':
         return { kind: 'transfer', at, batch: step.batch };
       case 'mark':
-        return { kind: 'futuresMark', at, coin: step.coin, price: step.price };
+        return {
+          kind: 'futuresMark',
+          at,
+          coin: step.coin,
+          price: step.price,
+          fundingSlot: fundingSlot(at, FUNDING_INTERVAL_MS),
+        };
       case 'profile':
         return { kind: 'referralUser', at, ...step.profile };
       case 'settings':
@@ -505,6 +583,20 @@ class StateSide extends ProjectedState {
         };
       case 'cancel':
         return { kind: 'futuresCancel', at, owner: command.owner, orderId: command.autoid };
+      case 'setTrigger': {
+        const { kind: _kind, triggerId, profitPrice, lossPrice, number, ...rest } = command;
+        return {
+          ...rest,
+          kind: 'futuresSetTrigger',
+          at,
+          ...(triggerId === undefined ? {} : { triggerId }),
+          ...(profitPrice === undefined ? {} : { profitPrice }),
+          ...(lossPrice === undefined ? {} : { lossPrice }),
+          ...(number === undefined ? {} : { number }),
+        };
+      }
+      case 'cancelTrigger':
+        return { kind: 'futuresCancelTrigger', at, userId: command.userId, triggerId: command.triggerId };
       default:
         throw new Error(`not in the stream: ${command.kind}`);
     }
@@ -516,7 +608,17 @@ class StateSide extends ProjectedState {
       orders: [...book.open.values()].map((row) => ({ autoid: row.autoid, owner: row.owner })),
       positions: [...book.positions.values()]
         .filter((row) => row.user_id !== 0)
-        .map((row) => ({ autoid: row.autoid, userId: row.user_id, number: row.number })),
+        .map((row) => ({
+          autoid: row.autoid,
+          userId: row.user_id,
+          number: row.number,
+          long: row.type === 'buy',
+        })),
+      triggers: [...book.triggers.values()].map((row) => ({
+        autoid: row.autoid,
+        userId: row.user_id,
+        positionId: row.position_id,
+      })),
     };
   }
 }
@@ -529,6 +631,13 @@ async function rowsOf(
   table: 'futures_orders' | 'futures_positions' | 'futures_triggers' | 'futures_trades',
 ) {
   const rows = await db.selectFrom(table).selectAll().orderBy('autoid').execute();
+  return rows.map((row) =>
+    Object.fromEntries(Object.entries(row).map(([key, value]) => [key, String(value)])),
+  );
+}
+
+async function fundingRows(db: Executor) {
+  const rows = await db.selectFrom('futures_funding').selectAll().orderBy('autoid').execute();
   return rows.map((row) =>
     Object.fromEntries(Object.entries(row).map(([key, value]) => [key, String(value)])),
   );
@@ -610,16 +719,19 @@ async function expectEquivalent(seed: number, groupMax: number): Promise<void> {
   expect(positions.some((row) => row.state === 'closed')).toBe(true);
   expect(positions.some((row) => row.td_mode === 'lsolate')).toBe(true);
   expect(triggers.some((row) => row.state === 'cancelled')).toBe(true);
-  expect(tally.refused).toEqual(
-    new Set([
-      'futures.entrustNotOpen',
-      'futures.positionNotFound',
-      'futures.leverNotAllowed',
-      'rules.insufficientBalance',
-      ...[...tally.refused].filter((key) => key.startsWith('rules.')),
-      ...[...tally.refused].filter((key) => key === 'futures.noLiquidity' || key === 'futures.leverMismatch'),
-    ]),
-  );
+  expect(triggers.some((row) => row.state === 'fired')).toBe(true);
+  expect(positions.some((row) => row.state === 'liquidated' && row.td_mode === 'lsolate')).toBe(true);
+  expect(positions.some((row) => row.state === 'liquidated' && row.td_mode === 'cross')).toBe(true);
+  const funding = await fundingRows(a);
+  expect(await fundingRows(b)).toEqual(funding);
+  expect(funding.some((row) => !Dec.parse(row.rate!).isZero())).toBe(true);
+  for (const key of [
+    'futures.entrustNotOpen',
+    'futures.positionNotFound',
+    'futures.leverNotAllowed',
+    'rules.insufficientBalance',
+  ])
+    expect(tally.refused).toContain(key);
   const orders = await rowsOf(a, 'futures_orders');
   expect(orders.some((row) => Dec.parse(row.fee_hal!).isPositive())).toBe(true);
   expect(commissions.some((row) => row.fee_coin === 'HAL')).toBe(true);
