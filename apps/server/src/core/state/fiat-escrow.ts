@@ -118,6 +118,23 @@ export function fiatReleaseTransfer(orderId: number, holdId: string, number: Dec
   };
 }
 
+/** The security deposit a merchant's approval holds (issue 16 item 1). */
+export const FIAT_MERCHANT_DEPOSIT = { coin: 'USDT', amount: '500' } as const;
+
+/** The deposit's hold, from the merchant's fiat wallet, named after the merchant. */
+export function fiatMerchantDepositHold(merchantId: number, userId: number): TransferInput {
+  return {
+    id: `fiat:merchant-deposit:${merchantId}`,
+    type: 'pending',
+    code: 'fiat_merchant_deposit',
+    reference: `fiat:merchant:${merchantId}`,
+    debit: userAccount(userId, 'fiat'),
+    credit: systemAccount('fiat_deposits'),
+    asset: FIAT_MERCHANT_DEPOSIT.coin,
+    amount: Dec.parse(FIAT_MERCHANT_DEPOSIT.amount),
+  };
+}
+
 /** The refund: the escrow voided, back to the seller. */
 export function fiatRefundTransfer(orderId: number, holdId: string): TransferInput {
   const reference = `fiat:${orderId}`;
@@ -243,6 +260,18 @@ export interface FiatRefundCommand extends CommandBase {
   ban: FiatBanCheck | null;
 }
 
+/**
+ * An operator's decision on a merchant's application (the edge checks the
+ * reason and that it is in review): an approval holds the deposit.
+ */
+export interface FiatMerchantDecidedCommand extends CommandBase {
+  kind: 'fiatMerchantDecided';
+  merchantId: number;
+  userId: number;
+  approve: boolean;
+  audit: FiatAudit;
+}
+
 export type FiatBanCheck =
   | { rule: 'cancels'; userId: number }
   | { rule: 'unpaid'; userId: number; windowMinutes: number };
@@ -253,7 +282,8 @@ export type FiatCommand =
   | FiatPaidCommand
   | FiatAppealCommand
   | FiatReleaseCommand
-  | FiatRefundCommand;
+  | FiatRefundCommand
+  | FiatMerchantDecidedCommand;
 
 /** An open order as the state keeps it (closed orders live in SQL only). */
 interface FiatOpenOrder {
@@ -273,20 +303,28 @@ export interface FiatState {
   nextOrderId: number;
   ads: Map<number, FiatAdMoney>;
   orders: Map<number, FiatOpenOrder>;
+  /** Merchants an operator decided on: a decision is taken once. */
+  decided: Set<number>;
 }
 
 export function createFiatState(): FiatState {
-  return { nextOrderId: 1, ads: new Map(), orders: new Map() };
+  return { nextOrderId: 1, ads: new Map(), orders: new Map(), decided: new Set() };
 }
 
 export interface FiatSnapshot {
   nextOrderId: number;
   ads: FiatAdMoney[];
   orders: FiatOpenOrder[];
+  decided?: number[];
 }
 
 export function encodeFiat(state: FiatState): FiatSnapshot {
-  return { nextOrderId: state.nextOrderId, ads: [...state.ads.values()], orders: [...state.orders.values()] };
+  return {
+    nextOrderId: state.nextOrderId,
+    ads: [...state.ads.values()],
+    orders: [...state.orders.values()],
+    decided: [...state.decided],
+  };
 }
 
 export function decodeFiat(snapshot: FiatSnapshot | undefined): FiatState {
@@ -295,6 +333,7 @@ export function decodeFiat(snapshot: FiatSnapshot | undefined): FiatState {
   state.nextOrderId = snapshot.nextOrderId;
   for (const ad of snapshot.ads) state.ads.set(ad.adId, ad);
   for (const order of snapshot.orders) state.orders.set(order.id, order);
+  for (const merchantId of snapshot.decided ?? []) state.decided.add(merchantId);
   return state;
 }
 
@@ -353,6 +392,7 @@ export type FiatRowOp =
     }
   | { op: 'insertEvent'; orderId: number; state: FiatOrderState; by: string; at: number; reason: string }
   | { op: 'audit'; at: number; audit: FiatAudit }
+  | { op: 'decideMerchant'; merchantId: number; state: 'approved' | 'rejected'; depositHold: string | null }
   | { op: 'ban'; at: number; orderId: number; check: FiatBanCheck };
 
 type Outcome = Applied<MoneyResult, MoneyEvent>;
@@ -381,8 +421,8 @@ function settle(
   const events: MoneyEvent[] = [];
   if (batch.length > 0) {
     const plan = tryApplyTransfers(state, batch, at, seq, true);
-    if (isLedgerRefusal(plan))
-      return refusal(plan.refused, plan.transferId === null ? undefined : { transferId: plan.transferId });
+    // Answered as the module's request answers the ledger's error: its key and params.
+    if (isLedgerRefusal(plan)) return refusal(plan.refused, plan.params);
     transfers.push(...plan.results);
     if (emit && plan.newTransfers.length > 0)
       events.push({ type: 'transfers', transfers: plan.newTransfers });
@@ -615,6 +655,28 @@ export function applyFiatRefund(
   if (!outcome.result.ok) return outcome;
   state.fiat.orders.delete(order.id);
   if (after) state.fiat.ads.set(after.adId, after);
+  return outcome;
+}
+
+export function applyFiatMerchantDecided(
+  state: MoneyState,
+  command: FiatMerchantDecidedCommand,
+  seq: number,
+  emit: boolean,
+): Outcome {
+  if (!Number.isSafeInteger(command.merchantId) || !Number.isSafeInteger(command.userId)) return malformed();
+  if (state.fiat.decided.has(command.merchantId)) return wrongState();
+  const hold = command.approve ? fiatMerchantDepositHold(command.merchantId, command.userId) : null;
+  const outcome = settle(state, hold ? [hold] : [], command.at, seq, emit, { ok: true }, [
+    {
+      op: 'decideMerchant',
+      merchantId: command.merchantId,
+      state: command.approve ? 'approved' : 'rejected',
+      depositHold: hold?.id ?? null,
+    },
+    { op: 'audit', at: command.at, audit: command.audit },
+  ]);
+  if (outcome.result.ok) state.fiat.decided.add(command.merchantId);
   return outcome;
 }
 

@@ -52,6 +52,7 @@ export type {
   FiatBanCheck,
   FiatCandidate,
   FiatCommand,
+  FiatMerchantDecidedCommand,
   FiatOpenCommand,
   FiatOrderRecord,
   FiatPaidCommand,

@@ -14,6 +14,7 @@ import { openCycleOrder, settleCycleOrders } from './cycle.ts';
 import {
   applyFiatAd,
   applyFiatAppeal,
+  applyFiatMerchantDecided,
   applyFiatOpen,
   applyFiatPaid,
   applyFiatRefund,
@@ -136,6 +137,8 @@ function applyMoneyCommand(
       return applyFiatRelease(state, command, seq, emit);
     case 'fiatRefund':
       return applyFiatRefund(state, command, seq, emit);
+    case 'fiatMerchantDecided':
+      return applyFiatMerchantDecided(state, command, seq, emit);
     case 'depositCredited':
       return applyDepositCredited(state, command, seq, emit);
     case 'withdrawalRequested':

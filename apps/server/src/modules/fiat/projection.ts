@@ -66,6 +66,10 @@ async function writeOp(trx: Trx, op: FiatRowOp): Promise<void> {
         details: op.audit.details,
       });
       return;
+    case 'decideMerchant':
+      if (!(await sql.decideMerchant(trx, op.merchantId, op.state, op.depositHold)))
+        throw new Error(`fiat projection: merchant ${op.merchantId} is not in review`);
+      return;
     case 'ban':
       if (op.check.rule === 'cancels') await banAfterCancels(trx, op.check.userId, op.at);
       else await banUnpaid(trx, op.check.userId, op.orderId, op.check.windowMinutes, op.at);

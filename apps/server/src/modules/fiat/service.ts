@@ -57,10 +57,12 @@ import {
 } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
 import {
+  FIAT_MERCHANT_DEPOSIT,
   type FiatCandidate,
   fiatAdAmountBatch,
   fiatEscrowHold,
   fiatMerchantAccount,
+  fiatMerchantDepositHold,
   fiatNumberOf,
   fiatRefundTransfer,
   fiatReleaseTransfer,
@@ -91,7 +93,7 @@ import {
 /** Expiries handled per tick, at most: a tick has a bound. */
 const EXPIRE_BATCH = 200;
 /** The security deposit a merchant's approval holds (issue 16 item 1). */
-export const MERCHANT_DEPOSIT = { coin: 'USDT', amount: '500' } as const;
+export const MERCHANT_DEPOSIT = FIAT_MERCHANT_DEPOSIT;
 /** An order's chat keeps this many latest messages in view. */
 const CHAT_LIMIT = 200;
 const CHAT_TEXT_MAX = 500;
@@ -929,21 +931,7 @@ export class FiatService {
       )
         throw badRequest('fiat.wrongState');
       if (hold) {
-        await ledger.execute(
-          [
-            {
-              id: hold,
-              type: 'pending',
-              code: 'fiat_merchant_deposit',
-              reference: `fiat:merchant:${merchant.id}`,
-              debit: userAccount(input.userId, 'fiat'),
-              credit: systemAccount('fiat_deposits'),
-              asset: MERCHANT_DEPOSIT.coin,
-              amount: Dec.parse(MERCHANT_DEPOSIT.amount),
-            },
-          ],
-          trx,
-        );
+        await ledger.execute([fiatMerchantDepositHold(Number(merchant.id), input.userId)], trx);
       }
       await sql.appendAudit(trx, {
         at: now,

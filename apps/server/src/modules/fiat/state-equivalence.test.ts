@@ -48,6 +48,8 @@ const TIME_ZERO = Date.UTC(2026, 10, 26);
 const MINUTE = 60_000;
 const USERS = [101, 102, 103, 104];
 const MERCHANTS = [201, 202];
+/** Applicants in review: the first has the deposit in its fiat wallet, the second not. */
+const APPLICANTS = [203, 204];
 const OPERATOR: AuditActor = { name: 'op', id: 9 };
 
 type Act = 'paid' | 'release' | 'cancel' | 'appeal' | 'rule' | 'sellerPaid';
@@ -57,7 +59,8 @@ type Step =
   | { kind: 'setAd'; at: number; merchant: number; pick: number; online: boolean; available?: string }
   | { kind: 'order'; at: number; userId: number; side: 'buy' | 'sell'; amount: string }
   | { kind: 'act'; at: number; act: Act; pick: number; decision: 'release' | 'refund' }
-  | { kind: 'tick'; at: number };
+  | { kind: 'tick'; at: number }
+  | { kind: 'decide'; at: number; applicant: number; approve: boolean };
 
 type Answer = { ok: true; orderId?: number } | { ok: false; error: string; params?: unknown };
 
@@ -94,6 +97,7 @@ function* stream(seed: number, count: number): Generator<Step> {
         amount: pick(['100', '725', '1450', '300', '725', '999.99', '20000', '7.33']),
       };
     else if (roll < 36) next = { kind: 'tick', at };
+    else if (roll < 38) next = { kind: 'decide', at, applicant: pick(APPLICANTS), approve: random(3) !== 0 };
     else
       next = {
         kind: 'act',
@@ -120,13 +124,13 @@ function* stream(seed: number, count: number): Generator<Step> {
 
 function fundingOf(): TransferInput[] {
   const batch: TransferInput[] = [];
-  for (const userId of [...USERS, ...MERCHANTS])
+  for (const userId of [...USERS, ...MERCHANTS, ...APPLICANTS])
     batch.push({
       id: `equivalence:fund:${userId}`,
       debit: systemAccount('treasury'),
       credit: userAccount(userId, 'fiat'),
       asset: 'USDT',
-      amount: Dec.parse(USERS.includes(userId) ? '300' : '2500'),
+      amount: Dec.parse(USERS.includes(userId) ? '300' : userId === 204 ? '100' : '2500'),
       code: 'test_funding',
     });
   return batch;
@@ -243,6 +247,21 @@ describe('the money state in place of the fiat escrow', () => {
         release_ms_total: 0,
         created_at: TIME_ZERO,
         state: 'approved' as const,
+        deposit_hold: null,
+      };
+      await sql.insertMerchant(a, row);
+      await sql.insertMerchant(b, row);
+    }
+    for (const userId of APPLICANTS) {
+      const row = {
+        user_id: userId,
+        name: nameOf(userId),
+        demo_key: null,
+        completed: 0,
+        orders: 0,
+        release_ms_total: 0,
+        created_at: TIME_ZERO,
+        state: 'review' as const,
         deposit_hold: null,
       };
       await sql.insertMerchant(a, row);
@@ -402,6 +421,34 @@ describe('the money state in place of the fiat escrow', () => {
           }
           return [fromModule, { ok: true }];
         }
+        case 'decide': {
+          const merchant = (await sql.merchantOfUser(a, next.applicant))!;
+          const reason = next.approve ? 'documents fine' : 'documents missing';
+          const fromModule = await attempt(() =>
+            service.decideMerchant({ userId: next.applicant, approve: next.approve, reason }, OPERATOR),
+          );
+          count(`decide:${fromModule.ok ? 'ok' : fromModule.error}`);
+          // The edge refuses a decision on an application no longer in review, from its row.
+          if (merchant.state !== 'review') return [fromModule, { ok: false, error: 'fiat.wrongState' }];
+          const merchantId = Number(merchant.id);
+          return [
+            fromModule,
+            apply({
+              kind: 'fiatMerchantDecided',
+              at: next.at,
+              merchantId,
+              userId: next.applicant,
+              approve: next.approve,
+              audit: {
+                operator: OPERATOR.name,
+                operatorId: OPERATOR.id,
+                action: next.approve ? 'fiat.merchant.approve' : 'fiat.merchant.reject',
+                userId: next.applicant,
+                details: JSON.stringify({ merchantId, reason }),
+              },
+            }),
+          ];
+        }
         case 'act': {
           // Mostly the newest order, now and then one of the three before it.
           const back = next.pick % 10 < 7 ? 0 : next.pick % Math.min(4, orders.length || 1);
@@ -541,6 +588,8 @@ describe('the money state in place of the fiat escrow', () => {
       'expired',
       'fiat.openOrderExists',
       'fiat.banned',
+      'decide:ok',
+      'decide:fiat.wrongState',
     ])
       expect(tally.get(key) ?? 0, `${key} in ${JSON.stringify([...tally])}`).toBeGreaterThan(0);
     if (process.env.FIAT_DEBUG) console.log(JSON.stringify([...tally]));
