@@ -315,7 +315,7 @@ export interface FiatSnapshot {
   nextOrderId: number;
   ads: FiatAdMoney[];
   orders: FiatOpenOrder[];
-  decided?: number[];
+  decided: number[];
 }
 
 export function encodeFiat(state: FiatState): FiatSnapshot {
@@ -333,7 +333,7 @@ export function decodeFiat(snapshot: FiatSnapshot | undefined): FiatState {
   state.nextOrderId = snapshot.nextOrderId;
   for (const ad of snapshot.ads) state.ads.set(ad.adId, ad);
   for (const order of snapshot.orders) state.orders.set(order.id, order);
-  for (const merchantId of snapshot.decided ?? []) state.decided.add(merchantId);
+  for (const merchantId of snapshot.decided) state.decided.add(merchantId);
   return state;
 }
 

@@ -45,7 +45,8 @@ import { type DailyWithdrawn, dailyKey, type OpenWithdrawal } from './wallet-flo
 // 10: futures: the contracts, open orders, positions, triggers, marks and next ids, in the header.
 // 11: fiat escrow: the ads' amounts and holds, the open orders, the next order id, in the header.
 // 12: an open withdrawal's request time, and each user's withdrawal room of the day ('y').
-const FORMAT = 12;
+// 13: the merchants an operator decided on (fiat), in the header.
+const FORMAT = 13;
 /** Lines read per `next()`: a few milliseconds of work. */
 const SLICE_LINES = 2048;
 
