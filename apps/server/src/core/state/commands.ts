@@ -157,6 +157,11 @@ export interface DepositCreditedCommand extends CommandBase, DepositCredit {
   kind: 'depositCredited';
 }
 
+/** A reorg took a credited deposit back: its credit in `round` is reversed (wallet-flows.ts). */
+export interface DepositReversedCommand extends CommandBase, DepositCredit {
+  kind: 'depositReversed';
+}
+
 /**
  * `/account/sendCoinOrder`: the money checks on the state's balance and the
  * hold (wallet-flows.ts); the state keeps each user's room of the day. The
@@ -233,6 +238,7 @@ export type MoneyCommand =
   | IeoCommand
   | FiatCommand
   | DepositCreditedCommand
+  | DepositReversedCommand
   | WithdrawalRequestedCommand
   | WithdrawalReviewedCommand
   | WithdrawalOutcomeCommand
@@ -387,7 +393,7 @@ export interface WithdrawalMove {
  * settlement chunk's rows by close (cycle.ts), what modules/cycle/projection.ts writes.
  * `convertOrder`: a flash convert's order row (its quote is used at `at`),
  * what modules/convert/projection.ts writes.
- * `depositCredited`, `withdrawalRequested`, `withdrawalMoved`: the deposit
+ * `depositCredited`, `depositReversed`, `withdrawalRequested`, `withdrawalMoved`: the deposit
  * and withdrawal rows (wallet-flows.ts), what modules/wallet/projection.ts
  * writes; `adjusted`: an adjustment's request executed, what
  * modules/approvals/projection.ts writes.
@@ -406,6 +412,7 @@ export type MoneyEvent =
   | { type: 'ieo'; ops: IeoRowOp[] }
   | { type: 'fiat'; ops: FiatRowOp[] }
   | { type: 'depositCredited'; deposit: { id: string; round: number; at: number } }
+  | { type: 'depositReversed'; deposit: { id: string; at: number } }
   | { type: 'withdrawalRequested'; withdrawal: WithdrawalRecord }
   | { type: 'withdrawalMoved'; move: WithdrawalMove }
   | { type: 'adjusted'; adjusted: { requestId: number; transferId: string; at: number } };

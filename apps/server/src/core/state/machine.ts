@@ -26,6 +26,7 @@ import {
   applyIeoAdvance,
   applyIeoCancelSale,
   applyIeoPayRebates,
+  applyIeoRelease,
   applyIeoSale,
   applyIeoSubscribe,
 } from './ieo.ts';
@@ -36,6 +37,7 @@ import { captureMoneyState, decodeMoneyState } from './snapshot-codec.ts';
 import { cancelAllOrders, cancelOrder, openPair, placeOrder } from './spot.ts';
 import {
   applyDepositCredited,
+  applyDepositReversed,
   applyWithdrawalOutcome,
   applyWithdrawalRequested,
   applyWithdrawalReviewed,
@@ -123,6 +125,8 @@ function applyMoneyCommand(
       return applyIeoAdvance(state, command, seq, emit);
     case 'ieoPayRebates':
       return applyIeoPayRebates(state, command, seq, emit);
+    case 'ieoRelease':
+      return applyIeoRelease(state, command, seq, emit);
     case 'ieoCancelSale':
       return applyIeoCancelSale(state, command, seq, emit);
     case 'fiatAd':
@@ -141,6 +145,8 @@ function applyMoneyCommand(
       return applyFiatMerchantDecided(state, command, seq, emit);
     case 'depositCredited':
       return applyDepositCredited(state, command, seq, emit);
+    case 'depositReversed':
+      return applyDepositReversed(state, command, seq, emit);
     case 'withdrawalRequested':
       return applyWithdrawalRequested(state, command, seq, emit);
     case 'withdrawalReviewed':

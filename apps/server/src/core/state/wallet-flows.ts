@@ -10,6 +10,7 @@ import {
 import type { Applied } from '../sequencer/index.ts';
 import type {
   DepositCreditedCommand,
+  DepositReversedCommand,
   MoneyEvent,
   MoneyResult,
   OperatorAudit,
@@ -53,6 +54,20 @@ export function depositCreditTransfer(credit: DepositCredit): TransferInput {
     reference: credit.depositId,
     debit: systemAccount(credit.custody),
     credit: userAccount(credit.userId, 'spot'),
+    asset: credit.coin,
+    amount: Dec.parse(credit.amount),
+  };
+}
+
+/** A credit taken back after a reorg removed its deposit: the user's spot → custody, named after the credit. */
+export function depositReversalTransfer(credit: DepositCredit): TransferInput {
+  const credited = depositCreditTransfer(credit);
+  return {
+    id: `${credited.id}:reverse`,
+    code: 'deposit_reversal',
+    reference: credit.depositId,
+    debit: userAccount(credit.userId, 'spot'),
+    credit: systemAccount(credit.custody),
     asset: credit.coin,
     amount: Dec.parse(credit.amount),
   };
@@ -219,6 +234,32 @@ export function applyDepositCredited(
   if (!applied.result.ok || applied.events.length === 0) return applied;
   const deposit = { id: command.depositId, round: command.round, at: command.at };
   return { result: applied.result, events: [...applied.events, { type: 'depositCredited', deposit }] };
+}
+
+/**
+ * `depositReversed`: a reorg took back a credited deposit. The credit of
+ * its round is reversed, or refused as the ledger refuses it when the user
+ * has spent it (the edge then marks it unpaid, freezes the user and retries
+ * later). A repeat adds nothing; the row is marked rejected behind.
+ */
+export function applyDepositReversed(
+  state: MoneyState,
+  command: DepositReversedCommand,
+  seq: number,
+  emit: boolean,
+): Outcome {
+  if (
+    typeof command.depositId !== 'string' ||
+    !Number.isSafeInteger(command.round) ||
+    command.round < 1 ||
+    !isCustody(command.custody) ||
+    Dec.tryParse(command.amount) === null
+  )
+    return malformed('deposit');
+  const applied = applyLedgerBatch(state, [depositReversalTransfer(command)], command.at, seq, emit);
+  if (!applied.result.ok || applied.events.length === 0) return applied;
+  const deposit = { id: command.depositId, at: command.at };
+  return { result: applied.result, events: [...applied.events, { type: 'depositReversed', deposit }] };
 }
 
 /**

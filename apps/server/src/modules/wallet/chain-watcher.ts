@@ -1,7 +1,11 @@
 import { Dec } from '@halyard/money';
 import { type Address, type Hex, parseAbiItem } from 'viem';
 import type { Clock } from '../../clock.ts';
-import { type DepositCredit, depositCreditTransfer } from '../../core/state/index.ts';
+import {
+  type DepositCredit,
+  depositCreditTransfer,
+  depositReversalTransfer,
+} from '../../core/state/index.ts';
 import {
   type CustodyWallet,
   custodyWallet,
@@ -9,7 +13,6 @@ import {
   LEDGER_ERRORS,
   type Ledger,
   systemAccount,
-  userAccount,
 } from '../../ledger/index.ts';
 import type { Db } from '../../store/database.ts';
 import type { ChainReader } from './chains.ts';
@@ -189,20 +192,7 @@ export class ChainWatcher {
     const { ledger } = this.options;
     try {
       await ledger.transaction(async (trx) => {
-        await ledger.execute(
-          [
-            {
-              id: `${creditId(deposit)}:reverse`,
-              code: 'deposit_reversal',
-              reference: deposit.id,
-              debit: userAccount(Number(deposit.user_id), 'spot'),
-              credit: custodyOf(this.chainId),
-              asset: deposit.coin,
-              amount: parseAmount(deposit.amount),
-            },
-          ],
-          trx,
-        );
+        await ledger.execute([depositReversalTransfer(depositCreditOf(deposit, deposit.credit_round))], trx);
         await sql.updateDeposit(trx, deposit.id, {
           state: 'rejected',
           reason: 'reorg',
@@ -362,11 +352,6 @@ export function depositCreditOf(deposit: DepositRow, round: number): DepositCred
     coin: deposit.coin,
     amount: deposit.amount,
   };
-}
-
-/** The ledger id of a deposit's credit in its current round. */
-function creditId(deposit: Pick<DepositRow, 'id' | 'credit_round'>): string {
-  return `deposit:${deposit.id}:${deposit.credit_round}`;
 }
 
 function parseAmount(text: string): Dec {

@@ -109,10 +109,31 @@ class FakeChain {
   }[] = [];
   private readonly txs = new Map<Hex, SentTx>();
   private mined = 0;
+  /** Deposit transactions so far (each its own hash). */
+  private sent = 0;
   refuseQuotes = false;
 
+  /** How many times a reorg replaced each block: its hash changes with it. */
+  private readonly forks = new Map<number, number>();
+
   hashOf(block: number): Hex {
-    return `0x${block.toString(16).padStart(64, '0')}`;
+    const fork = this.forks.get(block) ?? 0;
+    return `0x${fork.toString(16).padStart(8, '0')}${block.toString(16).padStart(56, '0')}`;
+  }
+
+  /** A reorg replaces one of the latest blocks holding a deposit with an empty one: its deposits vanish. */
+  reorg(pick: (below: number) => number): void {
+    const recent = [...new Set(this.logs.map((log) => Number(log.blockNumber)))].filter(
+      (block) => block > this.head - 40,
+    );
+    if (recent.length === 0) return;
+    this.reorgBlock(recent[pick(recent.length)]!);
+  }
+
+  reorgBlock(block: number): void {
+    this.forks.set(block, (this.forks.get(block) ?? 0) + 1);
+    for (let index = this.logs.length - 1; index >= 0; index--)
+      if (Number(this.logs[index]!.blockNumber) === block) this.logs.splice(index, 1);
   }
 
   /** A Transfer of `token` to `to` in a new block. */
@@ -124,7 +145,7 @@ class FakeChain {
       args: { from: HOT, to, value },
       blockNumber,
       blockHash: this.hashOf(this.head),
-      transactionHash: keccak256(`0x${this.logs.length.toString(16).padStart(8, '0')}`),
+      transactionHash: keccak256(`0x${(this.sent++).toString(16).padStart(8, '0')}`),
       logIndex: 0,
     });
   }
@@ -230,7 +251,9 @@ interface World {
   state: ProjectedState;
   users: { id: number; saved: Address; deposit: Address }[];
   /** What the edge last saw of each row in the module's tables. */
-  deposits: Map<string, DepositRow>;
+  deposits: Set<string>;
+  /** The module's ledger sequence the edge has reported deposits up to. */
+  depositSeq: number;
   withdrawals: Map<number, WithdrawalRow>;
   counts: Map<string, number>;
 }
@@ -254,54 +277,92 @@ const refusedAsMoved: (first: MoneyResult) => MoneyResult = () => ({
   error: 'wallet.withdrawalNotResendable',
 });
 
-/** The deposits the watcher found or decided since the edge last looked: recorded, rejected, or credited (a command). */
+/**
+ * What the watcher did since the edge last looked. Found deposits: the edge
+ * records them as waiting itself. Credits and reversals: commands, in the
+ * watcher's order (its ledger's), each submitted twice, and the projector
+ * waited for, as the watcher would before writing the rows again. A reversal
+ * the user could not cover: the command's refusal, then the edge marks it.
+ * A deposit rejected before any credit (below the minimum, or reorged while
+ * waiting): the edge's own write.
+ */
 async function reportDeposits(world: World): Promise<void> {
-  // In the order the watcher credits them: by block, then id.
-  const rows = await world.h.store.db
+  const [a, b] = [world.h.store.db, world.state.store.db];
+  const rows = await a
     .selectFrom('wallet_deposits')
     .selectAll()
     .orderBy('block_number')
     .orderBy('id')
     .execute();
-  const projected = world.state.store.db;
+  const byId = new Map(rows.map((row) => [row.id, row]));
   for (const row of rows) {
-    const seen = world.deposits.get(row.id);
-    if (seen && seen.state === row.state && seen.credit_round === row.credit_round) continue;
-    if (!seen) {
-      // The edge records what it found as waiting; anything after is a change of that row.
-      await sql.insertDeposit(projected, {
-        ...row,
-        state: 'waiting',
-        reason: null,
-        credit_round: 0,
-        updated_at: row.created_at,
+    if (world.deposits.has(row.id)) continue;
+    world.deposits.add(row.id);
+    await sql.insertDeposit(b, {
+      ...row,
+      state: 'waiting',
+      reason: null,
+      credit_round: 0,
+      updated_at: row.created_at,
+    });
+  }
+  const moves = await a
+    .selectFrom('ledger_transfers')
+    .select(['id', 'seq', 'timestamp'])
+    .where('seq', '>', world.depositSeq)
+    .where('code', 'in', ['deposit', 'deposit_reversal'])
+    .orderBy('seq')
+    .execute();
+  for (const move of moves) {
+    world.depositSeq = Number(move.seq);
+    const [, depositId, round, reverse] = /^deposit:(.+):(\d+)(:reverse)?$/.exec(move.id)!;
+    const row = byId.get(depositId!)!;
+    const command = {
+      kind: reverse ? ('depositReversed' as const) : ('depositCredited' as const),
+      at: Number(move.timestamp),
+      ...creditOf(row, Number(round)),
+    };
+    // A repeat is a ledger retry: the same answer, nothing added.
+    expect(submitTwice(world, command, (first) => first)).toEqual({ ok: true, transfers: [move.id] });
+    count(world, reverse ? 'deposit reversed' : 'deposit credited');
+  }
+  await world.state.write();
+  for (const row of rows) {
+    const projected = (await sql.deposit(b, row.id))!;
+    if (row.reason === 'reorgUnpaid' && projected.reason !== 'reorgUnpaid') {
+      const command = {
+        kind: 'depositReversed' as const,
+        at: Number(row.updated_at),
+        ...creditOf(row, row.credit_round),
+      };
+      const transferId = `deposit:${row.id}:${row.credit_round}:reverse`;
+      expect(submitTwice(world, command, (first) => first)).toEqual({
+        ok: false,
+        error: 'ledger.insufficientBalance',
+        params: { transferId },
       });
-    }
-    if (row.state === 'rejected') {
-      await sql.updateDeposit(projected, row.id, {
+      await sql.updateDeposit(b, row.id, { reason: 'reorgUnpaid', updated_at: row.updated_at });
+      count(world, 'reversal unpaid');
+    } else if (row.state === 'rejected' && projected.state === 'waiting') {
+      await sql.updateDeposit(b, row.id, {
         state: 'rejected',
         reason: row.reason,
         updated_at: row.updated_at,
       });
-      count(world, 'deposit rejected');
-    } else if (row.state === 'completed') {
-      const command: MoneyCommand = {
-        kind: 'depositCredited',
-        at: Number(row.updated_at),
-        depositId: row.id,
-        round: row.credit_round,
-        userId: Number(row.user_id),
-        custody: CUSTODY,
-        coin: row.coin,
-        amount: row.amount,
-      };
-      // A repeat is a ledger retry: the same answer, nothing added.
-      const result = submitTwice(world, command, (first) => first);
-      expect(result).toEqual({ ok: true, transfers: [`deposit:${row.id}:${row.credit_round}`] });
-      count(world, 'deposit credited');
+      count(world, `deposit rejected: ${row.reason}`);
     }
-    world.deposits.set(row.id, row);
   }
+}
+
+function creditOf(row: DepositRow, round: number) {
+  return {
+    depositId: row.id,
+    round,
+    userId: Number(row.user_id),
+    custody: CUSTODY,
+    coin: row.coin,
+    amount: row.amount,
+  };
 }
 
 /** The withdrawals the sender (or an operator through it) moved since the edge last looked, as outcome commands. */
@@ -342,25 +403,33 @@ function allWithdrawals(db: Executor) {
 
 // ── the steps ─────────────────────────────────────────────────────────────
 
-async function request(world: World, random: (below: number) => number): Promise<void> {
+/** Mostly fair; now and then zero, under the minimum, over the maximum, large enough for review, or too precise. */
+function amountOf(roll: number, random: (below: number) => number): string {
+  return roll < 5
+    ? '0'
+    : roll < 10
+      ? '5'
+      : roll < 15
+        ? '150000'
+        : roll < 27
+          ? '60000'
+          : roll < 31
+            ? '12.0000000000000000001'
+            : roll < 50
+              ? (10_001 + random(8000)).toString()
+              : (10 + random(4000)).toString();
+}
+
+async function request(
+  world: World,
+  random: (below: number) => number,
+  fixed?: { user: World['users'][number]; amount: string },
+): Promise<void> {
   const { h } = world;
-  const user = world.users[random(world.users.length)]!;
-  const roll = random(100);
-  const amount =
-    roll < 5
-      ? '0'
-      : roll < 10
-        ? '5'
-        : roll < 15
-          ? '150000'
-          : roll < 27
-            ? '60000'
-            : roll < 31
-              ? '12.0000000000000000001'
-              : roll < 50
-                ? (10_001 + random(8000)).toString()
-                : (10 + random(4000)).toString();
-  const addressRoll = random(100);
+  const user = fixed?.user ?? world.users[random(world.users.length)]!;
+  const roll = fixed ? 100 : random(100);
+  const amount = fixed?.amount ?? amountOf(roll, random);
+  const addressRoll = fixed ? 100 : random(100);
   const address =
     addressRoll < 5
       ? 'not an address'
@@ -593,7 +662,15 @@ beforeEach(async () => {
     sender,
     state,
     users,
-    deposits: new Map(),
+    deposits: new Set(),
+    depositSeq: Number(
+      (
+        await h.store.db
+          .selectFrom('ledger_transfers')
+          .select((eb) => eb.fn.max('seq').as('seq'))
+          .executeTakeFirst()
+      )?.seq ?? 0,
+    ),
     withdrawals: new Map(),
     counts: new Map(),
   };
@@ -632,13 +709,27 @@ describe('the money state in place of deposits and withdrawals', () => {
   it(`writes the rows, transfers and balances the module writes (${STEPS} steps, seed ${SEED})`, async () => {
     const random = prng(SEED);
     const writeEvery = prng(SEED + 1);
-    // One user rich enough to meet the daily maximum (200,000 USDT) in 60,000 steps.
+    // One user rich enough to meet the daily maximum (200,000 USDT) in 60,000 steps; one who spends their deposits.
     for (const [index, user] of world.users.slice(0, 3).entries())
-      await fund(world, user.id, index === 0 ? '600000' : '90000');
+      await fund(world, user.id, ['600000', '90000', '100'][index]!);
+    // The hard case of a reorg: a deposit credited, spent on a withdrawal, then taken back by the chain.
+    const spender = world.users[2]!;
+    const usdt = await world.h.app.wallet.service.coin('USDT', CHAIN);
+    world.chain.depositLog(usdt.contract, spender.deposit, Dec.parse('1000').units);
+    const spentBlock = world.chain.head;
+    world.chain.head += 4;
+    await world.watcher.poll();
+    await reportDeposits(world);
+    await request(world, random, { user: spender, amount: '1050' });
+    world.chain.reorgBlock(spentBlock);
+    await world.watcher.poll();
+    await reportDeposits(world);
+    expect(world.counts.get('reversal unpaid'), JSON.stringify(Object.fromEntries(world.counts))).toBe(1);
     for (let index = 0; index < STEPS; index++) {
       world.h.clock.set(world.h.clock.now() + 1 + random(60_000));
       const roll = random(100);
       if (roll < 18) await deposit(world, random);
+      else if (roll < 22) world.chain.reorg(random);
       else if (roll < 30) {
         world.chain.head += random(3);
         await world.watcher.poll();
@@ -674,7 +765,9 @@ describe('the money state in place of deposits and withdrawals', () => {
     const report = JSON.stringify(Object.fromEntries(world.counts));
     for (const key of [
       'deposit credited',
-      'deposit rejected',
+      'deposit reversed',
+      'reversal unpaid',
+      'deposit rejected: belowMinimum',
       'requested',
       'rules.insufficientBalance',
       'rules.dailyLimitExceeded',

@@ -7,7 +7,7 @@ import { walletStore as sql } from './store.ts';
  * The wallet's deposit and withdrawal rows behind the money state, written
  * with the module's own store functions as WalletService, the chain watcher
  * and the sender write them: a credited deposit marked completed in its
- * round; a new withdrawal inserted under the state's id; a withdrawal moved
+ * round, a reversed one rejected by the reorg; a new withdrawal inserted under the state's id; a withdrawal moved
  * on from the step it was in (an operator's hold put on or lifted), with
  * the wallet's audit entry when an operator did it. The money itself is in
  * the ledger's writer (the same commands' `transfers`).
@@ -26,6 +26,9 @@ export function walletProjectionWriter(): ProjectionWriter<MoneyEvent> {
               credit_round: round,
               updated_at: at,
             });
+          } else if (event.type === 'depositReversed') {
+            const { id, at } = event.deposit;
+            await sql.updateDeposit(trx, id, { state: 'rejected', reason: 'reorg', updated_at: at });
           } else if (event.type === 'withdrawalRequested') await insertWithdrawal(trx, event.withdrawal);
           else if (event.type === 'withdrawalMoved') await moveWithdrawal(trx, event.move);
         }
@@ -74,6 +77,7 @@ export const walletProjection: ProjectionWriterSpec<MoneyEvent> = {
   create: () => walletProjectionWriter(),
   reads: (event) =>
     event.type === 'depositCredited' ||
+    event.type === 'depositReversed' ||
     event.type === 'withdrawalRequested' ||
     event.type === 'withdrawalMoved',
   revive: (event) => event,
