@@ -81,8 +81,7 @@ export interface LoadedTransfer {
   hold: { remaining: Dec; state: HoldState } | null;
 }
 
-/** Transfers with their accounts' owners and wallets and their holds, to read with `toLoaded`. */
-export function transfersWithAccounts(db: Executor) {
+function transfersWithAccounts(db: Executor) {
   return db
     .selectFrom('ledger_transfers as t')
     .innerJoin('ledger_accounts as d', 'd.id', 't.debit_account_id')
@@ -99,7 +98,7 @@ export function transfersWithAccounts(db: Executor) {
     ]);
 }
 
-export type JoinedTransferRow = Selectable<LedgerTransfersTable> & {
+type JoinedTransferRow = Selectable<LedgerTransfersTable> & {
   debit_owner: string;
   debit_wallet: string;
   credit_owner: string;
@@ -108,7 +107,7 @@ export type JoinedTransferRow = Selectable<LedgerTransfersTable> & {
   hold_state: HoldState | null;
 };
 
-export function toLoaded(row: JoinedTransferRow): LoadedTransfer {
+function toLoaded(row: JoinedTransferRow): LoadedTransfer {
   return {
     transfer: {
       seq: row.seq,

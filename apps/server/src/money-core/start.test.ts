@@ -9,12 +9,9 @@ import { type MoneyCommand, moneyStateHash } from '../core/state/index.ts';
 import { available } from '../core/state/money-state.ts';
 import { custodyWallet, systemAccount, userAccount } from '../ledger/accounts.ts';
 import { createLedger } from '../ledger/index.ts';
-import {
-  insertStreamMarkets,
-  type SharedTestDatabase,
-  sharedTestDatabase,
-} from '../projection/test-support.ts';
-import type { Store } from '../store/connect.ts';
+import { insertPair } from '../modules/spot/store.ts';
+import type { WorkerStore } from '../projection/worker-transport.ts';
+import { createTestSchema, dropTestSchema, openPostgres, openStore, type Store } from '../store/connect.ts';
 import { MoneyCore, type MoneyCoreOptions } from './start.ts';
 
 /**
@@ -31,17 +28,41 @@ const TIME_ZERO = Date.UTC(2026, 10, 26, 12);
 const PAIR = TEST_PAIRS[0]!;
 // One directory for the whole file: the tests follow each other on the same database and data directory.
 let dir: string;
-let database: SharedTestDatabase;
 let store: Store;
+let where: WorkerStore;
+let drop: () => Promise<void> = async () => undefined;
 let dataDir: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'halyard-core-'));
-  database = await sharedTestDatabase(dir);
-  store = await database.open();
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    const schema = await createTestSchema(url);
+    store = openPostgres(url, schema);
+    where = { postgresUrl: url, schema };
+    drop = () => dropTestSchema(url, schema);
+  } else {
+    const sqliteFile = path.join(dir, 'halyard.sqlite');
+    store = await openStore({ databaseUrl: null, sqliteFile });
+    where = { sqliteFile };
+  }
   dataDir = path.join(dir, 'data');
   // What a deployment holds before its first start on the core: a listed pair and deposits, in SQL only.
-  await insertStreamMarkets(store.db);
+  await insertPair(store.db, {
+    tradcoin: PAIR.tradcoin,
+    maincoin: PAIR.maincoin,
+    price_accuracy: PAIR.priceAccuracy,
+    amount_accuracy: PAIR.amountAccuracy,
+    minnumber: PAIR.minNumber,
+    maxnumber: PAIR.maxNumber,
+    state: 1,
+    plate: 0,
+    unit: PAIR.tradcoin,
+    maker_fee: PAIR.makerFee,
+    taker_fee: PAIR.takerFee,
+    introduction: '',
+    sort: 0,
+  });
   await createLedger(store, new ManualClock(TIME_ZERO)).execute([
     deposit('d1', 1, 'USDT', '10000'),
     deposit('d2', 2, 'BTC', '5'),
@@ -49,7 +70,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await store.close();
-  await database.drop();
+  await drop();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -69,7 +90,7 @@ function options(): MoneyCoreOptions {
     dataDir,
     db: store.db,
     dialect: store.dialect,
-    workerStore: database.where,
+    workerStore: where,
     now: () => TIME_ZERO + 60_000,
     // Snapshots are taken by the test, not by the clock.
     snapshotEveryMs: 3_600_000,

@@ -82,7 +82,6 @@ export type {
   IeoOrderRecord,
   IeoPayRebatesCommand,
   IeoRebateRecord,
-  IeoReleaseCommand,
   IeoRowOp,
   IeoSaleCommand,
   IeoSubscribeCommand,

@@ -26,7 +26,6 @@ import {
   applyIeoAdvance,
   applyIeoCancelSale,
   applyIeoPayRebates,
-  applyIeoRelease,
   applyIeoSale,
   applyIeoSubscribe,
 } from './ieo.ts';
@@ -125,8 +124,6 @@ function applyMoneyCommand(
       return applyIeoAdvance(state, command, seq, emit);
     case 'ieoPayRebates':
       return applyIeoPayRebates(state, command, seq, emit);
-    case 'ieoRelease':
-      return applyIeoRelease(state, command, seq, emit);
     case 'ieoCancelSale':
       return applyIeoCancelSale(state, command, seq, emit);
     case 'fiatAd':
