@@ -3,6 +3,7 @@ import type { MoneyState } from '../core/state/index.ts';
 import type { Executor } from '../store/database.ts';
 import { type AccountKey, accountMapKey, accountRefFromColumns } from './accounts.ts';
 import type { HoldEntry, PlannedTransfer } from './plan.ts';
+import { type JoinedTransferRow, toLoaded, transfersWithAccounts } from './store.ts';
 import type { HoldState } from './transfers.ts';
 
 /** Rows read per statement: a page of a table that may hold millions. */
@@ -48,42 +49,16 @@ export async function loadLedgerState(db: Executor, state: MoneyState): Promise<
   await loadOpenHolds(db, state);
 }
 
-/** Transfers with their accounts' owners and wallets (a state's account refs). */
-export function transfersWithAccounts(db: Executor) {
-  return db
-    .selectFrom('ledger_transfers as t')
-    .innerJoin('ledger_accounts as d', 'd.id', 't.debit_account_id')
-    .innerJoin('ledger_accounts as c', 'c.id', 't.credit_account_id')
-    .selectAll('t')
-    .select([
-      'd.owner as debit_owner',
-      'd.wallet as debit_wallet',
-      'c.owner as credit_owner',
-      'c.wallet as credit_wallet',
-    ]);
+/** A stored transfer as the state keeps it (without the SQL sequence). */
+export function plannedTransferOf(row: JoinedTransferRow): PlannedTransfer {
+  const { seq: _seq, ...transfer } = toLoaded(row).transfer;
+  return transfer;
 }
 
-export type TransferRow = Awaited<ReturnType<ReturnType<typeof transfersWithAccounts>['execute']>>[number];
-
-export function plannedTransferOf(row: TransferRow): PlannedTransfer {
+function holdOf(pending: PlannedTransfer, hold: { remaining: Dec; state: HoldState }): HoldEntry {
   return {
-    id: row.id,
-    type: row.type,
-    debit: accountRefFromColumns(row.debit_owner, row.debit_wallet),
-    credit: accountRefFromColumns(row.credit_owner, row.credit_wallet),
-    asset: row.asset,
-    amount: Dec.parse(String(row.amount)),
-    code: row.code,
-    reference: row.reference,
-    pendingId: row.pending_id,
-    timestamp: Number(row.timestamp),
-  };
-}
-
-function holdOf(pending: PlannedTransfer, remaining: string, state: HoldState): HoldEntry {
-  return {
-    remaining: Dec.parse(String(remaining)),
-    state,
+    remaining: hold.remaining,
+    state: hold.state,
     debit: pending.debit,
     credit: pending.credit,
     asset: pending.asset,
@@ -101,19 +76,17 @@ async function loadRecentTransfers(db: Executor, state: MoneyState, count: numbe
     .executeTakeFirst();
   for (let after = bound === undefined ? 0 : Number(bound.seq) - 1; ; ) {
     const rows = await transfersWithAccounts(db)
-      .leftJoin('ledger_holds as h', 'h.transfer_id', 't.id')
-      .select(['h.remaining', 'h.state as hold_state'])
       .where('t.seq', '>', after)
       .orderBy('t.seq')
       .limit(PAGE)
       .execute();
     for (const row of rows) {
-      const transfer = plannedTransferOf(row);
+      const { transfer: stored, hold } = toLoaded(row);
+      const { seq: _seq, ...transfer } = stored;
       state.ledger.transfers.set(transfer.id, transfer);
       state.transferIds.add(transfer, 0);
       // A closed hold too: a post or void of it is answered "closed", as the SQL ledger answers.
-      if (row.remaining !== null && row.hold_state !== null)
-        state.ledger.holds.set(transfer.id, holdOf(transfer, row.remaining, row.hold_state));
+      if (hold !== null) state.ledger.holds.set(transfer.id, holdOf(transfer, hold));
     }
     if (rows.length < PAGE) break;
     after = Number(rows.at(-1)!.seq);
@@ -123,8 +96,6 @@ async function loadRecentTransfers(db: Executor, state: MoneyState, count: numbe
 async function loadOpenHolds(db: Executor, state: MoneyState): Promise<void> {
   for (let after = 0; ; ) {
     const rows = await transfersWithAccounts(db)
-      .innerJoin('ledger_holds as h', 'h.transfer_id', 't.id')
-      .select('h.remaining')
       .where('h.state', '=', 'open')
       .where('t.seq', '>', after)
       .orderBy('t.seq')
@@ -133,7 +104,7 @@ async function loadOpenHolds(db: Executor, state: MoneyState): Promise<void> {
     for (const row of rows) {
       const pending = plannedTransferOf(row);
       if (state.ledger.transfers.has(pending.id)) continue;
-      state.ledger.holds.set(pending.id, holdOf(pending, row.remaining, 'open'));
+      state.ledger.holds.set(pending.id, holdOf(pending, toLoaded(row).hold!));
       state.ledger.transfers.set(pending.id, pending);
       state.transferIds.add(pending, 0);
     }

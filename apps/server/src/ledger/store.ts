@@ -81,7 +81,8 @@ export interface LoadedTransfer {
   hold: { remaining: Dec; state: HoldState } | null;
 }
 
-function transfersWithAccounts(db: Executor) {
+/** Transfers with their accounts' owners and wallets and their holds, to read with `toLoaded`. */
+export function transfersWithAccounts(db: Executor) {
   return db
     .selectFrom('ledger_transfers as t')
     .innerJoin('ledger_accounts as d', 'd.id', 't.debit_account_id')
@@ -98,7 +99,7 @@ function transfersWithAccounts(db: Executor) {
     ]);
 }
 
-type JoinedTransferRow = Selectable<LedgerTransfersTable> & {
+export type JoinedTransferRow = Selectable<LedgerTransfersTable> & {
   debit_owner: string;
   debit_wallet: string;
   credit_owner: string;
@@ -107,7 +108,7 @@ type JoinedTransferRow = Selectable<LedgerTransfersTable> & {
   hold_state: HoldState | null;
 };
 
-function toLoaded(row: JoinedTransferRow): LoadedTransfer {
+export function toLoaded(row: JoinedTransferRow): LoadedTransfer {
   return {
     transfer: {
       seq: row.seq,

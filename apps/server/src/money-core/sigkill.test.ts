@@ -5,13 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { openFileJournal } from '../core/journal/index.ts';
 import { runUntilKilled } from '../core/journal/test-support.ts';
 import { step } from '../core/sequencer/index.ts';
-import { prng, TEST_PAIRS } from '../core/state/command-stream.ts';
+import { prng } from '../core/state/command-stream.ts';
 import { moneyMachine } from '../core/state/index.ts';
-import { insertPair as insertCyclePair } from '../modules/cycle/store.ts';
-import { insertPair as insertSpotPair } from '../modules/spot/store.ts';
-import type { WorkerStore } from '../projection/worker-transport.ts';
-import { createTestSchema, dropTestSchema, openPostgres, openStore, type Store } from '../store/connect.ts';
-import type { Executor } from '../store/database.ts';
+import { insertStreamMarkets, sharedTestDatabase } from '../projection/test-support.ts';
 import { MoneyCore } from './start.ts';
 
 /**
@@ -35,44 +31,16 @@ const ROUNDS = 20;
 const CHILD = path.join(import.meta.dirname, 'sigkill-child.ts');
 const machine = moneyMachine();
 
-interface Database {
-  arg: string;
-  where: WorkerStore;
-  open(): Promise<Store>;
-  drop(): Promise<void>;
-}
-
-/** The child's database: a SQLite file in `dir`, or a fresh schema on TEST_DATABASE_URL. */
-async function database(dir: string): Promise<Database> {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) {
-    const file = path.join(dir, 'halyard.sqlite');
-    return {
-      arg: file,
-      where: { sqliteFile: file },
-      open: () => openStore({ databaseUrl: null, sqliteFile: file }),
-      drop: async () => undefined,
-    };
-  }
-  const schema = await createTestSchema(url);
-  return {
-    arg: `postgres:${schema}`,
-    where: { postgresUrl: url, schema },
-    open: async () => openPostgres(url, schema),
-    drop: () => dropTestSchema(url, schema),
-  };
-}
-
 describe('kill -9 of the core as the server runs it', () => {
   const seed = 20_261_201;
   it(`loses no acknowledged command, applies none twice, and projects SQL equal to the state (${ROUNDS} kills, seed ${seed})`, async () => {
     const random = prng(seed);
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'halyard-core-kill-'));
     const dataDir = path.join(dir, 'data');
-    const db = await database(dir);
+    const db = await sharedTestDatabase(dir);
     try {
       const prepared = await db.open();
-      await prepare(prepared.db);
+      await insertStreamMarkets(prepared.db);
       await prepared.close();
 
       const acknowledged: string[] = [];
@@ -160,27 +128,3 @@ describe('kill -9 of the core as the server runs it', () => {
     // Twenty children start under tsx with two worker threads each, and run until killed: about a minute alone.
   }, 300_000);
 });
-
-/** The spot pairs, cycle pairs and users the projected rows refer to, as a deployment has them before its first start. */
-async function prepare(db: Executor): Promise<void> {
-  for (const [sort, pair] of TEST_PAIRS.entries())
-    await insertSpotPair(db, {
-      tradcoin: pair.tradcoin,
-      maincoin: pair.maincoin,
-      price_accuracy: pair.priceAccuracy,
-      amount_accuracy: pair.amountAccuracy,
-      minnumber: pair.minNumber,
-      maxnumber: pair.maxNumber,
-      state: 1,
-      plate: 0,
-      unit: pair.tradcoin,
-      maker_fee: pair.makerFee,
-      taker_fee: pair.takerFee,
-      introduction: '',
-      sort,
-    });
-  for (const [sort, tradcoin] of ['BTC', 'ETH'].entries())
-    await insertCyclePair(db, { tradcoin, maincoin: 'USDT', price_accuracy: 2, paycoins: 'USDT', sort }, [
-      { seconds: 1, minnumber: '1', maxnumber: '500', profit_gas: '0.85', loss_gas: '0.9', gas: '0.02' },
-    ]);
-}

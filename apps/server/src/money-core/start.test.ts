@@ -9,9 +9,12 @@ import { type MoneyCommand, moneyStateHash } from '../core/state/index.ts';
 import { available } from '../core/state/money-state.ts';
 import { custodyWallet, systemAccount, userAccount } from '../ledger/accounts.ts';
 import { createLedger } from '../ledger/index.ts';
-import { insertPair } from '../modules/spot/store.ts';
-import type { WorkerStore } from '../projection/worker-transport.ts';
-import { createTestSchema, dropTestSchema, openPostgres, openStore, type Store } from '../store/connect.ts';
+import {
+  insertStreamMarkets,
+  type SharedTestDatabase,
+  sharedTestDatabase,
+} from '../projection/test-support.ts';
+import type { Store } from '../store/connect.ts';
 import { MoneyCore, type MoneyCoreOptions } from './start.ts';
 
 /**
@@ -28,41 +31,17 @@ const TIME_ZERO = Date.UTC(2026, 10, 26, 12);
 const PAIR = TEST_PAIRS[0]!;
 // One directory for the whole file: the tests follow each other on the same database and data directory.
 let dir: string;
+let database: SharedTestDatabase;
 let store: Store;
-let where: WorkerStore;
-let drop: () => Promise<void> = async () => undefined;
 let dataDir: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'halyard-core-'));
-  const url = process.env.TEST_DATABASE_URL;
-  if (url) {
-    const schema = await createTestSchema(url);
-    store = openPostgres(url, schema);
-    where = { postgresUrl: url, schema };
-    drop = () => dropTestSchema(url, schema);
-  } else {
-    const sqliteFile = path.join(dir, 'halyard.sqlite');
-    store = await openStore({ databaseUrl: null, sqliteFile });
-    where = { sqliteFile };
-  }
+  database = await sharedTestDatabase(dir);
+  store = await database.open();
   dataDir = path.join(dir, 'data');
   // What a deployment holds before its first start on the core: a listed pair and deposits, in SQL only.
-  await insertPair(store.db, {
-    tradcoin: PAIR.tradcoin,
-    maincoin: PAIR.maincoin,
-    price_accuracy: PAIR.priceAccuracy,
-    amount_accuracy: PAIR.amountAccuracy,
-    minnumber: PAIR.minNumber,
-    maxnumber: PAIR.maxNumber,
-    state: 1,
-    plate: 0,
-    unit: PAIR.tradcoin,
-    maker_fee: PAIR.makerFee,
-    taker_fee: PAIR.takerFee,
-    introduction: '',
-    sort: 0,
-  });
+  await insertStreamMarkets(store.db);
   await createLedger(store, new ManualClock(TIME_ZERO)).execute([
     deposit('d1', 1, 'USDT', '10000'),
     deposit('d2', 2, 'BTC', '5'),
@@ -70,7 +49,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await store.close();
-  await drop();
+  await database.drop();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -90,7 +69,7 @@ function options(): MoneyCoreOptions {
     dataDir,
     db: store.db,
     dialect: store.dialect,
-    workerStore: where,
+    workerStore: database.where,
     now: () => TIME_ZERO + 60_000,
     // Snapshots are taken by the test, not by the clock.
     snapshotEveryMs: 3_600_000,

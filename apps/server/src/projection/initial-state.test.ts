@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFileJournal } from '../core/journal/index.ts';
 import { step } from '../core/sequencer/index.ts';
 import { startFromDisk } from '../core/sequencer/start.ts';
-import { commandStream, TEST_PAIRS } from '../core/state/command-stream.ts';
+import { commandStream } from '../core/state/command-stream.ts';
 import {
   type MoneyCommand,
   type MoneyResult,
@@ -17,15 +17,14 @@ import { tierOf } from '../core/state/referral.ts';
 import { ledgerProjection } from '../ledger/projection.ts';
 import { convertProjection } from '../modules/convert/projection.ts';
 import { cycleProjection } from '../modules/cycle/projection.ts';
-import { insertPair as insertCyclePair } from '../modules/cycle/store.ts';
 import { referralProjection } from '../modules/referral/projection.ts';
 import { referralStore } from '../modules/referral/store.ts';
 import { spotProjection } from '../modules/spot/projection.ts';
-import { insertPair as insertSpotPair } from '../modules/spot/store.ts';
 import { openTestStore, type Store } from '../store/connect.ts';
 import type { Executor } from '../store/database.ts';
 import { ProjectedState } from './equivalence-support.ts';
 import { moneyStateFromSql, seedSnapshotFromSql } from './initial-state.ts';
+import { insertStreamMarkets } from './test-support.ts';
 
 /**
  * The money state built from SQL (initial-state.ts) is the state that wrote
@@ -175,28 +174,9 @@ describe('snapshot 0', () => {
 
 // ── helpers ─────────────────────────────────────────────────────────────────
 
-/** The spot pairs, cycle pairs and users the projected rows refer to. */
+/** The markets the stream trades, and the users the projected rows refer to. */
 async function prepare(db: Executor): Promise<void> {
-  for (const [sort, pair] of TEST_PAIRS.entries())
-    await insertSpotPair(db, {
-      tradcoin: pair.tradcoin,
-      maincoin: pair.maincoin,
-      price_accuracy: pair.priceAccuracy,
-      amount_accuracy: pair.amountAccuracy,
-      minnumber: pair.minNumber,
-      maxnumber: pair.maxNumber,
-      state: 1,
-      plate: 0,
-      unit: pair.tradcoin,
-      maker_fee: pair.makerFee,
-      taker_fee: pair.takerFee,
-      introduction: '',
-      sort,
-    });
-  for (const [sort, tradcoin] of ['BTC', 'ETH'].entries())
-    await insertCyclePair(db, { tradcoin, maincoin: 'USDT', price_accuracy: 2, paycoins: 'USDT', sort }, [
-      { seconds: 1, minnumber: '1', maxnumber: '500', profit_gas: '0.85', loss_gas: '0.9', gas: '0.02' },
-    ]);
+  await insertStreamMarkets(db);
   await db
     .insertInto('users')
     .values(

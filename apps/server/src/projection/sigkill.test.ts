@@ -7,10 +7,10 @@ import { step } from '../core/sequencer/index.ts';
 import { prng } from '../core/state/command-stream.ts';
 import { moneyMachine } from '../core/state/index.ts';
 import { ledgerProjectionWriter } from '../ledger/projection.ts';
-import { createTestSchema, dropTestSchema, openPostgres, openStore, type Store } from '../store/connect.ts';
 import { auditLedgerProjection } from './audit.ts';
 import { Projector } from './projector.ts';
 import { startProjected } from './start.ts';
+import { sharedTestDatabase } from './test-support.ts';
 
 /**
  * A child process runs the money state with the ledger's projector on a real
@@ -24,33 +24,12 @@ const ROUNDS = 4;
 const CHILD = path.join(import.meta.dirname, 'sigkill-child.ts');
 const machine = moneyMachine({ epochSeqs: 1_000, epochsKept: 3 });
 
-/** The child's database: a SQLite file in `dir`, or a fresh schema on TEST_DATABASE_URL. */
-async function database(
-  dir: string,
-): Promise<{ arg: string; open(): Promise<Store>; drop(): Promise<void> }> {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) {
-    const file = path.join(dir, 'halyard.sqlite');
-    return {
-      arg: file,
-      open: () => openStore({ databaseUrl: null, sqliteFile: file }),
-      drop: async () => undefined,
-    };
-  }
-  const schema = await createTestSchema(url);
-  return {
-    arg: `postgres:${schema}`,
-    open: async () => openPostgres(url, schema),
-    drop: () => dropTestSchema(url, schema),
-  };
-}
-
 describe('kill -9 while the projector writes', () => {
   const seed = 20_261_129;
   it(`recovers a projection equal to the state, each transfer once (${ROUNDS} kills, seed ${seed})`, async () => {
     const random = prng(seed);
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'halyard-projection-kill-'));
-    const db = await database(dir);
+    const db = await sharedTestDatabase(dir);
     try {
       const starts: string[] = [];
       for (let round = 1; round <= ROUNDS; round++) {

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../core/journal/test-support.ts';
 import type { Sequencer, StartedSequencer } from '../core/sequencer/index.ts';
@@ -11,11 +10,12 @@ import {
   moneyMachine,
 } from '../core/state/index.ts';
 import { ledgerProjection } from '../ledger/projection.ts';
-import { createTestSchema, dropTestSchema, openPostgres, openStore, type Store } from '../store/connect.ts';
+import type { Store } from '../store/connect.ts';
 import { auditLedgerProjection } from './audit.ts';
 import type { Projector } from './projector.ts';
 import { startProjected } from './start.ts';
 import { watermarkStore } from './store.ts';
+import { type SharedTestDatabase, sharedTestDatabase } from './test-support.ts';
 import { openWorkerProjector, type WorkerStore } from './worker-transport.ts';
 
 /**
@@ -31,26 +31,18 @@ type Started = StartedSequencer<MoneyState, MoneyCommand, MoneyResult, MoneyEven
 const machine = moneyMachine({ epochSeqs: 1_000, epochsKept: 3 });
 const stream = commandStream({ seed: 20_261_126, users: 200, traders: 20 });
 const tempDir = useTempDirs();
+let database: SharedTestDatabase;
 let store: Store;
 let where: WorkerStore;
-let drop: () => Promise<void> = async () => undefined;
 
 beforeAll(async () => {
-  const url = process.env.TEST_DATABASE_URL;
-  if (url) {
-    const schema = await createTestSchema(url);
-    store = openPostgres(url, schema);
-    where = { postgresUrl: url, schema };
-    drop = () => dropTestSchema(url, schema);
-  } else {
-    const sqliteFile = path.join(await tempDir(), 'halyard.sqlite');
-    store = await openStore({ databaseUrl: null, sqliteFile });
-    where = { sqliteFile };
-  }
+  database = await sharedTestDatabase(await tempDir());
+  store = await database.open();
+  where = database.where;
 });
 afterAll(async () => {
   await store.close();
-  await drop();
+  await database.drop();
 });
 
 async function submit(sequencer: MoneySequencer, count: number): Promise<void> {
