@@ -5,6 +5,8 @@ import { inSnapshot } from '../ledger/audit.ts';
 import { loadLedgerState } from '../ledger/state-from-sql.ts';
 import { loadConvertState } from '../modules/convert/state-from-sql.ts';
 import { loadCycleState } from '../modules/cycle/state-from-sql.ts';
+import { fundingIntervalFrom, fundingSlot } from '../modules/futures/funding.ts';
+import { loadFuturesState } from '../modules/futures/state-from-sql.ts';
 import { loadReferralState } from '../modules/referral/state-from-sql.ts';
 import { loadSpotState } from '../modules/spot/state-from-sql.ts';
 import { loadWalletState } from '../modules/wallet/state-from-sql.ts';
@@ -21,12 +23,15 @@ import type { Executor } from '../store/database.ts';
  *
  * `at` is the time of the start, read by the edge (the state reads no clock):
  * the tiers of referral commissions weigh the HAL held over the day before
- * it, and convert forgets the quotes expired by then.
+ * it, convert forgets the quotes expired by then, and a futures contract that
+ * never paid a funding round starts its clock at the slot of `at`
+ * (`fundingIntervalMs`, the server's FUNDING_INTERVAL_MS).
  */
 export async function moneyStateFromSql(
   db: Executor,
   at: number,
   retention?: RetentionPolicy,
+  fundingIntervalMs: number = fundingIntervalFrom(process.env),
 ): Promise<MoneyState> {
   const state = moneyMachine(retention).initialState();
   await inSnapshot(db, async (snapshot) => {
@@ -36,6 +41,7 @@ export async function moneyStateFromSql(
     await loadCycleState(snapshot, state);
     await loadConvertState(snapshot, state, at);
     await loadWalletState(snapshot, state, at);
+    await loadFuturesState(snapshot, state, fundingSlot(at, fundingIntervalMs));
   });
   return state;
 }

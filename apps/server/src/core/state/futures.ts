@@ -214,7 +214,9 @@ export function applyFuturesContract(state: MoneyState, command: FuturesContract
   const checked = check(state, { kind: 'settings', contract: command.contract }, command.at);
   if ('error' in checked) return { result: checked, events: [] };
   if (checked.kind !== 'settings') throw new Error('futures state: a settings check planned something else');
+  // Its decimals as the state writes them, whatever text the edge read (PostgreSQL pads NUMERIC with zeros).
   const contract = { ...command.contract };
+  for (const field of CONTRACT_DECIMALS) contract[field] = Dec.parse(contract[field]).toString();
   book.putContract(contract, () => command.fundingSlot);
   const event: FuturesRowsEvent = {
     type: 'futures',
@@ -668,17 +670,19 @@ function validAccount(account: AccountRef): boolean {
   return typeof account === 'object' && account !== null && invalidAccountField(account) === null;
 }
 
+const CONTRACT_DECIMALS = [
+  'unit',
+  'gas',
+  'minnumber',
+  'maxnumber',
+  'maintenance_margin_rate',
+  'initial_margin_rate',
+] as const;
+
 /** A contract row the state can parse: its amounts decimals, its levers a list of whole numbers. */
 function validContract(contract: ContractRow): boolean {
   if (typeof contract !== 'object' || contract === null) return false;
-  const decimals = [
-    contract.unit,
-    contract.gas,
-    contract.minnumber,
-    contract.maxnumber,
-    contract.maintenance_margin_rate,
-    contract.initial_margin_rate,
-  ];
+  const decimals = CONTRACT_DECIMALS.map((field) => contract[field]);
   if (!decimals.every((value) => typeof value === 'string' && Dec.tryParse(value) !== null)) return false;
   if (!Number.isSafeInteger(contract.autoid) || !Number.isSafeInteger(contract.price_accuracy)) return false;
   if (typeof contract.tradcoin !== 'string' || typeof contract.maincoin !== 'string') return false;

@@ -10,6 +10,8 @@ import { FuturesMarketMaker } from './market-maker.ts';
 import { registerFuturesRoutes } from './routes.ts';
 import { FuturesService } from './service.ts';
 
+// The interval's one definition is funding.ts's: snapshot 0 from SQL reads it too (projection/initial-state.ts).
+export { FUNDING_INTERVAL_MS_DEFAULT, fundingIntervalFrom } from './funding.ts';
 export { FuturesMarketMaker } from './market-maker.ts';
 export type {
   EntrustView,
@@ -20,19 +22,8 @@ export type {
 } from './service.ts';
 export { FuturesService } from './service.ts';
 
-/** Funding every 8 hours unless FUNDING_INTERVAL_MS says otherwise. */
-export const FUNDING_INTERVAL_MS_DEFAULT = 8 * 3_600_000;
 /** How often the contract list is pushed to every client (`consymbols`). */
 const SYMBOLS_EVERY_MS = 2000;
-
-export function fundingIntervalFrom(env: NodeJS.ProcessEnv): number {
-  const text = env.FUNDING_INTERVAL_MS;
-  if (text === undefined || text === '') return FUNDING_INTERVAL_MS_DEFAULT;
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 1000)
-    throw new Error('FUNDING_INTERVAL_MS must be a whole number of milliseconds, at least 1000');
-  return value;
-}
 
 /** What createApp holds as `app.futures`. */
 export interface FuturesModule {
