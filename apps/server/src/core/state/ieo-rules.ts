@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import { Dec } from '@halyard/money';
 import type { IeoMode, IeoPayCoin, IeoVesting } from '@halyard/protocol';
-import { IEO_PAY_DECIMALS, ieoCostOf, ieoTokensFor, planIeoTranches } from '@halyard/rules';
+import {
+  IEO_PAY_DECIMALS,
+  ieoCostOf,
+  ieoNextVestingAt,
+  ieoTokensFor,
+  ieoVestedOf,
+  planIeoTranches,
+} from '@halyard/rules';
 import { ieoProjectWallet, systemAccount, type TransferInput, userAccount } from '../../ledger/index.ts';
 
 /**
@@ -208,6 +215,46 @@ export function ieoRebateTransfer(
     credit: userAccount(who.inviterId, 'spot'),
     asset: who.coin,
     amount,
+  };
+}
+
+/** A tranche as a release reads it: its schedule and what it has released so far. */
+export interface IeoReleasable {
+  orderId: number;
+  seq: number;
+  releaseAt: number;
+  until: number | null;
+  amount: Dec;
+  released: Dec;
+}
+
+/**
+ * A tranche's release at `now`, up to what has vested (ieoVestedOf, floored;
+ * the last release takes the remainder), or null when nothing more is due:
+ * the total released after it, when it is whole, when it next vests more,
+ * and the transfer, named by that total, so each release has its own id.
+ */
+export function ieoReleaseOf(
+  tranche: IeoReleasable,
+  now: number,
+  tokenDecimals: number,
+): { vested: Dec; releasedAt: number | null; nextReleaseAt: number; transfer: TransferInput } | null {
+  const schedule = { releaseAt: tranche.releaseAt, until: tranche.until, amount: tranche.amount };
+  const vested = ieoVestedOf(schedule, now, tokenDecimals);
+  if (!vested.gt(tranche.released)) return null;
+  const { orderId, seq } = tranche;
+  return {
+    vested,
+    releasedAt: vested.eq(tranche.amount) ? now : null,
+    nextReleaseAt: ieoNextVestingAt(schedule, now),
+    transfer: {
+      id: `${ieoTrancheHoldId(orderId, seq)}:release:${vested.toString()}`,
+      type: 'post_pending',
+      pendingId: ieoTrancheHoldId(orderId, seq),
+      amount: vested.sub(tranche.released),
+      code: 'ieo_release',
+      reference: orderReference(orderId),
+    },
   };
 }
 

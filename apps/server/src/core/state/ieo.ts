@@ -20,6 +20,7 @@ import {
   ieoRebateOf,
   ieoRebateTransfer,
   ieoRefundTransfers,
+  ieoReleaseOf,
   ieoSettlementTransfers,
   ieoTranchesOf,
 } from './ieo-rules.ts';
@@ -99,6 +100,15 @@ export interface IeoPayRebatesCommand extends CommandBase {
   kind: 'ieoPayRebates';
 }
 
+/**
+ * The IEO clock's releases, as the module's `releaseDue`: every tranche not
+ * released in full whose next vesting time has come posts what has vested
+ * since its last release, oldest order first.
+ */
+export interface IeoReleaseCommand extends CommandBase {
+  kind: 'ieoRelease';
+}
+
 /** The operator cancels a sale not yet allocated: every payment and commitment refunded. */
 export interface IeoCancelSaleCommand extends CommandBase {
   kind: 'ieoCancelSale';
@@ -110,6 +120,7 @@ export type IeoCommand =
   | IeoSubscribeCommand
   | IeoAdvanceCommand
   | IeoPayRebatesCommand
+  | IeoReleaseCommand
   | IeoCancelSaleCommand;
 
 /** An `ieo_orders` row (amounts as decimal text). */
@@ -172,6 +183,15 @@ export type IeoRowOp =
   | { op: 'insertRebate'; row: IeoRebateRecord }
   | { op: 'markRebatePaid'; orderId: number; transferId: string; at: number }
   | { op: 'cancelOwedRebates'; orderIds: number[] }
+  | {
+      op: 'markReleased';
+      orderId: number;
+      seq: number;
+      before: string;
+      releasedAmount: string;
+      releasedAt: number | null;
+      nextReleaseAt: number;
+    }
   | { op: 'insertAllocation'; projectId: number; summary: string; at: number };
 
 /** A sale as the state keeps it: its terms, the row's state and sold count, its orders. */
@@ -193,6 +213,20 @@ interface OwedRebate {
   amount: string;
 }
 
+/** A tranche not yet released in full: its schedule, what it released, when it next vests more. */
+interface IeoTrancheMoney {
+  orderId: number;
+  seq: number;
+  releaseAt: number;
+  until: number | null;
+  amount: string;
+  released: string;
+  nextReleaseAt: number;
+  tokenDecimals: number;
+}
+
+const trancheKey = (orderId: number, seq: number) => `${orderId}:${seq}`;
+
 /** Grows with the sales' orders: all in the snapshot header for now (docs/core.md). */
 export interface IeoState {
   nextOrderId: number;
@@ -202,10 +236,19 @@ export interface IeoState {
   byUser: Map<number, Map<number, number[]>>;
   /** By order id. */
   owed: Map<number, OwedRebate>;
+  /** The tranches still locked (in part), by `<order>:<seq>`. */
+  tranches: Map<string, IeoTrancheMoney>;
 }
 
 export function createIeoState(): IeoState {
-  return { nextOrderId: 1, sales: new Map(), orders: new Map(), byUser: new Map(), owed: new Map() };
+  return {
+    nextOrderId: 1,
+    sales: new Map(),
+    orders: new Map(),
+    byUser: new Map(),
+    owed: new Map(),
+    tranches: new Map(),
+  };
 }
 
 export interface IeoSnapshot {
@@ -213,6 +256,7 @@ export interface IeoSnapshot {
   sales: IeoSale[];
   orders: IeoOrderRecord[];
   owed: OwedRebate[];
+  tranches: IeoTrancheMoney[];
 }
 
 export function encodeIeo(state: IeoState): IeoSnapshot {
@@ -221,6 +265,7 @@ export function encodeIeo(state: IeoState): IeoSnapshot {
     sales: [...state.sales.values()],
     orders: [...state.orders.values()],
     owed: [...state.owed.values()],
+    tranches: [...state.tranches.values()],
   };
 }
 
@@ -234,6 +279,8 @@ export function decodeIeo(snapshot: IeoSnapshot | undefined): IeoState {
     noteUserOrder(state, order);
   }
   for (const owed of snapshot.owed) state.owed.set(owed.orderId, owed);
+  for (const tranche of snapshot.tranches)
+    state.tranches.set(trancheKey(tranche.orderId, tranche.seq), tranche);
   return state;
 }
 
@@ -414,6 +461,44 @@ export function applyIeoPayRebates(
   return work.done({ ok: true, transfers: work.transfers });
 }
 
+export function applyIeoRelease(
+  state: MoneyState,
+  command: IeoReleaseCommand,
+  seq: number,
+  emit: boolean,
+): Outcome {
+  const work = new Work(state, command.at, seq, emit);
+  const { tranches } = state.ieo;
+  const due = [...tranches.values()]
+    .filter((tranche) => tranche.nextReleaseAt <= command.at)
+    .sort((x, y) => x.orderId - y.orderId || x.seq - y.seq);
+  const transfers: TransferInput[] = [];
+  for (const tranche of due) {
+    const release = ieoReleaseOf(
+      { ...tranche, amount: Dec.parse(tranche.amount), released: Dec.parse(tranche.released) },
+      command.at,
+      tranche.tokenDecimals,
+    );
+    if (!release) continue;
+    const releasedAmount = release.vested.toString();
+    work.ops.push({
+      op: 'markReleased',
+      orderId: tranche.orderId,
+      seq: tranche.seq,
+      before: tranche.released,
+      releasedAmount,
+      releasedAt: release.releasedAt,
+      nextReleaseAt: release.nextReleaseAt,
+    });
+    const key = trancheKey(tranche.orderId, tranche.seq);
+    if (release.releasedAt !== null) tranches.delete(key);
+    else tranches.set(key, { ...tranche, released: releasedAmount, nextReleaseAt: release.nextReleaseAt });
+    transfers.push(release.transfer);
+  }
+  work.move(transfers);
+  return work.done({ ok: true, transfers: work.transfers });
+}
+
 export function applyIeoSubscribe(
   state: MoneyState,
   command: IeoSubscribeCommand,
@@ -571,10 +656,22 @@ function recordDelivery(
   spent: Dec,
   payNow: boolean,
 ): TransferInput[] {
-  if (delivered.isPositive())
+  if (delivered.isPositive()) {
+    const planned = ieoTranchesOf(vestingOf(sale), delivered);
+    for (const tranche of planned)
+      work.state.ieo.tranches.set(trancheKey(order.id, tranche.seq), {
+        orderId: order.id,
+        seq: tranche.seq,
+        releaseAt: tranche.releaseAt,
+        until: tranche.until,
+        amount: tranche.amount.toString(),
+        released: '0',
+        nextReleaseAt: tranche.releaseAt,
+        tokenDecimals: sale.terms.tokenDecimals,
+      });
     work.ops.push({
       op: 'insertTranches',
-      rows: ieoTranchesOf(vestingOf(sale), delivered).map((tranche) => ({
+      rows: planned.map((tranche) => ({
         order_id: order.id,
         seq: tranche.seq,
         user_id: order.user_id,
@@ -587,6 +684,7 @@ function recordDelivery(
         released_at: null,
       })),
     });
+  }
   const inviterId = referralUserOf(work.state.referral, order.user_id).parentId;
   const rebate = ieoRebateOf(spent, Dec.parse(sale.terms.rebate));
   if (inviterId === null || !rebate.isPositive()) return [];
@@ -749,6 +847,8 @@ function cancel(work: Work, sale: IeoSale): void {
     );
   }
   for (const order of mine) {
+    for (const [key, tranche] of work.state.ieo.tranches)
+      if (tranche.orderId === order.id) work.state.ieo.tranches.delete(key);
     work.ops.push({ op: 'deleteUnreleasedTranches', orderId: order.id });
     updateOrder(work, order, {
       state: 'cancelled',

@@ -82,6 +82,7 @@ export type {
   IeoOrderRecord,
   IeoPayRebatesCommand,
   IeoRebateRecord,
+  IeoReleaseCommand,
   IeoRowOp,
   IeoSaleCommand,
   IeoSubscribeCommand,

@@ -26,6 +26,7 @@ import {
   applyIeoAdvance,
   applyIeoCancelSale,
   applyIeoPayRebates,
+  applyIeoRelease,
   applyIeoSale,
   applyIeoSubscribe,
 } from './ieo.ts';
@@ -124,6 +125,8 @@ function applyMoneyCommand(
       return applyIeoAdvance(state, command, seq, emit);
     case 'ieoPayRebates':
       return applyIeoPayRebates(state, command, seq, emit);
+    case 'ieoRelease':
+      return applyIeoRelease(state, command, seq, emit);
     case 'ieoCancelSale':
       return applyIeoCancelSale(state, command, seq, emit);
     case 'fiatAd':

@@ -46,7 +46,8 @@ import { type DailyWithdrawn, dailyKey, type OpenWithdrawal } from './wallet-flo
 // 11: fiat escrow: the ads' amounts and holds, the open orders, the next order id, in the header.
 // 12: an open withdrawal's request time, and each user's withdrawal room of the day ('y').
 // 13: the merchants an operator decided on (fiat), in the header.
-const FORMAT = 13;
+// 14: the IEO tranches still locked (in part), with the sales in the header.
+const FORMAT = 14;
 /** Lines read per `next()`: a few milliseconds of work. */
 const SLICE_LINES = 2048;
 

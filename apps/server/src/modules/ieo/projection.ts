@@ -61,6 +61,12 @@ async function writeOp(trx: Trx, op: IeoRowOp): Promise<void> {
     case 'cancelOwedRebates':
       await sql.cancelOwedRebates(trx, op.orderIds);
       return;
+    case 'markReleased': {
+      const tranche = { orderId: op.orderId, seq: op.seq, before: op.before };
+      if (!(await sql.markReleased(trx, tranche, op.releasedAmount, op.releasedAt, op.nextReleaseAt)))
+        throw new Error(`ieo projection: tranche ${op.orderId}:${op.seq} is not where it was released from`);
+      return;
+    }
     case 'insertAllocation':
       await sql.insertAllocation(trx, op.projectId, op.summary, op.at);
       return;

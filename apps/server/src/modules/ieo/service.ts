@@ -22,14 +22,7 @@ import type {
   IeoVesting,
   Locale,
 } from '@halyard/protocol';
-import {
-  checkIeoProjectTerms,
-  checkIeoSubscription,
-  IEO_PAY_DECIMALS,
-  ieoNextVestingAt,
-  ieoVestedOf,
-  type RuleError,
-} from '@halyard/rules';
+import { checkIeoProjectTerms, checkIeoSubscription, IEO_PAY_DECIMALS, type RuleError } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
 import {
   IEO_DISTRIBUTE_BATCH,
@@ -47,8 +40,8 @@ import {
   ieoRebateOf,
   ieoRebateTransfer,
   ieoRefundTransfers,
+  ieoReleaseOf,
   ieoSettlementTransfers,
-  ieoTrancheHoldId,
   ieoTranchesOf,
 } from '../../core/state/ieo-rules.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
@@ -1057,30 +1050,29 @@ export class IeoService {
 
   /** Records a tranche's release up to what has vested at `now`; the transfer that makes it, or null when nothing is due. */
   private async release(trx: Trx, tranche: DueTrancheRow, now: number): Promise<TransferInput | null> {
-    const amount = Dec.parse(tranche.amount);
-    const before = Dec.parse(tranche.released_amount);
-    const schedule = { releaseAt: Number(tranche.release_at), until: untilOf(tranche), amount };
-    const vested = ieoVestedOf(schedule, now, Number(tranche.token_decimals));
-    if (!vested.gt(before)) return null;
     const orderId = Number(tranche.order_id);
     const seq = Number(tranche.seq);
+    const release = ieoReleaseOf(
+      {
+        orderId,
+        seq,
+        releaseAt: Number(tranche.release_at),
+        until: untilOf(tranche),
+        amount: Dec.parse(tranche.amount),
+        released: Dec.parse(tranche.released_amount),
+      },
+      now,
+      Number(tranche.token_decimals),
+    );
+    if (!release) return null;
     const recorded = await sql.markReleased(
       trx,
       { orderId, seq, before: tranche.released_amount },
-      vested.toString(),
-      vested.eq(amount) ? now : null,
-      ieoNextVestingAt(schedule, now),
+      release.vested.toString(),
+      release.releasedAt,
+      release.nextReleaseAt,
     );
-    if (!recorded) return null;
-    return {
-      // Named by the total released after it: each release of a tranche has its own id.
-      id: `${ieoTrancheHoldId(orderId, seq)}:release:${vested.toString()}`,
-      type: 'post_pending',
-      pendingId: ieoTrancheHoldId(orderId, seq),
-      amount: vested.sub(before),
-      code: 'ieo_release',
-      reference: `ieo:order:${orderId}`,
-    };
+    return recorded ? release.transfer : null;
   }
 }
 

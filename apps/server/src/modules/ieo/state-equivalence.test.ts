@@ -430,12 +430,15 @@ describe('the money state in place of the IEO module', () => {
           try {
             await service.advance(id);
             await service.payOwedRebates();
+            count(`released:${await service.releaseDue()}`);
           } catch (error) {
             fromModule = answerOf(error);
           }
           const advanced = apply({ kind: 'ieoAdvance', at: next.at, projectId: id });
           if (!advanced.ok) return [fromModule, advanced];
-          return [fromModule, apply({ kind: 'ieoPayRebates', at: next.at })];
+          const paid = apply({ kind: 'ieoPayRebates', at: next.at });
+          if (!paid.ok) return [fromModule, paid];
+          return [fromModule, apply({ kind: 'ieoRelease', at: next.at })];
         }
         case 'cancel': {
           const id = anyProject(next.pick);
@@ -458,16 +461,23 @@ describe('the money state in place of the IEO module', () => {
       if (writeEvery(4) === 0) await stateSide.write();
     }
     // The clock passes every sale's end: each one allocated, distributed or its rebates paid.
-    const end = TIME_ZERO + 400 * 24 * 60 * MINUTE;
-    h.clock.set(end);
-    for (const id of projects) {
-      await service.advance(id);
-      await service.payOwedRebates();
-      expect(stateSide.apply({ kind: 'ieoAdvance', at: end, projectId: id })).toEqual({
-        ok: true,
-        transfers: expect.any(Array),
-      });
-      expect(stateSide.apply({ kind: 'ieoPayRebates', at: end }).ok).toBe(true);
+    // Then days later, a tick at a time: whole tranches and linear ones in part, and at last everything released.
+    const DAY = 24 * 60 * MINUTE;
+    for (const days of [1, 2, 5, 9, 17, 400]) {
+      const end = TIME_ZERO + days * DAY + 7 * MINUTE;
+      h.clock.set(end);
+      for (const id of projects) {
+        await service.advance(id);
+        await service.payOwedRebates();
+        expect(stateSide.apply({ kind: 'ieoAdvance', at: end, projectId: id })).toEqual({
+          ok: true,
+          transfers: expect.any(Array),
+        });
+        expect(stateSide.apply({ kind: 'ieoPayRebates', at: end }).ok).toBe(true);
+      }
+      count(`releasedAtEnd:${(await service.releaseDue()) > 0}`);
+      expect(stateSide.apply({ kind: 'ieoRelease', at: end }).ok).toBe(true);
+      await stateSide.write();
     }
     await stateSide.write();
 
@@ -511,9 +521,19 @@ describe('the money state in place of the IEO module', () => {
       'ieo.remainingInsufficient',
       'ieo.projectCancelled',
       'ieo.termsFrozen',
+      'releasedAtEnd:true',
     ])
       expect(tally.get(key) ?? 0, `${key} in ${JSON.stringify([...tally])}`).toBeGreaterThan(0);
     expect(module.rebates.filter((row) => row.state === 'paid').length).toBeGreaterThan(0);
     expect(module.allocations.length).toBeGreaterThan(0);
+    // Every tranche released in full at last, some of them in linear steps before.
+    expect(module.tranches.every((tranche) => tranche.released_at !== null)).toBe(true);
+    expect(stateSide.state.ieo.tranches.size).toBe(0);
+    const releases = await a
+      .selectFrom('ledger_transfers')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('code', '=', 'ieo_release')
+      .executeTakeFirstOrThrow();
+    expect(Number(releases.count)).toBeGreaterThan(module.tranches.length);
   });
 });
