@@ -371,8 +371,7 @@ function ieoCommand(
     return { ...base, kind: 'ieoSubscribe', userId, projectId: sale(), paycoin: 'USDT', amount: cost };
   }
   if (roll < 90) return { ...base, kind: 'ieoAdvance', projectId: sale() };
-  if (roll < 93) return { ...base, kind: 'ieoPayRebates' };
-  if (roll < 97) return { ...base, kind: 'ieoRelease' };
+  if (roll < 97) return { ...base, kind: 'ieoPayRebates' };
   return { ...base, kind: 'ieoCancelSale', projectId: sale() };
 }
 
@@ -386,7 +385,7 @@ const WITHDRAWAL_TERMS = {
 };
 
 /**
- * A deposit credited (a few deposit ids, so some credits repeat or conflict),
+ * A deposit credited or reversed (a few deposit ids, so some credits repeat or conflict),
  * a withdrawal asked for (fair, too large, malformed, or stamped refused by
  * the edge), a review or a sender's outcome of a withdrawal id that may not
  * be in that step or not exist, or an operator's adjustment (now and then
@@ -406,7 +405,8 @@ function walletFlowCommand(
   if (roll < 25)
     return {
       ...base,
-      kind: 'depositCredited',
+      // Now and then a reorg's reversal of one of those credits (or of one never made).
+      kind: random(5) === 0 ? 'depositReversed' : 'depositCredited',
       depositId: `56:0x${random(60).toString(16)}:0`,
       round: 1 + random(2),
       userId,
