@@ -86,6 +86,17 @@ function runAll(state: MoneyState, commands: MoneyCommand[], from = 0): MoneyRes
   return commands.map((command) => step(machine, state, command, ++seq).result);
 }
 
+/** A sale that opens later: its terms may still change. */
+const later: MoneyCommand = {
+  kind: 'ieoSale',
+  at: AT,
+  projectId: 3,
+  terms: { ...terms, coin: 'LTR', startAt: AT + 3_600_000, endAt: AT + 7_200_000 },
+  salt: 's',
+  fundWhy: 'create',
+  defundWhy: '',
+};
+
 describe('the IEO commands', () => {
   it('commit once per repeated id, keep the sale across a snapshot, and allocate without creating or losing a unit', () => {
     const state = machine.initialState();
@@ -153,6 +164,9 @@ describe('the IEO commands', () => {
         },
         { kind: 'ieoAdvance', at: AT, projectId: 9 },
         { kind: 'ieoCancelSale', at: AT, projectId: 9 },
+        later,
+        // The creation again: its funding id was used, so it would move nothing; refused, changing nothing.
+        later,
         { kind: 'ieoAdvance', at: AT + 60_000, projectId: 1 },
         { kind: 'ieoSale', at: AT + 60_000, projectId: 1, terms, salt: 's', fundWhy: 'b', defundWhy: 'c' },
         { kind: 'ieoCancelSale', at: AT + 60_000, projectId: 1 },
@@ -164,6 +178,8 @@ describe('the IEO commands', () => {
       'ledger.invalidTransfer',
       'ieo.projectNotFound',
       'ieo.projectNotFound',
+      'ok',
+      'ledger.idConflict',
       'ok',
       'ieo.termsFrozen',
       'ieo.termsFrozen',

@@ -1,6 +1,7 @@
 import { Dec } from '@halyard/money';
 import { checkIeoSubscription, IEO_PAY_DECIMALS, type RuleError } from '@halyard/rules';
-import { type TransferInput, userAccount } from '../../ledger/index.ts';
+import { LEDGER_ERRORS, type TransferInput, userAccount } from '../../ledger/index.ts';
+import { isLedgerRefusal } from '../../ledger/plan.ts';
 import type { Applied } from '../sequencer/index.ts';
 import type { MoneyEvent, MoneyResult } from './commands.ts';
 import { allocationSummaryOf, settleCommits } from './ieo-allocation.ts';
@@ -24,7 +25,7 @@ import {
   ieoSettlementTransfers,
   ieoTranchesOf,
 } from './ieo-rules.ts';
-import { applyTransfers, available, type MoneyState } from './money-state.ts';
+import { applyTransfers, available, type MoneyState, tryApplyTransfers } from './money-state.ts';
 import { referralUserOf } from './referral.ts';
 import { type CommissionRow, promotionRebateRow } from './referral-rules.ts';
 
@@ -320,6 +321,24 @@ class Work {
       this.events.push({ type: 'transfers', transfers: plan.newTransfers });
   }
 
+  /**
+   * A batch named by ids the edge stamped: refused as a value (changing
+   * nothing) when the ledger refuses it or an id was used before, since a
+   * retried id would move nothing a second time.
+   */
+  tryMove(batch: TransferInput[]): Outcome | null {
+    for (const transfer of batch)
+      if (this.state.ledger.transfers.has(transfer.id))
+        return refusal(LEDGER_ERRORS.idConflict, { transferId: transfer.id });
+    const plan = tryApplyTransfers(this.state, batch, this.at, this.seq);
+    if (isLedgerRefusal(plan))
+      return refusal(plan.refused, plan.transferId === null ? undefined : { transferId: plan.transferId });
+    this.transfers.push(...plan.results);
+    if (this.emit && plan.newTransfers.length > 0)
+      this.events.push({ type: 'transfers', transfers: plan.newTransfers });
+    return null;
+  }
+
   done(result: MoneyResult): Outcome {
     if (!this.emit) return { result, events: [] };
     const events = [...this.events];
@@ -396,7 +415,10 @@ export function applyIeoSale(
       sold: '0',
       orderIds: [],
     };
-    work.move([ieoFundTransfer(project, fundingOf(command.terms), command.fundWhy, 'fund')]);
+    const refused = work.tryMove([
+      ieoFundTransfer(project, fundingOf(command.terms), command.fundWhy, 'fund'),
+    ]);
+    if (refused) return refused;
     ieo.sales.set(sale.projectId, sale);
     advance(work, sale);
     return work.done({ ok: true, transfers: work.transfers });
@@ -408,10 +430,11 @@ export function applyIeoSale(
   }
   if (current.state !== 'not_open') return refusal('ieo.termsFrozen');
   const old = { id: current.projectId, coin: current.terms.coin };
-  work.move([
+  const refused = work.tryMove([
     ieoFundTransfer(old, fundingOf(current.terms).sub(Dec.parse(current.sold)), command.defundWhy, 'defund'),
     ieoFundTransfer(project, fundingOf(command.terms), command.fundWhy, 'fund'),
   ]);
+  if (refused) return refused;
   current.terms = command.terms;
   advance(work, current);
   return work.done({ ok: true, transfers: work.transfers });
