@@ -8,7 +8,7 @@ import { MoneyCore } from './start.ts';
 /**
  * The process sigkill.test.ts kills: the core as the server runs it
  * (MoneyCore: the projector of every table in a worker thread, snapshots by a
- * worker every 50 ms, the journal truncated behind them) on the data
+ * worker, the journal truncated behind them) on the data
  * directory argv[2] and the database argv[4] (a SQLite file, or
  * `postgres:<schema>` on TEST_DATABASE_URL). It first submits again the
  * first commands of the round before, with their ids (a client retrying
@@ -16,8 +16,7 @@ import { MoneyCore } from './start.ts';
  * command with an id of its own. It prints `open <journal's last sequence>
  * <watermark before the start>`, then each acknowledged id on a line, and
  * every 500 answers `speed <commands a second since the start>`; and
- * `snapshot begins` / `snapshot written` around each snapshot it takes, back
- * to back.
+ * `snapshot begins` / `snapshot written` around each snapshot it takes.
  */
 const [dir, round, database] = process.argv.slice(2);
 if (!dir || !round || !database)
@@ -37,7 +36,7 @@ const core = await MoneyCore.start({
   dialect: store.dialect,
   workerStore: where,
   now: () => Date.UTC(2026, 10, 26),
-  snapshotEveryMs: 50,
+  snapshotEveryMs: 100,
   keepSnapshots: 2,
   onError: (error) => process.stderr.write(`snapshot: ${String(error)}\n`),
 });
@@ -70,12 +69,16 @@ async function submitForever(): Promise<never> {
       process.stdout.write(`speed ${Math.round(answered / ((performance.now() - opened) / 1000))}\n`);
   }
 }
-/** Snapshots back to back besides the core's own schedule, so that most kills land while one is being written. */
+/**
+ * Snapshots 50 ms apart (besides the core's own, every 100 ms), so that many
+ * kills land while one is being written.
+ */
 async function snapshotForever(): Promise<never> {
   for (;;) {
     process.stdout.write('snapshot begins\n');
     await core.snapshot();
     process.stdout.write('snapshot written\n');
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 await Promise.all([snapshotForever(), ...Array.from({ length: 128 }, submitForever)]);
