@@ -312,7 +312,11 @@ class Work {
     readonly emit: boolean,
   ) {}
 
-  /** A batch the checks made safe: a refusal here is a bug, so it throws (and stops the sequencer). */
+  /**
+   * A batch of the clock or a cancel, named after the state's own orders and
+   * made safe by its checks: a refusal here is a bug, so it throws (and stops
+   * the sequencer), as spot's trade batch does.
+   */
   move(batch: TransferInput[]): void {
     if (batch.length === 0) return;
     const plan = applyTransfers(this.state, batch, this.at, this.seq, true);
@@ -558,6 +562,7 @@ export function applyIeoSubscribe(
     terms.mode === 'fcfs'
       ? buy(work, sale, userId, pay, amount)
       : commit(work, sale, mine[0] ?? null, userId, pay, amount);
+  if (typeof order !== 'number') return order;
   return work.done({ ok: true, transfers: work.transfers, ieoOrderId: order });
 }
 
@@ -605,10 +610,18 @@ function buy(
   userId: number,
   pay: { paycoin: string; price: string },
   amount: Dec,
-): number {
+): number | Outcome {
   const { terms } = sale;
   const price = Dec.parse(pay.price);
   const { tokens, cost, gift } = ieoPurchaseOf(amount, price, Dec.parse(terms.gift), terms.tokenDecimals);
+  // The transfers first, named after the order's id to come: a refusal changes nothing.
+  const who = { orderId: work.state.ieo.nextOrderId, userId, projectId: sale.projectId };
+  const delivered = tokens.add(gift);
+  const refused = work.tryMove([
+    ieoPayTransfer(who, pay.paycoin, cost),
+    ...ieoDeliveryTransfers(vestingOf(sale), who, delivered),
+  ]);
+  if (refused) return refused;
   const order = newOrder(work, sale, userId, {
     paycoin: pay.paycoin,
     price: price.toString(),
@@ -618,12 +631,6 @@ function buy(
     gift: gift.toString(),
     state: 'paid',
   });
-  const who = { orderId: order.id, userId, projectId: sale.projectId };
-  const delivered = tokens.add(gift);
-  work.move([
-    ieoPayTransfer(who, pay.paycoin, cost),
-    ...ieoDeliveryTransfers(vestingOf(sale), who, delivered),
-  ]);
   recordDelivery(work, sale, order, delivered, cost, false);
   sale.sold = Dec.parse(sale.sold).add(tokens).toString();
   work.ops.push({ op: 'updateProject', id: sale.projectId, set: { sold: sale.sold } });
@@ -638,8 +645,12 @@ function commit(
   userId: number,
   pay: { paycoin: string; price: string },
   amount: Dec,
-): number {
+): number | Outcome {
   const existing = existingId === null ? undefined : work.state.ieo.orders.get(existingId);
+  const holds = (existing?.holds ?? 0) + 1;
+  const who = { orderId: existing?.id ?? work.state.ieo.nextOrderId, userId, projectId: sale.projectId };
+  const refused = work.tryMove([ieoCommitHold(who, holds, pay.paycoin, amount)]);
+  if (refused) return refused;
   const order =
     existing ??
     newOrder(work, sale, userId, {
@@ -651,10 +662,6 @@ function commit(
       gift: '0',
       state: 'committed',
     });
-  const holds = order.holds + 1;
-  work.move([
-    ieoCommitHold({ orderId: order.id, userId, projectId: sale.projectId }, holds, pay.paycoin, amount),
-  ]);
   updateOrder(work, order, { amount: Dec.parse(order.amount).add(amount).toString(), holds });
   work.ops.push({
     op: 'addCommit',
