@@ -1,3 +1,7 @@
+// Over 500 lines: a withdrawal's whole life in the state (the request's checks
+// and hold, the operators' reviews, the sender's outcomes, the day's room)
+// shares one open-withdrawal record, its lookup and its refusals; the deposits
+// before it are the small part, which the same edge (the wallet) submits.
 import { Dec } from '@halyard/money';
 import { checkWithdrawal, type RuleError } from '@halyard/rules';
 import {
