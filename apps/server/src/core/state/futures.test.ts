@@ -1,0 +1,169 @@
+import { Dec } from '@halyard/money';
+import { describe, expect, it } from 'vitest';
+import { systemAccount, userAccount } from '../../ledger/index.ts';
+import { step } from '../sequencer/index.ts';
+import { TEST_CONTRACTS } from './command-stream.ts';
+import type { MoneyCommand, MoneyResult } from './index.ts';
+import { moneyMachine } from './machine.ts';
+import type { MoneyState } from './money-state.ts';
+import { captureMoneyState, decodeMoneyState, moneyStateHash } from './snapshot-codec.ts';
+
+/**
+ * The futures commands' shapes: a malformed one is refused as a value and
+ * changes nothing; the futures part (books, orders, positions, triggers,
+ * marks, next ids) survives a snapshot and decides the next commands alike.
+ * The equivalence with the engine is modules/futures/state-equivalence.test.ts;
+ * replay.test.ts carries futures in its seeded stream.
+ */
+
+const machine = moneyMachine();
+const AT = Date.UTC(2026, 10, 26);
+const INVALID = { ok: false, error: 'ledger.invalidTransfer', params: { field: 'command' } };
+const user = (id: number) => ({ owner: String(id), userId: id, account: userAccount(id, 'futures') });
+const house = { owner: 'house', userId: 0, account: systemAccount('market_maker') };
+
+function run(state: MoneyState, commands: readonly MoneyCommand[], from = 0): MoneyResult[] {
+  let seq = from;
+  return commands.map((command) => step(machine, state, command, ++seq).result);
+}
+
+function snapshotOf(state: MoneyState): Uint8Array {
+  const capture = captureMoneyState(state);
+  const parts: Uint8Array[] = [];
+  for (let part = capture.next(); part !== null; part = capture.next()) parts.push(part);
+  return Buffer.concat(parts);
+}
+
+const setup: MoneyCommand[] = [
+  { kind: 'futuresContract', at: AT, contract: TEST_CONTRACTS[0]!, fundingSlot: 0 },
+  { kind: 'futuresMark', at: AT, coin: 'BTC', price: '100', fundingSlot: 0 },
+  {
+    kind: 'transfer',
+    at: AT,
+    batch: [1, 2].map((id) => ({
+      id: `fund:${id}`,
+      debit: systemAccount('treasury'),
+      credit: userAccount(id, 'futures'),
+      asset: 'USDT',
+      amount: Dec.parse('10000'),
+      code: 'test_funding',
+    })),
+  },
+];
+
+describe('futures commands on the money state', () => {
+  it('refuses malformed commands as values, changing nothing', () => {
+    const state = machine.initialState();
+    run(state, setup);
+    const before = moneyStateHash(state);
+    const open = {
+      kind: 'futuresOpen',
+      at: AT,
+      trader: user(1),
+      contractId: 1,
+      side: 'buy',
+      style: 'limit',
+      price: '99',
+      number: '2',
+      lever: 10,
+      tdMode: 'cross',
+    } as const;
+    const malformed = [
+      { ...open, side: 'up' },
+      { ...open, tdMode: 'hedge' },
+      { ...open, lever: 2.5 },
+      { ...open, number: 2 },
+      { ...open, trader: { owner: '1', userId: 1, account: { owner: 1, wallet: 'nowhere' } } },
+      { ...open, trader: null },
+      { kind: 'futuresClose', at: AT, userId: 1, positionId: 'a', number: null },
+      { kind: 'futuresCancel', at: AT, owner: 1, orderId: 1 },
+      { kind: 'futuresMark', at: AT, coin: 'BTC', price: '-1', fundingSlot: 0 },
+      { kind: 'futuresMark', at: AT, coin: 'BTC', price: '100', fundingSlot: 'now' },
+      { kind: 'futuresContract', at: AT, contract: { ...TEST_CONTRACTS[0]!, levers: 'all' }, fundingSlot: 0 },
+      { kind: 'futuresContract', at: AT, contract: { ...TEST_CONTRACTS[0]!, gas: 'free' }, fundingSlot: 0 },
+      { kind: 'futuresSetTrigger', at: AT, userId: 1, positionId: 1, profitPrice: 5 },
+    ] as unknown as MoneyCommand[];
+    for (const result of run(state, malformed, 10)) expect(result).toEqual(INVALID);
+    expect(run(state, [{ ...open, contractId: 9 }], 30)).toEqual([
+      { ok: false, error: 'futures.contractNotFound' },
+    ]);
+    expect(run(state, [{ ...open, lever: 7 }], 31)).toEqual([
+      { ok: false, error: 'futures.leverNotAllowed', params: { levers: '1, 5, 10, 20, 50' } },
+    ]);
+    expect(moneyStateHash(state)).toBe(before);
+  });
+
+  it('keeps books, orders, positions and triggers through a snapshot', () => {
+    const state = machine.initialState();
+    const trades: MoneyCommand[] = [
+      ...setup,
+      {
+        kind: 'futuresOpen',
+        at: AT + 1,
+        trader: house,
+        contractId: 1,
+        side: 'sell',
+        style: 'limit',
+        price: '100.5',
+        number: '50',
+        lever: 50,
+        tdMode: 'cross',
+      },
+      {
+        kind: 'futuresOpen',
+        at: AT + 2,
+        trader: user(1),
+        contractId: 1,
+        side: 'buy',
+        style: 'market',
+        number: '5',
+        lever: 10,
+        tdMode: 'lsolate',
+        profitPrice: '120',
+      },
+      {
+        kind: 'futuresOpen',
+        at: AT + 3,
+        trader: user(2),
+        contractId: 1,
+        side: 'buy',
+        style: 'limit',
+        price: '99',
+        number: '3',
+        lever: 5,
+        tdMode: 'cross',
+      },
+    ];
+    expect(run(state, trades).every((result) => result.ok)).toBe(true);
+    expect(state.futures.book.positions.size).toBe(2);
+    expect(state.futures.book.triggers.size).toBe(1);
+    const loaded = decodeMoneyState(snapshotOf(state));
+    expect(moneyStateHash(loaded)).toBe(moneyStateHash(state));
+    // The same next commands on both: the house's bid (it meets its own ask: self-trade prevention cancels it),
+    // a mark past user 1's TP (the close sells into user 2's bid, filling it), then user 2's cancel comes late.
+    const next: MoneyCommand[] = [
+      {
+        kind: 'futuresOpen',
+        at: AT + 4,
+        trader: house,
+        contractId: 1,
+        side: 'buy',
+        style: 'limit',
+        price: '120',
+        number: '10',
+        lever: 50,
+        tdMode: 'cross',
+      },
+      { kind: 'futuresMark', at: AT + 5, coin: 'BTC', price: '121', fundingSlot: 0 },
+      { kind: 'futuresCancel', at: AT + 6, owner: '2', orderId: 3 },
+    ];
+    const live = run(state, next, 100);
+    expect(run(loaded, next, 100)).toEqual(live);
+    expect(live[2]).toEqual({ ok: false, error: 'futures.entrustNotOpen' });
+    expect(moneyStateHash(loaded)).toBe(moneyStateHash(state));
+    expect([...state.futures.book.triggers.values()]).toEqual([]);
+    const positions = [...state.futures.book.positions.values()];
+    expect(positions.find((row) => row.owner === '1')?.number).toBe('2');
+    expect(positions.find((row) => row.owner === '2')?.number).toBe('3');
+  });
+});
