@@ -303,12 +303,14 @@ export interface FiatState {
   nextOrderId: number;
   ads: Map<number, FiatAdMoney>;
   orders: Map<number, FiatOpenOrder>;
+  /** Each user's open order (one at most), rebuilt from `orders` at a load. */
+  openByUser: Map<number, number>;
   /** Merchants an operator decided on: a decision is taken once. */
   decided: Set<number>;
 }
 
 export function createFiatState(): FiatState {
-  return { nextOrderId: 1, ads: new Map(), orders: new Map(), decided: new Set() };
+  return { nextOrderId: 1, ads: new Map(), orders: new Map(), openByUser: new Map(), decided: new Set() };
 }
 
 export interface FiatSnapshot {
@@ -332,7 +334,10 @@ export function decodeFiat(snapshot: FiatSnapshot | undefined): FiatState {
   if (!snapshot) return state;
   state.nextOrderId = snapshot.nextOrderId;
   for (const ad of snapshot.ads) state.ads.set(ad.adId, ad);
-  for (const order of snapshot.orders) state.orders.set(order.id, order);
+  for (const order of snapshot.orders) {
+    state.orders.set(order.id, order);
+    state.openByUser.set(order.userId, order.id);
+  }
   for (const merchantId of snapshot.decided) state.decided.add(merchantId);
   return state;
 }
@@ -466,8 +471,7 @@ export function applyFiatOpen(
   if (!Number.isSafeInteger(command.userId) || amount === null || !Array.isArray(command.candidates))
     return malformed();
   const { fiat } = state;
-  for (const order of fiat.orders.values())
-    if (order.userId === command.userId) return refusal('fiat.openOrderExists');
+  if (fiat.openByUser.has(command.userId)) return refusal('fiat.openOrderExists');
   for (const candidate of command.candidates) {
     const ad = fiat.ads.get(candidate.adId);
     const price = isText(candidate.price) ? Dec.tryParse(candidate.price) : null;
@@ -532,6 +536,7 @@ function open(
   if (!outcome.result.ok) return outcome;
   fiat.nextOrderId += 1;
   fiat.ads.set(ad.adId, { ...ad, available: left.toString(), holdId, holdSeq });
+  fiat.openByUser.set(command.userId, orderId);
   fiat.orders.set(orderId, {
     id: orderId,
     userId: command.userId,
@@ -606,7 +611,7 @@ export function applyFiatRelease(
   if (command.audit) ops.push({ op: 'audit', at, audit: command.audit });
   const batch = [fiatReleaseTransfer(order.id, order.holdId, Dec.parse(order.number))];
   const outcome = settle(state, batch, at, seq, emit, { ok: true }, ops);
-  if (outcome.result.ok) state.fiat.orders.delete(order.id);
+  if (outcome.result.ok) closeOrder(state, order);
   return outcome;
 }
 
@@ -653,7 +658,7 @@ export function applyFiatRefund(
   if (command.ban) ops.push({ op: 'ban', at, orderId: order.id, check: command.ban });
   const outcome = settle(state, batch, at, seq, emit, { ok: true }, ops);
   if (!outcome.result.ok) return outcome;
-  state.fiat.orders.delete(order.id);
+  closeOrder(state, order);
   if (after) state.fiat.ads.set(after.adId, after);
   return outcome;
 }
@@ -678,6 +683,11 @@ export function applyFiatMerchantDecided(
   ]);
   if (outcome.result.ok) state.fiat.decided.add(command.merchantId);
   return outcome;
+}
+
+function closeOrder(state: MoneyState, order: FiatOpenOrder): void {
+  state.fiat.orders.delete(order.id);
+  state.fiat.openByUser.delete(order.userId);
 }
 
 function malformed(): Outcome {
