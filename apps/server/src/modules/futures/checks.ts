@@ -228,20 +228,23 @@ function marketBudget(market: ContractMarket, leverInt: number, hold: Dec): Dec 
   return budget.floorTo(market.contract.price_accuracy);
 }
 
-/** One leverage per position: an open position or resting order on the same side and mode fixes it. */
+/**
+ * One leverage per position: an open position or resting order on the same
+ * side and mode fixes it. The house may mix them, so its orders skip the
+ * scan; the rows are walked in place, not copied (this runs for every order).
+ */
 function checkOneLever(state: FuturesState, command: OpenCommand): void {
+  if (isHouse(command.trader.owner)) return;
   const same = (row: { owner: string; contract_id: number; type: string; td_mode: string; lever: number }) =>
     row.owner === command.trader.owner &&
     row.contract_id === command.contractId &&
     row.type === command.side &&
     row.td_mode === command.tdMode &&
     row.lever !== command.lever;
-  const clash =
-    [...state.positions.values()].find(same) ??
-    [...state.open.values()].find((row) => row.action === 'open' && same(row));
-  if (clash && !isHouse(command.trader.owner)) {
-    throw badRequest('futures.leverMismatch', { lever: clash.lever });
-  }
+  for (const row of state.positions.values())
+    if (same(row)) throw badRequest('futures.leverMismatch', { lever: row.lever });
+  for (const row of state.open.values())
+    if (row.action === 'open' && same(row)) throw badRequest('futures.leverMismatch', { lever: row.lever });
 }
 
 /** Partial close (spec §5): whole lots, at most what the position holds; a market order through the book. */
