@@ -5,8 +5,10 @@ import { inSnapshot } from '../ledger/audit.ts';
 import { loadLedgerState } from '../ledger/state-from-sql.ts';
 import { loadConvertState } from '../modules/convert/state-from-sql.ts';
 import { loadCycleState } from '../modules/cycle/state-from-sql.ts';
+import { loadFiatState } from '../modules/fiat/state-from-sql.ts';
 import { fundingIntervalFrom, fundingSlot } from '../modules/futures/funding.ts';
 import { loadFuturesState } from '../modules/futures/state-from-sql.ts';
+import { loadIeoState } from '../modules/ieo/state-from-sql.ts';
 import { loadReferralState } from '../modules/referral/state-from-sql.ts';
 import { loadSpotState } from '../modules/spot/state-from-sql.ts';
 import { loadWalletState } from '../modules/wallet/state-from-sql.ts';
@@ -42,6 +44,8 @@ export async function moneyStateFromSql(
     await loadConvertState(snapshot, state, at);
     await loadWalletState(snapshot, state, at);
     await loadFuturesState(snapshot, state, fundingSlot(at, fundingIntervalMs));
+    await loadIeoState(snapshot, state);
+    await loadFiatState(snapshot, state);
   });
   return state;
 }

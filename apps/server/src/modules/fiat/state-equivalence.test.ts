@@ -3,7 +3,8 @@ import type { FiatAdInput, FiatPayee } from '@halyard/protocol';
 import { EMPTY_FIAT_PAYEE } from '@halyard/rules';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prng } from '../../core/state/command-stream.ts';
-import type { FiatAudit, MoneyCommand, MoneyResult } from '../../core/state/index.ts';
+import { encodeFiat, type FiatSnapshot } from '../../core/state/fiat-escrow.ts';
+import { type FiatAudit, type MoneyCommand, type MoneyResult, moneyMachine } from '../../core/state/index.ts';
 import type { AuditActor } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { systemAccount, type TransferInput, userAccount } from '../../ledger/index.ts';
@@ -16,6 +17,7 @@ import type { IdentityService } from '../identity/index.ts';
 import { type Harness, startHarness } from '../identity/test-support.ts';
 import { fiatProjection } from './projection.ts';
 import { FiatService, payWindowMinutes } from './service.ts';
+import { loadFiatState } from './state-from-sql.ts';
 import { type OrderRow, fiatStore as sql } from './store.ts';
 
 /**
@@ -187,6 +189,16 @@ function stateAnswer(result: MoneyResult): Answer {
   return result.fiatOrderId === undefined ? { ok: true } : { ok: true, orderId: result.fiatOrderId };
 }
 
+/** The fiat state's snapshot in a fixed order (maps may list their entries in another order after a load). */
+function canonical(snapshot: FiatSnapshot): FiatSnapshot {
+  return {
+    nextOrderId: snapshot.nextOrderId,
+    ads: [...snapshot.ads].sort((x, y) => x.adId - y.adId),
+    orders: [...snapshot.orders].sort((x, y) => x.id - y.id),
+    decided: [...snapshot.decided].sort((x, y) => x - y),
+  };
+}
+
 async function fiatRows(db: Executor) {
   return {
     orders: await db.selectFrom('fiat_orders').selectAll().orderBy('id').execute(),
@@ -268,8 +280,12 @@ describe('the money state in place of the fiat escrow', () => {
       await sql.insertMerchant(b, row);
     }
     const merchantIdOf = new Map<number, number>();
-    for (const userId of MERCHANTS)
-      merchantIdOf.set(userId, Number((await sql.merchantOfUser(a, userId))!.id));
+    for (const userId of MERCHANTS) {
+      const merchantId = Number((await sql.merchantOfUser(a, userId))!.id);
+      merchantIdOf.set(userId, merchantId);
+      // Approved before the stream (as before a cut-over): snapshot 0 from SQL tells the state so.
+      stateSide.state.fiat.decided.add(merchantId);
+    }
 
     /** The ad's row as the edge writes it (the module's, copied), then its amount and liveness to the state. */
     async function adCommand(adId: number, at: number): Promise<Answer> {
@@ -569,6 +585,10 @@ describe('the money state in place of the fiat escrow', () => {
     }
     await stateSide.write();
 
+    // Snapshot 0 from SQL: the fiat part built from the projected rows is the state that wrote them.
+    const loaded = moneyMachine().initialState();
+    await loadFiatState(b, loaded);
+    expect(canonical(encodeFiat(loaded.fiat))).toEqual(canonical(encodeFiat(stateSide.state.fiat)));
     const module = await fiatRows(a);
     expect(await fiatRows(b)).toEqual(module);
     await expectLedgerEquivalent(a, b, stateSide.state, { accountTimes: false });
