@@ -266,6 +266,8 @@ export type MoneyResult =
       ieoOrderId?: number;
       /** `ieoSale` on an open sale: cancelled instead (its terms are frozen). */
       ieoCancelled?: boolean;
+      /** `ieoAdvance` (or `ieoSale`) left a commit-mode sale distributing: the edge sends `ieoAdvance` again. */
+      ieoDistributing?: boolean;
       /** `fiatOpen`: the order opened. */
       fiatOrderId?: number;
       withdrawalId?: number;
