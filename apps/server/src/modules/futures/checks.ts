@@ -231,7 +231,7 @@ function marketBudget(market: ContractMarket, leverInt: number, hold: Dec): Dec 
 /**
  * One leverage per position: an open position or resting order on the same
  * side and mode fixes it. The house may mix them, so its orders skip the
- * scan; the rows are walked in place, not copied (this runs for every order).
+ * scan; only the trader's own rows are walked (this runs for every order).
  */
 function checkOneLever(state: FuturesState, command: OpenCommand): void {
   if (isHouse(command.trader.owner)) return;
@@ -241,9 +241,9 @@ function checkOneLever(state: FuturesState, command: OpenCommand): void {
     row.type === command.side &&
     row.td_mode === command.tdMode &&
     row.lever !== command.lever;
-  for (const row of state.positions.values())
+  for (const row of state.positions.ofOwner(command.trader.owner))
     if (same(row)) throw badRequest('futures.leverMismatch', { lever: row.lever });
-  for (const row of state.open.values())
+  for (const row of state.open.ofOwner(command.trader.owner))
     if (row.action === 'open' && same(row)) throw badRequest('futures.leverMismatch', { lever: row.lever });
 }
 

@@ -34,13 +34,8 @@ export function findPosition(
   contractId: number,
   key: PositionKey,
 ): PositionRow | undefined {
-  for (const row of state.positions.values()) {
-    if (
-      row.owner === key.owner &&
-      row.contract_id === contractId &&
-      row.type === key.type &&
-      row.td_mode === key.td_mode
-    ) {
+  for (const row of state.positions.ofOwner(key.owner)) {
+    if (row.contract_id === contractId && row.type === key.type && row.td_mode === key.td_mode) {
       return row;
     }
   }
@@ -178,9 +173,8 @@ export function keepPositionCaches(state: FuturesState, position: PositionRow, n
 
 /** The house's one net position in a contract, if it holds one. */
 export function housePositionOf(state: FuturesState, contractId: number): PositionRow | undefined {
-  return [...state.positions.values()].find(
-    (row) => row.owner === HOUSE_OWNER && row.contract_id === contractId,
-  );
+  for (const row of state.positions.ofOwner(HOUSE_OWNER)) if (row.contract_id === contractId) return row;
+  return undefined;
 }
 
 /** The house's key: one cross position per contract, at 1×. */

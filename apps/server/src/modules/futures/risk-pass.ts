@@ -106,7 +106,7 @@ export function crossOwnersIn(state: FuturesState, contractId: number): Set<stri
 
 /** A liquidated cross account's positions and the tag its legs are named by. */
 export function crossTakeOverOf(state: FuturesState, owner: string): { rows: PositionRow[]; tag: string } {
-  const rows = [...state.positions.values()].filter((row) => row.owner === owner && row.td_mode === 'cross');
+  const rows = [...state.positions.ofOwner(owner)].filter((row) => row.td_mode === 'cross');
   return { rows, tag: `futures:liq:cross:${owner}:${rows.map((row) => row.autoid).join('-')}` };
 }
 

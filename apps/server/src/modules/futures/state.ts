@@ -79,8 +79,8 @@ export interface GroupContext {
  */
 export class FuturesState {
   readonly markets = new Map<number, ContractMarket>();
-  readonly open = new Map<number, EntrustRow>();
-  readonly positions = new Map<number, PositionRow>();
+  readonly open = new OwnedRows<EntrustRow>();
+  readonly positions = new OwnedRows<PositionRow>();
   readonly triggers = new Map<number, TriggerRow>();
   /** Isolated user positions' liquidation prices, refreshed whenever the position changes. */
   readonly isolatedRisk = new Map<number, IsolatedRiskEntry>();
@@ -220,8 +220,8 @@ export class FuturesState {
   /** The user's open cross positions, each with its mark (null mark: left out, it cannot be valued). */
   crossPositionsOf(owner: string, excludeId: number | null = null): CrossPosition[] {
     const found: CrossPosition[] = [];
-    for (const row of this.positions.values()) {
-      if (row.owner !== owner || row.td_mode !== 'cross' || row.autoid === excludeId) continue;
+    for (const row of this.positions.ofOwner(owner)) {
+      if (row.td_mode !== 'cross' || row.autoid === excludeId) continue;
       const mark = this.markOf(row.contract_id);
       if (mark === null) continue;
       found.push({ ...this.positionFigures(row), mark, mmf: this.market(row.contract_id).mmf });
@@ -239,6 +239,52 @@ export class FuturesState {
       long: position.type === 'buy',
       liquidationUnits: isolatedLiquidationUnits(this.positionFigures(position), market.mmf),
     });
+  }
+}
+
+/**
+ * Rows by id that also know each owner's ids, so a user's rows are found
+ * without a scan of everyone's (the checks and fills run per order). The
+ * index follows every `set`, `delete` and `clear`, whoever makes them; an
+ * owner's rows come in the map's own order.
+ */
+export class OwnedRows<Row extends { owner: string }> extends Map<number, Row> {
+  private readonly byOwner = new Map<string, Set<number>>();
+
+  override set(id: number, row: Row): this {
+    const before = super.get(id);
+    if (before && before.owner !== row.owner) this.unindex(id, before.owner);
+    let ids = this.byOwner.get(row.owner);
+    if (!ids) {
+      ids = new Set();
+      this.byOwner.set(row.owner, ids);
+    }
+    ids.add(id);
+    return super.set(id, row);
+  }
+
+  override delete(id: number): boolean {
+    const row = super.get(id);
+    if (row) this.unindex(id, row.owner);
+    return super.delete(id);
+  }
+
+  override clear(): void {
+    this.byOwner.clear();
+    super.clear();
+  }
+
+  /** An owner's rows, in the map's order. */
+  *ofOwner(owner: string): Generator<Row> {
+    const ids = this.byOwner.get(owner);
+    if (!ids) return;
+    for (const id of ids) yield super.get(id)!;
+  }
+
+  private unindex(id: number, owner: string): void {
+    const ids = this.byOwner.get(owner);
+    ids?.delete(id);
+    if (ids?.size === 0) this.byOwner.delete(owner);
   }
 }
 
