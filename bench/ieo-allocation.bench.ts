@@ -2,7 +2,7 @@
  * Commit-mode allocation of a token launch (issue 15): 100,000 commitments,
  * oversubscribed, with a per-user cap that serves the largest committers in
  * full so the excess is redistributed in rounds, settled to tokens, spent and
- * refund (apps/server/src/modules/ieo/allocation.ts, the pure step the
+ * refund (apps/server/src/core/state/ieo-allocation.ts, the pure step the
  * scheduler runs when a window ends).
  *
  *   npx tsx bench/ieo-allocation.bench.ts
@@ -11,7 +11,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Dec } from '@halyard/money';
-import { settleCommits } from '../apps/server/src/modules/ieo/allocation.ts';
+import { settleCommits } from '../apps/server/src/core/state/ieo-allocation.ts';
 
 /** The target (issue 15: "allocation time for 100k commits, target under 2 s"), not a measurement. */
 const TARGET_MS = 2_000;

@@ -111,9 +111,15 @@ describe('the IEO commands', () => {
 
     const loaded = decodeMoneyState(snapshotOf(state));
     expect(moneyStateHash(loaded)).toBe(moneyStateHash(state));
-    const end: MoneyCommand[] = [{ kind: 'ieoAdvance', at: AT + 60_000, projectId: 1 }];
+    // The clock's ieoAdvance allocates the sale and leaves it distributing; the next distributes its one batch.
+    const end: MoneyCommand[] = [
+      { kind: 'ieoAdvance', at: AT + 60_000, projectId: 1 },
+      { kind: 'ieoAdvance', at: AT + 60_000, projectId: 1 },
+    ];
     const seq = setup.length + answers.length;
-    expect(runAll(loaded, end, seq)).toEqual(runAll(state, end, seq));
+    const ended = runAll(state, end, seq);
+    expect(runAll(loaded, end, seq)).toEqual(ended);
+    expect(ended.map((answer) => answer.ok && (answer.ieoDistributing ?? false))).toEqual([true, false]);
     expect(moneyStateHash(loaded)).toBe(moneyStateHash(state));
 
     // The commitments need 214 tokens (80 at most each) of 100: oversubscribed, shares floored to whole tokens.

@@ -22,14 +22,8 @@ import {
 } from './fiat-escrow.ts';
 import { applyFuturesCancel, applyFuturesClose, applyFuturesContract, applyFuturesOpen } from './futures.ts';
 import { applyFuturesCancelTrigger, applyFuturesMark, applyFuturesSetTrigger } from './futures-risk.ts';
-import {
-  applyIeoAdvance,
-  applyIeoCancelSale,
-  applyIeoPayRebates,
-  applyIeoRelease,
-  applyIeoSale,
-  applyIeoSubscribe,
-} from './ieo.ts';
+import { applyIeoAdvance, applyIeoPayRebates, applyIeoRelease } from './ieo-clock.ts';
+import { applyIeoCancelSale, applyIeoSale, applyIeoSubscribe } from './ieo-sale.ts';
 import { createMoneyState, expireWindows, type MoneyState } from './money-state.ts';
 import { setIndexPrices, setReferralSettings, setReferralUser } from './referral.ts';
 import type { RetentionPolicy } from './retention.ts';

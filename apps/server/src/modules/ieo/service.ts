@@ -25,6 +25,12 @@ import type {
 import { checkIeoProjectTerms, checkIeoSubscription, IEO_PAY_DECIMALS, type RuleError } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
 import {
+  type AllocationSummary,
+  allocationSummaryOf,
+  needOf,
+  settleCommits,
+} from '../../core/state/ieo-allocation.ts';
+import {
   IEO_DISTRIBUTE_BATCH,
   type IeoSaleTerms,
   type IeoVestingOf,
@@ -50,7 +56,6 @@ import type { Db, Executor, Trx } from '../../store/database.ts';
 import { sanitizeHtml } from '../content/sanitize.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { insertCommissions, promotionRebateRow } from '../referral/index.ts';
-import { type AllocationSummary, allocationSummaryOf, needOf, settleCommits } from './allocation.ts';
 import {
   type CommitTotalRow,
   type DueTrancheRow,

@@ -12,9 +12,9 @@ const text = (amount: string) => Dec.parse(amount).toString();
  * state and sold count; every order; the FCFS rebates still owed; the
  * tranches not released in full; the next order id after the highest given.
  * Amounts are written as the state writes them (Dec's text), so a database's
- * padded NUMERIC text does not reach the state. A sale caught between its
- * allocation and the end of its distribution (a crash of the module) is taken
- * as it stands: the state does not finish it.
+ * padded NUMERIC text does not reach the state. A sale caught calculating or
+ * distributing (a crash of the module) is taken as it stands, and the clock's
+ * next `ieoAdvance` carries on: the allocation, then a batch a command.
  */
 export async function loadIeoState(db: Executor, state: MoneyState): Promise<void> {
   const projects = await db.selectFrom('ieo_projects').selectAll().orderBy('id').execute();

@@ -1,7 +1,7 @@
 import { Dec } from '@halyard/money';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allocate, needOf, settleCommits } from './allocation.ts';
+import { allocate, needOf, settleCommits } from './ieo-allocation.ts';
 
 const amount = (decimals: number) =>
   fc.bigInt({ min: 0n, max: 10n ** 12n }).map((units) => Dec.fromUnits(units * 10n ** BigInt(18 - decimals)));
