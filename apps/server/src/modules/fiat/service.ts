@@ -56,9 +56,9 @@ import {
   type RuleError,
 } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
+import type { FiatCandidate } from '../../core/state/fiat-escrow.ts';
 import {
   FIAT_MERCHANT_DEPOSIT,
-  type FiatCandidate,
   fiatAdAmountBatch,
   fiatEscrowHold,
   fiatMerchantAccount,
@@ -66,16 +66,10 @@ import {
   fiatNumberOf,
   fiatRefundTransfer,
   fiatReleaseTransfer,
-} from '../../core/state/fiat-escrow.ts';
+} from '../../core/state/fiat-rules.ts';
 import type { AuditActor } from '../../http/auth.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
-import {
-  type AccountRef,
-  type Ledger,
-  systemAccount,
-  type TransferInput,
-  userAccount,
-} from '../../ledger/index.ts';
+import { type AccountRef, type Ledger, type TransferInput, userAccount } from '../../ledger/index.ts';
 import type { Db, Executor, Trx } from '../../store/database.ts';
 import { maskAnyPhone, maskEmail } from '../backoffice/masking.ts';
 import type { IdentityService } from '../identity/index.ts';

@@ -1,5 +1,6 @@
 import { Dec } from '@halyard/money';
-import { decodeFiat, type FiatSnapshot, fiatMerchantAccount } from '../../core/state/fiat-escrow.ts';
+import { decodeFiat, type FiatSnapshot } from '../../core/state/fiat-escrow.ts';
+import { fiatMerchantAccount } from '../../core/state/fiat-rules.ts';
 import type { MoneyState } from '../../core/state/index.ts';
 import type { Executor } from '../../store/database.ts';
 import { OPEN_STATES } from './store.ts';
