@@ -122,6 +122,7 @@ function fundIfDue(work: Work, market: ContractMarket, mark: Dec, slot: number):
     if (payment.isZero()) continue;
     const payer = fundingPayerOf(position, asset);
     const free = payer.readsFree ? available(state, payer.account, asset) : null;
+    book.positions.beforeChange(position.autoid);
     fundPosition(position, round.slot, asset, payment, free, payers, receivers);
     touched.push(position);
   }
@@ -164,6 +165,7 @@ export function applyFuturesSetTrigger(
   const work = new Work(state, command.at, seq);
   const { existing, fields } = plan;
   if (existing) {
+    state.futures.book.triggers.beforeChange(existing.autoid);
     Object.assign(existing, fields);
     work.noteTrigger(existing, false);
     return work.finish({ ...NOTHING, triggers: [existing] }, emit);

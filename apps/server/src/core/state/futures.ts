@@ -403,6 +403,7 @@ export class Work {
 
   /** risk-pass.ts's `takeOver`: the position closed at its bankruptcy price, the house taking it over at the mark. */
   takeOver(market: ContractMarket, position: PositionRow, mark: Dec, equity: Dec, tag: string): void {
+    this.book.positions.beforeChange(position.autoid);
     const figures = this.book.positionFigures(position);
     const legs: TransferInput[] = [];
     const equityLeg = takeOverLeg(tag, equity, market.contract.maincoin, position.autoid);
@@ -446,6 +447,8 @@ export class Work {
     const touch = (orderId: string): EntrustRow => {
       const row = this.book.open.get(Number(orderId));
       if (!row) throw new Error(`futures state: order ${orderId} is in the book but not open`);
+      // Settling changes the row in place: an open snapshot keeps it as it was first.
+      this.book.open.beforeChange(row.autoid);
       touched.set(row.autoid, row);
       return row;
     };
@@ -544,6 +547,7 @@ export class Work {
       return position;
     }
     const position = closingPosition(this.book, row);
+    this.book.positions.beforeChange(position.autoid);
     const { price, amount: lots } = trade;
     const hal = this.halFee(row, market, feeOf(notionalOf(price, lots, market.unit), market.gas));
     const free = available(this.state, userAccount(position.user_id, 'futures'), market.contract.maincoin);
@@ -561,6 +565,7 @@ export class Work {
     id: string,
   ): PositionRow {
     const existing = housePositionOf(this.book, market.contract.autoid);
+    if (existing) this.book.positions.beforeChange(existing.autoid);
     let rest = lots;
     if (existing && existing.type !== side) {
       rest = houseCloses(this.book, market, existing, lots, price, legs, id);
@@ -576,7 +581,11 @@ export class Work {
   /** positions.ts's `positionFor`: the open position of the key, or a new one under the state's next id. */
   private positionFor(market: ContractMarket, key: PositionKey, price: Dec): PositionRow {
     const found = findPosition(this.book, market.contract.autoid, key);
-    if (found) return found;
+    if (found) {
+      // The fill adds to it in place.
+      this.book.positions.beforeChange(found.autoid);
+      return found;
+    }
     const row: PositionRow = {
       autoid: this.futures.nextPositionId++,
       ...newPositionFields(market.contract.autoid, key, price, this.at),
@@ -696,61 +705,4 @@ function validContract(contract: ContractRow): boolean {
 
 export function invalid(): { result: MoneyResult; events: [] } {
   return { result: { ok: false, error: 'ledger.invalidTransfer', params: { field: 'command' } }, events: [] };
-}
-
-// ── the snapshot ──────────────────────────────────────────────────────────
-
-/**
- * Futures in a snapshot's header, copied at once at the capture (rows are
- * changed in place by later commands): the contracts in the state's order,
- * the open orders, open positions and active triggers by id, each
- * contract's latest trades and last funding slot, the marks, the next ids.
- * The books are rebuilt from the open orders (FuturesState.rebuild).
- */
-export interface FuturesSnapshot {
-  nextOrderId: number;
-  nextPositionId: number;
-  nextTriggerId: number;
-  contracts: ContractRow[];
-  orders: EntrustRow[];
-  positions: PositionRow[];
-  triggers: TriggerRow[];
-  trades: [number, FuturesTradeRow[]][];
-  lastFunding: [number, number][];
-  marks: [string, string][];
-}
-
-export function encodeFutures(futures: FuturesMoney): FuturesSnapshot {
-  const { book } = futures;
-  const byId = <Row extends { autoid: number }>(rows: Iterable<Row>) =>
-    [...rows].sort((a, b) => a.autoid - b.autoid);
-  return {
-    nextOrderId: futures.nextOrderId,
-    nextPositionId: futures.nextPositionId,
-    nextTriggerId: futures.nextTriggerId,
-    contracts: [...book.markets.values()].map((market) => market.contract),
-    orders: byId(book.open.values()),
-    positions: byId(book.positions.values()),
-    triggers: byId(book.triggers.values()),
-    trades: [...book.markets].map(([id, market]) => [id, market.trades]),
-    lastFunding: [...book.lastFunding],
-    marks: [...book.marks].map(([coin, price]) => [coin, price.toString()]),
-  };
-}
-
-export function decodeFutures(snapshot: FuturesSnapshot): FuturesMoney {
-  const futures = createFuturesMoney();
-  futures.nextOrderId = snapshot.nextOrderId;
-  futures.nextPositionId = snapshot.nextPositionId;
-  futures.nextTriggerId = snapshot.nextTriggerId;
-  for (const [coin, price] of snapshot.marks) futures.book.marks.set(coin, Dec.parse(price));
-  futures.book.rebuild({
-    contracts: snapshot.contracts,
-    orders: snapshot.orders,
-    positions: snapshot.positions,
-    triggers: snapshot.triggers,
-    trades: new Map(snapshot.trades),
-    lastFunding: new Map(snapshot.lastFunding),
-  });
-  return futures;
 }

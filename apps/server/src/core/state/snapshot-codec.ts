@@ -3,11 +3,21 @@ import { Dec } from '@halyard/money';
 import type { HoldingWeight } from '@halyard/rules';
 import { type AccountKey, type AccountRef, accountMapKey, SYSTEM_OWNER } from '../../ledger/accounts.ts';
 import type { AccountState, HoldEntry, PlannedTransfer } from '../../ledger/plan.ts';
+import type { EntrustRow, PositionRow, TriggerRow } from '../../modules/futures/store.ts';
 import type { MapCapture, StateCapture } from '../sequencer/index.ts';
 import type { MoneyResult, PairConfig } from './commands.ts';
 import { type CycleSnapshot, decodeCycle, encodeCycle } from './cycle.ts';
 import { decodeFiat, encodeFiat, type FiatSnapshot } from './fiat-escrow.ts';
-import { decodeFutures, encodeFutures, type FuturesSnapshot } from './futures.ts';
+import {
+  decodeFutures,
+  encodeFuturesHeader,
+  type FuturesHeader,
+  type FuturesRowLines,
+  futuresOrderLine,
+  futuresPositionLine,
+  futuresTriggerLine,
+  loadFuturesLine,
+} from './futures-snapshot.ts';
 import { decodeIeo, encodeIeo, type IeoSnapshot } from './ieo.ts';
 import { createMoneyState, type MoneyState, type OpenOrder } from './money-state.ts';
 import {
@@ -24,11 +34,12 @@ import { type DailyWithdrawn, dailyKey, type OpenWithdrawal } from './wallet-flo
 /**
  * The money state as text, one record a line, its fields separated by tabs:
  * a header (JSON: format, next order id, retention, pairs, the referral settings and index prices, the open cycle
- * orders, convert's quotes, the next withdrawal id), then accounts, holds, open orders, the transfers of the retry
- * window, the users' HAL holdings, their referral profiles, the open withdrawals and the remembered answers, each window in
- * the order of its epochs. Amounts are written as their units (the Dec ×
- * 10^18 integer), so reading them back is exact and cheap. The books are not
- * written: they are rebuilt from the open orders.
+ * orders, convert's quotes, the next withdrawal id, futures' contracts, marks and funding clocks), then accounts,
+ * holds, open orders, the transfers of the retry window, the users' HAL holdings, their referral profiles, the open
+ * withdrawals and each day's withdrawal room, futures' open orders, positions and triggers (each row's values as one
+ * JSON array, its decimals the rows' own text), and the remembered answers, each window in the order of its epochs.
+ * Amounts are written as their units (the Dec × 10^18 integer), so reading them back is exact and cheap. The books
+ * are not written: they are rebuilt from the open orders.
  *
  * The state hash is sha256 over these lines sorted: maps may list their
  * entries in another order after a load, and nothing the state decides
@@ -47,7 +58,8 @@ import { type DailyWithdrawn, dailyKey, type OpenWithdrawal } from './wallet-flo
 // 12: an open withdrawal's request time, and each user's withdrawal room of the day ('y').
 // 13: the merchants an operator decided on (fiat), in the header.
 // 14: the IEO tranches still locked (in part), with the sales in the header.
-const FORMAT = 14;
+// 15: futures' open orders, positions and triggers leave the header for lines of their own ('fo', 'fp', 'ft').
+const FORMAT = 15;
 /** Lines read per `next()`: a few milliseconds of work. */
 const SLICE_LINES = 2048;
 
@@ -67,8 +79,8 @@ interface Header {
   /** The ads and open orders: all at once for now (docs/core.md, "IEO and fiat escrow in the state"). */
   fiat: FiatSnapshot;
   withdrawals: { nextId: number };
-  /** Futures' contracts, open orders, positions and triggers: all at once for now (docs/core.md, "Futures in the state"). */
-  futures: FuturesSnapshot;
+  /** Futures' contracts, marks, funding clocks and next ids (its open orders, positions and triggers are lines). */
+  futures: FuturesHeader;
 }
 
 /**
@@ -97,6 +109,9 @@ class LineReader {
   private readonly referralUsers: MapCapture<number, ReferralUser>;
   private readonly withdrawals: MapCapture<number, OpenWithdrawal>;
   private readonly dailyWithdrawn: MapCapture<string, DailyWithdrawn>;
+  private readonly futuresOrders: MapCapture<number, EntrustRow>;
+  private readonly futuresPositions: MapCapture<number, PositionRow>;
+  private readonly futuresTriggers: MapCapture<number, TriggerRow>;
   private readonly transferEpochs: EpochView<PlannedTransfer>;
   private readonly answerEpochs: EpochView<string>;
   private header: string | null;
@@ -119,7 +134,7 @@ class LineReader {
       ieo: encodeIeo(state.ieo),
       fiat: encodeFiat(state.fiat),
       withdrawals: { nextId: state.withdrawals.nextId },
-      futures: encodeFutures(state.futures),
+      futures: encodeFuturesHeader(state.futures),
     } satisfies Header);
     this.accounts = state.ledger.accounts.capture();
     this.holds = state.ledger.holds.capture();
@@ -128,6 +143,9 @@ class LineReader {
     this.referralUsers = state.referral.users.capture();
     this.withdrawals = state.withdrawals.open.capture();
     this.dailyWithdrawn = state.withdrawals.daily.capture();
+    this.futuresOrders = state.futures.book.open.capture();
+    this.futuresPositions = state.futures.book.positions.capture();
+    this.futuresTriggers = state.futures.book.triggers.capture();
     // The answers' window lists their ids: the map is only asked for values. The transfers' window holds the
     // transfers themselves, immutable values, so it needs no capture of the map.
     this.answers = state.answers.capture(false);
@@ -142,7 +160,7 @@ class LineReader {
       this.header = null;
       return [header];
     }
-    while (this.stage < 9) {
+    while (this.stage < 12) {
       const lines = this.stageLines(limit);
       if (lines.length > 0) return lines;
       this.stage += 1;
@@ -163,6 +181,9 @@ class LineReader {
       this.referralUsers,
       this.withdrawals,
       this.dailyWithdrawn,
+      this.futuresOrders,
+      this.futuresPositions,
+      this.futuresTriggers,
     ];
     for (const capture of captures) capture.close();
   }
@@ -185,6 +206,12 @@ class LineReader {
         return this.withdrawals.slice(limit).map(([, withdrawal]) => withdrawalLine(withdrawal));
       case 7:
         return this.dailyWithdrawn.slice(limit).map(([, daily]) => dailyWithdrawnLine(daily));
+      case 8:
+        return this.futuresOrders.slice(limit).map(([, row]) => futuresOrderLine(row));
+      case 9:
+        return this.futuresPositions.slice(limit).map(([, row]) => futuresPositionLine(row));
+      case 10:
+        return this.futuresTriggers.slice(limit).map(([, row]) => futuresTriggerLine(row));
       default:
         return this.windowLines(this.answerEpochs, limit, (epoch, id) =>
           answerLine(epoch, id, this.answers.valueAt(id)!),
@@ -319,11 +346,13 @@ export function decodeMoneyState(bytes: Uint8Array): MoneyState {
   state.ieo = decodeIeo(header.ieo);
   state.fiat = decodeFiat(header.fiat);
   state.withdrawals.nextId = header.withdrawals.nextId;
-  state.futures = decodeFutures(header.futures);
+  const futuresRows: FuturesRowLines = { orders: [], positions: [], triggers: [] };
   for (let index = 1; index < lines.length; index++) {
     if (lines[index] === '') continue;
-    loadLine(state, lines[index]!.split('\t'));
+    const fields = lines[index]!.split('\t');
+    if (!loadFuturesLine(futuresRows, fields)) loadLine(state, fields);
   }
+  state.futures = decodeFutures(header.futures, futuresRows);
   for (const { config, lastPrice } of header.pairs)
     restorePair(state, config, lastPrice === null ? null : Dec.parse(lastPrice));
   return state;

@@ -316,6 +316,8 @@ export function endTriggerRow(
   now: number,
   firedAt: Dec | null = null,
 ): void {
+  // Every trigger that ends comes here (fired, cancelled, or its position ended): an open snapshot keeps it first.
+  state.triggers.beforeChange(trigger.autoid);
   trigger.state = firedAt === null ? 'cancelled' : 'fired';
   if (firedAt !== null) trigger.fired_price = firedAt.toString();
   trigger.updated_at = now;

@@ -3,7 +3,7 @@
 import { Dec } from '@halyard/money';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prng } from '../../core/state/command-stream.ts';
-import { encodeFutures, type FuturesSnapshot } from '../../core/state/futures.ts';
+import { futuresContent } from '../../core/state/futures-snapshot.ts';
 import { type MoneyCommand, moneyMachine } from '../../core/state/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { systemAccount, type TransferInput, userAccount } from '../../ledger/index.ts';
@@ -647,7 +647,7 @@ async function fundingRows(db: Executor) {
   );
 }
 
-function comparable(snapshot: FuturesSnapshot) {
+function comparable(snapshot: ReturnType<typeof futuresContent>) {
   return {
     ...snapshot,
     marks: [],
@@ -723,8 +723,8 @@ async function expectEquivalent(seed: number, groupMax: number): Promise<void> {
   // the marks (the edge sends them after a start) and the trades' ids (the state's are the table's to give).
   const fromSql = moneyMachine().initialState();
   await loadFuturesState(a, fromSql, fundingSlot(TIME_ZERO, FUNDING_INTERVAL_MS));
-  expect(comparable(encodeFutures(fromSql.futures))).toEqual(
-    comparable(encodeFutures(stateSide.state.futures)),
+  expect(comparable(futuresContent(fromSql.futures))).toEqual(
+    comparable(futuresContent(stateSide.state.futures)),
   );
 
   // The stream must exercise what it claims to.

@@ -2,6 +2,7 @@
 // positions, triggers, marks and the funding clock, rebuilt from the store.
 import { type DepthSnapshot, OrderBook } from '@halyard/matching';
 import { Dec } from '@halyard/money';
+import { TrackedMap } from '../../core/sequencer/tracked-map.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { Executor, Trx } from '../../store/database.ts';
@@ -79,9 +80,11 @@ export interface GroupContext {
  */
 export class FuturesState {
   readonly markets = new Map<number, ContractMarket>();
+  // TrackedMaps, so the money state's snapshot reads them a slice at a time while commands go on: rows are
+  // changed in place, each after `beforeChange(id)` (a no-op in the engine, which never opens a capture).
   readonly open = new OwnedRows<EntrustRow>();
   readonly positions = new OwnedRows<PositionRow>();
-  readonly triggers = new Map<number, TriggerRow>();
+  readonly triggers = new TrackedMap<number, TriggerRow>(copyRow);
   /** Isolated user positions' liquidation prices, refreshed whenever the position changes. */
   readonly isolatedRisk = new Map<number, IsolatedRiskEntry>();
   /** The mark (= index) of each trade coin. */
@@ -248,8 +251,12 @@ export class FuturesState {
  * index follows every `set`, `delete` and `clear`, whoever makes them; an
  * owner's rows come in the map's own order.
  */
-export class OwnedRows<Row extends { owner: string }> extends Map<number, Row> {
+export class OwnedRows<Row extends { owner: string }> extends TrackedMap<number, Row> {
   private readonly byOwner = new Map<string, Set<number>>();
+
+  constructor() {
+    super(copyRow);
+  }
 
   override set(id: number, row: Row): this {
     const before = super.get(id);
@@ -286,6 +293,11 @@ export class OwnedRows<Row extends { owner: string }> extends Map<number, Row> {
     ids?.delete(id);
     if (ids?.size === 0) this.byOwner.delete(owner);
   }
+}
+
+/** A row's before-image: the rows hold strings, numbers and nulls only. */
+function copyRow<Row extends object>(row: Row): Row {
+  return { ...row };
 }
 
 function bookConfig(contract: ContractRow) {
