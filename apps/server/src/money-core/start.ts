@@ -7,6 +7,7 @@ import {
   type MoneyState,
   moneyMachine,
 } from '../core/state/index.ts';
+import { fundingIntervalFrom } from '../modules/futures/funding.ts';
 import { auditLedgerProjection, type ProjectionAudit } from '../projection/audit.ts';
 import { seedSnapshotFromSql } from '../projection/initial-state.ts';
 import { Projector } from '../projection/projector.ts';
@@ -36,6 +37,12 @@ export interface MoneyCoreOptions {
   keepSnapshots?: number;
   /** How long a read waits for its own write to reach SQL, in ms (default 2,000). */
   readBoundMs?: number;
+  /**
+   * The futures funding interval, in ms, as the server's futures module is given it (default: FUNDING_INTERVAL_MS,
+   * else 8 hours, `fundingIntervalFrom`). Only the first start reads it: snapshot 0 starts the funding clock of a
+   * contract that never paid a round at the slot of the start; after that the edge stamps each funding slot.
+   */
+  fundingIntervalMs?: number;
   /** Told of a failed scheduled snapshot (default: console.error); the next one tries again. */
   onError?: (error: unknown) => void;
 }
@@ -70,7 +77,13 @@ export class MoneyCore {
 
   static async start(options: MoneyCoreOptions): Promise<MoneyCore> {
     const machine = moneyMachine();
-    await seedSnapshotFromSql(options.dataDir, options.db, options.now(), machine);
+    await seedSnapshotFromSql(
+      options.dataDir,
+      options.db,
+      options.now(),
+      machine,
+      options.fundingIntervalMs ?? fundingIntervalFrom(process.env),
+    );
     const projector =
       options.workerStore === null
         ? await Projector.open({ db: options.db, writer: moneyProjection.create(options.dialect) })

@@ -56,12 +56,15 @@ export async function moneyStateFromSql(
  * Answers whether it wrote one. A directory that has either is left as it
  * is (recovery takes it from there); a database whose projectors are past
  * an empty journal is refused by recovery itself (ProjectionAheadError).
+ * `fundingIntervalMs` is the futures module's funding interval (see
+ * `moneyStateFromSql`).
  */
 export async function seedSnapshotFromSql(
   dir: string,
   db: Executor,
   at: number,
   machine: MoneyMachine = moneyMachine(),
+  fundingIntervalMs: number = fundingIntervalFrom(process.env),
 ): Promise<boolean> {
   const snapshots = openSnapshotStore(`${dir}/snapshots`);
   if ((await snapshots.latest()) !== null) return false;
@@ -69,7 +72,7 @@ export async function seedSnapshotFromSql(
   const journaled = journal.lastSequence();
   await journal.close();
   if (journaled > 0) return false;
-  const state = await moneyStateFromSql(db, at);
+  const state = await moneyStateFromSql(db, at, undefined, fundingIntervalMs);
   const capture = machine.capture(state);
   const pieces: Uint8Array[] = [];
   for (let piece = capture.next(); piece !== null; piece = capture.next()) pieces.push(piece);
