@@ -205,15 +205,46 @@ export function tradeLegs(input: TradeLegsInput): TradeLegs {
   const sellerFee = trade.quoteAmount.mul(sellerRate);
   const tradeId = `spot:${takerId}:t${input.index}`;
   const reference = orderReference(takerId);
-  const post = (leg: string, side: TradeSide, amount: Dec): PostInput => ({
+  return {
+    tradeId,
+    reference,
+    posts: [
+      postLeg(tradeId, reference, 'quote', buyer, trade.quoteAmount),
+      postLeg(tradeId, reference, 'base', seller, trade.amount),
+    ],
+    deliveries: [
+      deliverLeg(tradeId, reference, 'to-seller', seller, maincoin, trade.quoteAmount.sub(sellerFee)),
+      deliverLeg(tradeId, reference, 'to-buyer', buyer, tradcoin, trade.amount.sub(buyerFee)),
+    ],
+    buyerFee: { legId: `${tradeId}:buyer-fee`, coin: tradcoin, fee: buyerFee },
+    sellerFee: { legId: `${tradeId}:seller-fee`, coin: maincoin, fee: sellerFee },
+  };
+}
+
+// Module functions, not closures made per trade: a replay builds millions of legs (docs/core.md "Replay after issue #19").
+
+/** A side's hold posted into clearing. */
+function postLeg(tradeId: string, reference: string, leg: string, side: TradeSide, amount: Dec): PostInput {
+  return {
     id: `${tradeId}:${leg}`,
     type: 'post_pending',
     pendingId: holdId(side.orderId),
     amount,
     code: 'spot_trade',
     reference,
-  });
-  const deliver = (leg: string, side: TradeSide, asset: string, amount: Dec): SpotMove => ({
+  };
+}
+
+/** What a side receives, paid from clearing. */
+function deliverLeg(
+  tradeId: string,
+  reference: string,
+  leg: string,
+  side: TradeSide,
+  asset: string,
+  amount: Dec,
+): SpotMove {
+  return {
     id: `${tradeId}:${leg}`,
     debit: CLEARING,
     credit: side.account,
@@ -221,17 +252,6 @@ export function tradeLegs(input: TradeLegsInput): TradeLegs {
     amount,
     code: 'spot_trade',
     reference,
-  });
-  return {
-    tradeId,
-    reference,
-    posts: [post('quote', buyer, trade.quoteAmount), post('base', seller, trade.amount)],
-    deliveries: [
-      deliver('to-seller', seller, maincoin, trade.quoteAmount.sub(sellerFee)),
-      deliver('to-buyer', buyer, tradcoin, trade.amount.sub(buyerFee)),
-    ],
-    buyerFee: { legId: `${tradeId}:buyer-fee`, coin: tradcoin, fee: buyerFee },
-    sellerFee: { legId: `${tradeId}:seller-fee`, coin: maincoin, fee: sellerFee },
   };
 }
 

@@ -1,0 +1,117 @@
+/**
+ * The replay's inner loop alone (docs/core.md "Replay after issue #19"): a
+ * large state built by applying commands directly (no sequencer, no journal),
+ * then REPLAY commands of the seeded mixed stream encoded as the journal holds
+ * them and applied the way recover() does (decodeCommand, step, emit false).
+ * Prints CPU µs per command and the state hash, so a change to the replay's
+ * speed can be measured in a minute and checked for the same end state.
+ *
+ *   node --max-semi-space-size=64 --import tsx bench/replay-profile.ts
+ *   env: REPLAY (commands, default 200,000), BOOT_USERS (default 200,000),
+ *   PROFILE=file.cpuprofile (a CPU profile of the replay alone, not the build)
+ */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { Dec } from '@halyard/money';
+import { step } from '../apps/server/src/core/sequencer/machine.ts';
+import { commandStream, TEST_PAIRS } from '../apps/server/src/core/state/command-stream.ts';
+import { type MoneyCommand, moneyMachine, moneyStateHash } from '../apps/server/src/core/state/index.ts';
+import { custodyWallet, systemAccount, userAccount } from '../apps/server/src/ledger/accounts.ts';
+import { loadText } from './support/http-load.ts';
+
+const REPLAY = Number(process.env.REPLAY ?? 200_000);
+const BOOT_USERS = Number(process.env.BOOT_USERS ?? 200_000);
+const BOOT_COINS = ['USDT', 'BTC', 'ETH', 'SOL', 'HAL'];
+/** BY_KIND=1: the time of each command kind (wall, GC included), at the cost of a clock read per command. */
+const BY_KIND = process.env.BY_KIND === '1';
+const RESTING_ORDERS = BOOT_USERS / 2;
+
+const machine = moneyMachine();
+const state = machine.initialState();
+let seq = 0;
+const startedBoot = performance.now();
+for (const command of bootstrap()) step(machine, state, command, ++seq, false);
+console.log(
+  `state built: ${state.ledger.accounts.size} accounts, ${state.orders.size} open orders in ${((performance.now() - startedBoot) / 1000).toFixed(1)} s`,
+);
+const stream = commandStream({ seed: 5, users: BOOT_USERS, traders: 5_000, idPrefix: 'replay' });
+const payloads: Uint8Array[] = [];
+for (let index = 0; index < REPLAY; index++)
+  payloads.push(machine.encodeCommand(stream.next().value as MoneyCommand));
+
+const profile = process.env.PROFILE;
+const session = profile ? new Session() : null;
+if (session) {
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+}
+if (process.env.MARK) console.log(`replay starts at ${performance.now().toFixed(0)} ms`);
+const cpu = process.cpuUsage();
+const started = performance.now();
+const byKind = new Map<string, { count: number; ms: number }>();
+for (const payload of payloads) {
+  const before = BY_KIND ? performance.now() : 0;
+  const command = machine.decodeCommand(payload);
+  step(machine, state, command, ++seq, false);
+  if (!BY_KIND) continue;
+  const kind = byKind.get(command.kind) ?? { count: 0, ms: 0 };
+  kind.count++;
+  kind.ms += performance.now() - before;
+  byKind.set(command.kind, kind);
+}
+const wall = performance.now() - started;
+if (process.env.MARK) console.log(`replay ends at ${performance.now().toFixed(0)} ms`);
+for (const [kind, { count, ms }] of [...byKind].sort((a, b) => b[1].ms - a[1].ms))
+  console.log(
+    `  ${kind.padEnd(20)} ${String(count).padStart(7)} commands, ${((ms * 1000) / count).toFixed(1)} µs each, ${((ms / wall) * 100).toFixed(1)} % of the time`,
+  );
+const used = process.cpuUsage(cpu);
+if (session && profile) {
+  const { profile: taken } = await session.post('Profiler.stop');
+  writeFileSync(profile, JSON.stringify(taken));
+}
+console.log(
+  `replay of ${REPLAY} commands: ${((wall * 1000) / REPLAY).toFixed(1)} µs wall, ${((used.user + used.system) / REPLAY).toFixed(1)} µs CPU per command; hash ${moneyStateHash(state).slice(0, 16)}   (${loadText()})`,
+);
+
+/** The bench's bootstrap (bench/sequencer.bench.ts): pairs, deposits, resting orders that never cross. */
+function* bootstrap(): Generator<MoneyCommand> {
+  const at = Date.UTC(2026, 10, 26);
+  for (const pair of TEST_PAIRS) yield { kind: 'openPair', at, pair };
+  const custody = systemAccount(custodyWallet('bsc'));
+  for (let first = 1; first <= BOOT_USERS; first += 2) {
+    yield {
+      kind: 'transfer',
+      at,
+      batch: Array.from({ length: 10 }, (_, index) => {
+        const user = first + (index % 2);
+        const asset = BOOT_COINS[Math.floor(index / 2)]!;
+        return {
+          id: `boot:${user}:${asset}`,
+          debit: custody,
+          credit: userAccount(user, 'spot'),
+          asset,
+          amount: Dec.parse('100000'),
+          code: 'deposit',
+        };
+      }),
+    };
+  }
+  for (let index = 0; index < RESTING_ORDERS; index++) {
+    const user = 1 + ((index * 7) % BOOT_USERS);
+    const buy = index % 2 === 0;
+    yield {
+      kind: 'place',
+      at,
+      pair: TEST_PAIRS[index % TEST_PAIRS.length]!.symbol,
+      owner: String(user),
+      account: userAccount(user, 'spot'),
+      email: `u${user}@example.com`,
+      side: buy ? 'buy' : 'sell',
+      style: 'limit',
+      price: buy ? `${50 + (index % 10)}.${index % 100}` : `${70 + (index % 10)}.${index % 100}`,
+      amount: '0.01',
+    };
+  }
+}
