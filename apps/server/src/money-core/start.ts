@@ -63,6 +63,7 @@ export interface Submitted {
 export class MoneyCore {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
+  private snapshotting: Promise<number> | null = null;
 
   private constructor(
     private readonly options: MoneyCoreOptions,
@@ -125,7 +126,15 @@ export class MoneyCore {
   }
 
   /** Writes a snapshot now, then drops the snapshots and journal segments no recovery needs. Answers its sequence. */
-  async snapshot(): Promise<number> {
+  snapshot(): Promise<number> {
+    // One at a time: a second caller (the schedule, an operator) shares the one running.
+    this.snapshotting ??= this.snapshotAndPrune().finally(() => {
+      this.snapshotting = null;
+    });
+    return this.snapshotting;
+  }
+
+  private async snapshotAndPrune(): Promise<number> {
     const seq = await this.sequencer.snapshot();
     await pruneAndTruncate({
       snapshots: this.snapshots,
@@ -151,6 +160,8 @@ export class MoneyCore {
     if (this.closed) return;
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
+    // A snapshot being pruned behind would find the journal closed under it.
+    await this.snapshotting?.catch(() => undefined);
     try {
       await this.sequencer.close();
     } finally {
@@ -163,15 +174,8 @@ export class MoneyCore {
   private schedule(): void {
     const every = this.options.snapshotEveryMs ?? 5 * 60_000;
     const onError = this.options.onError ?? ((error: unknown) => console.error('snapshot failed', error));
-    let running = false;
     this.timer = setInterval(() => {
-      if (running || this.closed) return;
-      running = true;
-      this.snapshot()
-        .catch(onError)
-        .finally(() => {
-          running = false;
-        });
+      if (!this.closed) this.snapshot().catch(onError);
     }, every);
     this.timer.unref();
   }

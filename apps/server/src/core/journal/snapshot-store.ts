@@ -119,7 +119,8 @@ export function openSnapshotStore(dir: string, options: SnapshotStoreOptions = {
       const doomed: string[] = [];
       const kept: number[] = [];
       let keptAtOrBelow = false;
-      for (const { name, seq } of await finalNamesNewestFirst()) {
+      const finals = await finalNamesNewestFirst();
+      for (const { name, seq } of finals) {
         if (kept.length >= keep && (keptAtOrBelow || seq > keepAtOrBelow)) {
           doomed.push(name);
           continue;
@@ -133,12 +134,13 @@ export function openSnapshotStore(dir: string, options: SnapshotStoreOptions = {
           doomed.push(name);
         }
       }
-      const leftovers = (await fs.readdir(dir).catch(() => [])).filter(
-        (name) =>
-          name.endsWith(TEMP_SUFFIX) &&
-          FINAL_NAME.test(name.slice(0, -TEMP_SUFFIX.length)) &&
-          !writing.has(name),
-      );
+      // A temp file is dead once a newer snapshot is final (snapshots are written in order). One above the
+      // newest may still be being written by another store on this directory (the worker's snapshot sink).
+      const newest = finals[0]?.seq ?? -1;
+      const leftovers = (await fs.readdir(dir).catch(() => [])).filter((name) => {
+        const match = name.endsWith(TEMP_SUFFIX) ? FINAL_NAME.exec(name.slice(0, -TEMP_SUFFIX.length)) : null;
+        return match !== null && Number(match[1]) < newest && !writing.has(name);
+      });
       for (const name of [...doomed, ...leftovers]) await fs.rm(path.join(dir, name), { force: true });
       if (doomed.length + leftovers.length > 0) await syncDirectory(dir);
       return kept;
