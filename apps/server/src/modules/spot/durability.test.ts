@@ -182,10 +182,11 @@ beforeAll(async () => {
   }
 });
 
+// Dropping a database waits for every other session's catalog lock: on a loaded machine that can pass the default 30 s.
 afterAll(async () => {
   await dropDatabase?.();
   fs.rmSync(dataDir, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe('durability', () => {
   it('keeps every acknowledged order through a SIGKILL and passes the ledger audit', async () => {
