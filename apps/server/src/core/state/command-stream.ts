@@ -371,7 +371,8 @@ function ieoCommand(
     return { ...base, kind: 'ieoSubscribe', userId, projectId: sale(), paycoin: 'USDT', amount: cost };
   }
   if (roll < 90) return { ...base, kind: 'ieoAdvance', projectId: sale() };
-  if (roll < 97) return { ...base, kind: 'ieoPayRebates' };
+  if (roll < 93) return { ...base, kind: 'ieoPayRebates' };
+  if (roll < 97) return { ...base, kind: 'ieoRelease' };
   return { ...base, kind: 'ieoCancelSale', projectId: sale() };
 }
 
