@@ -12,16 +12,14 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { Dec } from '@halyard/money';
 import { step } from '../apps/server/src/core/sequencer/machine.ts';
-import { commandStream, TEST_PAIRS } from '../apps/server/src/core/state/command-stream.ts';
+import { commandStream } from '../apps/server/src/core/state/command-stream.ts';
 import { type MoneyCommand, moneyMachine, moneyStateHash } from '../apps/server/src/core/state/index.ts';
-import { custodyWallet, systemAccount, userAccount } from '../apps/server/src/ledger/accounts.ts';
 import { loadText } from './support/http-load.ts';
+import { largeStateBootstrap } from './support/large-state.ts';
 
 const REPLAY = Number(process.env.REPLAY ?? 200_000);
 const BOOT_USERS = Number(process.env.BOOT_USERS ?? 200_000);
-const BOOT_COINS = ['USDT', 'BTC', 'ETH', 'SOL', 'HAL'];
 /** BY_KIND=1: the time of each command kind (wall, GC included), at the cost of a clock read per command. */
 const BY_KIND = process.env.BY_KIND === '1';
 const RESTING_ORDERS = BOOT_USERS / 2;
@@ -30,7 +28,8 @@ const machine = moneyMachine();
 const state = machine.initialState();
 let seq = 0;
 const startedBoot = performance.now();
-for (const command of bootstrap()) step(machine, state, command, ++seq, false);
+for (const command of largeStateBootstrap(BOOT_USERS, RESTING_ORDERS))
+  step(machine, state, command, ++seq, false);
 console.log(
   `state built: ${state.ledger.accounts.size} accounts, ${state.orders.size} open orders in ${((performance.now() - startedBoot) / 1000).toFixed(1)} s`,
 );
@@ -74,44 +73,3 @@ if (session && profile) {
 console.log(
   `replay of ${REPLAY} commands: ${((wall * 1000) / REPLAY).toFixed(1)} µs wall, ${((used.user + used.system) / REPLAY).toFixed(1)} µs CPU per command; hash ${moneyStateHash(state).slice(0, 16)}   (${loadText()})`,
 );
-
-/** The bench's bootstrap (bench/sequencer.bench.ts): pairs, deposits, resting orders that never cross. */
-function* bootstrap(): Generator<MoneyCommand> {
-  const at = Date.UTC(2026, 10, 26);
-  for (const pair of TEST_PAIRS) yield { kind: 'openPair', at, pair };
-  const custody = systemAccount(custodyWallet('bsc'));
-  for (let first = 1; first <= BOOT_USERS; first += 2) {
-    yield {
-      kind: 'transfer',
-      at,
-      batch: Array.from({ length: 10 }, (_, index) => {
-        const user = first + (index % 2);
-        const asset = BOOT_COINS[Math.floor(index / 2)]!;
-        return {
-          id: `boot:${user}:${asset}`,
-          debit: custody,
-          credit: userAccount(user, 'spot'),
-          asset,
-          amount: Dec.parse('100000'),
-          code: 'deposit',
-        };
-      }),
-    };
-  }
-  for (let index = 0; index < RESTING_ORDERS; index++) {
-    const user = 1 + ((index * 7) % BOOT_USERS);
-    const buy = index % 2 === 0;
-    yield {
-      kind: 'place',
-      at,
-      pair: TEST_PAIRS[index % TEST_PAIRS.length]!.symbol,
-      owner: String(user),
-      account: userAccount(user, 'spot'),
-      email: `u${user}@example.com`,
-      side: buy ? 'buy' : 'sell',
-      style: 'limit',
-      price: buy ? `${50 + (index % 10)}.${index % 100}` : `${70 + (index % 10)}.${index % 100}`,
-      amount: '0.01',
-    };
-  }
-}

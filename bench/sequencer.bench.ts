@@ -32,11 +32,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
-import { Dec } from '@halyard/money';
 import autocannon from 'autocannon';
 import { openFileJournal, openSnapshotStore } from '../apps/server/src/core/journal/index.ts';
 import { recover, Sequencer, workerSnapshotSink } from '../apps/server/src/core/sequencer/index.ts';
-import { commandStream, TEST_PAIRS } from '../apps/server/src/core/state/command-stream.ts';
+import { commandStream } from '../apps/server/src/core/state/command-stream.ts';
 import {
   type MoneyCommand,
   type MoneyEvent,
@@ -45,8 +44,8 @@ import {
   moneyMachine,
   moneyStateHash,
 } from '../apps/server/src/core/state/index.ts';
-import { custodyWallet, systemAccount, userAccount } from '../apps/server/src/ledger/accounts.ts';
 import { cpuMs, limitOrderRequests, loadText, orderBodyAt, startChild } from './support/http-load.ts';
+import { largeStateBootstrap } from './support/large-state.ts';
 
 const STATE_ONLY = process.argv.includes('--state');
 const SECONDS = Number(process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 10);
@@ -59,7 +58,6 @@ const ALONE_REQUESTS = 400;
 const REPLAY_COMMANDS = Number(process.env.BENCH_REPLAY_COMMANDS ?? 1_000_000);
 /** Bootstrap: 100,000 commands of 10 deposits make 1,000,000 accounts (5 coins × 200,000 users); then resting orders, each an open hold. */
 const BOOT_USERS = 200_000;
-const BOOT_COINS = ['USDT', 'BTC', 'ETH', 'SOL', 'HAL'];
 const RESTING_ORDERS = 100_000;
 
 async function httpFigures(): Promise<void> {
@@ -225,7 +223,7 @@ async function liveRun(dir: string): Promise<string> {
     start: { state: machine.initialState(), seq: 0 },
   });
   let started = performance.now();
-  await submitAll(sequencer, bootstrap());
+  await submitAll(sequencer, largeStateBootstrap(BOOT_USERS, RESTING_ORDERS));
   const { ledger, orders } = sequencer.state;
   console.log(
     `large state built: ${ledger.accounts.size.toLocaleString('en-US')} accounts, ${ledger.holds.size.toLocaleString('en-US')} holds, ${orders.size.toLocaleString('en-US')} open orders, ${ledger.transfers.size.toLocaleString('en-US')} transfers in the retry window, in ${((performance.now() - started) / 1000).toFixed(1)} s (${loadText()})`,
@@ -272,47 +270,6 @@ async function submitAll(sequencer: MoneySequencer, commands: Iterable<MoneyComm
 
 function* take(stream: Iterator<MoneyCommand>, count: number): Generator<MoneyCommand> {
   for (let index = 0; index < count; index++) yield stream.next().value as MoneyCommand;
-}
-
-/** Pairs, 1,000,000 deposits (10 a command) and resting orders that never cross (buys below 60, sells above 70). */
-function* bootstrap(): Generator<MoneyCommand> {
-  const at = Date.UTC(2026, 10, 26);
-  for (const pair of TEST_PAIRS) yield { kind: 'openPair', at, pair };
-  const custody = systemAccount(custodyWallet('bsc'));
-  for (let first = 1; first <= BOOT_USERS; first += 2) {
-    yield {
-      kind: 'transfer',
-      at,
-      batch: Array.from({ length: 10 }, (_, index) => {
-        const user = first + (index % 2);
-        const asset = BOOT_COINS[Math.floor(index / 2)]!;
-        return {
-          id: `boot:${user}:${asset}`,
-          debit: custody,
-          credit: userAccount(user, 'spot'),
-          asset,
-          amount: Dec.parse('100000'),
-          code: 'deposit',
-        };
-      }),
-    };
-  }
-  for (let index = 0; index < RESTING_ORDERS; index++) {
-    const user = 1 + ((index * 7) % BOOT_USERS);
-    const buy = index % 2 === 0;
-    yield {
-      kind: 'place',
-      at,
-      pair: TEST_PAIRS[index % TEST_PAIRS.length]!.symbol,
-      owner: String(user),
-      account: userAccount(user, 'spot'),
-      email: `u${user}@example.com`,
-      side: buy ? 'buy' : 'sell',
-      style: 'limit',
-      price: buy ? `${50 + (index % 10)}.${index % 100}` : `${70 + (index % 10)}.${index % 100}`,
-      amount: '0.01',
-    };
-  }
 }
 
 /**
