@@ -15,6 +15,7 @@ import { openTestStore, type Store } from '../../store/connect.ts';
 import type { Executor } from '../../store/database.ts';
 import { ReferralFees } from '../referral/fees.ts';
 import { referralProjection } from '../referral/projection.ts';
+import { insertProfiledUsers, saveProfile, type TestProfile } from '../referral/test-support.ts';
 import {
   type CommandResult,
   type FuturesCommand,
@@ -69,16 +70,8 @@ const USERS = [201, 202, 203, 204, 205];
 const RISKY = 205;
 const TREASURY = systemAccount('treasury');
 
-interface Profile {
-  userId: number;
-  parentId: number | null;
-  feeDeduction: boolean;
-  kickbackRate: string;
-  idNumbers: string[];
-}
-
 /** 202 and 204 invited by 201, 203 by 202, 201 and 205 by 206 (who does not trade). 201, 202, 204 pay fees in HAL; 202 holds little. */
-const PROFILES: readonly (Profile & { hal: string })[] = [
+const PROFILES: readonly (TestProfile & { hal: string })[] = [
   { userId: 201, parentId: 206, feeDeduction: true, kickbackRate: '0.05', idNumbers: ['id-1'], hal: '900' },
   { userId: 202, parentId: 201, feeDeduction: true, kickbackRate: '0.2', idNumbers: ['id-2'], hal: '2' },
   { userId: 203, parentId: 202, feeDeduction: false, kickbackRate: '0', idNumbers: [], hal: '0' },
@@ -132,7 +125,7 @@ type Step =
   | { kind: 'command'; at: number; command: FuturesCommand }
   | { kind: 'fund'; at: number; batch: TransferInput[] }
   | { kind: 'mark'; at: number; coin: string; price: string }
-  | { kind: 'profile'; at: number; profile: Profile }
+  | { kind: 'profile'; at: number; profile: TestProfile }
   | { kind: 'settings'; at: number }
   | { kind: 'prices'; at: number; prices: Record<string, string> };
 
@@ -388,7 +381,7 @@ class EngineSide {
     h.clock.set(TIME_ZERO);
     expect(await selectContracts(h.store.db)).toEqual([]);
     await insertContracts(h.store.db);
-    await insertUsers(h.store.db);
+    await insertProfiledUsers(h.store.db, PROFILES, TIME_ZERO, 'FQ');
     const index = new SetPriceIndex();
     const referral = new ReferralFees(h.store.db, h.clock, index);
     const engine = new FuturesEngine({
@@ -457,60 +450,6 @@ function answerOf(result: CommandResult): Answer {
   };
 }
 
-async function insertUsers(db: Executor): Promise<void> {
-  await db
-    .insertInto('users')
-    .values(
-      PROFILES.map((profile) => ({
-        id: profile.userId,
-        email: `user${profile.userId}@example.com`,
-        area_code: null,
-        phone: null,
-        wallet_address: null,
-        password_hash: null,
-        pay_password_hash: null,
-        invitation_code: `FQ${profile.userId}`,
-        parent_id: profile.parentId,
-        locked_until: null,
-        created_at: TIME_ZERO,
-      })),
-    )
-    .execute();
-  const kyc = PROFILES.flatMap((profile) =>
-    profile.idNumbers.map((idNumber) => ({
-      user_id: profile.userId,
-      real_name: 'Test',
-      id_number: idNumber,
-      photo_url: '/x.png',
-      state: 'succeeded' as const,
-      reason: null,
-      submitted_at: TIME_ZERO,
-      decided_at: TIME_ZERO,
-      decided_by: 'test',
-    })),
-  );
-  await db.insertInto('kyc_submissions').values(kyc).execute();
-}
-
-async function saveProfile(db: Executor, profile: Profile, at: number): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ parent_id: profile.parentId })
-    .where('id', '=', profile.userId)
-    .execute();
-  const account = {
-    kickback_rate: profile.kickbackRate,
-    fee_deduction: profile.feeDeduction ? 1 : 0,
-    bound_at: null,
-    updated_at: at,
-  };
-  await db
-    .insertInto('referral_accounts')
-    .values({ user_id: profile.userId, ...account })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet(account))
-    .execute();
-}
-
 // ── (b) the money state and the writers ──────────────────────────────────
 
 class StateSide extends ProjectedState {
@@ -522,7 +461,7 @@ class StateSide extends ProjectedState {
     const store = await openTestStore();
     const side = new StateSide(store);
     const contracts = await insertContracts(store.db);
-    await insertUsers(store.db);
+    await insertProfiledUsers(store.db, PROFILES, TIME_ZERO, 'FQ');
     for (const contract of contracts)
       expect(
         side.apply({

@@ -14,6 +14,7 @@ import { openTestStore, type Store } from '../../store/connect.ts';
 import type { Executor } from '../../store/database.ts';
 import { ReferralFees } from '../referral/fees.ts';
 import { referralProjection } from '../referral/projection.ts';
+import { insertProfiledUsers, saveProfile, type TestProfile } from '../referral/test-support.ts';
 import { PairMarket, type SpotCommand } from './pair-market.ts';
 import { spotProjection } from './projection.ts';
 import { insertPair, selectPair } from './store.ts';
@@ -61,13 +62,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const DAYS = 4;
 
 /** A user's referral profile, as the module's tables and the state's `referralUser` command hold it. */
-interface Profile {
-  userId: number;
-  parentId: number | null;
-  feeDeduction: boolean;
-  kickbackRate: string;
-  idNumbers: string[];
-}
 
 /**
  * The referral tree: 102 and 104 were invited by 101, 103 by 102, 101 and
@@ -75,7 +69,7 @@ interface Profile {
  * nothing). 101 and 104 share an ID number. 101, 102 and 104 pay fees in
  * HAL; 102 holds only a few HAL. Each user's HAL is the first funding's.
  */
-const PROFILES: readonly (Profile & { hal: string })[] = [
+const PROFILES: readonly (TestProfile & { hal: string })[] = [
   { userId: 101, parentId: 106, feeDeduction: true, kickbackRate: '0.05', idNumbers: ['id-1'], hal: '600' },
   { userId: 102, parentId: 101, feeDeduction: true, kickbackRate: '0.2', idNumbers: ['id-2'], hal: '3' },
   { userId: 103, parentId: 102, feeDeduction: false, kickbackRate: '0', idNumbers: [], hal: '0' },
@@ -171,7 +165,7 @@ type Step =
   | { kind: 'cancel'; at: number; pair: TestPair; trader: Trader; orderId: number }
   | { kind: 'cancelAll'; at: number; pair: TestPair; trader: Trader }
   | { kind: 'fund'; at: number; batch: TransferInput[] }
-  | { kind: 'profile'; at: number; profile: Profile }
+  | { kind: 'profile'; at: number; profile: TestProfile }
   | { kind: 'settings'; at: number }
   | { kind: 'prices'; at: number; prices: Record<string, string> };
 
@@ -342,7 +336,7 @@ class ModuleSide {
     const ids = await insertPairs(h.store.db);
     const index = new SetPriceIndex();
     const referral = new ReferralFees(h.store.db, h.clock, index);
-    await insertUsers(h.store.db);
+    await insertProfiledUsers(h.store.db, PROFILES, TIME_ZERO, 'EQ');
     const markets = new Map<TestPair, PairMarket>();
     for (const [index, pair] of PAIRS.entries()) {
       const market = new PairMarket({
@@ -406,62 +400,6 @@ class ModuleSide {
   }
 }
 
-/** The users of the referral tree, with their inviters and KYC ID numbers, as the module reads them. */
-async function insertUsers(db: Executor): Promise<void> {
-  await db
-    .insertInto('users')
-    .values(
-      PROFILES.map((profile) => ({
-        id: profile.userId,
-        email: `user${profile.userId}@example.com`,
-        area_code: null,
-        phone: null,
-        wallet_address: null,
-        password_hash: null,
-        pay_password_hash: null,
-        invitation_code: `EQ${profile.userId}`,
-        parent_id: profile.parentId,
-        locked_until: null,
-        created_at: TIME_ZERO,
-      })),
-    )
-    .execute();
-  const kyc = PROFILES.flatMap((profile) =>
-    profile.idNumbers.map((idNumber) => ({
-      user_id: profile.userId,
-      real_name: 'Test',
-      id_number: idNumber,
-      photo_url: '/x.png',
-      state: 'succeeded' as const,
-      reason: null,
-      submitted_at: TIME_ZERO,
-      decided_at: TIME_ZERO,
-      decided_by: 'test',
-    })),
-  );
-  await db.insertInto('kyc_submissions').values(kyc).execute();
-}
-
-/** A profile's inviter and choices, where the module reads them. */
-async function saveProfile(db: Executor, profile: Profile, at: number): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ parent_id: profile.parentId })
-    .where('id', '=', profile.userId)
-    .execute();
-  const account = {
-    kickback_rate: profile.kickbackRate,
-    fee_deduction: profile.feeDeduction ? 1 : 0,
-    bound_at: null,
-    updated_at: at,
-  };
-  await db
-    .insertInto('referral_accounts')
-    .values({ user_id: profile.userId, ...account })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet(account))
-    .execute();
-}
-
 function commandOf(next: Step): SpotCommand {
   switch (next.kind) {
     case 'fund':
@@ -497,7 +435,7 @@ class StateSide extends ProjectedState {
     const store = await openTestStore();
     const side = new StateSide(store);
     await insertPairs(store.db);
-    await insertUsers(store.db);
+    await insertProfiledUsers(store.db, PROFILES, TIME_ZERO, 'EQ');
     for (const pair of PAIRS) side.apply({ kind: 'openPair', at: TIME_ZERO, pair: pairConfig(pair) });
     return side;
   }
