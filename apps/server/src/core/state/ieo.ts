@@ -123,10 +123,13 @@ export interface IeoTrancheRecord {
   user_id: number;
   coin: string;
   release_at: number;
+  /** Linear vesting: released continuously until then (null: all at release_at). */
   until: number | null;
   amount: string;
   released_amount: string;
+  /** When the scheduler next has something to release: release_at, then each linear step. */
   next_release_at: number;
+  /** When it was released in full. */
   released_at: number | null;
 }
 
@@ -138,6 +141,7 @@ export interface IeoRebateRecord {
   amount: string;
   state: string;
   created_at: number;
+  /** The ledger transfer that paid it (migration 037). */
   paid_by: string | null;
   paid_at: number | null;
 }

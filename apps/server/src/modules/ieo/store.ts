@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { IeoOrderRecord, IeoRebateRecord, IeoTrancheRecord } from '../../core/state/index.ts';
 import type { Executor } from '../../store/database.ts';
 
 export interface IeoProjectsTable {
@@ -28,39 +29,11 @@ export interface IeoProjectsTable {
   updated_at: number;
 }
 
-export interface IeoOrdersTable {
+export interface IeoOrdersTable extends Omit<IeoOrderRecord, 'id'> {
   id: Generated<number>;
-  project_id: number;
-  user_id: number;
-  paycoin: string;
-  price: string;
-  amount: string;
-  holds: number;
-  spent: string;
-  refund: string;
-  tokens: string;
-  gift: string;
-  state: string;
-  anon_id: string;
-  served_round: number | null;
-  created_at: number;
 }
 
-export interface IeoTranchesTable {
-  order_id: number;
-  seq: number;
-  user_id: number;
-  coin: string;
-  release_at: number;
-  /** Linear vesting: released continuously until then (null: all at release_at). */
-  until: number | null;
-  amount: string;
-  released_amount: string;
-  /** When the scheduler next has something to release: release_at, then each linear step. */
-  next_release_at: number;
-  /** When it was released in full. */
-  released_at: number | null;
-}
+export type IeoTranchesTable = IeoTrancheRecord;
 
 /** Commit mode: the running total committed per project and pay coin, written with each commitment. */
 export interface IeoCommitTotalsTable {
@@ -71,17 +44,7 @@ export interface IeoCommitTotalsTable {
 }
 
 /** A promotion rebate: `owed` until its project can no longer be cancelled, then `paid` (or `cancelled`). */
-export interface IeoRebatesTable {
-  order_id: number;
-  inviter_id: number;
-  coin: string;
-  amount: string;
-  state: string;
-  created_at: number;
-  /** The ledger transfer that paid it (migration 037). */
-  paid_by: string | null;
-  paid_at: number | null;
-}
+export type IeoRebatesTable = IeoRebateRecord;
 
 export interface IeoAllocationsTable {
   project_id: number;
