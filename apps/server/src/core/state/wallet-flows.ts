@@ -215,6 +215,17 @@ export interface OpenWithdrawal {
 
 type Outcome = Applied<MoneyResult, MoneyEvent>;
 
+/** A deposit command's fields as the edge must send them; anything else is refused, never thrown on. */
+function isMalformedDeposit(command: DepositCreditedCommand | DepositReversedCommand): boolean {
+  return (
+    typeof command.depositId !== 'string' ||
+    !Number.isSafeInteger(command.round) ||
+    command.round < 1 ||
+    !isCustody(command.custody) ||
+    Dec.tryParse(command.amount) === null
+  );
+}
+
 /**
  * `depositCredited`: the credit, idempotent by its transfer id (a repeat
  * adds no transfer and publishes nothing); the deposit row is marked
@@ -226,14 +237,7 @@ export function applyDepositCredited(
   seq: number,
   emit: boolean,
 ): Outcome {
-  if (
-    typeof command.depositId !== 'string' ||
-    !Number.isSafeInteger(command.round) ||
-    command.round < 1 ||
-    !isCustody(command.custody) ||
-    Dec.tryParse(command.amount) === null
-  )
-    return malformed('deposit');
+  if (isMalformedDeposit(command)) return malformed('deposit');
   const applied = applyLedgerBatch(state, [depositCreditTransfer(command)], command.at, seq, emit);
   if (!applied.result.ok || applied.events.length === 0) return applied;
   const deposit = { id: command.depositId, round: command.round, at: command.at };
@@ -252,14 +256,7 @@ export function applyDepositReversed(
   seq: number,
   emit: boolean,
 ): Outcome {
-  if (
-    typeof command.depositId !== 'string' ||
-    !Number.isSafeInteger(command.round) ||
-    command.round < 1 ||
-    !isCustody(command.custody) ||
-    Dec.tryParse(command.amount) === null
-  )
-    return malformed('deposit');
+  if (isMalformedDeposit(command)) return malformed('deposit');
   const applied = applyLedgerBatch(state, [depositReversalTransfer(command)], command.at, seq, emit);
   if (!applied.result.ok || applied.events.length === 0) return applied;
   const deposit = { id: command.depositId, at: command.at };
