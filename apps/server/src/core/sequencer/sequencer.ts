@@ -190,7 +190,8 @@ export class Sequencer<State, Command, Result, Event> {
     setImmediate(() => this.turn());
   }
 
-  private queued(): number {
+  /** Commands taken and not applied yet. */
+  queued(): number {
     return this.queue.length - this.head;
   }
 

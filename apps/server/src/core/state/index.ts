@@ -94,7 +94,7 @@ export type { MoneyState, OpenOrder, PairState } from './money-state.ts';
 export type { CommissionRow } from './referral-rules.ts';
 export type { RetentionPolicy } from './retention.ts';
 export { moneyStateHash } from './snapshot-codec.ts';
-export { restorePair } from './spot.ts';
+export { recordOf as spotOrderRecordOf, restorePair } from './spot.ts';
 export {
   type DailyWithdrawn,
   type DepositCredit,

@@ -449,7 +449,7 @@ function spotEventsOf(settled: Settled, at: number): MoneyEvent[] {
 }
 
 /** An order's row: `done` when it left the book (spec §4: filled, or cancelled with or without fills). */
-function recordOf(order: OpenOrder, done: DoneEvent | null, at: number): SpotOrderRecord {
+export function recordOf(order: OpenOrder, done: DoneEvent | null, at: number): SpotOrderRecord {
   const dealAmount = filledOf(order);
   return {
     orderId: order.id,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { normaliseIdCard } from '@halyard/rules';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { type App, createApp } from '../../app.ts';
+import { type App, type AppOptions, createApp } from '../../app.ts';
 import { ManualClock } from '../../clock.ts';
 import { type Config, loadConfig } from '../../config.ts';
 import { openTestStore, type Store } from '../../store/connect.ts';
@@ -48,10 +48,19 @@ export interface Harness {
   clock: ManualClock;
   config: Config;
   store: Store;
+  /** What the app runs the money on: the sequenced core's directory, or SQL (none). */
+  appOptions?: Pick<AppOptions, 'moneyCore'>;
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { rateLimits?: boolean; demo?: boolean } = {}): Promise<Harness> {
+/**
+ * A test app on a fresh store. `moneyCore`: the money on the sequenced core
+ * (AppOptions.moneyCore), its journal and snapshots in the data directory,
+ * projected on the test's own connection.
+ */
+export async function startHarness(
+  options: { rateLimits?: boolean; demo?: boolean; moneyCore?: boolean } = {},
+): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'halyard-identity-'));
   // Demo mode off is set after loading: live mode asks other modules for real
   // credentials that these tests do not need.
@@ -61,18 +70,30 @@ export async function startHarness(options: { rateLimits?: boolean; demo?: boole
   };
   const store = await openTestStore();
   const clock = new ManualClock();
-  const app = await createApp({ config, store, clock, rateLimits: options.rateLimits ?? false });
-  return {
+  const appOptions = options.moneyCore
+    ? { moneyCore: { dataDir: path.join(dataDir, 'core'), workerStore: null } }
+    : {};
+  const app = await createApp({
+    config,
+    store,
+    clock,
+    rateLimits: options.rateLimits ?? false,
+    ...appOptions,
+  });
+  const harness: Harness = {
     app,
     clock,
     config,
     store,
+    appOptions,
     async close() {
-      await app.close();
+      // The app a test restarted, if it did.
+      await harness.app.close();
       await store.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return harness;
 }
 
 export interface Envelope {

@@ -86,7 +86,7 @@ async function register(options: ReferralDemoOptions, email: string, invitationC
 async function tradeAmong(spot: SpotService, team: readonly number[]): Promise<boolean> {
   const price = spot.market(PAIR).latestPrice();
   if (price === null) return false;
-  const limit = price.floorTo(spot.market(PAIR).precision.priceAccuracy).toString();
+  const limit = price.floorTo(spot.market(PAIR).pair.price_accuracy).toString();
   for (const [index, seller] of team.entries()) {
     const buyer = team[(index + 1) % team.length]!;
     await spot.placeForUser(seller, { ...PAIR, side: 'sell', style: 'limit', price: limit, number: '0.02' });

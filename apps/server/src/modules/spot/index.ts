@@ -2,6 +2,7 @@ import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { MarketModule } from '../../market/index.ts';
+import type { MoneyCore } from '../../money-core/start.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import type { Store } from '../../store/connect.ts';
 import type { IdentityService } from '../identity/index.ts';
@@ -41,6 +42,8 @@ export interface SpotModuleOptions {
   market: MarketModule;
   publisher: Publisher;
   requireUser: preHandlerAsyncHookHandler;
+  /** The sequenced core, when the pairs run on it (SpotServiceOptions.core). */
+  core?: MoneyCore;
   onError: (error: unknown) => void;
 }
 

@@ -1,6 +1,6 @@
 import { Dec } from '@halyard/money';
 import type { IndexPriceSource } from '../../market/index.ts';
-import type { PairMarket } from './pair-market.ts';
+import type { SpotPairMarket } from './pair-market.ts';
 import { CROSS_MINIMUMS, CrossSchedule, reconcileQuotes, TickQuoter, type WantedQuote } from './quoting.ts';
 import type { SpotService } from './service.ts';
 import { HOUSE_QUOTER, HOUSE_TAKER } from './trader.ts';
@@ -37,7 +37,7 @@ export interface MarketMakerOptions {
  * the house trading with itself). Orders go through the spot service like
  * anyone's: spec checks, ledger holds, matching, settlement.
  */
-export class MarketMaker extends TickQuoter<PairMarket> {
+export class MarketMaker extends TickQuoter<SpotPairMarket> {
   private readonly crossings = new CrossSchedule();
 
   constructor(private readonly options: MarketMakerOptions) {
@@ -48,7 +48,7 @@ export class MarketMaker extends TickQuoter<PairMarket> {
     return this.options.spot.pairs().map((market) => [market.pair.autoid, market] as const);
   }
 
-  protected async requote(market: PairMarket): Promise<void> {
+  protected async requote(market: SpotPairMarket): Promise<void> {
     const { pair } = market;
     if (pair.maincoin !== this.options.index.quote || pair.state !== 1) return;
     const index = this.options.index.current(pair.tradcoin)?.price;
@@ -73,7 +73,7 @@ export class MarketMaker extends TickQuoter<PairMarket> {
   }
 
   /** When a crossing is due ({@link CrossSchedule}), a market order of the pair's minimum times CROSS_MINIMUMS. */
-  private async crossWhenDue(market: PairMarket, index: Dec): Promise<void> {
+  private async crossWhenDue(market: SpotPairMarket, index: Dec): Promise<void> {
     const { pair } = market;
     const side = this.crossings.due(pair.autoid, index, quotedSpread(index));
     if (side === null) return;

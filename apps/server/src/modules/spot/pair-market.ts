@@ -84,11 +84,36 @@ export interface CommandResult {
   orders: OrderRow[];
 }
 
+/** A committed trade as the pushes and the trade screen show it. */
+export type CommittedTrade = Pick<TradeRow, 'price' | 'amount' | 'taker_side' | 'wdate'>;
+
 /** What one committed group changed, for the pushes that follow it. */
 export interface GroupEffects {
-  trades: TradeRow[];
-  orders: OrderRow[];
+  trades: CommittedTrade[];
   depth: DepthSnapshot;
+}
+
+/**
+ * One spot pair as SpotService drives it: {@link PairMarket} writes through
+ * SQL group commits; CorePairMarket (core-pair-market.ts) submits to the
+ * sequenced core (docs/core.md, "The cut-over").
+ */
+export interface SpotPairMarket {
+  readonly pair: PairRow;
+  /** Queues a command; answers once it is durable, with the orders it created or ended. */
+  submit(command: SpotCommand): Promise<CommandResult>;
+  /** Resolves once every command taken so far is written (shutdown, tests). */
+  idle(): Promise<void>;
+  /** The book as of the last durable command, best first, up to 20 levels a side. */
+  depth(): DepthSnapshot;
+  /** The latest trades, newest first. */
+  latestTrades(): readonly CommittedTrade[];
+  /** Last trade price, else the index price; null when neither is known. */
+  latestPrice(): Dec | null;
+  /** Commands waiting, and orders resting in the book (the back office's dashboard). */
+  workload(): { queued: number; openOrders: number };
+  /** The open orders of one owner in this pair, oldest first. */
+  openOrdersOf(owner: string): OrderRow[];
 }
 
 export interface PairMarketOptions {
@@ -146,7 +171,7 @@ const DEPTH_LEVELS = 20;
  * book is matched in memory during the transaction, and rebuilding is the
  * simple way to guarantee no change survives a rollback.
  */
-export class PairMarket {
+export class PairMarket implements SpotPairMarket {
   private settings: PairRow;
   private pairPrecision: PairPrecision;
   private book: OrderBook;
@@ -156,7 +181,7 @@ export class PairMarket {
   private draining = false;
   private committedDepth: DepthSnapshot;
   /** Newest first. */
-  private trades: TradeRow[] = [];
+  private trades: CommittedTrade[] = [];
   private makerFee: Dec;
   private takerFee: Dec;
 
@@ -172,10 +197,6 @@ export class PairMarket {
   /** The pair's row as of its latest settings. */
   get pair(): PairRow {
     return this.settings;
-  }
-
-  get precision(): PairPrecision {
-    return this.pairPrecision;
   }
 
   /** Rebuilds the book from the open orders in the store (restart, or after a rolled-back group). */
@@ -232,7 +253,7 @@ export class PairMarket {
   }
 
   /** The latest committed trades, newest first. */
-  latestTrades(): readonly TradeRow[] {
+  latestTrades(): readonly CommittedTrade[] {
     return this.trades;
   }
 
@@ -273,11 +294,11 @@ export class PairMarket {
 
   private async runGroup(jobs: Job[]): Promise<void> {
     const outcomes: Outcome[] = [];
-    const effects: GroupEffects = { trades: [], orders: [], depth: this.committedDepth };
+    const effects: GroupEffects = { trades: [], depth: this.committedDepth };
     try {
       await this.options.ledger.transaction(async (trx) => {
         const work = await GroupWork.open(trx, this.options.ledger, this.balancesChecked(jobs));
-        for (const job of jobs) outcomes.push(await this.run(work, job.command, effects));
+        for (const job of jobs) outcomes.push(await this.run(work, job.command));
         await work.flush();
         effects.trades = work.trades;
       });
@@ -328,7 +349,7 @@ export class PairMarket {
    * is written, and fails the command alone), then executed. An error while
    * executing propagates and rolls the whole group back.
    */
-  private async run(work: GroupWork, command: SpotCommand, effects: GroupEffects): Promise<Outcome> {
+  private async run(work: GroupWork, command: SpotCommand): Promise<Outcome> {
     let plan: Plan;
     try {
       plan = await this.plan(work, command);
@@ -336,7 +357,7 @@ export class PairMarket {
       if (error instanceof AppError) return { ok: false, error };
       throw error;
     }
-    const orders = this.execute(work, plan, effects);
+    const orders = this.execute(work, plan);
     await settleFees(work, this.options.referral);
     return { ok: true, value: { orders: copies(orders) } };
   }
@@ -365,21 +386,21 @@ export class PairMarket {
   }
 
   /** Runs a planned command; answers the orders it created or ended (live rows: the caller copies them). */
-  private execute(work: GroupWork, plan: Plan, effects: GroupEffects): OrderRow[] {
+  private execute(work: GroupWork, plan: Plan): OrderRow[] {
     switch (plan.kind) {
       case 'place':
-        return this.place(work, plan, effects);
+        return this.place(work, plan);
       case 'cancel': {
         const events = this.book.cancel({
           kind: 'cancel',
           orderId: String(plan.row.autoid),
           userId: plan.row.owner,
         });
-        return this.settle(work, events, plan.row.autoid, effects);
+        return this.settle(work, events, plan.row.autoid);
       }
       case 'cancelAll': {
         const events = this.book.cancelAll({ kind: 'cancelAll', userId: plan.owner });
-        return this.settle(work, events, null, effects);
+        return this.settle(work, events, null);
       }
       case 'settings':
         this.applySettings(plan.pair);
@@ -418,7 +439,7 @@ export class PairMarket {
   }
 
   /** Writes the order and its hold, matches it, settles what traded. */
-  private place(work: GroupWork, plan: PlacePlan, effects: GroupEffects): OrderRow[] {
+  private place(work: GroupWork, plan: PlacePlan): OrderRow[] {
     const { command } = plan;
     const now = this.options.now();
     const row = work.newOrder({
@@ -455,7 +476,7 @@ export class PairMarket {
         : command.side === 'buy'
           ? this.book.place({ ...common, kind: 'market', side: 'buy', quoteBudget: plan.hold })
           : this.book.place({ ...common, kind: 'market', side: 'sell' });
-    this.settle(work, events, row.autoid, effects);
+    this.settle(work, events, row.autoid);
     return [row];
   }
 
@@ -467,12 +488,7 @@ export class PairMarket {
    * touched orders (the open-order cache's rows, which later groups change),
    * `subject` (if any) first.
    */
-  private settle(
-    work: GroupWork,
-    events: readonly BookEvent[],
-    subject: number | null,
-    effects: GroupEffects,
-  ): OrderRow[] {
+  private settle(work: GroupWork, events: readonly BookEvent[], subject: number | null): OrderRow[] {
     const now = this.options.now();
     const touched = new Map<number, OrderRow>();
     if (subject !== null) this.touch(touched, subject);
@@ -491,9 +507,7 @@ export class PairMarket {
       if (!isOpen(row.state)) this.open.delete(row.autoid);
     }
     work.trades.push(...trades);
-    const rows = [...touched.values()];
-    effects.orders.push(...rows);
-    return rows;
+    return [...touched.values()];
   }
 
   /** An open order a command changes, noted in `touched`. */

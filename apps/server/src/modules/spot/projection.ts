@@ -80,7 +80,8 @@ async function readPairIds(db: Executor): Promise<Map<string, number>> {
   return new Map(pairs.map((pair) => [`${pair.tradcoin}/${pair.maincoin}`, pair.autoid]));
 }
 
-function orderRowOf(order: SpotOrderRecord, pairId: number): OrderRow {
+/** An order's row from the state's record (also how CorePairMarket answers). */
+export function orderRowOf(order: SpotOrderRecord, pairId: number): OrderRow {
   return {
     autoid: order.orderId,
     pair_id: pairId,

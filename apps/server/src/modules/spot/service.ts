@@ -14,12 +14,14 @@ import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { type Ledger, systemAccount } from '../../ledger/index.ts';
 import type { MarketModule } from '../../market/index.ts';
 import { DEMO_COINS } from '../../market/index-price.ts';
+import type { MoneyCore } from '../../money-core/start.ts';
 import { type Publisher, tradePushRow } from '../../realtime/publisher.ts';
 import type { Db, Trx } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import type { ReferralFees } from '../referral/index.ts';
+import { CorePairMarket } from './core-pair-market.ts';
 import { demoPairRows } from './demo-pairs.ts';
-import { type GroupEffects, PairMarket, type PlaceOrder } from './pair-market.ts';
+import { type GroupEffects, PairMarket, type PlaceOrder, type SpotPairMarket } from './pair-market.ts';
 import { newSpotPairRow, spotRowWith, spotSettingsOf } from './settings.ts';
 import {
   insertMissingPairs,
@@ -94,6 +96,12 @@ export interface SpotServiceOptions {
   referral: ReferralFees;
   market: MarketModule;
   publisher: Publisher;
+  /**
+   * The sequenced core, when the pairs run on it (issue 19's cut-over, which
+   * tests and benches drive until every money module is on it): orders go to
+   * the money state instead of SQL group commits.
+   */
+  core?: MoneyCore;
   onError: (error: unknown) => void;
 }
 
@@ -109,8 +117,8 @@ const HOUSE_BASE_FUNDING_VALUE = Dec.parse('5000000');
  * committed group changed.
  */
 export class SpotService {
-  private readonly markets = new Map<string, PairMarket>();
-  private readonly marketsById = new Map<number, PairMarket>();
+  private readonly markets = new Map<string, SpotPairMarket>();
+  private readonly marketsById = new Map<number, SpotPairMarket>();
 
   constructor(private readonly options: SpotServiceOptions) {}
 
@@ -118,20 +126,26 @@ export class SpotService {
   async load(): Promise<void> {
     for (const pair of await selectPairs(this.options.db)) {
       if (this.marketsById.has(pair.autoid)) continue;
-      const market = new PairMarket({
-        pair,
-        db: this.options.db,
-        ledger: this.options.ledger,
-        now: () => this.options.clock.now(),
-        indexPrice: () => this.indexPrice(pair),
-        referral: this.options.referral,
-        onCommitted: (effects) => this.publishCommitted(pair, effects),
-        onError: this.options.onError,
-      });
-      await market.restore();
+      const market = await this.openMarket(pair);
       this.markets.set(coinsKey(pair), market);
       this.marketsById.set(pair.autoid, market);
     }
+  }
+
+  /** A pair's market, its book rebuilt from the store (SQL) or held by the core. */
+  private async openMarket(pair: PairRow): Promise<SpotPairMarket> {
+    const hooks = {
+      pair,
+      db: this.options.db,
+      now: () => this.options.clock.now(),
+      indexPrice: () => this.indexPrice(pair),
+      onCommitted: (effects: GroupEffects) => this.publishCommitted(pair, effects),
+      onError: this.options.onError,
+    };
+    if (this.options.core) return CorePairMarket.open({ ...hooks, core: this.options.core });
+    const market = new PairMarket({ ...hooks, ledger: this.options.ledger, referral: this.options.referral });
+    await market.restore();
+    return market;
   }
 
   /** Demo seed (idempotent): the demo pairs, and the house funded from the treasury. */
@@ -141,11 +155,11 @@ export class SpotService {
     await this.fundHouse();
   }
 
-  pairs(): PairMarket[] {
+  pairs(): SpotPairMarket[] {
     return [...this.markets.values()];
   }
 
-  market(coins: Coins): PairMarket {
+  market(coins: Coins): SpotPairMarket {
     const market = this.markets.get(coinsKey(coins));
     if (!market) throw notFound('spot.pairNotFound');
     return market;
@@ -166,7 +180,7 @@ export class SpotService {
     return this.place(this.market(input), houseTrader(role), HOUSE_EMAIL, input);
   }
 
-  private async place(market: PairMarket, trader: Trader, email: string | null, input: OrderInput) {
+  private async place(market: SpotPairMarket, trader: Trader, email: string | null, input: OrderInput) {
     if (market.pair.state !== 1) throw badRequest('spot.pairClosed');
     const command: PlaceOrder = {
       kind: 'place',
@@ -348,7 +362,7 @@ export class SpotService {
 
   // ── helpers ─────────────────────────────────────────────────────────────
 
-  private symbolRow(market: PairMarket): SpotSymbolRow {
+  private symbolRow(market: SpotPairMarket): SpotSymbolRow {
     const { pair } = market;
     const ticker = this.options.market.data.ticker(marketRef(pair));
     const depth = market.depth();

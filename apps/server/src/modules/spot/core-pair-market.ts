@@ -1,0 +1,264 @@
+import type { DepthSnapshot, OrderBook } from '@halyard/matching';
+import { Dec } from '@halyard/money';
+import {
+  type MoneyCommand,
+  type MoneyEvent,
+  type MoneyResult,
+  type SpotOrderRecord,
+  spotOrderRecordOf,
+} from '../../core/state/index.ts';
+import { type AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import type { MoneyCore } from '../../money-core/start.ts';
+import type { Executor } from '../../store/database.ts';
+import type {
+  CommandResult,
+  CommittedTrade,
+  GroupEffects,
+  SpotCommand,
+  SpotPairMarket,
+} from './pair-market.ts';
+import { TOP_TRADES } from './pair-market.ts';
+import { orderRowOf } from './projection.ts';
+import { pairConfigOf } from './state-from-sql.ts';
+import { type OrderRow, type PairRow, selectLatestTrades, updatePairSettings } from './store.ts';
+
+const DEPTH_LEVELS = 20;
+
+/** Refusals of the state that name something missing: answered 404, as PairMarket answers them. */
+const NOT_FOUND = new Set(['spot.pairNotFound', 'spot.orderNotOpen']);
+
+export interface CorePairMarketOptions {
+  pair: PairRow;
+  core: MoneyCore;
+  db: Executor;
+  now: () => number;
+  /** The index price of the trade coin, when one is known: stamped on a place for a market order's cost. */
+  indexPrice: () => Dec | null;
+  /** Called after each durable batch that touched the pair (pushes); must not throw. */
+  onCommitted: (effects: GroupEffects) => void;
+  onError: (error: unknown) => void;
+}
+
+/**
+ * One spot pair on the sequenced core (issue 19, docs/core.md "The cut-over"):
+ * its commands go to the money state, which checks, holds, matches and
+ * settles them; the projector writes the rows behind. A command is answered
+ * once it is durable and once SQL holds it (read-your-writes: the user's next
+ * GET sees it), with its orders as the command left them, taken from the
+ * events it published.
+ *
+ * The events of a durable batch reach `published` synchronously after the
+ * batch's replies are resolved, before any reply's continuation runs (the
+ * sequencer calls its listeners in the same turn): so when `submit` resumes
+ * from the core, `lastBatch` holds its own command's records.
+ */
+export class CorePairMarket implements SpotPairMarket {
+  private settings: PairRow;
+  private readonly symbol: string;
+  /** Newest first. */
+  private trades: CommittedTrade[] = [];
+  private committedDepth: DepthSnapshot;
+  /** What the latest durable batch published for this pair, a command's records at a time. */
+  private lastBatch: BatchRecords[] = [];
+  private readonly unsubscribe: () => void;
+
+  private constructor(private readonly options: CorePairMarketOptions) {
+    this.settings = options.pair;
+    this.symbol = pairConfigOf(options.pair).symbol;
+    this.committedDepth = this.book().depth(DEPTH_LEVELS);
+    this.unsubscribe = options.core.sequencer.subscribe((published) => this.published(published));
+  }
+
+  /** Opens the pair in the state if the state does not hold it yet (a pair listed since), and reads its latest trades. */
+  static async open(options: CorePairMarketOptions): Promise<CorePairMarket> {
+    if (!options.core.state.pairs.has(pairConfigOf(options.pair).symbol))
+      await submitted(options.core, {
+        kind: 'openPair',
+        at: options.now(),
+        pair: pairConfigOf(options.pair),
+      });
+    const market = new CorePairMarket(options);
+    market.trades = await selectLatestTrades(options.db, options.pair.autoid, TOP_TRADES);
+    return market;
+  }
+
+  get pair(): PairRow {
+    return this.settings;
+  }
+
+  async submit(command: SpotCommand): Promise<CommandResult> {
+    const at = this.options.now();
+    switch (command.kind) {
+      case 'place': {
+        const index = this.options.indexPrice();
+        const { result, seq } = await this.send({
+          kind: 'place',
+          at,
+          pair: this.symbol,
+          owner: command.trader.owner,
+          account: command.trader.account,
+          email: command.email,
+          side: command.side,
+          style: command.style,
+          ...(command.price === undefined ? {} : { price: command.price }),
+          amount: command.amount,
+          ...(index === null ? {} : { indexPrice: index.toString() }),
+        });
+        return this.answer(result, seq);
+      }
+      case 'cancel': {
+        const { trader, autoid } = command;
+        const sent = { kind: 'cancel', at, pair: this.symbol, owner: trader.owner, orderId: autoid } as const;
+        const { result, seq } = await this.send(sent);
+        return this.answer(result, seq);
+      }
+      case 'cancelAll': {
+        const { result, seq } = await this.send({
+          kind: 'cancelAll',
+          at,
+          pair: this.symbol,
+          owner: command.trader.owner,
+        });
+        return this.answer(result, seq);
+      }
+      case 'settings':
+        return this.changeSettings(command.pair, at);
+    }
+  }
+
+  async idle(): Promise<void> {
+    await this.options.core.projected(this.options.core.sequencer.lastSequence());
+  }
+
+  depth(): DepthSnapshot {
+    return this.committedDepth;
+  }
+
+  latestTrades(): readonly CommittedTrade[] {
+    return this.trades;
+  }
+
+  latestPrice(): Dec | null {
+    const last = this.trades[0];
+    return last ? Dec.parse(last.price) : this.options.indexPrice();
+  }
+
+  /** No command waits per pair: the core has one queue for all (the ledger's `queued`). */
+  workload(): { queued: number; openOrders: number } {
+    return { queued: 0, openOrders: this.book().orderCount };
+  }
+
+  openOrdersOf(owner: string): OrderRow[] {
+    const rows: OrderRow[] = [];
+    for (const order of this.options.core.state.orders.values())
+      if (order.pair === this.symbol && order.owner === owner)
+        rows.push(orderRowOf(spotOrderRecordOf(order, null, order.placedAt), this.pair.autoid));
+    return rows.sort((a, b) => a.autoid - b.autoid);
+  }
+
+  /** Stops following the core's events. */
+  close(): void {
+    this.unsubscribe();
+  }
+
+  /** Submits a command; a refusal throws the AppError the SQL path throws. Answers the reply and its durable sequence. */
+  private async send(
+    command: MoneyCommand,
+  ): Promise<{ result: Extract<MoneyResult, { ok: true }>; seq: number }> {
+    const { result, seq } = await this.options.core.submit(command);
+    if (!result.ok) throw refusalError(result.error, result.params);
+    return { result, seq };
+  }
+
+  /** The orders a command answered, as its own events left them (taken now: the next batch replaces them), once SQL holds them. */
+  private async answer(result: Extract<MoneyResult, { ok: true }>, seq: number): Promise<CommandResult> {
+    const ids = result.orders?.map((order) => order.orderId) ?? (result.order ? [result.order.orderId] : []);
+    const orders = ids.map((id) => orderRowOf(this.recordOf(id), this.pair.autoid));
+    await this.options.core.projected(seq);
+    return { orders };
+  }
+
+  /**
+   * An order's record in the latest batch: a new order as the command that
+   * placed it left it (a later command of the batch may have filled it
+   * since); any other as the batch left it (a cancel ends an order: no later
+   * command changes it).
+   */
+  private recordOf(orderId: number): SpotOrderRecord {
+    const placing = this.lastBatch.find((command) => command.accepted.has(orderId));
+    if (placing) return placing.records.get(orderId)!;
+    const last = this.lastBatch.findLast((command) => command.records.has(orderId));
+    if (!last) throw new Error(`spot: order ${orderId} is not in its batch's events`);
+    return last.records.get(orderId)!;
+  }
+
+  /** New settings: the state takes them with the pair (openPair again), then the row follows. */
+  private async changeSettings(pair: PairRow, at: number): Promise<CommandResult> {
+    const precisionChanges =
+      pair.price_accuracy !== this.pair.price_accuracy || pair.amount_accuracy !== this.pair.amount_accuracy;
+    if (precisionChanges && this.book().orderCount > 0) throw conflict('markets.precisionWithOpenOrders');
+    await submitted(this.options.core, { kind: 'openPair', at, pair: pairConfigOf(pair) });
+    await updatePairSettings(this.options.db, pair);
+    this.settings = pair;
+    return { orders: [] };
+  }
+
+  /**
+   * The pair's book in the state (opened with the market). It may be ahead
+   * of what is durable by the batches being written, never more.
+   */
+  private book(): OrderBook {
+    return this.options.core.state.books.get(this.symbol)!;
+  }
+
+  /** A durable batch: this pair's order records (for the replies), trades and depth (for the pushes). */
+  private published(batch: readonly { seq: number; events: readonly MoneyEvent[] }[]): void {
+    this.lastBatch = [];
+    const trades: CommittedTrade[] = [];
+    let touched = false;
+    for (const { events } of batch) {
+      const command: BatchRecords = { accepted: new Set(), records: new Map() };
+      for (const event of events) {
+        if (event.type === 'book' && event.pair === this.symbol) touched = true;
+        else if (
+          (event.type === 'spotOrderAccepted' || event.type === 'spotOrderUpdated') &&
+          event.order.pair === this.symbol
+        ) {
+          if (event.type === 'spotOrderAccepted') command.accepted.add(event.order.orderId);
+          command.records.set(event.order.orderId, event.order);
+        } else if (event.type === 'spotTrade' && event.trade.pair === this.symbol)
+          trades.push({
+            price: event.trade.price,
+            amount: event.trade.amount,
+            taker_side: event.trade.takerSide,
+            wdate: event.trade.at,
+          });
+      }
+      if (command.records.size > 0) this.lastBatch.push(command);
+    }
+    if (!touched) return;
+    this.trades = [...trades].reverse().concat(this.trades).slice(0, TOP_TRADES);
+    this.committedDepth = this.book().depth(DEPTH_LEVELS);
+    try {
+      this.options.onCommitted({ trades, depth: this.committedDepth });
+    } catch (error) {
+      this.options.onError(error);
+    }
+  }
+}
+
+/** One command's spot records in a durable batch: the orders it placed, and each order it touched as it left it. */
+interface BatchRecords {
+  accepted: Set<number>;
+  records: Map<number, SpotOrderRecord>;
+}
+
+async function submitted(core: MoneyCore, command: MoneyCommand): Promise<void> {
+  const { result } = await core.submit(command);
+  if (!result.ok) throw refusalError(result.error, result.params);
+}
+
+function refusalError(key: string, params?: Record<string, string | number>): AppError {
+  const text = Object.fromEntries(Object.entries(params ?? {}).map(([name, value]) => [name, String(value)]));
+  return NOT_FOUND.has(key) ? notFound(key, text) : badRequest(key, text);
+}
