@@ -114,10 +114,9 @@ export class MoneyCore {
     return this.sequencer.state;
   }
 
-  /** Applies a command once it is durable; `seq` is at or past the command's own sequence. */
-  async submit(command: MoneyCommand): Promise<Submitted> {
-    const result = await this.sequencer.submit(command);
-    return { result, seq: this.sequencer.lastSequence() };
+  /** Applies a command; answers once it is durable, with the sequence it was journaled and published under. */
+  submit(command: MoneyCommand): Promise<Submitted> {
+    return this.sequencer.submitSequenced(command);
   }
 
   /** Resolves once SQL holds what sequence `seq` did (read-your-writes); rejects past the bound. */

@@ -33,7 +33,7 @@ export type Listener<Event> = (published: Published<Event>[], through: number) =
 interface Pending<Command, Result> {
   command: Command;
   payload: Uint8Array;
-  resolve(result: Result): void;
+  resolve(result: Result, seq: number): void;
   reject(error: unknown): void;
 }
 
@@ -97,6 +97,18 @@ export class Sequencer<State, Command, Result, Event> {
 
   /** Queues a command; resolves with its result once it is durable. */
   submit(command: Command): Promise<Result> {
+    return this.enqueue(command, (resolve) => (result) => resolve(result));
+  }
+
+  /** As `submit`, with the sequence the command was journaled under (its events are published under it). */
+  submitSequenced(command: Command): Promise<{ result: Result; seq: number }> {
+    return this.enqueue(command, (resolve) => (result, seq) => resolve({ result, seq }));
+  }
+
+  private enqueue<Answer>(
+    command: Command,
+    answer: (resolve: (value: Answer) => void) => Pending<Command, Result>['resolve'],
+  ): Promise<Answer> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.closing) return Promise.reject(new SequencerStoppedError('closed'));
     if (this.queued() >= this.queueMax) return Promise.reject(new SequencerBusyError(this.queueMax));
@@ -107,7 +119,7 @@ export class Sequencer<State, Command, Result, Event> {
       return Promise.reject(error);
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ command, payload, resolve, reject });
+      this.queue.push({ command, payload, resolve: answer(resolve), reject });
       this.schedule();
     });
   }
@@ -252,7 +264,8 @@ export class Sequencer<State, Command, Result, Event> {
     durable.then(
       (seq) => {
         if (seq !== lastSeq) return this.stop(new Error(`journal gave ${seq}, expected ${lastSeq}`), batch);
-        for (let index = 0; index < batch.length; index++) batch[index]!.resolve(results[index]!);
+        for (let index = 0; index < batch.length; index++)
+          batch[index]!.resolve(results[index]!, firstSeq + index);
         for (const listener of this.listeners) listener(published, lastSeq);
       },
       (error) => this.stop(error, batch),

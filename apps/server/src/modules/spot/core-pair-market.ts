@@ -45,12 +45,7 @@ export interface CorePairMarketOptions {
  * settles them; the projector writes the rows behind. A command is answered
  * once it is durable and once SQL holds it (read-your-writes: the user's next
  * GET sees it), with its orders as the command left them, taken from the
- * events it published.
- *
- * The events of a durable batch reach `published` synchronously after the
- * batch's replies are resolved, before any reply's continuation runs (the
- * sequencer calls its listeners in the same turn): so when `submit` resumes
- * from the core, `lastBatch` holds its own command's records.
+ * events it published under its own sequence.
  */
 export class CorePairMarket implements SpotPairMarket {
   private settings: PairRow;
@@ -58,8 +53,12 @@ export class CorePairMarket implements SpotPairMarket {
   /** Newest first. */
   private trades: CommittedTrade[] = [];
   private committedDepth: DepthSnapshot;
-  /** What the latest durable batch published for this pair, a command's records at a time. */
-  private lastBatch: BatchRecords[] = [];
+  /**
+   * The order records this pair's commands published, by sequence, until
+   * their replies take them. Every spot command of the pair is submitted
+   * here, so every entry has a reply waiting for it.
+   */
+  private readonly unanswered = new Map<number, Map<number, SpotOrderRecord>>();
   private readonly unsubscribe: () => void;
 
   private constructor(private readonly options: CorePairMarketOptions) {
@@ -170,26 +169,18 @@ export class CorePairMarket implements SpotPairMarket {
     return { result, seq };
   }
 
-  /** The orders a command answered, as its own events left them (taken now: the next batch replaces them), once SQL holds them. */
+  /** The orders a command answered, as its own events left them, once SQL holds them. */
   private async answer(result: Extract<MoneyResult, { ok: true }>, seq: number): Promise<CommandResult> {
+    const records = this.unanswered.get(seq) ?? new Map<number, SpotOrderRecord>();
+    this.unanswered.delete(seq);
     const ids = result.orders?.map((order) => order.orderId) ?? (result.order ? [result.order.orderId] : []);
-    const orders = ids.map((id) => orderRowOf(this.recordOf(id), this.pair.autoid));
+    const orders = ids.map((id) => {
+      const record = records.get(id);
+      if (!record) throw new Error(`spot: order ${id} is not in the events of command ${seq}`);
+      return orderRowOf(record, this.pair.autoid);
+    });
     await this.options.core.projected(seq);
     return { orders };
-  }
-
-  /**
-   * An order's record in the latest batch: a new order as the command that
-   * placed it left it (a later command of the batch may have filled it
-   * since); any other as the batch left it (a cancel ends an order: no later
-   * command changes it).
-   */
-  private recordOf(orderId: number): SpotOrderRecord {
-    const placing = this.lastBatch.find((command) => command.accepted.has(orderId));
-    if (placing) return placing.records.get(orderId)!;
-    const last = this.lastBatch.findLast((command) => command.records.has(orderId));
-    if (!last) throw new Error(`spot: order ${orderId} is not in its batch's events`);
-    return last.records.get(orderId)!;
   }
 
   /** New settings: the state takes them with the pair (openPair again), then the row follows. */
@@ -211,22 +202,20 @@ export class CorePairMarket implements SpotPairMarket {
     return this.options.core.state.books.get(this.symbol)!;
   }
 
-  /** A durable batch: this pair's order records (for the replies), trades and depth (for the pushes). */
+  /** A durable batch: this pair's order records by command (for the replies), trades and depth (for the pushes). */
   private published(batch: readonly { seq: number; events: readonly MoneyEvent[] }[]): void {
-    this.lastBatch = [];
     const trades: CommittedTrade[] = [];
     let touched = false;
-    for (const { events } of batch) {
-      const command: BatchRecords = { accepted: new Set(), records: new Map() };
+    for (const { seq, events } of batch) {
+      const records = new Map<number, SpotOrderRecord>();
       for (const event of events) {
         if (event.type === 'book' && event.pair === this.symbol) touched = true;
         else if (
           (event.type === 'spotOrderAccepted' || event.type === 'spotOrderUpdated') &&
           event.order.pair === this.symbol
-        ) {
-          if (event.type === 'spotOrderAccepted') command.accepted.add(event.order.orderId);
-          command.records.set(event.order.orderId, event.order);
-        } else if (event.type === 'spotTrade' && event.trade.pair === this.symbol)
+        )
+          records.set(event.order.orderId, event.order);
+        else if (event.type === 'spotTrade' && event.trade.pair === this.symbol)
           trades.push({
             price: event.trade.price,
             amount: event.trade.amount,
@@ -234,7 +223,7 @@ export class CorePairMarket implements SpotPairMarket {
             wdate: event.trade.at,
           });
       }
-      if (command.records.size > 0) this.lastBatch.push(command);
+      if (records.size > 0) this.unanswered.set(seq, records);
     }
     if (!touched) return;
     this.trades = [...trades].reverse().concat(this.trades).slice(0, TOP_TRADES);
@@ -245,12 +234,6 @@ export class CorePairMarket implements SpotPairMarket {
       this.options.onError(error);
     }
   }
-}
-
-/** One command's spot records in a durable batch: the orders it placed, and each order it touched as it left it. */
-interface BatchRecords {
-  accepted: Set<number>;
-  records: Map<number, SpotOrderRecord>;
 }
 
 async function submitted(core: MoneyCore, command: MoneyCommand): Promise<void> {

@@ -1,3 +1,4 @@
+import { Dec } from '@halyard/money';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../app.ts';
 import {
@@ -193,6 +194,27 @@ describe.each([
         'Invalid parameter: plate',
       );
       expect((await post(h, '/trad/buyLimit', { ...BTC, price: '1', number: '1' })).code).toBe(401);
+    });
+  });
+
+  describe('many orders at once', () => {
+    it('answers each order with its own row, as its own command left it', async () => {
+      const buyer = await fundedUser(h, { USDT: '100000' });
+      const seller = await fundedUser(h, { BTC: '100' });
+      const sizes = Array.from({ length: 120 }, (_, index) => `0.${String(index + 1).padStart(3, '0')}`);
+      const answers = await Promise.all(
+        sizes.map((size, index) =>
+          placed(limit(index % 2 === 0 ? 'sell' : 'buy', index % 2 === 0 ? seller : buyer, '100', size, h)),
+        ),
+      );
+      expect(new Set(answers.map((order) => order.autoid)).size).toBe(sizes.length);
+      answers.forEach((order, index) => {
+        expect(order.number).toBe(Dec.parse(sizes[index]!).toString());
+        expect(order.type).toBe(index % 2 === 0 ? 'sell' : 'buy');
+        // As its own command left it: a buy crossed the sell before it at once, a sell had nothing to cross yet or rests.
+        expect(['unfilled', 'partial', 'filled']).toContain(order.state);
+      });
+      expect(answers[1]!.state).not.toBe('unfilled');
     });
   });
 
