@@ -9,7 +9,13 @@
  * It also sums the time its thread spends inside SQLite statements (the
  * commits' WAL writes and syncs included) and answers the sum, in ms, to a
  * 'sqlite-ms' message: the benchmark prints it per order.
+ *
+ * BENCH_MONEY_CORE=1 runs the money on the sequenced core (AppOptions.moneyCore:
+ * the journal under the data directory, the projector in a worker thread on
+ * the same SQLite file), as far as the cut-over has come: spot orders and the
+ * demo faucet, which is all the benchmark uses.
  */
+import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { createApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
@@ -49,7 +55,20 @@ process.on('message', (message) => {
 
 const config = loadConfig();
 const store = await openStore(config);
-const app = await createApp({ config, store, rateLimits: false });
+const onCore = process.env.BENCH_MONEY_CORE === '1';
+const app = await createApp({
+  config,
+  store,
+  rateLimits: false,
+  ...(onCore
+    ? {
+        moneyCore: {
+          dataDir: path.join(config.dataDir, 'core'),
+          workerStore: { sqliteFile: config.sqliteFile },
+        },
+      }
+    : {}),
+});
 await app.http.listen({ port: config.port, host: '127.0.0.1' });
 process.send?.('listening');
 
