@@ -1,19 +1,5 @@
 import { Dec } from '@halyard/money';
 import { userAccount } from '../../ledger/index.ts';
-import { crossFreeLeg, fundingBatches } from '../../modules/futures/ledger-plan.ts';
-import { crossBreached, scanIsolated } from '../../modules/futures/liquidation.ts';
-import { fundingPayment, positionEquity } from '../../modules/futures/risk.ts';
-import {
-  crossOwnersIn,
-  crossTakeOverOf,
-  firedTrigger,
-  fundingPayerOf,
-  fundingRoundOf,
-  fundPosition,
-  isolatedBreach,
-} from '../../modules/futures/risk-pass.ts';
-import type { ContractMarket } from '../../modules/futures/state.ts';
-import type { PositionRow } from '../../modules/futures/store.ts';
 import type { Applied } from '../sequencer/index.ts';
 import type { MoneyEvent, MoneyResult } from './commands.ts';
 import {
@@ -24,6 +10,20 @@ import {
   invalid,
   Work,
 } from './futures.ts';
+import type { ContractMarket } from './futures-book.ts';
+import { crossFreeLeg, fundingBatches } from './futures-legs.ts';
+import { crossBreached, scanIsolated } from './futures-liquidation.ts';
+import { fundingPayment, positionEquity } from './futures-margin.ts';
+import {
+  crossOwnersIn,
+  crossTakeOverOf,
+  firedTrigger,
+  fundingPayerOf,
+  fundingRoundOf,
+  fundPosition,
+  isolatedBreach,
+} from './futures-risk-rules.ts';
+import type { PositionRow } from './futures-rows.ts';
 import { available, type MoneyState } from './money-state.ts';
 
 /**

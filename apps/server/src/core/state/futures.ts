@@ -2,23 +2,41 @@
 // their snapshot are one path, read against modules/futures' own stages step by step.
 import type { BookEvent, TradeEvent } from '@halyard/matching';
 import { Dec } from '@halyard/money';
-import { AppError } from '../../http/errors.ts';
 import { invalidAccountField } from '../../ledger/accounts.ts';
 import { type AccountRef, type TransferInput, userAccount } from '../../ledger/index.ts';
 import type { NewTransfer } from '../../ledger/plan.ts';
-import { type CommandPlan, checkCommand, usableAccountOf } from '../../modules/futures/checks.ts';
-import { type FuturesCommand, isHouse, type Trader } from '../../modules/futures/commands.ts';
-import { feeChargeOf } from '../../modules/futures/fees.ts';
-import { holdTransfer, type LegId, takeOverLeg } from '../../modules/futures/ledger-plan.ts';
+import type { Applied } from '../sequencer/index.ts';
+import type { MoneyEvent, MoneyResult } from './commands.ts';
+import { type ContractMarket, FuturesState } from './futures-book.ts';
+import { type CommandPlan, checkCommand, isFuturesRefusal, usableAccountOf } from './futures-checks.ts';
+import { type CommandResult, type FuturesCommand, isHouse, type Trader } from './futures-commands.ts';
 import {
+  addOpenFill,
+  closeFillInto,
+  closingPosition,
+  feeChargeOf,
+  openFillFee,
+  openFillLegsOf,
+} from './futures-fills.ts';
+import { holdTransfer, type LegId, takeOverLeg } from './futures-legs.ts';
+import { feeOf, notionalOf } from './futures-margin.ts';
+import {
+  actionRank,
   bookCommonOf,
   closeEntrustOf,
   closingSide,
+  endedOrder,
+  isOpenState,
+  type NewEntrust,
   newEntrustFields,
   openEntrustOf,
   openOnBook,
+  type PlaceCommon,
   placeMarket,
-} from '../../modules/futures/matching.ts';
+  recordFill,
+  stampOrder,
+  tradeRow,
+} from './futures-orders.ts';
 import {
   closeAtBankruptcy,
   endTriggerRow,
@@ -34,22 +52,7 @@ import {
   orderTriggerOf,
   type PositionKey,
   stampPosition,
-} from '../../modules/futures/positions.ts';
-import { feeOf, notionalOf } from '../../modules/futures/risk.ts';
-import {
-  actionRank,
-  addOpenFill,
-  closeFillInto,
-  closingPosition,
-  endedOrder,
-  isOpenState,
-  openFillFee,
-  openFillLegsOf,
-  recordFill,
-  stampOrder,
-  tradeRow,
-} from '../../modules/futures/settlement.ts';
-import { type ContractMarket, FuturesState } from '../../modules/futures/state.ts';
+} from './futures-positions.ts';
 import type {
   ContractRow,
   EntrustRow,
@@ -58,9 +61,7 @@ import type {
   PositionRow,
   TdMode,
   TriggerRow,
-} from '../../modules/futures/store.ts';
-import type { Applied } from '../sequencer/index.ts';
-import type { MoneyEvent, MoneyResult } from './commands.ts';
+} from './futures-rows.ts';
 import { applyTransfers, available, type MoneyState } from './money-state.ts';
 import type { CommissionRow } from './referral-rules.ts';
 import { CommissionBatch } from './referral-rules.ts';
@@ -305,35 +306,25 @@ export function applyFuturesCancel(
 
 // ── the checks ────────────────────────────────────────────────────────────
 
-/** modules/futures' checks (checks.ts) on the state's balance; their refusal as a value. */
+/** The checks (futures-checks.ts) on the state's balance: the plan, or the refusal as the command's answer. */
 export function check(state: MoneyState, command: FuturesCommand, at: number): CommandPlan | Refusal {
   const { book } = state.futures;
   const read = usableAccountOf(book, command);
   const usable = read ? available(state, read.account, read.asset) : Dec.ZERO;
-  try {
-    return checkCommand(
-      book,
-      command,
-      () => usable,
-      () => at,
-    );
-  } catch (error) {
-    // The checks throw the engine's refusals (AppError); anything else is a bug and stops the sequencer.
-    if (!(error instanceof AppError)) throw error;
-    return Object.keys(error.params).length === 0
-      ? { ok: false, error: error.key }
-      : { ok: false, error: error.key, params: { ...error.params } };
-  }
+  const checked = checkCommand(
+    book,
+    command,
+    () => usable,
+    () => at,
+  );
+  if (!isFuturesRefusal(checked)) return checked;
+  const { key, params } = checked;
+  return params === undefined || Object.keys(params).length === 0
+    ? { ok: false, error: key }
+    : { ok: false, error: key, params: { ...params } };
 }
 
 // ── one command's work: the engine's stages, in memory ────────────────────
-
-/** What one `settle` answered: the orders, positions and triggers the engine's answer holds. */
-export interface Settled {
-  orders: EntrustRow[];
-  positions: PositionRow[];
-  triggers: TriggerRow[];
-}
 
 /**
  * One command carried through matching.ts, settlement.ts and positions.ts
@@ -367,7 +358,7 @@ export class Work {
   }
 
   /** A new order's row under the state's next id (matching.ts's insertOrder). */
-  newOrder(order: ReturnType<typeof openEntrustOf>): EntrustRow {
+  newOrder(order: NewEntrust): EntrustRow {
     const row: EntrustRow = { autoid: this.futures.nextOrderId++, ...newEntrustFields(order, this.at) };
     this.orders.set(row.autoid, { row, created: true });
     return row;
@@ -378,15 +369,15 @@ export class Work {
     market: ContractMarket,
     row: EntrustRow,
     lots: Dec,
-    place: (common: ReturnType<typeof bookCommonOf>) => BookEvent[],
-  ): Settled {
+    place: (common: PlaceCommon) => BookEvent[],
+  ): CommandResult {
     this.book.open.set(row.autoid, row);
     const settled = this.settle(market, place(bookCommonOf(row, lots)), row.autoid);
     return { ...settled, orders: settled.orders.filter((order) => order.autoid === row.autoid) };
   }
 
   /** matching.ts's `placeClose`: `lots` of a position closed with a market order through the book. */
-  close(market: ContractMarket, position: PositionRow, lots: Dec): Settled {
+  close(market: ContractMarket, position: PositionRow, lots: Dec): CommandResult {
     const row = this.newOrder(closeEntrustOf(market, position, lots));
     return this.match(market, row, lots, (common) =>
       placeMarket(market.book, common, closingSide(position), null),
@@ -440,7 +431,7 @@ export class Work {
   }
 
   /** settlement.ts's `settle`, in memory. */
-  settle(market: ContractMarket, events: readonly BookEvent[], subject: number | null = null): Settled {
+  settle(market: ContractMarket, events: readonly BookEvent[], subject: number | null = null): CommandResult {
     const touched = new Map<number, EntrustRow>();
     const positions = new Map<number, PositionRow>();
     const triggers: TriggerRow[] = [];
@@ -622,7 +613,7 @@ export class Work {
   }
 
   /** The command's answer and events: rows copied as they stand now (later commands change them in place). */
-  finish(settled: Settled, emit: boolean): Applied<MoneyResult, MoneyEvent> {
+  finish(settled: CommandResult, emit: boolean): Applied<MoneyResult, MoneyEvent> {
     const futures: FuturesOutcome = {
       orders: settled.orders.map((row) => row.autoid),
       positions: settled.positions.map((row) => row.autoid),

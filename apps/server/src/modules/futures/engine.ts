@@ -2,23 +2,33 @@
 // command queue (queue.ts), each command carried through the stages, one
 // file each (see FuturesEngine below).
 import { Dec } from '@halyard/money';
+import { type ContractMarket, FuturesState } from '../../core/state/futures-book.ts';
+import {
+  type CommandPlan,
+  checkCommand,
+  type FuturesRefusal,
+  isFuturesRefusal,
+  usableAccountOf,
+} from '../../core/state/futures-checks.ts';
+import type { CommandResult, FuturesCommand, GroupEffects } from '../../core/state/futures-commands.ts';
+import type { CrossPosition, IsolatedRiskEntry } from '../../core/state/futures-liquidation.ts';
+import type { PositionFigures } from '../../core/state/futures-margin.ts';
+import type { EntrustRow, PositionRow, TriggerRow } from '../../core/state/futures-rows.ts';
+import { type AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { Executor, Trx } from '../../store/database.ts';
 import type { ReferralFees } from '../referral/index.ts';
-import { type CommandPlan, checkCommand, usableAccountOf } from './checks.ts';
-import type { CommandResult, FuturesCommand, GroupEffects } from './commands.ts';
 import { fundingSlot } from './funding.ts';
-import type { CrossPosition, IsolatedRiskEntry } from './liquidation.ts';
 import { cancelOrder, placeClose, placeOpen } from './matching.ts';
 import { endTrigger, writeTrigger } from './positions.ts';
 import { refreshSnapshots } from './publish.ts';
 import { CommandQueue, type Execution } from './queue.ts';
-import type { PositionFigures } from './risk.ts';
 import { riskPass } from './risk-pass.ts';
-import { type ContractMarket, FuturesState, type GroupContext } from './state.ts';
-import { type EntrustRow, type PositionRow, type TriggerRow, updateContractSettings } from './store.ts';
+import { type GroupContext, restoreFutures } from './state.ts';
+import { updateContractSettings } from './store.ts';
 
 // The words the engine's callers use with it, from where each is defined.
+export type { ContractMarket } from '../../core/state/futures-book.ts';
 export {
   type CommandResult,
   type FuturesCommand,
@@ -28,8 +38,7 @@ export {
   HOUSE_TRADER,
   type OpenCommand,
   userTrader,
-} from './commands.ts';
-export type { ContractMarket } from './state.ts';
+} from '../../core/state/futures-commands.ts';
 
 export interface EngineOptions {
   db: Executor;
@@ -84,7 +93,7 @@ export class FuturesEngine {
 
   /** (Re)builds everything from the store: restart, or after a rolled-back group. */
   restore(): Promise<void> {
-    return this.state.restore(this.options.db, () => this.currentSlot());
+    return restoreFutures(this.state, this.options.db, () => this.currentSlot());
   }
 
   /** Commands waiting in the queue (the back office's dashboard). */
@@ -93,7 +102,9 @@ export class FuturesEngine {
   }
 
   market(contractId: number): ContractMarket {
-    return this.state.market(contractId);
+    const market = this.state.markets.get(contractId);
+    if (!market) throw notFound('futures.contractNotFound');
+    return market;
   }
 
   /** Queues a command; answers after its transaction commits. */
@@ -149,6 +160,7 @@ export class FuturesEngine {
       ? (await ledger.balance({ ...read.account, asset: read.asset }, trx)).available
       : null;
     const plan = checkCommand(this.state, command, () => usable ?? Dec.ZERO, now);
+    if (isFuturesRefusal(plan)) throw futuresError(plan);
     return () => this.execute(group, plan);
   }
 
@@ -172,5 +184,17 @@ export class FuturesEngine {
         this.state.putContract(plan.contract, () => this.currentSlot());
         return { orders: [], positions: [], triggers: [] };
     }
+  }
+}
+
+/** A refusal of the checks (core/state/futures-checks.ts) as the error the HTTP layer answers. */
+function futuresError(refusal: FuturesRefusal): AppError {
+  switch (refusal.refused) {
+    case 'invalid':
+      return badRequest(refusal.key, refusal.params);
+    case 'notFound':
+      return notFound(refusal.key, refusal.params);
+    case 'conflict':
+      return conflict(refusal.key, refusal.params);
   }
 }

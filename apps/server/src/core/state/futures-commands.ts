@@ -2,8 +2,15 @@
 // traders) and what it answers: the words shared by the engine's callers and
 // its stages.
 import { type AccountRef, userAccount } from '../../ledger/index.ts';
-import { HOUSE } from './ledger-plan.ts';
-import type { ContractRow, EntrustRow, FuturesTradeRow, PositionRow, TdMode, TriggerRow } from './store.ts';
+import { HOUSE } from './futures-legs.ts';
+import type {
+  ContractRow,
+  EntrustRow,
+  FuturesTradeRow,
+  PositionRow,
+  TdMode,
+  TriggerRow,
+} from './futures-rows.ts';
 
 /** The house's quoting role: its resting orders, and the owner of its one net position per contract. */
 export const HOUSE_OWNER = 'house';

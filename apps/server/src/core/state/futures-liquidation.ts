@@ -6,7 +6,7 @@ import {
   maintenanceMargin,
   type PositionFigures,
   positionEquity,
-} from './risk.ts';
+} from './futures-margin.ts';
 
 /**
  * The liquidation engine's scan, kept apart from I/O so it can be measured
