@@ -27,7 +27,7 @@ export type NewEntrust = Omit<
   | 'updated_at'
 >;
 
-/** An opening order's fields, as checks.ts planned it (the engine and the money state write the same row). */
+/** An opening order's fields, as futures-checks.ts planned it (the engine and the money state write the same row). */
 export function openEntrustOf(plan: OpenPlan): NewEntrust {
   const { market, command, price, lots, hold } = plan;
   return {

@@ -31,9 +31,10 @@ import { available, type MoneyState } from './money-state.ts';
  * (risk-pass.ts) does it per contract of the coin: TP/SL triggers fired,
  * isolated positions then cross accounts liquidated, and the funding round
  * when its slot is due; and the TP/SL orders users place on positions. The
- * rules are the module's (risk-pass.ts, liquidation.ts, funding.ts,
- * triggers.ts, ledger-plan.ts), carried through in memory by futures.ts's
- * Work, in the module's order, so its ledger batches come in the same order.
+ * rules are the ones the module's pass applies too (futures-risk-rules.ts,
+ * futures-liquidation.ts, futures-margin.ts, futures-triggers.ts,
+ * futures-legs.ts), carried through in memory by futures.ts's Work, in the
+ * module's order, so its ledger batches come in the same order.
  */
 
 const NOTHING = { orders: [], positions: [], triggers: [] };

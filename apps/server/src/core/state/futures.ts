@@ -69,10 +69,11 @@ import { commissionOf, halFeeFor } from './spot-fees.ts';
 
 /**
  * Futures orders on the money state (docs/core.md, "Futures in the state"):
- * modules/futures' own in-memory state (`FuturesState`: books, open orders,
- * positions, triggers, marks), its checks (checks.ts, pure), and the stages'
- * pure parts (matching.ts, settlement.ts, positions.ts, fees.ts,
- * ledger-plan.ts, risk.ts) carried through in the engine's order, with the
+ * the in-memory state modules/futures' engine holds too (`FuturesState`,
+ * futures-book.ts: books, open orders, positions, triggers, marks), the
+ * checks (futures-checks.ts), and the rules both share (futures-orders.ts,
+ * futures-fills.ts, futures-positions.ts, futures-legs.ts,
+ * futures-margin.ts) carried through in the engine's order, with the
  * ledger and the referral state in memory instead of SQL. Ids are the
  * state's own, from 1, as the tables' serials give them on a fresh
  * database. The rows each command changed are published as one `futures`
@@ -327,8 +328,9 @@ export function check(state: MoneyState, command: FuturesCommand, at: number): C
 // ── one command's work: the engine's stages, in memory ────────────────────
 
 /**
- * One command carried through matching.ts, settlement.ts and positions.ts
- * as the engine does, in memory: each ledger batch applied where the engine
+ * One command carried through modules/futures' matching.ts, settlement.ts
+ * and positions.ts as the engine does, in memory (each method names the
+ * engine's function it follows): each ledger batch applied where the engine
  * executes it (so the balances a later step reads are the ones it reads),
  * each row changed collected for the event.
  */

@@ -1,6 +1,6 @@
-// The futures engine, the module's only writer: one state (state.ts) and one
-// command queue (queue.ts), each command carried through the stages, one
-// file each (see FuturesEngine below).
+// The futures engine, the module's only writer: one state
+// (core/state/futures-book.ts) and one command queue (queue.ts), each
+// command carried through the stages (see FuturesEngine below).
 import { Dec } from '@halyard/money';
 import { type ContractMarket, FuturesState } from '../../core/state/futures-book.ts';
 import {
@@ -53,19 +53,22 @@ export interface EngineOptions {
 
 /**
  * The futures exchange's writer: every contract's book, the open orders,
- * positions and triggers (state.ts), and ONE queue for all of them
+ * positions and triggers (`FuturesState`), and ONE queue for all of them
  * (queue.ts). One queue (not one per contract as in spot) because cross
  * margin makes a user's positions in every contract one account: a
  * liquidation, a funding round and an order must see the same balances.
  *
- * Each command goes through the stages, one file each: checks.ts (every
- * refusal, the margin check and the hold) → matching.ts (the order written,
- * its hold taken, the book) → settlement.ts (fills into ledger legs and
- * rows: positions.ts, fees.ts, ledger-plan.ts); a mark tick's risk pass is
- * risk-pass.ts (TP/SL, liquidation, funding). After the group commits,
- * publish.ts refreshes what reads and pushes show. A refusal fails its
- * command alone; any other error rolls the group back and the state is
- * rebuilt from the store.
+ * Each command goes through the stages: the checks (every refusal, the
+ * margin check and the hold; core/state/futures-checks.ts, a refusal thrown
+ * here as the HTTP layer's error) → matching.ts (the order written, its hold
+ * taken, the book) → settlement.ts (fills into ledger legs and rows:
+ * positions.ts, fees.ts); a mark tick's risk pass is risk-pass.ts (TP/SL,
+ * liquidation, funding). The stages' pure rules are the money state's
+ * (core/state/futures-*.ts: orders, fills, positions, legs, margin, risk
+ * rules); the files here add the SQL, the SQL ledger and the referral
+ * caches. After the group commits, publish.ts refreshes what reads and
+ * pushes show. A refusal fails its command alone; any other error rolls the
+ * group back and the state is rebuilt from the store.
  */
 export class FuturesEngine {
   private readonly state = new FuturesState();

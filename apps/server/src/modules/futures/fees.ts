@@ -1,7 +1,8 @@
-// A fill's fee beyond the margin coin (modules/referral decides both): paid
-// in HAL with fee deduction, and the referral commissions it earns, paid in
-// the trade's own ledger batch. The fee in the margin coin itself is planned
-// with the fill's legs (ledger-plan.ts).
+// A fill's fee beyond the margin coin, as modules/referral decides both from
+// SQL: paid in HAL with fee deduction, and the referral commissions it earns,
+// paid in the trade's own ledger batch. What a side paid and the HAL leg are
+// core/state/futures-fills.ts's; the fee in the margin coin is planned with
+// the fill's legs (core/state/futures-legs.ts).
 import type { Dec } from '@halyard/money';
 import { REFERRAL_TOKEN } from '@halyard/rules';
 import type { ContractMarket } from '../../core/state/futures-book.ts';

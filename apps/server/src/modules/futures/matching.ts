@@ -24,7 +24,7 @@ import { settle } from './settlement.ts';
 import type { GroupContext } from './state.ts';
 import { insertEntrust } from './store.ts';
 
-/** An opening order (checks.ts planned it): written, its hold taken, then through the book. */
+/** An opening order (the checks planned it): written, its hold taken, then through the book. */
 export async function placeOpen(group: GroupContext, plan: OpenPlan): Promise<CommandResult> {
   const { market, command, lots, hold } = plan;
   const row = await insertOrder(group, openEntrustOf(plan));

@@ -1,8 +1,9 @@
 // The risk pass: everything a mark change sets off in one contract, in
 // order: TP/SL triggers, liquidations (isolated, then cross accounts) and
 // the funding round when one is due. Each index tick queues one pass per
-// contract of its coin; the pure rules it applies are in triggers.ts,
-// liquidation.ts, funding.ts and risk.ts, its ledger legs in ledger-plan.ts.
+// contract of its coin; the pure rules it applies are the money state's
+// (core/state/futures-risk-rules.ts, futures-liquidation.ts,
+// futures-margin.ts, futures-triggers.ts), its ledger legs futures-legs.ts.
 import type { Dec } from '@halyard/money';
 import type { ContractMarket } from '../../core/state/futures-book.ts';
 import type { CommandResult } from '../../core/state/futures-commands.ts';

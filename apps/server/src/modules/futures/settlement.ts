@@ -144,7 +144,7 @@ async function fill(work: TradeWork, row: EntrustRow, trade: TradeEvent): Promis
 
 /**
  * An opening fill: margin = notional / lever and fee = notional × gas are
- * posted from the order's hold (ledger-plan.openFillLegs). The first fill
+ * posted from the order's hold (futures-legs.ts, `openFillLegs`). The first fill
  * attaches the order's TP/SL to the position as a trigger for the order's lots.
  */
 async function openFill(work: TradeWork, row: EntrustRow, trade: TradeEvent): Promise<PositionRow> {
@@ -159,7 +159,7 @@ async function openFill(work: TradeWork, row: EntrustRow, trade: TradeEvent): Pr
   return position;
 }
 
-/** A closing fill of `lots` at `price`: the payout, loss and fee legs (ledger-plan.closeFillLegs), the position reduced. */
+/** A closing fill of `lots` at `price`: the payout, loss and fee legs (futures-legs.ts, `closeFillLegs`), the position reduced. */
 async function closeFill(work: TradeWork, row: EntrustRow, price: Dec, lots: Dec): Promise<PositionRow> {
   const { group, market, legs, id } = work;
   const { state } = group;

@@ -5,9 +5,9 @@ import { restoreFutures } from './state.ts';
 
 /**
  * The futures part of the money state built from SQL (projection/initial-state.ts):
- * the engine's own reads (state.ts, `restoreFutures`) (contracts, open orders, open positions,
- * active triggers, each contract's latest trades and last funding round)
- * handed to `FuturesState.rebuild`, every decimal as the state writes it
+ * the engine's own reads (state.ts, `restoreFutures`: contracts, open
+ * orders, open positions, active triggers, each contract's latest trades
+ * and last funding round) handed to `FuturesState.rebuild`, every decimal as the state writes it
  * (PostgreSQL pads NUMERIC columns with zeros), and the next ids after the
  * highest the tables ever gave. `currentSlot` is the funding slot at the
  * start: a contract that never paid a round starts its clock there, as the
