@@ -8,7 +8,6 @@ import {
   type FuturesMarkCommand,
   type FuturesSetTriggerCommand,
   invalid,
-  Work,
 } from './futures.ts';
 import type { ContractMarket } from './futures-book.ts';
 import { crossFreeLeg, fundingBatches } from './futures-legs.ts';
@@ -24,6 +23,7 @@ import {
   isolatedBreach,
 } from './futures-risk-rules.ts';
 import type { PositionRow } from './futures-rows.ts';
+import { Work } from './futures-work.ts';
 import { available, type MoneyState } from './money-state.ts';
 
 /**
@@ -33,7 +33,7 @@ import { available, type MoneyState } from './money-state.ts';
  * when its slot is due; and the TP/SL orders users place on positions. The
  * rules are the ones the module's pass applies too (futures-risk-rules.ts,
  * futures-liquidation.ts, futures-margin.ts, futures-triggers.ts,
- * futures-legs.ts), carried through in memory by futures.ts's Work, in the
+ * futures-legs.ts), carried through in memory by futures-work.ts's Work, in the
  * module's order, so its ledger batches come in the same order.
  */
 
