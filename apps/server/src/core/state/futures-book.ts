@@ -18,7 +18,7 @@ import type { ContractRow, EntrustRow, FuturesTradeRow, PositionRow, TriggerRow 
 
 export const TOP_TRADES = 20;
 /** Book levels kept per side for pushes and reads (the screen shows 7). */
-export const DEPTH_LEVELS = 20;
+const DEPTH_LEVELS = 20;
 
 export interface ContractMarket {
   contract: ContractRow;

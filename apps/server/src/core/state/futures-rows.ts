@@ -1,9 +1,8 @@
-import {
-  FUTURES_ENTRUST_STATES,
-  type FuturesEntrustState,
-  type FuturesPositionState,
-  type FuturesTdMode,
-  type FuturesTriggerState,
+import type {
+  FuturesEntrustState,
+  FuturesPositionState,
+  FuturesTdMode,
+  FuturesTriggerState,
 } from '@halyard/protocol';
 
 /**
@@ -14,7 +13,6 @@ import {
  */
 
 /** Spec §3 entrust states (the wire's, in @halyard/protocol). */
-export const ENTRUST_STATES = FUTURES_ENTRUST_STATES;
 export type EntrustState = FuturesEntrustState;
 export const OPEN_ENTRUST_STATES: readonly EntrustState[] = ['unfilled', 'section'];
 
