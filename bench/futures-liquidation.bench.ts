@@ -15,8 +15,8 @@ import {
   type IsolatedRiskEntry,
   isolatedLiquidationUnits,
   scanIsolated,
-} from '../apps/server/src/modules/futures/liquidation.ts';
-import { marginOf } from '../apps/server/src/modules/futures/risk.ts';
+} from '../apps/server/src/core/state/futures-liquidation.ts';
+import { marginOf } from '../apps/server/src/core/state/futures-margin.ts';
 
 /** The anchor: the target figure, not a measurement. */
 const ANCHOR_CHECKS_PER_SECOND = 1_000_000;

@@ -8,17 +8,6 @@ import { describe, expect, it } from 'vitest';
  */
 const root = path.resolve(import.meta.dirname, '..');
 
-/**
- * The one breach of "the core never imports a module", to be removed: futures in the money state
- * (core/state/futures*.ts) runs modules/futures' own rules by importing them, and its checks still throw
- * the HTTP layer's AppError, where every other module's rules moved into core/state and the module imports
- * them. docs/core.md ("Futures in the state", what is left) names the move that ends it.
- */
-const FUTURES_DEBT = {
-  files: /^apps\/server\/src\/core\/state\/(futures[\w-]*|command-stream[\w-]*|snapshot-codec)\.ts$/,
-  imports: /^\.\.\/\.\.\/(modules\/futures\/[\w-]+|http\/errors)\.ts$/,
-};
-
 function sourceFiles(dir: string): string[] {
   const absolute = path.join(root, dir);
   if (!fs.existsSync(absolute)) return [];
@@ -105,7 +94,6 @@ describe('architecture walls', () => {
   it('the core never imports a module, the HTTP layer or the store', () => {
     for (const file of sourceFiles('apps/server/src/core').filter((f) => !isTest(f))) {
       for (const specifier of importsOf(file)) {
-        if (FUTURES_DEBT.files.test(file) && FUTURES_DEBT.imports.test(specifier)) continue;
         expect(specifier, file).not.toMatch(/\/(modules|http|store|realtime|market)\//);
       }
     }

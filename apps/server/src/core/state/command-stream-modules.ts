@@ -1,8 +1,8 @@
 import { Dec } from '@halyard/money';
 import { custodyWallet, systemAccount, userAccount } from '../../ledger/accounts.ts';
 import type { TransferInput } from '../../ledger/index.ts';
-import type { ContractRow } from '../../modules/futures/store.ts';
 import type { MoneyCommand } from './commands.ts';
+import type { ContractRow } from './futures-rows.ts';
 
 /**
  * The commands of the seeded stream (command-stream.ts) that belong to one

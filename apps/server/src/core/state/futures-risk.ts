@@ -1,19 +1,5 @@
 import { Dec } from '@halyard/money';
 import { userAccount } from '../../ledger/index.ts';
-import { crossFreeLeg, fundingBatches } from '../../modules/futures/ledger-plan.ts';
-import { crossBreached, scanIsolated } from '../../modules/futures/liquidation.ts';
-import { fundingPayment, positionEquity } from '../../modules/futures/risk.ts';
-import {
-  crossOwnersIn,
-  crossTakeOverOf,
-  firedTrigger,
-  fundingPayerOf,
-  fundingRoundOf,
-  fundPosition,
-  isolatedBreach,
-} from '../../modules/futures/risk-pass.ts';
-import type { ContractMarket } from '../../modules/futures/state.ts';
-import type { PositionRow } from '../../modules/futures/store.ts';
 import type { Applied } from '../sequencer/index.ts';
 import type { MoneyEvent, MoneyResult } from './commands.ts';
 import {
@@ -22,8 +8,22 @@ import {
   type FuturesMarkCommand,
   type FuturesSetTriggerCommand,
   invalid,
-  Work,
 } from './futures.ts';
+import type { ContractMarket } from './futures-book.ts';
+import { crossFreeLeg, fundingBatches } from './futures-legs.ts';
+import { crossBreached, scanIsolated } from './futures-liquidation.ts';
+import { fundingPayment, positionEquity } from './futures-margin.ts';
+import {
+  crossOwnersIn,
+  crossTakeOverOf,
+  firedTrigger,
+  fundingPayerOf,
+  fundingRoundOf,
+  fundPosition,
+  isolatedBreach,
+} from './futures-risk-rules.ts';
+import type { PositionRow } from './futures-rows.ts';
+import { Work } from './futures-work.ts';
 import { available, type MoneyState } from './money-state.ts';
 
 /**
@@ -31,9 +31,10 @@ import { available, type MoneyState } from './money-state.ts';
  * (risk-pass.ts) does it per contract of the coin: TP/SL triggers fired,
  * isolated positions then cross accounts liquidated, and the funding round
  * when its slot is due; and the TP/SL orders users place on positions. The
- * rules are the module's (risk-pass.ts, liquidation.ts, funding.ts,
- * triggers.ts, ledger-plan.ts), carried through in memory by futures.ts's
- * Work, in the module's order, so its ledger batches come in the same order.
+ * rules are the ones the module's pass applies too (futures-risk-rules.ts,
+ * futures-liquidation.ts, futures-margin.ts, futures-triggers.ts,
+ * futures-legs.ts), carried through in memory by futures-work.ts's Work, in the
+ * module's order, so its ledger batches come in the same order.
  */
 
 const NOTHING = { orders: [], positions: [], triggers: [] };

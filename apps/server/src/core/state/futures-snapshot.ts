@@ -1,12 +1,6 @@
 import { Dec } from '@halyard/money';
-import type {
-  ContractRow,
-  EntrustRow,
-  FuturesTradeRow,
-  PositionRow,
-  TriggerRow,
-} from '../../modules/futures/store.ts';
 import { createFuturesMoney, type FuturesMoney } from './futures.ts';
+import type { ContractRow, EntrustRow, FuturesTradeRow, PositionRow, TriggerRow } from './futures-rows.ts';
 
 /**
  * Futures in a snapshot (docs/core.md, "Futures in the state"). The small

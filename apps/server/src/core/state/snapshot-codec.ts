@@ -3,11 +3,11 @@ import { Dec } from '@halyard/money';
 import type { HoldingWeight } from '@halyard/rules';
 import { type AccountKey, type AccountRef, accountMapKey, SYSTEM_OWNER } from '../../ledger/accounts.ts';
 import type { AccountState, HoldEntry, PlannedTransfer } from '../../ledger/plan.ts';
-import type { EntrustRow, PositionRow, TriggerRow } from '../../modules/futures/store.ts';
 import type { MapCapture, StateCapture } from '../sequencer/index.ts';
 import type { MoneyResult, PairConfig } from './commands.ts';
 import { type CycleSnapshot, decodeCycle, encodeCycle } from './cycle.ts';
 import { decodeFiat, encodeFiat, type FiatSnapshot } from './fiat-escrow.ts';
+import type { EntrustRow, PositionRow, TriggerRow } from './futures-rows.ts';
 import {
   decodeFutures,
   encodeFuturesHeader,

@@ -1,24 +1,34 @@
-// The futures engine, the module's only writer: one state (state.ts) and one
-// command queue (queue.ts), each command carried through the stages, one
-// file each (see FuturesEngine below).
+// The futures engine, the module's only writer: one state
+// (core/state/futures-book.ts) and one command queue (queue.ts), each
+// command carried through the stages (see FuturesEngine below).
 import { Dec } from '@halyard/money';
+import { type ContractMarket, FuturesState } from '../../core/state/futures-book.ts';
+import {
+  type CommandPlan,
+  checkCommand,
+  type FuturesRefusal,
+  isFuturesRefusal,
+  usableAccountOf,
+} from '../../core/state/futures-checks.ts';
+import type { CommandResult, FuturesCommand, GroupEffects } from '../../core/state/futures-commands.ts';
+import type { CrossPosition, IsolatedRiskEntry } from '../../core/state/futures-liquidation.ts';
+import type { PositionFigures } from '../../core/state/futures-margin.ts';
+import type { EntrustRow, PositionRow, TriggerRow } from '../../core/state/futures-rows.ts';
+import { type AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { Executor, Trx } from '../../store/database.ts';
 import type { ReferralFees } from '../referral/index.ts';
-import { type CommandPlan, checkCommand, usableAccountOf } from './checks.ts';
-import type { CommandResult, FuturesCommand, GroupEffects } from './commands.ts';
 import { fundingSlot } from './funding.ts';
-import type { CrossPosition, IsolatedRiskEntry } from './liquidation.ts';
 import { cancelOrder, placeClose, placeOpen } from './matching.ts';
 import { endTrigger, writeTrigger } from './positions.ts';
 import { refreshSnapshots } from './publish.ts';
 import { CommandQueue, type Execution } from './queue.ts';
-import type { PositionFigures } from './risk.ts';
 import { riskPass } from './risk-pass.ts';
-import { type ContractMarket, FuturesState, type GroupContext } from './state.ts';
-import { type EntrustRow, type PositionRow, type TriggerRow, updateContractSettings } from './store.ts';
+import { type GroupContext, restoreFutures } from './state.ts';
+import { updateContractSettings } from './store.ts';
 
 // The words the engine's callers use with it, from where each is defined.
+export type { ContractMarket } from '../../core/state/futures-book.ts';
 export {
   type CommandResult,
   type FuturesCommand,
@@ -28,8 +38,7 @@ export {
   HOUSE_TRADER,
   type OpenCommand,
   userTrader,
-} from './commands.ts';
-export type { ContractMarket } from './state.ts';
+} from '../../core/state/futures-commands.ts';
 
 export interface EngineOptions {
   db: Executor;
@@ -44,19 +53,22 @@ export interface EngineOptions {
 
 /**
  * The futures exchange's writer: every contract's book, the open orders,
- * positions and triggers (state.ts), and ONE queue for all of them
+ * positions and triggers (`FuturesState`), and ONE queue for all of them
  * (queue.ts). One queue (not one per contract as in spot) because cross
  * margin makes a user's positions in every contract one account: a
  * liquidation, a funding round and an order must see the same balances.
  *
- * Each command goes through the stages, one file each: checks.ts (every
- * refusal, the margin check and the hold) → matching.ts (the order written,
- * its hold taken, the book) → settlement.ts (fills into ledger legs and
- * rows: positions.ts, fees.ts, ledger-plan.ts); a mark tick's risk pass is
- * risk-pass.ts (TP/SL, liquidation, funding). After the group commits,
- * publish.ts refreshes what reads and pushes show. A refusal fails its
- * command alone; any other error rolls the group back and the state is
- * rebuilt from the store.
+ * Each command goes through the stages: the checks (every refusal, the
+ * margin check and the hold; core/state/futures-checks.ts, a refusal thrown
+ * here as the HTTP layer's error) → matching.ts (the order written, its hold
+ * taken, the book) → settlement.ts (fills into ledger legs and rows:
+ * positions.ts, fees.ts); a mark tick's risk pass is risk-pass.ts (TP/SL,
+ * liquidation, funding). The stages' pure rules are the money state's
+ * (core/state/futures-*.ts: orders, fills, positions, legs, margin, risk
+ * rules); the files here add the SQL, the SQL ledger and the referral
+ * caches. After the group commits, publish.ts refreshes what reads and
+ * pushes show. A refusal fails its command alone; any other error rolls the
+ * group back and the state is rebuilt from the store.
  */
 export class FuturesEngine {
   private readonly state = new FuturesState();
@@ -84,7 +96,7 @@ export class FuturesEngine {
 
   /** (Re)builds everything from the store: restart, or after a rolled-back group. */
   restore(): Promise<void> {
-    return this.state.restore(this.options.db, () => this.currentSlot());
+    return restoreFutures(this.state, this.options.db, () => this.currentSlot());
   }
 
   /** Commands waiting in the queue (the back office's dashboard). */
@@ -93,7 +105,9 @@ export class FuturesEngine {
   }
 
   market(contractId: number): ContractMarket {
-    return this.state.market(contractId);
+    const market = this.state.markets.get(contractId);
+    if (!market) throw notFound('futures.contractNotFound');
+    return market;
   }
 
   /** Queues a command; answers after its transaction commits. */
@@ -149,6 +163,7 @@ export class FuturesEngine {
       ? (await ledger.balance({ ...read.account, asset: read.asset }, trx)).available
       : null;
     const plan = checkCommand(this.state, command, () => usable ?? Dec.ZERO, now);
+    if (isFuturesRefusal(plan)) throw futuresError(plan);
     return () => this.execute(group, plan);
   }
 
@@ -172,5 +187,17 @@ export class FuturesEngine {
         this.state.putContract(plan.contract, () => this.currentSlot());
         return { orders: [], positions: [], triggers: [] };
     }
+  }
+}
+
+/** A refusal of the checks (core/state/futures-checks.ts) as the error the HTTP layer answers. */
+function futuresError(refusal: FuturesRefusal): AppError {
+  switch (refusal.refused) {
+    case 'invalid':
+      return badRequest(refusal.key, refusal.params);
+    case 'notFound':
+      return notFound(refusal.key, refusal.params);
+    case 'conflict':
+      return conflict(refusal.key, refusal.params);
   }
 }

@@ -5,10 +5,10 @@
 import { Dec } from '@halyard/money';
 import { type MarketRef, marketKey } from '@halyard/protocol';
 import { depthRows } from '@halyard/rules';
+import type { ContractMarket, FuturesState } from '../../core/state/futures-book.ts';
+import type { GroupEffects } from '../../core/state/futures-commands.ts';
 import type { MarketData } from '../../market/index.ts';
 import { type Publisher, tradePushRow } from '../../realtime/publisher.ts';
-import type { GroupEffects } from './commands.ts';
-import type { ContractMarket, FuturesState } from './state.ts';
 
 /** The futures book shows 7 rows a side (spec §9). */
 export const FUTURES_BOOK_ROWS = 7;

@@ -1,9 +1,10 @@
 // The engine's one command queue and its group commit: GROUP_MAX commands in
 // one ledger transaction, refusals failing alone, a failed group rolled back.
+
+import type { CommandResult, FuturesCommand, GroupEffects } from '../../core/state/futures-commands.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { Trx } from '../../store/database.ts';
-import type { CommandResult, FuturesCommand, GroupEffects } from './commands.ts';
 
 /** Commands waiting in the futures queue, at most; beyond it orders are refused with `futures.busy`. */
 export const QUEUE_MAX = 10_000;

@@ -1,9 +1,13 @@
+import { CODE } from '@halyard/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../http/errors.ts';
+import { futuresSettingsOf } from './settings.ts';
 import {
   BTC,
   balanceOf,
   type Envelope,
   expectAuditClean,
+  expectOk,
   expectRefused,
   futuresOf,
   futuresUser,
@@ -241,5 +245,23 @@ describe('position refusals', () => {
       `/contract/contractAccount?tradcoin=${BTC.tradcoin}&maincoin=${BTC.maincoin}`,
     );
     expect(answer.code).not.toBe(200);
+  });
+});
+
+describe('the kind of a refusal', () => {
+  // The checks answer a refusal as a value (core/state/futures-checks.ts); the engine throws it with its code.
+  it('is its code: a bad request, something not found, a conflict with the state', async () => {
+    const lever = await order(h, user, 'buy', 'limit', '1', { price: '90000', lever: 7 });
+    expect(lever.code, lever.msg).toBe(CODE.badRequest);
+    const entrust = await post(h, '/contract/closeEntrust', { id: 999_999 }, user.token);
+    expect(entrust.code, entrust.msg).toBe(CODE.notFound);
+    const resting = await placed(order(h, other, 'buy', 'limit', '1', { price: '90000' }));
+    const { service } = h.app.futures;
+    const contract = service.contract(BTC).contract;
+    const settings = { ...futuresSettingsOf(contract), priceAccuracy: contract.price_accuracy + 1 };
+    const refused = await service.changeContractSettings(contract.autoid, settings).catch((error) => error);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ key: 'markets.precisionWithOpenOrders', code: CODE.conflict });
+    await expectOk(post(h, '/contract/closeEntrust', { id: resting.autoid }, other.token));
   });
 });

@@ -1,17 +1,17 @@
 import { Dec } from '@halyard/money';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bookMid, fundingSlot, roundRate } from './funding.ts';
 import {
   crossBreached,
   crossLiquidationPrice,
   isLiquidatable,
   isolatedLiquidationUnits,
   scanIsolated,
-} from './liquidation.ts';
+} from '../../core/state/futures-liquidation.ts';
 import {
   averagePrice,
   bankruptcyPrice,
+  bookMid,
   closeFigures,
   type Direction,
   feeOf,
@@ -25,9 +25,11 @@ import {
   openingCost,
   type PositionFigures,
   positionEquity,
+  roundRate,
   unrealisedPnl,
-} from './risk.ts';
-import { triggerHit } from './triggers.ts';
+} from '../../core/state/futures-margin.ts';
+import { triggerHit } from '../../core/state/futures-triggers.ts';
+import { fundingSlot } from './funding.ts';
 
 const d = (text: string) => Dec.parse(text);
 const MMF = d('0.005');

@@ -1,4 +1,5 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { TdMode } from '../../core/state/futures-rows.ts';
 import { currentUser } from '../../http/auth.ts';
 import { idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
@@ -13,7 +14,6 @@ import {
   upperCoins,
 } from '../../http/pair-params.ts';
 import type { FuturesService } from './service.ts';
-import type { TdMode } from './store.ts';
 
 export interface FuturesRoutesOptions {
   futures: FuturesService;

@@ -5,6 +5,8 @@ import { Dec } from '@halyard/money';
 import type { FuturesContractSettings, FuturesSymbolRow, MarketCoins } from '@halyard/protocol';
 import { depthRows } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
+import { unrealisedPnl } from '../../core/state/futures-margin.ts';
+import type { TdMode } from '../../core/state/futures-rows.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { type Ledger, systemAccount, userAccount } from '../../ledger/index.ts';
 import type { IndexTick, MarketModule } from '../../market/index.ts';
@@ -22,7 +24,6 @@ import {
   userTrader,
 } from './engine.ts';
 import { FUTURES_BOOK_ROWS, marketRef, publishCommitted, toTradePush } from './publish.ts';
-import { unrealisedPnl } from './risk.ts';
 import {
   type FuturesListing,
   futuresRowWith,
@@ -37,7 +38,6 @@ import {
   selectClosedPositionPage,
   selectContract,
   selectEntrustPage,
-  type TdMode,
 } from './store.ts';
 import {
   type EntrustView,

@@ -8,8 +8,9 @@ import {
   type RuleError,
 } from '@halyard/rules';
 import type { Insertable } from 'kysely';
+import type { ContractRow } from '../../core/state/futures-rows.ts';
 import { badRequest } from '../../http/errors.ts';
-import type { ContractRow, FuturesContractsTable } from './store.ts';
+import type { FuturesContractsTable } from './store.ts';
 
 /** A futures listing: the coins, the name shown and the lot size (coins per lot), fixed once listed. */
 export interface FuturesListing extends MarketCoins {

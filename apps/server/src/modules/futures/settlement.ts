@@ -5,23 +5,32 @@
 // touched orders and positions are written, the trades inserted.
 import type { BookEvent, TradeEvent } from '@halyard/matching';
 import { Dec } from '@halyard/money';
+import type { ContractMarket } from '../../core/state/futures-book.ts';
+import { type CommandResult, isHouse } from '../../core/state/futures-commands.ts';
+import {
+  addOpenFill,
+  closeFillInto,
+  closingPosition,
+  openFillFee,
+  openFillLegsOf,
+} from '../../core/state/futures-fills.ts';
+import type { LegId } from '../../core/state/futures-legs.ts';
+import { feeOf, notionalOf } from '../../core/state/futures-margin.ts';
+import {
+  actionRank,
+  endedOrder,
+  isOpenState,
+  recordFill,
+  stampOrder,
+  tradeRow,
+} from '../../core/state/futures-orders.ts';
+import type { EntrustRow, FuturesTradeRow, PositionRow, TriggerRow } from '../../core/state/futures-rows.ts';
 import { type TransferInput, userAccount } from '../../ledger/index.ts';
 import { CommissionBatch, insertCommissions } from '../referral/index.ts';
-import { type CommandResult, isHouse } from './commands.ts';
-import { chargeHal, halFee, planCommissions } from './fees.ts';
-import { closeFillLegs, type LegId, openFillLegs, orderReference, releaseTransfer } from './ledger-plan.ts';
-import { attachOrderTrigger, houseFill, persistPosition, positionFor, reducePosition } from './positions.ts';
-import { closeFigures, feeOf, marginOf, notionalOf } from './risk.ts';
-import type { ContractMarket, FuturesState, GroupContext } from './state.ts';
-import {
-  type EntrustRow,
-  type EntrustState,
-  type FuturesTradeRow,
-  insertTrades,
-  type PositionRow,
-  saveEntrust,
-  type TriggerRow,
-} from './store.ts';
+import { halFee, planCommissions } from './fees.ts';
+import { attachOrderTrigger, houseFill, persistPosition, positionFor } from './positions.ts';
+import type { GroupContext } from './state.ts';
+import { insertTrades, saveEntrust } from './store.ts';
 
 /** Answers the touched orders and positions as written (`subject`: the order being placed, touched even unfilled). */
 export async function settle(
@@ -112,13 +121,6 @@ export async function settle(
   };
 }
 
-/** A touched order about to be written: an open one is `section` once it traded, stamped `now`. */
-export function stampOrder(row: EntrustRow, now: number): void {
-  if (isOpenState(row.state))
-    row.state = Dec.parse(row.unfilled).lt(Dec.parse(row.number)) ? 'section' : 'unfilled';
-  row.updated_at = now;
-}
-
 /** One trade being settled: its market, the batch its legs go into, its leg ids, the triggers its fills attach. */
 interface TradeWork {
   group: GroupContext;
@@ -142,7 +144,7 @@ async function fill(work: TradeWork, row: EntrustRow, trade: TradeEvent): Promis
 
 /**
  * An opening fill: margin = notional / lever and fee = notional × gas are
- * posted from the order's hold (ledger-plan.openFillLegs). The first fill
+ * posted from the order's hold (futures-legs.ts, `openFillLegs`). The first fill
  * attaches the order's TP/SL to the position as a trigger for the order's lots.
  */
 async function openFill(work: TradeWork, row: EntrustRow, trade: TradeEvent): Promise<PositionRow> {
@@ -157,73 +159,7 @@ async function openFill(work: TradeWork, row: EntrustRow, trade: TradeEvent): Pr
   return position;
 }
 
-/** An opening fill's fee in the margin coin: notional × gas. */
-export function openFillFee(market: ContractMarket, trade: TradeEvent): Dec {
-  return feeOf(notionalOf(trade.price, trade.amount, market.unit), market.gas);
-}
-
-/** What an opening fill adds to its order and position. */
-export interface OpenFillFigures {
-  notional: Dec;
-  margin: Dec;
-  fee: Dec;
-  /** The fee in the margin coin: none when it was paid in HAL. */
-  feeInCoin: Dec;
-}
-
-/**
- * An opening fill's legs into `legs` (the fee in HAL, `hal`, after them) and
- * the order's HAL fee recorded; answers its figures.
- */
-export function openFillLegsOf(
-  market: ContractMarket,
-  row: EntrustRow,
-  trade: TradeEvent,
-  hal: Dec | null,
-  id: LegId,
-  legs: TransferInput[],
-): OpenFillFigures {
-  const notional = notionalOf(trade.price, trade.amount, market.unit);
-  const margin = marginOf(notional, row.lever);
-  const fee = feeOf(notional, market.gas);
-  const leg = `${row.type}-open`;
-  legs.push(
-    ...openFillLegs({
-      id,
-      leg,
-      autoid: row.autoid,
-      userId: row.user_id,
-      asset: market.contract.maincoin,
-      margin,
-      fee,
-      feeInHal: !!hal,
-    }),
-  );
-  if (hal) chargeHal(legs, id(`${leg}-fee-hal`), row, hal, orderReference(row.autoid));
-  return { notional, margin, fee, feeInCoin: hal ? Dec.ZERO : fee };
-}
-
-/** The fill's figures added to its order and its position; answers whether it was the order's first fill. */
-export function addOpenFill(
-  row: EntrustRow,
-  position: PositionRow,
-  trade: TradeEvent,
-  figures: OpenFillFigures,
-): boolean {
-  const { notional, margin, fee, feeInCoin } = figures;
-  row.hold_spent = Dec.parse(row.hold_spent).add(margin).add(fee).toString();
-  row.fee = Dec.parse(row.fee).add(feeInCoin).toString();
-  row.margin = Dec.parse(row.margin).add(margin).toString();
-  position.number = Dec.parse(position.number).add(trade.amount).toString();
-  position.cost = Dec.parse(position.cost).add(notional).toString();
-  position.margin = Dec.parse(position.margin).add(margin).toString();
-  position.fees = Dec.parse(position.fees).add(feeInCoin).toString();
-  const firstFill = row.position_id === null;
-  row.position_id = position.autoid;
-  return firstFill;
-}
-
-/** A closing fill of `lots` at `price`: the payout, loss and fee legs (ledger-plan.closeFillLegs), the position reduced. */
+/** A closing fill of `lots` at `price`: the payout, loss and fee legs (futures-legs.ts, `closeFillLegs`), the position reduced. */
 async function closeFill(work: TradeWork, row: EntrustRow, price: Dec, lots: Dec): Promise<PositionRow> {
   const { group, market, legs, id } = work;
   const { state } = group;
@@ -234,46 +170,6 @@ async function closeFill(work: TradeWork, row: EntrustRow, price: Dec, lots: Dec
     .available;
   closeFillInto(state, market, row, position, price, lots, hal, free, id, legs);
   return position;
-}
-
-/** The open position a closing order closes. */
-export function closingPosition(state: FuturesState, row: EntrustRow): PositionRow {
-  const position = state.positions.get(row.position_id ?? -1);
-  if (!position) throw new Error(`futures: close order ${row.autoid} has no open position`);
-  return position;
-}
-
-/**
- * A closing fill's legs into `legs`, given the fee in HAL (`hal`, or null)
- * and the owner's free futures balance before the trade (`free`); the
- * order's fee and the position reduced.
- */
-export function closeFillInto(
-  state: FuturesState,
-  market: ContractMarket,
-  row: EntrustRow,
-  position: PositionRow,
-  price: Dec,
-  lots: Dec,
-  hal: Dec | null,
-  free: Dec,
-  id: LegId,
-  legs: TransferInput[],
-): void {
-  const figures = closeFigures(state.positionFigures(position), lots, price);
-  const notional = notionalOf(price, lots, market.unit);
-  // Paid in HAL, nothing of the fee comes out of the position or the wallet.
-  const fee = hal ? Dec.ZERO : feeOf(notional, market.gas);
-  const account = userAccount(position.user_id, 'futures');
-  const asset = market.contract.maincoin;
-  const leg = `${row.type}-close`;
-  const cross = position.td_mode === 'cross';
-  const gross = figures.marginReleased.add(figures.realised);
-  const close = closeFillLegs({ id, leg, autoid: row.autoid, account, asset, cross, gross, fee, free });
-  legs.push(...close.legs);
-  if (hal) chargeHal(legs, id(`${leg}-fee-hal`), row, hal, orderReference(row.autoid));
-  row.fee = Dec.parse(row.fee).add(close.feePaid).toString();
-  reducePosition(state, position, lots, price, figures, close.feePaid);
 }
 
 /**
@@ -288,53 +184,4 @@ async function endOrder(
 ): Promise<void> {
   const release = endedOrder(row, done, now);
   if (release) await group.ledger.execute([release], group.trx);
-}
-
-/** An ended order's row (filled, or cancelled with or without fills); answers the release of its hold's rest, if any. */
-export function endedOrder(
-  row: EntrustRow,
-  done: Extract<BookEvent, { type: 'done' }>,
-  now: number,
-): TransferInput | null {
-  const filled = Dec.parse(row.unfilled).lt(Dec.parse(row.number));
-  row.state = done.status === 'filled' ? 'all' : filled ? 'uncancel' : 'cancel';
-  row.cancel_reason = done.cancelReason;
-  row.updated_at = now;
-  const rest = Dec.parse(row.held).sub(Dec.parse(row.hold_spent));
-  return rest.isPositive() ? releaseTransfer(row.autoid) : null;
-}
-
-/** An order's filled figures after one of its trades. */
-export function recordFill(row: EntrustRow, trade: TradeEvent): void {
-  row.unfilled = Dec.parse(row.unfilled).sub(trade.amount).toString();
-  row.deal_money = Dec.parse(row.deal_money).add(trade.quoteAmount).toString();
-}
-
-/** Opening sides settle first, then the house, then closing sides (paid from the pool the openings fund). */
-export function actionRank(row: EntrustRow): number {
-  if (isHouse(row.owner)) return 1;
-  return row.action === 'open' ? 0 : 2;
-}
-
-export function isOpenState(state: EntrustState): boolean {
-  return state === 'unfilled' || state === 'section';
-}
-
-export function tradeRow(
-  market: ContractMarket,
-  maker: EntrustRow,
-  taker: EntrustRow,
-  trade: TradeEvent,
-  now: number,
-): FuturesTradeRow {
-  return {
-    autoid: 0,
-    contract_id: market.contract.autoid,
-    maker_order_id: maker.autoid,
-    taker_order_id: taker.autoid,
-    taker_side: trade.takerSide,
-    price: trade.price.toString(),
-    number: trade.amount.toString(),
-    wdate: now,
-  };
 }

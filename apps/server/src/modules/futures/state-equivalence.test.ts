@@ -3,6 +3,7 @@
 import { Dec } from '@halyard/money';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prng } from '../../core/state/command-stream.ts';
+import type { ContractRow } from '../../core/state/futures-rows.ts';
 import { futuresContent } from '../../core/state/futures-snapshot.ts';
 import { type MoneyCommand, moneyMachine } from '../../core/state/index.ts';
 import { AppError } from '../../http/errors.ts';
@@ -27,7 +28,7 @@ import {
 import { fundingSlot } from './funding.ts';
 import { futuresProjection } from './projection.ts';
 import { loadFuturesState } from './state-from-sql.ts';
-import { type ContractRow, insertContract, selectContracts } from './store.ts';
+import { insertContract, selectContracts } from './store.ts';
 import { type Harness, startHarness } from './test-support.ts';
 
 /**

@@ -1,12 +1,13 @@
 import { Dec } from '@halyard/money';
 import type { MoneyState } from '../../core/state/index.ts';
 import type { Executor } from '../../store/database.ts';
+import { restoreFutures } from './state.ts';
 
 /**
  * The futures part of the money state built from SQL (projection/initial-state.ts):
- * the engine's own `restore` reads (contracts, open orders, open positions,
- * active triggers, each contract's latest trades and last funding round)
- * handed to `FuturesState.rebuild`, every decimal as the state writes it
+ * the engine's own reads (state.ts, `restoreFutures`: contracts, open
+ * orders, open positions, active triggers, each contract's latest trades
+ * and last funding round) handed to `FuturesState.rebuild`, every decimal as the state writes it
  * (PostgreSQL pads NUMERIC columns with zeros), and the next ids after the
  * highest the tables ever gave. `currentSlot` is the funding slot at the
  * start: a contract that never paid a round starts its clock there, as the
@@ -15,7 +16,7 @@ import type { Executor } from '../../store/database.ts';
  */
 export async function loadFuturesState(db: Executor, state: MoneyState, currentSlot: number): Promise<void> {
   const { futures } = state;
-  await futures.book.restore(db, () => currentSlot);
+  await restoreFutures(futures.book, db, () => currentSlot);
   const rows = [
     ...[...futures.book.markets.values()].flatMap((market) => [market.contract, ...market.trades]),
     ...futures.book.open.values(),

@@ -1,128 +1,38 @@
+import type { Generated, Insertable } from 'kysely';
 import {
-  FUTURES_ENTRUST_STATES,
-  type FuturesEntrustState,
-  type FuturesPositionState,
-  type FuturesTdMode,
-  type FuturesTriggerState,
-} from '@halyard/protocol';
-import type { Generated, Insertable, Selectable } from 'kysely';
+  type ContractRow,
+  type EntrustRow,
+  type FundingRow,
+  type FuturesTradeRow,
+  OPEN_ENTRUST_STATES,
+  type PositionRow,
+  type TriggerRow,
+} from '../../core/state/futures-rows.ts';
 import type { Executor } from '../../store/database.ts';
 
-/** Spec §3 entrust states (the wire's, in @halyard/protocol). */
-export const ENTRUST_STATES = FUTURES_ENTRUST_STATES;
-export type EntrustState = FuturesEntrustState;
-export const OPEN_ENTRUST_STATES: readonly EntrustState[] = ['unfilled', 'section'];
-
-/** Margin modes as the spec spells them: isolated is "lsolate". */
-export type TdMode = FuturesTdMode;
-export type PositionState = FuturesPositionState;
-export type TriggerState = FuturesTriggerState;
-
-export interface FuturesContractsTable {
+// The futures tables: each row is the money state's record (core/state/futures-rows.ts), its id the table's serial.
+export interface FuturesContractsTable extends Omit<ContractRow, 'autoid'> {
   autoid: Generated<number>;
-  tradcoin: string;
-  maincoin: string;
-  chinaname: string;
-  symbol: string;
-  unit: string;
-  minnumber: string;
-  maxnumber: string;
-  max_lever: number;
-  levers: string;
-  gas: string;
-  price_accuracy: number;
-  initial_margin_rate: string;
-  maintenance_margin_rate: string;
-  state: number;
-  plate: number;
-  sort: number;
 }
 
-export interface FuturesOrdersTable {
+export interface FuturesOrdersTable extends Omit<EntrustRow, 'autoid'> {
   autoid: Generated<number>;
-  contract_id: number;
-  user_id: number;
-  owner: string;
-  type: 'buy' | 'sell';
-  action: 'open' | 'close';
-  td_mode: TdMode;
-  lever: number;
-  style: 'limit' | 'market';
-  price: string | null;
-  number: string;
-  unfilled: string;
-  held: string;
-  hold_spent: string;
-  deal_money: string;
-  fee: string;
-  /** Fees paid in HAL instead (fee deduction, migration 034); `fee` holds what was paid in the margin coin. */
-  fee_hal: string;
-  margin: string;
-  profit_price: string | null;
-  loss_price: string | null;
-  position_id: number | null;
-  state: EntrustState;
-  cancel_reason: string | null;
-  wdate: number;
-  updated_at: number;
 }
 
-export interface FuturesPositionsTable {
+export interface FuturesPositionsTable extends Omit<PositionRow, 'autoid'> {
   autoid: Generated<number>;
-  contract_id: number;
-  user_id: number;
-  owner: string;
-  type: 'buy' | 'sell';
-  td_mode: TdMode;
-  lever: number;
-  number: string;
-  cost: string;
-  margin: string;
-  open_price: string;
-  realised: string;
-  fees: string;
-  funding: string;
-  closed_number: string;
-  close_money: string;
-  close_price: string | null;
-  state: PositionState;
-  wdate: number;
-  closedate: number | null;
-  updated_at: number;
 }
 
-export interface FuturesTriggersTable {
+export interface FuturesTriggersTable extends Omit<TriggerRow, 'autoid'> {
   autoid: Generated<number>;
-  position_id: number;
-  user_id: number;
-  profit_price: string | null;
-  loss_price: string | null;
-  number: string | null;
-  state: TriggerState;
-  fired_price: string | null;
-  wdate: number;
-  updated_at: number;
 }
 
-export interface FuturesTradesTable {
+export interface FuturesTradesTable extends Omit<FuturesTradeRow, 'autoid'> {
   autoid: Generated<number>;
-  contract_id: number;
-  maker_order_id: number;
-  taker_order_id: number;
-  taker_side: 'buy' | 'sell';
-  price: string;
-  number: string;
-  wdate: number;
 }
 
-export interface FuturesFundingTable {
+export interface FuturesFundingTable extends Omit<FundingRow, 'autoid'> {
   autoid: Generated<number>;
-  contract_id: number;
-  slot: number;
-  rate: string;
-  mark: string;
-  mid: string;
-  wdate: number;
 }
 
 declare module '../../store/database.ts' {
@@ -135,13 +45,6 @@ declare module '../../store/database.ts' {
     futures_funding: FuturesFundingTable;
   }
 }
-
-export type ContractRow = Selectable<FuturesContractsTable>;
-export type EntrustRow = Selectable<FuturesOrdersTable>;
-export type PositionRow = Selectable<FuturesPositionsTable>;
-export type TriggerRow = Selectable<FuturesTriggersTable>;
-export type FuturesTradeRow = Selectable<FuturesTradesTable>;
-export type FundingRow = Selectable<FuturesFundingTable>;
 
 export async function selectContracts(db: Executor): Promise<ContractRow[]> {
   return db.selectFrom('futures_contracts').selectAll().orderBy('sort').orderBy('autoid').execute();

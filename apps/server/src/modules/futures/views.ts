@@ -8,12 +8,12 @@ import type {
   FuturesSymbolRow,
   FuturesTrigger,
 } from '@halyard/protocol';
+import { crossLiquidationPrice, isolatedLiquidationUnits } from '../../core/state/futures-liquidation.ts';
+import { averagePrice, sizeOf, unrealisedPnl } from '../../core/state/futures-margin.ts';
+import type { EntrustRow, PositionRow, TriggerRow } from '../../core/state/futures-rows.ts';
 import type { MarketData } from '../../market/index.ts';
 import type { ContractMarket, FuturesEngine } from './engine.ts';
-import { crossLiquidationPrice, isolatedLiquidationUnits } from './liquidation.ts';
 import { marketRef } from './publish.ts';
-import { averagePrice, sizeOf, unrealisedPnl } from './risk.ts';
-import type { EntrustRow, PositionRow, TriggerRow } from './store.ts';
 
 const HUNDRED = Dec.fromInt(100);
 

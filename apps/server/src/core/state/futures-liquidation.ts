@@ -6,12 +6,13 @@ import {
   maintenanceMargin,
   type PositionFigures,
   positionEquity,
-} from './risk.ts';
+} from './futures-margin.ts';
 
 /**
  * The liquidation engine's scan, kept apart from I/O so it can be measured
  * (bench/futures-liquidation.bench.ts) and tested on its own; the
- * liquidation itself (the take-over, its ledger legs) runs in risk-pass.ts.
+ * liquidation itself (the take-over, its ledger legs) runs in the risk
+ * passes (modules/futures/risk-pass.ts, futures-risk.ts).
  *
  * Isolated positions carry their liquidation price, computed when the
  * position last changed (a fill, a funding payment): on a mark tick the check

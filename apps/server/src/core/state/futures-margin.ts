@@ -1,3 +1,4 @@
+import type { DepthSnapshot } from '@halyard/matching';
 import { Dec } from '@halyard/money';
 
 /**
@@ -170,6 +171,26 @@ export function fundingRate(mid: Dec, index: Dec): Dec {
   const clamped = Dec.max(Dec.min(premium, FUNDING_RATE_CAP), FUNDING_RATE_CAP.neg());
   const cut = clamped.abs().floorTo(FUNDING_RATE_DIGITS);
   return clamped.isNegative() ? cut.neg() : cut;
+}
+
+/** The book's mid price, or null unless both sides quote. */
+export function bookMid(depth: Pick<DepthSnapshot, 'bestBid' | 'bestAsk'>): Dec | null {
+  if (depth.bestBid === null || depth.bestAsk === null) return null;
+  return depth.bestBid.add(depth.bestAsk).div(Dec.fromInt(2));
+}
+
+/**
+ * The rate of one round: mark = index in this exchange, so the premium that
+ * funding pulls back is the book's mid over the index (zero without a
+ * two-sided book).
+ */
+export function roundRate(
+  depth: Pick<DepthSnapshot, 'bestBid' | 'bestAsk'>,
+  index: Dec,
+): { rate: Dec; mid: Dec } {
+  const mid = bookMid(depth);
+  if (mid === null) return { rate: Dec.ZERO, mid: index };
+  return { rate: fundingRate(mid, index), mid };
 }
 
 /**

@@ -2,7 +2,9 @@
 // decided here, against the state, before anything is written; what passes
 // becomes a plan the later stages carry out. For an order that opens, this is
 // the margin check: margin plus fee against the usable futures balance, and
-// the hold it will take. Pure but for that one balance read.
+// the hold it will take. Pure but for that one balance read. A refusal is a
+// value: the money state answers it, modules/futures' engine throws it as the
+// HTTP layer's error (engine.ts, `futuresError`).
 import { Dec } from '@halyard/money';
 import {
   checkFuturesOrder,
@@ -11,8 +13,8 @@ import {
   futuresMarginEstimate,
   type RuleError,
 } from '@halyard/rules';
-import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { AccountRef } from '../../ledger/index.ts';
+import type { ContractMarket, FuturesState } from './futures-book.ts';
 import {
   type CancelCommand,
   type CancelTriggerCommand,
@@ -21,11 +23,10 @@ import {
   isHouse,
   type OpenCommand,
   type SetTriggerCommand,
-} from './commands.ts';
-import { directionOf } from './liquidation.ts';
-import { openingCost } from './risk.ts';
-import type { ContractMarket, FuturesState } from './state.ts';
-import type { ContractRow, EntrustRow, PositionRow, TriggerRow } from './store.ts';
+} from './futures-commands.ts';
+import { directionOf } from './futures-liquidation.ts';
+import { openingCost } from './futures-margin.ts';
+import type { ContractRow, EntrustRow, PositionRow, TriggerRow } from './futures-rows.ts';
 
 /**
  * A market open holds latest price × lots × (1 + this) worth of margin and
@@ -95,6 +96,34 @@ export type CommandPlan =
   | SettingsPlan
   | RiskPlan;
 
+/**
+ * A refused command: its message key and parameters, and what kind of
+ * refusal it is (the engine answers `invalid` as a bad request, `notFound`
+ * and `conflict` as such).
+ */
+export interface FuturesRefusal extends RuleError {
+  refused: 'invalid' | 'notFound' | 'conflict';
+}
+
+export function isFuturesRefusal(checked: CommandPlan | FuturesRefusal): checked is FuturesRefusal {
+  return 'refused' in checked;
+}
+
+function refusal(
+  refused: FuturesRefusal['refused'],
+  key: string,
+  params?: RuleError['params'],
+): FuturesRefusal {
+  return params === undefined ? { refused, key } : { refused, key, params };
+}
+
+const invalid = (key: string, params?: RuleError['params']) => refusal('invalid', key, params);
+
+/** A rule of @halyard/rules broken: a bad request. */
+function ruleRefusal(error: RuleError): FuturesRefusal {
+  return refusal('invalid', error.key, error.params);
+}
+
 /** An account's usable balance of an asset, read before the checks (see {@link usableAccountOf}). */
 export type Available = (account: AccountRef, asset: string) => Dec;
 
@@ -108,13 +137,13 @@ export function usableAccountOf(
   return market ? { account: command.trader.account, asset: market.contract.maincoin } : null;
 }
 
-/** A command's checks, throwing its refusal; its plan when it passes. `now` stamps a trigger's edit. */
+/** A command's checks: its refusal, or its plan when it passes. `now` stamps a trigger's edit. */
 export function checkCommand(
   state: FuturesState,
   command: FuturesCommand,
   available: Available,
   now: () => number,
-): CommandPlan {
+): CommandPlan | FuturesRefusal {
   switch (command.kind) {
     case 'open':
       return checkOpen(state, command, available);
@@ -139,35 +168,40 @@ export function checkCommand(
  * margin plus fee against the usable futures balance; the hold is that sum
  * at the worst price the order can fill at (see {@link holdPrice}).
  */
-function checkOpen(state: FuturesState, command: OpenCommand, available: Available): OpenPlan {
-  const market = state.market(command.contractId);
+function checkOpen(
+  state: FuturesState,
+  command: OpenCommand,
+  available: Available,
+): OpenPlan | FuturesRefusal {
+  const market = state.markets.get(command.contractId);
+  if (!market) return refusal('notFound', 'futures.contractNotFound');
   const { contract } = market;
-  if (contract.state !== 1) throw badRequest('futures.contractClosed');
+  if (contract.state !== 1) return invalid('futures.contractClosed');
   const latest = state.latestPrice(contract.autoid);
-  if (command.style === 'market' && latest === null) throw badRequest('futures.noPrice');
-  throwRule(
-    checkFuturesOrder({
-      side: command.side,
-      style: command.style,
-      ...(command.style === 'limit' ? { price: command.price ?? '' } : {}),
-      latestPrice: (latest ?? Dec.ZERO).toString(),
-      quantity: command.number,
-      minNumber: contract.minnumber,
-      maxNumber: contract.maxnumber,
-      ...(command.profitPrice ? { takeProfit: command.profitPrice } : {}),
-      ...(command.lossPrice ? { stopLoss: command.lossPrice } : {}),
-      priceAccuracy: contract.price_accuracy,
-    }),
-  );
+  if (command.style === 'market' && latest === null) return invalid('futures.noPrice');
+  const broken = checkFuturesOrder({
+    side: command.side,
+    style: command.style,
+    ...(command.style === 'limit' ? { price: command.price ?? '' } : {}),
+    latestPrice: (latest ?? Dec.ZERO).toString(),
+    quantity: command.number,
+    minNumber: contract.minnumber,
+    maxNumber: contract.maxnumber,
+    ...(command.profitPrice ? { takeProfit: command.profitPrice } : {}),
+    ...(command.lossPrice ? { stopLoss: command.lossPrice } : {}),
+    priceAccuracy: contract.price_accuracy,
+  });
+  if (broken !== null) return ruleRefusal(broken);
   if (!market.levers.includes(command.lever)) {
-    throw badRequest('futures.leverNotAllowed', { levers: market.levers.join(', ') });
+    return invalid('futures.leverNotAllowed', { levers: market.levers.join(', ') });
   }
   const price = command.style === 'limit' ? Dec.parse(command.price ?? '') : null;
-  checkOneLever(state, command);
+  const mismatch = oneLeverRefusal(state, command);
+  if (mismatch !== null) return mismatch;
   const lots = Dec.parse(command.number);
   const byHouse = isHouse(command.trader.owner);
   const worst = holdPrice(market, command.side, price, latest);
-  if (worst === null) throw badRequest('futures.noLiquidity');
+  if (worst === null) return invalid('futures.noLiquidity');
   let hold = byHouse ? Dec.ZERO : openingCost(worst, lots, market.unit, command.lever, market.gas);
   let budget: Dec | null = null;
   if (!byHouse) {
@@ -181,14 +215,14 @@ function checkOpen(state: FuturesState, command: OpenCommand, available: Availab
       usable: usable.toString(),
       minNumber: contract.minnumber,
     });
-    if (estimate === null) throw badRequest('rules.insufficientBalance');
+    if (estimate === null) return invalid('rules.insufficientBalance');
     if (price === null && command.side === 'buy') {
       // A market buy spends at most its hold: the budget below keeps its fills inside it.
       hold = Dec.min(hold, usable);
       budget = marketBudget(market, command.lever, hold);
-      if (!budget.isPositive()) throw badRequest('rules.insufficientBalance');
+      if (!budget.isPositive()) return invalid('rules.insufficientBalance');
     } else if (hold.gt(usable)) {
-      throw badRequest('rules.insufficientBalance');
+      return invalid('rules.insufficientBalance');
     }
   }
   return { kind: 'open', market, command, price, lots, hold, budget };
@@ -233,8 +267,8 @@ function marketBudget(market: ContractMarket, leverInt: number, hold: Dec): Dec 
  * side and mode fixes it. The house may mix them, so its orders skip the
  * scan; only the trader's own rows are walked (this runs for every order).
  */
-function checkOneLever(state: FuturesState, command: OpenCommand): void {
-  if (isHouse(command.trader.owner)) return;
+function oneLeverRefusal(state: FuturesState, command: OpenCommand): FuturesRefusal | null {
+  if (isHouse(command.trader.owner)) return null;
   const same = (row: { owner: string; contract_id: number; type: string; td_mode: string; lever: number }) =>
     row.owner === command.trader.owner &&
     row.contract_id === command.contractId &&
@@ -242,51 +276,59 @@ function checkOneLever(state: FuturesState, command: OpenCommand): void {
     row.td_mode === command.tdMode &&
     row.lever !== command.lever;
   for (const row of state.positions.ofOwner(command.trader.owner))
-    if (same(row)) throw badRequest('futures.leverMismatch', { lever: row.lever });
+    if (same(row)) return invalid('futures.leverMismatch', { lever: row.lever });
   for (const row of state.open.ofOwner(command.trader.owner))
-    if (row.action === 'open' && same(row)) throw badRequest('futures.leverMismatch', { lever: row.lever });
+    if (row.action === 'open' && same(row)) return invalid('futures.leverMismatch', { lever: row.lever });
+  return null;
 }
 
 /** Partial close (spec §5): whole lots, at most what the position holds; a market order through the book. */
-function checkClose(state: FuturesState, command: CloseCommand): ClosePlan {
+function checkClose(state: FuturesState, command: CloseCommand): ClosePlan | FuturesRefusal {
   const position = state.positions.get(command.positionId);
-  if (!position || position.owner !== String(command.userId)) throw notFound('futures.positionNotFound');
+  if (!position || position.owner !== String(command.userId))
+    return refusal('notFound', 'futures.positionNotFound');
   const available = Dec.parse(position.number).toString();
   const lots = command.number ?? available;
-  throwRule(checkPartialClose({ quantity: lots, available }));
+  const broken = checkPartialClose({ quantity: lots, available });
+  if (broken !== null) return ruleRefusal(broken);
   const market = state.market(position.contract_id);
   const side = position.type === 'buy' ? 'sell' : 'buy';
   const { bestBid, bestAsk } = market.book.depth(1);
-  if ((side === 'sell' ? bestBid : bestAsk) === null) throw badRequest('futures.noLiquidity');
+  if ((side === 'sell' ? bestBid : bestAsk) === null) return invalid('futures.noLiquidity');
   return { kind: 'close', market, position, lots: Dec.parse(lots) };
 }
 
-function checkCancel(state: FuturesState, command: CancelCommand): CancelPlan {
+function checkCancel(state: FuturesState, command: CancelCommand): CancelPlan | FuturesRefusal {
   const row = state.open.get(command.autoid);
-  if (!row || row.owner !== command.owner) throw notFound('futures.entrustNotOpen');
+  if (!row || row.owner !== command.owner) return refusal('notFound', 'futures.entrustNotOpen');
   return { kind: 'cancel', market: state.market(row.contract_id), row };
 }
 
 /** Spec §5: at least one of TP or SL; a long's TP not below the open price and SL not above, a short's the reverse. */
-function checkSetTrigger(state: FuturesState, command: SetTriggerCommand, now: () => number): SetTriggerPlan {
+function checkSetTrigger(
+  state: FuturesState,
+  command: SetTriggerCommand,
+  now: () => number,
+): SetTriggerPlan | FuturesRefusal {
   const position = state.positions.get(command.positionId);
-  if (!position || position.owner !== String(command.userId)) throw notFound('futures.positionNotFound');
+  if (!position || position.owner !== String(command.userId))
+    return refusal('notFound', 'futures.positionNotFound');
   const existing = command.triggerId === undefined ? null : state.triggers.get(command.triggerId);
   if (command.triggerId !== undefined && (!existing || existing.position_id !== position.autoid)) {
-    throw notFound('futures.triggerNotFound');
+    return refusal('notFound', 'futures.triggerNotFound');
   }
   const openPrice = Dec.parse(position.open_price);
-  throwRule(
-    checkPositionTpSl({
-      side: directionOf(position.type),
-      openPrice: openPrice.toString(),
-      ...(command.profitPrice ? { takeProfit: command.profitPrice } : {}),
-      ...(command.lossPrice ? { stopLoss: command.lossPrice } : {}),
-      priceAccuracy: state.market(position.contract_id).contract.price_accuracy,
-    }),
-  );
+  const broken = checkPositionTpSl({
+    side: directionOf(position.type),
+    openPrice: openPrice.toString(),
+    ...(command.profitPrice ? { takeProfit: command.profitPrice } : {}),
+    ...(command.lossPrice ? { stopLoss: command.lossPrice } : {}),
+    priceAccuracy: state.market(position.contract_id).contract.price_accuracy,
+  });
+  if (broken !== null) return ruleRefusal(broken);
   if (command.number !== undefined && command.number !== '') {
-    throwRule(checkPartialClose({ quantity: command.number, available: position.number }));
+    const tooMany = checkPartialClose({ quantity: command.number, available: position.number });
+    if (tooMany !== null) return ruleRefusal(tooMany);
   }
   const fields = {
     profit_price: command.profitPrice ? Dec.parse(command.profitPrice).toString() : null,
@@ -297,24 +339,23 @@ function checkSetTrigger(state: FuturesState, command: SetTriggerCommand, now: (
   return { kind: 'setTrigger', userId: command.userId, position, existing: existing ?? null, fields };
 }
 
-function checkCancelTrigger(state: FuturesState, command: CancelTriggerCommand): CancelTriggerPlan {
+function checkCancelTrigger(
+  state: FuturesState,
+  command: CancelTriggerCommand,
+): CancelTriggerPlan | FuturesRefusal {
   const trigger = state.triggers.get(command.triggerId);
-  if (!trigger || trigger.user_id !== command.userId) throw notFound('futures.triggerNotFound');
+  if (!trigger || trigger.user_id !== command.userId) return refusal('notFound', 'futures.triggerNotFound');
   return { kind: 'cancelTrigger', trigger };
 }
 
 /** The price accuracy may change only while no order rests in the contract's book. */
-function checkSettings(state: FuturesState, contract: ContractRow): SettingsPlan {
+function checkSettings(state: FuturesState, contract: ContractRow): SettingsPlan | FuturesRefusal {
   const market = state.markets.get(contract.autoid);
   const resting = [...state.open.values()].some(
     (row) => row.contract_id === contract.autoid && row.price !== null,
   );
   if (market && market.contract.price_accuracy !== contract.price_accuracy && resting) {
-    throw conflict('markets.precisionWithOpenOrders');
+    return refusal('conflict', 'markets.precisionWithOpenOrders');
   }
   return { kind: 'settings', contract, known: market !== undefined };
-}
-
-function throwRule(error: RuleError | null): void {
-  if (error !== null) throw badRequest(error.key, error.params);
 }

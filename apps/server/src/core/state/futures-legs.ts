@@ -1,6 +1,7 @@
-// Where futures money moves, as ledger transfers: every leg the engine writes
-// is built here, from figures its stages computed, and nothing here reads or
-// writes (the stages execute the legs in their group's transaction). A leg of
+// Where futures money moves, as ledger transfers: every leg the engine and
+// the money state write is built here, from figures their stages computed,
+// and nothing here reads or writes (the engine executes the legs in its
+// group's transaction, the money state applies them in memory). A leg of
 // zero is left out: the ledger moves only positive amounts.
 //
 // The accounts: an order's hold sits in `clearing`; a position's margin in

@@ -1,9 +1,17 @@
-// What the futures engine's queue takes (the commands), who sends them (the
-// traders) and what it answers: the words shared by the engine's callers and
-// its stages.
+// What the futures checks take (the commands of modules/futures' engine
+// queue; the money state's own commands, futures.ts, become these), who sends
+// them (the traders) and what a command answers: the words shared by the
+// engine's callers, its stages and the money state.
 import { type AccountRef, userAccount } from '../../ledger/index.ts';
-import { HOUSE } from './ledger-plan.ts';
-import type { ContractRow, EntrustRow, FuturesTradeRow, PositionRow, TdMode, TriggerRow } from './store.ts';
+import { HOUSE } from './futures-legs.ts';
+import type {
+  ContractRow,
+  EntrustRow,
+  FuturesTradeRow,
+  PositionRow,
+  TdMode,
+  TriggerRow,
+} from './futures-rows.ts';
 
 /** The house's quoting role: its resting orders, and the owner of its one net position per contract. */
 export const HOUSE_OWNER = 'house';

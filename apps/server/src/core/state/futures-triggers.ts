@@ -1,5 +1,5 @@
 import { Dec } from '@halyard/money';
-import type { Direction } from './risk.ts';
+import type { Direction } from './futures-margin.ts';
 
 export interface TriggerPrices {
   profitPrice: Dec | null;
