@@ -87,6 +87,8 @@ export function market(side: 'buy' | 'sell', user: TestUser, number: string, h: 
 
 export interface OrderData {
   autoid: number;
+  type: 'buy' | 'sell';
+  number: string;
   state: string;
   unfilled: string;
   price: string;
