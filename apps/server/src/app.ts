@@ -99,22 +99,23 @@ export interface App {
 export async function createApp(options: AppOptions): Promise<App> {
   const { config, store } = options;
   const clock = options.clock ?? systemClock;
+  const http = await createHttpServer({
+    logLevel: config.logLevel,
+    rateLimits: options.rateLimits ?? true,
+    trustedProxies: config.trustedProxies,
+  });
   const core = options.moneyCore
     ? await MoneyCore.start({
         ...options.moneyCore,
         db: store.db,
         dialect: store.dialect,
         now: () => clock.now(),
+        onError: (error) => http.log.error({ err: error }, 'money core'),
       })
     : null;
   const ledger = core
     ? ledgerOnCore(createLedger(store, clock), core, () => clock.now())
     : createLedger(store, clock);
-  const http = await createHttpServer({
-    logLevel: config.logLevel,
-    rateLimits: options.rateLimits ?? true,
-    trustedProxies: config.trustedProxies,
-  });
   // Before any route is added: it wraps the money routes that declare a clientOid.
   registerIdempotency(http, new IdempotencyStore(store.db, clock));
   const realtime = new RealtimeGateway({

@@ -6,9 +6,9 @@ import type { MoneyCore } from './start.ts';
 /**
  * The ledger as the modules see it once the money state owns the balances
  * (issue 19's cut-over): a batch written alone becomes a `transfer` command
- * of the core, answered once it is durable and SQL holds it, so the caller's
- * next read sees it; every read is the SQL ledger's, which the projector
- * keeps equal to the state.
+ * of the core, answered once it is durable and SQL holds it (`readable`), so
+ * the caller's next read sees it; every read is the SQL ledger's, which the
+ * projector keeps equal to the state.
  *
  * A batch joined to a module's own SQL transaction cannot go to the core:
  * the state would never see it, and the balances would part. Such a write
@@ -24,7 +24,7 @@ export function ledgerOnCore(sql: Ledger, core: MoneyCore, now: () => number): L
         transferId === undefined ? null : String(transferId),
       );
     }
-    await core.projected(seq);
+    await core.readable(seq);
   }
   function notOnTheCore(): never {
     throw new Error(

@@ -9,6 +9,7 @@ import { type MoneyCommand, moneyStateHash } from '../core/state/index.ts';
 import { available } from '../core/state/money-state.ts';
 import { custodyWallet, systemAccount, userAccount } from '../ledger/accounts.ts';
 import { createLedger } from '../ledger/index.ts';
+import { ProjectionTimeoutError } from '../projection/projector.ts';
 import {
   insertStreamMarkets,
   type SharedTestDatabase,
@@ -165,6 +166,38 @@ describe('the money core in the server', () => {
       const { report } = await core.audit();
       expect(report.breaches).toEqual([]);
       expect(await store.db.selectFrom('spot_orders').select('autoid').execute()).toHaveLength(4);
+    } finally {
+      await core.close();
+    }
+  });
+
+  it('answers a durable command even when SQL lags past the read bound (readable), and says so', async () => {
+    const told: unknown[] = [];
+    const core = await MoneyCore.start({
+      ...options(),
+      readBoundMs: 20,
+      onError: (error) => told.push(error),
+    });
+    try {
+      const held = core.sequencer.lastSequence();
+      // The projector writes nothing past `held` until the work below ends: SQL lags the command.
+      await core.projector.holdAt(held, 10_000, async () => {
+        const placed = await core.submit(order(1, 'buy', '97', '0.1', TIME_ZERO + 65_000));
+        const readable = core.readable(placed.seq);
+        await expect(core.projected(placed.seq)).rejects.toThrow(ProjectionTimeoutError);
+        let answered = false;
+        void readable.then(() => {
+          answered = true;
+        });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(answered).toBe(false);
+        expect(told.length).toBeGreaterThan(0);
+        expect(told.every((error) => error instanceof ProjectionTimeoutError)).toBe(true);
+      });
+      // Released: the projection passes the command and the reply goes out.
+      await core.readable(core.sequencer.lastSequence());
+      const { report } = await core.audit();
+      expect(report.breaches).toEqual([]);
     } finally {
       await core.close();
     }

@@ -10,7 +10,7 @@ import {
 import { fundingIntervalFrom } from '../modules/futures/funding.ts';
 import { auditLedgerProjection, type ProjectionAudit } from '../projection/audit.ts';
 import { seedSnapshotFromSql } from '../projection/initial-state.ts';
-import { Projector } from '../projection/projector.ts';
+import { ProjectionTimeoutError, Projector } from '../projection/projector.ts';
 import { pruneAndTruncate, startProjected } from '../projection/start.ts';
 import { openWorkerProjector, type WorkerStore } from '../projection/worker-transport.ts';
 import type { Db } from '../store/database.ts';
@@ -43,7 +43,10 @@ export interface MoneyCoreOptions {
    * contract that never paid a round at the slot of the start; after that the edge stamps each funding slot.
    */
   fundingIntervalMs?: number;
-  /** Told of a failed scheduled snapshot (default: console.error); the next one tries again. */
+  /**
+   * Told of a failed scheduled snapshot (the next one tries again), and of a
+   * reply that waited past the read bound for SQL (default: console.error).
+   */
   onError?: (error: unknown) => void;
 }
 
@@ -124,6 +127,29 @@ export class MoneyCore {
     return this.projector.waitFor(seq, this.options.readBoundMs ?? 2_000);
   }
 
+  /**
+   * What a reply to a durable command waits for: SQL holding it, so the
+   * caller's next read sees it. It never rejects: the command is applied and
+   * durable, and an error after that must not read as a failed command. Past
+   * the bound it tells `onError` that reads lag and waits on; if the
+   * projector has stopped, it tells and resolves (the reads lag until a restart
+   * catches SQL up).
+   */
+  async readable(seq: number): Promise<void> {
+    for (;;) {
+      try {
+        return await this.projected(seq);
+      } catch (error) {
+        this.onError(error);
+        if (!(error instanceof ProjectionTimeoutError)) return;
+      }
+    }
+  }
+
+  private onError(error: unknown): void {
+    (this.options.onError ?? ((cause: unknown) => console.error('money core', cause)))(error);
+  }
+
   /** Writes a snapshot now, then drops the snapshots and journal segments no recovery needs. Answers its sequence. */
   snapshot(): Promise<number> {
     // One at a time: a second caller (the schedule, an operator) shares the one running.
@@ -172,9 +198,8 @@ export class MoneyCore {
 
   private schedule(): void {
     const every = this.options.snapshotEveryMs ?? 5 * 60_000;
-    const onError = this.options.onError ?? ((error: unknown) => console.error('snapshot failed', error));
     this.timer = setInterval(() => {
-      if (!this.closed) this.snapshot().catch(onError);
+      if (!this.closed) this.snapshot().catch((error: unknown) => this.onError(error));
     }, every);
     this.timer.unref();
   }

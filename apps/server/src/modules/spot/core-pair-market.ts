@@ -179,7 +179,7 @@ export class CorePairMarket implements SpotPairMarket {
       if (!record) throw new Error(`spot: order ${id} is not in the events of command ${seq}`);
       return orderRowOf(record, this.pair.autoid);
     });
-    await this.options.core.projected(seq);
+    await this.options.core.readable(seq);
     return { orders };
   }
 
