@@ -1,5 +1,5 @@
-import type { DepthSnapshot, OrderBook } from '@halyard/matching';
-import { Dec } from '@halyard/money';
+import type { OrderBook } from '@halyard/matching';
+import type { Dec } from '@halyard/money';
 import {
   type MoneyCommand,
   type MoneyEvent,
@@ -17,12 +17,10 @@ import type {
   SpotCommand,
   SpotPairMarket,
 } from './pair-market.ts';
-import { TOP_TRADES } from './pair-market.ts';
+import { DEPTH_LEVELS, PairTape, TOP_TRADES } from './pair-tape.ts';
 import { orderRowOf } from './projection.ts';
 import { pairConfigOf } from './state-from-sql.ts';
 import { type OrderRow, type PairRow, selectLatestTrades, updatePairSettings } from './store.ts';
-
-const DEPTH_LEVELS = 20;
 
 /** Refusals of the state that name something missing: answered 404, as PairMarket answers them. */
 const NOT_FOUND = new Set(['spot.pairNotFound', 'spot.orderNotOpen']);
@@ -47,12 +45,9 @@ export interface CorePairMarketOptions {
  * GET sees it), with its orders as the command left them, taken from the
  * events it published under its own sequence.
  */
-export class CorePairMarket implements SpotPairMarket {
+export class CorePairMarket extends PairTape implements SpotPairMarket {
   private settings: PairRow;
   private readonly symbol: string;
-  /** Newest first. */
-  private trades: CommittedTrade[] = [];
-  private committedDepth: DepthSnapshot;
   /**
    * The order records this pair's commands published, by sequence, until
    * their replies take them. Every spot command of the pair is submitted
@@ -61,10 +56,15 @@ export class CorePairMarket implements SpotPairMarket {
   private readonly unanswered = new Map<number, Map<number, SpotOrderRecord>>();
   private readonly unsubscribe: () => void;
 
-  private constructor(private readonly options: CorePairMarketOptions) {
+  private constructor(
+    private readonly options: CorePairMarketOptions,
+    trades: readonly CommittedTrade[],
+  ) {
+    const symbol = pairConfigOf(options.pair).symbol;
+    super(options.core.state.books.get(symbol)!.depth(DEPTH_LEVELS), options.indexPrice);
     this.settings = options.pair;
-    this.symbol = pairConfigOf(options.pair).symbol;
-    this.committedDepth = this.book().depth(DEPTH_LEVELS);
+    this.symbol = symbol;
+    this.restoreTape(trades, this.depth());
     this.unsubscribe = options.core.sequencer.subscribe((published) => this.published(published));
   }
 
@@ -76,9 +76,7 @@ export class CorePairMarket implements SpotPairMarket {
         at: options.now(),
         pair: pairConfigOf(options.pair),
       });
-    const market = new CorePairMarket(options);
-    market.trades = await selectLatestTrades(options.db, options.pair.autoid, TOP_TRADES);
-    return market;
+    return new CorePairMarket(options, await selectLatestTrades(options.db, options.pair.autoid, TOP_TRADES));
   }
 
   get pair(): PairRow {
@@ -127,19 +125,6 @@ export class CorePairMarket implements SpotPairMarket {
 
   async idle(): Promise<void> {
     await this.options.core.projected(this.options.core.sequencer.lastSequence());
-  }
-
-  depth(): DepthSnapshot {
-    return this.committedDepth;
-  }
-
-  latestTrades(): readonly CommittedTrade[] {
-    return this.trades;
-  }
-
-  latestPrice(): Dec | null {
-    const last = this.trades[0];
-    return last ? Dec.parse(last.price) : this.options.indexPrice();
   }
 
   /** No command waits per pair: the core has one queue for all (the ledger's `queued`). */
@@ -226,10 +211,9 @@ export class CorePairMarket implements SpotPairMarket {
       if (records.size > 0) this.unanswered.set(seq, records);
     }
     if (!touched) return;
-    this.trades = [...trades].reverse().concat(this.trades).slice(0, TOP_TRADES);
-    this.committedDepth = this.book().depth(DEPTH_LEVELS);
+    this.recordTape(trades, this.book().depth(DEPTH_LEVELS));
     try {
-      this.options.onCommitted({ trades, depth: this.committedDepth });
+      this.options.onCommitted({ trades, depth: this.depth() });
     } catch (error) {
       this.options.onError(error);
     }

@@ -23,6 +23,7 @@ import type { Executor } from '../../store/database.ts';
 import type { ReferralFees } from '../referral/index.ts';
 import { settleFees } from './fees.ts';
 import { GroupWork } from './group.ts';
+import { DEPTH_LEVELS, PairTape, TOP_TRADES } from './pair-tape.ts';
 import {
   type OrderRow,
   type OrderState,
@@ -39,8 +40,6 @@ import { type Trader, traderOf } from './trader.ts';
 export const QUEUE_MAX = 10_000;
 /** Queued commands committed together in one transaction, at most (group commit). */
 export const GROUP_MAX = 64;
-/** Latest trades kept per pair for the `top` push and the trade screen. */
-export const TOP_TRADES = 20;
 
 export interface PlaceOrder {
   kind: 'place';
@@ -153,8 +152,6 @@ type Plan =
 
 type Outcome = { ok: true; value: CommandResult } | { ok: false; error: AppError };
 
-const DEPTH_LEVELS = 20;
-
 /**
  * One spot pair: its order book, its open orders and its write queue.
  *
@@ -171,7 +168,7 @@ const DEPTH_LEVELS = 20;
  * book is matched in memory during the transaction, and rebuilding is the
  * simple way to guarantee no change survives a rollback.
  */
-export class PairMarket implements SpotPairMarket {
+export class PairMarket extends PairTape implements SpotPairMarket {
   private settings: PairRow;
   private pairPrecision: PairPrecision;
   private book: OrderBook;
@@ -179,19 +176,17 @@ export class PairMarket implements SpotPairMarket {
   private open = new Map<number, OrderRow>();
   private readonly queue: Job[] = [];
   private draining = false;
-  private committedDepth: DepthSnapshot;
-  /** Newest first. */
-  private trades: CommittedTrade[] = [];
   private makerFee: Dec;
   private takerFee: Dec;
 
   constructor(private readonly options: PairMarketOptions) {
+    const book = new OrderBook(precisionOf(options.pair));
+    super(book.depth(DEPTH_LEVELS), options.indexPrice);
+    this.book = book;
     this.settings = options.pair;
     this.pairPrecision = precisionOf(options.pair);
     this.makerFee = Dec.parse(options.pair.maker_fee);
     this.takerFee = Dec.parse(options.pair.taker_fee);
-    this.book = new OrderBook(this.pairPrecision);
-    this.committedDepth = this.book.depth(DEPTH_LEVELS);
   }
 
   /** The pair's row as of its latest settings. */
@@ -204,8 +199,10 @@ export class PairMarket implements SpotPairMarket {
     const rows = await selectOpenOrdersOfPair(this.options.db, this.pair.autoid);
     this.open = new Map(rows.map((row) => [row.autoid, row]));
     this.rebuildBook();
-    this.trades = await selectLatestTrades(this.options.db, this.pair.autoid, TOP_TRADES);
-    this.committedDepth = this.book.depth(DEPTH_LEVELS);
+    this.restoreTape(
+      await selectLatestTrades(this.options.db, this.pair.autoid, TOP_TRADES),
+      this.book.depth(DEPTH_LEVELS),
+    );
   }
 
   /** The book from the open orders mirrored in memory, under the current precision and minimum. */
@@ -247,22 +244,6 @@ export class PairMarket implements SpotPairMarket {
     while (this.draining) await new Promise((resolve) => setImmediate(resolve));
   }
 
-  /** The book as of the last commit, best first, up to 20 levels a side. */
-  depth(): DepthSnapshot {
-    return this.committedDepth;
-  }
-
-  /** The latest committed trades, newest first. */
-  latestTrades(): readonly CommittedTrade[] {
-    return this.trades;
-  }
-
-  /** Last trade price, else the index price; null when neither is known. */
-  latestPrice(): Dec | null {
-    const last = this.trades[0];
-    return last ? Dec.parse(last.price) : this.options.indexPrice();
-  }
-
   /** Commands waiting in the write queue, and orders resting in the book (the back office's dashboard). */
   workload(): { queued: number; openOrders: number } {
     return { queued: this.queue.length, openOrders: this.open.size };
@@ -294,7 +275,7 @@ export class PairMarket implements SpotPairMarket {
 
   private async runGroup(jobs: Job[]): Promise<void> {
     const outcomes: Outcome[] = [];
-    const effects: GroupEffects = { trades: [], depth: this.committedDepth };
+    const effects: GroupEffects = { trades: [], depth: this.depth() };
     try {
       await this.options.ledger.transaction(async (trx) => {
         const work = await GroupWork.open(trx, this.options.ledger, this.balancesChecked(jobs));
@@ -307,9 +288,8 @@ export class PairMarket implements SpotPairMarket {
       await this.rebuildAfterRollback();
       return;
     }
-    this.trades = [...effects.trades].reverse().concat(this.trades).slice(0, TOP_TRADES);
-    this.committedDepth = this.book.depth(DEPTH_LEVELS);
-    effects.depth = this.committedDepth;
+    this.recordTape(effects.trades, this.book.depth(DEPTH_LEVELS));
+    effects.depth = this.depth();
     jobs.forEach((job, index) => {
       const outcome = outcomes[index]!;
       if (outcome.ok) job.resolve(outcome.value);
