@@ -250,6 +250,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     requireUser: identity.requireUser,
     refusedAreaCodes: config.cycleRefusedAreaCodes,
     referral: referral.service.fees,
+    ...(core ? { core } : {}),
     onError: (error) => http.log.error({ err: error }, 'cycle'),
   });
   cycle.registerRoutes(http);
@@ -319,10 +320,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const demoSeeds: Array<() => Promise<void>> = [
     () => seedContentDemo(store.db, clock),
     () => spot.seedDemo(),
+    () => cycle.seedDemo(),
     ...(core
       ? []
       : [
-          () => cycle.seedDemo(),
           () => futures.seedDemo(),
           () => wallet.seedDemo(),
           () => ieo.seedDemo(),
