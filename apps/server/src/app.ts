@@ -323,12 +323,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     () => cycle.seedDemo(),
     ...(core
       ? []
-      : [
-          () => futures.seedDemo(),
-          () => wallet.seedDemo(),
-          () => ieo.seedDemo(),
-          () => fiat.seedDemo(),
-        ]),
+      : [() => futures.seedDemo(), () => wallet.seedDemo(), () => ieo.seedDemo(), () => fiat.seedDemo()]),
   ];
   if (config.demo) for (const seed of demoSeeds) await seed();
   await wallet.loadCoinsFile();

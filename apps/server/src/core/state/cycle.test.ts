@@ -113,8 +113,8 @@ describe('cycle contracts in the money state', () => {
     expect(state.cycle.open.size).toBe(0);
     // The cut is no tick: the latest stays the one recorded.
     expect(state.cycle.lastTicks.get('BTC')?.ts).toBe(AT + 29_000);
-    expect(apply({ kind: 'cycleSettle', at: AT, coin: 'BTC', ts: AT, price: '1', toleranceMs: 0 }).result).toEqual(
-      { ok: false, error: 'ledger.invalidTransfer', params: { field: 'source' } },
-    );
+    expect(
+      apply({ kind: 'cycleSettle', at: AT, coin: 'BTC', ts: AT, price: '1', toleranceMs: 0 }).result,
+    ).toEqual({ ok: false, error: 'ledger.invalidTransfer', params: { field: 'source' } });
   });
 });
