@@ -16,6 +16,7 @@ import {
   PATHS,
   phoneUser,
   placed,
+  positionById,
   post,
   STAKES,
   snapshot,
@@ -156,6 +157,24 @@ describe.each(PATHS)('cycle on $on', ({ moneyCore }) => {
       expect(frozen.code).toBe(403);
       expect(frozen.msg).toContain('chargeback review');
       expect(await snapshot(h, [user])).toEqual(before);
+    });
+
+    it('answers each of many orders in flight at once with its own order', async () => {
+      const users = [await fundedUser(h, '5000'), await fundedUser(h, '5000'), await fundedUser(h, '5000')];
+      const sent = Array.from({ length: 30 }, (_, n) => ({
+        user: users[n % 3]!,
+        side: n % 2 === 0 ? ('buy' as const) : ('sell' as const),
+        number: String(10 + n),
+      }));
+      const answers = await Promise.all(
+        sent.map(({ user, side, number }) => placed(order(h, user, side, { number }))),
+      );
+      expect(answers.map(({ type, number }) => [type, number])).toEqual(
+        sent.map(({ side, number }) => [side, number]),
+      );
+      expect(new Set(answers.map(({ orderid }) => orderid)).size).toBe(30);
+      for (const [n, answer] of answers.entries())
+        expect(await positionById(h, sent[n]!.user, answer.orderid)).toEqual(answer);
     });
 
     it('answers another user’s order id as not found', async () => {

@@ -288,9 +288,8 @@ export class CycleService {
     });
     if (!result.ok) throw refusalError(result.error, result.params);
     await core.projected(seq);
-    const orderid = result.order?.orderId ?? Number.NaN;
-    const found = await selectUserOrder(this.options.db, userId, orderid);
-    if (!found) throw new Error(`cycle: order ${orderid} accepted by the core is not in SQL`);
+    const found = result.order ? await selectUserOrder(this.options.db, userId, result.order.orderId) : null;
+    if (!found) throw new Error(`cycle: the order command ${seq} accepted is not in SQL`);
     return positionView(found);
   }
 
