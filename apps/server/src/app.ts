@@ -251,6 +251,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     requireUser: identity.requireUser,
     refusedAreaCodes: config.cycleRefusedAreaCodes,
     referral: referral.service.fees,
+    ...(core ? { core } : {}),
     onError: (error) => http.log.error({ err: error }, 'cycle'),
   });
   cycle.registerRoutes(http);
@@ -320,15 +321,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const demoSeeds: Array<() => Promise<void>> = [
     () => seedContentDemo(store.db, clock),
     () => spot.seedDemo(),
+    () => cycle.seedDemo(),
     ...(core
       ? []
-      : [
-          () => cycle.seedDemo(),
-          () => futures.seedDemo(),
-          () => wallet.seedDemo(),
-          () => ieo.seedDemo(),
-          () => fiat.seedDemo(),
-        ]),
+      : [() => futures.seedDemo(), () => wallet.seedDemo(), () => ieo.seedDemo(), () => fiat.seedDemo()]),
   ];
   if (config.demo) for (const seed of demoSeeds) await seed();
   await wallet.loadCoinsFile();

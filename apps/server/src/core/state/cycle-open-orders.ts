@@ -121,6 +121,16 @@ export class OpenOrders {
     return all;
   }
 
+  /** The earliest expiry of `coin`'s open orders, or null when none is open. */
+  earliestExpiry(coin: string): number | null {
+    return this.byCoin.get(coin)?.expiries[0] ?? null;
+  }
+
+  /** The coins with open orders. */
+  coins(): string[] {
+    return [...this.byCoin].filter(([, orders]) => orders.expiries.length > 0).map(([name]) => name);
+  }
+
   /** A user's open orders, of one pair or all, newest first. */
   ofUser(userId: number, pairId: number | null): OrderRow[] {
     const orders = [...(this.byUser.get(userId)?.values() ?? [])];

@@ -78,4 +78,43 @@ describe('cycle contracts in the money state', () => {
       .reduce((sum, each) => sum.add(each), available(state, systemAccount('treasury'), 'USDT'));
     expect(total.isZero()).toBe(true);
   });
+
+  it('settles at a cut with no new tick from the latest tick it holds, void past the tolerance', () => {
+    const machine = moneyMachine();
+    const state = machine.initialState();
+    let seq = 0;
+    const apply = (command: MoneyCommand) => step(machine, state, command, ++seq);
+    const fund = {
+      id: 'fund:1',
+      debit: systemAccount('treasury'),
+      credit: userAccount(1, 'spot'),
+      asset: 'USDT',
+      amount: Dec.parse('100'),
+      code: 'test_funding',
+    };
+    expect(apply({ kind: 'transfer', at: AT, batch: [fund] }).result.ok).toBe(true);
+    // Both up, opened at AT: one expires at AT + 30 s, the other (opened 5 s later) at AT + 35 s.
+    expect(apply({ ...open(1, 0), at: AT }).result.ok).toBe(true);
+    expect(apply({ ...open(1, 2), at: AT + 5000 }).result.ok).toBe(true);
+    const settle = { kind: 'cycleSettle', coin: 'BTC', source: 'test', toleranceMs: 2000 } as const;
+    expect(apply({ ...settle, at: AT + 29_000, ts: AT + 29_000, price: '101' }).events).toEqual([]);
+    const cut = (ts: number) => {
+      const { result, events } = apply({ kind: 'cycleSettle', at: ts, coin: 'BTC', ts, toleranceMs: 2000 });
+      expect(result).toEqual({ ok: true });
+      return events.flatMap((event) => (event.type === 'cycleSettled' ? event.atCloses : []));
+    };
+    expect(cut(AT + 29_999)).toEqual([]);
+    // Due by AT + 40 s: the first closes at the tick of AT + 29 s (1 s before it), the second is void (6 s).
+    const [won, voided] = cut(AT + 40_000);
+    expect(won?.close).toMatchObject({ close_price: '101', close_ts: AT + 29_000, void_tolerance_ms: null });
+    expect(won?.settlements.map((row) => row.result)).toEqual(['win']);
+    expect(voided?.close).toMatchObject({ close_ts: AT + 29_000, void_tolerance_ms: 2000 });
+    expect(voided?.settlements.map((row) => row.result)).toEqual(['void']);
+    expect(state.cycle.open.size).toBe(0);
+    // The cut is no tick: the latest stays the one recorded.
+    expect(state.cycle.lastTicks.get('BTC')?.ts).toBe(AT + 29_000);
+    expect(
+      apply({ kind: 'cycleSettle', at: AT, coin: 'BTC', ts: AT, price: '1', toleranceMs: 0 }).result,
+    ).toEqual({ ok: false, error: 'ledger.invalidTransfer', params: { field: 'source' } });
+  });
 });

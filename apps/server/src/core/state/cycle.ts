@@ -64,20 +64,25 @@ export interface CycleOpenCommand {
 
 /**
  * An index tick of `coin`: every open order of the coin expiring at or
- * before `ts` settles. The edge sends one for every recorded tick (the
+ * before `ts` settles. The edge sends the recorded ticks in time order (the
  * module settles on every tick too): an instant between two ticks closes at
  * the earlier one, which the state remembers. `toleranceMs` is how far
  * before its instant a close may lie (closeToleranceMs of the index's tick
  * interval); further, the order is void.
+ *
+ * Without `price` and `source`, a cut with no new tick: the record up to `ts`
+ * is final and holds nothing after the state's latest tick (the module's
+ * settlement at start, after the server was down, and by hand), so the
+ * orders due by `ts` close at that tick, or are void.
  */
 export interface CycleSettleCommand {
   kind: 'cycleSettle';
   id?: string;
   at: number;
   coin: string;
-  price: string;
+  price?: string;
   ts: number;
-  source: string;
+  source?: string;
   toleranceMs: number;
 }
 
@@ -202,15 +207,13 @@ export function settleCycleOrders(
   seq: number,
   emit = true,
 ): Outcome {
-  const price = typeof command.price === 'string' ? Dec.tryParse(command.price) : null;
-  if (price === null || !price.isPositive()) return refused('ledger.invalidTransfer', { field: 'price' });
   if (!Number.isSafeInteger(command.ts)) return refused('ledger.invalidTransfer', { field: 'ts' });
   if (!(Number.isSafeInteger(command.toleranceMs) && command.toleranceMs >= 0))
     return refused('ledger.invalidTransfer', { field: 'toleranceMs' });
-  if (typeof command.coin !== 'string' || typeof command.source !== 'string')
-    return refused('ledger.invalidTransfer', { field: 'coin' });
+  if (typeof command.coin !== 'string') return refused('ledger.invalidTransfer', { field: 'coin' });
+  const tick = newTickOf(command);
+  if (typeof tick === 'string') return refused('ledger.invalidTransfer', { field: tick });
   const { cycle } = state;
-  const tick: CycleTick = { coin: command.coin, price, ts: command.ts, source: command.source };
   const closes = instantCloses(cycle.lastTicks.get(command.coin) ?? null, tick, command.toleranceMs);
   const events: MoneyEvent[] = [];
   // Bounded: each round takes at least one order, and there are at most OPEN_ORDERS_MAX.
@@ -234,25 +237,39 @@ export function settleCycleOrders(
     if (commissions.rows.length > 0) events.push({ type: 'referralCommissions', rows: commissions.rows });
   }
   // A tick older than the one remembered (sent late) settles nothing new: the later one stays the earlier instants' close.
-  if ((cycle.lastTicks.get(command.coin)?.ts ?? Number.NEGATIVE_INFINITY) <= command.ts)
+  if (tick !== null && (cycle.lastTicks.get(command.coin)?.ts ?? Number.NEGATIVE_INFINITY) <= command.ts)
     cycle.lastTicks.set(command.coin, tick);
   return { result: { ok: true }, events };
+}
+
+/** The command's new tick, null for a cut with no new tick, or the field it gets wrong. */
+function newTickOf(command: CycleSettleCommand): CycleTick | null | string {
+  if (command.price === undefined && command.source === undefined) return null;
+  const price = typeof command.price === 'string' ? Dec.tryParse(command.price) : null;
+  if (price === null || !price.isPositive()) return 'price';
+  if (typeof command.source !== 'string') return 'source';
+  return { coin: command.coin, price, ts: command.ts, source: command.source };
 }
 
 /**
  * An instant's close as the module's `priceAt` answers it: the recorded tick
  * at or before the instant. The due instants lie after the previous tick
  * (what expired by then settled then) and at or before this one, so it is
- * this tick at its own instant and the previous one before it.
+ * this tick at its own instant and the previous one before it (always the
+ * previous one for a cut with no new tick).
  */
 function instantCloses(
   previous: CycleTick | null,
-  tick: CycleTick,
+  tick: CycleTick | null,
   toleranceMs: number,
 ): (instant: { expiresAt: number }) => InstantClose {
   return ({ expiresAt }) => {
     const recorded =
-      tick.ts <= expiresAt ? tick : previous !== null && previous.ts <= expiresAt ? previous : null;
+      tick !== null && tick.ts <= expiresAt
+        ? tick
+        : previous !== null && previous.ts <= expiresAt
+          ? previous
+          : null;
     if (recorded === null) return NO_CLOSE;
     return { recorded, void: expiresAt - recorded.ts > toleranceMs };
   };

@@ -2,6 +2,7 @@ import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { MarketModule } from '../../market/index.ts';
+import type { MoneyCore } from '../../money-core/start.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import type { Store } from '../../store/connect.ts';
 import type { IdentityService } from '../identity/index.ts';
@@ -40,6 +41,8 @@ export interface CycleModuleOptions {
   refusedAreaCodes: readonly string[];
   /** Referral commissions on the wins' fees (modules/referral). */
   referral: ReferralFees;
+  /** The sequenced core, when the contracts run on it (CycleServiceOptions.core). */
+  core?: MoneyCore;
   onError: (error: unknown) => void;
 }
 
@@ -47,6 +50,7 @@ export interface CycleModuleOptions {
  * Cycle contracts. Created after the ledger, identity and market. On
  * creation it settles every order whose expiry passed while the server was
  * down: nothing has been recorded since, so the history up to now is final.
+ * With a core, the money state settles (core-settlement.ts) the same way.
  */
 export async function createCycleModule(options: CycleModuleOptions): Promise<CycleModule> {
   const { clock, market, onError } = options;
@@ -77,7 +81,7 @@ export async function createCycleModule(options: CycleModuleOptions): Promise<Cy
     async close() {
       unsubscribe?.();
       unsubscribe = null;
-      await service.settlement.idle();
+      await service.settlement.close();
     },
   };
 }

@@ -14,15 +14,23 @@ import {
 import { CYCLE_AMOUNT_DIGITS, CYCLE_CLOCK_TOLERANCE_MS, checkCycleOrder, winIncome } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
-import { type Ledger, userAccount } from '../../ledger/index.ts';
+import { type Ledger, LedgerError, type LedgerErrorKey, userAccount } from '../../ledger/index.ts';
 import type { MarketModule } from '../../market/index.ts';
+import type { MoneyCore } from '../../money-core/start.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import type { Db, Trx } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import type { ReferralFees } from '../referral/index.ts';
+import { CoreSettlement } from './core-settlement.ts';
 import { demoCyclePairs } from './demo.ts';
 import { cycleLeverRows, cyclePairColumns, cycleSettingsOf, requireValidCycleSettings } from './settings.ts';
-import { ratesOf, type SettledOrder, SettlementEngine, stakePayment } from './settlement.ts';
+import {
+  type CycleSettlement,
+  ratesOf,
+  type SettledOrder,
+  SettlementEngine,
+  stakePayment,
+} from './settlement.ts';
 import {
   insertMissingPairs,
   insertOrder,
@@ -66,6 +74,12 @@ export interface CycleServiceOptions {
   refusedAreaCodes: readonly string[];
   /** Referral commissions on the wins' fees (modules/referral). */
   referral: ReferralFees;
+  /**
+   * The sequenced core, when the contracts run on it (issue 19's cut-over,
+   * which tests drive until every money module is on it): orders and
+   * settlements go to the money state (cycleOpen, cycleSettle) instead of SQL.
+   */
+  core?: MoneyCore;
 }
 
 interface ListedPair {
@@ -77,7 +91,8 @@ interface ListedPair {
  * Cycle contracts (spec §7 "Cycle"): the pairs and their duration options,
  * accepting an order (stake paid from the user's spot wallet into the
  * stakes account, opening index price recorded), the reads, and the
- * pushes. Settlement is the {@link SettlementEngine}'s alone; it keeps the
+ * pushes. Settlement is the {@link SettlementEngine}'s alone, or on the
+ * sequenced core the money state's ({@link CoreSettlement}); it keeps the
  * open orders, so the positions are read from it.
  *
  * Stakes come from the spot wallet: the spec's balance pages show spot,
@@ -85,17 +100,26 @@ interface ListedPair {
  * money in a cycle wallet could be neither seen nor topped up.
  */
 export class CycleService {
-  readonly settlement: SettlementEngine;
+  readonly settlement: CycleSettlement;
+  /** The SQL path's engine, which takes each order accepted; null on the core, whose state holds them. */
+  private readonly engine: SettlementEngine | null;
   private readonly pairs = new Map<string, ListedPair>();
 
   constructor(private readonly options: CycleServiceOptions) {
-    this.settlement = new SettlementEngine({
-      db: options.db,
-      ledger: options.ledger,
-      clock: options.clock,
-      index: options.market.index,
-      referral: options.referral,
-    });
+    const { core, db, clock, market } = options;
+    if (core) {
+      this.engine = null;
+      this.settlement = new CoreSettlement({ core, db, clock, index: market.index });
+    } else {
+      this.engine = new SettlementEngine({
+        db,
+        ledger: options.ledger,
+        clock,
+        index: market.index,
+        referral: options.referral,
+      });
+      this.settlement = this.engine;
+    }
   }
 
   /** (Re)reads the pairs and their durations; the map is swapped only once read, so no order sees it empty. */
@@ -130,9 +154,10 @@ export class CycleService {
     if (!listed) throw notFound('markets.notFound');
     requireValidCycleSettings(settings);
     const before = cycleSettingsOf(listed.pair, listed.levers);
-    await this.options.ledger.transaction((trx) =>
-      replacePairSettings(trx, id, cyclePairColumns(settings), cycleLeverRows(settings)),
-    );
+    // Settings move no money: their own transaction, not the ledger's (which the core does not take).
+    await this.options.db
+      .transaction()
+      .execute((trx) => replacePairSettings(trx, id, cyclePairColumns(settings), cycleLeverRows(settings)));
     await this.load();
     const after = this.listed(listed.pair);
     return { before, after: cycleSettingsOf(after.pair, after.levers) };
@@ -165,7 +190,7 @@ export class CycleService {
    * (bound email first). The stake moves to the stakes account (a contract
    * cannot be cancelled: it is paid when opened, like an option's premium) and
    * the opening index price, its time and source are stored with the order,
-   * in one transaction.
+   * in one transaction; on the core, by the money state (`openOnCore`).
    */
   async place(userId: number, input: CycleOrderInput): Promise<CyclePosition> {
     const { pair, levers } = this.listed(input);
@@ -179,6 +204,8 @@ export class CycleService {
     if (user.areaCode !== null && this.options.refusedAreaCodes.includes(user.areaCode)) {
       throw forbidden('cycle.regionRefused');
     }
+    if (this.engine === null)
+      return this.openOnCore(this.options.core!, userId, user.email, pair, lever, input);
     const account = { ...userAccount(userId, 'spot'), asset: input.paycoin };
     const usable = (await this.options.ledger.balance(account)).available;
     const refusal = checkCycleOrder({
@@ -217,8 +244,53 @@ export class CycleService {
       await this.options.ledger.execute([stakePayment(row)], trx);
       return row;
     });
-    this.settlement.opened(order);
+    this.engine.opened(order);
     return positionView({ order, settlement: null });
+  }
+
+  /**
+   * An order on the sequenced core: the state makes the spec §5 checks and
+   * pays the stake in (cycleOpen, the SQL path's rules), and the edge stamps
+   * what the state cannot read: the time, the option's terms and the opening
+   * tick. The tick is read before the state's checks (after them on the SQL
+   * path): an order both refused and without a fresh price is answered for
+   * the price. Answered once SQL holds the order, as the next read serves it.
+   */
+  private async openOnCore(
+    core: MoneyCore,
+    userId: number,
+    email: string | null,
+    pair: PairRow,
+    lever: LeverRow,
+    input: CycleOrderInput,
+  ): Promise<CyclePosition> {
+    const open = this.freshTick(pair);
+    const { result, seq } = await core.submit({
+      kind: 'cycleOpen',
+      at: this.options.clock.now(),
+      userId,
+      email,
+      pairId: pair.autoid,
+      tradcoin: pair.tradcoin,
+      maincoin: pair.maincoin,
+      paycoin: input.paycoin,
+      side: input.side,
+      number: input.number,
+      seconds: lever.seconds,
+      minnumber: lever.minnumber,
+      maxnumber: lever.maxnumber,
+      profitGas: lever.profit_gas,
+      lossGas: lever.loss_gas,
+      gas: lever.gas,
+      openPrice: open.price.toString(),
+      openTs: open.ts,
+      openSource: open.source,
+    });
+    if (!result.ok) throw refusalError(result.error, result.params);
+    await core.projected(seq);
+    const found = result.order ? await selectUserOrder(this.options.db, userId, result.order.orderId) : null;
+    if (!found) throw new Error(`cycle: the order command ${seq} accepted is not in SQL`);
+    return positionView(found);
   }
 
   /**
@@ -340,6 +412,16 @@ export class CycleService {
       })),
     };
   }
+}
+
+/** The AppError the SQL path throws for a refusal of the money state: the same key, parameters and code. */
+function refusalError(key: string, params: Record<string, string | number> = {}): AppError {
+  if (key === 'cycle.busy') return new AppError(key, {}, 429);
+  if (key.startsWith('ledger.')) {
+    const transferId = params.transferId;
+    return new LedgerError(key as LedgerErrorKey, transferId === undefined ? null : String(transferId));
+  }
+  return badRequest(key, params);
 }
 
 function coinsKey(coins: Coins): string {

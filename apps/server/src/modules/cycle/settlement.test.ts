@@ -1,25 +1,25 @@
 import { Dec } from '@halyard/money';
 import type { CyclePosition } from '@halyard/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decideResult, settle, VOID_SETTLEMENT } from '../../core/state/cycle-rules.ts';
 import { closeToleranceMs, ratesOf, SettlementEngine, stakeTransferId } from './settlement.ts';
 import { insertOrder, selectOpenOrders, selectSettledPage } from './store.ts';
 import {
   BTC,
   type CycleHarness,
-  expectAuditClean,
+  eachTestWithHarness,
   expectOk,
   FEES,
   fundedUser,
   get,
   HOUSE,
   order,
+  PATHS,
   placed,
   positionById,
   STAKES,
   snapshot,
   spotOf,
-  startCycleHarness,
   tickAfter,
   usdtOf,
 } from './test-support.ts';
@@ -27,13 +27,9 @@ import {
 const d = (text: string) => Dec.parse(text);
 
 let h: CycleHarness;
-beforeEach(async () => {
-  h = await startCycleHarness();
-});
-afterEach(async () => {
-  await expectAuditClean(h);
-  await h.close();
-});
+const use = (harness: CycleHarness) => {
+  h = harness;
+};
 
 /** Ticks once a second until just past `seconds`. */
 async function runUntilDue(seconds: number) {
@@ -46,7 +42,9 @@ async function runFor(seconds: number) {
   return h.app.cycle.settleDue();
 }
 
-describe('cycle settlement', () => {
+describe.each(PATHS)('cycle settlement on $on', ({ moneyCore }) => {
+  eachTestWithHarness(moneyCore, use);
+
   it('settles an up and a down contract opened together: one wins, one loses, from the recorded prices', async () => {
     const upper = await fundedUser(h);
     const downer = await fundedUser(h);
@@ -103,98 +101,6 @@ describe('cycle settlement', () => {
         .sub(houseBefore)
         .toString(),
     ).toBe('20');
-  });
-
-  it('settles a tick in chunks of bounded size, each paying its wins’ fees in one transfer', async () => {
-    const users = [await fundedUser(h), await fundedUser(h)];
-    for (let index = 0; index < 5; index += 1) {
-      await placed(order(h, users[index % 2]!, index % 2 === 0 ? 'buy' : 'sell', { number: '10' }));
-    }
-    await runUntilDue(30);
-    const engine = new SettlementEngine({
-      db: h.store.db,
-      ledger: h.app.ledger,
-      clock: h.clock,
-      index: h.app.market.index,
-      referral: h.app.referral.service.fees,
-      chunkMax: 2,
-    });
-    await engine.load();
-    const settled = await engine.settleDue(h.clock.now(), 'BTC');
-    expect(settled).toHaveLength(5);
-    // The app's engine (as another process would) still holds them as open: the store refuses a second
-    // settlement, and the engine starts its next call from the record.
-    await expect(h.app.cycle.settleDue()).rejects.toThrow();
-    expect(await h.app.cycle.settleDue()).toHaveLength(0);
-    const chunks = [settled.slice(0, 2), settled.slice(2, 4), settled.slice(4)];
-    const withWins = chunks.filter((chunk) => chunk.some(({ settlement }) => settlement.result === 'win'));
-    const fees = await h.app.ledger.transfers({ ...FEES, asset: 'USDT' }, { codes: ['cycle_fee'] });
-    expect(fees.items).toHaveLength(withWins.length);
-    expect(fees.items.map(({ amount }) => amount.toString())).toEqual(
-      withWins.reverse().map((chunk) => Dec.sum(chunk.map(({ settlement }) => d(settlement.fee))).toString()),
-    );
-    expect(
-      fees.items.every(({ debit }) => debit.owner === HOUSE.owner && debit.wallet === HOUSE.wallet),
-    ).toBe(true);
-  });
-
-  it('after a chunk refused in the middle of a tick, settles what is left once, from the record', async () => {
-    const user = await fundedUser(h);
-    for (const count of [2, 2, 1]) {
-      for (let index = 0; index < count; index += 1) await placed(order(h, user, 'buy', { number: '10' }));
-      h.clock.advance(1000);
-    }
-    await runUntilDue(30);
-    const engine = (chunkMax: number) =>
-      new SettlementEngine({
-        db: h.store.db,
-        ledger: h.app.ledger,
-        clock: h.clock,
-        index: h.app.market.index,
-        referral: h.app.referral.service.fees,
-        chunkMax,
-      });
-    const open = await selectOpenOrders(h.store.db);
-    const [first, second, third] = [open.slice(0, 2), open.slice(2, 4), open.slice(4)];
-    const settler = engine(2);
-    await settler.load();
-    // Another settler settles the middle two first: the second of three chunks is refused.
-    const other = engine(2);
-    for (const each of second) other.opened(each);
-    expect(await other.settleDue(h.clock.now())).toHaveLength(2);
-
-    await expect(settler.settleDue(h.clock.now())).rejects.toThrow();
-    const retried = await settler.settleDue(h.clock.now());
-    expect(retried.map(({ order }) => order.orderid)).toEqual(third.map((each) => each.orderid));
-    const settled = await selectSettledPage(h.store.db, 0, 10);
-    expect(settled.map(({ order }) => order.orderid)).toEqual(
-      [...first, ...second, ...third].map((each) => each.orderid),
-    );
-    expect((await snapshot(h, [user])).open).toBe(0);
-    expect(await usdtOf(h, STAKES)).toEqual({ available: '0', locked: '0' });
-  });
-
-  it('keeps, once each, the orders accepted while the engine reloads its open orders', async () => {
-    const user = await fundedUser(h);
-    await placed(order(h, user, 'buy'));
-    const [stored] = await selectOpenOrders(h.store.db);
-    // One whose acceptance committed before the engine's read, one (standing in) after it.
-    const later = { ...stored!, orderid: stored!.orderid + 1000 };
-    const engine = new SettlementEngine({
-      db: h.store.db,
-      ledger: h.app.ledger,
-      clock: h.clock,
-      index: h.app.market.index,
-      referral: h.app.referral.service.fees,
-    });
-    const loading = engine.load();
-    engine.opened(stored!);
-    engine.opened(later);
-    await loading;
-    expect(engine.openOf(user.id, null).map(({ orderid }) => orderid)).toEqual([
-      later.orderid,
-      stored!.orderid,
-    ]);
   });
 
   it('voids a contract with no tick near its expiry, returning the stake exactly (no tick after the open)', async () => {
@@ -299,64 +205,6 @@ describe('cycle settlement', () => {
     expect(await positionById(h, user, position.orderid)).toEqual(after);
   });
 
-  it('pays in at start a stake still held from before stakes were paid at acceptance (migration 012)', async () => {
-    const user = await fundedUser(h);
-    const tick = h.app.market.index.current('BTC')!;
-    const now = h.clock.now();
-    // An order as accepted before: its stake a hold on the user's spot account, the order listed as holding one.
-    const legacy = await h.app.ledger.transaction(async (trx) => {
-      const row = await insertOrder(trx, {
-        user_id: user.id,
-        pair_id: h.app.cycle.service.info(BTC).autoid,
-        ...BTC,
-        paycoin: 'USDT',
-        type: 'buy',
-        number: '100',
-        seconds: 30,
-        profit_gas: '0.8',
-        loss_gas: '1',
-        gas: '0.02',
-        open_price: tick.price.toString(),
-        open_ts: tick.ts,
-        open_source: tick.source,
-        wdate: now,
-        expires_at: now + 30_000,
-      });
-      await h.app.ledger.execute(
-        [
-          {
-            id: stakeTransferId(row.orderid),
-            type: 'pending',
-            debit: spotOf(user),
-            credit: HOUSE,
-            asset: 'USDT',
-            amount: d('100'),
-            code: 'cycle_stake',
-          },
-        ],
-        trx,
-      );
-      await trx.insertInto('cycle_held_stakes').values({ orderid: row.orderid }).execute();
-      return row;
-    });
-    expect(await usdtOf(h, spotOf(user))).toEqual({ available: '900', locked: '100' });
-
-    await h.restart();
-    expect(await usdtOf(h, spotOf(user))).toEqual({ available: '900', locked: '0' });
-    expect(await usdtOf(h, STAKES)).toEqual({ available: '100', locked: '0' });
-    expect(await h.store.db.selectFrom('cycle_held_stakes').selectAll().execute()).toEqual([]);
-    expect((await positionById(h, user, String(legacy.orderid))).state).toBe('open');
-
-    const [settled] = await runFor(30);
-    expect(settled?.order.orderid).toBe(legacy.orderid);
-    const paidBack = d('100').add(d(settled!.settlement.last_profit));
-    expect(await usdtOf(h, spotOf(user))).toEqual({
-      available: d('900').add(paidBack).toString(),
-      locked: '0',
-    });
-    expect(await usdtOf(h, STAKES)).toEqual({ available: '0', locked: '0' });
-  });
-
   it('replaying the recorded prices reproduces every stored outcome', async () => {
     const users = [await fundedUser(h, '5000'), await fundedUser(h, '5000')];
     for (let round = 0; round < 12; round += 1) {
@@ -428,5 +276,166 @@ describe('cycle settlement', () => {
       get(h, `/cycle/positionByCoin?tradcoin=${BTC.tradcoin}&maincoin=${BTC.maincoin}`, user.token),
     );
     expect(emptyNow.data).toEqual([]);
+  });
+});
+
+/**
+ * The SQL engine's own guarantees: its chunks in ledger transactions, a chunk
+ * refused by the store, its reload, and stakes held before migration 012.
+ * SQL only: they drive a SettlementEngine (or write a hold) in a module
+ * transaction, which the core refuses; on the core the state settles each
+ * command whole, and refuses to start while any stake is still held.
+ */
+describe('the SQL settlement engine', () => {
+  eachTestWithHarness(false, use);
+
+  it('settles a tick in chunks of bounded size, each paying its wins’ fees in one transfer', async () => {
+    const users = [await fundedUser(h), await fundedUser(h)];
+    for (let index = 0; index < 5; index += 1) {
+      await placed(order(h, users[index % 2]!, index % 2 === 0 ? 'buy' : 'sell', { number: '10' }));
+    }
+    await runUntilDue(30);
+    const engine = new SettlementEngine({
+      db: h.store.db,
+      ledger: h.app.ledger,
+      clock: h.clock,
+      index: h.app.market.index,
+      referral: h.app.referral.service.fees,
+      chunkMax: 2,
+    });
+    await engine.load();
+    const settled = await engine.settleDue(h.clock.now(), 'BTC');
+    expect(settled).toHaveLength(5);
+    // The app's engine (as another process would) still holds them as open: the store refuses a second
+    // settlement, and the engine starts its next call from the record.
+    await expect(h.app.cycle.settleDue()).rejects.toThrow();
+    expect(await h.app.cycle.settleDue()).toHaveLength(0);
+    const chunks = [settled.slice(0, 2), settled.slice(2, 4), settled.slice(4)];
+    const withWins = chunks.filter((chunk) => chunk.some(({ settlement }) => settlement.result === 'win'));
+    const fees = await h.app.ledger.transfers({ ...FEES, asset: 'USDT' }, { codes: ['cycle_fee'] });
+    expect(fees.items).toHaveLength(withWins.length);
+    expect(fees.items.map(({ amount }) => amount.toString())).toEqual(
+      withWins.reverse().map((chunk) => Dec.sum(chunk.map(({ settlement }) => d(settlement.fee))).toString()),
+    );
+    expect(
+      fees.items.every(({ debit }) => debit.owner === HOUSE.owner && debit.wallet === HOUSE.wallet),
+    ).toBe(true);
+  });
+
+  it('after a chunk refused in the middle of a tick, settles what is left once, from the record', async () => {
+    const user = await fundedUser(h);
+    for (const count of [2, 2, 1]) {
+      for (let index = 0; index < count; index += 1) await placed(order(h, user, 'buy', { number: '10' }));
+      h.clock.advance(1000);
+    }
+    await runUntilDue(30);
+    const engine = (chunkMax: number) =>
+      new SettlementEngine({
+        db: h.store.db,
+        ledger: h.app.ledger,
+        clock: h.clock,
+        index: h.app.market.index,
+        referral: h.app.referral.service.fees,
+        chunkMax,
+      });
+    const open = await selectOpenOrders(h.store.db);
+    const [first, second, third] = [open.slice(0, 2), open.slice(2, 4), open.slice(4)];
+    const settler = engine(2);
+    await settler.load();
+    // Another settler settles the middle two first: the second of three chunks is refused.
+    const other = engine(2);
+    for (const each of second) other.opened(each);
+    expect(await other.settleDue(h.clock.now())).toHaveLength(2);
+
+    await expect(settler.settleDue(h.clock.now())).rejects.toThrow();
+    const retried = await settler.settleDue(h.clock.now());
+    expect(retried.map(({ order }) => order.orderid)).toEqual(third.map((each) => each.orderid));
+    const settled = await selectSettledPage(h.store.db, 0, 10);
+    expect(settled.map(({ order }) => order.orderid)).toEqual(
+      [...first, ...second, ...third].map((each) => each.orderid),
+    );
+    expect((await snapshot(h, [user])).open).toBe(0);
+    expect(await usdtOf(h, STAKES)).toEqual({ available: '0', locked: '0' });
+  });
+
+  it('keeps, once each, the orders accepted while the engine reloads its open orders', async () => {
+    const user = await fundedUser(h);
+    await placed(order(h, user, 'buy'));
+    const [stored] = await selectOpenOrders(h.store.db);
+    // One whose acceptance committed before the engine's read, one (standing in) after it.
+    const later = { ...stored!, orderid: stored!.orderid + 1000 };
+    const engine = new SettlementEngine({
+      db: h.store.db,
+      ledger: h.app.ledger,
+      clock: h.clock,
+      index: h.app.market.index,
+      referral: h.app.referral.service.fees,
+    });
+    const loading = engine.load();
+    engine.opened(stored!);
+    engine.opened(later);
+    await loading;
+    expect(engine.openOf(user.id, null).map(({ orderid }) => orderid)).toEqual([
+      later.orderid,
+      stored!.orderid,
+    ]);
+  });
+
+  it('pays in at start a stake still held from before stakes were paid at acceptance (migration 012)', async () => {
+    const user = await fundedUser(h);
+    const tick = h.app.market.index.current('BTC')!;
+    const now = h.clock.now();
+    // An order as accepted before: its stake a hold on the user's spot account, the order listed as holding one.
+    const legacy = await h.app.ledger.transaction(async (trx) => {
+      const row = await insertOrder(trx, {
+        user_id: user.id,
+        pair_id: h.app.cycle.service.info(BTC).autoid,
+        ...BTC,
+        paycoin: 'USDT',
+        type: 'buy',
+        number: '100',
+        seconds: 30,
+        profit_gas: '0.8',
+        loss_gas: '1',
+        gas: '0.02',
+        open_price: tick.price.toString(),
+        open_ts: tick.ts,
+        open_source: tick.source,
+        wdate: now,
+        expires_at: now + 30_000,
+      });
+      await h.app.ledger.execute(
+        [
+          {
+            id: stakeTransferId(row.orderid),
+            type: 'pending',
+            debit: spotOf(user),
+            credit: HOUSE,
+            asset: 'USDT',
+            amount: d('100'),
+            code: 'cycle_stake',
+          },
+        ],
+        trx,
+      );
+      await trx.insertInto('cycle_held_stakes').values({ orderid: row.orderid }).execute();
+      return row;
+    });
+    expect(await usdtOf(h, spotOf(user))).toEqual({ available: '900', locked: '100' });
+
+    await h.restart();
+    expect(await usdtOf(h, spotOf(user))).toEqual({ available: '900', locked: '0' });
+    expect(await usdtOf(h, STAKES)).toEqual({ available: '100', locked: '0' });
+    expect(await h.store.db.selectFrom('cycle_held_stakes').selectAll().execute()).toEqual([]);
+    expect((await positionById(h, user, String(legacy.orderid))).state).toBe('open');
+
+    const [settled] = await runFor(30);
+    expect(settled?.order.orderid).toBe(legacy.orderid);
+    const paidBack = d('100').add(d(settled!.settlement.last_profit));
+    expect(await usdtOf(h, spotOf(user))).toEqual({
+      available: d('900').add(paidBack).toString(),
+      locked: '0',
+    });
+    expect(await usdtOf(h, STAKES)).toEqual({ available: '0', locked: '0' });
   });
 });

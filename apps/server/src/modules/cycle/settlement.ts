@@ -12,6 +12,9 @@ import {
   stakePayment,
   stakeTransferId,
 } from '../../core/state/cycle-rules.ts';
+
+export type { SettledOrder } from './store.ts';
+
 import { BULK_MAX, type Ledger, type TransferInput } from '../../ledger/index.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
 import type { Db, Trx } from '../../store/database.ts';
@@ -20,7 +23,7 @@ import {
   deleteHeldStakes,
   insertSettlements,
   type OrderRow,
-  type SettlementRow,
+  type SettledOrder,
   selectHeldStakes,
   selectOpenOrders,
 } from './store.ts';
@@ -61,9 +64,30 @@ export function heldStakePayment(order: OrderRow): TransferInput[] {
   ];
 }
 
-export interface SettledOrder {
-  order: OrderRow;
-  settlement: SettlementRow;
+/**
+ * Settlement as the service and the module drive it: the SQL engine below,
+ * or the sequenced core's (core-settlement.ts), which holds the open orders
+ * in the money state.
+ */
+export interface CycleSettlement {
+  /** Reads what it keeps in memory (at start). */
+  load(): Promise<void>;
+  /** Whether as many orders are open as may be: new orders wait until some settle. */
+  readonly full: boolean;
+  /** How many open orders wait for their settlement (the back office's dashboard). */
+  readonly openCount: number;
+  /** A user's open orders, of one pair or all, newest first. */
+  openOf(userId: number, pairId: number | null): OrderRow[];
+  /**
+   * Settles every open order (of `coin`, or of every coin) whose expiry is at
+   * or before `cut`, the price history up to `cut` being final. Calls run one
+   * after another; answers the orders this call settled.
+   */
+  settleDue(cut: number, coin?: string | null): Promise<SettledOrder[]>;
+  /** Waits for the calls in progress. */
+  idle(): Promise<void>;
+  /** Waits for the calls in progress and stops. */
+  close(): Promise<void>;
 }
 
 export interface SettlementEngineOptions {
@@ -93,7 +117,7 @@ const instantKey = (coin: string, expiresAt: number) => `${coin}|${expiresAt}`;
  * their transfers (ids derived from the order ids) in one bulk, so a crash, a
  * retry or a second process can never settle an order twice.
  */
-export class SettlementEngine {
+export class SettlementEngine implements CycleSettlement {
   private running: Promise<unknown> = Promise.resolve();
 
   private readonly chunkMax: number;
@@ -173,6 +197,11 @@ export class SettlementEngine {
   /** Waits for the calls in progress. */
   async idle(): Promise<void> {
     await this.running;
+  }
+
+  /** Nothing to stop: waits for the calls in progress. */
+  close(): Promise<void> {
+    return this.idle();
   }
 
   private async settleAll(cut: number, coin: string | null): Promise<SettledOrder[]> {

@@ -23,7 +23,8 @@ import { insertPair, selectSettledPage } from './store.ts';
  * The proof that the money state can replace modules/cycle's SQL path: one
  * seeded stream of cycle orders (several users, both pairs, every duration,
  * up and down, some refused) and index ticks (each one settling what
- * expired, with stalls long enough to make contracts void) is run
+ * expired, with stalls long enough to make contracts void, and cuts with no
+ * tick during a stall, as at a restart or by hand) is run
  *
  *   (a) through the module: CycleService.place and its SettlementEngine on a
  *       fresh database, the clock set to each step's time;
@@ -95,7 +96,9 @@ type Step =
       number: string;
       tick: IndexTick;
     }
-  | { kind: 'tick'; tick: IndexTick };
+  | { kind: 'tick'; tick: IndexTick }
+  /** A settlement at `ts` with nothing recorded since the coin's latest tick (the module's settleDue(cut)). */
+  | { kind: 'cut'; coin: string; ts: number };
 
 /**
  * Ticks every second per coin (prices on a coarse grid, so draws happen),
@@ -113,7 +116,10 @@ function* stream(seed: number, steps: number, pairIds: readonly number[]): Gener
     for (let second = Math.floor(now / TICK_MS) + 1; second * TICK_MS <= time; second += 1) {
       const ts = second * TICK_MS;
       for (const { tradcoin } of PAIRS) {
-        if ((stalledUntil.get(tradcoin) ?? 0) > ts) continue;
+        if ((stalledUntil.get(tradcoin) ?? 0) > ts) {
+          yield { kind: 'cut', coin: tradcoin, ts };
+          continue;
+        }
         if (random(40) === 0) {
           stalledUntil.set(tradcoin, ts + 3000 + random(2) * 1000);
           continue;
@@ -268,6 +274,11 @@ class ModuleSide {
   }
 
   async run(next: Step): Promise<Answer> {
+    if (next.kind === 'cut') {
+      this.clock.set(next.ts);
+      await this.service.settlement.settleDue(next.ts, next.coin);
+      return { ok: true };
+    }
     if (next.kind === 'tick') {
       this.clock.set(next.tick.ts);
       this.index.record(next.tick);
@@ -321,6 +332,11 @@ class StateSide extends ProjectedState {
   }
 
   run(next: Step): Answer {
+    if (next.kind === 'cut') {
+      const { coin, ts } = next;
+      const result = this.apply({ kind: 'cycleSettle', at: ts, coin, ts, toleranceMs: TOLERANCE_MS });
+      return result.ok ? { ok: true } : result;
+    }
     if (next.kind === 'tick') {
       const { coin, price, ts, source } = next.tick;
       const result = this.apply({
@@ -400,12 +416,13 @@ afterEach(async () => {
 describe('the money state in place of the cycle SQL path', () => {
   it(`writes the rows and balances the module writes (${STEPS} orders, seed ${SEED})`, async () => {
     const writeEvery = prng(SEED + 1);
-    const tally = { opened: 0, refused: new Set<string>(), ticks: 0 };
+    const tally = { opened: 0, refused: new Set<string>(), ticks: 0, cuts: 0 };
     for (const next of stream(SEED, STEPS, pairIds)) {
       const fromModule = await moduleSide.run(next);
       const fromState = stateSide.run(next);
       expect(fromState, JSON.stringify(next)).toEqual(fromModule);
       if (next.kind === 'tick') tally.ticks += 1;
+      else if (next.kind === 'cut') tally.cuts += 1;
       else if (fromState.ok) tally.opened += 1;
       else tally.refused.add(fromState.error);
       if (writeEvery(6) === 0) await stateSide.write();
@@ -438,6 +455,7 @@ describe('the money state in place of the cycle SQL path', () => {
       ]),
     );
     expect(commissions.length).toBeGreaterThan(5);
+    expect(tally.cuts).toBeGreaterThan(10);
     expect(stateSide.state.cycle.open.size).toBe(0);
     await expectHealthyLedger(a);
     await expectHealthyLedger(b);

@@ -93,6 +93,12 @@ export interface OrderWithSettlement {
   settlement: SettlementRow | null;
 }
 
+/** A settled order with its settlement. */
+export interface SettledOrder {
+  order: OrderRow;
+  settlement: SettlementRow;
+}
+
 /** Every table of this module: the route test checks that only the order routes change them. */
 export const CYCLE_TABLES = [
   'cycle_pairs',
@@ -390,6 +396,29 @@ export async function selectLatestSettled(
     .limit(limit)
     .execute();
   return withSettlements(db, rows.map(orderOf));
+}
+
+/** Orders read per query by `selectSettledOrders` (a bound on the query's parameters). */
+const SETTLED_READ_CHUNK = 1000;
+
+/** The given orders with their settlements, in order id order; an order not settled is left out. */
+export async function selectSettledOrders(
+  db: Executor,
+  orderids: readonly number[],
+): Promise<SettledOrder[]> {
+  const found: SettledOrder[] = [];
+  const sorted = [...orderids].sort((a, b) => a - b);
+  for (let from = 0; from < sorted.length; from += SETTLED_READ_CHUNK) {
+    const rows = await db
+      .selectFrom('cycle_orders')
+      .selectAll()
+      .where('orderid', 'in', sorted.slice(from, from + SETTLED_READ_CHUNK))
+      .orderBy('orderid')
+      .execute();
+    for (const { order, settlement } of await withSettlements(db, rows.map(orderOf)))
+      if (settlement) found.push({ order, settlement });
+  }
+  return found;
 }
 
 /** Every settled order with its settlement, in order id order (the replay proof reads them all). */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Dec } from '@halyard/money';
 import type { CyclePosition } from '@halyard/protocol';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { createApp } from '../../app.ts';
 import { ManualClock } from '../../clock.ts';
 import { type Config, loadConfig } from '../../config.ts';
@@ -35,26 +35,32 @@ function testConfig(dataDir: string): Config {
 
 /**
  * A demo app on a fresh store with a manual clock, whose index has ticked once.
- * `restart()` closes the app and creates a new one on the same store and clock,
- * as a server restart would.
+ * `restart()` closes the app and creates a new one on the same store and clock
+ * (and on the same core's journal), as a server restart would.
  */
 export interface CycleHarness extends Harness {
   restart(): Promise<void>;
 }
 
-export async function startCycleHarness(): Promise<CycleHarness> {
+/** `moneyCore`: the money on the sequenced core (AppOptions.moneyCore), projected on the test's own connection. */
+export async function startCycleHarness(options: { moneyCore?: boolean } = {}): Promise<CycleHarness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'halyard-cycle-'));
   const config = testConfig(dataDir);
   const store: Store = await openTestStore();
   const clock = new ManualClock();
+  const appOptions = options.moneyCore
+    ? { moneyCore: { dataDir: path.join(dataDir, 'core'), workerStore: null } }
+    : {};
+  const start = () => createApp({ config, store, clock, rateLimits: false, ...appOptions });
   const harness: CycleHarness = {
-    app: await createApp({ config, store, clock, rateLimits: false }),
+    app: await start(),
     clock,
     config,
     store,
+    appOptions,
     async restart() {
       await harness.app.close();
-      harness.app = await createApp({ config, store, clock, rateLimits: false });
+      harness.app = await start();
     },
     async close() {
       await harness.app.close();
@@ -65,6 +71,30 @@ export async function startCycleHarness(): Promise<CycleHarness> {
   await tickAfter(harness, 0);
   return harness;
 }
+
+/**
+ * In the enclosing describe: a fresh harness before each test (on SQL, or on
+ * the sequenced core), handed to `use`; after it, the settlements waited for,
+ * the ledger audited and the harness closed.
+ */
+export function eachTestWithHarness(moneyCore: boolean, use: (h: CycleHarness) => void): void {
+  let h: CycleHarness;
+  beforeEach(async () => {
+    h = await startCycleHarness({ moneyCore });
+    use(h);
+  });
+  afterEach(async () => {
+    await h.app.cycle.service.settlement.idle();
+    await expectAuditClean(h);
+    await h.close();
+  });
+}
+
+/** Both paths a suite runs on: the SQL the server runs today, and the sequenced core (issue 19's cut-over). */
+export const PATHS = [
+  { on: 'SQL', moneyCore: false },
+  { on: 'the sequenced core', moneyCore: true },
+] as const;
 
 /** Moves the clock and records one index tick of every coin at the new time. */
 export async function tickAfter(h: Harness, ms: number): Promise<void> {
