@@ -213,6 +213,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     fourEyes: withdrawalFourEyes(() => approvals.service),
     operatorGuard: operators.guard,
     demo: config.demo,
+    ...(core ? { core } : {}),
     onError: (error, context) => http.log.error({ err: error }, context),
     onInfo: (message) => http.log.info(message),
   });
@@ -238,6 +239,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     spread: config.wallet.convertSpread,
     quoteTtlMs: config.wallet.quoteTtlMs,
     requireUser: identity.requireUser,
+    ...(core ? { core } : {}),
   });
   convert.registerRoutes(http);
   const cycle = await createCycleModule({
@@ -319,15 +321,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const demoSeeds: Array<() => Promise<void>> = [
     () => seedContentDemo(store.db, clock),
     () => spot.seedDemo(),
+    // The coin rows of the play tokens: no money moves.
+    () => wallet.seedDemo(),
     ...(core
       ? []
-      : [
-          () => cycle.seedDemo(),
-          () => futures.seedDemo(),
-          () => wallet.seedDemo(),
-          () => ieo.seedDemo(),
-          () => fiat.seedDemo(),
-        ]),
+      : [() => cycle.seedDemo(), () => futures.seedDemo(), () => ieo.seedDemo(), () => fiat.seedDemo()]),
   ];
   if (config.demo) for (const seed of demoSeeds) await seed();
   await wallet.loadCoinsFile();

@@ -1,6 +1,6 @@
-import type { Ledger, LedgerErrorKey, Transfer, TransferInput } from '../ledger/index.ts';
-import { LedgerError } from '../ledger/index.ts';
+import type { Ledger, Transfer, TransferInput } from '../ledger/index.ts';
 import type { Trx } from '../store/database.ts';
+import { refusalError } from './refusals.ts';
 import type { MoneyCore } from './start.ts';
 
 /**
@@ -17,13 +17,7 @@ import type { MoneyCore } from './start.ts';
 export function ledgerOnCore(sql: Ledger, core: MoneyCore, now: () => number): Ledger {
   async function submitBatch(batch: readonly TransferInput[]): Promise<void> {
     const { result, seq } = await core.submit({ kind: 'transfer', at: now(), batch: [...batch] });
-    if (!result.ok) {
-      const transferId = result.params?.transferId;
-      throw new LedgerError(
-        result.error as LedgerErrorKey,
-        transferId === undefined ? null : String(transferId),
-      );
-    }
+    if (!result.ok) throw refusalError(result.error, result.params);
     await core.projected(seq);
   }
   function notOnTheCore(): never {
