@@ -118,6 +118,23 @@ describe.each([
       expect((await expectOk(get(h, '/flash/flashOrder', user.token))).data).toHaveLength(1);
     });
 
+    it('uses a quote once when exchanges race for it', async () => {
+      const user = await plainUser(h);
+      await fund(h, user.id, { BTC: '1' });
+      const quote = await pair(user, 'BTC', 'USDT');
+      // All sent at once: each can pass the edge's check, then the quote's single use (SQL) or the state (core) decides.
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          post(h, '/flash/addFlash', { quoteId: quote.quoteId, number: '0.1' }, user.token),
+        ),
+      );
+      expect(answers.filter((answer) => answer.code === 200)).toHaveLength(1);
+      for (const refused of answers.filter((answer) => answer.code !== 200))
+        expect(refused).toMatchObject({ code: 400, msg: 'The rate has expired; please get a new quote' });
+      expect(await balanceOf(h, spot(user), 'BTC')).toEqual({ available: '0.9', locked: '0' });
+      expect((await expectOk(get(h, '/flash/flashOrder', user.token))).data).toHaveLength(1);
+    });
+
     it('refuses below the minimum, above the maximum, beyond the balance, without an amount, when frozen', async () => {
       const user = await plainUser(h);
       await fund(h, user.id, { USDT: '200000' });

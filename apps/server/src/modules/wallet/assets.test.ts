@@ -90,6 +90,20 @@ describe.each([
       expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '100', locked: '0' });
       expect(await balanceOf(h, futures(user), 'USDT')).toEqual({ available: '0', locked: '0' });
     });
+
+    it('moves racing for one balance: those it covers pass, the rest are refused and change nothing', async () => {
+      const user = await plainUser(h);
+      await fund(h, user.id, { USDT: '100' });
+      // All sent at once: each can pass the edge's check, then the ledger (SQL) or the state (core) decides.
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => contractTransfer(user, '30', 'spot', 'futures')),
+      );
+      expect(answers.filter((answer) => answer.code === 200)).toHaveLength(3);
+      for (const refused of answers.filter((answer) => answer.code !== 200))
+        expect(refused).toMatchObject({ code: 400, msg: 'Insufficient balance' });
+      expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '10', locked: '0' });
+      expect(await balanceOf(h, futures(user), 'USDT')).toEqual({ available: '90', locked: '0' });
+    });
   });
 
   describe('assets and totals', () => {
