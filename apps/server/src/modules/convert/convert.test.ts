@@ -1,5 +1,6 @@
 import { Dec } from '@halyard/money';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../app.ts';
 import { systemAccount } from '../../ledger/index.ts';
 import { HOUR_MS } from '../identity/test-support.ts';
 import {
@@ -15,7 +16,7 @@ import {
   startWalletHarness,
   type TestUser,
 } from '../wallet/test-support.ts';
-import type { FlashPair } from './service.ts';
+import type { ExchangeRecord, FlashPair } from './service.ts';
 
 /** Every test runs twice: on the SQL path the server runs today, and on the sequenced core (issue 19's cut-over). */
 describe.each([
@@ -133,6 +134,39 @@ describe.each([
         expect(refused).toMatchObject({ code: 400, msg: 'The rate has expired; please get a new quote' });
       expect(await balanceOf(h, spot(user), 'BTC')).toEqual({ available: '0.9', locked: '0' });
       expect((await expectOk(get(h, '/flash/flashOrder', user.token))).data).toHaveLength(1);
+    });
+
+    it('keeps numbering the exchanges, and a used quote used, across a restart', async () => {
+      const user = await plainUser(h);
+      await fund(h, user.id, { BTC: '1' });
+      const used = await pair(user, 'BTC', 'USDT');
+      const unused = await pair(user, 'BTC', 'USDT');
+      const first = await expectOk(
+        post(h, '/flash/addFlash', { quoteId: used.quoteId, number: '0.1' }, user.token),
+      );
+      await h.app.close();
+      // On the core, the state comes back from its journal. The harness closes the first app (a second
+      // close does nothing); this test closes the one it opens.
+      h.app = await createApp({
+        config: h.config,
+        store: h.store,
+        clock: h.clock,
+        rateLimits: false,
+        ...h.appOptions,
+      });
+      try {
+        expect(
+          (await post(h, '/flash/addFlash', { quoteId: used.quoteId, number: '0.1' }, user.token)).msg,
+        ).toBe('The rate has expired; please get a new quote');
+        const next = await expectOk(
+          post(h, '/flash/addFlash', { quoteId: unused.quoteId, number: '0.2' }, user.token),
+        );
+        expect((next.data as ExchangeRecord).id).toBe((first.data as ExchangeRecord).id + 1);
+        expect(await balanceOf(h, spot(user), 'BTC')).toEqual({ available: '0.7', locked: '0' });
+        expect((await expectOk(get(h, '/flash/flashOrder', user.token))).data).toHaveLength(2);
+      } finally {
+        await h.app.close();
+      }
     });
 
     it('refuses below the minimum, above the maximum, beyond the balance, without an amount, when frozen', async () => {
