@@ -1,7 +1,7 @@
 import type { Ledger, Transfer, TransferInput } from '../ledger/index.ts';
 import type { Trx } from '../store/database.ts';
-import { refusalError } from './refusals.ts';
 import type { MoneyCore } from './start.ts';
+import { submitProjected } from './submit.ts';
 
 /**
  * The ledger as the modules see it once the money state owns the balances
@@ -16,9 +16,7 @@ import type { MoneyCore } from './start.ts';
  */
 export function ledgerOnCore(sql: Ledger, core: MoneyCore, now: () => number): Ledger {
   async function submitBatch(batch: readonly TransferInput[]): Promise<void> {
-    const { result, seq } = await core.submit({ kind: 'transfer', at: now(), batch: [...batch] });
-    if (!result.ok) throw refusalError(result.error, result.params);
-    await core.projected(seq);
+    await submitProjected(core, { kind: 'transfer', at: now(), batch: [...batch] });
   }
   function notOnTheCore(): never {
     throw new Error(

@@ -11,8 +11,8 @@ import {
 import { badRequest } from '../../http/errors.ts';
 import { type Ledger, userAccount } from '../../ledger/index.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
-import { refusalError } from '../../money-core/refusals.ts';
 import type { MoneyCore } from '../../money-core/start.ts';
+import { refusalError, submitProjected } from '../../money-core/submit.ts';
 import type { Db } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { type ConvertOrderRow, type QuoteRow, convertStore as sql } from './store.ts';
@@ -212,11 +212,9 @@ export class ConvertService {
     core: MoneyCore,
     exchange: { userId: number; quote: ConvertQuote; amount: string; at: number },
   ): Promise<ExchangeRecord> {
-    const { result, seq } = await core.submit({ kind: 'convert', ...exchange });
-    if (!result.ok) throw refusalError(result.error, result.params, NOT_FOUND);
-    await core.projected(seq);
-    const order = await sql.order(this.options.db, result.convertOrderId!);
-    if (!order) throw new Error(`convert: order ${result.convertOrderId} not projected`);
+    const { convertOrderId } = await submitProjected(core, { kind: 'convert', ...exchange }, NOT_FOUND);
+    const order = convertOrderId === undefined ? undefined : await sql.order(this.options.db, convertOrderId);
+    if (!order) throw new Error(`convert: order ${convertOrderId} not projected`);
     return recordOf(order);
   }
 

@@ -3,7 +3,6 @@ import { Dec } from '@halyard/money';
 import { type Locale, messages, translate } from '@halyard/protocol';
 import type { RuleError } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
-import type { WalletMoveCommand } from '../../core/state/index.ts';
 import {
   TRANSFER_ROUTES,
   type TransferRoute,
@@ -14,8 +13,8 @@ import {
 import { badRequest } from '../../http/errors.ts';
 import { type AccountBalance, type Ledger, type UserWallet, userAccount } from '../../ledger/index.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
-import { refusalError } from '../../money-core/refusals.ts';
 import type { MoneyCore } from '../../money-core/start.ts';
+import { submitProjected } from '../../money-core/submit.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { CHAIN_NAMES, DEFAULT_CHAIN } from './config.ts';
 import type { WalletService } from './service.ts';
@@ -251,7 +250,8 @@ export class AssetsService {
     throwIf(walletMoveAmountRefusal(move, source.available));
     await identity.assertNotFrozen(userId);
     const transferId = `transfer:${randomUUID()}`;
-    if (core) await this.moveOnCore(core, { kind: 'walletMove', ...move, transferId, at: clock.now() });
+    // On the core, answered once SQL holds the move, so the user's next read sees it.
+    if (core) await submitProjected(core, { kind: 'walletMove', ...move, transferId, at: clock.now() });
     else await ledger.execute([walletMoveTransfer(transferId, move)]);
     return {
       id: transferId,
@@ -260,13 +260,6 @@ export class AssetsService {
       from: input.from,
       to: input.to,
     };
-  }
-
-  /** The move as the state's command; answered once SQL holds it, so the user's next read sees it. */
-  private async moveOnCore(core: MoneyCore, command: WalletMoveCommand): Promise<void> {
-    const { result, seq } = await core.submit(command);
-    if (!result.ok) throw refusalError(result.error, result.params);
-    await core.projected(seq);
   }
 
   /**

@@ -1,6 +1,8 @@
 import type { MessageParams } from '@halyard/protocol';
+import type { MoneyCommand, MoneyResult } from '../core/state/index.ts';
 import { type AppError, badRequest, notFound } from '../http/errors.ts';
 import { LEDGER_ERRORS, LedgerError, type LedgerErrorKey } from '../ledger/index.ts';
+import type { MoneyCore } from './start.ts';
 
 const LEDGER_KEYS: ReadonlySet<string> = new Set(Object.values(LEDGER_ERRORS));
 const NONE: ReadonlySet<string> = new Set();
@@ -22,4 +24,20 @@ export function refusalError(
     return new LedgerError(key as LedgerErrorKey, transferId === undefined ? null : String(transferId));
   }
   return notFoundKeys.has(key) ? notFound(key, params) : badRequest(key, params);
+}
+
+/**
+ * A command of a moved route: submitted, its refusal thrown as the SQL path's
+ * error (`refusalError`), its result answered once SQL holds it, so the
+ * user's next read sees the write.
+ */
+export async function submitProjected(
+  core: MoneyCore,
+  command: MoneyCommand,
+  notFoundKeys: ReadonlySet<string> = NONE,
+): Promise<Extract<MoneyResult, { ok: true }>> {
+  const { result, seq } = await core.submit(command);
+  if (!result.ok) throw refusalError(result.error, result.params, notFoundKeys);
+  await core.projected(seq);
+  return result;
 }
