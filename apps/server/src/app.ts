@@ -214,6 +214,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     fourEyes: withdrawalFourEyes(() => approvals.service),
     operatorGuard: operators.guard,
     demo: config.demo,
+    ...(core ? { core } : {}),
     onError: (error, context) => http.log.error({ err: error }, context),
     onInfo: (message) => http.log.info(message),
   });
@@ -239,6 +240,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     spread: config.wallet.convertSpread,
     quoteTtlMs: config.wallet.quoteTtlMs,
     requireUser: identity.requireUser,
+    ...(core ? { core } : {}),
   });
   convert.registerRoutes(http);
   const cycle = await createCycleModule({
@@ -322,9 +324,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     () => seedContentDemo(store.db, clock),
     () => spot.seedDemo(),
     () => cycle.seedDemo(),
-    ...(core
-      ? []
-      : [() => futures.seedDemo(), () => wallet.seedDemo(), () => ieo.seedDemo(), () => fiat.seedDemo()]),
+    // The coin rows of the play tokens: no money moves.
+    () => wallet.seedDemo(),
+    ...(core ? [] : [() => futures.seedDemo(), () => ieo.seedDemo(), () => fiat.seedDemo()]),
   ];
   if (config.demo) for (const seed of demoSeeds) await seed();
   await wallet.loadCoinsFile();

@@ -1,7 +1,7 @@
-import type { Ledger, LedgerErrorKey, Transfer, TransferInput } from '../ledger/index.ts';
-import { LedgerError } from '../ledger/index.ts';
+import type { Ledger, Transfer, TransferInput } from '../ledger/index.ts';
 import type { Trx } from '../store/database.ts';
 import type { MoneyCore } from './start.ts';
+import { submitProjected } from './submit.ts';
 
 /**
  * The ledger as the modules see it once the money state owns the balances
@@ -16,15 +16,7 @@ import type { MoneyCore } from './start.ts';
  */
 export function ledgerOnCore(sql: Ledger, core: MoneyCore, now: () => number): Ledger {
   async function submitBatch(batch: readonly TransferInput[]): Promise<void> {
-    const { result, seq } = await core.submit({ kind: 'transfer', at: now(), batch: [...batch] });
-    if (!result.ok) {
-      const transferId = result.params?.transferId;
-      throw new LedgerError(
-        result.error as LedgerErrorKey,
-        transferId === undefined ? null : String(transferId),
-      );
-    }
-    await core.readable(seq);
+    await submitProjected(core, { kind: 'transfer', at: now(), batch: [...batch] });
   }
   function notOnTheCore(): never {
     throw new Error(

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Dec } from '@halyard/money';
+import { CODE } from '@halyard/protocol';
 import type { Clock } from '../../clock.ts';
 import {
   type ConvertQuote,
@@ -8,9 +9,11 @@ import {
   isConvertRefusal,
   planConvert,
 } from '../../core/state/convert.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { badRequest } from '../../http/errors.ts';
 import { type Ledger, userAccount } from '../../ledger/index.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
+import type { MoneyCore } from '../../money-core/start.ts';
+import { refusalError, submitProjected } from '../../money-core/submit.ts';
 import type { Db } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { type ConvertOrderRow, type QuoteRow, convertStore as sql } from './store.ts';
@@ -55,7 +58,16 @@ export interface ConvertServiceOptions {
   /** The rate is the index price less this fraction. */
   spread: Dec;
   quoteTtlMs: number;
+  /**
+   * The sequenced core, when convert runs on it (issue 19's cut-over, which
+   * tests and benches drive until every money module is on it): an exchange
+   * is the state's `convert` command instead of a SQL transaction.
+   */
+  core?: MoneyCore;
 }
+
+/** The refusal that names something missing: answered 404. */
+const NOT_FOUND: ReadonlyMap<string, number> = new Map([['wallet.quoteNotFound', CODE.notFound]]);
 
 function quoteOf(row: QuoteRow): ConvertQuote {
   return {
@@ -152,9 +164,13 @@ export class ConvertService {
    * Spec §5 "Transfer and exchange": an amount, covered, within the pair's
    * minimum and maximum; and a quote of this user that has not expired or
    * been used. A refusal changes nothing.
+   *
+   * The checks run here on both paths, on what SQL holds, so a refusal is the
+   * same in the same order (the freeze after the money checks); on the core
+   * the state makes them again on its own balances, and its answer decides.
    */
   async convert(userId: number, input: { quoteId: string; amount: string }): Promise<ExchangeRecord> {
-    const { db, ledger, clock, identity } = this.options;
+    const { db, ledger, clock, identity, core } = this.options;
     const row = await sql.quote(db, input.quoteId);
     const quote = row ? quoteOf(row) : null;
     const now = clock.now();
@@ -169,13 +185,11 @@ export class ConvertService {
       amount: input.amount,
       usable,
     });
-    if (isConvertRefusal(planned))
-      throw planned.key === 'wallet.quoteNotFound'
-        ? notFound(planned.key)
-        : badRequest(planned.key, planned.params);
+    if (isConvertRefusal(planned)) throw refusalError(planned.key, planned.params, NOT_FOUND);
     // Checked by planConvert: a quote of this user.
     const used = quote!;
     await identity.assertNotFrozen(userId);
+    if (core) return this.convertOnCore(core, { userId, quote: used, amount: input.amount, at: now });
     const order = await ledger.transaction(async (trx) => {
       if (!(await sql.useQuote(trx, used.id, now))) throw badRequest('wallet.quoteExpired');
       const inserted = await sql.insertOrder(trx, {
@@ -191,6 +205,17 @@ export class ConvertService {
       await ledger.execute(convertTransfers(Number(inserted.id), used, planned), trx);
       return inserted;
     });
+    return recordOf(order);
+  }
+
+  /** The `convert` command; answered with the order once SQL holds it, so the user's next read sees it. */
+  private async convertOnCore(
+    core: MoneyCore,
+    exchange: { userId: number; quote: ConvertQuote; amount: string; at: number },
+  ): Promise<ExchangeRecord> {
+    const { convertOrderId } = await submitProjected(core, { kind: 'convert', ...exchange }, NOT_FOUND);
+    const order = convertOrderId === undefined ? undefined : await sql.order(this.options.db, convertOrderId);
+    if (!order) throw new Error(`convert: order ${convertOrderId} not projected`);
     return recordOf(order);
   }
 

@@ -106,7 +106,7 @@ export class CoreSettlement implements CycleSettlement {
         last = await this.send({ coin: name, ts: cut }, settled);
     }
     if (last === 0) return [];
-    await this.options.core.projected(last);
+    await this.options.core.readable(last);
     return selectSettledOrders(this.options.db, settled);
   }
 

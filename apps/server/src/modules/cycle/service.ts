@@ -1,5 +1,6 @@
 import { Dec } from '@halyard/money';
 import {
+  CODE,
   type CycleHistoryPage,
   type CycleInfo,
   type CyclePairSettings,
@@ -14,9 +15,10 @@ import {
 import { CYCLE_AMOUNT_DIGITS, CYCLE_CLOCK_TOLERANCE_MS, checkCycleOrder, winIncome } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
-import { type Ledger, LedgerError, type LedgerErrorKey, userAccount } from '../../ledger/index.ts';
+import { type Ledger, userAccount } from '../../ledger/index.ts';
 import type { MarketModule } from '../../market/index.ts';
 import type { MoneyCore } from '../../money-core/start.ts';
+import { refusalError } from '../../money-core/submit.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import type { Db, Trx } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
@@ -286,8 +288,8 @@ export class CycleService {
       openTs: open.ts,
       openSource: open.source,
     });
-    if (!result.ok) throw refusalError(result.error, result.params);
-    await core.projected(seq);
+    if (!result.ok) throw refusalError(result.error, result.params, REFUSAL_CODES);
+    await core.readable(seq);
     const found = result.order ? await selectUserOrder(this.options.db, userId, result.order.orderId) : null;
     if (!found) throw new Error(`cycle: the order command ${seq} accepted is not in SQL`);
     return positionView(found);
@@ -414,15 +416,8 @@ export class CycleService {
   }
 }
 
-/** The AppError the SQL path throws for a refusal of the money state: the same key, parameters and code. */
-function refusalError(key: string, params: Record<string, string | number> = {}): AppError {
-  if (key === 'cycle.busy') return new AppError(key, {}, 429);
-  if (key.startsWith('ledger.')) {
-    const transferId = params.transferId;
-    return new LedgerError(key as LedgerErrorKey, transferId === undefined ? null : String(transferId));
-  }
-  return badRequest(key, params);
-}
+/** Refusals of the money state answered with another code than 400, as the SQL path answers them. */
+const REFUSAL_CODES: ReadonlyMap<string, number> = new Map([['cycle.busy', CODE.tooManyRequests]]);
 
 function coinsKey(coins: Coins): string {
   return `${coins.tradcoin.toUpperCase()}/${coins.maincoin.toUpperCase()}`;

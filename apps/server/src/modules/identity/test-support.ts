@@ -53,6 +53,11 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** The money on the sequenced core or on SQL: the core's journal and snapshots under the test's data directory. */
+export function moneyCoreOptions(dataDir: string, moneyCore: boolean): Pick<AppOptions, 'moneyCore'> {
+  return moneyCore ? { moneyCore: { dataDir: path.join(dataDir, 'core'), workerStore: null } } : {};
+}
+
 /**
  * A test app on a fresh store. `moneyCore`: the money on the sequenced core
  * (AppOptions.moneyCore), its journal and snapshots in the data directory,
@@ -70,9 +75,7 @@ export async function startHarness(
   };
   const store = await openTestStore();
   const clock = new ManualClock();
-  const appOptions = options.moneyCore
-    ? { moneyCore: { dataDir: path.join(dataDir, 'core'), workerStore: null } }
-    : {};
+  const appOptions = moneyCoreOptions(dataDir, options.moneyCore ?? false);
   const app = await createApp({
     config,
     store,

@@ -1,5 +1,6 @@
 import type { OrderBook } from '@halyard/matching';
 import type { Dec } from '@halyard/money';
+import { CODE } from '@halyard/protocol';
 import {
   type MoneyCommand,
   type MoneyEvent,
@@ -7,8 +8,9 @@ import {
   type SpotOrderRecord,
   spotOrderRecordOf,
 } from '../../core/state/index.ts';
-import { type AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { conflict } from '../../http/errors.ts';
 import type { MoneyCore } from '../../money-core/start.ts';
+import { refusalError } from '../../money-core/submit.ts';
 import type { Executor } from '../../store/database.ts';
 import type {
   CommandResult,
@@ -23,7 +25,10 @@ import { pairConfigOf } from './state-from-sql.ts';
 import { type OrderRow, type PairRow, selectLatestTrades, updatePairSettings } from './store.ts';
 
 /** Refusals of the state that name something missing: answered 404, as PairMarket answers them. */
-const NOT_FOUND = new Set(['spot.pairNotFound', 'spot.orderNotOpen']);
+const REFUSAL_CODES: ReadonlyMap<string, number> = new Map([
+  ['spot.pairNotFound', CODE.notFound],
+  ['spot.orderNotOpen', CODE.notFound],
+]);
 
 export interface CorePairMarketOptions {
   pair: PairRow;
@@ -150,7 +155,7 @@ export class CorePairMarket extends PairTape implements SpotPairMarket {
     command: MoneyCommand,
   ): Promise<{ result: Extract<MoneyResult, { ok: true }>; seq: number }> {
     const { result, seq } = await this.options.core.submit(command);
-    if (!result.ok) throw refusalError(result.error, result.params);
+    if (!result.ok) throw refusalError(result.error, result.params, REFUSAL_CODES);
     return { result, seq };
   }
 
@@ -222,10 +227,5 @@ export class CorePairMarket extends PairTape implements SpotPairMarket {
 
 async function submitted(core: MoneyCore, command: MoneyCommand): Promise<void> {
   const { result } = await core.submit(command);
-  if (!result.ok) throw refusalError(result.error, result.params);
-}
-
-function refusalError(key: string, params?: Record<string, string | number>): AppError {
-  const text = Object.fromEntries(Object.entries(params ?? {}).map(([name, value]) => [name, String(value)]));
-  return NOT_FOUND.has(key) ? notFound(key, text) : badRequest(key, text);
+  if (!result.ok) throw refusalError(result.error, result.params, REFUSAL_CODES);
 }

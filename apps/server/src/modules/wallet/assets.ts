@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Dec } from '@halyard/money';
 import { type Locale, messages, translate } from '@halyard/protocol';
 import type { RuleError } from '@halyard/rules';
+import type { Clock } from '../../clock.ts';
 import {
   TRANSFER_ROUTES,
   type TransferRoute,
@@ -12,6 +13,8 @@ import {
 import { badRequest } from '../../http/errors.ts';
 import { type AccountBalance, type Ledger, type UserWallet, userAccount } from '../../ledger/index.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
+import type { MoneyCore } from '../../money-core/start.ts';
+import { submitProjected } from '../../money-core/submit.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { CHAIN_NAMES, DEFAULT_CHAIN } from './config.ts';
 import type { WalletService } from './service.ts';
@@ -80,11 +83,18 @@ export class AssetsService {
   constructor(
     private readonly options: {
       ledger: Ledger;
+      /** Stamps a move's time on the core (the state never reads a clock). */
+      clock: Clock;
       index: IndexPriceSource;
       identity: IdentityService;
       wallet: WalletService;
       futuresExposure: FuturesExposureSource;
       listedCoins: () => Promise<string[]>;
+      /**
+       * The sequenced core, when the moves between a user's wallets run on it
+       * (issue 19's cut-over): a move is the state's `walletMove` command.
+       */
+      core?: MoneyCore;
     },
   ) {}
 
@@ -224,18 +234,27 @@ export class AssetsService {
     return { coin, usable: balance.available.toString(), disable: balance.locked.toString() };
   }
 
-  /** Spec §5 "Transfer": an amount covered by the source wallet; refused while the funds are frozen. */
+  /**
+   * Spec §5 "Transfer": an amount covered by the source wallet; refused while
+   * the funds are frozen. The checks run here on both paths, on what SQL
+   * holds, so a refusal is the same in the same order (the freeze after the
+   * money checks); on the core the state checks the route and the amount
+   * again on its own balances, and its answer decides.
+   */
   async transfer(userId: number, route: TransferRoute, input: TransferRequest) {
     const move = { userId, route, ...input };
     throwIf(walletRouteRefusal(move));
     await this.requireCoin(input.coin);
-    const { ledger, identity } = this.options;
+    const { ledger, identity, clock, core } = this.options;
     const source = await ledger.balance({ ...userAccount(userId, input.from), asset: input.coin });
     throwIf(walletMoveAmountRefusal(move, source.available));
     await identity.assertNotFrozen(userId);
-    const [transfer] = await ledger.execute([walletMoveTransfer(`transfer:${randomUUID()}`, move)]);
+    const transferId = `transfer:${randomUUID()}`;
+    // On the core, answered once SQL holds the move, so the user's next read sees it.
+    if (core) await submitProjected(core, { kind: 'walletMove', ...move, transferId, at: clock.now() });
+    else await ledger.execute([walletMoveTransfer(transferId, move)]);
     return {
-      id: transfer?.id ?? null,
+      id: transferId,
       coin: input.coin,
       amount: Dec.parse(input.amount).toString(),
       from: input.from,

@@ -5,6 +5,7 @@ import type { Clock } from '../../clock.ts';
 import type { OperatorGuard } from '../../http/auth.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
+import type { MoneyCore } from '../../money-core/start.ts';
 import type { Store } from '../../store/connect.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { AssetsService, type FuturesExposureSource } from './assets.ts';
@@ -59,6 +60,12 @@ export interface WalletModuleOptions {
   demo: boolean;
   onError: (error: unknown, context: string) => void;
   onInfo: (message: string) => void;
+  /**
+   * The sequenced core, when the wallet runs on it (issue 19's cut-over):
+   * the moves between a user's wallets go to it. Deposits and withdrawals
+   * have not moved yet: on the core, their ledger writes throw (ledgerOnCore).
+   */
+  core?: MoneyCore;
 }
 
 export function createWalletModule(options: WalletModuleOptions): WalletModule {
@@ -66,11 +73,13 @@ export function createWalletModule(options: WalletModuleOptions): WalletModule {
   const service = new WalletService({ ...options, db: store.db });
   const assets = new AssetsService({
     ledger: options.ledger,
+    clock: options.clock,
     index: options.index,
     identity: options.identity,
     wallet: service,
     futuresExposure: options.futuresExposure,
     listedCoins: options.listedCoins,
+    ...(options.core ? { core: options.core } : {}),
   });
   const locals: LocalChain[] = [];
   let timer: NodeJS.Timeout | null = null;

@@ -12,6 +12,7 @@ import { openTestStore } from '../../store/connect.ts';
 import {
   ADMIN_TOKEN,
   type Harness,
+  moneyCoreOptions,
   PUBLIC_URL,
   registerByEmail,
   TEST_ENV,
@@ -107,10 +108,15 @@ export async function startTestChain(): Promise<TestChain> {
   };
 }
 
-/** A fresh app and store, watching `chain` (or no chain at all), demo coin rows seeded. */
+/**
+ * A fresh app and store, watching `chain` (or no chain at all), demo coin rows
+ * seeded. `moneyCore`: the money on the sequenced core (AppOptions.moneyCore),
+ * its journal and snapshots in the data directory.
+ */
 export async function startWalletHarness(
   chain: TestChain | null,
   env: Record<string, string> = {},
+  options: { moneyCore?: boolean } = {},
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'halyard-wallet-'));
   const config = loadConfig({
@@ -126,12 +132,14 @@ export async function startWalletHarness(
   });
   const store = await openTestStore();
   const clock = new ManualClock();
-  const app = await createApp({ config, store, clock, rateLimits: false });
+  const appOptions = moneyCoreOptions(dataDir, options.moneyCore ?? false);
+  const app = await createApp({ config, store, clock, rateLimits: false, ...appOptions });
   return {
     app,
     clock,
     config,
     store,
+    appOptions,
     async close() {
       await app.close();
       await store.close();
