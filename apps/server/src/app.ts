@@ -43,8 +43,9 @@ export interface AppOptions {
   messengers?: Messengers;
   /**
    * Runs the money on the sequenced core (issue 19), as far as the cut-over
-   * has come: the ledger's own batches and spot's orders go to the core
-   * (docs/core.md, "The cut-over"). A module not cut over yet fails its
+   * has come: the ledger's own batches, spot's orders, cycle contracts, flash
+   * convert and the moves between a user's wallets go to the core (docs/core.md,
+   * "The cut-over, module by module"). A module not cut over yet fails its
    * money writes instead of writing beside the core, so until every one is,
    * only the tests and benches that drive the moved routes pass this.
    */
