@@ -43,6 +43,8 @@ export interface CycleModuleOptions {
   referral: ReferralFees;
   /** The sequenced core, when the contracts run on it (CycleServiceOptions.core). */
   core?: MoneyCore;
+  /** On the core: see CycleServiceOptions.beforeFee. */
+  beforeFee?: (userId: number) => Promise<void>;
   onError: (error: unknown) => void;
 }
 

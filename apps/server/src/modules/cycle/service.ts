@@ -82,6 +82,8 @@ export interface CycleServiceOptions {
    * settlements go to the money state (cycleOpen, cycleSettle) instead of SQL.
    */
   core?: MoneyCore;
+  /** On the core: before a user's order, the referral profile its fees read reaches the state (ReferralOnCore.beforeFee). */
+  beforeFee?: (userId: number) => Promise<void>;
 }
 
 interface ListedPair {
@@ -266,6 +268,7 @@ export class CycleService {
     lever: LeverRow,
     input: CycleOrderInput,
   ): Promise<CyclePosition> {
+    await this.options.beforeFee?.(userId);
     const open = this.freshTick(pair);
     const { result, seq } = await core.submit({
       kind: 'cycleOpen',

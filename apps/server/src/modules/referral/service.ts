@@ -31,12 +31,15 @@ import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
 import type { Db } from '../../store/database.ts';
 import { ReferralFees } from './fees.ts';
+import type { ReferralOnCore } from './on-core.ts';
 import { type CommissionEntry, referralStore } from './store.ts';
 
 export interface ReferralServiceOptions {
   db: Db;
   clock: Clock;
   index: IndexPriceSource;
+  /** On the sequenced core: profiles and settings are sent to the money state when they change here. */
+  onCore?: ReferralOnCore;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -113,6 +116,7 @@ export class ReferralService {
       });
     });
     this.fees.forget(userId);
+    await this.options.onCore?.sendUser(userId);
   }
 
   /** True when `userId` is `start` or one of its inviters up the chain. */
@@ -149,6 +153,7 @@ export class ReferralService {
       updated_at: this.options.clock.now(),
     });
     this.fees.forget(userId);
+    await this.options.onCore?.sendUser(userId);
   }
 
   async summary(userId: number): Promise<ReferralSummary> {
@@ -366,6 +371,7 @@ export class ReferralService {
       await referralStore.saveConfig(this.db, 'market_makers', JSON.stringify(ids));
     }
     await this.fees.loadSettings();
+    await this.options.onCore?.sendSettings();
     return this.settingsView();
   }
 }

@@ -1,7 +1,7 @@
 import { Dec } from '@halyard/money';
 import { REFERRAL_AVERAGE_WINDOW_MS, REFERRAL_TOKEN } from '@halyard/rules';
 import type { MoneyState } from '../../core/state/index.ts';
-import { noteHalHoldings, startHalHolding } from '../../core/state/referral.ts';
+import { noteHalHoldings, type ReferralUser, startHalHolding } from '../../core/state/referral.ts';
 import { normalizedIdNumber } from '../../core/state/referral-rules.ts';
 import { accountMapKeyOfColumns, SYSTEM_OWNER } from '../../ledger/accounts.ts';
 import type { NewTransfer } from '../../ledger/plan.ts';
@@ -42,32 +42,42 @@ async function loadProfiles(db: Executor, state: MoneyState): Promise<void> {
     .union(db.selectFrom('kyc_submissions').select('user_id as id'))
     .execute();
   const ids = rows.map((row) => Number(row.id)).sort((a, b) => a - b);
-  for (let start = 0; start < ids.length; start += CHUNK) {
-    const chunk = ids.slice(start, start + CHUNK);
-    const parents = new Map(
-      (await referralStore.members(db, chunk)).map((row) => [Number(row.id), row.parent_id]),
-    );
-    const accounts = new Map(
-      (await referralStore.accounts(db, chunk)).map((row) => [Number(row.user_id), row]),
-    );
-    const idNumbers = new Map<number, Set<string>>();
-    for (const row of await referralStore.idNumbers(db, chunk)) {
-      const set = idNumbers.get(Number(row.user_id)) ?? new Set<string>();
-      set.add(normalizedIdNumber(row.id_number));
-      idNumbers.set(Number(row.user_id), set);
-    }
-    for (const userId of chunk) {
+  for (let start = 0; start < ids.length; start += CHUNK)
+    for (const user of await readReferralUsers(db, ids.slice(start, start + CHUNK)))
+      state.referral.users.set(user.userId, user);
+}
+
+/**
+ * The users' referral profiles as the state keeps them, read from SQL: the
+ * inviter, fee deduction, kickback and every KYC ID number. A user without
+ * a row anywhere reads as the default profile; an id no user has reads as none.
+ */
+export async function readReferralUsers(db: Executor, userIds: readonly number[]): Promise<ReferralUser[]> {
+  const parents = new Map(
+    (await referralStore.members(db, userIds)).map((row) => [Number(row.id), row.parent_id]),
+  );
+  const accounts = new Map(
+    (await referralStore.accounts(db, userIds)).map((row) => [Number(row.user_id), row]),
+  );
+  const idNumbers = new Map<number, Set<string>>();
+  for (const row of await referralStore.idNumbers(db, userIds)) {
+    const set = idNumbers.get(Number(row.user_id)) ?? new Set<string>();
+    set.add(normalizedIdNumber(row.id_number));
+    idNumbers.set(Number(row.user_id), set);
+  }
+  return userIds
+    .filter((userId) => parents.has(userId))
+    .map((userId) => {
       const parentId = parents.get(userId);
       const account = accounts.get(userId);
-      state.referral.users.set(userId, {
+      return {
         userId,
         parentId: parentId == null ? null : Number(parentId),
         feeDeduction: Number(account?.fee_deduction ?? 0) === 1,
         kickbackRate: Dec.parse(String(account?.kickback_rate ?? '0')),
         idNumbers: idNumbers.get(userId) ?? new Set(),
-      });
-    }
-  }
+      };
+    });
 }
 
 /**

@@ -23,6 +23,7 @@ import { DEPTH_LEVELS, PairTape, TOP_TRADES } from './pair-tape.ts';
 import { orderRowOf } from './projection.ts';
 import { pairConfigOf } from './state-from-sql.ts';
 import { type OrderRow, type PairRow, selectLatestTrades, updatePairSettings } from './store.ts';
+import { HOUSE_USER_ID } from './trader.ts';
 
 /** Refusals of the state that name something missing: answered 404, as PairMarket answers them. */
 const REFUSAL_CODES: ReadonlyMap<string, number> = new Map([
@@ -37,6 +38,8 @@ export interface CorePairMarketOptions {
   now: () => number;
   /** The index price of the trade coin, when one is known: stamped on a place for a market order's cost. */
   indexPrice: () => Dec | null;
+  /** Before a user's order: the referral profile its fees read reaches the state (ReferralOnCore.beforeFee). */
+  beforeFee?: (userId: number) => Promise<void>;
   /** Called after each durable batch that touched the pair (pushes); must not throw. */
   onCommitted: (effects: GroupEffects) => void;
   onError: (error: unknown) => void;
@@ -92,6 +95,7 @@ export class CorePairMarket extends PairTape implements SpotPairMarket {
     const at = this.options.now();
     switch (command.kind) {
       case 'place': {
+        if (command.trader.userId !== HOUSE_USER_ID) await this.options.beforeFee?.(command.trader.userId);
         const index = this.options.indexPrice();
         const { result, seq } = await this.send({
           kind: 'place',

@@ -44,6 +44,8 @@ export interface SpotModuleOptions {
   requireUser: preHandlerAsyncHookHandler;
   /** The sequenced core, when the pairs run on it (SpotServiceOptions.core). */
   core?: MoneyCore;
+  /** On the core: see SpotServiceOptions.beforeFee. */
+  beforeFee?: (userId: number) => Promise<void>;
   onError: (error: unknown) => void;
 }
 

@@ -102,6 +102,8 @@ export interface SpotServiceOptions {
    * the money state instead of SQL group commits.
    */
   core?: MoneyCore;
+  /** On the core: before a user's order, the referral profile its fees read reaches the state (ReferralOnCore.beforeFee). */
+  beforeFee?: (userId: number) => Promise<void>;
   onError: (error: unknown) => void;
 }
 
@@ -142,7 +144,8 @@ export class SpotService {
       onCommitted: (effects: GroupEffects) => this.publishCommitted(pair, effects),
       onError: this.options.onError,
     };
-    if (this.options.core) return CorePairMarket.open({ ...hooks, core: this.options.core });
+    const { core, beforeFee } = this.options;
+    if (core) return CorePairMarket.open({ ...hooks, core, ...(beforeFee ? { beforeFee } : {}) });
     const market = new PairMarket({ ...hooks, ledger: this.options.ledger, referral: this.options.referral });
     await market.restore();
     return market;
