@@ -4,7 +4,13 @@ import { ManualClock } from '../../clock.ts';
 import { prng } from '../../core/state/command-stream.ts';
 import { closeToleranceMs } from '../../core/state/cycle-rules.ts';
 import { AppError } from '../../http/errors.ts';
-import { createLedger, systemAccount, type TransferInput, userAccount } from '../../ledger/index.ts';
+import {
+  createLedger,
+  type Ledger,
+  systemAccount,
+  type TransferInput,
+  userAccount,
+} from '../../ledger/index.ts';
 import { ledgerProjection } from '../../ledger/projection.ts';
 import { expectHealthyLedger } from '../../ledger/test-support.ts';
 import type { IndexPriceSource, IndexTick, MarketModule } from '../../market/index.ts';
@@ -14,6 +20,7 @@ import { openTestStore, type Store } from '../../store/connect.ts';
 import type { Executor } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { ReferralFees } from '../referral/fees.ts';
+import { payAllCommissions } from '../referral/payouts.ts';
 import { referralProjection } from '../referral/projection.ts';
 import { cycleProjection } from './projection.ts';
 import { CycleService } from './service.ts';
@@ -95,13 +102,18 @@ type Step =
       number: string;
       tick: IndexTick;
     }
-  | { kind: 'tick'; tick: IndexTick };
+  | { kind: 'tick'; tick: IndexTick }
+  | { kind: 'payout'; at: number };
+
+/** How often (stream time) the referral payout sweep runs: the module's by hand, the state's `referralPayout`. */
+const PAYOUT_EVERY_MS = 15_000;
 
 /**
  * Ticks every second per coin (prices on a coarse grid, so draws happen),
  * each coin stalling now and then for 3–4 s (its orders expiring then are
  * void), and orders between them; after the last order, ticks until every
- * order has expired.
+ * order has expired. A referral payout sweep every PAYOUT_EVERY_MS, and a
+ * last one at the end.
  */
 function* stream(seed: number, steps: number, pairIds: readonly number[]): Generator<Step> {
   const random = prng(seed);
@@ -124,6 +136,7 @@ function* stream(seed: number, steps: number, pairIds: readonly number[]): Gener
         latest.set(tradcoin, tick);
         yield { kind: 'tick', tick };
       }
+      if (ts % PAYOUT_EVERY_MS === 0) yield { kind: 'payout', at: ts };
     }
     now = time;
   }
@@ -149,6 +162,7 @@ function* stream(seed: number, steps: number, pairIds: readonly number[]): Gener
   }
   stalledUntil.clear();
   yield* ticksUpTo(now + 20_000);
+  yield { kind: 'payout', at: now + 1 };
 }
 
 /** What a step answered, the same shape on both sides. */
@@ -234,6 +248,7 @@ class ModuleSide {
     private readonly clock: ManualClock,
     private readonly index: TestIndex,
     private readonly service: CycleService,
+    private readonly ledger: Ledger,
   ) {}
 
   static async start(): Promise<{ side: ModuleSide; pairIds: number[] }> {
@@ -264,10 +279,15 @@ class ModuleSide {
     });
     await service.load();
     await service.settlement.load();
-    return { side: new ModuleSide(store, clock, index, service), pairIds };
+    return { side: new ModuleSide(store, clock, index, service, ledger), pairIds };
   }
 
   async run(next: Step): Promise<Answer> {
+    if (next.kind === 'payout') {
+      this.clock.set(next.at);
+      await payAllCommissions(this.ledger, next.at);
+      return { ok: true };
+    }
     if (next.kind === 'tick') {
       this.clock.set(next.tick.ts);
       this.index.record(next.tick);
@@ -321,6 +341,10 @@ class StateSide extends ProjectedState {
   }
 
   run(next: Step): Answer {
+    if (next.kind === 'payout') {
+      const result = this.apply({ kind: 'referralPayout', at: next.at });
+      return result.ok ? { ok: true } : result;
+    }
     if (next.kind === 'tick') {
       const { coin, price, ts, source } = next.tick;
       const result = this.apply({
@@ -406,6 +430,7 @@ describe('the money state in place of the cycle SQL path', () => {
       const fromState = stateSide.run(next);
       expect(fromState, JSON.stringify(next)).toEqual(fromModule);
       if (next.kind === 'tick') tally.ticks += 1;
+      else if (next.kind === 'payout') continue;
       else if (fromState.ok) tally.opened += 1;
       else tally.refused.add(fromState.error);
       if (writeEvery(6) === 0) await stateSide.write();
@@ -438,6 +463,9 @@ describe('the money state in place of the cycle SQL path', () => {
       ]),
     );
     expect(commissions.length).toBeGreaterThan(5);
+    // Credited by several sweeps; the last one left nothing pending.
+    expect(commissions.every((row) => row.paid_at !== null)).toBe(true);
+    expect(new Set(commissions.map((row) => row.paid_at)).size).toBeGreaterThan(2);
     expect(stateSide.state.cycle.open.size).toBe(0);
     await expectHealthyLedger(a);
     await expectHealthyLedger(b);
