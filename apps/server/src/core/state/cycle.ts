@@ -2,7 +2,7 @@ import { Dec } from '@halyard/money';
 import type { CycleSide } from '@halyard/protocol';
 import { CYCLE_AMOUNT_DIGITS, checkCycleOrder } from '@halyard/rules';
 import { userAccount } from '../../ledger/index.ts';
-import { isLedgerRefusal, type NewTransfer } from '../../ledger/plan.ts';
+import { isLedgerRefusal } from '../../ledger/plan.ts';
 import type { Applied } from '../sequencer/index.ts';
 import type { MoneyEvent, MoneyResult } from './commands.ts';
 import { OpenOrders } from './cycle-open-orders.ts';
