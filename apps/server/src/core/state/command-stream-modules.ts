@@ -14,10 +14,7 @@ import type { MoneyCommand } from './commands.ts';
 /** The coins the stream moves. */
 export const STREAM_ASSETS = ['USDT', 'BTC', 'ETH', 'SOL', 'HAL'];
 
-/**
- * A profile (most often), index prices, a payout sweep of the commissions
- * accrued, or the operator's settings; now and then a malformed one, refused.
- */
+/** A profile (most often), index prices, or the operator's settings; now and then a malformed one, refused. */
 export function referralCommand(
   random: (below: number) => number,
   users: number,
@@ -36,8 +33,7 @@ export function referralCommand(
       idNumbers: random(5) === 0 ? ['same-person'] : [`id-${userId}`],
     };
   }
-  if (roll >= 17 && roll < 19) return { ...base, kind: 'referralPayout' };
-  if (roll < 17) {
+  if (roll < 19) {
     const price = () => `${1 + random(200)}.${String(random(100)).padStart(2, '0')}`;
     return {
       ...base,
