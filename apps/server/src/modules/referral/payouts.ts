@@ -33,7 +33,9 @@ export async function payCommissions(ledger: Ledger, at: number): Promise<number
  */
 export async function payAllCommissions(ledger: Ledger, at: number): Promise<number> {
   let paid = 0;
-  for (let batch = REFERRAL_PAYOUT_BATCH; batch === REFERRAL_PAYOUT_BATCH; paid += batch)
-    batch = await payCommissions(ledger, at);
-  return paid;
+  for (;;) {
+    const batch = await payCommissions(ledger, at);
+    paid += batch;
+    if (batch < REFERRAL_PAYOUT_BATCH) return paid;
+  }
 }
