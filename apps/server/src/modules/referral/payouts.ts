@@ -20,7 +20,8 @@ export async function payCommissions(ledger: Ledger, at: number): Promise<number
     if (rows.length === 0) return 0;
     const payout = planCommissionPayout(rows.map(unpaidOf), at);
     await ledger.executeBulk(payout.transfers, trx);
-    const marked = await markCommissionsPaid(trx, payout.marks, at);
+    const marks = payout.marks.map((mark, index) => ({ ...mark, id: Number(rows[index]!.id) }));
+    const marked = await markCommissionsPaid(trx, marks, at);
     if (marked !== rows.length)
       throw new Error(`referral payout: ${rows.length} rows read, ${marked} marked; rolled back`);
     return rows.length;

@@ -254,7 +254,7 @@ export async function insertCommissions(db: Executor, rows: readonly NewCommissi
   if (rows.length > 0) await insertCommissionRows.run(db, valuesOf(rows, COMMISSION_COLUMNS));
 }
 
-/** Fee legs per mark statement (well under every engine's bound on variables). */
+/** Row ids per mark statement (well under every engine's bound on variables). */
 const MARK_CHUNK = 1000;
 
 /** The oldest `limit` unpaid commission rows after row `afterId` (the payout sweep's: after none), from the unpaid rows' own index. */
@@ -279,27 +279,37 @@ export function unpaidCommissions(db: Executor, limit: number, afterId = 0) {
     .execute();
 }
 
+/** The unpaid rows' ids by fee leg (what the projector marks the state's payouts by), from the unpaid rows' index. */
+export async function unpaidIdsByLeg(db: Executor): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('referral_commissions')
+    .select(['id', 'leg_id'])
+    .where('paid_at', 'is', null)
+    .execute();
+  return new Map(rows.map((row) => [row.leg_id, Number(row.id)]));
+}
+
 /**
- * Marks rows credited at `at` with the transfers that paid them, those
- * still unpaid only; answers how many it marked (the caller compares it
- * with the rows it paid). Rows paid by the same transfers (the common case:
- * a sweep pays each earner once) share one statement.
+ * Marks rows (by id) credited at `at` with the transfers that paid them,
+ * those still unpaid only; answers how many it marked (the caller compares
+ * it with the rows it paid). Rows paid by the same transfers (the common
+ * case: a sweep pays each earner once) share one statement.
  */
 export async function markCommissionsPaid(
   db: Executor,
-  marks: readonly CommissionMark[],
+  marks: readonly (CommissionMark & { id: number })[],
   at: number,
 ): Promise<number> {
-  const groups = new Map<string, { mark: CommissionMark; legIds: string[] }>();
+  const groups = new Map<string, { mark: CommissionMark; ids: number[] }>();
   for (const mark of marks) {
     const key = JSON.stringify([mark.paidBy, mark.kickbackPaidBy, mark.level2PaidBy]);
     const group = groups.get(key);
-    if (group) group.legIds.push(mark.legId);
-    else groups.set(key, { mark, legIds: [mark.legId] });
+    if (group) group.ids.push(mark.id);
+    else groups.set(key, { mark, ids: [mark.id] });
   }
   let marked = 0;
-  for (const { mark, legIds } of groups.values()) {
-    for (let start = 0; start < legIds.length; start += MARK_CHUNK) {
+  for (const { mark, ids } of groups.values()) {
+    for (let start = 0; start < ids.length; start += MARK_CHUNK) {
       const result = await db
         .updateTable('referral_commissions')
         .set({
@@ -308,8 +318,8 @@ export async function markCommissionsPaid(
           level2_paid_by: mark.level2PaidBy,
           paid_at: at,
         })
+        .where('id', 'in', ids.slice(start, start + MARK_CHUNK))
         .where('paid_at', 'is', null)
-        .where('leg_id', 'in', legIds.slice(start, start + MARK_CHUNK))
         .executeTakeFirst();
       marked += Number(result.numUpdatedRows);
     }

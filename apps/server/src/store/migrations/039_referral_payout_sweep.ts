@@ -10,9 +10,11 @@ import type { HalyardMigration } from '../migrate.ts';
  * `kickback_paid_by`, `level2_paid_by`) and its credit time (`paid_at`).
  * Every row already written was paid with its fee: it is credited then.
  *
- * The unpaid rows get an index of their own by fee leg (partial: only the
- * rows waiting, a minute's worth), what the sweep reads and marks by; paid
- * rows leave it. The view gains `paid_at` for the screens' pending/credited.
+ * The unpaid rows get an index of their own, by id (partial: only the rows
+ * waiting, a minute's worth; an integer key that only grows, so a trade adds
+ * its entry at the end): the sweep reads them oldest first from it and marks
+ * them by id; paid rows leave it. The view gains `paid_at` for the screens'
+ * pending/credited.
  */
 export const referralPayoutSweepMigration: HalyardMigration = {
   async up(db: Kysely<unknown>, dialect) {
@@ -23,7 +25,7 @@ export const referralPayoutSweepMigration: HalyardMigration = {
     await db.schema
       .createIndex('referral_commissions_unpaid')
       .on('referral_commissions')
-      .column('leg_id')
+      .column('id')
       .where(sql.ref('paid_at'), 'is', null)
       .execute();
     // Level 2 gives nothing back: its kickback is a money zero of the column's type (as migration 036).
