@@ -9,7 +9,7 @@ import { ReferralService, type ReferralServiceOptions } from './service.ts';
 
 export { DEMO_INVITER, DEMO_PASSWORD, seedReferralDemo } from './demo.ts';
 export { CommissionBatch, type FeeCharge, type ReferralFees } from './fees.ts';
-export { payAllCommissions, payCommissions } from './payouts.ts';
+export { payCommissions } from './payouts.ts';
 export { maskUserId, ReferralService } from './service.ts';
 export {
   insertCommissions,
