@@ -5,7 +5,10 @@
  * `off` — nobody invited them (the anchor); `on` — every one was invited by a
  * user who was invited too, so each fee of a trade pays a level-1 and a
  * level-2 commission (the worst case: one commission row per fee, both sides
- * of every trade, and the group's payout transfers). The phases alternate
+ * of every trade). The commissions are credited by the payout sweep, which
+ * the app runs every minute: here each phase ends with a sweep, timed, so
+ * what it costs to pay a phase's rows counts against the phase that wrote
+ * them (the `off` phase's sweep finds nothing). The phases alternate
  * (off, on, off, on, ...) so a slower machine weighs on both alike; both
  * phases of a round place the very same orders, so they print the same
  * trades, and each phase's resting orders are cancelled after it (untimed).
@@ -136,6 +139,8 @@ async function phase(users: readonly number[], count: number) {
     }
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  // The payout sweep of what the phase accrued (one transaction: a transfer per earner, coin and kind).
+  await app.referral.payCommissions();
   const elapsedMs = performance.now() - began;
   const cpu = process.cpuUsage(cpuBefore);
   const cpuMs = (cpu.user + cpu.system) / 1000;

@@ -100,6 +100,9 @@ test('A invites B by link; B trades; A sees B, the commission in its coin with t
   await expect(page.getByTestId('referral-tier')).toContainText('Tier 1');
   await expect(page.getByTestId('next-tier')).toContainText('500');
   await expect(page.getByTestId('reward-rules')).toContainText('10%');
+  await expect(page.getByTestId('reward-rules')).toContainText(
+    'credited to your spot wallet every 60 seconds',
+  );
 
   const friend = await registerByLink(page, link, code);
   await tradeWithAndWithoutDeduction(friend);
@@ -132,6 +135,8 @@ test('A invites B by link; B trades; A sees B, the commission in its coin with t
   await expect(commission.getByTestId('commission-amount')).not.toHaveText(/^0\.00000000/);
   await expect(commission.getByTestId('commission-tier')).toHaveText('Tier 1 · 10%');
   await expect(commission).toContainText('Spot');
+  // Worked out with the fee, credited by the payout sweep within a minute: pending, or credited by now.
+  await expect(commission.getByTestId('commission-credit')).toHaveText(/^(Pending|Credited .+)$/);
   // Each coin a fee was paid in: HAL (the HAL bought, and the BTC bought with fee deduction), BTC.
   await page.getByTestId('commission-filters').getByText('HAL', { exact: true }).click();
   await expect(commission.getByTestId('commission-amount')).toHaveText(/^0\.\d{8} HAL$/);
@@ -272,5 +277,7 @@ test("a token launch's promotion rebate reaches the inviter and shows in their c
   await expect(row).toContainText('200.00000000 USDT');
   await expect(row.getByTestId('commission-tier')).toHaveText('10%');
   await expect(row.getByTestId('commission-amount')).toHaveText('20.00000000 USDT');
+  // A launch's rebate is paid from the proceeds at once, not by the payout sweep.
+  await expect(row.getByTestId('commission-credit')).toHaveText(/^Credited /);
   await shot(page, '178-my-team-ieo-rebate');
 });

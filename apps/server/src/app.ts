@@ -169,6 +169,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Before spot and futures: their fees pay commissions in the same transaction.
   const referral = await createReferralModule({
     db: store.db,
+    ledger,
     clock,
     index: market.index,
     requireUser: identity.requireUser,
@@ -177,7 +178,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     // Run after start, when the spot module below exists: the demo team trades through it.
     seedDemo: () =>
       seedReferralDemo({ db: store.db, ledger, identity: identity.service, spot: spot.service }),
-    onError: (error) => http.log.error({ err: error }, 'referral demo'),
+    onError: (error) => http.log.error({ err: error }, 'referral'),
   });
   referral.registerRoutes(http);
   const spot = await createSpotModule({

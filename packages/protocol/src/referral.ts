@@ -79,6 +79,8 @@ export interface ReferralRules {
   bindWindowDays: number;
   /** How long the holding average runs over. */
   averageWindowHours: number;
+  /** How often commissions are credited (computed with each fee, paid by a sweep): 60 s. */
+  payoutIntervalSeconds: number;
 }
 
 /** Commission totals per coin (after kickback), all time and for the last 24 h. */
@@ -151,6 +153,11 @@ export interface ReferralCommission {
   /** What was given back to the friend, in feeCoin. */
   kickback: string;
   excluded: ReferralExclusion | null;
+  /**
+   * When the amount was credited to the spot wallet: commissions are computed
+   * with the fee and credited by a payout sweep every minute (null: pending).
+   */
+  paidAt: number | null;
 }
 
 /** GET /referral/commissions?page=&limit=&product=&coin=&from=&to= (also the filters of commissions.csv). */

@@ -40,6 +40,15 @@ export const REFERRAL_BIND_WINDOW_DAYS = 14;
 export const REFERRAL_BIND_WINDOW_MS = REFERRAL_BIND_WINDOW_DAYS * 24 * 60 * 60 * 1000;
 /** The holding average runs over the previous 24 h. */
 export const REFERRAL_AVERAGE_WINDOW_MS = 24 * 60 * 60 * 1000;
+/**
+ * How often the commissions accrued with the fees are credited (as Binance
+ * does, computed in real time, credited periodically): a trade writes its
+ * commission row only, and one payout sweep a minute pays all rows since in
+ * one transfer per earner, coin and kind, instead of transfers per trade.
+ */
+export const REFERRAL_PAYOUT_INTERVAL_MS = 60_000;
+/** The most commission rows one payout transaction pays (oldest first); a sweep runs as many as it needs. */
+export const REFERRAL_PAYOUT_BATCH = 50_000;
 /** Commissions are paid to 8 decimals, floored: never more than the fee. */
 export const REFERRAL_AMOUNT_DECIMALS = 8;
 

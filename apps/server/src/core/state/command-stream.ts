@@ -63,7 +63,9 @@ export interface StreamOptions {
    * Also referral commands (profiles with inviters and fee deduction, index
    * prices, the operator's settings) and now and then a jump of hours, so
    * fees are paid in HAL, commissions planned and tiers fixed across UTC
-   * days. Off, the stream is the same as before they existed (benches).
+   * days; and every PAYOUT_EVERY commands a payout sweep of the commissions
+   * accrued (an extra command, drawing nothing: the rest of the stream is
+   * as it was). Off, the stream is the same as before they existed (benches).
    */
   referral?: boolean;
   /**
@@ -93,6 +95,9 @@ export interface StreamOptions {
    */
   walletFlows?: boolean;
 }
+
+/** How many commands apart the referral stream's payout sweeps are. */
+const PAYOUT_EVERY = 400;
 
 /**
  * A seeded random stream of money commands: the pairs opened first, then
@@ -127,6 +132,8 @@ export function* commandStream(options: StreamOptions): Generator<MoneyCommand> 
   }
   if (options.fiat === true) yield { kind: 'transfer', at, batch: fiatFunding(prefix, options.users) };
   for (let n = 0; ; n++) {
+    if (options.referral === true && n % PAYOUT_EVERY === PAYOUT_EVERY - 1)
+      yield { kind: 'referralPayout', at };
     at += random(3);
     const roll = random(100);
     const commandId = random(4) === 0 ? `${prefix}:c${n}` : undefined;

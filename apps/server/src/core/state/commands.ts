@@ -10,7 +10,7 @@ import type { CycleOrderRecord, CycleSettledAtClose } from './cycle-rules.ts';
 import type { FiatCommand, FiatRowOp } from './fiat-escrow.ts';
 import type { FuturesMoneyCommand, FuturesOutcome, FuturesRowsEvent } from './futures.ts';
 import type { IeoCommand, IeoRowOp } from './ieo.ts';
-import type { CommissionRow } from './referral-rules.ts';
+import type { CommissionMark, CommissionRow } from './referral-rules.ts';
 import type { DepositCredit, WithdrawalChecks, WithdrawalStep } from './wallet-flows.ts';
 import type { WalletMove } from './wallet-moves.ts';
 
@@ -113,6 +113,16 @@ export interface ReferralSettingsCommand extends CommandBase {
 export interface IndexPricesCommand extends CommandBase {
   kind: 'indexPrices';
   prices: Record<string, string | null>;
+}
+
+/**
+ * The referral payout sweep (every REFERRAL_PAYOUT_INTERVAL_MS, stamped by
+ * the edge's clock as `indexPrices` is): credits the commission rows accrued
+ * unpaid, oldest first, in batches of REFERRAL_PAYOUT_BATCH, as
+ * modules/referral/payouts.ts does from SQL.
+ */
+export interface ReferralPayoutCommand extends CommandBase {
+  kind: 'referralPayout';
 }
 
 /**
@@ -229,6 +239,7 @@ export type MoneyCommand =
   | ReferralUserCommand
   | ReferralSettingsCommand
   | IndexPricesCommand
+  | ReferralPayoutCommand
   | CycleOpenCommand
   | CycleSettleCommand
   | WalletMoveCommand
@@ -389,8 +400,10 @@ export interface WithdrawalMove {
  * book's order. `spotOrderUpdated`: each order the command changed, as its
  * row stands after the command (the new order too, once it matched or ended).
  * The spot events are what modules/spot/projection.ts writes.
- * `referralCommissions`: the commission rows of the command's fees (their
- * payouts are in its `transfers`), what modules/referral/projection.ts writes.
+ * `referralCommissions`: the commission rows of the command's fees, unpaid;
+ * `referralPaid`: the rows a `referralPayout` credited, each with the
+ * transfers that paid it (in its `transfers`), at its time; both what
+ * modules/referral/projection.ts writes.
  * `cycleOrderOpened`: a cycle order's row as accepted; `cycleSettled`: a
  * settlement chunk's rows by close (cycle.ts), what modules/cycle/projection.ts writes.
  * `convertOrder`: a flash convert's order row (its quote is used at `at`),
@@ -407,6 +420,7 @@ export type MoneyEvent =
   | { type: 'spotTrade'; trade: SpotTradeRecord }
   | { type: 'spotOrderUpdated'; order: SpotOrderRecord }
   | { type: 'referralCommissions'; rows: CommissionRow[] }
+  | { type: 'referralPaid'; at: number; marks: CommissionMark[] }
   | { type: 'cycleOrderOpened'; order: CycleOrderRecord }
   | { type: 'cycleSettled'; atCloses: CycleSettledAtClose[] }
   | { type: 'convertOrder'; order: ConvertOrderRecord }

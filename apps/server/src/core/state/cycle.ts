@@ -2,7 +2,7 @@ import { Dec } from '@halyard/money';
 import type { CycleSide } from '@halyard/protocol';
 import { CYCLE_AMOUNT_DIGITS, checkCycleOrder } from '@halyard/rules';
 import { userAccount } from '../../ledger/index.ts';
-import { isLedgerRefusal, type NewTransfer } from '../../ledger/plan.ts';
+import { isLedgerRefusal } from '../../ledger/plan.ts';
 import type { Applied } from '../sequencer/index.ts';
 import type { MoneyEvent, MoneyResult } from './commands.ts';
 import { OpenOrders } from './cycle-open-orders.ts';
@@ -196,8 +196,8 @@ function malformedOpen(command: CycleOpenCommand): string | null {
 /**
  * Settles every open order of the tick's coin expiring at or before its
  * time, in the module's chunks of SETTLE_CHUNK orders: per chunk its
- * settlement rows, its transfers (one ledger batch) and the commissions of
- * its wins' fees, paid after them. A refusal of a chunk's batch would be a
+ * settlement rows, its transfers (one ledger batch) and the commission
+ * rows of its wins' fees, accrued unpaid. A refusal of a chunk's batch would be a
  * bug (the stakes are in the stakes account since each order opened): it
  * throws and stops the sequencer.
  */
@@ -222,16 +222,7 @@ export function settleCycleOrders(
     if (due.length === 0) break;
     const chunk = settleChunk(due, closes, command.at, command.toleranceMs);
     const commissions = commissionsOf(state, chunk.settled, command.at);
-    const transfers: NewTransfer[] = applyTransfers(
-      state,
-      chunk.transfers,
-      command.at,
-      seq,
-      true,
-    ).newTransfers;
-    const payouts = commissions.transfers();
-    if (payouts.length > 0)
-      transfers.push(...applyTransfers(state, payouts, command.at, seq, true).newTransfers);
+    const transfers = applyTransfers(state, chunk.transfers, command.at, seq, true).newTransfers;
     if (!emit) continue;
     events.push({ type: 'cycleSettled', atCloses: chunk.atCloses }, { type: 'transfers', transfers });
     if (commissions.rows.length > 0) events.push({ type: 'referralCommissions', rows: commissions.rows });
@@ -275,7 +266,7 @@ function instantCloses(
   };
 }
 
-/** The commission rows and payouts of a chunk's wins' fees, in its order (modules/referral's `plan`). */
+/** The commission rows of a chunk's wins' fees, in its order, accrued unpaid (modules/referral's `plan`). */
 function commissionsOf(
   state: MoneyState,
   settled: readonly SettledCycleOrder[],

@@ -209,7 +209,7 @@ export class Work {
     return { orders: [...touched.values()], positions: [...positions.values()], triggers };
   }
 
-  /** One trade between a user and anyone but the same house: both sides' legs and commissions in one batch. */
+  /** One trade between a user and anyone but the same house: both sides' legs in one batch, and its commission rows. */
   private settleTrade(
     market: ContractMarket,
     maker: EntrustRow,
@@ -243,8 +243,6 @@ export class Work {
       });
       commissionOf(this.state, charge, commissions);
     }
-    // The commissions after both fees, in the same batch, as the engine pays them.
-    legs.push(...commissions.transfers());
     this.apply(legs);
     this.commissions.push(...commissions.rows);
   }

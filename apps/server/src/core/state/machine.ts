@@ -26,6 +26,7 @@ import { applyIeoAdvance, applyIeoPayRebates, applyIeoRelease } from './ieo-cloc
 import { applyIeoCancelSale, applyIeoSale, applyIeoSubscribe } from './ieo-sale.ts';
 import { createMoneyState, expireWindows, type MoneyState } from './money-state.ts';
 import { setIndexPrices, setReferralSettings, setReferralUser } from './referral.ts';
+import { applyReferralPayout } from './referral-payout.ts';
 import type { RetentionPolicy } from './retention.ts';
 import { captureMoneyState, decodeMoneyState } from './snapshot-codec.ts';
 import { cancelAllOrders, cancelOrder, openPair, placeOrder } from './spot.ts';
@@ -87,6 +88,8 @@ function applyMoneyCommand(
       return setReferralSettings(state.referral, command);
     case 'indexPrices':
       return setIndexPrices(state.referral, command);
+    case 'referralPayout':
+      return applyReferralPayout(state, command, seq, emit);
     case 'cycleOpen':
       return openCycleOrder(state, command, seq, emit);
     case 'cycleSettle':

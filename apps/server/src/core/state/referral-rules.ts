@@ -160,51 +160,32 @@ export interface CommissionRow {
   amount: string;
   kickback: string;
   excluded: string | null;
-  /** The ledger transfer that paid the level-1 amount (null when it earned nothing). */
+  /** The ledger transfer that paid the level-1 amount (null while unpaid, or when it earned nothing). */
   paid_by: string | null;
+  /** The ledger transfer that paid the kickback to the friend (null while unpaid, or when there was none). */
+  kickback_paid_by: string | null;
   /** Level 2: the inviter's inviter, or null (and every level2_* column with it). */
   level2_id: number | null;
   level2_rate: string | null;
   level2_amount: string | null;
   level2_excluded: string | null;
   level2_paid_by: string | null;
-}
-
-/** One payout of a batch: what it pays to whom, and the transfer id it was given. */
-interface Payout {
-  id: string;
-  userId: number;
-  coin: string;
-  code: 'referral_commission' | 'referral_kickback';
-  amount: Dec;
-  reference: string;
+  /** When the payout sweep credited the row's shares (null: pending, accrued with the fee, not yet credited). */
+  paid_at: number | null;
 }
 
 /**
  * The commissions of several fees written together (a spot command, a
- * futures trade, a cycle settlement chunk): one row per fee, and one
- * transfer per earner, coin and kind (commission or kickback) paying the sum
- * of its shares from the fee account to the earner's spot wallet. Each
- * transfer's id is the first fee leg it pays for, the kind and the earner
- * (unique, so a replay is refused by the ledger's id check, not paid twice);
- * each share names its transfer (`paid_by`, `level2_paid_by`).
+ * futures trade, a cycle settlement chunk): one row per fee, unpaid. The
+ * shares are credited later, by the payout sweep ({@link planCommissionPayout}),
+ * in one transfer per earner, coin and kind for every row since the last
+ * sweep: a trade pays for its row only, not for transfers of its own.
  */
 export class CommissionBatch {
-  /** Payouts by earner: a few each (a coin or two, commission and kickback), found by a scan, no key string. */
-  private readonly payouts = new Map<number, Payout[]>();
   readonly rows: CommissionRow[] = [];
 
   add(planned: readonly PlannedCommission[]): void {
     for (const { charge, levelOne, levelTwo } of planned) {
-      const paidBy = levelOne.amount.isPositive()
-        ? this.join(charge, levelOne.userId, 'referral_commission', levelOne.amount)
-        : null;
-      if (levelOne.kickback.isPositive())
-        this.join(charge, charge.payerId, 'referral_kickback', levelOne.kickback);
-      const levelTwoPaidBy =
-        levelTwo?.amount.isPositive() === true
-          ? this.join(charge, levelTwo.userId, 'referral_commission', levelTwo.amount)
-          : null;
       this.rows.push({
         leg_id: charge.legId,
         trade_id: charge.tradeId,
@@ -219,44 +200,135 @@ export class CommissionBatch {
         amount: levelOne.amount.toString(),
         kickback: levelOne.kickback.toString(),
         excluded: levelOne.excluded,
-        paid_by: paidBy,
+        paid_by: null,
+        kickback_paid_by: null,
         level2_id: levelTwo?.userId ?? null,
         level2_rate: levelTwo?.rate ?? null,
         level2_amount: levelTwo ? levelTwo.amount.toString() : null,
         level2_excluded: levelTwo?.excluded ?? null,
-        level2_paid_by: levelTwoPaidBy,
+        level2_paid_by: null,
+        paid_at: null,
       });
     }
   }
+}
 
-  /** The transfers paying every row added, to write after the fees they come from. */
-  transfers(): (TransferInput & { credit: ReturnType<typeof userAccount>; asset: string; amount: Dec })[] {
-    return [...this.payouts.values()].flat().map((payout) => ({
-      id: payout.id,
-      debit: FEES,
-      credit: userAccount(payout.userId, 'spot'),
-      asset: payout.coin,
-      amount: payout.amount,
-      code: payout.code,
-      reference: payout.reference,
-    }));
-  }
+/**
+ * What an unpaid commission row owes, as the payout sweep reads it (the
+ * module from SQL, the money state from its accruals): its fee leg (the
+ * row's key), coin, and the three shares with their earners.
+ */
+export interface UnpaidCommission {
+  legId: string;
+  coin: string;
+  beneficiaryId: number;
+  amount: Dec;
+  friendId: number;
+  kickback: Dec;
+  /** Null when the row has no level 2. */
+  level2Id: number | null;
+  level2Amount: Dec;
+}
 
-  private join(charge: FeeCharge, userId: number, code: Payout['code'], amount: Dec): string {
-    let earned = this.payouts.get(userId);
+/** The columns of a commission row the payout reads, as stored or as written (SQL may answer numbers). */
+type UnpaidColumns = Pick<
+  CommissionRow,
+  | 'leg_id'
+  | 'fee_coin'
+  | 'beneficiary_id'
+  | 'amount'
+  | 'friend_id'
+  | 'kickback'
+  | 'level2_id'
+  | 'level2_amount'
+>;
+
+/** What a commission row owes, from its columns. */
+export function unpaidOf(row: UnpaidColumns): UnpaidCommission {
+  return {
+    legId: row.leg_id,
+    coin: row.fee_coin,
+    beneficiaryId: Number(row.beneficiary_id),
+    amount: Dec.parse(String(row.amount)),
+    friendId: Number(row.friend_id),
+    kickback: Dec.parse(String(row.kickback)),
+    level2Id: row.level2_id === null ? null : Number(row.level2_id),
+    level2Amount: row.level2_amount === null ? Dec.ZERO : Dec.parse(String(row.level2_amount)),
+  };
+}
+
+/** The transfers that paid one row's shares (null: a share of nothing). */
+export interface CommissionMark {
+  legId: string;
+  paidBy: string | null;
+  kickbackPaidBy: string | null;
+  level2PaidBy: string | null;
+}
+
+export type PayoutCode = 'referral_commission' | 'referral_kickback';
+
+/** A payout transfer: always from the fee account to an earner's spot wallet. */
+export type PayoutTransfer = TransferInput & {
+  credit: ReturnType<typeof userAccount>;
+  asset: string;
+  amount: Dec;
+};
+
+/** One payout sweep: its transfers and the rows it marks paid, each with the transfers that paid it. */
+export interface CommissionPayout {
+  transfers: PayoutTransfer[];
+  marks: CommissionMark[];
+}
+
+/**
+ * A payout sweep over unpaid rows (oldest first, as read): one transfer per
+ * earner, coin and kind (commission, kickback) paying the sum of its shares
+ * from the fee account to the earner's spot wallet, and every row marked
+ * with the transfers that paid its shares (a row owing nothing is marked
+ * too: the sweep has seen it). A transfer's id is the oldest row it pays
+ * for, its kind and its earner: each row is paid by one sweep only, so the
+ * id is unique and the same for whoever plans the same rows (the module and
+ * the money state), and a sweep retried after a crash writes it once.
+ * `at` is the sweep's time (its transfers' reference).
+ */
+export function planCommissionPayout(rows: readonly UnpaidCommission[], at: number): CommissionPayout {
+  // By earner, then a scan of their few payouts (a coin or two, commission and kickback): no key string per share.
+  const payouts = new Map<number, PayoutTransfer[]>();
+  const transfers: PayoutTransfer[] = [];
+  const reference = `referral-payout:${at}`;
+  const join = (row: UnpaidCommission, userId: number, code: PayoutCode, amount: Dec): string | null => {
+    if (!amount.isPositive()) return null;
+    let earned = payouts.get(userId);
     if (!earned) {
       earned = [];
-      this.payouts.set(userId, earned);
+      payouts.set(userId, earned);
     }
-    const payout = earned.find((entry) => entry.coin === charge.coin && entry.code === code);
+    const payout = earned.find((entry) => entry.asset === row.coin && entry.code === code);
     if (payout) {
       payout.amount = payout.amount.add(amount);
       return payout.id;
     }
-    const id = `${charge.legId}:${code}:${userId}`;
-    earned.push({ id, userId, coin: charge.coin, code, amount, reference: charge.tradeId });
-    return id;
-  }
+    const transfer: PayoutTransfer = {
+      id: `referral-payout:${row.legId}:${code}:${userId}`,
+      debit: FEES,
+      credit: userAccount(userId, 'spot'),
+      asset: row.coin,
+      amount,
+      code,
+      reference,
+    };
+    earned.push(transfer);
+    transfers.push(transfer);
+    return transfer.id;
+  };
+  const marks = rows.map((row) => ({
+    legId: row.legId,
+    paidBy: join(row, row.beneficiaryId, 'referral_commission', row.amount),
+    kickbackPaidBy: join(row, row.friendId, 'referral_kickback', row.kickback),
+    level2PaidBy:
+      row.level2Id === null ? null : join(row, row.level2Id, 'referral_commission', row.level2Amount),
+  }));
+  return { transfers, marks };
 }
 
 /** A token launch's promotion rebate, paid by `transferId`: what the commission records show of it. */
@@ -275,7 +347,7 @@ export interface PromotionRebate {
   time: number;
 }
 
-/** A promotion rebate as a commission row: level 1 only, no tier, no kickback, its own transfer as its leg. */
+/** A promotion rebate as a commission row: level 1 only, no tier, no kickback, its own transfer as its leg, paid. */
 export function promotionRebateRow(rebate: PromotionRebate): CommissionRow {
   return {
     leg_id: rebate.transferId,
@@ -292,10 +364,13 @@ export function promotionRebateRow(rebate: PromotionRebate): CommissionRow {
     kickback: '0',
     excluded: null,
     paid_by: rebate.transferId,
+    kickback_paid_by: null,
     level2_id: null,
     level2_rate: null,
     level2_amount: null,
     level2_excluded: null,
     level2_paid_by: null,
+    // Paid at once, from the project's proceeds: the payout sweep never sees it.
+    paid_at: rebate.time,
   };
 }

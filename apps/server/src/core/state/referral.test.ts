@@ -13,7 +13,8 @@ import { captureMoneyState, decodeMoneyState, moneyStateHash } from './snapshot-
  * equivalence with modules/referral is modules/spot/state-equivalence.test.ts):
  * malformed referral commands are refused and change nothing; the tier is
  * the previous UTC day's time-weighted HAL; a fee is paid in HAL only while
- * the payer holds enough; the referral part survives a snapshot.
+ * the payer holds enough; commissions accrue unpaid until a payout sweep
+ * credits them; the referral part survives a snapshot.
  */
 const machine = moneyMachine();
 const PAIR = TEST_PAIRS[0]!;
@@ -152,7 +153,21 @@ describe('fees in HAL and commissions in the money state', () => {
     expect(rows).toMatchObject({
       rows: [{ friend_id: 1, beneficiary_id: 3, fee: '0.36', fee_coin: 'HAL', amount: '0.036' }],
     });
+    // Accrued, credited by the next payout sweep: one transfer from the fee account, the row marked with it.
+    expect(available(state, userAccount(3, 'spot'), 'HAL').toString()).toBe('0');
+    const paid = apply(state, { kind: 'referralPayout', at: T0 + 60_000 }).events;
+    const legId = rows!.type === 'referralCommissions' ? rows!.rows[0]!.leg_id : '';
+    const payoutId = `referral-payout:${legId}:referral_commission:3`;
+    expect(paid).toMatchObject([
+      { type: 'transfers', transfers: [{ id: payoutId, code: 'referral_commission', asset: 'HAL' }] },
+      {
+        type: 'referralPaid',
+        at: T0 + 60_000,
+        marks: [{ legId, paidBy: payoutId, kickbackPaidBy: null, level2PaidBy: null }],
+      },
+    ]);
     expect(available(state, userAccount(3, 'spot'), 'HAL').toString()).toBe('0.036');
+    expect(apply(state, { kind: 'referralPayout', at: T0 + 120_000 }).events).toEqual([]);
     // 0.14 HAL is short of the next fee: it is taken in BTC.
     const second = trade(state, T0 + 2);
     expect(second.find((event) => event.type === 'spotTrade')).toMatchObject({
@@ -160,12 +175,17 @@ describe('fees in HAL and commissions in the money state', () => {
     });
   });
 
-  it('keeps profiles, settings, prices and holdings in a snapshot', () => {
+  it('keeps profiles, settings, prices, holdings and the commissions accrued unpaid in a snapshot', () => {
     const state = fresh();
     apply(state, profile(1, 3, true));
     apply(state, { kind: 'referralSettings', at: T0, halDiscount: '0.25', marketMakers: [9] });
     apply(state, { kind: 'indexPrices', at: T0, prices: { HAL: '0.5' } });
     deposit(state, T0 + 5, 3, 'HAL', '700');
+    deposit(state, T0, 1, 'USDT', '1000');
+    deposit(state, T0, 2, 'BTC', '5');
+    trade(state, T0 + 6);
+    trade(state, T0 + 7);
+    expect(state.referral.unpaid.size).toBe(2);
     const capture = captureMoneyState(state);
     const parts: Uint8Array[] = [];
     for (let part = capture.next(); part !== null; part = capture.next()) parts.push(part);
@@ -175,5 +195,6 @@ describe('fees in HAL and commissions in the money state', () => {
     expect(loaded.referral.halDiscount.toString()).toBe('0.25');
     expect([...loaded.referral.marketMakers]).toEqual([9]);
     expect(tierOf(loaded.referral, 3, T0 + DAY).tier).toBe(2);
+    expect([...loaded.referral.unpaid]).toEqual([...state.referral.unpaid]);
   });
 });

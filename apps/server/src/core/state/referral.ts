@@ -18,7 +18,14 @@ import type {
   ReferralSettingsCommand,
   ReferralUserCommand,
 } from './commands.ts';
-import { normalizedIdNumber, type ReferralMember, type TierRate } from './referral-rules.ts';
+import {
+  type CommissionRow,
+  normalizedIdNumber,
+  type ReferralMember,
+  type TierRate,
+  type UnpaidCommission,
+  unpaidOf,
+} from './referral-rules.ts';
 
 /**
  * What fees in HAL and referral commissions read, kept in the money state
@@ -62,6 +69,13 @@ export interface ReferralState {
   holdings: TrackedMap<number, HalHolding>;
   /** The latest tier computed per user and its day: fixed once the day began (commands come in time order). */
   tiers: Map<number, { day: number; tier: TierRate }>;
+  /**
+   * The commission rows accrued and not yet credited, by fee leg, oldest
+   * first (rows are only added at the end and taken from the front, so the
+   * map's order is the rows' order in SQL): what `referralPayout` pays.
+   * Tracked: a snapshot writes them as lines of their own ('c').
+   */
+  unpaid: TrackedMap<string, UnpaidCommission>;
 }
 
 export function createReferralState(): ReferralState {
@@ -72,6 +86,7 @@ export function createReferralState(): ReferralState {
     indexPrices: new Map(),
     holdings: new TrackedMap(),
     tiers: new Map(),
+    unpaid: new TrackedMap(),
   };
 }
 
@@ -152,6 +167,11 @@ export function setIndexPrices(
     else state.indexPrices.set(coin, price);
   }
   return { result: { ok: true }, events: [] };
+}
+
+/** Keeps a commission row written unpaid until a `referralPayout` credits it. */
+export function accrueCommission(state: ReferralState, row: CommissionRow): void {
+  state.unpaid.set(row.leg_id, unpaidOf(row));
 }
 
 /**

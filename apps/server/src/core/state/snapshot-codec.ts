@@ -27,6 +27,7 @@ import {
   type ReferralSnapshot,
   type ReferralUser,
 } from './referral.ts';
+import type { UnpaidCommission } from './referral-rules.ts';
 import type { RetentionPolicy, RetentionWindow } from './retention.ts';
 import { restorePair } from './spot.ts';
 import { type DailyWithdrawn, dailyKey, type OpenWithdrawal } from './wallet-flows.ts';
@@ -37,7 +38,7 @@ import { type DailyWithdrawn, dailyKey, type OpenWithdrawal } from './wallet-flo
  * orders, convert's quotes, the next withdrawal id, futures' contracts, marks and funding clocks), then accounts,
  * holds, open orders, the transfers of the retry window, the users' HAL holdings, their referral profiles, the open
  * withdrawals and each day's withdrawal room, futures' open orders, positions and triggers (each row's values as one
- * JSON array, its decimals the rows' own text), and the remembered answers, each window in the order of its epochs.
+ * JSON array, its decimals the rows' own text), the referral commissions accrued unpaid, and the remembered answers, each window in the order of its epochs.
  * Amounts are written as their units (the Dec × 10^18 integer), so reading them back is exact and cheap. The books
  * are not written: they are rebuilt from the open orders.
  *
@@ -59,7 +60,8 @@ import { type DailyWithdrawn, dailyKey, type OpenWithdrawal } from './wallet-flo
 // 13: the merchants an operator decided on (fiat), in the header.
 // 14: the IEO tranches still locked (in part), with the sales in the header.
 // 15: futures' open orders, positions and triggers leave the header for lines of their own ('fo', 'fp', 'ft').
-const FORMAT = 15;
+// 16: the referral commissions accrued unpaid ('c'), oldest first: a payout sweep credits them.
+const FORMAT = 16;
 /** Lines read per `next()`: a few milliseconds of work. */
 const SLICE_LINES = 2048;
 
@@ -107,6 +109,7 @@ class LineReader {
   private readonly answers: MapCapture<string, MoneyResult>;
   private readonly holdings: MapCapture<number, HalHolding>;
   private readonly referralUsers: MapCapture<number, ReferralUser>;
+  private readonly unpaidCommissions: MapCapture<string, UnpaidCommission>;
   private readonly withdrawals: MapCapture<number, OpenWithdrawal>;
   private readonly dailyWithdrawn: MapCapture<string, DailyWithdrawn>;
   private readonly futuresOrders: MapCapture<number, EntrustRow>;
@@ -141,6 +144,7 @@ class LineReader {
     this.orders = state.orders.capture();
     this.holdings = state.referral.holdings.capture();
     this.referralUsers = state.referral.users.capture();
+    this.unpaidCommissions = state.referral.unpaid.capture();
     this.withdrawals = state.withdrawals.open.capture();
     this.dailyWithdrawn = state.withdrawals.daily.capture();
     this.futuresOrders = state.futures.book.open.capture();
@@ -160,7 +164,7 @@ class LineReader {
       this.header = null;
       return [header];
     }
-    while (this.stage < 12) {
+    while (this.stage < 13) {
       const lines = this.stageLines(limit);
       if (lines.length > 0) return lines;
       this.stage += 1;
@@ -179,6 +183,7 @@ class LineReader {
       this.answers,
       this.holdings,
       this.referralUsers,
+      this.unpaidCommissions,
       this.withdrawals,
       this.dailyWithdrawn,
       this.futuresOrders,
@@ -212,6 +217,8 @@ class LineReader {
         return this.futuresPositions.slice(limit).map(([, row]) => futuresPositionLine(row));
       case 10:
         return this.futuresTriggers.slice(limit).map(([, row]) => futuresTriggerLine(row));
+      case 11:
+        return this.unpaidCommissions.slice(limit).map(([, row]) => unpaidCommissionLine(row));
       default:
         return this.windowLines(this.answerEpochs, limit, (epoch, id) =>
           answerLine(epoch, id, this.answers.valueAt(id)!),
@@ -288,6 +295,11 @@ function holdingLine(userId: number, h: HalHolding): string {
 /** A referral profile: inviter (`-` for none), fee deduction, kickback rate, and the KYC ID numbers as one JSON text. */
 function referralUserLine(u: ReferralUser): string {
   return `u\t${u.userId}\t${u.parentId ?? '-'}\t${u.feeDeduction ? 1 : 0}\t${units(u.kickbackRate)}\t${text(JSON.stringify([...u.idNumbers]))}`;
+}
+
+/** A commission accrued unpaid: its fee leg and coin, then each share's earner and amount (level 2: `-` for none). */
+function unpaidCommissionLine(c: UnpaidCommission): string {
+  return `c\t${text(c.legId)}\t${text(c.coin)}\t${c.beneficiaryId}\t${units(c.amount)}\t${c.friendId}\t${units(c.kickback)}\t${c.level2Id ?? '-'}\t${units(c.level2Amount)}`;
 }
 
 /** An open withdrawal: its step, and an operator's hold's reason (empty for none). */
@@ -455,6 +467,20 @@ function loadLine(state: MoneyState, f: string[]): void {
         day: Number(f[2]),
         current: weight(3)!,
         previous: weight(7),
+      });
+      return;
+    }
+    case 'c': {
+      const legId = textOf(f[1]!);
+      state.referral.unpaid.set(legId, {
+        legId,
+        coin: textOf(f[2]!),
+        beneficiaryId: Number(f[3]),
+        amount: dec(f[4]!),
+        friendId: Number(f[5]),
+        kickback: dec(f[6]!),
+        level2Id: f[7] === '-' ? null : Number(f[7]),
+        level2Amount: dec(f[8]!),
       });
       return;
     }

@@ -309,12 +309,13 @@ describe('spot events', () => {
           ] as const)
             feesCollected.set(coin, (feesCollected.get(coin) ?? Dec.ZERO).add(Dec.parse(fee)));
         } else if (event.type === 'referralCommissions') {
-          // The commissions are paid out of the fee account.
-          for (const row of event.rows) {
-            commissionRows += 1;
-            const paid = [row.amount, row.kickback, row.level2_amount ?? '0'].map((part) => Dec.parse(part));
-            const before = feesCollected.get(row.fee_coin) ?? Dec.ZERO;
-            feesCollected.set(row.fee_coin, before.sub(Dec.sum(paid)));
+          commissionRows += event.rows.length;
+        } else if (event.type === 'transfers') {
+          // The commissions are paid out of the fee account, by the payout sweeps.
+          for (const transfer of event.transfers) {
+            if (transfer.code !== 'referral_commission' && transfer.code !== 'referral_kickback') continue;
+            const before = feesCollected.get(transfer.asset) ?? Dec.ZERO;
+            feesCollected.set(transfer.asset, before.sub(transfer.amount));
           }
         }
       }
@@ -345,6 +346,16 @@ describe('spot events', () => {
     // The fee account holds exactly the fees the trades name, less the commissions paid from it.
     for (const [coin, fee] of feesCollected)
       expect(available(live, systemAccount('fees'), coin).toString(), coin).toBe(fee.toString());
+    // And it covers what is accrued and not yet credited.
+    const owed = new Map<string, Dec>();
+    for (const row of live.referral.unpaid.values())
+      owed.set(
+        row.coin,
+        (owed.get(row.coin) ?? Dec.ZERO).add(row.amount).add(row.kickback).add(row.level2Amount),
+      );
+    expect(owed.size).toBeGreaterThan(0);
+    for (const [coin, amount] of owed)
+      expect(available(live, systemAccount('fees'), coin).gte(amount), coin).toBe(true);
 
     // The second half again, from the snapshot: the same events.
     const loaded = decodeMoneyState(snapshot!);

@@ -4,7 +4,7 @@ import type { AccountRef, TransferInput } from '../../ledger/index.ts';
 import type { NewTransfer } from '../../ledger/plan.ts';
 import type { SpotTradeRecord } from './commands.ts';
 import { applyTransfers, available, type MoneyState, type OpenOrder } from './money-state.ts';
-import { referralUserOf, tierOf } from './referral.ts';
+import { accrueCommission, referralUserOf, tierOf } from './referral.ts';
 import {
   CommissionBatch,
   type CommissionRow,
@@ -20,7 +20,7 @@ import { feeLegOf, halFeeLegsOf, type TradeFee } from './spot-legs.ts';
  * settles it: each fee in order (per trade the seller's, then the buyer's)
  * in the coin received, or in HAL when the payer has fee deduction on, both
  * coins have an index price and the payer's available HAL covers it; then
- * each fee's referral commissions, paid once per command after its fees.
+ * each fee's referral commission row, accrued unpaid (`referralPayout` credits it).
  */
 
 /** A fee a trade kept back in clearing, waiting for the fee step. */
@@ -41,7 +41,7 @@ export interface SettledFees {
 }
 
 /**
- * Pays the fees and their commissions; a fee taken in HAL moves from the
+ * Pays the fees and writes their commission rows; a fee taken in HAL moves from the
  * order's `fee` to its `feeHal` and the trade record names HAL as that
  * side's fee coin (`touched` and `trades` are changed: they are the
  * command's own, not yet in the state; `trades` is null when the command
@@ -82,8 +82,6 @@ export function settleFees(
       commissionOf(state, charge, batch);
     }
   }
-  const payouts = batch.transfers();
-  if (payouts.length > 0) transfers.push(...applyTransfers(state, payouts, at, seq, true).newTransfers);
   return { transfers, commissions: batch.rows };
 }
 
@@ -122,7 +120,7 @@ function paidInHal(
       : { ...trade, sellerFee: hal.toString(), sellerFeeCoin: REFERRAL_TOKEN };
 }
 
-/** The fee's commission row and payouts, when its payer has an inviter (modules/referral's `plan`). */
+/** The fee's commission row, accrued unpaid, when its payer has an inviter (modules/referral's `plan`). */
 export function commissionOf(state: MoneyState, charge: FeeCharge, batch: CommissionBatch): void {
   // As modules/referral's plan: a fee of nothing (a futures closing fee waived) pays nothing.
   if (!charge.fee.isPositive()) return;
@@ -136,6 +134,7 @@ export function commissionOf(state: MoneyState, charge: FeeCharge, batch: Commis
     ? null
     : tierOf(referral, inviter.userId, charge.time);
   batch.add([planCommission(charge, payer, inviter, grand, makers, tier)]);
+  accrueCommission(referral, batch.rows.at(-1)!);
 }
 
 /** A user's id from their account; null for the house and the system. */

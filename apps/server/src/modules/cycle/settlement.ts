@@ -249,15 +249,15 @@ export class SettlementEngine implements CycleSettlement {
 
   /**
    * Stores a chunk's settlements, closes its orders and moves its money, in
-   * one ledger transaction, with the referral commissions of its wins' fees
-   * after the fees (the chunk pays them to the fee account first).
+   * one ledger transaction, with the referral commission rows of its wins'
+   * fees (unpaid: the payout sweep credits them, referral/payouts.ts).
    */
   private commit({ settled, atCloses, transfers }: CycleChunk): Promise<void> {
     const { ledger } = this.options;
     return ledger.transaction(async (trx) => {
       await insertSettlements(trx, atCloses);
       const commissions = await this.commissionsOf(settled, trx);
-      await ledger.executeBulk(transfers.concat(commissions.transfers()), trx);
+      await ledger.executeBulk(transfers, trx);
       await insertCommissions(trx, commissions.rows);
     });
   }

@@ -4,7 +4,13 @@ import { ManualClock } from '../../clock.ts';
 import { prng } from '../../core/state/command-stream.ts';
 import { closeToleranceMs } from '../../core/state/cycle-rules.ts';
 import { AppError } from '../../http/errors.ts';
-import { createLedger, systemAccount, type TransferInput, userAccount } from '../../ledger/index.ts';
+import {
+  createLedger,
+  type Ledger,
+  systemAccount,
+  type TransferInput,
+  userAccount,
+} from '../../ledger/index.ts';
 import { ledgerProjection } from '../../ledger/projection.ts';
 import { expectHealthyLedger } from '../../ledger/test-support.ts';
 import type { IndexPriceSource, IndexTick, MarketModule } from '../../market/index.ts';
@@ -14,6 +20,7 @@ import { openTestStore, type Store } from '../../store/connect.ts';
 import type { Executor } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { ReferralFees } from '../referral/fees.ts';
+import { payAllCommissions } from '../referral/payouts.ts';
 import { referralProjection } from '../referral/projection.ts';
 import { cycleProjection } from './projection.ts';
 import { CycleService } from './service.ts';
@@ -98,13 +105,18 @@ type Step =
     }
   | { kind: 'tick'; tick: IndexTick }
   /** A settlement at `ts` with nothing recorded since the coin's latest tick (the module's settleDue(cut)). */
-  | { kind: 'cut'; coin: string; ts: number };
+  | { kind: 'cut'; coin: string; ts: number }
+  | { kind: 'payout'; at: number };
+
+/** How often (stream time) the referral payout sweep runs: the module's by hand, the state's `referralPayout`. */
+const PAYOUT_EVERY_MS = 15_000;
 
 /**
  * Ticks every second per coin (prices on a coarse grid, so draws happen),
  * each coin stalling now and then for 3–4 s (its orders expiring then are
  * void), and orders between them; after the last order, ticks until every
- * order has expired.
+ * order has expired. A referral payout sweep every PAYOUT_EVERY_MS, and a
+ * last one at the end.
  */
 function* stream(seed: number, steps: number, pairIds: readonly number[]): Generator<Step> {
   const random = prng(seed);
@@ -130,6 +142,7 @@ function* stream(seed: number, steps: number, pairIds: readonly number[]): Gener
         latest.set(tradcoin, tick);
         yield { kind: 'tick', tick };
       }
+      if (ts % PAYOUT_EVERY_MS === 0) yield { kind: 'payout', at: ts };
     }
     now = time;
   }
@@ -155,6 +168,7 @@ function* stream(seed: number, steps: number, pairIds: readonly number[]): Gener
   }
   stalledUntil.clear();
   yield* ticksUpTo(now + 20_000);
+  yield { kind: 'payout', at: now + 1 };
 }
 
 /** What a step answered, the same shape on both sides. */
@@ -240,6 +254,7 @@ class ModuleSide {
     private readonly clock: ManualClock,
     private readonly index: TestIndex,
     private readonly service: CycleService,
+    private readonly ledger: Ledger,
   ) {}
 
   static async start(): Promise<{ side: ModuleSide; pairIds: number[] }> {
@@ -270,13 +285,18 @@ class ModuleSide {
     });
     await service.load();
     await service.settlement.load();
-    return { side: new ModuleSide(store, clock, index, service), pairIds };
+    return { side: new ModuleSide(store, clock, index, service, ledger), pairIds };
   }
 
   async run(next: Step): Promise<Answer> {
     if (next.kind === 'cut') {
       this.clock.set(next.ts);
       await this.service.settlement.settleDue(next.ts, next.coin);
+      return { ok: true };
+    }
+    if (next.kind === 'payout') {
+      this.clock.set(next.at);
+      await payAllCommissions(this.ledger, next.at);
       return { ok: true };
     }
     if (next.kind === 'tick') {
@@ -335,6 +355,10 @@ class StateSide extends ProjectedState {
     if (next.kind === 'cut') {
       const { coin, ts } = next;
       const result = this.apply({ kind: 'cycleSettle', at: ts, coin, ts, toleranceMs: TOLERANCE_MS });
+      return result.ok ? { ok: true } : result;
+    }
+    if (next.kind === 'payout') {
+      const result = this.apply({ kind: 'referralPayout', at: next.at });
       return result.ok ? { ok: true } : result;
     }
     if (next.kind === 'tick') {
@@ -423,6 +447,7 @@ describe('the money state in place of the cycle SQL path', () => {
       expect(fromState, JSON.stringify(next)).toEqual(fromModule);
       if (next.kind === 'tick') tally.ticks += 1;
       else if (next.kind === 'cut') tally.cuts += 1;
+      else if (next.kind === 'payout') continue;
       else if (fromState.ok) tally.opened += 1;
       else tally.refused.add(fromState.error);
       if (writeEvery(6) === 0) await stateSide.write();
@@ -456,6 +481,9 @@ describe('the money state in place of the cycle SQL path', () => {
     );
     expect(commissions.length).toBeGreaterThan(5);
     expect(tally.cuts).toBeGreaterThan(10);
+    // Credited by several sweeps; the last one left nothing pending.
+    expect(commissions.every((row) => row.paid_at !== null)).toBe(true);
+    expect(new Set(commissions.map((row) => row.paid_at)).size).toBeGreaterThan(2);
     expect(stateSide.state.cycle.open.size).toBe(0);
     await expectHealthyLedger(a);
     await expectHealthyLedger(b);

@@ -87,8 +87,7 @@ export async function settle(
             now,
           });
         }
-        // The commissions after both fees, in the same batch: paid once, with the trade or not at all.
-        legs.push(...commissions.transfers());
+        // The commission rows with the trade or not at all; the payout sweep credits them (referral/payouts.ts).
         await group.ledger.execute(legs, trx);
         await insertCommissions(trx, commissions.rows);
       }

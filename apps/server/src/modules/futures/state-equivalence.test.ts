@@ -128,7 +128,8 @@ type Step =
   | { kind: 'mark'; at: number; coin: string; price: string }
   | { kind: 'profile'; at: number; profile: TestProfile }
   | { kind: 'settings'; at: number }
-  | { kind: 'prices'; at: number; prices: Record<string, string> };
+  | { kind: 'prices'; at: number; prices: Record<string, string> }
+  | { kind: 'payout'; at: number };
 
 /** What the stream is told after each step: the open orders and positions, from the state. */
 interface Seen {
@@ -218,7 +219,10 @@ function* stream(seed: number, count: number): Generator<Step, void, Seen> {
       const user = USERS[random(USERS.length)]!;
       seen = yield fundingOf(at, userAccount(user, 'futures'), 'USDT', '3000');
     } else if (roll < 5) {
-      seen = yield { kind: 'prices', at, prices: { HAL: HAL_PRICES[random(HAL_PRICES.length)]! } };
+      // New index prices, or the referral payout sweep (the engine's by hand, the state's command).
+      seen = chance(50)
+        ? yield { kind: 'payout', at }
+        : yield { kind: 'prices', at, prices: { HAL: HAL_PRICES[random(HAL_PRICES.length)]! } };
     } else if (roll < 7) {
       const profile = profiles.get(USERS[random(USERS.length)]!)!;
       const switched = { ...profile, feeDeduction: !profile.feeDeduction };
@@ -341,6 +345,8 @@ function* stream(seed: number, count: number): Generator<Step, void, Seen> {
       };
     }
   }
+  // A last sweep: what was accrued since the previous one is credited too.
+  yield { kind: 'payout', at: at + 1 };
 }
 
 function open(
@@ -429,6 +435,10 @@ class EngineSide {
         for (const [coin, price] of Object.entries(step.prices))
           this.index.prices.set(coin, Dec.parse(price));
         return { ok: true, applied: true };
+      case 'payout':
+        await this.engine.idle();
+        await this.h.app.referral.payCommissions();
+        return { ok: true, applied: true };
       case 'command':
         try {
           return answerOf(await this.engine.submit(step.command));
@@ -501,6 +511,8 @@ class StateSide extends ProjectedState {
         return { kind: 'referralSettings', at, ...SETTINGS };
       case 'prices':
         return { kind: 'indexPrices', at, prices: step.prices };
+      case 'payout':
+        return { kind: 'referralPayout', at };
       case 'command':
         break;
     }
@@ -696,6 +708,9 @@ async function expectEquivalent(seed: number, groupMax: number): Promise<void> {
   expect(commissions.some((row) => row.fee_coin === 'HAL')).toBe(true);
   expect(commissions.some((row) => row.fee_coin === 'USDT')).toBe(true);
   expect(commissions.some((row) => Dec.parse(String(row.kickback)).isPositive())).toBe(true);
+  // Credited by several sweeps; the last one left nothing pending.
+  expect(commissions.every((row) => row.paid_at !== null)).toBe(true);
+  expect(new Set(commissions.map((row) => row.paid_at)).size).toBeGreaterThan(2);
 }
 
 describe('the money state in place of the futures engine’s SQL path (orders)', () => {

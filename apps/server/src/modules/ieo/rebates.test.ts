@@ -157,12 +157,16 @@ describe('FCFS sale', () => {
       kickback: '0',
       excluded: null,
     });
+    // Paid at once from the proceeds, not by the payout sweep: credited when it was written.
+    expect(page.list[0]!.paidAt).toBe(page.list[0]!.time);
     const csv = await h.app.http.inject({
       method: 'GET',
       url: '/referral/commissions.csv?product=ieo',
       headers: { token: inviter.token },
     });
-    expect(csv.body.split('\n')[1]).toMatch(new RegExp(`,1,ieo,ieo:order:${order.id},10,USDT,,0.1,1,0,$`));
+    expect(csv.body.split('\n')[1]).toMatch(
+      new RegExp(`,1,ieo,ieo:order:${order.id},10,USDT,,0.1,1,0,,\\d{4}-[^,]+Z$`),
+    );
     const summary = (await expectOk(get(h, '/referral/summary', inviter.token))).data as ReferralSummary;
     expect(summary.byCoin).toEqual([{ coin: 'USDT', total: '1', last24h: '1' }]);
     const team = (await expectOk(get(h, '/user/getMyTeam?page=1&limit=20', inviter.token))).data as MyTeam;

@@ -14,7 +14,8 @@ import { referralStore } from './store.ts';
  * Every step is idempotent (accounts found by e-mail, funding by transfer id)
  * and a `referral_config` marker is set once the trades are done. It runs
  * from the module's timer after start (main.ts), not in createApp, so test
- * apps keep their users to themselves, and until the pair has a price.
+ * apps keep their users to themselves, and until the pair has a price; the
+ * module runs a payout sweep once it is done, so the commissions show credited.
  * Answers true once done, or when it never can be (codes go out by a real
  * channel: no demo code to register with).
  */

@@ -18,7 +18,7 @@ import {
   startHarness,
   type TestUser,
 } from '../spot/test-support.ts';
-import { DEMO_INVITER, seedReferralDemo } from './index.ts';
+import { DEMO_INVITER, payCommissions, seedReferralDemo } from './index.ts';
 
 /**
  * Issue 17 end to end through the spot routes: binding, tiers from the 24 h
@@ -117,6 +117,12 @@ async function commissions(user: TestUser, query = ''): Promise<ReferralCommissi
   return (await expectOk(get(h, `/referral/commissions${query}`, user.token))).data as ReferralCommissionPage;
 }
 
+/** The payout sweep, now, as the module's timer runs it every minute: answers the rows it credited. */
+async function credit(): Promise<number> {
+  await h.app.spot.service.idle();
+  return h.app.referral.payCommissions();
+}
+
 async function summary(user: TestUser): Promise<ReferralSummary> {
   return (await expectOk(get(h, '/referral/summary', user.token))).data as ReferralSummary;
 }
@@ -174,6 +180,11 @@ describe('commissions on spot fees (issue 17 item 3)', () => {
     const { grand, parent, trader, other } = await chain();
     const fees = (await balanceOf(h, FEES, 'BTC')).available;
     await trade(trader, other, '1');
+    // Accrued with the fee, pending until the sweep: the row is there, no coin moved yet.
+    expect((await commissions(parent)).list[0]).toMatchObject({ amount: '0.0001', paidAt: null });
+    expect(await spot(parent, 'BTC')).toBe('0');
+    h.clock.advance(1000);
+    expect(await credit()).toBeGreaterThan(0);
     // The trader took 1 BTC at the 0.1 % fee: 0.001 BTC; tier 1 (no HAL) 10 % to the parent, 10 % to the grandparent.
     expect(await spot(parent, 'BTC')).toBe('0.0001');
     expect(await spot(grand, 'BTC')).toBe('0.0001');
@@ -194,6 +205,7 @@ describe('commissions on spot fees (issue 17 item 3)', () => {
       amount: '0.0001',
       kickback: '0',
       excluded: null,
+      paidAt: h.clock.now(),
     });
     expect((await commissions(grand)).list[0]).toMatchObject({
       level: 2,
@@ -210,10 +222,12 @@ describe('commissions on spot fees (issue 17 item 3)', () => {
     const trader = await member(parent, { USDT: '100000' });
     const other = await member(null, { BTC: '10', USDT: '100000' });
     await trade(trader, other, '1');
+    await credit();
     expect(await spot(parent, 'BTC')).toBe('0.0001');
     const grand = await member(null);
     await expectOk(post(h, '/referral/bind', { code: grand.code }, parent.token));
     await trade(trader, other, '1');
+    await credit();
     expect(await spot(grand, 'BTC')).toBe('0.0001');
     expect((await commissions(grand)).list).toMatchObject([{ level: 2, amount: '0.0001' }]);
   });
@@ -297,9 +311,115 @@ describe('commissions on spot fees (issue 17 item 3)', () => {
     await trade(trader, other, '1');
     // 0.1 × 0.001 = 0.0001: 0.00004 back to the trader, 0.00006 to the parent.
     expect((await commissions(parent)).list[0]).toMatchObject({ amount: '0.00006', kickback: '0.00004' });
+    await credit();
     expect(await spot(parent, 'BTC')).toBe('0.00006');
     expect(await spot(trader, 'BTC')).toBe('0.99904');
     expect((await summary(parent)).kickbackRate).toBe('0.04');
+  });
+});
+
+describe('the payout sweep (commissions accrued with the fee, credited every minute)', () => {
+  /** The payouts credited to a user's spot wallet, oldest first. */
+  async function payoutsTo(user: TestUser, asset: string) {
+    const page = await h.app.ledger.transfers({ ...userAccount(user.id, 'spot'), asset });
+    return page.items
+      .filter((entry) => entry.code === 'referral_commission' || entry.code === 'referral_kickback')
+      .map((entry) => ({ id: entry.id, code: entry.code, amount: entry.amount.toString() }))
+      .reverse();
+  }
+
+  async function storedRows(trader: TestUser) {
+    return h.store.db
+      .selectFrom('referral_commissions')
+      .select(['leg_id', 'paid_by', 'kickback_paid_by', 'level2_paid_by', 'paid_at'])
+      .where('friend_id', '=', trader.id)
+      .orderBy('id')
+      .execute();
+  }
+
+  it('pays each earner the sum of its shares in one transfer per coin and kind, and marks the rows with it', async () => {
+    const { grand, parent, trader, other } = await chain();
+    await expectOk(post(h, '/referral/kickback', { rate: '0.04' }, parent.token));
+    await credit();
+    await trade(trader, other, '1');
+    await trade(trader, other, '2');
+    const [first, second] = await storedRows(trader);
+    expect(second).toMatchObject({
+      paid_by: null,
+      kickback_paid_by: null,
+      level2_paid_by: null,
+      paid_at: null,
+    });
+    h.clock.advance(60_000);
+    await credit();
+    // Fees 0.001 and 0.002 BTC; tier 1 is 10 %: the parent 0.00006 + 0.00012 after the kickback of
+    // 0.00004 + 0.00008 to the trader; level 2, 10 %: 0.0001 + 0.0002.
+    const legOne = first!.leg_id;
+    const ids = {
+      parent: `referral-payout:${legOne}:referral_commission:${parent.id}`,
+      trader: `referral-payout:${legOne}:referral_kickback:${trader.id}`,
+      grand: `referral-payout:${legOne}:referral_commission:${grand.id}`,
+    };
+    expect(await payoutsTo(parent, 'BTC')).toEqual([
+      { id: ids.parent, code: 'referral_commission', amount: '0.00018' },
+    ]);
+    expect(await payoutsTo(trader, 'BTC')).toEqual([
+      { id: ids.trader, code: 'referral_kickback', amount: '0.00012' },
+    ]);
+    expect(await payoutsTo(grand, 'BTC')).toEqual([
+      { id: ids.grand, code: 'referral_commission', amount: '0.0003' },
+    ]);
+    const marked = { paid_by: ids.parent, kickback_paid_by: ids.trader, level2_paid_by: ids.grand };
+    expect(await storedRows(trader)).toEqual([
+      { leg_id: legOne, ...marked, paid_at: h.clock.now() },
+      { leg_id: second!.leg_id, ...marked, paid_at: h.clock.now() },
+    ]);
+    expect(await spot(parent, 'BTC')).toBe('0.00018');
+    expect(await spot(grand, 'BTC')).toBe('0.0003');
+    // A second sweep finds nothing left to pay.
+    h.clock.advance(60_000);
+    expect(await credit()).toBe(0);
+    expect(await payoutsTo(parent, 'BTC')).toHaveLength(1);
+  });
+
+  it('pays nothing when the sweep fails after its transfers, and the next sweep pays everything once', async () => {
+    const { parent, trader, other } = await chain();
+    await credit();
+    await trade(trader, other, '1');
+    await trade(trader, other, '1');
+    await h.app.spot.service.idle();
+    const ledger = h.app.ledger;
+    // The transfers are written in the sweep's transaction, then it fails before the rows are marked.
+    const crashing = {
+      ...ledger,
+      executeBulk: async (...args: Parameters<typeof ledger.executeBulk>) => {
+        await ledger.executeBulk(...args);
+        throw new Error('crash mid-sweep');
+      },
+    };
+    await expect(payCommissions(crashing, h.clock.now())).rejects.toThrow('crash mid-sweep');
+    expect(await payoutsTo(parent, 'BTC')).toEqual([]);
+    expect((await storedRows(trader)).every((row) => row.paid_at === null)).toBe(true);
+    // Another sweep marked a row meanwhile: fewer rows marked than read, so the transaction rolls back.
+    const racing = {
+      ...ledger,
+      executeBulk: async (...args: Parameters<typeof ledger.executeBulk>) => {
+        await ledger.executeBulk(...args);
+        const trx = args[1]!;
+        await trx
+          .updateTable('referral_commissions')
+          .set({ paid_at: 1 })
+          .where('friend_id', '=', trader.id)
+          .where('paid_at', 'is', null)
+          .execute();
+      },
+    };
+    await expect(payCommissions(racing, h.clock.now())).rejects.toThrow(/rows read, \d+ marked/);
+    expect(await payoutsTo(parent, 'BTC')).toEqual([]);
+    h.clock.advance(60_000);
+    expect(await credit()).toBeGreaterThanOrEqual(2);
+    expect(await payoutsTo(parent, 'BTC')).toEqual([expect.objectContaining({ amount: '0.0002' })]);
+    expect((await storedRows(trader)).every((row) => row.paid_at === h.clock.now())).toBe(true);
   });
 });
 
@@ -436,6 +556,7 @@ describe('commissions on futures fees', () => {
       level: 2,
       amount: '0.05',
     });
+    await credit();
     expect(await spot(parent, 'USDT')).toBe('0.05');
     expect(await spot(grand, 'USDT')).toBe('0.05');
   });
@@ -509,6 +630,7 @@ describe('commissions on cycle fees', () => {
     expect((await commissions(grand, '?product=cycle')).list).toEqual([
       expect.objectContaining({ level: 2, amount: '0.16' }),
     ]);
+    await credit();
     expect(await spot(parent, 'USDT')).toBe('0.16');
   });
 });
@@ -532,8 +654,11 @@ describe('records', () => {
     });
     expect(csv.headers['content-type']).toContain('text/csv');
     const lines = csv.body.trim().split('\n');
-    expect(lines[0]).toBe('time,friend,level,product,trade,fee,fee_coin,tier,rate,amount,kickback,excluded');
-    expect(lines[1]).toMatch(/,1,spot,spot:\d+:t0,0\.002,BTC,1,0\.1,0\.0002,0,$/);
+    expect(lines[0]).toBe(
+      'time,friend,level,product,trade,fee,fee_coin,tier,rate,amount,kickback,excluded,credited_at',
+    );
+    // Pending: not credited yet.
+    expect(lines[1]).toMatch(/,1,spot,spot:\d+:t0,0\.002,BTC,1,0\.1,0\.0002,0,,$/);
     expect((await commissions(parent, `?from=${h.clock.now() + 1}`)).count).toBe(0);
     expect((await commissions(parent, '?product=futures')).count).toBe(0);
   });
@@ -550,7 +675,8 @@ describe('demo seed', () => {
         spot: h.app.spot.service,
       });
     expect(await seed()).toBe(true);
-    await h.app.spot.service.idle();
+    // The module's timer runs a sweep once the seed is done.
+    await credit();
     const inviter = await h.store.db
       .selectFrom('users')
       .select('id')
@@ -562,13 +688,14 @@ describe('demo seed', () => {
     const page = await h.app.referral.service.commissions(id, {});
     expect(page.count).toBeGreaterThan(0);
     expect(page.list.some((row) => row.level === 2)).toBe(true);
+    expect(page.list.every((row) => row.paidAt !== null)).toBe(true);
     await seed();
     expect((await h.app.referral.service.commissions(id, {})).count).toBe(page.count);
   });
 });
 
 describe('exactly once', () => {
-  it('pays every fee once across a restart between trades, and commissions + house share = fees', async () => {
+  it('pays every fee once across sweeps and a restart between trades, and commissions + house share = fees', async () => {
     const { grand, parent, trader, other } = await chain();
     const before = (await balanceOf(h, FEES, 'BTC')).available;
     await fund(h, other.id, { BTC: '100' });
@@ -580,8 +707,11 @@ describe('exactly once', () => {
         await h.app.close();
         h.app = await createApp({ config: h.config, store: h.store, clock: h.clock, rateLimits: false });
       }
+      // A sweep now and then (before the restart too): what it left and what came after, the next one pays.
+      if (index === 3) await credit();
       await trade(trader, other, Dec.fromUnits(BigInt(units) * 10n ** 13n).toString());
     }
+    await credit();
     const rows = await h.store.db
       .selectFrom('referral_commission_entries')
       .select(['leg_id', 'level', 'amount', 'kickback', 'paid_by'])

@@ -23,6 +23,7 @@ import {
   REFERRAL_BIND_WINDOW_MS,
   REFERRAL_HAL_DISCOUNT_MAX,
   REFERRAL_LEVEL_TWO_RATE,
+  REFERRAL_PAYOUT_INTERVAL_MS,
   REFERRAL_TIER_TABLE,
   referralNextTier,
 } from '@halyard/rules';
@@ -82,6 +83,7 @@ export class ReferralService {
       halDiscount: this.fees.settings.halDiscount.toString(),
       bindWindowDays: REFERRAL_BIND_WINDOW_DAYS,
       averageWindowHours: REFERRAL_AVERAGE_WINDOW_MS / 3_600_000,
+      payoutIntervalSeconds: REFERRAL_PAYOUT_INTERVAL_MS / 1000,
     };
   }
 
@@ -232,25 +234,26 @@ export class ReferralService {
       .orderBy('id', 'desc')
       .limit(CSV_MAX_ROWS)
       .execute();
-    const header = 'time,friend,level,product,trade,fee,fee_coin,tier,rate,amount,kickback,excluded';
-    const lines = rows
-      .map(commissionView)
-      .map((row) =>
-        [
-          new Date(row.time).toISOString(),
-          row.friend,
-          row.level,
-          row.product,
-          row.tradeId,
-          row.fee,
-          row.feeCoin,
-          row.tier ?? '',
-          row.rate,
-          row.amount,
-          row.kickback,
-          row.excluded ?? '',
-        ].join(','),
-      );
+    const header =
+      'time,friend,level,product,trade,fee,fee_coin,tier,rate,amount,kickback,excluded,credited_at';
+    const lines = rows.map(commissionView).map((row) =>
+      [
+        new Date(row.time).toISOString(),
+        row.friend,
+        row.level,
+        row.product,
+        row.tradeId,
+        row.fee,
+        row.feeCoin,
+        row.tier ?? '',
+        row.rate,
+        row.amount,
+        row.kickback,
+        row.excluded ?? '',
+        // Empty while pending: the payout sweep has not credited it yet.
+        row.paidAt === null ? '' : new Date(row.paidAt).toISOString(),
+      ].join(','),
+    );
     return `${[header, ...lines].join('\n')}\n`;
   }
 
@@ -391,6 +394,7 @@ function commissionView(row: CommissionEntry): ReferralCommission {
     amount: Dec.parse(String(row.amount)).toString(),
     kickback: Dec.parse(String(row.kickback)).toString(),
     excluded: row.excluded as ReferralExclusion | null,
+    paidAt: row.paid_at === null ? null : Number(row.paid_at),
   };
 }
 

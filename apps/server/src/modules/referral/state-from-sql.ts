@@ -2,14 +2,14 @@ import { Dec } from '@halyard/money';
 import { REFERRAL_AVERAGE_WINDOW_MS, REFERRAL_TOKEN } from '@halyard/rules';
 import type { MoneyState } from '../../core/state/index.ts';
 import { noteHalHoldings, type ReferralUser, startHalHolding } from '../../core/state/referral.ts';
-import { normalizedIdNumber } from '../../core/state/referral-rules.ts';
+import { normalizedIdNumber, unpaidOf } from '../../core/state/referral-rules.ts';
 import { accountMapKeyOfColumns, SYSTEM_OWNER } from '../../ledger/accounts.ts';
 import type { NewTransfer } from '../../ledger/plan.ts';
 import { plannedTransferOf } from '../../ledger/state-from-sql.ts';
 import { transfersWithAccounts } from '../../ledger/store.ts';
 import type { Executor } from '../../store/database.ts';
 import { readReferralSettings } from './fees.ts';
-import { referralStore } from './store.ts';
+import { referralStore, unpaidCommissions } from './store.ts';
 
 /** User ids per read (well under every engine's bound on variables), and transfers per page. */
 const CHUNK = 1000;
@@ -22,8 +22,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * whose profile is not the default one (an inviter, a referral account, or an
  * ID number submitted for KYC), and every HAL holder's holding over the UTC
  * day before `at`'s and `at`'s own, from which the state computes the tiers
- * exactly as modules/referral does from the ledger's history. The index
- * prices are not in SQL: the edge sends them (`indexPrices`) on its first tick.
+ * exactly as modules/referral does from the ledger's history; and the
+ * commission rows not yet credited, oldest first, for the next
+ * `referralPayout`. The index prices are not in SQL: the edge sends them
+ * (`indexPrices`) on its first tick.
  */
 export async function loadReferralState(db: Executor, state: MoneyState, at: number): Promise<void> {
   const settings = await readReferralSettings(db);
@@ -31,6 +33,17 @@ export async function loadReferralState(db: Executor, state: MoneyState, at: num
   state.referral.marketMakers = settings.marketMakers;
   await loadProfiles(db, state);
   await loadHalHoldings(db, state, Math.floor(at / DAY_MS) * DAY_MS - REFERRAL_AVERAGE_WINDOW_MS);
+  await loadUnpaidCommissions(db, state);
+}
+
+/** The rows accrued and not yet credited, in the order the payout sweep takes them. */
+async function loadUnpaidCommissions(db: Executor, state: MoneyState): Promise<void> {
+  for (let after = 0; ; ) {
+    const rows = await unpaidCommissions(db, PAGE, after);
+    for (const row of rows) state.referral.unpaid.set(row.leg_id, unpaidOf(row));
+    if (rows.length < PAGE) break;
+    after = Number(rows.at(-1)!.id);
+  }
 }
 
 async function loadProfiles(db: Executor, state: MoneyState): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
-import type { CommissionRow } from '../../core/state/referral-rules.ts';
+import type { CommissionMark, CommissionRow } from '../../core/state/referral-rules.ts';
 import { placeholderRow, placeholderRows, SizedStatement, valuesOf } from '../../store/batched.ts';
 import type { Executor } from '../../store/database.ts';
 
@@ -24,11 +24,10 @@ export interface ReferralTierDaysTable {
 
 /**
  * One row per fee that has an inviter (migration 036): the fee, the level-1
- * earner's share and the level-2 earner's share. The product's fee leg
- * (`leg_id`) and the transfers that paid each share are written in one
- * transaction, so a fee has its row once.
+ * earner's share and the level-2 earner's share, written in the fee's
+ * transaction, unpaid; the payout sweep (payouts.ts, migration 039) credits
+ * it later and names the transfers that paid its shares (core/state/referral-rules.ts).
  */
-/** One row per fee: its level-1 earner and, in the `level2_*` columns, its level-2 earner (core/state/referral-rules.ts). */
 export interface ReferralCommissionsTable extends CommissionRow {
   id: Generated<number>;
 }
@@ -51,6 +50,8 @@ export interface ReferralCommissionEntriesView {
   excluded: string | null;
   created_at: number;
   paid_by: string | null;
+  /** When the payout sweep credited it; null while pending. */
+  paid_at: number | null;
 }
 
 export interface ReferralConfigTable {
@@ -229,11 +230,13 @@ const COMMISSION_COLUMNS = [
   'kickback',
   'excluded',
   'paid_by',
+  'kickback_paid_by',
   'level2_id',
   'level2_rate',
   'level2_amount',
   'level2_excluded',
   'level2_paid_by',
+  'paid_at',
 ] as const satisfies readonly (keyof NewCommissionRow)[];
 
 // Compiled once per store and size (store/batched.ts): a spot group writes its rows in a few statements, one row per fee.
@@ -246,7 +249,80 @@ const insertCommissionRows = new SizedStatement<never>(COMMISSION_COLUMNS.length
 
 export { type PromotionRebate, promotionRebateRow } from '../../core/state/referral-rules.ts';
 
-/** Inserts commission rows in the caller's transaction (the one that pays them). */
+/** Inserts commission rows in the caller's transaction (the fee's). */
 export async function insertCommissions(db: Executor, rows: readonly NewCommissionRow[]): Promise<void> {
   if (rows.length > 0) await insertCommissionRows.run(db, valuesOf(rows, COMMISSION_COLUMNS));
+}
+
+/** Row ids per mark statement (well under every engine's bound on variables). */
+const MARK_CHUNK = 1000;
+
+/** The oldest `limit` unpaid commission rows after row `afterId` (the payout sweep's: after none), from the unpaid rows' own index. */
+export function unpaidCommissions(db: Executor, limit: number, afterId = 0) {
+  return db
+    .selectFrom('referral_commissions')
+    .select([
+      'id',
+      'leg_id',
+      'fee_coin',
+      'beneficiary_id',
+      'amount',
+      'friend_id',
+      'kickback',
+      'level2_id',
+      'level2_amount',
+    ])
+    .where('paid_at', 'is', null)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** The unpaid rows' ids by fee leg (what the projector marks the state's payouts by), from the unpaid rows' index. */
+export async function unpaidIdsByLeg(db: Executor): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('referral_commissions')
+    .select(['id', 'leg_id'])
+    .where('paid_at', 'is', null)
+    .execute();
+  return new Map(rows.map((row) => [row.leg_id, Number(row.id)]));
+}
+
+/**
+ * Marks rows (by id) credited at `at` with the transfers that paid them,
+ * those still unpaid only; answers how many it marked (the caller compares
+ * it with the rows it paid). Rows paid by the same transfers (the common
+ * case: a sweep pays each earner once) share one statement.
+ */
+export async function markCommissionsPaid(
+  db: Executor,
+  marks: readonly (CommissionMark & { id: number })[],
+  at: number,
+): Promise<number> {
+  const groups = new Map<string, { mark: CommissionMark; ids: number[] }>();
+  for (const mark of marks) {
+    const key = JSON.stringify([mark.paidBy, mark.kickbackPaidBy, mark.level2PaidBy]);
+    const group = groups.get(key);
+    if (group) group.ids.push(mark.id);
+    else groups.set(key, { mark, ids: [mark.id] });
+  }
+  let marked = 0;
+  for (const { mark, ids } of groups.values()) {
+    for (let start = 0; start < ids.length; start += MARK_CHUNK) {
+      const result = await db
+        .updateTable('referral_commissions')
+        .set({
+          paid_by: mark.paidBy,
+          kickback_paid_by: mark.kickbackPaidBy,
+          level2_paid_by: mark.level2PaidBy,
+          paid_at: at,
+        })
+        .where('id', 'in', ids.slice(start, start + MARK_CHUNK))
+        .where('paid_at', 'is', null)
+        .executeTakeFirst();
+      marked += Number(result.numUpdatedRows);
+    }
+  }
+  return marked;
 }

@@ -9,19 +9,17 @@ import { HOUSE_USER_ID, traderOf } from './trader.ts';
 /**
  * A spot command's fees, settled after its matching (issue 17): in the coin
  * received, or in HAL with fee deduction, and each fee's referral
- * commissions; everything joins the command's group transaction.
+ * commission rows; everything joins the command's group transaction.
  */
 
 /**
  * The fees of the command's trades: in HAL when the payer switched
  * deduction on and holds enough (the fee in the coin received is then
  * delivered too), else in the coin received; then each fee's referral
- * commissions from the fee account. All in the group's transaction, after
- * the trade legs, so a fee and its commissions commit together or not at all.
- * The commissions are paid per command, after its fees, not per group: what a
- * command pays must not depend on which commands shared its group (the money
- * state, which knows no groups, pays them the same way), and a later command
- * of the group sees the payouts in its balances.
+ * commission row. All in the group's transaction, after the trade legs, so a
+ * fee and its commission row commit together or not at all. The row is
+ * unpaid: the payout sweep credits it (referral/payouts.ts), so a trade
+ * writes no payout transfer of its own.
  */
 export async function settleFees(work: GroupWork, referral: ReferralFees): Promise<void> {
   const commissions = new CommissionBatch();
@@ -58,7 +56,6 @@ export async function settleFees(work: GroupWork, referral: ReferralFees): Promi
     );
     commissions.add(rows);
   }
-  for (const payout of commissions.transfers()) work.pay(payout);
   work.commissionRows.push(...commissions.rows);
 }
 

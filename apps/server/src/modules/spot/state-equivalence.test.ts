@@ -47,7 +47,9 @@ import { HOUSE_QUOTER, houseTrader, type Trader, traderOf, userTrader } from './
  * day to the next. The module reads them from its tables and index; the
  * state is told by commands (`referralUser`, `referralSettings`,
  * `indexPrices`), and its commission rows are written by the referral
- * writer (modules/referral/projection.ts). The commission rows must be equal
+ * writer (modules/referral/projection.ts). The payout sweep runs now and then
+ * (the module's by hand, the state's `referralPayout`) and once at the end:
+ * the commission rows, with the transfers that credited them, must be equal
  * too.
  */
 
@@ -167,7 +169,8 @@ type Step =
   | { kind: 'fund'; at: number; batch: TransferInput[] }
   | { kind: 'profile'; at: number; profile: TestProfile }
   | { kind: 'settings'; at: number }
-  | { kind: 'prices'; at: number; prices: Record<string, string> };
+  | { kind: 'prices'; at: number; prices: Record<string, string> }
+  | { kind: 'payout'; at: number };
 
 /** An order resting in a book, as the stream is told after each step. */
 interface OpenRef {
@@ -261,6 +264,12 @@ function* stream(seed: number, count: number, groupMax: number): Generator<Step[
       continue;
     }
     if (random(100) < 2) {
+      // The referral payout sweep: the module's on its timer, the state's command from the edge.
+      index += 1;
+      open = yield [{ kind: 'payout', at }];
+      continue;
+    }
+    if (random(100) < 2) {
       // A trader switches fee deduction in HAL on or off.
       index += 1;
       const profile = profiles.get(USERS[random(USERS.length)]!)!;
@@ -315,6 +324,8 @@ function* stream(seed: number, count: number, groupMax: number): Generator<Step[
     }
     open = yield group;
   }
+  // A last sweep: what was accrued since the previous one is credited too.
+  yield [{ kind: 'payout', at: at + 1 }];
 }
 
 // ── (a) the module ────────────────────────────────────────────────────────
@@ -383,6 +394,9 @@ class ModuleSide {
         for (const [coin, price] of Object.entries(first.prices))
           this.index.prices.set(coin, Dec.parse(price));
         return [{ ok: true, applied: true }];
+      case 'payout':
+        await this.h.app.referral.payCommissions();
+        return [{ ok: true, applied: true }];
       default:
         break;
     }
@@ -406,6 +420,7 @@ function commandOf(next: Step): SpotCommand {
     case 'profile':
     case 'settings':
     case 'prices':
+    case 'payout':
       throw new Error('not a spot command');
     case 'cancel':
       return { kind: 'cancel', trader: next.trader, autoid: next.orderId };
@@ -457,6 +472,8 @@ class StateSide extends ProjectedState {
         return { kind: 'referralSettings', at: next.at, ...SETTINGS };
       case 'prices':
         return { kind: 'indexPrices', at: next.at, prices: next.prices };
+      case 'payout':
+        return { kind: 'referralPayout', at: next.at };
       case 'cancel':
         return {
           kind: 'cancel',
@@ -608,6 +625,10 @@ function expectReferralCoverage(
   expect(commissions.some((row) => row.level2_excluded === 'house')).toBe(true);
   expect(commissions.some((row) => row.level2_id !== null && row.level2_excluded === null)).toBe(true);
   expect(commissions.some((row) => Dec.parse(String(row.kickback)).isPositive())).toBe(true);
+  // Credited by several sweeps, each share by the transfer that paid it; the last sweep left nothing pending.
+  expect(commissions.every((row) => row.paid_at !== null)).toBe(true);
+  expect(new Set(commissions.map((row) => row.paid_at)).size).toBeGreaterThan(2);
+  expect(commissions.some((row) => row.kickback_paid_by !== null)).toBe(true);
   expect(commissions.some((row) => row.fee_coin === 'HAL')).toBe(true);
 }
 

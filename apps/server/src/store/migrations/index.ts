@@ -37,6 +37,7 @@ import { withdrawalHoldsMigration } from './035_withdrawal_holds.ts';
 import { referralCommissionLevelsMigration } from './036_referral_commission_levels.ts';
 import { ieoRebatePayoutsMigration } from './037_ieo_rebate_payouts.ts';
 import { projectionWatermarksMigration } from './038_projection_watermarks.ts';
+import { referralPayoutSweepMigration } from './039_referral_payout_sweep.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -81,4 +82,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '036_referral_commission_levels': referralCommissionLevelsMigration,
   '037_ieo_rebate_payouts': ieoRebatePayoutsMigration,
   '038_projection_watermarks': projectionWatermarksMigration,
+  '039_referral_payout_sweep': referralPayoutSweepMigration,
 };

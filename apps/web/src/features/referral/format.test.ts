@@ -117,6 +117,7 @@ const RULES: ReferralRules = {
   halDiscount: '0.1',
   bindWindowDays: 14,
   averageWindowHours: 24,
+  payoutIntervalSeconds: 60,
 };
 
 describe('reward rules', () => {

@@ -5,7 +5,7 @@ import { percentText, ratePercent, tierRange } from '../../features/referral/for
 /**
  * Spec §9 reward rules as the server applies them: the tier table with the
  * user's tier marked, how the tier is measured, level 2 and its base, the
- * coin paid in, the exclusions and the partners' note.
+ * coin paid in, how often it is credited, the exclusions and the partners' note.
  */
 export function RewardRules({ summary }: { summary: ReferralSummary }) {
   const { t, i18n } = useTranslation();
@@ -32,6 +32,7 @@ export function RewardRules({ summary }: { summary: ReferralSummary }) {
         <li>{t('invite.ruleAverage', { hours: rules.averageWindowHours })}</li>
         <li>{t('invite.ruleLevelTwo', { rate: ratePercent(rules.levelTwoRate, locale) })}</li>
         <li>{t('invite.ruleBase')}</li>
+        <li>{t('invite.rulePayout', { seconds: rules.payoutIntervalSeconds })}</li>
         <li>{t('invite.ruleDiscount', { discount: ratePercent(rules.halDiscount, locale) })}</li>
         <li>{t('invite.ruleExclusions')}</li>
         <li>{t('invite.rulePartners')}</li>

@@ -19,7 +19,7 @@ import {
 import { formatDateTime, formatMoney } from '../../shared/format.ts';
 import { EmptyState } from '../../shared/ui/EmptyState.tsx';
 
-/** One commission with the trade it came from, the tier and rate used, or why it earned nothing. */
+/** One commission with the trade it came from, the tier and rate used, or why it earned nothing; pending or credited. */
 function CommissionRow({ row }: { row: ReferralCommission }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language as Locale;
@@ -60,6 +60,15 @@ function CommissionRow({ row }: { row: ReferralCommission }) {
           <span>{amount(row.kickback)}</span>
         </div>
       )}
+      {/* Worked out with the fee, credited by the payout sweep every minute (a launch's rebate at once). */}
+      <div className="hy-ref-row">
+        <span>{t('invite.creditStatus')}</span>
+        <span className={row.paidAt === null ? 'hy-muted' : undefined} data-testid="commission-credit">
+          {row.paidAt === null
+            ? t('invite.pending')
+            : t('invite.credited', { time: formatDateTime(row.paidAt, locale) })}
+        </span>
+      </div>
       <div className="hy-ref-row">
         <span>{t('invite.trade')}</span>
         <span className="hy-muted">{row.tradeId}</span>
