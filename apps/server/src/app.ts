@@ -24,6 +24,7 @@ import { createIeoModule, type IeoModule } from './modules/ieo/index.ts';
 import { createMarketsModule } from './modules/markets/index.ts';
 import { createOperatorsModule, type OperatorsModule } from './modules/operators/index.ts';
 import { createReferralModule, type ReferralModule, seedReferralDemo } from './modules/referral/index.ts';
+import { ReferralOnCore } from './modules/referral/on-core.ts';
 import { createSpotModule, type SpotModule } from './modules/spot/index.ts';
 import { createSupportModule, type SupportModule } from './modules/support/index.ts';
 import { createWalletModule, type WalletModule } from './modules/wallet/index.ts';
@@ -166,6 +167,18 @@ export async function createApp(options: AppOptions): Promise<App> {
     requireUser: identity.requireUser,
   });
   support.registerRoutes(http);
+  // On the core: what the money state reads for fees in HAL and commissions (profiles, settings, index prices).
+  const referralOnCore = core
+    ? new ReferralOnCore({
+        db: store.db,
+        core,
+        index: market.index,
+        now: () => clock.now(),
+        onError: (error) => http.log.error({ err: error }, 'referral on the core'),
+      })
+    : null;
+  const stopIndexPrices = await referralOnCore?.start();
+  const beforeFee = (userId: number) => referralOnCore?.beforeFee(userId) ?? Promise.resolve();
   // Before spot and futures: their fees pay commissions in the same transaction.
   const referral = await createReferralModule({
     db: store.db,
@@ -178,6 +191,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     // Run after start, when the spot module below exists: the demo team trades through it.
     seedDemo: () =>
       seedReferralDemo({ db: store.db, ledger, identity: identity.service, spot: spot.service }),
+    ...(referralOnCore ? { onCore: referralOnCore } : {}),
     onError: (error) => http.log.error({ err: error }, 'referral'),
   });
   referral.registerRoutes(http);
@@ -190,7 +204,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     market,
     publisher: realtime,
     requireUser: identity.requireUser,
-    ...(core ? { core } : {}),
+    ...(core ? { core, beforeFee } : {}),
     onError: (error) => http.log.error({ err: error }, 'spot'),
   });
   spot.registerRoutes(http);
@@ -255,7 +269,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     requireUser: identity.requireUser,
     refusedAreaCodes: config.cycleRefusedAreaCodes,
     referral: referral.service.fees,
-    ...(core ? { core } : {}),
+    ...(core ? { core, beforeFee } : {}),
     onError: (error) => http.log.error({ err: error }, 'cycle'),
   });
   cycle.registerRoutes(http);
@@ -381,6 +395,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await identity.close();
       realtime.close();
       await http.close();
+      stopIndexPrices?.();
       await core?.close();
     },
   };

@@ -282,6 +282,8 @@ export type MoneyResult =
       /** `fiatOpen`: the order opened. */
       fiatOrderId?: number;
       withdrawalId?: number;
+      /** `referralPayout`: the commission rows it credited. */
+      commissionsPaid?: number;
     }
   | { ok: false; error: string; params?: Record<string, string | number> };
 

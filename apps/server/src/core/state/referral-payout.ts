@@ -20,7 +20,9 @@ export function applyReferralPayout(
   emit: boolean,
 ): Applied<MoneyResult, MoneyEvent> {
   const events: MoneyEvent[] = [];
+  let paid = 0;
   for (let rows = oldestUnpaid(state); rows.length > 0; rows = oldestUnpaid(state)) {
+    paid += rows.length;
     const payout = planCommissionPayout(rows, command.at);
     const transfers = applyTransfers(state, payout.transfers, command.at, seq, true).newTransfers;
     for (const row of rows) state.referral.unpaid.delete(row.legId);
@@ -30,7 +32,7 @@ export function applyReferralPayout(
         { type: 'referralPaid', at: command.at, marks: payout.marks },
       );
   }
-  return { result: { ok: true }, events };
+  return { result: { ok: true, commissionsPaid: paid }, events };
 }
 
 /** The oldest accrued rows, a batch at most (the module's sweep reads as many). */

@@ -37,7 +37,7 @@ export interface ReferralModule {
 const DEMO_RETRY_MS = 5_000;
 
 export interface ReferralModuleOptions extends ReferralServiceOptions {
-  /** The payout sweep's transfers go through it. */
+  /** The payout sweep's transfers go through it (on the SQL path; on the core the state credits them). */
   ledger: Ledger;
   requireUser: preHandlerAsyncHookHandler;
   operatorGuard: OperatorGuard;
@@ -56,7 +56,10 @@ export interface ReferralModuleOptions extends ReferralServiceOptions {
 export async function createReferralModule(options: ReferralModuleOptions): Promise<ReferralModule> {
   const service = new ReferralService(options);
   await service.fees.loadSettings();
-  const payCommissions = () => payAllCommissions(options.ledger, options.clock.now());
+  const { onCore } = options;
+  const payCommissions = onCore
+    ? () => onCore.payCommissions()
+    : () => payAllCommissions(options.ledger, options.clock.now());
   const payouts = serialTimer(
     async () => {
       await payCommissions();

@@ -24,6 +24,8 @@ export interface ReferralOnCoreOptions {
  * the state reads no table and no index, so a user's referral profile, the
  * operator's settings and the index prices reach it as commands.
  *
+ * The payout sweep is the state's `referralPayout` (`payCommissions`).
+ *
  * A profile is sent when it changes here (a bind, a choice of kickback or
  * fee deduction: `sendUser`), and checked before a user's fee-bearing
  * command at most once a minute (`beforeFee`), as the SQL path's profile
@@ -46,27 +48,45 @@ export class ReferralOnCore {
       if (tick) prices[coin] = tick.price.toString();
     }
     if (Object.keys(prices).length > 0)
-      await this.send({ kind: 'indexPrices', at: this.options.now(), prices });
+      await this.submit({ kind: 'indexPrices', at: this.options.now(), prices });
     return index.subscribe((tick) => {
-      this.send({ kind: 'indexPrices', at: tick.ts, prices: { [tick.coin]: tick.price.toString() } }).catch(
+      this.submit({ kind: 'indexPrices', at: tick.ts, prices: { [tick.coin]: tick.price.toString() } }).catch(
         this.options.onError,
       );
     });
   }
 
-  /** Before a fee-bearing command of `userId`: the state's profile is SQL's, read at most once a minute. */
+  /**
+   * Before a fee-bearing command of `userId`: the state's profiles of the
+   * user and of their inviter (whose own inviter is the fee's level 2, and
+   * whose ID numbers an exclusion compares) are SQL's, each read at most once
+   * a minute.
+   */
   async beforeFee(userId: number): Promise<void> {
-    const checked = this.checkedAt.get(userId);
-    if (checked !== undefined && this.options.now() - checked < PROFILE_TTL_MS) return;
-    await this.sendUser(userId);
+    const user = await this.checked(userId);
+    if (user?.parentId != null) await this.checked(user.parentId);
   }
 
   /** Sends the user's profile as SQL holds it, if the state's differs (after a bind or a change of choices). */
   async sendUser(userId: number): Promise<void> {
+    await this.send(userId);
+  }
+
+  /** The user's profile in the state, read from SQL again (and sent if it changed) once a minute at most. */
+  private async checked(userId: number): Promise<ReferralUser | null> {
+    const checked = this.checkedAt.get(userId);
+    if (checked !== undefined && this.options.now() - checked < PROFILE_TTL_MS)
+      return referralUserOf(this.options.core.state.referral, userId);
+    return this.send(userId);
+  }
+
+  /** Reads the user's profile from SQL and sends it if the state's differs; answers it (null: no such user). */
+  private async send(userId: number): Promise<ReferralUser | null> {
     const [user] = await readReferralUsers(this.options.db, [userId]);
     this.checkedAt.set(userId, this.options.now());
-    if (!user || sameUser(user, referralUserOf(this.options.core.state.referral, userId))) return;
-    await this.send({
+    if (!user) return null;
+    if (sameUser(user, referralUserOf(this.options.core.state.referral, userId))) return user;
+    await this.submit({
       kind: 'referralUser',
       at: this.options.now(),
       userId,
@@ -75,6 +95,7 @@ export class ReferralOnCore {
       kickbackRate: user.kickbackRate.toString(),
       idNumbers: [...user.idNumbers].sort(),
     });
+    return user;
   }
 
   /** Sends the operator's settings as SQL holds them, if the state's differ (at start and after each save). */
@@ -87,7 +108,7 @@ export class ReferralOnCore {
       state.marketMakers.size === makers.length &&
       makers.every((id) => state.marketMakers.has(id));
     if (same) return;
-    await this.send({
+    await this.submit({
       kind: 'referralSettings',
       at: this.options.now(),
       halDiscount: settings.halDiscount.toString(),
@@ -95,7 +116,16 @@ export class ReferralOnCore {
     });
   }
 
-  private async send(command: Parameters<typeof submitProjected>[1]): Promise<void> {
+  /** The payout sweep on the core (`referralPayout`): credits every commission accrued; answers the rows credited. */
+  async payCommissions(): Promise<number> {
+    const result = await submitProjected(this.options.core, {
+      kind: 'referralPayout',
+      at: this.options.now(),
+    });
+    return result.commissionsPaid ?? 0;
+  }
+
+  private async submit(command: Parameters<typeof submitProjected>[1]): Promise<void> {
     await submitProjected(this.options.core, command);
   }
 }
