@@ -16,6 +16,11 @@
  * the median of the rounds' ratios (which a burst of another process's work
  * in one round does not move).
  *
+ * BENCH_MONEY_CORE=1 runs spot and the commissions on the sequenced core
+ * (issue 19's cut-over: the money state computes them in the trade's command,
+ * the projector writes the rows behind in a worker thread, the sweep is the
+ * state's `referralPayout`); the CPU figures then count the worker's too.
+ *
  *   npm run bench:referral        (node --import tsx bench/referral-commissions.bench.ts)
  */
 import fs from 'node:fs';
@@ -39,7 +44,16 @@ const WARMUP = 1_000;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'halyard-referral-bench-'));
 const config = loadConfig({ HALYARD_DATA_DIR: dataDir, LOG_LEVEL: 'silent', HALYARD_DEMO: 'true' });
 const store = await openStore(config);
-const app = await createApp({ config, store, clock: systemClock, rateLimits: false });
+const onCore = process.env.BENCH_MONEY_CORE === '1';
+const app = await createApp({
+  config,
+  store,
+  clock: systemClock,
+  rateLimits: false,
+  ...(onCore
+    ? { moneyCore: { dataDir: path.join(dataDir, 'core'), workerStore: { sqliteFile: config.sqliteFile } } }
+    : {}),
+});
 
 async function inject<T>(method: 'GET' | 'POST', url: string, payload?: object): Promise<T> {
   const response = await app.http.inject({ method, url, ...(payload ? { payload } : {}) });
@@ -194,7 +208,7 @@ const rate = (name: 'off' | 'on') => ({
 const off = rate('off');
 const on = rate('on');
 console.log(
-  `spot with referral commissions (SQLite file, ${IN_FLIGHT} in flight, ${USERS_PER_GROUP} users a group, ` +
+  `spot with referral commissions (SQLite file, ${onCore ? 'on the sequenced core' : 'on SQL'}, ${IN_FLIGHT} in flight, ${USERS_PER_GROUP} users a group, ` +
     `${ROUNDS} alternating rounds of ${ORDERS_PER_PHASE} orders):`,
 );
 console.log(
