@@ -43,6 +43,8 @@ const HERE = path.dirname(new URL(import.meta.url).pathname);
 /** Node flags for the server children, to try one without editing the bench. */
 const CHILD_NODE_ARGS = process.env.BENCH_CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const PASSWORD = 'abc12345';
+/** Where each real server writes a CPU profile of its main thread over the measured run (none: no profile). */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 /** Orders placed one by one for the single order's latency. */
 const SAMPLE_ORDERS = 50;
 
@@ -122,7 +124,13 @@ async function measureServer(
     console.log(`${label}: ${tokens.length} users registered and funded (${loadText()})`);
     await sampleOrders(base, tokens[0]!);
     await measure(base, tokens, server, WARMUP_SECONDS);
+    if (PROFILE_DIR) await ask(server, 'profile-start', 'profiling');
     const orders = await measure(base, tokens, server, SECONDS);
+    if (PROFILE_DIR) {
+      const file = path.join(PROFILE_DIR, `${onCore ? 'core' : 'sql'}.cpuprofile`);
+      await ask(server, { profileTo: file }, 'profiled');
+      console.log(`  the server's main thread during the run: ${file}`);
+    }
     print(label, orders);
     console.log(`  measured at ${loadText()}`);
     return { label, tokens, orders };
@@ -237,6 +245,19 @@ async function measure(
     cpuMsPerRequest: perRequest(cpuBefore, cpuAfter),
     sqliteMsPerRequest: perRequest(sqliteBefore, sqliteAfter),
   };
+}
+
+/** Sends the server child a message and waits for its answer. */
+function ask(server: ChildProcess, message: unknown, answer: string): Promise<void> {
+  return new Promise((resolve) => {
+    const onMessage = (reply: unknown) => {
+      if (reply !== answer) return;
+      server.off('message', onMessage);
+      resolve();
+    };
+    server.on('message', onMessage);
+    server.send(message as string);
+  });
 }
 
 /** What the server says it spent in SQLite statements so far, in ms; null from a server that does not answer within a second (the ceiling). */

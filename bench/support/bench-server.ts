@@ -15,6 +15,8 @@
  * the same SQLite file), as far as the cut-over has come: spot orders and the
  * demo faucet, which is all the benchmark uses.
  */
+import fs from 'node:fs';
+import inspector from 'node:inspector';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { createApp } from '../../apps/server/src/app.ts';
@@ -49,8 +51,20 @@ function timeSqliteStatements(): () => number {
 }
 
 const sqliteMs = timeSqliteStatements();
+const profiler = new inspector.Session();
+profiler.connect();
 process.on('message', (message) => {
   if (message === 'sqlite-ms') process.send?.({ sqliteMs: sqliteMs() });
+  // BENCH_PROFILE_DIR (bench/http-orders.ts): this thread's CPU profile of the measured window only.
+  else if (message === 'profile-start')
+    profiler.post('Profiler.enable', () =>
+      profiler.post('Profiler.start', () => process.send?.('profiling')),
+    );
+  else if (typeof message === 'object' && message !== null && 'profileTo' in message)
+    profiler.post('Profiler.stop', (error, result) => {
+      if (!error) fs.writeFileSync(String(message.profileTo), JSON.stringify(result.profile));
+      process.send?.('profiled');
+    });
 });
 
 const config = loadConfig();
