@@ -268,6 +268,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     requireUser: identity.requireUser,
     fundingIntervalMs: fundingIntervalFrom(process.env),
     referral: referral.service.fees,
+    ...(core ? { core } : {}),
     onError: (error) => http.log.error({ err: error }, 'futures'),
   });
   futures.registerRoutes(http);
@@ -327,7 +328,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     () => cycle.seedDemo(),
     // The coin rows of the play tokens: no money moves.
     () => wallet.seedDemo(),
-    ...(core ? [] : [() => futures.seedDemo(), () => ieo.seedDemo(), () => fiat.seedDemo()]),
+    () => futures.seedDemo(),
+    ...(core ? [] : [() => ieo.seedDemo(), () => fiat.seedDemo()]),
   ];
   if (config.demo) for (const seed of demoSeeds) await seed();
   await wallet.loadCoinsFile();
