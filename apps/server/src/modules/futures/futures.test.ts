@@ -267,4 +267,18 @@ describe.each([
       expect((await positionsOf(h, long))[0]).toMatchObject({ profitOrder: 0 });
     });
   });
+
+  describe('many orders at once', () => {
+    // On the core each reply takes its rows from its own command's events: an answer read from another command
+    // (the latest batch's, the user's newest order) would show another price.
+    it('answers each of 30 orders in flight with its own entrust', async () => {
+      const user = await futuresUser(h, '100000');
+      const prices = Array.from({ length: 30 }, (_, index) => String(90_000 + index * 10));
+      const answers = await Promise.all(
+        prices.map((price) => placed(order(h, user, 'buy', 'limit', '1', { price }))),
+      );
+      expect(answers.map((answer) => answer.entrust_price)).toEqual(prices);
+      expect(new Set(answers.map((answer) => answer.autoid)).size).toBe(prices.length);
+    });
+  });
 });
