@@ -2,14 +2,15 @@
 // cut-over, module by module"): the same face as FuturesEngine (the SQL
 // path), its commands sent to the money state instead.
 import type { Dec } from '@halyard/money';
-import { CODE } from '@halyard/protocol';
+import { CODE, type MessageParams } from '@halyard/protocol';
 import type { ContractMarket, FuturesState } from '../../core/state/futures-book.ts';
+import { refusalKindOf } from '../../core/state/futures-checks.ts';
 import type { CommandResult, FuturesCommand } from '../../core/state/futures-commands.ts';
 import type { CrossPosition } from '../../core/state/futures-liquidation.ts';
 import type { PositionFigures } from '../../core/state/futures-margin.ts';
 import type { EntrustRow, PositionRow, TriggerRow } from '../../core/state/futures-rows.ts';
 import type { FuturesRowsEvent, MoneyCommand, MoneyEvent, MoneyResult } from '../../core/state/index.ts';
-import { notFound } from '../../http/errors.ts';
+import { type AppError, notFound } from '../../http/errors.ts';
 import type { MoneyCore } from '../../money-core/start.ts';
 import { refusalError } from '../../money-core/submit.ts';
 import type { Executor } from '../../store/database.ts';
@@ -17,14 +18,12 @@ import { fundingSlot } from './funding.ts';
 import { selectContracts } from './store.ts';
 import type { CommittedEffects, FuturesWriter } from './writer.ts';
 
-/** The checks' refusals answered 404 and 409 by the SQL engine (core/state/futures-checks.ts); the rest 400. */
-const REFUSAL_CODES: ReadonlyMap<string, number> = new Map([
-  ['futures.contractNotFound', CODE.notFound],
-  ['futures.positionNotFound', CODE.notFound],
-  ['futures.entrustNotOpen', CODE.notFound],
-  ['futures.triggerNotFound', CODE.notFound],
-  ['markets.precisionWithOpenOrders', CODE.conflict],
-]);
+/** The checks' refusals as the SQL engine answers them (core/state/futures-checks.ts decides each key's kind). */
+function refusedAs(key: string, params: MessageParams | undefined): AppError {
+  const kind = refusalKindOf(key);
+  const code = kind === 'notFound' ? CODE.notFound : kind === 'conflict' ? CODE.conflict : CODE.badRequest;
+  return refusalError(key, params, new Map([[key, code]]));
+}
 
 export interface CoreFuturesOptions {
   core: MoneyCore;
@@ -160,7 +159,7 @@ export class CoreFutures implements FuturesWriter {
     const { now, fundingIntervalMs } = this.options;
     const { result, seq } = await this.send(moneyCommandOf(command, now(), fundingIntervalMs));
     const events = this.take(seq);
-    if (!result.ok) throw refusalError(result.error, result.params, REFUSAL_CODES);
+    if (!result.ok) throw refusedAs(result.error, result.params);
     const answered = result.futures ?? { orders: [], positions: [], triggers: [] };
     const rows = {
       orders: latestRows(events, 'orders'),
@@ -181,7 +180,7 @@ export class CoreFutures implements FuturesWriter {
     const { now, fundingIntervalMs } = this.options;
     const { result, seq } = await this.send(markCommandOf(coin, price, now(), fundingIntervalMs));
     this.take(seq);
-    if (!result.ok) throw refusalError(result.error, result.params, REFUSAL_CODES);
+    if (!result.ok) throw refusedAs(result.error, result.params);
     await this.options.core.readable(seq);
   }
 

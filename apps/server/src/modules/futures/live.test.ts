@@ -127,12 +127,14 @@ describe.each([
           open: [...engine.open.keys()],
           positions: [...engine.positions.values()].map(positionFigures),
           triggers: [...engine.triggers.keys()],
+          trades: engine.market(1).trades.map((trade) => [trade.price, trade.number, trade.wdate]),
           shown: await positionsOf(h, long),
         };
       };
       const before = await heldOf();
       expect(before.open).toHaveLength(1);
       expect(before.triggers).toHaveLength(1);
+      expect(before.trades).toHaveLength(1);
       await h.app.close();
       // The harness closes the restarted app.
       h.app = await createApp({
