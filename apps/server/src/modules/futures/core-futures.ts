@@ -177,6 +177,9 @@ export class CoreFutures implements FuturesWriter {
 
   /** A new mark: the state records it and runs each contract's risk pass (TP/SL, liquidations, funding when due). */
   async applyMark(coin: string, price: Dec): Promise<void> {
+    // Only a futures coin's tick is journaled: no contract reads another coin's mark (a contract listed later
+    // takes its coin's next tick, a second away).
+    if (![...this.book.markets.values()].some((market) => market.contract.tradcoin === coin)) return;
     const { now, fundingIntervalMs } = this.options;
     const { result, seq } = await this.send(markCommandOf(coin, price, now(), fundingIntervalMs));
     this.take(seq);
