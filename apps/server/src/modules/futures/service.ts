@@ -1,6 +1,7 @@
 // The one face of the futures module: every use-case the routes call, each
-// a few lines around a command to FuturesEngine or a read; its answers take
-// the shapes of views.ts.
+// a few lines around a command to the engine (FuturesEngine on SQL,
+// CoreFutures on the sequenced core) or a read; its answers take the shapes
+// of views.ts.
 import { Dec } from '@halyard/money';
 import type { FuturesContractSettings, FuturesSymbolRow, MarketCoins } from '@halyard/protocol';
 import { depthRows } from '@halyard/rules';
@@ -8,14 +9,14 @@ import type { Clock } from '../../clock.ts';
 import { unrealisedPnl } from '../../core/state/futures-margin.ts';
 import type { TdMode } from '../../core/state/futures-rows.ts';
 import { conflict, notFound } from '../../http/errors.ts';
-import { type Ledger, systemAccount, userAccount } from '../../ledger/index.ts';
+import { type Ledger, userAccount } from '../../ledger/index.ts';
 import type { IndexTick, MarketModule } from '../../market/index.ts';
 import type { MoneyCore } from '../../money-core/start.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import type { Db, Trx } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import type { ReferralFees } from '../referral/index.ts';
-import { demoContractRows } from './contracts.ts';
+import { demoContractRows, demoFundingTransfers } from './contracts.ts';
 import { CoreFutures } from './core-futures.ts';
 import {
   type ContractMarket,
@@ -87,10 +88,6 @@ export interface FuturesServiceOptions {
   onError: (error: unknown) => void;
 }
 
-/** What the treasury gives the house and the insurance fund at the demo seed (play money). */
-const HOUSE_FUNDING = Dec.parse('5000000');
-const INSURANCE_FUNDING = Dec.parse('1000000');
-
 /**
  * The futures use-cases (spec §7 "Contract"): resolves contracts and users,
  * runs identity checks, sends commands to the {@link FuturesEngine}, answers
@@ -143,25 +140,7 @@ export class FuturesService {
     const quote = this.options.market.index.quote;
     await insertMissingContracts(this.options.db, demoContractRows(quote));
     await this.load();
-    const treasury = systemAccount('treasury');
-    await this.options.ledger.execute([
-      {
-        id: `futures:house-funding:${quote}`,
-        debit: treasury,
-        credit: systemAccount('market_maker'),
-        asset: quote,
-        amount: HOUSE_FUNDING,
-        code: 'demo_funding',
-      },
-      {
-        id: `futures:insurance-funding:${quote}`,
-        debit: treasury,
-        credit: systemAccount('insurance'),
-        asset: quote,
-        amount: INSURANCE_FUNDING,
-        code: 'demo_funding',
-      },
-    ]);
+    await this.options.ledger.execute(demoFundingTransfers(quote));
   }
 
   /**
