@@ -44,8 +44,9 @@ export interface AppOptions {
   messengers?: Messengers;
   /**
    * Runs the money on the sequenced core (issue 19), as far as the cut-over
-   * has come: the ledger's own batches, spot's orders, cycle contracts, flash
-   * convert and the moves between a user's wallets go to the core (docs/core.md,
+   * has come: the ledger's own batches, spot's orders, cycle contracts,
+   * perpetual futures, flash convert, the moves between a user's wallets and
+   * referral commissions go to the core (docs/core.md,
    * "The cut-over, module by module"). A module not cut over yet fails its
    * money writes instead of writing beside the core, so until every one is,
    * only the tests and benches that drive the moved routes pass this.
@@ -283,6 +284,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     requireUser: identity.requireUser,
     fundingIntervalMs: fundingIntervalFrom(process.env),
     referral: referral.service.fees,
+    ...(core ? { core, beforeFee } : {}),
     onError: (error) => http.log.error({ err: error }, 'futures'),
   });
   futures.registerRoutes(http);
@@ -342,7 +344,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     () => cycle.seedDemo(),
     // The coin rows of the play tokens: no money moves.
     () => wallet.seedDemo(),
-    ...(core ? [] : [() => futures.seedDemo(), () => ieo.seedDemo(), () => fiat.seedDemo()]),
+    () => futures.seedDemo(),
+    ...(core ? [] : [() => ieo.seedDemo(), () => fiat.seedDemo()]),
   ];
   if (config.demo) for (const seed of demoSeeds) await seed();
   await wallet.loadCoinsFile();

@@ -109,19 +109,31 @@ export function isFuturesRefusal(checked: CommandPlan | FuturesRefusal): checked
   return 'refused' in checked;
 }
 
-function refusal(
-  refused: FuturesRefusal['refused'],
-  key: string,
-  params?: RuleError['params'],
-): FuturesRefusal {
+/**
+ * The refusals that are not a bad request, by key: the one place a refusal's
+ * kind is decided. The SQL engine throws by it; on the core, where the state
+ * answers only the key, the module's edge answers by it too (`refusalKindOf`).
+ */
+const REFUSAL_KINDS: ReadonlyMap<string, 'notFound' | 'conflict'> = new Map([
+  ['futures.contractNotFound', 'notFound'],
+  ['futures.positionNotFound', 'notFound'],
+  ['futures.entrustNotOpen', 'notFound'],
+  ['futures.triggerNotFound', 'notFound'],
+  ['markets.precisionWithOpenOrders', 'conflict'],
+]);
+
+export function refusalKindOf(key: string): FuturesRefusal['refused'] {
+  return REFUSAL_KINDS.get(key) ?? 'invalid';
+}
+
+function refusal(key: string, params?: RuleError['params']): FuturesRefusal {
+  const refused = refusalKindOf(key);
   return params === undefined ? { refused, key } : { refused, key, params };
 }
 
-const invalid = (key: string, params?: RuleError['params']) => refusal('invalid', key, params);
-
 /** A rule of @halyard/rules broken: a bad request. */
 function ruleRefusal(error: RuleError): FuturesRefusal {
-  return refusal('invalid', error.key, error.params);
+  return refusal(error.key, error.params);
 }
 
 /** An account's usable balance of an asset, read before the checks (see {@link usableAccountOf}). */
@@ -174,11 +186,11 @@ function checkOpen(
   available: Available,
 ): OpenPlan | FuturesRefusal {
   const market = state.markets.get(command.contractId);
-  if (!market) return refusal('notFound', 'futures.contractNotFound');
+  if (!market) return refusal('futures.contractNotFound');
   const { contract } = market;
-  if (contract.state !== 1) return invalid('futures.contractClosed');
+  if (contract.state !== 1) return refusal('futures.contractClosed');
   const latest = state.latestPrice(contract.autoid);
-  if (command.style === 'market' && latest === null) return invalid('futures.noPrice');
+  if (command.style === 'market' && latest === null) return refusal('futures.noPrice');
   const broken = checkFuturesOrder({
     side: command.side,
     style: command.style,
@@ -193,7 +205,7 @@ function checkOpen(
   });
   if (broken !== null) return ruleRefusal(broken);
   if (!market.levers.includes(command.lever)) {
-    return invalid('futures.leverNotAllowed', { levers: market.levers.join(', ') });
+    return refusal('futures.leverNotAllowed', { levers: market.levers.join(', ') });
   }
   const price = command.style === 'limit' ? Dec.parse(command.price ?? '') : null;
   const mismatch = oneLeverRefusal(state, command);
@@ -201,7 +213,7 @@ function checkOpen(
   const lots = Dec.parse(command.number);
   const byHouse = isHouse(command.trader.owner);
   const worst = holdPrice(market, command.side, price, latest);
-  if (worst === null) return invalid('futures.noLiquidity');
+  if (worst === null) return refusal('futures.noLiquidity');
   let hold = byHouse ? Dec.ZERO : openingCost(worst, lots, market.unit, command.lever, market.gas);
   let budget: Dec | null = null;
   if (!byHouse) {
@@ -215,14 +227,14 @@ function checkOpen(
       usable: usable.toString(),
       minNumber: contract.minnumber,
     });
-    if (estimate === null) return invalid('rules.insufficientBalance');
+    if (estimate === null) return refusal('rules.insufficientBalance');
     if (price === null && command.side === 'buy') {
       // A market buy spends at most its hold: the budget below keeps its fills inside it.
       hold = Dec.min(hold, usable);
       budget = marketBudget(market, command.lever, hold);
-      if (!budget.isPositive()) return invalid('rules.insufficientBalance');
+      if (!budget.isPositive()) return refusal('rules.insufficientBalance');
     } else if (hold.gt(usable)) {
-      return invalid('rules.insufficientBalance');
+      return refusal('rules.insufficientBalance');
     }
   }
   return { kind: 'open', market, command, price, lots, hold, budget };
@@ -276,17 +288,16 @@ function oneLeverRefusal(state: FuturesState, command: OpenCommand): FuturesRefu
     row.td_mode === command.tdMode &&
     row.lever !== command.lever;
   for (const row of state.positions.ofOwner(command.trader.owner))
-    if (same(row)) return invalid('futures.leverMismatch', { lever: row.lever });
+    if (same(row)) return refusal('futures.leverMismatch', { lever: row.lever });
   for (const row of state.open.ofOwner(command.trader.owner))
-    if (row.action === 'open' && same(row)) return invalid('futures.leverMismatch', { lever: row.lever });
+    if (row.action === 'open' && same(row)) return refusal('futures.leverMismatch', { lever: row.lever });
   return null;
 }
 
 /** Partial close (spec §5): whole lots, at most what the position holds; a market order through the book. */
 function checkClose(state: FuturesState, command: CloseCommand): ClosePlan | FuturesRefusal {
   const position = state.positions.get(command.positionId);
-  if (!position || position.owner !== String(command.userId))
-    return refusal('notFound', 'futures.positionNotFound');
+  if (!position || position.owner !== String(command.userId)) return refusal('futures.positionNotFound');
   const available = Dec.parse(position.number).toString();
   const lots = command.number ?? available;
   const broken = checkPartialClose({ quantity: lots, available });
@@ -294,13 +305,13 @@ function checkClose(state: FuturesState, command: CloseCommand): ClosePlan | Fut
   const market = state.market(position.contract_id);
   const side = position.type === 'buy' ? 'sell' : 'buy';
   const { bestBid, bestAsk } = market.book.depth(1);
-  if ((side === 'sell' ? bestBid : bestAsk) === null) return invalid('futures.noLiquidity');
+  if ((side === 'sell' ? bestBid : bestAsk) === null) return refusal('futures.noLiquidity');
   return { kind: 'close', market, position, lots: Dec.parse(lots) };
 }
 
 function checkCancel(state: FuturesState, command: CancelCommand): CancelPlan | FuturesRefusal {
   const row = state.open.get(command.autoid);
-  if (!row || row.owner !== command.owner) return refusal('notFound', 'futures.entrustNotOpen');
+  if (!row || row.owner !== command.owner) return refusal('futures.entrustNotOpen');
   return { kind: 'cancel', market: state.market(row.contract_id), row };
 }
 
@@ -311,11 +322,10 @@ function checkSetTrigger(
   now: () => number,
 ): SetTriggerPlan | FuturesRefusal {
   const position = state.positions.get(command.positionId);
-  if (!position || position.owner !== String(command.userId))
-    return refusal('notFound', 'futures.positionNotFound');
+  if (!position || position.owner !== String(command.userId)) return refusal('futures.positionNotFound');
   const existing = command.triggerId === undefined ? null : state.triggers.get(command.triggerId);
   if (command.triggerId !== undefined && (!existing || existing.position_id !== position.autoid)) {
-    return refusal('notFound', 'futures.triggerNotFound');
+    return refusal('futures.triggerNotFound');
   }
   const openPrice = Dec.parse(position.open_price);
   const broken = checkPositionTpSl({
@@ -344,7 +354,7 @@ function checkCancelTrigger(
   command: CancelTriggerCommand,
 ): CancelTriggerPlan | FuturesRefusal {
   const trigger = state.triggers.get(command.triggerId);
-  if (!trigger || trigger.user_id !== command.userId) return refusal('notFound', 'futures.triggerNotFound');
+  if (!trigger || trigger.user_id !== command.userId) return refusal('futures.triggerNotFound');
   return { kind: 'cancelTrigger', trigger };
 }
 
@@ -355,7 +365,7 @@ function checkSettings(state: FuturesState, contract: ContractRow): SettingsPlan
     (row) => row.contract_id === contract.autoid && row.price !== null,
   );
   if (market && market.contract.price_accuracy !== contract.price_accuracy && resting) {
-    return refusal('conflict', 'markets.precisionWithOpenOrders');
+    return refusal('markets.precisionWithOpenOrders');
   }
   return { kind: 'settings', contract, known: market !== undefined };
 }

@@ -1,5 +1,6 @@
 import { Dec } from '@halyard/money';
 import type { Insertable } from 'kysely';
+import { systemAccount, type TransferInput } from '../../ledger/index.ts';
 import type { FuturesContractsTable } from './store.ts';
 
 /** The leverage choices of a contract: the usual ladder up to its maximum. */
@@ -82,4 +83,31 @@ export function demoContractRows(quote: string): Insertable<FuturesContractsTabl
     plate: 0,
     sort: index,
   }));
+}
+
+/** What the treasury gives the house and the insurance fund at the demo seed (play money). */
+const HOUSE_FUNDING = Dec.parse('5000000');
+const INSURANCE_FUNDING = Dec.parse('1000000');
+
+/** The demo seed's funding of the house and the insurance fund, in the quote coin (fixed ids: idempotent). */
+export function demoFundingTransfers(quote: string): TransferInput[] {
+  const treasury = systemAccount('treasury');
+  return [
+    {
+      id: `futures:house-funding:${quote}`,
+      debit: treasury,
+      credit: systemAccount('market_maker'),
+      asset: quote,
+      amount: HOUSE_FUNDING,
+      code: 'demo_funding',
+    },
+    {
+      id: `futures:insurance-funding:${quote}`,
+      debit: treasury,
+      credit: systemAccount('insurance'),
+      asset: quote,
+      amount: INSURANCE_FUNDING,
+      code: 'demo_funding',
+    },
+  ];
 }

@@ -26,6 +26,7 @@ import { CommandQueue, type Execution } from './queue.ts';
 import { riskPass } from './risk-pass.ts';
 import { type GroupContext, restoreFutures } from './state.ts';
 import { updateContractSettings } from './store.ts';
+import type { FuturesWriter } from './writer.ts';
 
 // The words the engine's callers use with it, from where each is defined.
 export type { ContractMarket } from '../../core/state/futures-book.ts';
@@ -70,7 +71,7 @@ export interface EngineOptions {
  * pushes show. A refusal fails its command alone; any other error rolls the
  * group back and the state is rebuilt from the store.
  */
-export class FuturesEngine {
+export class FuturesEngine implements FuturesWriter {
   private readonly state = new FuturesState();
   readonly markets: Map<number, ContractMarket> = this.state.markets;
   readonly open: Map<number, EntrustRow> = this.state.open;
@@ -126,6 +127,10 @@ export class FuturesEngine {
       passes.push(this.submit({ kind: 'risk', contractId: id }).finally(() => this.riskQueued.delete(id)));
     }
     return Promise.all(passes).then(() => undefined);
+  }
+
+  async startMark(coin: string, price: Dec): Promise<void> {
+    this.marks.set(coin, price);
   }
 
   idle(): Promise<void> {

@@ -2,6 +2,7 @@ import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { MarketModule } from '../../market/index.ts';
+import type { MoneyCore } from '../../money-core/start.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import type { Store } from '../../store/connect.ts';
 import type { IdentityService } from '../identity/index.ts';
@@ -48,6 +49,10 @@ export interface FuturesModuleOptions {
   fundingIntervalMs: number;
   /** Referral commissions on fees (modules/referral). */
   referral: ReferralFees;
+  /** The sequenced core (issue 19): orders, closes, cancels, TP/SL and marks go to the money state. */
+  core?: MoneyCore;
+  /** On the core: see CoreFuturesOptions.beforeFee. */
+  beforeFee?: (userId: number) => Promise<void>;
   onError: (error: unknown) => void;
 }
 
@@ -85,6 +90,7 @@ export async function createFuturesModule(options: FuturesModuleOptions): Promis
       symbols = null;
       await marketMaker.stop();
       await service.idle();
+      service.close();
     },
   };
 }

@@ -9,6 +9,7 @@ import type { ContractMarket, FuturesState } from '../../core/state/futures-book
 import type { GroupEffects } from '../../core/state/futures-commands.ts';
 import type { MarketData } from '../../market/index.ts';
 import { type Publisher, tradePushRow } from '../../realtime/publisher.ts';
+import type { CommittedEffects, FuturesWriter } from './writer.ts';
 
 /** The futures book shows 7 rows a side (spec §9). */
 export const FUTURES_BOOK_ROWS = 7;
@@ -20,8 +21,8 @@ export function refreshSnapshots(state: FuturesState, effects: GroupEffects): vo
 
 /** Pushes each touched contract's book rows and, when it traded, its trade list; records the trades for the K-lines. */
 export function publishCommitted(
-  effects: GroupEffects,
-  to: { markets: Pick<FuturesState, 'market'>; publisher: Publisher; data: MarketData },
+  effects: CommittedEffects,
+  to: { markets: Pick<FuturesWriter, 'market'>; publisher: Publisher; data: MarketData },
 ): void {
   const { markets, publisher, data } = to;
   for (const id of effects.contracts) {

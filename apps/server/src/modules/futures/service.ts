@@ -1,6 +1,7 @@
 // The one face of the futures module: every use-case the routes call, each
-// a few lines around a command to FuturesEngine or a read; its answers take
-// the shapes of views.ts.
+// a few lines around a command to the engine (FuturesEngine on SQL,
+// CoreFutures on the sequenced core) or a read; its answers take the shapes
+// of views.ts.
 import { Dec } from '@halyard/money';
 import type { FuturesContractSettings, FuturesSymbolRow, MarketCoins } from '@halyard/protocol';
 import { depthRows } from '@halyard/rules';
@@ -8,13 +9,15 @@ import type { Clock } from '../../clock.ts';
 import { unrealisedPnl } from '../../core/state/futures-margin.ts';
 import type { TdMode } from '../../core/state/futures-rows.ts';
 import { conflict, notFound } from '../../http/errors.ts';
-import { type Ledger, systemAccount, userAccount } from '../../ledger/index.ts';
+import { type Ledger, userAccount } from '../../ledger/index.ts';
 import type { IndexTick, MarketModule } from '../../market/index.ts';
+import type { MoneyCore } from '../../money-core/start.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import type { Db, Trx } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import type { ReferralFees } from '../referral/index.ts';
-import { demoContractRows } from './contracts.ts';
+import { demoContractRows, demoFundingTransfers } from './contracts.ts';
+import { CoreFutures } from './core-futures.ts';
 import {
   type ContractMarket,
   FuturesEngine,
@@ -47,6 +50,7 @@ import {
   type PositionView,
   type TriggerView,
 } from './views.ts';
+import type { CommittedEffects, FuturesWriter } from './writer.ts';
 
 // The service answers in these shapes.
 export type { EntrustView, FuturesExposureView, PageView, PositionView, TriggerView } from './views.ts';
@@ -79,12 +83,12 @@ export interface FuturesServiceOptions {
   fundingIntervalMs: number;
   /** Referral commissions on fees (modules/referral). */
   referral: ReferralFees;
+  /** The sequenced core: with it, the commands and marks go to the money state (core-futures.ts). */
+  core?: MoneyCore | undefined;
+  /** On the core: see CoreFuturesOptions.beforeFee. */
+  beforeFee?: (userId: number) => Promise<void>;
   onError: (error: unknown) => void;
 }
-
-/** What the treasury gives the house and the insurance fund at the demo seed (play money). */
-const HOUSE_FUNDING = Dec.parse('5000000');
-const INSURANCE_FUNDING = Dec.parse('1000000');
 
 /**
  * The futures use-cases (spec §7 "Contract"): resolves contracts and users,
@@ -92,25 +96,35 @@ const INSURANCE_FUNDING = Dec.parse('1000000');
  * the reads and publishes what each committed group changed.
  */
 export class FuturesService {
-  readonly engine: FuturesEngine;
+  /** The SQL engine, or the same face on the sequenced core (with `core`). */
+  readonly engine: FuturesWriter;
   private readonly views: FuturesViews;
   private readonly byCoins = new Map<string, number>();
+  private readonly detach: () => void;
 
   constructor(private readonly options: FuturesServiceOptions) {
-    this.engine = new FuturesEngine({
+    const onCommitted = (effects: CommittedEffects) =>
+      publishCommitted(effects, {
+        markets: this.engine,
+        publisher: options.publisher,
+        data: options.market.data,
+      });
+    const shared = {
       db: options.db,
-      ledger: options.ledger,
       now: () => options.clock.now(),
       fundingIntervalMs: options.fundingIntervalMs,
-      referral: options.referral,
-      onCommitted: (effects) =>
-        publishCommitted(effects, {
-          markets: this.engine,
-          publisher: options.publisher,
-          data: options.market.data,
-        }),
+      onCommitted,
       onError: options.onError,
-    });
+    };
+    if (options.core) {
+      const { beforeFee } = options;
+      const onCore = new CoreFutures({ ...shared, core: options.core, ...(beforeFee ? { beforeFee } : {}) });
+      this.engine = onCore;
+      this.detach = () => onCore.close();
+    } else {
+      this.engine = new FuturesEngine({ ...shared, ledger: options.ledger, referral: options.referral });
+      this.detach = () => {};
+    }
     this.views = new FuturesViews(this.engine, options.market.data);
   }
 
@@ -120,7 +134,7 @@ export class FuturesService {
     for (const market of this.engine.markets.values()) {
       this.byCoins.set(coinsKey(market.contract), market.contract.autoid);
       const tick = this.options.market.index.current(market.contract.tradcoin);
-      if (tick) this.engine.marks.set(tick.coin, tick.price);
+      if (tick) await this.engine.startMark(tick.coin, tick.price);
     }
   }
 
@@ -129,25 +143,7 @@ export class FuturesService {
     const quote = this.options.market.index.quote;
     await insertMissingContracts(this.options.db, demoContractRows(quote));
     await this.load();
-    const treasury = systemAccount('treasury');
-    await this.options.ledger.execute([
-      {
-        id: `futures:house-funding:${quote}`,
-        debit: treasury,
-        credit: systemAccount('market_maker'),
-        asset: quote,
-        amount: HOUSE_FUNDING,
-        code: 'demo_funding',
-      },
-      {
-        id: `futures:insurance-funding:${quote}`,
-        debit: treasury,
-        credit: systemAccount('insurance'),
-        asset: quote,
-        amount: INSURANCE_FUNDING,
-        code: 'demo_funding',
-      },
-    ]);
+    await this.options.ledger.execute(demoFundingTransfers(quote));
   }
 
   /**
@@ -485,6 +481,11 @@ export class FuturesService {
 
   async idle(): Promise<void> {
     await this.engine.idle();
+  }
+
+  /** Stops following the core's events (on SQL, nothing to stop). */
+  close(): void {
+    this.detach();
   }
 
   /** The periodic broadcast of the contract list (spec: `consymbols`). */

@@ -17,6 +17,7 @@ import type { Executor } from '../../store/database.ts';
 import { ReferralFees } from '../referral/fees.ts';
 import { referralProjection } from '../referral/projection.ts';
 import { insertProfiledUsers, saveProfile, type TestProfile } from '../referral/test-support.ts';
+import { markCommandOf, moneyCommandOf } from './core-futures.ts';
 import {
   type CommandResult,
   type FuturesCommand,
@@ -498,13 +499,7 @@ class StateSide extends ProjectedState {
       case 'fund':
         return { kind: 'transfer', at, batch: step.batch };
       case 'mark':
-        return {
-          kind: 'futuresMark',
-          at,
-          coin: step.coin,
-          price: step.price,
-          fundingSlot: fundingSlot(at, FUNDING_INTERVAL_MS),
-        };
+        return markCommandOf(step.coin, Dec.parse(step.price), at, FUNDING_INTERVAL_MS);
       case 'profile':
         return { kind: 'referralUser', at, ...step.profile };
       case 'settings':
@@ -514,47 +509,8 @@ class StateSide extends ProjectedState {
       case 'payout':
         return { kind: 'referralPayout', at };
       case 'command':
-        break;
-    }
-    const command = step.command;
-    switch (command.kind) {
-      case 'open': {
-        const { kind: _kind, price, profitPrice, lossPrice, ...rest } = command;
-        return {
-          ...rest,
-          kind: 'futuresOpen',
-          at,
-          ...(price === undefined ? {} : { price }),
-          ...(profitPrice === undefined ? {} : { profitPrice }),
-          ...(lossPrice === undefined ? {} : { lossPrice }),
-        };
-      }
-      case 'close':
-        return {
-          kind: 'futuresClose',
-          at,
-          userId: command.userId,
-          positionId: command.positionId,
-          number: command.number,
-        };
-      case 'cancel':
-        return { kind: 'futuresCancel', at, owner: command.owner, orderId: command.autoid };
-      case 'setTrigger': {
-        const { kind: _kind, triggerId, profitPrice, lossPrice, number, ...rest } = command;
-        return {
-          ...rest,
-          kind: 'futuresSetTrigger',
-          at,
-          ...(triggerId === undefined ? {} : { triggerId }),
-          ...(profitPrice === undefined ? {} : { profitPrice }),
-          ...(lossPrice === undefined ? {} : { lossPrice }),
-          ...(number === undefined ? {} : { number }),
-        };
-      }
-      case 'cancelTrigger':
-        return { kind: 'futuresCancelTrigger', at, userId: command.userId, triggerId: command.triggerId };
-      default:
-        throw new Error(`not in the stream: ${command.kind}`);
+        // The module's own mapping (core-futures.ts), as the server sends it on the core.
+        return moneyCommandOf(step.command, at, FUNDING_INTERVAL_MS);
     }
   }
 

@@ -12,8 +12,9 @@ import { crossLiquidationPrice, isolatedLiquidationUnits } from '../../core/stat
 import { averagePrice, sizeOf, unrealisedPnl } from '../../core/state/futures-margin.ts';
 import type { EntrustRow, PositionRow, TriggerRow } from '../../core/state/futures-rows.ts';
 import type { MarketData } from '../../market/index.ts';
-import type { ContractMarket, FuturesEngine } from './engine.ts';
+import type { ContractMarket } from './engine.ts';
 import { marketRef } from './publish.ts';
+import type { FuturesWriter } from './writer.ts';
 
 const HUNDRED = Dec.fromInt(100);
 
@@ -34,7 +35,7 @@ export interface FuturesExposureView {
 /** Rows as the API shows them, valued at the engine's marks and latest prices. */
 export class FuturesViews {
   constructor(
-    private readonly engine: FuturesEngine,
+    private readonly engine: FuturesWriter,
     private readonly data: MarketData,
   ) {}
 

@@ -29,8 +29,7 @@ import { DEMO_INVITER, payCommissions, seedReferralDemo } from './index.ts';
  * makes its own users, so the scenarios stay independent. Everything runs
  * twice: on SQL, and on the sequenced core (issue 19's cut-over), where the
  * money state computes the commissions from what ReferralOnCore sends it;
- * what has not moved to the core yet (futures) or drives the SQL sweep
- * directly runs on SQL only.
+ * what drives the SQL sweep directly runs on SQL only.
  */
 
 let h: Harness;
@@ -533,8 +532,7 @@ describe.each([
     });
   });
 
-  // Futures has not moved to the core yet.
-  describe.skipIf(moneyCore)('commissions on futures fees', () => {
+  describe('commissions on futures fees', () => {
     it('pays both levels on the taker fee of a futures fill, in the margin coin, and nothing for the uninvited maker', async () => {
       const { grand, parent, trader, other } = await chain();
       await h.app.ledger.execute(
@@ -575,7 +573,7 @@ describe.each([
     });
   });
 
-  describe.skipIf(moneyCore)('futures fees paid in HAL', () => {
+  describe('futures fees paid in HAL', () => {
     it('takes the opening fee in HAL from spot and leaves the margin coin alone, commissions in HAL; falls back when HAL is short', async () => {
       const { parent, trader, other } = await chain({ HAL: '1' });
       await h.app.ledger.execute(
