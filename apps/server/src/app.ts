@@ -195,8 +195,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   spot.registerRoutes(http);
   const faucet = createFaucetModule({
     ledger,
+    clock,
     identity: identity.service,
     requireUser: identity.requireUser,
+    ...(core ? { core } : {}),
   });
   if (config.demo) faucet.registerRoutes(http);
   const wallet = createWalletModule({
