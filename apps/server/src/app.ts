@@ -230,6 +230,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     requireUser: async (userId) => void (await identity.service.getUser(userId)),
     knownCoins: () => wallet.assets.knownCoins(),
     wallet: wallet.service,
+    ...(core ? { core } : {}),
     onError: (error) => http.log.error({ err: error }, 'approvals'),
   });
   approvals.registerRoutes(http);
