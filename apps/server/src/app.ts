@@ -283,6 +283,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     sessions: identity.service,
     operatorGuard: operators.guard,
     demo: config.demo,
+    ...(core ? { core } : {}),
     onError: (error) => http.log.error({ err: error }, 'ieo'),
   });
   ieo.registerRoutes(http);
@@ -330,7 +331,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     () => cycle.seedDemo(),
     // The coin rows of the play tokens: no money moves.
     () => wallet.seedDemo(),
-    ...(core ? [] : [() => futures.seedDemo(), () => ieo.seedDemo(), () => fiat.seedDemo()]),
+    // The IEO demo sales: project rows, their funding and the clock's advance, all commands on the core.
+    () => ieo.seedDemo(),
+    ...(core ? [] : [() => futures.seedDemo(), () => fiat.seedDemo()]),
   ];
   if (config.demo) for (const seed of demoSeeds) await seed();
   await wallet.loadCoinsFile();
