@@ -28,6 +28,8 @@ const DAY = 86_400_000;
  * Every test runs twice: on the SQL path the server runs today, and on the
  * sequenced core (issue 19's cut-over: the sales, subscriptions and the IEO
  * clock submit the state's commands; the demo sales are seeded on it too).
+ * Over 500 lines as one file: the two paths share one harness and its
+ * helpers, and the suite reads as the module's spec, section by section.
  */
 describe.each([
   { on: 'SQL', moneyCore: false },
