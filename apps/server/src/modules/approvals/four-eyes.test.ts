@@ -190,6 +190,28 @@ describe.each([
     expect(await balanceOf(h, spot(user), 'USDT')).toMatchObject({ available: '0' });
   });
 
+  it('two operators approving one request at once: it executes once, the other is told it was decided', async () => {
+    const user = await verifiedUser(h);
+    const body = {
+      userId: user.id,
+      wallet: 'spot',
+      coin: 'USDT',
+      direction: 'credit',
+      amount: '7',
+      category: 'compensation',
+      reason: 'outage',
+    };
+    const request = ok(await asOperator(h, financeA, 'POST', '/admin/adjustments', body, { fresh: true }))
+      .data as ApprovalView;
+    const financeC = await operatorSession(h.app, 'finance', h.clock);
+    const answers = await Promise.all([approve(financeB, request.id), approve(financeC, request.id)]);
+    expect(answers.map((answer) => answer.msg).sort()).toEqual([
+      'Approved and done',
+      'This request has already been decided',
+    ]);
+    expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '7', locked: '0' });
+  });
+
   it('two debits fair alone but not together, approved at once: one pays, the other is recorded failed', async () => {
     const user = await verifiedUser(h);
     await fund(h, user.id, { USDT: '1000' });
