@@ -230,8 +230,13 @@ describe.each([
         ok(await asOperator(h, financeA, 'POST', '/admin/adjustments', body, { fresh: true }))
           .data as ApprovalView,
       );
-    // Both sent at once: each may pass the check when approved; the ledger (SQL) or the state (core) decides.
-    const answers = await Promise.all(requested.map(({ id }) => approve(financeB, id)));
+    // Both sent at once, by two operators (one operator's TOTP codes must arrive in order): each may pass
+    // the check when approved; the ledger (SQL) or the state (core) decides.
+    const financeC = await operatorSession(h.app, 'finance', h.clock);
+    const answers = await Promise.all([
+      approve(financeB, requested[0]!.id),
+      approve(financeC, requested[1]!.id),
+    ]);
     const statuses = answers.map((answer) => (answer.data as ApprovalView).status).sort();
     expect(statuses).toEqual(['executed', 'failed']);
     const failed = answers.find((answer) => (answer.data as ApprovalView).status === 'failed')!;
