@@ -45,8 +45,9 @@ export interface AppOptions {
   /**
    * Runs the money on the sequenced core (issue 19), as far as the cut-over
    * has come: the ledger's own batches, spot's orders, cycle contracts,
-   * perpetual futures, flash convert, the moves between a user's wallets and
-   * referral commissions go to the core (docs/core.md,
+   * perpetual futures, flash convert, the moves between a user's wallets,
+   * referral commissions, the demo faucet, operator adjustments and IEO go to
+   * the core (docs/core.md,
    * "The cut-over, module by module"). A module not cut over yet fails its
    * money writes instead of writing beside the core, so until every one is,
    * only the tests and benches that drive the moved routes pass this.
@@ -211,8 +212,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   spot.registerRoutes(http);
   const faucet = createFaucetModule({
     ledger,
+    clock,
     identity: identity.service,
     requireUser: identity.requireUser,
+    ...(core ? { core } : {}),
   });
   if (config.demo) faucet.registerRoutes(http);
   const wallet = createWalletModule({
@@ -244,6 +247,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     requireUser: async (userId) => void (await identity.service.getUser(userId)),
     knownCoins: () => wallet.assets.knownCoins(),
     wallet: wallet.service,
+    ...(core ? { core } : {}),
     onError: (error) => http.log.error({ err: error }, 'approvals'),
   });
   approvals.registerRoutes(http);
@@ -297,6 +301,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     sessions: identity.service,
     operatorGuard: operators.guard,
     demo: config.demo,
+    ...(core ? { core } : {}),
     onError: (error) => http.log.error({ err: error }, 'ieo'),
   });
   ieo.registerRoutes(http);
@@ -345,7 +350,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     // The coin rows of the play tokens: no money moves.
     () => wallet.seedDemo(),
     () => futures.seedDemo(),
-    ...(core ? [] : [() => ieo.seedDemo(), () => fiat.seedDemo()]),
+    // The IEO demo sales: project rows, their funding and the clock's advance, all commands on the core.
+    () => ieo.seedDemo(),
+    ...(core ? [] : [() => fiat.seedDemo()]),
   ];
   if (config.demo) for (const seed of demoSeeds) await seed();
   await wallet.loadCoinsFile();

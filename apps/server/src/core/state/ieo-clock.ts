@@ -8,6 +8,7 @@ import {
   type IeoPayRebatesCommand,
   type IeoReleaseCommand,
   type IeoSale,
+  type IeoTrancheMoney,
   trancheKey,
 } from './ieo.ts';
 import { allocationSummaryOf, settleCommits } from './ieo-allocation.ts';
@@ -60,6 +61,37 @@ export function progress(work: Work, sale: IeoSale): MoneyResult {
     : { ok: true, transfers: work.transfers };
 }
 
+/**
+ * Whether `ieoAdvance` at `at` would move the sale (the edge's clock sends it
+ * only then): `advance` below opens it at its start, closes it at its end, and
+ * carries on a commit-mode sale still calculating or distributing.
+ */
+export function ieoAdvanceDue(sale: IeoSale, at: number): boolean {
+  if (sale.state === 'not_open') return at >= sale.terms.startAt;
+  if (sale.state === 'open') return at >= sale.terms.endAt;
+  return sale.state === 'calculating' || sale.state === 'distributing';
+}
+
+/** Whether `ieoPayRebates` would pay anything: a rebate owed on a sale that has ended. */
+export function ieoRebatesDue(state: MoneyState): boolean {
+  for (const orderId of state.ieo.owed.keys()) if (rebatePayable(state, orderId)) return true;
+  return false;
+}
+
+/** An owed rebate is paid once its sale has ended (a cancel could refund the payment it comes from until then). */
+function rebatePayable(state: MoneyState, orderId: number): boolean {
+  const { orders, sales } = state.ieo;
+  return sales.get(orders.get(orderId)!.project_id)!.state === 'ended';
+}
+
+/** Whether `ieoRelease` at `at` has a tranche to look at: one whose next vesting time has come. */
+export function ieoReleasesDue(state: MoneyState, at: number): boolean {
+  for (const tranche of state.ieo.tranches.values()) if (trancheDue(tranche, at)) return true;
+  return false;
+}
+
+const trancheDue = (tranche: IeoTrancheMoney, at: number) => tranche.nextReleaseAt <= at;
+
 export function applyIeoPayRebates(
   state: MoneyState,
   command: IeoPayRebatesCommand,
@@ -69,10 +101,9 @@ export function applyIeoPayRebates(
   const work = new Work(state, command.at, seq, emit);
   const { owed, orders, sales } = state.ieo;
   const transfers: TransferInput[] = [];
-  for (const orderId of [...owed.keys()].sort((x, y) => x - y)) {
-    const sale = sales.get(orders.get(orderId)!.project_id)!;
-    if (sale.state === 'ended') transfers.push(payRebate(work, sale, owed.get(orderId)!));
-  }
+  for (const orderId of [...owed.keys()].sort((x, y) => x - y))
+    if (rebatePayable(state, orderId))
+      transfers.push(payRebate(work, sales.get(orders.get(orderId)!.project_id)!, owed.get(orderId)!));
   work.move(transfers);
   return work.done({ ok: true, transfers: work.transfers });
 }
@@ -86,7 +117,7 @@ export function applyIeoRelease(
   const work = new Work(state, command.at, seq, emit);
   const { tranches } = state.ieo;
   const due = [...tranches.values()]
-    .filter((tranche) => tranche.nextReleaseAt <= command.at)
+    .filter((tranche) => trancheDue(tranche, command.at))
     .sort((x, y) => x.orderId - y.orderId || x.seq - y.seq);
   const transfers: TransferInput[] = [];
   for (const tranche of due) {

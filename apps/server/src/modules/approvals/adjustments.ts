@@ -1,6 +1,7 @@
 import { Dec } from '@halyard/money';
 import type { AdjustmentCategory, AdjustmentDirection, BalanceAdjustmentRequest } from '@halyard/protocol';
 import { checkBalanceAdjustment } from '@halyard/rules';
+import type { Clock } from '../../clock.ts';
 import {
   adjustmentDebitRefusal,
   adjustmentTransfer,
@@ -8,6 +9,8 @@ import {
 } from '../../core/state/index.ts';
 import { badRequest } from '../../http/errors.ts';
 import { type Ledger, USER_WALLETS, type UserWallet, userAccount } from '../../ledger/index.ts';
+import type { MoneyCore } from '../../money-core/start.ts';
+import { submitProjected } from '../../money-core/submit.ts';
 import type { ApprovalHandler } from './service.ts';
 
 export const BALANCE_ADJUSTMENT = 'balance_adjustment';
@@ -21,6 +24,10 @@ export interface AdjustmentDeps {
   requireUser: (userId: number) => Promise<void>;
   /** Every coin the exchange knows (chains, index, launched tokens). */
   knownCoins: () => Promise<string[]>;
+  /** Stamps an execution's time on the core (the state never reads a clock). */
+  clock: Clock;
+  /** The sequenced core (issue 19's cut-over): an approved adjustment is the state's `adjust`. */
+  core?: MoneyCore;
 }
 
 /**
@@ -29,8 +36,11 @@ export interface AdjustmentDeps {
  * second operator approves. A debit beyond what the wallet has available
  * is refused when requested and, should the balance have moved since, by
  * the ledger itself at approval (the request is then recorded as failed).
+ * On the core the approval submits `adjust`, whose state makes the same
+ * checks on its own balances and pays the same transfer.
  */
 export function balanceAdjustmentHandler(deps: AdjustmentDeps): ApprovalHandler<BalanceAdjustment> {
+  const { core, clock } = deps;
   return {
     permissionToRequest: 'adjustments.request',
     permissionToApprove: 'adjustments.approve',
@@ -64,6 +74,13 @@ export function balanceAdjustmentHandler(deps: AdjustmentDeps): ApprovalHandler<
       const [transfer] = await deps.ledger.execute([adjustmentTransfer(requestId, adjustment)], trx);
       return { transferId: transfer!.id };
     },
+    ...(core
+      ? {
+          async submit(adjustment: BalanceAdjustment, requestId: number) {
+            await submitProjected(core, { kind: 'adjust', requestId, adjustment, at: clock.now() });
+          },
+        }
+      : {}),
   };
 }
 

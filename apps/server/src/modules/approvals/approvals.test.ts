@@ -29,6 +29,7 @@ beforeAll(async () => {
     BALANCE_ADJUSTMENT,
     balanceAdjustmentHandler({
       ledger,
+      clock,
       requireUser: async (userId) => {
         if (!USERS.has(userId)) throw notFound('identity.accountNotFound');
       },

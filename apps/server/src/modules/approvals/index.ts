@@ -27,6 +27,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import type { OperatorGuard } from '../../http/auth.ts';
 import type { Ledger } from '../../ledger/index.ts';
+import type { MoneyCore } from '../../money-core/start.ts';
 import type { Db } from '../../store/database.ts';
 import { registerAdjustmentRoutes } from './adjustment-routes.ts';
 import { BALANCE_ADJUSTMENT, balanceAdjustmentHandler } from './adjustments.ts';
@@ -59,6 +60,12 @@ export interface ApprovalsModuleOptions {
   knownCoins: () => Promise<string[]>;
   /** The wallet module's release of an approved withdrawal. */
   wallet: WithdrawalReleaser;
+  /**
+   * The sequenced core (issue 19's cut-over): an approved balance adjustment
+   * submits `adjust`; the other kinds execute in the decision's transaction
+   * as on SQL (a withdrawal's release, not moved yet, then throws).
+   */
+  core?: MoneyCore;
   onError: (error: unknown) => void;
 }
 

@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.ts';
 import { type OperatorIdentity, operatorHolds } from '../../http/auth.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { Ledger } from '../../ledger/index.ts';
+import type { MoneyCore } from '../../money-core/start.ts';
 import type { Db, Executor, Trx } from '../../store/database.ts';
 import { type ApprovalRow, approvalStore as sql } from './store.ts';
 
@@ -34,12 +35,25 @@ export interface ApprovalHandler<P> {
   /** One line for the queue, and what the request is about (`withdrawal:12`), or null. */
   describe(payload: P): { summary: string; subject: string | null };
   execute(payload: P, ctx: ExecutionContext): Promise<unknown>;
+  /**
+   * On the sequenced core (issue 19's cut-over), the execution as the money
+   * state's command, in place of `execute`: submitted once the approval is
+   * recorded, answered once SQL holds it (the projector marks the request
+   * executed with its result). A refusal throws the SQL path's AppError.
+   */
+  submit?(payload: P, requestId: number): Promise<void>;
 }
 
 export interface ApprovalServiceOptions {
   db: Db;
   ledger: Ledger;
   clock: Clock;
+  /**
+   * The sequenced core, when the server runs on it: the decisions are
+   * written in their own transactions (the ledger's is not taken on the
+   * core), and a kind with `submit` executes by its command.
+   */
+  core?: MoneyCore;
   /** Errors of `afterCommit` work, after the approval committed. */
   onError: (error: unknown) => void;
 }
@@ -130,11 +144,12 @@ export class ApprovalService {
       if (!(error instanceof AppError)) throw error;
       return { approval: await this.recordFailure(id, operator, error), failure: error };
     }
+    if (handler.submit) return this.approveByCommand(id, operator, payload, handler.submit);
     const afterCommit: Array<() => void | Promise<void>> = [];
     // Refusals of the approval itself (self-approval, not pending) are answered as they are, never recorded.
     let claimed = false;
     try {
-      const approval = await this.options.ledger.transaction(async (trx) => {
+      const approval = await this.transaction(async (trx) => {
         const { row } = await this.claim(trx, id, operator);
         claimed = true;
         const result = await handler.execute(payload, {
@@ -157,12 +172,35 @@ export class ApprovalService {
     }
   }
 
+  /**
+   * On the core: the approval is recorded first (the one conditional update
+   * still lets exactly one of two racing approvals through), then the
+   * command executes it; a refusal records the request as failed, as the SQL
+   * path does after its rollback.
+   */
+  private async approveByCommand(
+    id: number,
+    operator: OperatorIdentity,
+    payload: unknown,
+    submit: (payload: unknown, requestId: number) => Promise<void>,
+  ): Promise<ApprovalOutcome> {
+    await this.transaction((trx) => this.claim(trx, id, operator));
+    try {
+      await submit(payload, id);
+      return { approval: await this.get(id), failure: null };
+    } catch (error) {
+      if (!(error instanceof AppError)) this.options.onError(error);
+      const failure = error instanceof AppError ? error : new AppError('approvals.executionFailed', {}, 500);
+      await sql.finish(this.options.db, id, { status: 'failed', error: errorRecord(failure) });
+      return { approval: await this.get(id), failure };
+    }
+  }
+
   /** The execution rolled back with `failure`: the request is decided again, as failed, in a transaction of its own. */
   private recordFailure(id: number, operator: OperatorIdentity, failure: AppError): Promise<ApprovalView> {
-    return this.options.ledger.transaction(async (trx) => {
+    return this.transaction(async (trx) => {
       await this.claim(trx, id, operator);
-      const error = JSON.stringify({ key: failure.key, params: failure.params });
-      await sql.finish(trx, id, { status: 'failed', error });
+      await sql.finish(trx, id, { status: 'failed', error: errorRecord(failure) });
       return this.view(trx, id);
     });
   }
@@ -170,7 +208,7 @@ export class ApprovalService {
   /** A second operator (never the requester) refuses with a reason: nothing executes. */
   async reject(id: number, operator: OperatorIdentity, reason: string): Promise<ApprovalView> {
     const why = requireReason(reason);
-    return this.options.ledger.transaction(async (trx) => {
+    return this.transaction(async (trx) => {
       const row = await this.pendingRow(trx, id);
       requireSecondOperator(row, operator);
       requirePermission(operator, this.handler(row.kind).permissionToApprove);
@@ -187,6 +225,15 @@ export class ApprovalService {
     const row = await sql.byId(this.options.db, id);
     if (!row) throw notFound('approvals.notFound');
     return approvalView(row);
+  }
+
+  /**
+   * A decision's transaction: the ledger's on SQL, so an execution writes
+   * its transfers in it; on the core a plain one (the state executes).
+   */
+  private transaction<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
+    if (this.options.core) return this.options.db.transaction().execute(work);
+    return this.options.ledger.transaction(work);
   }
 
   /** Checks and marks the request approved by `operator`, inside `trx`. */
@@ -254,6 +301,11 @@ function requireReason(reason: string): string {
   if (!why) throw badRequest('approvals.reasonRequired');
   if (why.length > REASON_MAX) throw badRequest('approvals.reasonTooLong', { max: REASON_MAX });
   return why;
+}
+
+/** A failed execution's error as the request keeps it. */
+function errorRecord(failure: AppError): string {
+  return JSON.stringify({ key: failure.key, params: failure.params });
 }
 
 function approvalView(row: ApprovalRow): ApprovalView {

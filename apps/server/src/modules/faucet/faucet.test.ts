@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { userAccount } from '../../ledger/index.ts';
+import { expectHealthyLedger } from '../../ledger/test-support.ts';
 import {
   expectOk,
   type Harness,
@@ -9,21 +10,37 @@ import {
   startHarness,
 } from '../identity/test-support.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+/** Every test runs twice: on the SQL path the server runs today, and on the sequenced core (issue 19's cut-over). */
+describe.each([
+  { on: 'SQL', moneyCore: false },
+  { on: 'the sequenced core', moneyCore: true },
+])('demo faucet on $on', ({ moneyCore }) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ moneyCore });
+  });
+  afterEach(async () => {
+    await expectHealthyLedger(h.store.db);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
 
-const usdt = (userId: number) => h.app.ledger.balance({ ...userAccount(userId, 'spot'), asset: 'USDT' });
+  const balance = (userId: number, asset: string) =>
+    h.app.ledger.balance({ ...userAccount(userId, 'spot'), asset });
 
-describe('demo faucet', () => {
-  it('credits play money to a user', async () => {
+  it('credits play money to a user, each call a grant of its own', async () => {
     const { token, member } = await registerByEmail(h, 'faucet@example.com');
+    const answer = await expectOk(post(h, '/account/demoFaucet', {}, token));
+    expect(answer.data).toEqual([
+      { asset: 'USDT', amount: '10000' },
+      { asset: 'BTC', amount: '1' },
+    ]);
+    // Answered once SQL holds the grant: the next read sees it.
+    expect((await balance(member.id, 'USDT')).available.toString()).toBe('10000');
+    expect((await balance(member.id, 'BTC')).available.toString()).toBe('1');
     await expectOk(post(h, '/account/demoFaucet', {}, token));
-    expect((await usdt(member.id)).available.toString()).toBe('10000');
+    expect((await balance(member.id, 'USDT')).available.toString()).toBe('20000');
   });
 
   it('refuses a frozen user with the freeze message and credits nothing', async () => {
@@ -38,6 +55,6 @@ describe('demo faucet', () => {
       code: 403,
       msg: 'Your funds are frozen (Under investigation) until 2026-01-01 01:00 UTC. Please contact customer service',
     });
-    expect((await usdt(member.id)).available.isZero()).toBe(true);
+    expect((await balance(member.id, 'USDT')).available.isZero()).toBe(true);
   });
 });

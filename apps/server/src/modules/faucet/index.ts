@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { Clock } from '../../clock.ts';
 import { FAUCET_GRANT, faucetGrantTransfers } from '../../core/state/wallet-moves.ts';
 import { currentUser } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
 import type { Ledger, UserWallet } from '../../ledger/index.ts';
+import type { MoneyCore } from '../../money-core/start.ts';
+import { submitProjected } from '../../money-core/submit.ts';
 import type { IdentityService } from '../identity/index.ts';
 
 export { FAUCET_GRANT };
 
 export interface FaucetModule {
-  /** Credits the grant to a user's wallet from the treasury, in one ledger batch. */
+  /** Credits the grant to a user's wallet from the treasury, in one ledger batch (on the core, the `faucet` command). */
   grant(userId: number, wallet?: UserWallet): Promise<{ asset: string; amount: string }[]>;
   /** POST /account/demoFaucet; call only in demo mode. */
   registerRoutes(http: FastifyInstance): void;
@@ -17,9 +20,16 @@ export interface FaucetModule {
 
 export interface FaucetModuleOptions {
   ledger: Ledger;
+  /** Stamps a grant's time on the core (the state never reads a clock). */
+  clock: Clock;
   /** A frozen account gets no play money either: the freeze covers every credit the user asks for. */
   identity: Pick<IdentityService, 'assertNotFrozen'>;
   requireUser: preHandlerAsyncHookHandler;
+  /**
+   * The sequenced core, when the faucet runs on it (issue 19's cut-over): a
+   * grant submits the state's `faucet` command, answered once SQL holds it.
+   */
+  core?: MoneyCore;
 }
 
 /**
@@ -29,7 +39,10 @@ export interface FaucetModuleOptions {
  */
 export function createFaucetModule(options: FaucetModuleOptions): FaucetModule {
   async function grant(userId: number, wallet: UserWallet = 'spot') {
-    await options.ledger.execute(faucetGrantTransfers(randomUUID(), userId, wallet));
+    const grantId = randomUUID();
+    const { core, clock, ledger } = options;
+    if (core) await submitProjected(core, { kind: 'faucet', grantId, userId, wallet, at: clock.now() });
+    else await ledger.execute(faucetGrantTransfers(grantId, userId, wallet));
     return FAUCET_GRANT.map(({ asset, amount }) => ({ asset, amount: amount.toString() }));
   }
   return {

@@ -28,6 +28,11 @@ import { ADMIN_HEADERS, createProject, saleTerms, subscribe } from './test-suppo
  * project's proceeds to the inviter's spot wallet, once, when the sale can no
  * longer be cancelled (an FCFS sale at its end, a commit-mode sale at
  * distribution), shown in the inviter's commission records as product `ieo`.
+ *
+ * SQL only: on the sequenced core the state knows an inviter only from the
+ * referral module's `referralUser` command, which the edge does not send yet
+ * (docs/core.md, "The cut-over, module by module"), so it pays no rebate.
+ * The state's rebates are proved equal to these by state-equivalence.test.ts.
  */
 
 const MINUTE = 60_000;

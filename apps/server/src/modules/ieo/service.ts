@@ -52,10 +52,12 @@ import {
 } from '../../core/state/ieo-rules.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { BULK_MAX, type Ledger, type TransferInput, userAccount } from '../../ledger/index.ts';
+import type { MoneyCore } from '../../money-core/start.ts';
 import type { Db, Executor, Trx } from '../../store/database.ts';
 import { sanitizeHtml } from '../content/sanitize.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { insertCommissions, promotionRebateRow } from '../referral/index.ts';
+import { CoreSales } from './core-sales.ts';
 import {
   type CommitTotalRow,
   type DueTrancheRow,
@@ -70,8 +72,14 @@ export interface IeoServiceOptions {
   ledger: Ledger;
   clock: Clock;
   identity: IdentityService;
-  /** Commit-mode orders settled per ledger transaction (tests make it small). */
+  /** Commit-mode orders settled per ledger transaction (tests make it small; the state's batch is fixed). */
   distributeBatch?: number;
+  /**
+   * The sequenced core (issue 19's cut-over): the sales' money, the
+   * subscriptions and the clock's work are the state's commands
+   * (core-sales.ts); the checks and the project rows stay here.
+   */
+  core?: MoneyCore;
 }
 
 /** Tranches released, and commit-mode orders settled, per ledger transaction (each holds the ledger's lock: keep it short). */
@@ -178,7 +186,12 @@ function sanitizeTexts(texts: IeoTexts): IeoTexts {
 }
 
 export class IeoService {
-  constructor(private readonly options: IeoServiceOptions) {}
+  /** The money's commands when the server runs on the core; null on the SQL path. */
+  private readonly onCore: CoreSales | null;
+
+  constructor(private readonly options: IeoServiceOptions) {
+    this.onCore = options.core ? new CoreSales(options.core, options.clock) : null;
+  }
 
   private get db(): Db {
     return this.options.db;
@@ -191,16 +204,24 @@ export class IeoService {
     this.checkTerms(input);
     const { ledger, clock } = this.options;
     const now = clock.now();
+    const columns = {
+      ...this.termColumns(input),
+      state: 'not_open',
+      sold: '0',
+      salt: randomBytes(16).toString('hex'),
+      demo_key: demoKey,
+      created_at: now,
+      updated_at: now,
+    };
+    const { onCore } = this;
+    if (onCore) {
+      // The row first (no money), then its terms to the state, which funds and advances the sale.
+      const row = await sql.insertProject(this.db, columns);
+      await onCore.sale(this.saleOf(row), { fundWhy: 'create', defundWhy: '' });
+      return this.view(await this.requireProject(Number(row.id)), 'en');
+    }
     const row = await ledger.transaction(async (trx) => {
-      const project = await sql.insertProject(trx, {
-        ...this.termColumns(input),
-        state: 'not_open',
-        sold: '0',
-        salt: randomBytes(16).toString('hex'),
-        demo_key: demoKey,
-        created_at: now,
-        updated_at: now,
-      });
+      const project = await sql.insertProject(trx, columns);
       await ledger.execute([this.fundTransfer(project, 'create')], trx);
       return project;
     });
@@ -227,6 +248,7 @@ export class IeoService {
     }
     if (current.state !== 'not_open') throw conflict('ieo.termsFrozen');
     const now = clock.now();
+    if (this.onCore) return this.editOnCore(current, { ...this.termColumns(input), updated_at: now });
     await ledger.transaction(async (trx) => {
       const project = await sql.project(trx, id);
       if (project?.state !== 'not_open') throw conflict('ieo.termsFrozen');
@@ -243,6 +265,26 @@ export class IeoService {
     });
     await this.advance(id);
     return { project: this.view(await this.requireProject(id), 'en'), cancelled: false };
+  }
+
+  /**
+   * On the core, new terms for a sale not open yet: the state replaces its
+   * funding first (or cancels it, should it have opened meanwhile), then the
+   * row takes the terms (CoreSales.edit).
+   */
+  private async editOnCore(
+    current: ProjectRow,
+    columns: ReturnType<IeoService['termColumns']> & { updated_at: number },
+  ): Promise<{ project: IeoProject; cancelled: boolean }> {
+    const id = Number(current.id);
+    const sale = this.saleOf({ ...current, ...columns });
+    const { cancelled } = await this.onCore!.edit(sale, () => sql.updateProject(this.db, id, columns));
+    return { project: this.view(await this.requireProject(id), 'en'), cancelled };
+  }
+
+  /** A project row's sale as the state takes it. */
+  private saleOf(row: ProjectRow) {
+    return { projectId: Number(row.id), terms: ieoSaleTermsOf(row), salt: row.salt };
   }
 
   private checkTerms(input: IeoProjectInput): void {
@@ -308,6 +350,7 @@ export class IeoService {
    * delivered goes back to the project, the project's tokens to the treasury.
    */
   async cancelProject(id: number): Promise<void> {
+    if (this.onCore) return this.onCore.cancel(id);
     const { ledger, clock } = this.options;
     const now = clock.now();
     await ledger.transaction(async (trx) => {
@@ -589,6 +632,9 @@ export class IeoService {
     const pay = terms.payCoins.find((candidate) => candidate.paycoin === input.paycoin);
     if (!pay) throw badRequest('ieo.payCoinNotAccepted', { coin: input.paycoin });
     const inviterId = await this.checkEligible(userId, project);
+    // On the core the state checks the window, the amount and the balance, in this order, and decides.
+    if (this.onCore)
+      return this.orderOf((await sql.order(this.db, await this.onCore.subscribe(userId, input)))!);
     const usable = (await ledger.balance({ ...userAccount(userId, 'spot'), asset: pay.paycoin })).available;
     const order = await ledger.transaction(async (trx) => {
       const live = await this.requireProject(input.projectId, trx);
@@ -880,6 +926,7 @@ export class IeoService {
 
   /** Moves every project the clock has passed, pays the rebates that became payable, releases the tranches that are due. Idempotent. */
   async tick(): Promise<void> {
+    if (this.onCore) return this.onCore.tick();
     for (const project of await sql.liveProjects(this.db)) await this.advance(Number(project.id));
     await this.payOwedRebates();
     await this.releaseDue();
@@ -892,6 +939,7 @@ export class IeoService {
    * restart is taken again and a step already taken is not.
    */
   async advance(id: number): Promise<void> {
+    if (this.onCore) return this.onCore.advance(id);
     const { clock } = this.options;
     let project = await this.requireProject(id);
     const now = clock.now();
