@@ -301,7 +301,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     sessions: identity.service,
     operatorGuard: operators.guard,
     demo: config.demo,
-    ...(core ? { core } : {}),
+    ...(core ? { core, beforeFee } : {}),
     onError: (error) => http.log.error({ err: error }, 'ieo'),
   });
   ieo.registerRoutes(http);

@@ -236,23 +236,17 @@ describe.each([
       const rebates = (
         await expectOk(get(h, `/admin/ieo/projects/${project.id}/rebates`, undefined, ADMIN_HEADERS))
       ).data;
-      // On the core the state knows an inviter only from `referralUser`, which the edge does not send
-      // yet (docs/core.md, "The cut-over, module by module"): no rebate there until it does.
-      expect(rebates).toEqual(
-        moneyCore
-          ? []
-          : [
-              {
-                orderId: (order.data as IeoOrder).id,
-                inviterId: inviter.id,
-                coin: 'USDT',
-                amount: '1',
-                state: 'owed',
-                paidBy: null,
-                paidAt: null,
-              },
-            ],
-      );
+      expect(rebates).toEqual([
+        {
+          orderId: (order.data as IeoOrder).id,
+          inviterId: inviter.id,
+          coin: 'USDT',
+          amount: '1',
+          state: 'owed',
+          paidBy: null,
+          paidAt: null,
+        },
+      ]);
     });
     it('refuses a user whose phone area code the project refuses', async () => {
       const project = await createProject(h, saleTerms(h, { refusedAreaCodes: ['86'] }));

@@ -80,6 +80,8 @@ export interface IeoServiceOptions {
    * (core-sales.ts); the checks and the project rows stay here.
    */
   core?: MoneyCore;
+  /** On the core: before a subscription, the subscriber's inviter (who earns its rebate) reaches the state (ReferralOnCore.beforeFee). */
+  beforeFee?: (userId: number) => Promise<void>;
 }
 
 /** Tranches released, and commit-mode orders settled, per ledger transaction (each holds the ledger's lock: keep it short). */
@@ -633,8 +635,10 @@ export class IeoService {
     if (!pay) throw badRequest('ieo.payCoinNotAccepted', { coin: input.paycoin });
     const inviterId = await this.checkEligible(userId, project);
     // On the core the state checks the window, the amount and the balance, in this order, and decides.
-    if (this.onCore)
+    if (this.onCore) {
+      await this.options.beforeFee?.(userId);
       return this.orderOf((await sql.order(this.db, await this.onCore.subscribe(userId, input)))!);
+    }
     const usable = (await ledger.balance({ ...userAccount(userId, 'spot'), asset: pay.paycoin })).available;
     const order = await ledger.transaction(async (trx) => {
       const live = await this.requireProject(input.projectId, trx);

@@ -134,18 +134,20 @@ export async function startWalletHarness(
   const clock = new ManualClock();
   const appOptions = moneyCoreOptions(dataDir, options.moneyCore ?? false);
   const app = await createApp({ config, store, clock, rateLimits: false, ...appOptions });
-  return {
+  const harness: Harness = {
     app,
     clock,
     config,
     store,
     appOptions,
     async close() {
-      await app.close();
+      // The app a test restarted, if it did.
+      await harness.app.close();
       await store.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return harness;
 }
 
 export interface TestUser {
