@@ -14,6 +14,8 @@ import {
   type Ledger,
   systemAccount,
 } from '../../ledger/index.ts';
+import type { MoneyCore } from '../../money-core/start.ts';
+import { submitProjected } from '../../money-core/submit.ts';
 import type { Db } from '../../store/database.ts';
 import type { ChainReader } from './chains.ts';
 import { unitsToDec } from './chains.ts';
@@ -47,6 +49,12 @@ export interface WatcherOptions {
   startAtHead: boolean;
   /** Called when a reorg takes back a deposit the user has already spent (the account should be frozen). */
   onUnpaidReversal: (deposit: DepositRow) => Promise<void>;
+  /**
+   * The sequenced core, when deposits run on it (issue 19's cut-over): a
+   * credit and a reversal are its `depositCredited` and `depositReversed`,
+   * and the deposit row is marked behind by the projection (modules/wallet/projection.ts).
+   */
+  core?: MoneyCore;
 }
 
 export interface PollReport {
@@ -189,16 +197,8 @@ export class ChainWatcher {
    * `reorgUnpaid`, the owner is reported (frozen), and the next polls retry.
    */
   private async reverse(deposit: DepositRow): Promise<boolean> {
-    const { ledger } = this.options;
     try {
-      await ledger.transaction(async (trx) => {
-        await ledger.execute([depositReversalTransfer(depositCreditOf(deposit, deposit.credit_round))], trx);
-        await sql.updateDeposit(trx, deposit.id, {
-          state: 'rejected',
-          reason: 'reorg',
-          updated_at: this.now(),
-        });
-      });
+      await this.takeBack(deposit);
       return true;
     } catch (error) {
       if (!isLedgerError(error) || error.key !== LEDGER_ERRORS.insufficientBalance) throw error;
@@ -211,6 +211,29 @@ export class ChainWatcher {
       }
       return false;
     }
+  }
+
+  /**
+   * The reversal of the deposit's last credit, with its row marked rejected
+   * by the reorg. On the core, a reversal the user cannot cover is refused
+   * as the SQL ledger refuses it (insufficientBalance: submitProjected), and
+   * the reply waits until SQL holds the row, so the next poll reads it.
+   */
+  private async takeBack(deposit: DepositRow): Promise<void> {
+    const { ledger, core } = this.options;
+    const credit = depositCreditOf(deposit, deposit.credit_round);
+    if (core) {
+      await submitProjected(core, { kind: 'depositReversed', ...credit, at: this.now() });
+      return;
+    }
+    await ledger.transaction(async (trx) => {
+      await ledger.execute([depositReversalTransfer(credit)], trx);
+      await sql.updateDeposit(trx, deposit.id, {
+        state: 'rejected',
+        reason: 'reorg',
+        updated_at: this.now(),
+      });
+    });
   }
 
   /** Retries the reversals the user could not yet cover. */
@@ -321,10 +344,15 @@ export class ChainWatcher {
   }
 
   private async credit(deposit: DepositRow): Promise<void> {
-    const { ledger } = this.options;
+    const { ledger, core } = this.options;
     const round = deposit.credit_round + 1;
+    const credit = depositCreditOf(deposit, round);
+    if (core) {
+      await submitProjected(core, { kind: 'depositCredited', ...credit, at: this.now() });
+      return;
+    }
     await ledger.transaction(async (trx) => {
-      await ledger.execute([depositCreditTransfer(depositCreditOf(deposit, round))], trx);
+      await ledger.execute([depositCreditTransfer(credit)], trx);
       await sql.updateDeposit(trx, deposit.id, {
         state: 'completed',
         reason: null,

@@ -35,15 +35,18 @@ beforeAll(async () => {
 afterAll(async () => {
   await chain?.close();
 });
-beforeEach(async () => {
-  // One operator's approval releases these withdrawals: second approvals are tested in modules/approvals.
-  h = await startWalletHarness(chain, { WITHDRAWAL_FOUR_EYES_ABOVE: '50000' });
-});
-afterEach(async () => {
-  await expectHealthyLedger(h.store.db);
-  await h.close();
-  await chain.reset();
-});
+/** A fresh app per test, on SQL or on the sequenced core, with the ledger audited after each. */
+function appPerTest(moneyCore: boolean): void {
+  beforeEach(async () => {
+    // One operator's approval releases these withdrawals: second approvals are tested in modules/approvals.
+    h = await startWalletHarness(chain, { WITHDRAWAL_FOUR_EYES_ABOVE: '50000' }, { moneyCore });
+  });
+  afterEach(async () => {
+    await expectHealthyLedger(h.store.db);
+    await h.close();
+    await chain.reset();
+  });
+}
 
 const watcher = () => {
   const found = h.app.wallet.service.watchers.get(CHAIN);
@@ -66,188 +69,213 @@ async function usable(user: TestUser, coin: string): Promise<string> {
     .usable;
 }
 
-describe('deposit addresses', () => {
-  it('are unique per user and chain, stable, checksummed, with an EIP-681 URI and the minimum', async () => {
-    const alice = await verifiedUser(h);
-    const bob = await verifiedUser(h);
-    const first = await expectOk(get(h, `/account/getCoinAddress?coin=USDT&chain=${CHAIN}`, alice.token));
-    const again = await depositAddress(alice, 'HAL');
-    const onEthereum = await expectOk(get(h, '/account/getCoinAddress?coin=USDT&chain=1', alice.token));
-    const data = first.data as { address: Address; uri: string; min: string; contract: string };
-    expect(again).toBe(data.address);
-    expect(getAddress(data.address)).toBe(data.address);
-    expect((onEthereum.data as { address: string }).address).not.toBe(data.address);
-    expect(await depositAddress(bob)).not.toBe(data.address);
-    expect(data).toMatchObject({
-      min: '1',
-      uri: `ethereum:${data.contract}@56/transfer?address=${data.address}`,
-    });
-    expect((await get(h, '/account/getCoinAddress?coin=USDT&chain=5', alice.token)).code).toBe(400);
-    expect((await get(h, '/account/getCoinAddress?coin=DOGE&chain=56', alice.token)).msg).toBe(
-      'DOGE is not available on this chain',
-    );
-  });
-});
+describe.each([
+  { on: 'SQL', moneyCore: false },
+  { on: 'the sequenced core', moneyCore: true },
+])('deposits on $on', ({ moneyCore }) => {
+  appPerTest(moneyCore);
 
-describe('deposits from the chain', () => {
-  it('wait for the confirmations, then credit exactly the amount (18 and 6 decimals)', async () => {
-    const user = await verifiedUser(h);
-    const address = await depositAddress(user);
-    await chain.send('USDT', address, '250.5');
-    await chain.send('HAL', address, '12.345678');
-    expect(await watcher().poll()).toMatchObject({ found: 2, credited: 0 });
-    expect((await records(user)).map((record) => record.state)).toEqual(['waiting', 'waiting']);
-    await chain.mine(1);
-    expect(await watcher().poll()).toMatchObject({ credited: 1 });
-    expect(await usable(user, 'HAL')).toBe('0');
-    expect(await usable(user, 'USDT')).toBe('250.5');
-    await chain.mine(1);
-    expect(await watcher().poll()).toMatchObject({ credited: 1 });
-    expect(await usable(user, 'HAL')).toBe('12.345678');
-    expect((await records(user)).map((record) => record.state)).toEqual(['completed', 'completed']);
-    expect(await balanceOf(h, custodyOf(CHAIN), 'USDT')).toEqual({ available: '-250.5', locked: '0' });
-  });
-
-  it('ignore transfers to addresses that are not deposit addresses, and reject ones below the minimum', async () => {
-    const user = await verifiedUser(h);
-    const address = await depositAddress(user);
-    await chain.send('USDT', privateKeyToAddress(generatePrivateKey()), '500');
-    await chain.send('USDT', address, '0.5');
-    await chain.mine(3);
-    expect(await watcher().poll()).toMatchObject({ found: 1, credited: 0, rejected: 1 });
-    expect(await records(user)).toMatchObject([{ state: 'rejected', reason: 'belowMinimum', amount: '0.5' }]);
-    expect(await usable(user, 'USDT')).toBe('0');
-  });
-
-  it('credit once when the same range is read again (duplicate-log replay)', async () => {
-    const user = await verifiedUser(h);
-    await chain.send('USDT', await depositAddress(user), '40');
-    await chain.mine(3);
-    await watcher().poll();
-    await watcher().rewind(0);
-    await watcher().poll();
-    await watcher().rewind(0);
-    await Promise.all([watcher().poll(), watcher().poll()]);
-    expect(await usable(user, 'USDT')).toBe('40');
-    const entries = await h.app.ledger.transfers({ ...spot(user), asset: 'USDT' });
-    expect(entries.items.map((entry) => entry.code)).toEqual(['deposit']);
-    expect(await records(user)).toHaveLength(1);
-  });
-
-  it('reverse a credited deposit that a reorg removed, and credit nothing twice after', async () => {
-    const user = await verifiedUser(h);
-    const address = await depositAddress(user);
-    const before = await chain.snapshot();
-    await chain.send('USDT', address, '75');
-    await chain.mine(3);
-    expect(await watcher().poll()).toMatchObject({ credited: 1 });
-    expect(await usable(user, 'USDT')).toBe('75');
-
-    await chain.revert(before);
-    await chain.mine(6);
-    expect(await watcher().poll()).toMatchObject({ reversed: 1, credited: 0 });
-    expect(await usable(user, 'USDT')).toBe('0');
-    expect(await records(user)).toMatchObject([{ state: 'rejected', reason: 'reorg' }]);
-    expect(await balanceOf(h, custodyOf(CHAIN), 'USDT')).toEqual({ available: '0', locked: '0' });
-    expect(await watcher().poll()).toMatchObject({ reversed: 0, credited: 0 });
-    const codes = (await h.app.ledger.transfers({ ...spot(user), asset: 'USDT' })).items.map(
-      (entry) => entry.code,
-    );
-    expect(codes).toEqual(['deposit_reversal', 'deposit']);
-  });
-
-  it('reject a waiting deposit whose block a reorg removed', async () => {
-    const user = await verifiedUser(h);
-    const before = await chain.snapshot();
-    await chain.send('USDT', await depositAddress(user), '30');
-    expect(await watcher().poll()).toMatchObject({ found: 1 });
-    await chain.revert(before);
-    await chain.mine(4);
-    expect(await watcher().poll()).toMatchObject({ rejected: 1, credited: 0 });
-    expect(await records(user)).toMatchObject([{ state: 'rejected', reason: 'reorg' }]);
-    expect(await usable(user, 'USDT')).toBe('0');
-  });
-
-  it('find a deposit that a reorg put into a block height already read', async () => {
-    const user = await verifiedUser(h);
-    const address = await depositAddress(user);
-    const before = await chain.snapshot();
-    await chain.mine(1);
-    expect(await watcher().poll()).toMatchObject({ found: 0 });
-    await chain.revert(before);
-    await chain.send('USDT', address, '33');
-    expect(await watcher().poll()).toMatchObject({ found: 1 });
-    await chain.mine(2);
-    await watcher().poll();
-    expect(await usable(user, 'USDT')).toBe('33');
-  });
-
-  it('freeze the user when a reorged deposit was already moved away, and reverse once the funds are back', async () => {
-    const user = await verifiedUser(h);
-    const before = await chain.snapshot();
-    await chain.send('USDT', await depositAddress(user), '60');
-    await chain.mine(3);
-    await watcher().poll();
-    await expectOk(
-      post(
-        h,
-        '/account/contractTransfer',
-        { coin: 'USDT', number: '60', from: 'spot', to: 'futures' },
-        user.token,
-      ),
-    );
-    await chain.revert(before);
-    await chain.mine(6);
-    expect(await watcher().poll()).toMatchObject({ reversed: 0 });
-    await expect(h.app.identity.service.assertNotFrozen(user.id)).rejects.toMatchObject({
-      key: 'common.frozen',
-    });
-    expect(await records(user)).toMatchObject([{ state: 'completed', reason: 'reorgUnpaid' }]);
-
-    // The operator moves the funds back (the user is frozen): the next poll takes the deposit back.
-    await h.app.ledger.execute([
-      {
-        id: 'ops-return',
-        code: 'transfer',
-        debit: { owner: user.id, wallet: 'futures' },
-        credit: spot(user),
-        asset: 'USDT',
-        amount: Dec.parse('60'),
-      },
-    ]);
-    expect(await watcher().poll()).toMatchObject({ reversed: 1 });
-    expect(await records(user)).toMatchObject([{ state: 'rejected', reason: 'reorg' }]);
-    expect(await usable(user, 'USDT')).toBe('0');
-  });
-});
-
-describe('a chain that outlived its database', () => {
-  it('does not pay its old transfers to a new user who gets the same derived address', async () => {
-    const first = await verifiedUser(h);
-    const address = await depositAddress(first);
-    await chain.send('USDT', address, '90');
-    await chain.mine(3);
-    const wiped = await startWalletHarness(chain);
-    try {
-      const newcomer = await verifiedUser(wiped);
-      const answer = await expectOk(
-        get(wiped, `/account/getCoinAddress?coin=USDT&chain=${CHAIN}`, newcomer.token),
+  describe('deposit addresses', () => {
+    it('are unique per user and chain, stable, checksummed, with an EIP-681 URI and the minimum', async () => {
+      const alice = await verifiedUser(h);
+      const bob = await verifiedUser(h);
+      const first = await expectOk(get(h, `/account/getCoinAddress?coin=USDT&chain=${CHAIN}`, alice.token));
+      const again = await depositAddress(alice, 'HAL');
+      const onEthereum = await expectOk(get(h, '/account/getCoinAddress?coin=USDT&chain=1', alice.token));
+      const data = first.data as { address: Address; uri: string; min: string; contract: string };
+      expect(again).toBe(data.address);
+      expect(getAddress(data.address)).toBe(data.address);
+      expect((onEthereum.data as { address: string }).address).not.toBe(data.address);
+      expect(await depositAddress(bob)).not.toBe(data.address);
+      expect(data).toMatchObject({
+        min: '1',
+        uri: `ethereum:${data.contract}@56/transfer?address=${data.address}`,
+      });
+      expect((await get(h, '/account/getCoinAddress?coin=USDT&chain=5', alice.token)).code).toBe(400);
+      expect((await get(h, '/account/getCoinAddress?coin=DOGE&chain=56', alice.token)).msg).toBe(
+        'DOGE is not available on this chain',
       );
-      expect((answer.data as { address: string }).address).toBe(address);
-      await wiped.app.wallet.service.watchers.get(CHAIN)?.poll();
-      expect(await balanceOf(wiped, spot(newcomer), 'USDT')).toEqual({ available: '0', locked: '0' });
-      await chain.send('USDT', address, '15');
+    });
+  });
+
+  describe('deposits from the chain', () => {
+    it('wait for the confirmations, then credit exactly the amount (18 and 6 decimals)', async () => {
+      const user = await verifiedUser(h);
+      const address = await depositAddress(user);
+      await chain.send('USDT', address, '250.5');
+      await chain.send('HAL', address, '12.345678');
+      expect(await watcher().poll()).toMatchObject({ found: 2, credited: 0 });
+      expect((await records(user)).map((record) => record.state)).toEqual(['waiting', 'waiting']);
+      await chain.mine(1);
+      expect(await watcher().poll()).toMatchObject({ credited: 1 });
+      expect(await usable(user, 'HAL')).toBe('0');
+      expect(await usable(user, 'USDT')).toBe('250.5');
+      await chain.mine(1);
+      expect(await watcher().poll()).toMatchObject({ credited: 1 });
+      expect(await usable(user, 'HAL')).toBe('12.345678');
+      expect((await records(user)).map((record) => record.state)).toEqual(['completed', 'completed']);
+      expect(await balanceOf(h, custodyOf(CHAIN), 'USDT')).toEqual({ available: '-250.5', locked: '0' });
+    });
+
+    it('ignore transfers to addresses that are not deposit addresses, and reject ones below the minimum', async () => {
+      const user = await verifiedUser(h);
+      const address = await depositAddress(user);
+      await chain.send('USDT', privateKeyToAddress(generatePrivateKey()), '500');
+      await chain.send('USDT', address, '0.5');
       await chain.mine(3);
-      await wiped.app.wallet.service.watchers.get(CHAIN)?.poll();
-      expect(await balanceOf(wiped, spot(newcomer), 'USDT')).toEqual({ available: '15', locked: '0' });
-    } finally {
-      await expectHealthyLedger(wiped.store.db);
-      await wiped.close();
-    }
+      expect(await watcher().poll()).toMatchObject({ found: 1, credited: 0, rejected: 1 });
+      expect(await records(user)).toMatchObject([
+        { state: 'rejected', reason: 'belowMinimum', amount: '0.5' },
+      ]);
+      expect(await usable(user, 'USDT')).toBe('0');
+    });
+
+    it('credit once when the same range is read again (duplicate-log replay)', async () => {
+      const user = await verifiedUser(h);
+      await chain.send('USDT', await depositAddress(user), '40');
+      await chain.mine(3);
+      await watcher().poll();
+      await watcher().rewind(0);
+      await watcher().poll();
+      await watcher().rewind(0);
+      await Promise.all([watcher().poll(), watcher().poll()]);
+      expect(await usable(user, 'USDT')).toBe('40');
+      const entries = await h.app.ledger.transfers({ ...spot(user), asset: 'USDT' });
+      expect(entries.items.map((entry) => entry.code)).toEqual(['deposit']);
+      expect(await records(user)).toHaveLength(1);
+    });
+
+    it('reverse a credited deposit that a reorg removed, and credit nothing twice after', async () => {
+      const user = await verifiedUser(h);
+      const address = await depositAddress(user);
+      const before = await chain.snapshot();
+      await chain.send('USDT', address, '75');
+      await chain.mine(3);
+      expect(await watcher().poll()).toMatchObject({ credited: 1 });
+      expect(await usable(user, 'USDT')).toBe('75');
+
+      await chain.revert(before);
+      await chain.mine(6);
+      expect(await watcher().poll()).toMatchObject({ reversed: 1, credited: 0 });
+      expect(await usable(user, 'USDT')).toBe('0');
+      expect(await records(user)).toMatchObject([{ state: 'rejected', reason: 'reorg' }]);
+      expect(await balanceOf(h, custodyOf(CHAIN), 'USDT')).toEqual({ available: '0', locked: '0' });
+      expect(await watcher().poll()).toMatchObject({ reversed: 0, credited: 0 });
+      const codes = (await h.app.ledger.transfers({ ...spot(user), asset: 'USDT' })).items.map(
+        (entry) => entry.code,
+      );
+      expect(codes).toEqual(['deposit_reversal', 'deposit']);
+    });
+
+    it('reject a waiting deposit whose block a reorg removed', async () => {
+      const user = await verifiedUser(h);
+      const before = await chain.snapshot();
+      await chain.send('USDT', await depositAddress(user), '30');
+      expect(await watcher().poll()).toMatchObject({ found: 1 });
+      await chain.revert(before);
+      await chain.mine(4);
+      expect(await watcher().poll()).toMatchObject({ rejected: 1, credited: 0 });
+      expect(await records(user)).toMatchObject([{ state: 'rejected', reason: 'reorg' }]);
+      expect(await usable(user, 'USDT')).toBe('0');
+    });
+
+    it('find a deposit that a reorg put into a block height already read', async () => {
+      const user = await verifiedUser(h);
+      const address = await depositAddress(user);
+      const before = await chain.snapshot();
+      await chain.mine(1);
+      expect(await watcher().poll()).toMatchObject({ found: 0 });
+      await chain.revert(before);
+      await chain.send('USDT', address, '33');
+      expect(await watcher().poll()).toMatchObject({ found: 1 });
+      await chain.mine(2);
+      await watcher().poll();
+      expect(await usable(user, 'USDT')).toBe('33');
+    });
+
+    it('freeze the user when a reorged deposit was already moved away, and reverse once the funds are back', async () => {
+      const user = await verifiedUser(h);
+      const before = await chain.snapshot();
+      await chain.send('USDT', await depositAddress(user), '60');
+      await chain.mine(3);
+      await watcher().poll();
+      await expectOk(
+        post(
+          h,
+          '/account/contractTransfer',
+          { coin: 'USDT', number: '60', from: 'spot', to: 'futures' },
+          user.token,
+        ),
+      );
+      await chain.revert(before);
+      await chain.mine(6);
+      expect(await watcher().poll()).toMatchObject({ reversed: 0 });
+      await expect(h.app.identity.service.assertNotFrozen(user.id)).rejects.toMatchObject({
+        key: 'common.frozen',
+      });
+      expect(await records(user)).toMatchObject([{ state: 'completed', reason: 'reorgUnpaid' }]);
+
+      // The operator moves the funds back (the user is frozen): the next poll takes the deposit back.
+      await h.app.ledger.execute([
+        {
+          id: 'ops-return',
+          code: 'transfer',
+          debit: { owner: user.id, wallet: 'futures' },
+          credit: spot(user),
+          asset: 'USDT',
+          amount: Dec.parse('60'),
+        },
+      ]);
+      expect(await watcher().poll()).toMatchObject({ reversed: 1 });
+      expect(await records(user)).toMatchObject([{ state: 'rejected', reason: 'reorg' }]);
+      expect(await usable(user, 'USDT')).toBe('0');
+    });
+  });
+
+  describe('a chain that outlived its database', () => {
+    it('does not pay its old transfers to a new user who gets the same derived address', async () => {
+      const first = await verifiedUser(h);
+      const address = await depositAddress(first);
+      await chain.send('USDT', address, '90');
+      await chain.mine(3);
+      const wiped = await startWalletHarness(chain, {}, { moneyCore });
+      try {
+        const newcomer = await verifiedUser(wiped);
+        const answer = await expectOk(
+          get(wiped, `/account/getCoinAddress?coin=USDT&chain=${CHAIN}`, newcomer.token),
+        );
+        expect((answer.data as { address: string }).address).toBe(address);
+        await wiped.app.wallet.service.watchers.get(CHAIN)?.poll();
+        expect(await balanceOf(wiped, spot(newcomer), 'USDT')).toEqual({ available: '0', locked: '0' });
+        await chain.send('USDT', address, '15');
+        await chain.mine(3);
+        await wiped.app.wallet.service.watchers.get(CHAIN)?.poll();
+        expect(await balanceOf(wiped, spot(newcomer), 'USDT')).toEqual({ available: '15', locked: '0' });
+      } finally {
+        await expectHealthyLedger(wiped.store.db);
+        await wiped.close();
+      }
+    });
+  });
+
+  describe('demo deposit', () => {
+    it('sends play tokens on chain to the deposit address; the watcher credits them like any deposit', async () => {
+      const user = await verifiedUser(h);
+      const answer = await expectOk(
+        post(h, '/account/demoDeposit', { coin: 'USDT', chain: CHAIN, number: '1000' }, user.token),
+      );
+      expect(answer.data).toMatchObject({ address: await depositAddress(user), amount: '1000' });
+      await chain.mine(3);
+      await watcher().poll();
+      expect(await usable(user, 'USDT')).toBe('1000');
+    });
   });
 });
 
+// On SQL only until withdrawals move to the core: their hold is a ledger
+// write inside the wallet's SQL transaction, which ledgerOnCore refuses.
 describe('withdrawals on chain', () => {
+  appPerTest(false);
   async function withdraw(user: TestUser, to: Address, number: string, coin = 'USDT') {
     await expectOk(
       post(h, '/account/addAddress', { coin, chain: CHAIN, address: to, remark: 'cold' }, user.token),
@@ -475,18 +503,5 @@ describe('withdrawals on chain', () => {
     }[];
     expect(record).toMatchObject({ state: 'rejected', reason: 'sendFailed' });
     expect(await balanceOf(h, spot(user), 'HAL')).toEqual({ available: '3000000000', locked: '0' });
-  });
-});
-
-describe('demo deposit', () => {
-  it('sends play tokens on chain to the deposit address; the watcher credits them like any deposit', async () => {
-    const user = await verifiedUser(h);
-    const answer = await expectOk(
-      post(h, '/account/demoDeposit', { coin: 'USDT', chain: CHAIN, number: '1000' }, user.token),
-    );
-    expect(answer.data).toMatchObject({ address: await depositAddress(user), amount: '1000' });
-    await chain.mine(3);
-    await watcher().poll();
-    expect(await usable(user, 'USDT')).toBe('1000');
   });
 });

@@ -26,7 +26,9 @@ import type { AuditActor, OperatorIdentity } from '../../http/auth.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { type CustodyWallet, type Ledger, userAccount } from '../../ledger/index.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
+import type { MoneyCore } from '../../money-core/start.ts';
 import type { Db, Executor, Trx } from '../../store/database.ts';
+import { isUniqueViolation } from '../../store/dialect.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { ChainWatcher, custodyOf } from './chain-watcher.ts';
 import { createChainReader, decToUnits, unitsToDec } from './chains.ts';
@@ -110,6 +112,8 @@ export interface WalletServiceOptions {
   /** Demo mode: the faucet endpoint sends play tokens on the local chain. */
   demo: boolean;
   onError: (error: unknown, context: string) => void;
+  /** The sequenced core, when deposits run on it: the chain watchers submit their credits and reversals. */
+  core?: MoneyCore;
 }
 
 /**
@@ -121,6 +125,9 @@ export interface WalletServiceOptions {
 export interface WithdrawalFourEyes {
   release(release: WithdrawalReleasePayload, operator: OperatorIdentity): Promise<ApprovalView>;
 }
+
+/** A first deposit address taken at once by other requests is tried again this many times at most. */
+const ADDRESS_ATTEMPTS_MAX = 5;
 
 /** A withdrawal's value is compared with the four-eyes threshold to the cent. */
 const USDT_DIGITS = 8;
@@ -257,6 +264,7 @@ export class WalletService {
         coins: async () => (await this.coins()).filter((coin) => coin.chainId === chainId),
         startAtHead: options.startAtHead,
         onUnpaidReversal: (deposit) => this.freezeForUnpaidReversal(deposit),
+        ...(this.options.core ? { core: this.options.core } : {}),
       }),
     );
   }
@@ -351,8 +359,7 @@ export class WalletService {
   private async addressOf(userId: number, chainId: ChainId): Promise<Address> {
     const known = await sql.depositAddress(this.db, userId, chainId);
     if (known) return known;
-    // Serialised through the ledger's lock so two first requests cannot take the same index.
-    const created = await this.ledger.transaction(async (trx) => {
+    const created = await this.addressTransaction(async (trx) => {
       const again = await sql.depositAddress(trx, userId, chainId);
       if (again) return { address: again, first: false };
       const index = await sql.nextHdIndex(trx);
@@ -368,6 +375,24 @@ export class WalletService {
         .catch((error: unknown) => this.options.onError(error, `chain watcher ${chainId}`));
     }
     return created.address;
+  }
+
+  /**
+   * A new address's transaction. On SQL, serialised through the ledger's
+   * lock so two first requests cannot take the same index. On the core the
+   * ledger has no SQL transaction to lend (it moves no money here): a plain
+   * one, and a request that lost the race for an index (the unique
+   * `hd_index`) runs again, reading the winner's row.
+   */
+  private async addressTransaction<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
+    if (!this.options.core) return this.ledger.transaction(work);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.db.transaction().execute(work);
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt >= ADDRESS_ATTEMPTS_MAX) throw error;
+      }
+    }
   }
 
   async depositRecords(
