@@ -12,17 +12,21 @@ import {
 } from './test-support.ts';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startWalletHarness(null);
-});
-afterAll(async () => {
-  await h.close();
-});
 
 const address = (token: string, lang = 'en') =>
   get(h, `/account/getCoinAddress?coin=USDT&chain=${CHAIN}`, token, { lang });
 
-describe('the deposit address (spec §5 "Deposit", §6)', () => {
+describe.each([
+  { on: 'SQL', moneyCore: false },
+  { on: 'the sequenced core', moneyCore: true },
+])('the deposit address (spec §5 "Deposit", §6) on $on', ({ moneyCore }) => {
+  beforeAll(async () => {
+    h = await startWalletHarness(null, {}, { moneyCore });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
   it('needs identity verification, a fund password and a bound email, in that order', async () => {
     // A phone user: no email bound.
     const code = await requestCode(h, '13800138000', 'register');
