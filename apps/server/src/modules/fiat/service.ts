@@ -12,6 +12,11 @@
  * transition moves the order's state with a conditional update inside the
  * ledger's transaction, so one order is released or refunded at most once,
  * and the ledger refuses to post a hold twice besides.
+ *
+ * On the sequenced core (options.core) the same checks run here, and each
+ * money step is the state's fiat command instead of the ledger transaction
+ * (core/state/fiat-escrow.ts applies the same rules; the projection writes
+ * the rows).
  */
 import { Dec } from '@halyard/money';
 import type {
