@@ -315,6 +315,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     indexPrice: (coin, fiat) => wallet.assets.fiatPriceOf(coin, fiat),
     requireUser: identity.requireUser,
     operatorGuard: operators.guard,
+    ...(core ? { core } : {}),
     onError: (error) => http.log.error({ err: error }, 'fiat'),
   });
   fiat.registerRoutes(http);
@@ -352,7 +353,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     () => futures.seedDemo(),
     // The IEO demo sales: project rows, their funding and the clock's advance, all commands on the core.
     () => ieo.seedDemo(),
-    ...(core ? [] : [() => fiat.seedDemo()]),
+    // The house merchant's funding and its ads' amounts (fiatAd) on the core.
+    () => fiat.seedDemo(),
   ];
   if (config.demo) for (const seed of demoSeeds) await seed();
   await wallet.loadCoinsFile();

@@ -12,6 +12,11 @@
  * transition moves the order's state with a conditional update inside the
  * ledger's transaction, so one order is released or refunded at most once,
  * and the ledger refuses to post a hold twice besides.
+ *
+ * On the sequenced core (options.core) the same checks run here, and each
+ * money step is the state's fiat command instead of the ledger transaction
+ * (core/state/fiat-escrow.ts applies the same rules; the projection writes
+ * the rows).
  */
 import { Dec } from '@halyard/money';
 import type {
@@ -56,7 +61,7 @@ import {
   type RuleError,
 } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
-import type { FiatCandidate } from '../../core/state/fiat-escrow.ts';
+import type { FiatAudit, FiatBanCheck, FiatCandidate, FiatCommand } from '../../core/state/fiat-escrow.ts';
 import {
   FIAT_MERCHANT_DEPOSIT,
   fiatAdAmountBatch,
@@ -70,6 +75,8 @@ import {
 import type { AuditActor } from '../../http/auth.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { type AccountRef, type Ledger, type TransferInput, userAccount } from '../../ledger/index.ts';
+import type { MoneyCore } from '../../money-core/start.ts';
+import { submitProjected } from '../../money-core/submit.ts';
 import type { Db, Executor, Trx } from '../../store/database.ts';
 import { maskAnyPhone, maskEmail } from '../backoffice/masking.ts';
 import type { IdentityService } from '../identity/index.ts';
@@ -102,6 +109,13 @@ export interface FiatServiceOptions {
   demo: boolean;
   /** A coin's index price in a fiat currency (fiat per coin), or null when there is none: floating ads follow it. */
   indexPrice: (coin: string, fiat: string) => Dec | null;
+  /**
+   * The sequenced core (issue 19's cut-over): with it, the money steps (an
+   * ad's amount and liveness, an order's opening and transitions, a
+   * merchant's decision) are the state's fiat commands; the checks and the
+   * rows that hold no money (ads' terms, merchants, chat) stay here.
+   */
+  core?: MoneyCore;
 }
 
 /** One payment method of an ad: how the merchant is paid (or how it pays, for a sell ad). */
@@ -140,6 +154,25 @@ function merchantAccount(merchant: MerchantRow): AccountRef {
 
 export class FiatService {
   constructor(private readonly options: FiatServiceOptions) {}
+
+  /** On the core: a fiat command submitted, its refusal thrown as the SQL path's error, answered once SQL holds it. */
+  private async submit(command: FiatCommand): Promise<number | undefined> {
+    return (await submitProjected(this.options.core!, command)).fiatOrderId;
+  }
+
+  /** On the core: an ad's amount and liveness (`fiatAd`); the state holds a live sell ad's amount. */
+  private async submitAd(ad: AdRow, merchant: MerchantRow, available: Dec, online: boolean): Promise<void> {
+    await this.submit({
+      kind: 'fiatAd',
+      at: this.options.clock.now(),
+      adId: Number(ad.id),
+      side: ad.side,
+      coin: ad.coin,
+      merchantUserId: merchant.user_id === null ? null : Number(merchant.user_id),
+      available: available.toString(),
+      online,
+    });
+  }
 
   // ── reading ────────────────────────────────────────────────────────
 
@@ -317,9 +350,23 @@ export class FiatService {
     },
     locale: Locale,
   ): Promise<FiatOrder> {
-    const { ledger } = this.options;
+    const { ledger, core, clock } = this.options;
     const candidates = await this.eligible(userId, input, locale);
     const amount = Dec.parse(input.amount);
+    if (core) {
+      const orderId = await this.submit({
+        kind: 'fiatOpen',
+        at: clock.now(),
+        userId,
+        side: input.side,
+        coin: input.coin,
+        fiat: input.fiat,
+        amount: amount.toString(),
+        payType: input.payType,
+        candidates: candidates.map((candidate) => candidateOf(candidate, input)),
+      });
+      return this.order(userId, orderId!);
+    }
     const row = await ledger.transaction(async (trx) => {
       // Inside the ledger's lock: one open order per user, and the ad's amount read and written once.
       if (await sql.openOrderOf(trx, userId)) throw badRequest('fiat.openOrderExists');
@@ -375,18 +422,7 @@ export class FiatService {
     },
     locale: Locale,
   ): Promise<FiatCandidate[]> {
-    return (await this.eligible(userId, input, locale)).map(({ ad, merchant }) => {
-      const method = parseMethods(ad.methods).find((entry) => entry.payType === input.payType)!;
-      return {
-        adId: Number(ad.id),
-        merchantId: Number(merchant.id),
-        merchantUserId: merchant.user_id === null ? null : Number(merchant.user_id),
-        price: ad.price,
-        windowMs: Number(ad.window_ms),
-        terms: ad.terms,
-        payee: JSON.stringify(input.payee ?? method.payee),
-      };
-    });
+    return (await this.eligible(userId, input, locale)).map((candidate) => candidateOf(candidate, input));
   }
 
   /** The live ads of a pair and side that take the method, checked: the pair is offered and the amount within the widest limits. */
@@ -576,10 +612,18 @@ export class FiatService {
    * Run when the module starts.
    */
   async holdLiveAds(): Promise<void> {
-    const { db, ledger } = this.options;
+    const { db, ledger, core } = this.options;
     for (const ad of await sql.onlineAds(db)) {
       if (ad.side !== 'buy' || ad.hold_id !== null || !Dec.parse(ad.available).isPositive()) continue;
       const merchant = await this.requireMerchant(Number(ad.merchant_id));
+      if (core) {
+        // The state refuses the hold when the merchant no longer has the coin: the ad goes offline.
+        await this.submitAd(ad, merchant, Dec.parse(ad.available), true).catch((error: unknown) => {
+          if (!(error instanceof AppError)) throw error;
+          return this.submitAd(ad, merchant, Dec.parse(ad.available), false);
+        });
+        continue;
+      }
       await ledger.transaction(async (trx) => {
         const fresh = await sql.ad(trx, Number(ad.id));
         if (!fresh || fresh.hold_id !== null || fresh.online !== 1) return;
@@ -617,20 +661,27 @@ export class FiatService {
 
   /** Demo seed: an ad back online with `available`, or what its merchant can still hold if less. */
   async restockAd(adId: number, available: Dec): Promise<void> {
-    await this.options.ledger.transaction(async (trx) => {
-      const ad = await sql.ad(trx, adId);
+    const { ledger, core, db } = this.options;
+    const restock = async (
+      trx: Executor | undefined,
+      setAmount: (ad: AdRow, merchant: MerchantRow, amount: Dec) => Promise<void>,
+    ) => {
+      const ad = await sql.ad(trx ?? db, adId);
       if (!ad) return;
-      const merchant = await this.requireMerchant(Number(ad.merchant_id), trx);
+      const merchant = await this.requireMerchant(Number(ad.merchant_id), trx ?? db);
       let amount = available;
       if (ad.side === 'buy') {
         const held = ad.hold_id === null ? Dec.ZERO : Dec.parse(ad.available);
-        const free = (
-          await this.options.ledger.balance({ ...merchantAccount(merchant), asset: ad.coin }, trx)
-        ).available;
+        const free = (await ledger.balance({ ...merchantAccount(merchant), asset: ad.coin }, trx)).available;
         amount = Dec.min(available, free.add(held));
       }
-      await this.setAdAmount(trx, ad, merchant, amount, true);
-    });
+      await setAmount(ad, merchant, amount);
+    };
+    if (core) await restock(undefined, (ad, merchant, amount) => this.submitAd(ad, merchant, amount, true));
+    else
+      await ledger.transaction((trx) =>
+        restock(trx, (ad, merchant, amount) => this.setAdAmount(trx, ad, merchant, amount, true)),
+      );
   }
 
   /** True when `account` can put `number` of `coin` in escrow now. */
@@ -672,10 +723,23 @@ export class FiatService {
   }
 
   private async pay(order: OrderRow, by: string, reason: string, img: string | null): Promise<void> {
-    const { clock, ledger } = this.options;
+    const { clock, ledger, core } = this.options;
     const now = clock.now();
     const expired = () => badRequest('fiat.expired', { minutes: payWindowMinutes(order) });
     if (order.state === 'to_pay' && now >= Number(order.expires_at)) throw expired();
+    if (core) {
+      await this.submit({
+        kind: 'fiatPaid',
+        at: now,
+        orderId: Number(order.id),
+        expiresAt: Number(order.expires_at),
+        windowMinutes: payWindowMinutes(order),
+        by,
+        reason,
+        img,
+      });
+      return;
+    }
     await ledger.transaction(async (trx) => {
       const moved = await sql.moveState(
         trx,
@@ -693,7 +757,7 @@ export class FiatService {
   /** The seller confirms the fiat arrived: the escrow is posted to the buyer. Only after "paid" or by an operator during an appeal. */
   async release(userId: number, id: number): Promise<FiatOrder> {
     const { order, merchant } = await this.loadAs(userId, id, 'seller');
-    await this.complete(order, merchant, 'seller', 'payment received', ['paid']);
+    await this.complete(order, merchant, 'seller', 'payment received', 'paid', null);
     return this.order(userId, id);
   }
 
@@ -702,14 +766,18 @@ export class FiatService {
     merchant: MerchantRow,
     by: string,
     reason: string,
-    from: readonly FiatOrderState[],
-    /** More writes in the same transaction (an operator's ruling: its audit entry). */
-    after: (trx: Trx, now: number) => Promise<void> = async () => {},
+    from: 'paid' | 'appeal',
+    /** An operator's ruling: its audit entry, written with it. */
+    audit: FiatAudit | null,
   ): Promise<void> {
-    const { clock, ledger } = this.options;
+    const { clock, ledger, core } = this.options;
     const now = clock.now();
+    if (core) {
+      await this.submit({ kind: 'fiatRelease', at: now, orderId: Number(order.id), from, by, reason, audit });
+      return;
+    }
     await ledger.transaction(async (trx) => {
-      if (!(await sql.moveState(trx, Number(order.id), from, 'completed', { closed_at: now })))
+      if (!(await sql.moveState(trx, Number(order.id), [from], 'completed', { closed_at: now })))
         throw badRequest('fiat.wrongState');
       await ledger.execute(
         [fiatReleaseTransfer(Number(order.id), order.hold_id, Dec.parse(order.number))],
@@ -723,34 +791,47 @@ export class FiatService {
         at: now,
         reason,
       });
-      await after(trx, now);
+      if (audit) await appendAudit(trx, now, audit);
     });
   }
 
   /** The buyer cancels before "paid": the escrow goes back; the third cancel within a day sets a ban (A6). */
   async cancel(userId: number, id: number): Promise<FiatOrder> {
     const { order } = await this.loadAs(userId, id, 'buyer');
-    await this.close(order, 'buyer', 'cancelled by the buyer', ['to_pay'], (trx, now) =>
-      banAfterCancels(trx, userId, now),
-    );
+    await this.close(order, 'buyer', 'cancelled by the buyer', 'to_pay', null, { rule: 'cancels', userId });
     return this.order(userId, id);
   }
 
   /**
    * Closes an order as cancelled (or refunded): the hold is voided, the ad
-   * gets its amount back, then `after` runs in the same transaction.
+   * gets its amount back; an operator's audit entry and the ban check follow
+   * in the same transaction.
    */
   private async close(
     order: OrderRow,
     by: string,
     reason: string,
-    from: readonly FiatOrderState[],
-    after: (trx: Trx, now: number) => Promise<void> = async () => {},
+    from: 'to_pay' | 'appeal',
+    audit: FiatAudit | null,
+    ban: FiatBanCheck | null,
   ): Promise<void> {
-    const { clock, ledger } = this.options;
+    const { clock, ledger, core } = this.options;
     const now = clock.now();
+    if (core) {
+      await this.submit({
+        kind: 'fiatRefund',
+        at: now,
+        orderId: Number(order.id),
+        from,
+        by,
+        reason,
+        audit,
+        ban,
+      });
+      return;
+    }
     await ledger.transaction(async (trx) => {
-      if (!(await sql.moveState(trx, Number(order.id), from, 'cancelled', { closed_at: now })))
+      if (!(await sql.moveState(trx, Number(order.id), [from], 'cancelled', { closed_at: now })))
         throw badRequest('fiat.wrongState');
       const refund = fiatRefundTransfer(Number(order.id), order.hold_id);
       // The order's part goes back to its ad: held again if the ad is live, the merchant's to spend if not.
@@ -769,7 +850,9 @@ export class FiatService {
         at: now,
         reason,
       });
-      await after(trx, now);
+      if (audit) await appendAudit(trx, now, audit);
+      if (ban?.rule === 'cancels') await banAfterCancels(trx, ban.userId, now);
+      if (ban?.rule === 'unpaid') await banUnpaid(trx, ban.userId, Number(order.id), ban.windowMinutes, now);
     });
   }
 
@@ -783,8 +866,19 @@ export class FiatService {
     const { order, role } = await this.loadAsParty(userId, input.id);
     throwIf(checkFiatAppeal(role, input.kind, reason));
     const kind = input.kind as FiatAppealKind;
-    const { clock, ledger } = this.options;
+    const { clock, ledger, core } = this.options;
     const now = clock.now();
+    if (core) {
+      await this.submit({
+        kind: 'fiatAppeal',
+        at: now,
+        orderId: Number(order.id),
+        role,
+        appealKind: kind,
+        reason,
+      });
+      return this.order(userId, input.id);
+    }
     // After "paid", or in the window's last minutes (a payment sent but not yet marked): the escrow stays.
     const from: FiatOrderState[] =
       now >= Number(order.expires_at) - FIAT_APPEAL_BEFORE_EXPIRY_MS && now < Number(order.expires_at)
@@ -824,19 +918,17 @@ export class FiatService {
     if (order.state !== 'appeal') throw badRequest('fiat.wrongState');
     const merchant = await this.requireMerchant(Number(order.merchant_id));
     const byWhom = `operator:${by.name}`;
-    const audit = async (trx: Trx, now: number) =>
-      sql.appendAudit(trx, {
-        at: now,
-        operator: by.name,
-        operator_id: by.id,
-        action: `fiat.${input.decision}`,
-        user_id: Number(order.user_id),
-        details: JSON.stringify({ orderId: Number(order.id), reason }),
-      });
+    const audit: FiatAudit = {
+      operator: by.name,
+      operatorId: by.id,
+      action: `fiat.${input.decision}`,
+      userId: Number(order.user_id),
+      details: JSON.stringify({ orderId: Number(order.id), reason }),
+    };
     if (input.decision === 'release') {
-      await this.complete(order, merchant, byWhom, reason, ['appeal'], audit);
+      await this.complete(order, merchant, byWhom, reason, 'appeal', audit);
     } else {
-      await this.close(order, byWhom, reason, ['appeal'], audit);
+      await this.close(order, byWhom, reason, 'appeal', audit, null);
     }
   }
 
@@ -918,6 +1010,18 @@ export class FiatService {
     const merchant = await sql.merchantOfUser(db, input.userId);
     if (merchant?.state !== 'review') throw badRequest('fiat.wrongState');
     const now = clock.now();
+    const audit: FiatAudit = {
+      operator: by.name,
+      operatorId: by.id,
+      action: input.approve ? 'fiat.merchant.approve' : 'fiat.merchant.reject',
+      userId: input.userId,
+      details: JSON.stringify({ merchantId: Number(merchant.id), reason }),
+    };
+    if (this.options.core) {
+      const merchantId = Number(merchant.id);
+      await this.submit({ kind: 'fiatMerchantDecided', at: now, merchantId, ...input, audit });
+      return;
+    }
     await ledger.transaction(async (trx) => {
       const hold = input.approve ? `fiat:merchant-deposit:${merchant.id}` : null;
       if (
@@ -927,14 +1031,7 @@ export class FiatService {
       if (hold) {
         await ledger.execute([fiatMerchantDepositHold(Number(merchant.id), input.userId)], trx);
       }
-      await sql.appendAudit(trx, {
-        at: now,
-        operator: by.name,
-        operator_id: by.id,
-        action: input.approve ? 'fiat.merchant.approve' : 'fiat.merchant.reject',
-        user_id: input.userId,
-        details: JSON.stringify({ merchantId: Number(merchant.id), reason }),
-      });
+      await appendAudit(trx, now, audit);
     });
   }
 
@@ -996,13 +1093,13 @@ export class FiatService {
   async takeAdOffline(input: { id: number; reason: string }, by: AuditActor): Promise<void> {
     const reason = input.reason.trim();
     if (!reason) throw badRequest('identity.reasonRequired');
-    const { ledger, clock } = this.options;
-    await ledger.transaction(async (trx) => {
+    const { ledger, clock, core, db } = this.options;
+    const offline = async (trx: Executor, setAmount: (ad: AdRow, merchant: MerchantRow) => Promise<void>) => {
       const ad = await sql.ad(trx, input.id);
       if (!ad) throw notFound('fiat.adNotFound');
       if (Number(ad.online) !== 1) throw badRequest('fiat.wrongState');
       const merchant = await this.requireMerchant(Number(ad.merchant_id), trx);
-      await this.setAdAmount(trx, ad, merchant, Dec.parse(ad.available), false);
+      await setAmount(ad, merchant);
       await sql.appendAudit(trx, {
         at: clock.now(),
         operator: by.name,
@@ -1011,12 +1108,19 @@ export class FiatService {
         user_id: merchant.user_id === null ? null : Number(merchant.user_id),
         details: JSON.stringify({ adId: Number(ad.id), merchantId: Number(merchant.id), reason }),
       });
-    });
+    };
+    // On the core the audit entry follows the state's answer (an ad offline is never refused for money).
+    if (core)
+      await offline(db, (ad, merchant) => this.submitAd(ad, merchant, Dec.parse(ad.available), false));
+    else
+      await ledger.transaction((trx) =>
+        offline(trx, (ad, merchant) => this.setAdAmount(trx, ad, merchant, Dec.parse(ad.available), false)),
+      );
   }
 
   /** An approved merchant publishes an ad: limits, amount and payee details in its own verified name. */
   async publishAd(userId: number, input: FiatAdInput): Promise<FiatMerchantView> {
-    const { db, clock, ledger } = this.options;
+    const { db, clock, ledger, core } = this.options;
     const merchant = await sql.merchantOfUser(db, userId);
     if (merchant?.state !== 'approved') throw forbidden('fiat.notMerchant');
     throwIf(
@@ -1032,30 +1136,43 @@ export class FiatService {
       ? this.floatingPrice(input.coin, input.fiat, input.premium)
       : Dec.parse(input.price);
     if (price === null) throw badRequest('fiat.noIndexPrice', { coin: input.coin, fiat: input.fiat });
+    const row = {
+      merchant_id: Number(merchant.id),
+      side: input.side,
+      coin: input.coin,
+      fiat: input.fiat,
+      price: price.toString(),
+      price_type: input.priceType,
+      premium: floating ? Dec.parse(input.premium).toString() : null,
+      min_amount: Dec.parse(input.min).toString(),
+      max_amount: Dec.parse(input.max).toString(),
+      available: '0',
+      methods: JSON.stringify(
+        input.methods.map((method): AdMethod => ({ payType: method.payType, payee: method.payee })),
+      ),
+      window_ms: input.payWindowMinutes * MINUTE_MS,
+      terms: input.terms,
+      online: 0,
+      demo_key: null,
+      created_at: clock.now(),
+      hold_id: null,
+    };
+    const available = Dec.parse(input.available);
+    if (core) {
+      // The ad's row first (the state needs its id), taken back if the state refuses its hold.
+      const ad = await sql.insertAd(db, row);
+      try {
+        await this.submitAd(ad, merchant, available, true);
+      } catch (error) {
+        if (error instanceof AppError) await sql.deleteAd(db, Number(ad.id));
+        throw error;
+      }
+      return this.merchantView(userId);
+    }
     // The ad and the hold on its amount (a sell ad) are written together, or neither.
     await ledger.transaction(async (trx) => {
-      const ad = await sql.insertAd(trx, {
-        merchant_id: Number(merchant.id),
-        side: input.side,
-        coin: input.coin,
-        fiat: input.fiat,
-        price: price.toString(),
-        price_type: input.priceType,
-        premium: floating ? Dec.parse(input.premium).toString() : null,
-        min_amount: Dec.parse(input.min).toString(),
-        max_amount: Dec.parse(input.max).toString(),
-        available: '0',
-        methods: JSON.stringify(
-          input.methods.map((method): AdMethod => ({ payType: method.payType, payee: method.payee })),
-        ),
-        window_ms: input.payWindowMinutes * MINUTE_MS,
-        terms: input.terms,
-        online: 0,
-        demo_key: null,
-        created_at: clock.now(),
-        hold_id: null,
-      });
-      await this.setAdAmount(trx, ad, merchant, Dec.parse(input.available), true);
+      const ad = await sql.insertAd(trx, row);
+      await this.setAdAmount(trx, ad, merchant, available, true);
     });
     return this.merchantView(userId);
   }
@@ -1071,16 +1188,23 @@ export class FiatService {
     online: boolean,
     available?: string,
   ): Promise<FiatMerchantView> {
-    const { db, ledger } = this.options;
+    const { db, ledger, core } = this.options;
     const merchant = await sql.merchantOfUser(db, userId);
     if (available !== undefined) throwIf(checkFiatAdAvailable(available));
-    await ledger.transaction(async (trx) => {
+    const set = async (
+      trx: Executor,
+      setAmount: (ad: AdRow, merchant: MerchantRow, amount: Dec) => Promise<void>,
+    ) => {
       const ad = await sql.ad(trx, adId);
       if (!merchant || !ad || Number(ad.merchant_id) !== Number(merchant.id))
         throw notFound('fiat.adNotFound');
-      const amount = available === undefined ? Dec.parse(ad.available) : Dec.parse(available);
-      await this.setAdAmount(trx, ad, merchant, amount, online);
-    });
+      await setAmount(ad, merchant, available === undefined ? Dec.parse(ad.available) : Dec.parse(available));
+    };
+    if (core) await set(db, (ad, owner, amount) => this.submitAd(ad, owner, amount, online));
+    else
+      await ledger.transaction((trx) =>
+        set(trx, (ad, owner, amount) => this.setAdAmount(trx, ad, owner, amount, online)),
+      );
     return this.merchantView(userId);
   }
 
@@ -1212,10 +1336,9 @@ export class FiatService {
   private async expire(order: OrderRow): Promise<void> {
     const merchant = await this.requireMerchant(Number(order.merchant_id));
     const payer = this.userOf(order, merchant, 'buyer');
-    await this.close(order, 'system', 'payment window expired', ['to_pay'], async (trx, now) => {
-      if (payer === null) return;
-      await banUnpaid(trx, payer, Number(order.id), payWindowMinutes(order), now);
-    }).catch(ignoreWrongState);
+    const ban: FiatBanCheck | null =
+      payer === null ? null : { rule: 'unpaid', userId: payer, windowMinutes: payWindowMinutes(order) };
+    await this.close(order, 'system', 'payment window expired', 'to_pay', null, ban).catch(ignoreWrongState);
   }
 
   private async demoMerchantSteps(): Promise<void> {
@@ -1225,7 +1348,7 @@ export class FiatService {
     const now = clock.now();
     for (const order of await sql.ordersOfMerchantIn(db, Number(house.id), 'paid')) {
       if (order.side === 'buy' && Number(order.paid_at) + DEMO_MERCHANT_DELAY_MS <= now) {
-        await this.complete(order, house, 'seller', 'DEMO merchant confirmed receipt', ['paid']).catch(
+        await this.complete(order, house, 'seller', 'DEMO merchant confirmed receipt', 'paid', null).catch(
           ignoreWrongState,
         );
       }
@@ -1329,6 +1452,35 @@ function highest(values: readonly Dec[]): Dec {
 export const HOUSE_KEY = 'house';
 
 /** Another step moved the order first (the user cancelled, appealed, or paid at the last moment): nothing to do. */
+/** An ad the edge matched as `fiatOpen` sends it, with what the order row copies of it. */
+function candidateOf(
+  { ad, merchant }: { ad: AdRow; merchant: MerchantRow },
+  input: { payType: FiatPayType; payee: FiatPayee | null },
+): FiatCandidate {
+  const method = parseMethods(ad.methods).find((entry) => entry.payType === input.payType)!;
+  return {
+    adId: Number(ad.id),
+    merchantId: Number(merchant.id),
+    merchantUserId: merchant.user_id === null ? null : Number(merchant.user_id),
+    price: ad.price,
+    windowMs: Number(ad.window_ms),
+    terms: ad.terms,
+    payee: JSON.stringify(input.payee ?? method.payee),
+  };
+}
+
+/** An operator's audit entry as the SQL path writes it beside the decision (the projection writes the state's). */
+function appendAudit(trx: Trx, at: number, audit: FiatAudit): Promise<unknown> {
+  return sql.appendAudit(trx, {
+    at,
+    operator: audit.operator,
+    operator_id: audit.operatorId,
+    action: audit.action,
+    user_id: audit.userId,
+    details: audit.details,
+  });
+}
+
 function ignoreWrongState(error: unknown): void {
   if (!(error instanceof AppError && error.key === 'fiat.wrongState')) throw error;
 }

@@ -176,6 +176,11 @@ export const fiatStore = {
     return db.insertInto('fiat_ads').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
+  /** An ad the money state refused to hold (on the core), taken back: it never went live. */
+  async deleteAd(db: Executor, id: number): Promise<void> {
+    await db.deleteFrom('fiat_ads').where('id', '=', id).where('online', '=', 0).execute();
+  },
+
   adsOfMerchant(db: Executor, merchantId: number): Promise<AdRow[]> {
     return db
       .selectFrom('fiat_ads')
