@@ -44,13 +44,11 @@ export interface AppOptions {
   messengers?: Messengers;
   /**
    * Runs the money on the sequenced core (issue 19), as far as the cut-over
-   * has come: the ledger's own batches, spot's orders, cycle contracts,
-   * perpetual futures, flash convert, the moves between a user's wallets,
-   * referral commissions, the demo faucet, operator adjustments and IEO go to
-   * the core (docs/core.md,
-   * "The cut-over, module by module"). A module not cut over yet fails its
-   * money writes instead of writing beside the core, so until every one is,
-   * only the tests and benches that drive the moved routes pass this.
+   * has come: every money module but the wallet's withdrawals submits its
+   * commands to the core (docs/core.md, "The cut-over, module by module").
+   * A module not cut over yet fails its money writes instead of writing
+   * beside the core, so until every one is, only the tests and benches that
+   * drive the moved routes pass this.
    */
   moneyCore?: { dataDir: string; workerStore: WorkerStore | null };
 }

@@ -6,6 +6,7 @@ import type {
 } from '@halyard/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../ledger/index.ts';
+import { MONEY_PATHS } from '../identity/test-support.ts';
 import {
   balanceOf,
   CHAIN,
@@ -64,10 +65,7 @@ const approve = (operator: OperatorSession, id: number) =>
  * listing are written in the wallet's and the markets' own transactions,
  * which have not moved to the core.
  */
-describe.each([
-  { on: 'SQL', moneyCore: false },
-  { on: 'the sequenced core', moneyCore: true },
-])('manual balance adjustments over HTTP on $on', ({ moneyCore }) => {
+describe.each(MONEY_PATHS)('manual balance adjustments over HTTP on $on', ({ moneyCore }) => {
   let h: Harness;
   let financeA: OperatorSession;
   let financeB: OperatorSession;

@@ -2,7 +2,7 @@ import { Dec } from '@halyard/money';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.ts';
 import { systemAccount } from '../../ledger/index.ts';
-import { HOUR_MS } from '../identity/test-support.ts';
+import { HOUR_MS, MONEY_PATHS } from '../identity/test-support.ts';
 import {
   balanceOf,
   expectHealthyLedger,
@@ -19,10 +19,7 @@ import {
 import type { ExchangeRecord, FlashPair } from './service.ts';
 
 /** Every test runs twice: on the SQL path the server runs today, and on the sequenced core (issue 19's cut-over). */
-describe.each([
-  { on: 'SQL', moneyCore: false },
-  { on: 'the sequenced core', moneyCore: true },
-])('flash convert on $on', ({ moneyCore }) => {
+describe.each(MONEY_PATHS)('flash convert on $on', ({ moneyCore }) => {
   let h: Harness;
   beforeEach(async () => {
     h = await startWalletHarness(null, {}, { moneyCore });

@@ -1,6 +1,7 @@
 import type { CycleInfo, CyclePosition, CycleTopRow } from '@halyard/protocol';
 import Fastify from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
+import { MONEY_PATHS } from '../identity/test-support.ts';
 import { registerCycleRoutes } from './routes.ts';
 import { CYCLE_TABLES } from './store.ts';
 import {
@@ -13,7 +14,6 @@ import {
   fundedUser,
   get,
   order,
-  PATHS,
   phoneUser,
   placed,
   positionById,
@@ -27,7 +27,7 @@ import {
 
 let h: CycleHarness;
 
-describe.each(PATHS)('cycle on $on', ({ moneyCore }) => {
+describe.each(MONEY_PATHS)('cycle on $on', ({ moneyCore }) => {
   eachTestWithHarness(moneyCore, (harness) => {
     h = harness;
   });

@@ -2,6 +2,7 @@ import { Dec } from '@halyard/money';
 import type { CyclePosition } from '@halyard/protocol';
 import { describe, expect, it } from 'vitest';
 import { decideResult, settle, VOID_SETTLEMENT } from '../../core/state/cycle-rules.ts';
+import { MONEY_PATHS } from '../identity/test-support.ts';
 import { closeToleranceMs, ratesOf, SettlementEngine, stakeTransferId } from './settlement.ts';
 import { insertOrder, selectOpenOrders, selectSettledPage } from './store.ts';
 import {
@@ -14,7 +15,6 @@ import {
   get,
   HOUSE,
   order,
-  PATHS,
   placed,
   positionById,
   STAKES,
@@ -42,7 +42,7 @@ async function runFor(seconds: number) {
   return h.app.cycle.settleDue();
 }
 
-describe.each(PATHS)('cycle settlement on $on', ({ moneyCore }) => {
+describe.each(MONEY_PATHS)('cycle settlement on $on', ({ moneyCore }) => {
   eachTestWithHarness(moneyCore, use);
 
   it('settles an up and a down contract opened together: one wins, one loses, from the recorded prices', async () => {

@@ -90,12 +90,6 @@ export function eachTestWithHarness(moneyCore: boolean, use: (h: CycleHarness) =
   });
 }
 
-/** Both paths a suite runs on: the SQL the server runs today, and the sequenced core (issue 19's cut-over). */
-export const PATHS = [
-  { on: 'SQL', moneyCore: false },
-  { on: 'the sequenced core', moneyCore: true },
-] as const;
-
 /** Moves the clock and records one index tick of every coin at the new time. */
 export async function tickAfter(h: Harness, ms: number): Promise<void> {
   h.clock.advance(ms);

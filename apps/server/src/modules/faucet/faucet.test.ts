@@ -5,16 +5,14 @@ import {
   expectOk,
   type Harness,
   HOUR_MS,
+  MONEY_PATHS,
   post,
   registerByEmail,
   startHarness,
 } from '../identity/test-support.ts';
 
 /** Every test runs twice: on the SQL path the server runs today, and on the sequenced core (issue 19's cut-over). */
-describe.each([
-  { on: 'SQL', moneyCore: false },
-  { on: 'the sequenced core', moneyCore: true },
-])('demo faucet on $on', ({ moneyCore }) => {
+describe.each(MONEY_PATHS)('demo faucet on $on', ({ moneyCore }) => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({ moneyCore });

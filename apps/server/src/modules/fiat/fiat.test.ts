@@ -17,7 +17,7 @@ import { ManualClock } from '../../clock.ts';
 import { loadConfig } from '../../config.ts';
 import { systemAccount, userAccount } from '../../ledger/index.ts';
 import { openTestStore } from '../../store/connect.ts';
-import { moneyCoreOptions, PUBLIC_URL, TEST_ENV, TINY_PNG } from '../identity/test-support.ts';
+import { MONEY_PATHS, moneyCoreOptions, PUBLIC_URL, TEST_ENV, TINY_PNG } from '../identity/test-support.ts';
 import { operatorSession } from '../operators/test-support.ts';
 import {
   ADMIN_TOKEN,
@@ -95,10 +95,7 @@ async function seller(usdt = '1000'): Promise<TestUser> {
 
 const BANK_CNY = { payeeName: 'Li Si', cardNumber: '6222020000001111', bank: 'ICBC' };
 
-describe.each([
-  { on: 'SQL', moneyCore: false },
-  { on: 'the sequenced core', moneyCore: true },
-])('fiat on $on', ({ moneyCore }) => {
+describe.each(MONEY_PATHS)('fiat on $on', ({ moneyCore }) => {
   beforeAll(async () => {
     h = await startWalletHarness(null, {}, { moneyCore });
   });

@@ -2,6 +2,7 @@ import { Dec } from '@halyard/money';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../ledger/index.ts';
+import { MONEY_PATHS } from '../identity/test-support.ts';
 import {
   balanceOf,
   type Envelope,
@@ -53,10 +54,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('mark' as const), moveBp: fc.integer({ min: -600, max: 600 }) }),
 );
 
-describe.each([
-  { on: 'SQL', moneyCore: false },
-  { on: 'the sequenced core', moneyCore: true },
-])('futures property on $on', ({ moneyCore }) => {
+describe.each(MONEY_PATHS)('futures property on $on', ({ moneyCore }) => {
   let h: Harness;
 
   beforeAll(async () => {

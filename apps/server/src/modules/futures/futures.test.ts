@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MONEY_PATHS } from '../identity/test-support.ts';
 import type { PositionView } from './service.ts';
 import {
   balanceOf,
@@ -18,10 +19,7 @@ import {
   startHarness,
 } from './test-support.ts';
 
-describe.each([
-  { on: 'SQL', moneyCore: false },
-  { on: 'the sequenced core', moneyCore: true },
-])('futures on $on', ({ moneyCore }) => {
+describe.each(MONEY_PATHS)('futures on $on', ({ moneyCore }) => {
   let h: Harness;
 
   beforeEach(async () => {

@@ -1,6 +1,7 @@
 import { Dec } from '@halyard/money';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../app.ts';
+import { MONEY_PATHS } from '../identity/test-support.ts';
 import {
   expectAuditClean,
   expectOk,
@@ -17,10 +18,7 @@ import {
 /** A decimal as one text: PostgreSQL's NUMERIC text, read back by the SQL engine, is padded with zeros. */
 const canonical = (text: string) => Dec.parse(text).toString();
 
-describe.each([
-  { on: 'SQL', moneyCore: false },
-  { on: 'the sequenced core', moneyCore: true },
-])('futures live data on $on', ({ moneyCore }) => {
+describe.each(MONEY_PATHS)('futures live data on $on', ({ moneyCore }) => {
   let h: Harness;
 
   beforeEach(async () => {

@@ -1,13 +1,11 @@
 import { Dec } from '@halyard/money';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MONEY_PATHS } from '../identity/test-support.ts';
 import { houseDailyVolume } from '../spot/quoting.ts';
 import { HOUSE_OWNER } from './engine.ts';
 import { BTC, expectAuditClean, type Harness, startHarness } from './test-support.ts';
 
-describe.each([
-  { on: 'SQL', moneyCore: false },
-  { on: 'the sequenced core', moneyCore: true },
-])('futures market maker on $on', ({ moneyCore }) => {
+describe.each(MONEY_PATHS)('futures market maker on $on', ({ moneyCore }) => {
   let h: Harness;
 
   beforeAll(async () => {

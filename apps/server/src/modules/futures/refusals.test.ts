@@ -1,6 +1,7 @@
 import { CODE } from '@halyard/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../http/errors.ts';
+import { MONEY_PATHS } from '../identity/test-support.ts';
 import { futuresSettingsOf } from './settings.ts';
 import {
   BTC,
@@ -22,10 +23,7 @@ import {
   type TestUser,
 } from './test-support.ts';
 
-describe.each([
-  { on: 'SQL', moneyCore: false },
-  { on: 'the sequenced core', moneyCore: true },
-])('futures refusals on $on', ({ moneyCore }) => {
+describe.each(MONEY_PATHS)('futures refusals on $on', ({ moneyCore }) => {
   let h: Harness;
   let user: TestUser;
   let other: TestUser;

@@ -1,5 +1,6 @@
 import { Dec } from '@halyard/money';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MONEY_PATHS } from '../identity/test-support.ts';
 import type { PositionView } from './service.ts';
 import {
   balanceOf,
@@ -19,10 +20,7 @@ import {
   startHarness,
 } from './test-support.ts';
 
-describe.each([
-  { on: 'SQL', moneyCore: false },
-  { on: 'the sequenced core', moneyCore: true },
-])('futures risk on $on', ({ moneyCore }) => {
+describe.each(MONEY_PATHS)('futures risk on $on', ({ moneyCore }) => {
   let h: Harness;
   const INSURANCE_SEED = Dec.parse('1000000');
 

@@ -53,6 +53,15 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/**
+ * The two paths a moved module's suites run on (issue 19's cut-over):
+ * `describe.each(MONEY_PATHS)('… on $on', ({ moneyCore }) => …)`.
+ */
+export const MONEY_PATHS = [
+  { on: 'SQL', moneyCore: false },
+  { on: 'the sequenced core', moneyCore: true },
+] as const;
+
 /** The money on the sequenced core or on SQL: the core's journal and snapshots under the test's data directory. */
 export function moneyCoreOptions(dataDir: string, moneyCore: boolean): Pick<AppOptions, 'moneyCore'> {
   return moneyCore ? { moneyCore: { dataDir: path.join(dataDir, 'core'), workerStore: null } } : {};

@@ -3,7 +3,7 @@ import type { IeoAllocationProof, IeoOrder, IeoProject, IeoPublicCommit } from '
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.ts';
 import { ieoProjectWallet, systemAccount, userAccount } from '../../ledger/index.ts';
-import { registerByEmail, requestCode } from '../identity/test-support.ts';
+import { MONEY_PATHS, registerByEmail, requestCode } from '../identity/test-support.ts';
 import {
   balanceOf,
   expectHealthyLedger,
@@ -31,10 +31,7 @@ const DAY = 86_400_000;
  * Over 500 lines as one file: the two paths share one harness and its
  * helpers, and the suite reads as the module's spec, section by section.
  */
-describe.each([
-  { on: 'SQL', moneyCore: false },
-  { on: 'the sequenced core', moneyCore: true },
-])('IEO on $on', ({ moneyCore }) => {
+describe.each(MONEY_PATHS)('IEO on $on', ({ moneyCore }) => {
   let h: Harness;
   beforeAll(async () => {
     h = await startWalletHarness(null, {}, { moneyCore });

@@ -8,7 +8,7 @@ import type {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.ts';
 import { ieoProjectWallet, systemAccount } from '../../ledger/index.ts';
-import { registerByEmail } from '../identity/test-support.ts';
+import { MONEY_PATHS, registerByEmail } from '../identity/test-support.ts';
 import {
   balanceOf,
   expectHealthyLedger,
@@ -93,10 +93,7 @@ async function restart(): Promise<void> {
   });
 }
 
-describe.each([
-  { on: 'SQL', moneyCore: false },
-  { on: 'the sequenced core', moneyCore: true },
-])('IEO rebates on $on', ({ moneyCore }) => {
+describe.each(MONEY_PATHS)('IEO rebates on $on', ({ moneyCore }) => {
   beforeAll(async () => {
     h = await startWalletHarness(null, {}, { moneyCore });
   });

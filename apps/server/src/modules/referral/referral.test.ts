@@ -7,7 +7,7 @@ import { createApp } from '../../app.ts';
 import { systemAccount, userAccount } from '../../ledger/index.ts';
 import { order as cycleOrder, tickAfter } from '../cycle/test-support.ts';
 import { mark, order } from '../futures/test-support.ts';
-import { ADMIN_TOKEN, registerByEmail, uniqueIdNumber } from '../identity/test-support.ts';
+import { ADMIN_TOKEN, MONEY_PATHS, registerByEmail, uniqueIdNumber } from '../identity/test-support.ts';
 import {
   balanceOf,
   expectAuditClean,
@@ -117,10 +117,7 @@ async function refused(pending: ReturnType<typeof post>, msg: string) {
   expect(answer.msg).toBe(msg);
 }
 
-describe.each([
-  { on: 'SQL', moneyCore: false },
-  { on: 'the sequenced core', moneyCore: true },
-])('referral on $on', ({ moneyCore }) => {
+describe.each(MONEY_PATHS)('referral on $on', ({ moneyCore }) => {
   beforeAll(async () => {
     h = await startHarness({ moneyCore });
     await h.app.market.simulator.tick();

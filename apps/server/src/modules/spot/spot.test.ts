@@ -1,6 +1,7 @@
 import { Dec } from '@halyard/money';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../app.ts';
+import { MONEY_PATHS } from '../identity/test-support.ts';
 import {
   BTC,
   balanceOf,
@@ -23,10 +24,7 @@ import {
 } from './test-support.ts';
 
 /** Every test runs twice: on the SQL path the server runs today, and on the sequenced core (issue 19's cut-over). */
-describe.each([
-  { on: 'SQL', moneyCore: false },
-  { on: 'the sequenced core', moneyCore: true },
-])('spot on $on', ({ moneyCore }) => {
+describe.each(MONEY_PATHS)('spot on $on', ({ moneyCore }) => {
   let h: Harness;
 
   beforeEach(async () => {

@@ -1,7 +1,7 @@
 import { Dec } from '@halyard/money';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { userAccount } from '../../ledger/index.ts';
-import { HOUR_MS } from '../identity/test-support.ts';
+import { HOUR_MS, MONEY_PATHS } from '../identity/test-support.ts';
 import {
   balanceOf,
   expectHealthyLedger,
@@ -17,10 +17,7 @@ import {
 } from './test-support.ts';
 
 /** Every test runs twice: on the SQL path the server runs today, and on the sequenced core (issue 19's cut-over). */
-describe.each([
-  { on: 'SQL', moneyCore: false },
-  { on: 'the sequenced core', moneyCore: true },
-])('assets on $on', ({ moneyCore }) => {
+describe.each(MONEY_PATHS)('assets on $on', ({ moneyCore }) => {
   let h: Harness;
   beforeEach(async () => {
     h = await startWalletHarness(null, {}, { moneyCore });

@@ -3,6 +3,7 @@ import { type Address, getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemAccount } from '../../ledger/index.ts';
+import { MONEY_PATHS } from '../identity/test-support.ts';
 import { operatorSession } from '../operators/test-support.ts';
 import { custodyOf } from './chain-watcher.ts';
 import { walletStore } from './store.ts';
@@ -69,10 +70,7 @@ async function usable(user: TestUser, coin: string): Promise<string> {
     .usable;
 }
 
-describe.each([
-  { on: 'SQL', moneyCore: false },
-  { on: 'the sequenced core', moneyCore: true },
-])('deposits on $on', ({ moneyCore }) => {
+describe.each(MONEY_PATHS)('deposits on $on', ({ moneyCore }) => {
   appPerTest(moneyCore);
 
   describe('deposit addresses', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, requestCode } from '../identity/test-support.ts';
+import { type Harness, MONEY_PATHS, requestCode } from '../identity/test-support.ts';
 import {
   CHAIN,
   expectOk,
@@ -16,10 +16,7 @@ let h: Harness;
 const address = (token: string, lang = 'en') =>
   get(h, `/account/getCoinAddress?coin=USDT&chain=${CHAIN}`, token, { lang });
 
-describe.each([
-  { on: 'SQL', moneyCore: false },
-  { on: 'the sequenced core', moneyCore: true },
-])('the deposit address (spec §5 "Deposit", §6) on $on', ({ moneyCore }) => {
+describe.each(MONEY_PATHS)('the deposit address (spec §5 "Deposit", §6) on $on', ({ moneyCore }) => {
   beforeAll(async () => {
     h = await startWalletHarness(null, {}, { moneyCore });
   });
