@@ -19,6 +19,11 @@ describe('app texts', () => {
     }
   });
 
+  it.each(LOCALES)('%s writes placeholders as the app fills them: {name}, never {{name}}', async (locale) => {
+    const texts: Record<string, string> = (await loadCatalogue(locale)).app;
+    expect(Object.entries(texts).filter(([, text]) => text.includes('{{'))).toEqual([]);
+  });
+
   it('never shadows a server message key', () => {
     const shadowed = Object.keys(english).filter((key) => key in messages.en);
     expect(shadowed).toEqual([]);
