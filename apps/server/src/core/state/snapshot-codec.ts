@@ -1,3 +1,6 @@
+// One file (over 500 lines): the snapshot's encoding and decoding, line kind by
+// line kind, beside the one format version they share; apart, a line kind could
+// change on one side and not the other.
 import { createHash } from 'node:crypto';
 import { Dec } from '@halyard/money';
 import type { HoldingWeight } from '@halyard/rules';
