@@ -1,6 +1,6 @@
 import type { Ledger, Transfer, TransferInput } from '../ledger/index.ts';
 import type { Trx } from '../store/database.ts';
-import type { MoneyCore } from './start.ts';
+import type { MoneyCoreHandle } from './handle.ts';
 import { submitProjected } from './submit.ts';
 
 /**
@@ -22,7 +22,7 @@ import { submitProjected } from './submit.ts';
  * the state would never see it, and the balances would part. Such a write
  * (a module not yet cut over) throws instead of writing.
  */
-export function ledgerOnCore(sql: Ledger, core: MoneyCore, now: () => number): Ledger {
+export function ledgerOnCore(sql: Ledger, core: MoneyCoreHandle, now: () => number): Ledger {
   async function submitBatch(batch: readonly TransferInput[]): Promise<void> {
     await submitProjected(core, { kind: 'transfer', at: now(), batch: [...batch] });
   }

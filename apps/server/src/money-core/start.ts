@@ -15,6 +15,7 @@ import { pruneAndTruncate, startProjected } from '../projection/start.ts';
 import { openWorkerProjector, type WorkerStore } from '../projection/worker-transport.ts';
 import type { Db } from '../store/database.ts';
 import type { DialectName } from '../store/dialect.ts';
+import type { MoneyCoreHandle, Submitted } from './handle.ts';
 import { moneyProjection } from './writers.ts';
 
 export interface MoneyCoreOptions {
@@ -50,12 +51,6 @@ export interface MoneyCoreOptions {
   onError?: (error: unknown) => void;
 }
 
-/** A command's answer, and the sequence a read must wait for to see it in SQL. */
-export interface Submitted {
-  result: MoneyResult;
-  seq: number;
-}
-
 /**
  * The sequenced core as the server runs it (docs/core.md, "The core in the
  * server"): the money state's sequencer on the data directory, its events
@@ -63,7 +58,7 @@ export interface Submitted {
  * worker on a schedule with the journal truncated behind them, and on the
  * very first start the state read from SQL as snapshot 0.
  */
-export class MoneyCore {
+export class MoneyCore implements MoneyCoreHandle {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
   private snapshotting: Promise<number> | null = null;

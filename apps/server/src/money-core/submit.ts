@@ -2,7 +2,7 @@ import { CODE, type MessageParams } from '@halyard/protocol';
 import type { MoneyCommand, MoneyResult } from '../core/state/index.ts';
 import { AppError } from '../http/errors.ts';
 import { LEDGER_ERRORS, LedgerError, type LedgerErrorKey } from '../ledger/index.ts';
-import type { MoneyCore } from './start.ts';
+import type { MoneyCoreHandle } from './handle.ts';
 
 const LEDGER_KEYS: ReadonlySet<string> = new Set(Object.values(LEDGER_ERRORS));
 const NONE: ReadonlyMap<string, number> = new Map();
@@ -33,7 +33,7 @@ export function refusalError(
  * the write.
  */
 export async function submitProjected(
-  core: MoneyCore,
+  core: MoneyCoreHandle,
   command: MoneyCommand,
   codes: ReadonlyMap<string, number> = NONE,
 ): Promise<Extract<MoneyResult, { ok: true }>> {

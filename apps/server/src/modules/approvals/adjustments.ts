@@ -9,7 +9,7 @@ import {
 } from '../../core/state/index.ts';
 import { badRequest } from '../../http/errors.ts';
 import { type Ledger, USER_WALLETS, type UserWallet, userAccount } from '../../ledger/index.ts';
-import type { MoneyCore } from '../../money-core/start.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import { submitProjected } from '../../money-core/submit.ts';
 import type { ApprovalHandler } from './service.ts';
 
@@ -27,7 +27,7 @@ export interface AdjustmentDeps {
   /** Stamps an execution's time on the core (the state never reads a clock). */
   clock: Clock;
   /** The sequenced core (issue 19's cut-over): an approved adjustment is the state's `adjust`. */
-  core?: MoneyCore;
+  core?: MoneyCoreHandle;
 }
 
 /**

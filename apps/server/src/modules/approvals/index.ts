@@ -27,7 +27,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import type { OperatorGuard } from '../../http/auth.ts';
 import type { Ledger } from '../../ledger/index.ts';
-import type { MoneyCore } from '../../money-core/start.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import type { Db } from '../../store/database.ts';
 import { registerAdjustmentRoutes } from './adjustment-routes.ts';
 import { BALANCE_ADJUSTMENT, balanceAdjustmentHandler } from './adjustments.ts';
@@ -65,7 +65,7 @@ export interface ApprovalsModuleOptions {
    * submits `adjust`; the other kinds execute in the decision's transaction
    * as on SQL (a withdrawal's release, not moved yet, then throws).
    */
-  core?: MoneyCore;
+  core?: MoneyCoreHandle;
   onError: (error: unknown) => void;
 }
 

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.ts';
 import { type OperatorIdentity, operatorHolds } from '../../http/auth.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { Ledger } from '../../ledger/index.ts';
-import type { MoneyCore } from '../../money-core/start.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import type { Db, Executor, Trx } from '../../store/database.ts';
 import { type ApprovalRow, approvalStore as sql } from './store.ts';
 
@@ -53,7 +53,7 @@ export interface ApprovalServiceOptions {
    * written in their own transactions (the ledger's is not taken on the
    * core), and a kind with `submit` executes by its command.
    */
-  core?: MoneyCore;
+  core?: MoneyCoreHandle;
   /** Errors of `afterCommit` work, after the approval committed. */
   onError: (error: unknown) => void;
 }

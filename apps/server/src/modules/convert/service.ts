@@ -12,7 +12,7 @@ import {
 import { badRequest } from '../../http/errors.ts';
 import { type Ledger, userAccount } from '../../ledger/index.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
-import type { MoneyCore } from '../../money-core/start.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import { refusalError, submitProjected } from '../../money-core/submit.ts';
 import type { Db } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
@@ -63,7 +63,7 @@ export interface ConvertServiceOptions {
    * tests and benches drive until every money module is on it): an exchange
    * is the state's `convert` command instead of a SQL transaction.
    */
-  core?: MoneyCore;
+  core?: MoneyCoreHandle;
 }
 
 /** The refusal that names something missing: answered 404. */
@@ -210,7 +210,7 @@ export class ConvertService {
 
   /** The `convert` command; answered with the order once SQL holds it, so the user's next read sees it. */
   private async convertOnCore(
-    core: MoneyCore,
+    core: MoneyCoreHandle,
     exchange: { userId: number; quote: ConvertQuote; amount: string; at: number },
   ): Promise<ExchangeRecord> {
     const { convertOrderId } = await submitProjected(core, { kind: 'convert', ...exchange }, NOT_FOUND);

@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.ts';
 import { closeToleranceMs } from '../../core/state/cycle-rules.ts';
 import type { CycleSettleCommand, MoneyEvent } from '../../core/state/index.ts';
 import type { IndexPriceSource, IndexTick } from '../../market/index.ts';
-import type { MoneyCore } from '../../money-core/start.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import type { Db } from '../../store/database.ts';
 import type { CycleSettlement } from './settlement.ts';
 import { type OrderRow, type SettledOrder, selectSettledOrders } from './store.ts';
@@ -16,7 +16,7 @@ import { type OrderRow, type SettledOrder, selectSettledOrders } from './store.t
 const TICKS_MAX = 100_000;
 
 export interface CoreSettlementOptions {
-  core: MoneyCore;
+  core: MoneyCoreHandle;
   db: Db;
   clock: Clock;
   index: IndexPriceSource;

@@ -2,7 +2,7 @@ import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { MarketModule } from '../../market/index.ts';
-import type { MoneyCore } from '../../money-core/start.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import type { Store } from '../../store/connect.ts';
 import type { IdentityService } from '../identity/index.ts';
@@ -42,7 +42,7 @@ export interface CycleModuleOptions {
   /** Referral commissions on the wins' fees (modules/referral). */
   referral: ReferralFees;
   /** The sequenced core, when the contracts run on it (CycleServiceOptions.core). */
-  core?: MoneyCore;
+  core?: MoneyCoreHandle;
   /** On the core: see CycleServiceOptions.beforeFee. */
   beforeFee?: (userId: number) => Promise<void>;
   onError: (error: unknown) => void;

@@ -17,7 +17,7 @@ import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { type Ledger, userAccount } from '../../ledger/index.ts';
 import type { MarketModule } from '../../market/index.ts';
-import type { MoneyCore } from '../../money-core/start.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import { refusalError } from '../../money-core/submit.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import type { Db, Trx } from '../../store/database.ts';
@@ -81,7 +81,7 @@ export interface CycleServiceOptions {
    * which tests drive until every money module is on it): orders and
    * settlements go to the money state (cycleOpen, cycleSettle) instead of SQL.
    */
-  core?: MoneyCore;
+  core?: MoneyCoreHandle;
   /** On the core: before a user's order, the referral profile its fees read reaches the state (ReferralOnCore.beforeFee). */
   beforeFee?: (userId: number) => Promise<void>;
 }
@@ -261,7 +261,7 @@ export class CycleService {
    * the price. Answered once SQL holds the order, as the next read serves it.
    */
   private async openOnCore(
-    core: MoneyCore,
+    core: MoneyCoreHandle,
     userId: number,
     email: string | null,
     pair: PairRow,

@@ -5,7 +5,7 @@ import { FAUCET_GRANT, faucetGrantTransfers } from '../../core/state/wallet-move
 import { currentUser } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
 import type { Ledger, UserWallet } from '../../ledger/index.ts';
-import type { MoneyCore } from '../../money-core/start.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import { submitProjected } from '../../money-core/submit.ts';
 import type { IdentityService } from '../identity/index.ts';
 
@@ -29,7 +29,7 @@ export interface FaucetModuleOptions {
    * The sequenced core, when the faucet runs on it (issue 19's cut-over): a
    * grant submits the state's `faucet` command, answered once SQL holds it.
    */
-  core?: MoneyCore;
+  core?: MoneyCoreHandle;
 }
 
 /**

@@ -75,7 +75,7 @@ import {
 import type { AuditActor } from '../../http/auth.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { type AccountRef, type Ledger, type TransferInput, userAccount } from '../../ledger/index.ts';
-import type { MoneyCore } from '../../money-core/start.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import { submitProjected } from '../../money-core/submit.ts';
 import type { Db, Executor, Trx } from '../../store/database.ts';
 import { maskAnyPhone, maskEmail } from '../backoffice/masking.ts';
@@ -115,7 +115,7 @@ export interface FiatServiceOptions {
    * merchant's decision) are the state's fiat commands; the checks and the
    * rows that hold no money (ads' terms, merchants, chat) stay here.
    */
-  core?: MoneyCore;
+  core?: MoneyCoreHandle;
 }
 
 /** One payment method of an ad: how the merchant is paid (or how it pays, for a sell ad). */

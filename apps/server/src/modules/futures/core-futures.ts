@@ -12,7 +12,7 @@ import type { PositionFigures } from '../../core/state/futures-margin.ts';
 import type { EntrustRow, PositionRow, TriggerRow } from '../../core/state/futures-rows.ts';
 import type { FuturesRowsEvent, MoneyCommand, MoneyEvent, MoneyResult } from '../../core/state/index.ts';
 import { type AppError, notFound } from '../../http/errors.ts';
-import type { MoneyCore } from '../../money-core/start.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import { refusalError } from '../../money-core/submit.ts';
 import type { Executor } from '../../store/database.ts';
 import { fundingSlot } from './funding.ts';
@@ -27,7 +27,7 @@ function refusedAs(key: string, params: MessageParams | undefined): AppError {
 }
 
 export interface CoreFuturesOptions {
-  core: MoneyCore;
+  core: MoneyCoreHandle;
   db: Executor;
   now: () => number;
   fundingIntervalMs: number;

@@ -11,7 +11,7 @@ import type { TdMode } from '../../core/state/futures-rows.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { type Ledger, userAccount } from '../../ledger/index.ts';
 import type { IndexTick, MarketModule } from '../../market/index.ts';
-import type { MoneyCore } from '../../money-core/start.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import type { Db, Trx } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
@@ -84,7 +84,7 @@ export interface FuturesServiceOptions {
   /** Referral commissions on fees (modules/referral). */
   referral: ReferralFees;
   /** The sequenced core: with it, the commands and marks go to the money state (core-futures.ts). */
-  core?: MoneyCore | undefined;
+  core?: MoneyCoreHandle | undefined;
   /** On the core: see CoreFuturesOptions.beforeFee. */
   beforeFee?: (userId: number) => Promise<void>;
   onError: (error: unknown) => void;

@@ -3,7 +3,7 @@ import { CODE } from '@halyard/protocol';
 import type { Clock } from '../../clock.ts';
 import { ieoAdvanceDue, ieoRebatesDue, ieoReleasesDue } from '../../core/state/ieo-clock.ts';
 import type { IeoSaleTerms } from '../../core/state/ieo-rules.ts';
-import type { MoneyCore } from '../../money-core/start.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import { submitProjected } from '../../money-core/submit.ts';
 
 /** The HTTP codes of the state's IEO refusals, as IeoService throws them (the rules' are 400). */
@@ -29,7 +29,7 @@ export class CoreSales {
   private edits: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly core: MoneyCore,
+    private readonly core: MoneyCoreHandle,
     private readonly clock: Clock,
   ) {}
 

@@ -52,7 +52,7 @@ import {
 } from '../../core/state/ieo-rules.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { BULK_MAX, type Ledger, type TransferInput, userAccount } from '../../ledger/index.ts';
-import type { MoneyCore } from '../../money-core/start.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import type { Db, Executor, Trx } from '../../store/database.ts';
 import { sanitizeHtml } from '../content/sanitize.ts';
 import type { IdentityService } from '../identity/index.ts';
@@ -79,7 +79,7 @@ export interface IeoServiceOptions {
    * subscriptions and the clock's work are the state's commands
    * (core-sales.ts); the checks and the project rows stay here.
    */
-  core?: MoneyCore;
+  core?: MoneyCoreHandle;
   /** On the core: before a subscription, the subscriber's inviter (who earns its rebate) reaches the state (ReferralOnCore.beforeFee). */
   beforeFee?: (userId: number) => Promise<void>;
 }

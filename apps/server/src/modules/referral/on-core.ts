@@ -1,7 +1,7 @@
 import type { ReferralUser } from '../../core/state/referral.ts';
 import { referralUserOf } from '../../core/state/referral.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
-import type { MoneyCore } from '../../money-core/start.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import { submitProjected } from '../../money-core/submit.ts';
 import type { Executor } from '../../store/database.ts';
 import { readReferralSettings } from './fees.ts';
@@ -12,7 +12,7 @@ const PROFILE_TTL_MS = 60_000;
 
 export interface ReferralOnCoreOptions {
   db: Executor;
-  core: MoneyCore;
+  core: MoneyCoreHandle;
   index: IndexPriceSource;
   now: () => number;
   onError: (error: unknown) => void;

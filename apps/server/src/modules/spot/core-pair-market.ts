@@ -9,17 +9,11 @@ import {
   spotOrderRecordOf,
 } from '../../core/state/index.ts';
 import { conflict } from '../../http/errors.ts';
-import type { MoneyCore } from '../../money-core/start.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import { refusalError } from '../../money-core/submit.ts';
 import type { Executor } from '../../store/database.ts';
-import type {
-  CommandResult,
-  CommittedTrade,
-  GroupEffects,
-  SpotCommand,
-  SpotPairMarket,
-} from './pair-market.ts';
-import { DEPTH_LEVELS, PairTape, TOP_TRADES } from './pair-tape.ts';
+import type { CommandResult, GroupEffects, SpotCommand, SpotPairMarket } from './pair-market.ts';
+import { type CommittedTrade, DEPTH_LEVELS, PairTape, TOP_TRADES } from './pair-tape.ts';
 import { orderRowOf } from './projection.ts';
 import { pairConfigOf } from './state-from-sql.ts';
 import { type OrderRow, type PairRow, selectLatestTrades, updatePairSettings } from './store.ts';
@@ -33,7 +27,7 @@ const REFUSAL_CODES: ReadonlyMap<string, number> = new Map([
 
 export interface CorePairMarketOptions {
   pair: PairRow;
-  core: MoneyCore;
+  core: MoneyCoreHandle;
   db: Executor;
   now: () => number;
   /** The index price of the trade coin, when one is known: stamped on a place for a market order's cost. */
@@ -229,7 +223,7 @@ export class CorePairMarket extends PairTape implements SpotPairMarket {
   }
 }
 
-async function submitted(core: MoneyCore, command: MoneyCommand): Promise<void> {
+async function submitted(core: MoneyCoreHandle, command: MoneyCommand): Promise<void> {
   const { result } = await core.submit(command);
   if (!result.ok) throw refusalError(result.error, result.params, REFUSAL_CODES);
 }

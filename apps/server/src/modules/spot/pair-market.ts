@@ -23,7 +23,7 @@ import type { Executor } from '../../store/database.ts';
 import type { ReferralFees } from '../referral/index.ts';
 import { settleFees } from './fees.ts';
 import { GroupWork } from './group.ts';
-import { DEPTH_LEVELS, PairTape, TOP_TRADES } from './pair-tape.ts';
+import { type CommittedTrade, DEPTH_LEVELS, PairTape, TOP_TRADES } from './pair-tape.ts';
 import {
   type OrderRow,
   type OrderState,
@@ -82,9 +82,6 @@ export type SpotCommand = PlaceOrder | CancelOrder | CancelAllOrders | ChangeSet
 export interface CommandResult {
   orders: OrderRow[];
 }
-
-/** A committed trade as the pushes and the trade screen show it. */
-export type CommittedTrade = Pick<TradeRow, 'price' | 'amount' | 'taker_side' | 'wdate'>;
 
 /** What one committed group changed, for the pushes that follow it. */
 export interface GroupEffects {

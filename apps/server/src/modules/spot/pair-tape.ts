@@ -1,6 +1,9 @@
 import type { DepthSnapshot } from '@halyard/matching';
 import { Dec } from '@halyard/money';
-import type { CommittedTrade } from './pair-market.ts';
+import type { TradeRow } from './store.ts';
+
+/** A committed trade as the pushes and the trade screen show it. */
+export type CommittedTrade = Pick<TradeRow, 'price' | 'amount' | 'taker_side' | 'wdate'>;
 
 /** Latest trades kept per pair for the `top` push and the trade screen. */
 export const TOP_TRADES = 20;

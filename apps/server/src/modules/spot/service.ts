@@ -14,7 +14,7 @@ import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { type Ledger, systemAccount } from '../../ledger/index.ts';
 import type { MarketModule } from '../../market/index.ts';
 import { DEMO_COINS } from '../../market/index-price.ts';
-import type { MoneyCore } from '../../money-core/start.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import { type Publisher, tradePushRow } from '../../realtime/publisher.ts';
 import type { Db, Trx } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
@@ -101,7 +101,7 @@ export interface SpotServiceOptions {
    * tests and benches drive until every money module is on it): orders go to
    * the money state instead of SQL group commits.
    */
-  core?: MoneyCore;
+  core?: MoneyCoreHandle;
   /** On the core: before a user's order, the referral profile its fees read reaches the state (ReferralOnCore.beforeFee). */
   beforeFee?: (userId: number) => Promise<void>;
   onError: (error: unknown) => void;

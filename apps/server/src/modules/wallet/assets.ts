@@ -13,7 +13,7 @@ import {
 import { badRequest } from '../../http/errors.ts';
 import { type AccountBalance, type Ledger, type UserWallet, userAccount } from '../../ledger/index.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
-import type { MoneyCore } from '../../money-core/start.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import { submitProjected } from '../../money-core/submit.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { CHAIN_NAMES, DEFAULT_CHAIN } from './config.ts';
@@ -94,7 +94,7 @@ export class AssetsService {
        * The sequenced core, when the moves between a user's wallets run on it
        * (issue 19's cut-over): a move is the state's `walletMove` command.
        */
-      core?: MoneyCore;
+      core?: MoneyCoreHandle;
     },
   ) {}
 

@@ -14,7 +14,7 @@ import {
   type Ledger,
   systemAccount,
 } from '../../ledger/index.ts';
-import type { MoneyCore } from '../../money-core/start.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import { submitProjected } from '../../money-core/submit.ts';
 import type { Db } from '../../store/database.ts';
 import type { ChainReader } from './chains.ts';
@@ -54,7 +54,7 @@ export interface WatcherOptions {
    * credit and a reversal are its `depositCredited` and `depositReversed`,
    * and the deposit row is marked behind by the projection (modules/wallet/projection.ts).
    */
-  core?: MoneyCore;
+  core?: MoneyCoreHandle;
 }
 
 export interface PollReport {

@@ -5,7 +5,7 @@ import type { Clock } from '../../clock.ts';
 import type { OperatorGuard } from '../../http/auth.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
-import type { MoneyCore } from '../../money-core/start.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import type { Store } from '../../store/connect.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { AssetsService, type FuturesExposureSource } from './assets.ts';
@@ -65,7 +65,7 @@ export interface WalletModuleOptions {
    * the moves between a user's wallets go to it. Deposits and withdrawals
    * have not moved yet: on the core, their ledger writes throw (ledgerOnCore).
    */
-  core?: MoneyCore;
+  core?: MoneyCoreHandle;
 }
 
 export function createWalletModule(options: WalletModuleOptions): WalletModule {

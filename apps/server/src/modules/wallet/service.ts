@@ -26,7 +26,7 @@ import type { AuditActor, OperatorIdentity } from '../../http/auth.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { type CustodyWallet, type Ledger, userAccount } from '../../ledger/index.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
-import type { MoneyCore } from '../../money-core/start.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import type { Db, Executor, Trx } from '../../store/database.ts';
 import { isUniqueViolation } from '../../store/dialect.ts';
 import type { IdentityService } from '../identity/index.ts';
@@ -113,7 +113,7 @@ export interface WalletServiceOptions {
   demo: boolean;
   onError: (error: unknown, context: string) => void;
   /** The sequenced core, when deposits run on it: the chain watchers submit their credits and reversals. */
-  core?: MoneyCore;
+  core?: MoneyCoreHandle;
 }
 
 /**
