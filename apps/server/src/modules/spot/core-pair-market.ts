@@ -1,5 +1,4 @@
 import type { OrderBook } from '@halyard/matching';
-import type { Dec } from '@halyard/money';
 import { CODE } from '@halyard/protocol';
 import {
   type MoneyCommand,
@@ -11,8 +10,7 @@ import {
 import { conflict } from '../../http/errors.ts';
 import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import { refusalError } from '../../money-core/submit.ts';
-import type { Executor } from '../../store/database.ts';
-import type { CommandResult, GroupEffects, SpotCommand, SpotPairMarket } from './pair-market.ts';
+import type { CommandResult, PairMarketHooks, SpotCommand, SpotPairMarket } from './pair-market.ts';
 import { type CommittedTrade, DEPTH_LEVELS, PairTape, TOP_TRADES } from './pair-tape.ts';
 import { orderRowOf } from './projection.ts';
 import { pairConfigOf } from './state-from-sql.ts';
@@ -25,18 +23,10 @@ const REFUSAL_CODES: ReadonlyMap<string, number> = new Map([
   ['spot.orderNotOpen', CODE.notFound],
 ]);
 
-export interface CorePairMarketOptions {
-  pair: PairRow;
+export interface CorePairMarketOptions extends PairMarketHooks {
   core: MoneyCoreHandle;
-  db: Executor;
-  now: () => number;
-  /** The index price of the trade coin, when one is known: stamped on a place for a market order's cost. */
-  indexPrice: () => Dec | null;
   /** Before a user's order: the referral profile its fees read reaches the state (ReferralOnCore.beforeFee). */
   beforeFee?: (userId: number) => Promise<void>;
-  /** Called after each durable batch that touched the pair (pushes); must not throw. */
-  onCommitted: (effects: GroupEffects) => void;
-  onError: (error: unknown) => void;
 }
 
 /**

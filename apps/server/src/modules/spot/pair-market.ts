@@ -112,18 +112,22 @@ export interface SpotPairMarket {
   openOrdersOf(owner: string): OrderRow[];
 }
 
-export interface PairMarketOptions {
+/** What SpotService gives a pair's market on either path (PairMarket here, CorePairMarket on the core). */
+export interface PairMarketHooks {
   pair: PairRow;
   db: Executor;
-  ledger: Ledger;
   now: () => number;
   /** The index price of the trade coin, when one is known: the last resort for a market order's cost. */
   indexPrice: () => Dec | null;
-  /** Fees in HAL and referral commissions, paid in the fee's own transaction. */
-  referral: ReferralFees;
-  /** Called after each committed group (pushes); must not throw. */
+  /** Called after each durable write that touched the pair (pushes); must not throw. */
   onCommitted: (effects: GroupEffects) => void;
   onError: (error: unknown) => void;
+}
+
+export interface PairMarketOptions extends PairMarketHooks {
+  ledger: Ledger;
+  /** Fees in HAL and referral commissions, paid in the fee's own transaction. */
+  referral: ReferralFees;
 }
 
 interface Job {

@@ -21,7 +21,13 @@ import type { IdentityService } from '../identity/index.ts';
 import type { ReferralFees } from '../referral/index.ts';
 import { CorePairMarket } from './core-pair-market.ts';
 import { demoPairRows } from './demo-pairs.ts';
-import { type GroupEffects, PairMarket, type PlaceOrder, type SpotPairMarket } from './pair-market.ts';
+import {
+  type GroupEffects,
+  PairMarket,
+  type PairMarketHooks,
+  type PlaceOrder,
+  type SpotPairMarket,
+} from './pair-market.ts';
 import { newSpotPairRow, spotRowWith, spotSettingsOf } from './settings.ts';
 import {
   insertMissingPairs,
@@ -136,12 +142,12 @@ export class SpotService {
 
   /** A pair's market, its book rebuilt from the store (SQL) or held by the core. */
   private async openMarket(pair: PairRow): Promise<SpotPairMarket> {
-    const hooks = {
+    const hooks: PairMarketHooks = {
       pair,
       db: this.options.db,
       now: () => this.options.clock.now(),
       indexPrice: () => this.indexPrice(pair),
-      onCommitted: (effects: GroupEffects) => this.publishCommitted(pair, effects),
+      onCommitted: (effects) => this.publishCommitted(pair, effects),
       onError: this.options.onError,
     };
     const { core, beforeFee } = this.options;
