@@ -1,5 +1,6 @@
 // `npm run build -w @halyard/server`: the server as plain JavaScript in dist/,
-// for `node apps/server/dist/main.js` (and dist/audit-cli.js for the ledger audit).
+// for `node apps/server/dist/main.js` (and dist/audit-cli.js for the ledger audit; the
+// money core's worker threads load the other bundles).
 //
 // The workspace packages (@halyard/*) are TypeScript sources that Node cannot
 // load, so they are bundled in with the server's own code. Every package from
@@ -24,7 +25,14 @@ const registryPackagesExternal = {
 
 await build({
   absWorkingDir: serverDir,
-  entryPoints: { main: 'src/main.ts', 'audit-cli': 'src/ledger/audit-cli.ts' },
+  entryPoints: {
+    main: 'src/main.ts',
+    'audit-cli': 'src/ledger/audit-cli.ts',
+    // The worker threads' entries, each a bundle of its own (core/worker-entry.ts names them).
+    'projection-worker': 'src/projection/worker.ts',
+    'snapshot-sink-worker': 'src/core/sequencer/snapshot-sink-worker.ts',
+    'money-writers': 'src/money-core/writers.ts',
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

@@ -1,4 +1,5 @@
 import type { MoneyEvent } from '../core/state/index.ts';
+import { workerModule } from '../core/worker-entry.ts';
 import { ledgerProjection } from '../ledger/projection.ts';
 import { approvalsProjection } from '../modules/approvals/projection.ts';
 import { convertProjection } from '../modules/convert/projection.ts';
@@ -18,15 +19,20 @@ import { combinedProjection } from '../projection/writer.ts';
  * trade's order rows without its balances. A module that moves into the
  * state adds its writer here.
  */
-export const moneyProjection = combinedProjection<MoneyEvent>('money', import.meta.url, 'moneyProjection', [
-  ledgerProjection,
-  spotProjection,
-  referralProjection,
-  cycleProjection,
-  convertProjection,
-  walletProjection,
-  approvalsProjection,
-  futuresProjection,
-  ieoProjection,
-  fiatProjection,
-]);
+export const moneyProjection = combinedProjection<MoneyEvent>(
+  'money',
+  workerModule(import.meta.url, 'money-writers'),
+  'moneyProjection',
+  [
+    ledgerProjection,
+    spotProjection,
+    referralProjection,
+    cycleProjection,
+    convertProjection,
+    walletProjection,
+    approvalsProjection,
+    futuresProjection,
+    ieoProjection,
+    fiatProjection,
+  ],
+);

@@ -1,5 +1,6 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Published } from '../core/sequencer/index.ts';
+import { startWorker, workerModule } from '../core/worker-entry.ts';
 import { Projector, type ProjectorTuning } from './projector.ts';
 import {
   DEFAULT_BATCH_MAX,
@@ -77,7 +78,7 @@ export async function openWorkerProjector<Event>(
     batchMax: options.batchMax ?? DEFAULT_BATCH_MAX,
     retryMs: options.retryMs ?? DEFAULT_RETRY_MS,
   };
-  const worker = startWorker(setup);
+  const worker = startProjectionWorker(setup);
   const name = options.writer.name;
   let reports: RunnerReports | null = null;
   let closing: (() => void) | null = null;
@@ -155,10 +156,7 @@ function eventsRead<Event>(
   return kept;
 }
 
-function startWorker(setup: WorkerSetup): Worker {
-  const entry = new URL('./worker.ts', import.meta.url).href;
-  // Node 20 loads a worker's entry before any --import hook: the worker registers tsx itself, then loads it
-  // (as core/sequencer/snapshot-sink.ts does).
-  const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(boot, { eval: true, workerData: setup });
+function startProjectionWorker(setup: WorkerSetup): Worker {
+  const entry = workerModule(new URL('./worker.ts', import.meta.url).href, 'projection-worker');
+  return startWorker(entry, { workerData: setup });
 }

@@ -1,5 +1,6 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { SnapshotStore } from '../journal/index.ts';
+import { startWorker, workerModule } from '../worker-entry.ts';
 
 /**
  * Where the sequencer's snapshots go: the encoded state arrives in pieces, a
@@ -50,10 +51,11 @@ export function workerSnapshotSink(dir: string): SnapshotSink & { close(): Promi
 
   function started(): Worker {
     if (worker) return worker;
-    const entry = new URL('./snapshot-sink-worker.ts', import.meta.url).href;
-    // Node 20 loads a worker's entry before any --import hook: the worker registers tsx itself, then loads it.
-    const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
-    worker = new Worker(boot, { eval: true, workerData: { dir } });
+    const entry = workerModule(
+      new URL('./snapshot-sink-worker.ts', import.meta.url).href,
+      'snapshot-sink-worker',
+    );
+    worker = startWorker(entry, { workerData: { dir } });
     worker.on('message', ({ id, error }: { id: number; error?: string }) => {
       const done = waiting.get(id);
       waiting.delete(id);
