@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { CompiledQuery, type Driver, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database, Db } from './database.ts';
 import type { DialectName } from './dialect.ts';
@@ -58,8 +58,26 @@ function openSqlite(file: string): Store {
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
   cachePreparedStatements(connection);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: connection }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Transactions that take the write lock when they begin (`BEGIN IMMEDIATE`).
+ * On the sequenced core a second connection writes the same file (the
+ * projector's worker). A deferred transaction that has read and then writes
+ * after the other connection committed fails at once with
+ * SQLITE_BUSY_SNAPSHOT, which no busy timeout retries; one that asks for the
+ * lock first waits for it (busy_timeout) and then sees the latest data.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
 }
 
 /** Statements kept per connection; past this the cache starts again (a bound on every cache). */
