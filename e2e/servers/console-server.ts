@@ -9,11 +9,12 @@
 import { createApp } from '../../apps/server/src/app.ts';
 import { systemClock } from '../../apps/server/src/clock.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
+import { moneyCoreOf } from '../../apps/server/src/start.ts';
 import { openStore } from '../../apps/server/src/store/connect.ts';
 
 const config = loadConfig();
 const store = await openStore(config);
-const app = await createApp({ config, store, clock: systemClock });
+const app = await createApp({ config, store, clock: systemClock, ...moneyCoreOf(config) });
 await app.http.listen({ port: config.port, host: config.host });
 app.start();
 // The identity module's only timer is the demo reviewer: stopping it leaves KYC to the operators.

@@ -22,6 +22,13 @@ export interface Config {
   databaseUrl: string | null;
   sqliteFile: string;
   dataDir: string;
+  /**
+   * Whether the money runs on the sequenced core (issue 19): commands to a
+   * journal under `dataDir/core`, the state in memory, the SQL tables written
+   * behind it (docs/core.md). `HALYARD_MONEY_CORE=false` runs every money
+   * write in SQL transactions instead, as Halyard did before the core.
+   */
+  moneyCore: boolean;
   uploadDir: string;
   /** Names the first administrator (`admin-token` header of POST /admin/auth/bootstrap); refused once one exists. */
   adminToken: string;
@@ -113,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || null,
     sqliteFile: env.SQLITE_FILE ?? path.join(dataDir, 'halyard.sqlite'),
     dataDir,
+    moneyCore: env.HALYARD_MONEY_CORE !== 'false',
     uploadDir: path.join(dataDir, 'uploads'),
     // A random admin token per start when none is configured: operator routes
     // are never open by default.

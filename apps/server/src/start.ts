@@ -1,6 +1,7 @@
-import { createApp } from './app.ts';
+import path from 'node:path';
+import { type AppOptions, createApp } from './app.ts';
 import { type Clock, systemClock } from './clock.ts';
-import { configWarnings, loadConfig } from './config.ts';
+import { type Config, configWarnings, loadConfig } from './config.ts';
 import { seedDemoHistory } from './demo-history.ts';
 import { openStore } from './store/connect.ts';
 
@@ -13,12 +14,17 @@ import { openStore } from './store/connect.ts';
 export async function startServer(clock: Clock = systemClock): Promise<void> {
   const config = loadConfig();
   const store = await openStore(config);
-  const app = await createApp({ config, store, clock });
+  const app = await createApp({ config, store, clock, ...moneyCoreOf(config) });
   // Before the first request and the first index tick: charts open on months of history.
   if (config.demo) await seedDemoHistory(app, config);
   await app.http.listen({ port: config.port, host: config.host });
   app.start();
-  app.http.log.info(`Halyard on ${config.publicUrl} (${store.dialect}${config.demo ? ', demo' : ''})`);
+  const mode = [
+    store.dialect,
+    ...(config.moneyCore ? ['sequenced core'] : []),
+    ...(config.demo ? ['demo'] : []),
+  ];
+  app.http.log.info(`Halyard on ${config.publicUrl} (${mode.join(', ')})`);
   for (const warning of configWarnings(config)) app.http.log.warn(warning);
   if (config.demo && !process.env.ADMIN_TOKEN && !(await app.operators.service.administratorExists())) {
     // The generated token names the first administrator in the console, and only
@@ -35,4 +41,19 @@ export async function startServer(clock: Clock = systemClock): Promise<void> {
       process.exit(0);
     });
   }
+}
+
+/**
+ * The core's journal and snapshots under the data directory. Its projector
+ * writes SQL from a worker thread on a connection of its own, except for an
+ * in-memory SQLite database, which no other connection can open.
+ */
+export function moneyCoreOf(config: Config): Pick<AppOptions, 'moneyCore'> {
+  if (!config.moneyCore) return {};
+  const workerStore = config.databaseUrl
+    ? { postgresUrl: config.databaseUrl }
+    : config.sqliteFile === ':memory:'
+      ? null
+      : { sqliteFile: config.sqliteFile };
+  return { moneyCore: { dataDir: path.join(config.dataDir, 'core'), workerStore } };
 }
