@@ -1,7 +1,7 @@
 import type { ApprovalView, WithdrawalApproveAnswer } from '@halyard/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../ledger/index.ts';
-import { MONEY_PATHS } from '../identity/test-support.ts';
+import { MONEY_PATHS, restartApp } from '../identity/test-support.ts';
 import {
   balanceOf,
   CHAIN,
@@ -16,6 +16,7 @@ import {
   type TestUser,
   verifiedUser,
 } from '../wallet/test-support.ts';
+import { approvalStore } from './store.ts';
 import { type Answer, asOperator, type OperatorSession, operatorSession } from './test-support.ts';
 
 const ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
@@ -234,6 +235,92 @@ describe.each(MONEY_PATHS)('manual balance adjustments over HTTP on $on', ({ mon
       : ['approvals.debitExceedsBalance', 'ledger.insufficientBalance'];
     expect(refusals).toContain((failed.data as ApprovalView).error?.key);
     expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '300', locked: '0' });
+  });
+});
+
+/**
+ * On the core only: the approval is recorded before its `adjust` is submitted,
+ * so a process that stops between the two leaves the request approved and
+ * unpaid. On SQL nothing is left between them: the execution commits with the
+ * decision.
+ */
+describe('an adjustment approved on the core whose command never became durable', () => {
+  let h: Harness;
+  let financeA: OperatorSession;
+  let financeB: OperatorSession;
+  beforeAll(async () => {
+    h = await startWalletHarness(null, {}, { moneyCore: true });
+    financeA = await operatorSession(h.app, 'finance', h.clock);
+    financeB = await operatorSession(h.app, 'finance', h.clock);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+  afterEach(async () => {
+    await expectHealthyLedger(h.store.db);
+  });
+
+  const approve = (operator: OperatorSession, id: number) =>
+    asOperator(h, operator, 'POST', `/admin/approvals/${id}/approve`, undefined, { fresh: true });
+
+  async function requested(user: TestUser, direction: 'credit' | 'debit', amount: string): Promise<number> {
+    const body = {
+      userId: user.id,
+      wallet: 'spot',
+      coin: 'USDT',
+      direction,
+      amount,
+      category: 'correction',
+      reason: 'stopped mid-approval',
+    };
+    const answer = ok(await asOperator(h, financeA, 'POST', '/admin/adjustments', body, { fresh: true }));
+    return (answer.data as ApprovalView).id;
+  }
+
+  /** What the approval had written when the process stopped: the decision (ApprovalService.claim), no command. */
+  async function approvedWithoutCommand(id: number): Promise<void> {
+    const decision = { by: String(financeB.id), email: financeB.email, at: h.clock.now(), reason: null };
+    expect(await approvalStore.decide(h.store.db, id, 'approved', decision)).toBe(true);
+  }
+
+  async function request(id: number): Promise<ApprovalView> {
+    return ok(await asOperator(h, financeB, 'GET', `/admin/approvals/${id}`)).data as ApprovalView;
+  }
+
+  it('is submitted again at the next start: paid exactly once, the request executed', async () => {
+    const user = await verifiedUser(h);
+    const id = await requested(user, 'credit', '12.5');
+    await approvedWithoutCommand(id);
+    expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '0', locked: '0' });
+
+    await restartApp(h);
+    expect(await request(id)).toMatchObject({
+      status: 'executed',
+      decidedBy: { id: financeB.id },
+      result: { transferId: `adjustment:${id}` },
+    });
+    expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '12.5', locked: '0' });
+    expect((await approve(financeB, id)).msg).toBe('This request has already been decided');
+
+    await restartApp(h);
+    expect(await request(id)).toMatchObject({ status: 'executed' });
+    expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '12.5', locked: '0' });
+  });
+
+  it('a debit the balance no longer covers is recorded failed at the next start, and nothing moves', async () => {
+    const user = await verifiedUser(h);
+    await fund(h, user.id, { USDT: '100' });
+    const stopped = await requested(user, 'debit', '80');
+    await approvedWithoutCommand(stopped);
+    const paid = await requested(user, 'debit', '50');
+    expect(ok(await approve(financeB, paid)).data).toMatchObject({ status: 'executed' });
+
+    await restartApp(h);
+    expect(await request(stopped)).toMatchObject({
+      status: 'failed',
+      error: { key: 'approvals.debitExceedsBalance' },
+    });
+    expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '50', locked: '0' });
   });
 });
 

@@ -1,9 +1,8 @@
 import type { ApprovalView, MarketSettingsList, SpotPairSettings } from '@halyard/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../app.ts';
 import { type Answer, asOperator, type OperatorSession, operatorSession } from '../approvals/test-support.ts';
 import { futuresUser, mark, positionsOf } from '../futures/test-support.ts';
-import { MONEY_PATHS } from '../identity/test-support.ts';
+import { MONEY_PATHS, restartApp } from '../identity/test-support.ts';
 import {
   balanceOf,
   expectHealthyLedger,
@@ -283,18 +282,6 @@ describe.each(MONEY_PATHS)('markets on $on', ({ moneyCore }) => {
     expect(ok(await approve(adminB, id)).data).toMatchObject({ status: 'executed' });
   }
 
-  /** A server restart on the same store and clock (on the core, the state recovered from its journal). */
-  async function restart(): Promise<void> {
-    await h.app.close();
-    h.app = await createApp({
-      config: h.config,
-      store: h.store,
-      clock: h.clock,
-      rateLimits: false,
-      ...h.appOptions,
-    });
-  }
-
   it('a listed spot pair, futures contract and cycle pair trade over HTTP, and still do after a restart', async () => {
     await listed({
       kind: 'spot',
@@ -365,7 +352,7 @@ describe.each(MONEY_PATHS)('markets on $on', ({ moneyCore }) => {
     expect(await positionsOf(h, taker)).toMatchObject([{ ...XRP, type: 'buy', number: '1' }]);
     await expectHealthyLedger(h.store.db);
 
-    await restart();
+    await restartApp(h);
     const lists = await markets();
     expect(lists.spot.some((pair) => pair.tradcoin === LST.tradcoin)).toBe(true);
     expect(lists.futures.some((contract) => contract.tradcoin === XRP.tradcoin)).toBe(true);
