@@ -362,5 +362,15 @@ describe.each(MONEY_PATHS)('markets on $on', ({ moneyCore }) => {
     expect(await balanceOf(h, spot(seller), 'LST')).toEqual({ available: '7', locked: '1' });
     expect(await balanceOf(h, spot(seller), 'USDT')).toEqual({ available: '9.99', locked: '0' });
     expect(await positionsOf(h, taker)).toMatchObject([{ ...XRP, type: 'buy', number: '2' }]);
+    // Both DOGE contracts settle at their expiry from the recorded ticks (the first perhaps at the restart's cut).
+    const open = h.app.cycle.service.settlement.openOf(buyer.id, null);
+    expect(open.length).toBeGreaterThan(0);
+    h.clock.advance(61_000);
+    await h.app.market.simulator.tick();
+    const settled = await h.app.cycle.settleDue();
+    expect(settled.map(({ order }) => order.orderid).sort()).toEqual(
+      open.map((order) => order.orderid).sort(),
+    );
+    expect(h.app.cycle.service.settlement.openOf(buyer.id, null)).toEqual([]);
   });
 });
