@@ -1,6 +1,12 @@
 import type { ApprovalView, MarketSettingsList, SpotPairSettings } from '@halyard/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, asOperator, type OperatorSession, operatorSession } from '../approvals/test-support.ts';
+import {
+  approveAs,
+  asOperator,
+  type OperatorSession,
+  ok,
+  operatorSession,
+} from '../approvals/test-support.ts';
 import { futuresUser, mark, positionsOf } from '../futures/test-support.ts';
 import { MONEY_PATHS, restartApp } from '../identity/test-support.ts';
 import {
@@ -19,11 +25,6 @@ import {
 const LST = { tradcoin: 'LST', maincoin: 'USDT' } as const;
 const XRP = { tradcoin: 'XRP', maincoin: 'USDT' } as const;
 const DOGE = { tradcoin: 'DOGE', maincoin: 'USDT' } as const;
-
-function ok(answer: Answer): Answer {
-  expect(answer, answer.msg).toMatchObject({ code: 200 });
-  return answer;
-}
 
 /**
  * The back office's markets on both paths (issue 19's cut-over): edits, and
@@ -47,9 +48,6 @@ describe.each(MONEY_PATHS)('markets on $on', ({ moneyCore }) => {
   afterEach(async () => {
     await expectHealthyLedger(h.store.db);
   });
-
-  const approve = (operator: OperatorSession, id: number) =>
-    asOperator(h, operator, 'POST', `/admin/approvals/${id}/approve`, undefined, { fresh: true });
 
   async function markets(): Promise<MarketSettingsList> {
     return ok(await asOperator(h, adminA, 'GET', '/admin/markets')).data as MarketSettingsList;
@@ -202,12 +200,12 @@ describe.each(MONEY_PATHS)('markets on $on', ({ moneyCore }) => {
     );
     const approval = requested.data as ApprovalView;
     expect(approval).toMatchObject({ kind: 'market_listing', subject: 'spot:NEWC/USDT', status: 'pending' });
-    expect((await approve(adminA, approval.id)).msg).toBe(
+    expect((await approveAs(h, adminA, approval.id)).msg).toBe(
       'You made this request: a second operator must approve it',
     );
     expect((await markets()).spot.some((pair) => pair.tradcoin === 'NEWC')).toBe(false);
 
-    ok(await approve(adminB, approval.id));
+    ok(await approveAs(h, adminB, approval.id));
     expect((await markets()).spot.find((pair) => pair.tradcoin === 'NEWC')).toMatchObject({
       minNumber: '1',
       enabled: true,
@@ -260,7 +258,7 @@ describe.each(MONEY_PATHS)('markets on $on', ({ moneyCore }) => {
       const { id } = ok(
         await asOperator(h, adminA, 'POST', '/admin/markets/listings', listing, { fresh: true }),
       ).data as ApprovalView;
-      expect(ok(await approve(adminB, id)).data).toMatchObject({ status: 'executed' });
+      expect(ok(await approveAs(h, adminB, id)).data).toMatchObject({ status: 'executed' });
     }
     const now = await markets();
     const contract = now.futures.find((row) => row.maincoin === 'USDC');
@@ -279,7 +277,7 @@ describe.each(MONEY_PATHS)('markets on $on', ({ moneyCore }) => {
     const { id } = ok(
       await asOperator(h, adminA, 'POST', '/admin/markets/listings', listing, { fresh: true }),
     ).data as ApprovalView;
-    expect(ok(await approve(adminB, id)).data).toMatchObject({ status: 'executed' });
+    expect(ok(await approveAs(h, adminB, id)).data).toMatchObject({ status: 'executed' });
   }
 
   it('a listed spot pair, futures contract and cycle pair trade over HTTP, and still do after a restart', async () => {
