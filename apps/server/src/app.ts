@@ -325,6 +325,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     operatorGuard: operators.guard,
   });
   markets.registerRoutes(http);
+  // Every kind is registered: on the core, an approval whose command never became durable is submitted again.
+  await approvals.service.resumeApproved();
   const backoffice = createBackofficeModule({
     db: store.db,
     clock,

@@ -15,6 +15,9 @@
  *   (`approvals.notPending`), else executes; a refused execution is rolled
  *   back and recorded as `failed` with its error, answered as `failure`.
  * - `service.reject(id, operator, reason)`: nothing executes.
+ * - `service.resumeApproved()`, at start once every kind is registered: on
+ *   the core, a request approved whose command never became durable is
+ *   submitted again (idempotent by the request's id).
  *
  * Routes: GET /admin/approvals, GET /admin/approvals/:id,
  * POST /admin/approvals/:id/approve, POST /admin/approvals/:id/reject,

@@ -185,6 +185,15 @@ export class ApprovalService {
     submit: (payload: unknown, requestId: number) => Promise<void>,
   ): Promise<ApprovalOutcome> {
     await this.transaction((trx) => this.claim(trx, id, operator));
+    return this.executeByCommand(id, payload, submit);
+  }
+
+  /** Submits an approved request's command: executed once SQL holds it, or recorded failed with the refusal. */
+  private async executeByCommand(
+    id: number,
+    payload: unknown,
+    submit: (payload: unknown, requestId: number) => Promise<void>,
+  ): Promise<ApprovalOutcome> {
     try {
       await submit(payload, id);
       return { approval: await this.get(id), failure: null };
@@ -193,6 +202,24 @@ export class ApprovalService {
       const failure = error instanceof AppError ? error : new AppError('approvals.executionFailed', {}, 500);
       await sql.finish(this.options.db, id, { status: 'failed', error: errorRecord(failure) });
       return { approval: await this.get(id), failure };
+    }
+  }
+
+  /**
+   * At start on the core, once every kind is registered: a request recorded
+   * approved whose command never became durable (the process stopped
+   * between the two) is submitted again. SQL is first brought up to the
+   * journal, so a request whose command was durable already reads executed
+   * (or failed); the command is idempotent by the request's id all the same.
+   * On SQL nothing is left approved: the execution commits with the decision.
+   */
+  async resumeApproved(): Promise<void> {
+    const { core, db } = this.options;
+    if (!core) return;
+    await core.readable(core.sequencer.lastSequence());
+    for (const row of await sql.approvedOf(db)) {
+      const submit = this.handlers.get(row.kind)?.submit;
+      if (submit) await this.executeByCommand(Number(row.id), JSON.parse(row.payload), submit);
     }
   }
 

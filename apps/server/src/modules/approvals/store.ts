@@ -82,6 +82,16 @@ export const approvalStore = {
       .executeTakeFirst();
   },
 
+  /** Every request approved and not yet executed or failed, oldest first. */
+  approvedOf(db: Executor): Promise<ApprovalRow[]> {
+    return db
+      .selectFrom('approval_requests')
+      .selectAll()
+      .where('status', '=', 'approved')
+      .orderBy('id')
+      .execute();
+  },
+
   list(
     db: Executor,
     filter: { status: ApprovalStatus | null; kind: string | null; limit: number },

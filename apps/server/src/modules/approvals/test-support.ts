@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { Harness } from '../identity/test-support.ts';
 import type { OperatorSession } from '../operators/test-support.ts';
 
@@ -22,4 +23,15 @@ export async function asOperator(
   const headers = { ...auth, lang: options.lang ?? 'en' };
   const response = await h.app.http.inject({ method, url, headers, ...(body ? { payload: body } : {}) });
   return response.json() as Answer;
+}
+
+/** The answer, after checking it succeeded (its message shown when it did not). */
+export function ok(answer: Answer): Answer {
+  expect(answer, answer.msg).toMatchObject({ code: 200 });
+  return answer;
+}
+
+/** `operator` approves request `id`, with a fresh TOTP code. */
+export function approveAs(h: Harness, operator: OperatorSession, id: number): Promise<Answer> {
+  return asOperator(h, operator, 'POST', `/admin/approvals/${id}/approve`, undefined, { fresh: true });
 }

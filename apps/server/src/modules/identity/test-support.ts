@@ -62,6 +62,22 @@ export const MONEY_PATHS = [
   { on: 'the sequenced core', moneyCore: true },
 ] as const;
 
+/**
+ * A server restart: the app closed and created again on the same store,
+ * clock and options (on the core, the state recovered from its journal). The
+ * harness closes the new app.
+ */
+export async function restartApp(h: Harness): Promise<void> {
+  await h.app.close();
+  h.app = await createApp({
+    config: h.config,
+    store: h.store,
+    clock: h.clock,
+    rateLimits: false,
+    ...h.appOptions,
+  });
+}
+
 /** The money on the sequenced core or on SQL: the core's journal and snapshots under the test's data directory. */
 export function moneyCoreOptions(dataDir: string, moneyCore: boolean): Pick<AppOptions, 'moneyCore'> {
   return moneyCore ? { moneyCore: { dataDir: path.join(dataDir, 'core'), workerStore: null } } : {};
