@@ -57,6 +57,8 @@ export interface App {
   http: FastifyInstance;
   /** The only writer of balances: every module moves money through it. */
   ledger: Ledger;
+  /** The sequenced core the money runs on (AppOptions.moneyCore), or null on SQL. */
+  moneyCore: MoneyCore | null;
   content: ContentModule;
   /** Sessions, users, locks, freezes, KYC: `identity.requireUser` guards login routes. */
   identity: IdentityModule;
@@ -338,6 +340,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     spot: spot.service,
     futures: futures.service,
     cycle: cycle.service,
+    ...(core ? { core } : {}),
   });
   backoffice.registerRoutes(http);
 
@@ -366,6 +369,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   return {
     http,
     ledger,
+    moneyCore: core,
     identity,
     content,
     support,

@@ -26,6 +26,11 @@ export interface LedgerAuditStatus {
   holds: number;
   /** Each broken invariant, in words (empty when ok). */
   breaches: { rule: string; detail: string }[];
+  /**
+   * On the sequenced core: the sequence at which SQL was also compared with
+   * the state in memory (a difference is a `projection` breach); null on SQL.
+   */
+  projectionSeq: number | null;
 }
 
 /**
@@ -112,6 +117,22 @@ export interface EngineQueues {
   cycle: { openOrders: number; full: boolean };
   /** Ledger writes waiting for the ledger's lock. */
   ledger: { queued: number };
+  /** The sequenced core, when the server runs on it (HALYARD_MONEY_CORE); null on SQL. */
+  core: CoreStatus | null;
+}
+
+/** Where the sequenced core stands: what it has journaled, what SQL holds, its latest snapshot. */
+export interface CoreStatus {
+  /** The last command journaled and applied. */
+  sequence: number;
+  /** How far SQL holds what the commands did (the projection's watermark); `sequence - projected` is the lag. */
+  projected: number;
+  /** Commands waiting for the sequencer's next batch. */
+  queued: number;
+  /** The latest snapshot written since the start (its sequence and time), or null before the first. */
+  snapshot: { seq: number; at: number } | null;
+  /** Where this start's recovery began (a snapshot's sequence) and how many journaled commands it replayed. */
+  recovered: { snapshotSeq: number; replayed: number };
 }
 
 /** GET /admin/dashboard (permission dashboard.read). */

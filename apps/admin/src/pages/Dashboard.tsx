@@ -1,6 +1,7 @@
 import type {
   BooksCheck,
   CoinSolvency,
+  CoreStatus,
   Dashboard as DashboardData,
   DayFlow,
   HotWalletBalance,
@@ -74,6 +75,11 @@ function LedgerAudit({ books }: { books: BooksCheck | null }) {
               {t('dashboard.auditChecked', { at: formatTime(ledger.checkedAt), ms: ledger.tookMs })}
             </Typography.Text>
           </Space>
+          {ledger.projectionSeq !== null && (
+            <Typography.Paragraph type="secondary" data-testid="projection-audit">
+              {t('dashboard.auditAgainstCore', { seq: ledger.projectionSeq })}
+            </Typography.Paragraph>
+          )}
           <Descriptions size="small" column={3}>
             <Descriptions.Item label={t('dashboard.accounts')}>{ledger.accounts}</Descriptions.Item>
             <Descriptions.Item label={t('dashboard.transfers')}>{ledger.transfers}</Descriptions.Item>
@@ -125,6 +131,33 @@ function Solvency({ rows }: { rows: CoinSolvency[] }) {
         ]}
       />
     </Card>
+  );
+}
+
+/** The sequenced core: what it has journaled, how far SQL follows, its latest snapshot and this start's recovery. */
+function MoneyCore({ core }: { core: CoreStatus }) {
+  const { t } = useTranslation();
+  return (
+    <Descriptions
+      size="small"
+      column={2}
+      bordered
+      title={t('dashboard.core')}
+      style={{ marginTop: 16 }}
+      data-testid="money-core"
+    >
+      <Descriptions.Item label={t('dashboard.coreSequence')}>{core.sequence}</Descriptions.Item>
+      <Descriptions.Item label={t('dashboard.coreLag')}>{core.sequence - core.projected}</Descriptions.Item>
+      <Descriptions.Item label={t('dashboard.coreQueued')}>{core.queued}</Descriptions.Item>
+      <Descriptions.Item label={t('dashboard.coreSnapshot')}>
+        {core.snapshot
+          ? t('dashboard.coreSnapshotAt', { seq: core.snapshot.seq, at: formatTime(core.snapshot.at) })
+          : t('dashboard.coreNoSnapshot')}
+      </Descriptions.Item>
+      <Descriptions.Item label={t('dashboard.coreRecovered')} span={2}>
+        {t('dashboard.coreRecoveredFrom', core.recovered)}
+      </Descriptions.Item>
+    </Descriptions>
   );
 }
 
@@ -186,6 +219,7 @@ function ChainsAndEngines({ data }: { data: DashboardData }) {
               {data.engines.ledger.queued}
             </Descriptions.Item>
           </Descriptions>
+          {data.engines.core && <MoneyCore core={data.engines.core} />}
         </Card>
       </Col>
     </Row>

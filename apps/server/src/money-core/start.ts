@@ -1,3 +1,4 @@
+import type { CoreStatus } from '@halyard/protocol';
 import type { FileJournal, SnapshotStore } from '../core/journal/index.ts';
 import { type Sequencer, workerSnapshotSink } from '../core/sequencer/index.ts';
 import {
@@ -62,6 +63,7 @@ export class MoneyCore implements MoneyCoreHandle {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
   private snapshotting: Promise<number> | null = null;
+  private lastSnapshot: { seq: number; at: number } | null = null;
 
   private constructor(
     private readonly options: MoneyCoreOptions,
@@ -156,6 +158,7 @@ export class MoneyCore implements MoneyCoreHandle {
 
   private async snapshotAndPrune(): Promise<number> {
     const seq = await this.sequencer.snapshot();
+    this.lastSnapshot = { seq, at: this.options.now() };
     await pruneAndTruncate({
       snapshots: this.snapshots,
       journal: this.journal,
@@ -163,6 +166,17 @@ export class MoneyCore implements MoneyCoreHandle {
       projectors: [this.projector],
     });
     return seq;
+  }
+
+  /** Where the core stands, for the operators' dashboard. */
+  status(): CoreStatus {
+    return {
+      sequence: this.sequencer.lastSequence(),
+      projected: this.projector.watermark(),
+      queued: this.sequencer.queued(),
+      snapshot: this.lastSnapshot,
+      recovered: this.recovered,
+    };
   }
 
   /** The ledger's SQL against the state, at one sequence (the projector held there meanwhile). */

@@ -1,7 +1,13 @@
 import { Dec } from '@halyard/money';
-import type { BooksCheck, CoinSolvency, LedgerAuditStatus } from '@halyard/protocol';
+import type { BooksCheck, CoinSolvency, CoreStatus, LedgerAuditStatus } from '@halyard/protocol';
 import type { Clock } from '../../clock.ts';
-import { auditLedger, type Ledger, SYSTEM_OWNER, type WalletTotal } from '../../ledger/index.ts';
+import {
+  type AuditReport,
+  auditLedger,
+  type Ledger,
+  SYSTEM_OWNER,
+  type WalletTotal,
+} from '../../ledger/index.ts';
 import type { Executor } from '../../store/database.ts';
 import type { HotCoinBalance, WalletOperatorReads } from '../wallet/index.ts';
 
@@ -55,6 +61,14 @@ export interface BooksCheckOptions {
   ledger: Ledger;
   wallet: WalletOperatorReads;
   clock: Clock;
+  /** On the sequenced core: its audit, the ledger audit of SQL and SQL against the state at one sequence. */
+  core?: CoreChecks;
+}
+
+/** What the back office reads of the sequenced core (MoneyCore). */
+export interface CoreChecks {
+  status(): CoreStatus;
+  audit(): Promise<{ seq: number; report: AuditReport }>;
 }
 
 /**
@@ -102,9 +116,9 @@ export class BooksCheckCache {
   }
 
   private async auditLedger(db: Executor): Promise<LedgerAuditStatus> {
-    const { clock } = this.options;
+    const { clock, core } = this.options;
     const started = clock.now();
-    const report = await auditLedger(db);
+    const { report, seq } = core ? await core.audit() : { report: await auditLedger(db), seq: null };
     const checkedAt = clock.now();
     return {
       checkedAt,
@@ -114,6 +128,7 @@ export class BooksCheckCache {
       transfers: report.transfers,
       holds: report.holds,
       breaches: report.breaches,
+      projectionSeq: seq,
     };
   }
 }

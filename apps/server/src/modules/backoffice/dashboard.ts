@@ -7,7 +7,7 @@ import type { FuturesService } from '../futures/index.ts';
 import type { IdentityService } from '../identity/index.ts';
 import type { SpotService } from '../spot/index.ts';
 import type { WalletOperatorReads } from '../wallet/index.ts';
-import type { BooksCheckCache } from './books.ts';
+import type { BooksCheckCache, CoreChecks } from './books.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -21,6 +21,7 @@ export interface DashboardOptions {
   cycle: CycleService;
   ledger: Ledger;
   books: BooksCheckCache;
+  core?: CoreChecks;
 }
 
 /**
@@ -67,6 +68,7 @@ export class DashboardService {
       futures: futures.workload(),
       cycle: cycle.workload(),
       ledger: { queued: ledger.queued() },
+      core: this.options.core?.status() ?? null,
     };
   }
 }

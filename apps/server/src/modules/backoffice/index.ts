@@ -9,7 +9,7 @@ import type { FuturesService } from '../futures/index.ts';
 import type { IdentityService } from '../identity/index.ts';
 import type { SpotService } from '../spot/index.ts';
 import type { WalletOperatorReads } from '../wallet/index.ts';
-import { BooksCheckCache } from './books.ts';
+import { BooksCheckCache, type CoreChecks } from './books.ts';
 import { DashboardService } from './dashboard.ts';
 import { registerBackofficeRoutes } from './routes.ts';
 import { UserDirectory } from './users.ts';
@@ -38,6 +38,8 @@ export interface BackofficeModuleOptions {
   spot: SpotService;
   futures: FuturesService;
   cycle: CycleService;
+  /** On the sequenced core: its status and audit for the dashboard. */
+  core?: CoreChecks;
 }
 
 /**
