@@ -7,13 +7,17 @@ import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import type { Db, Executor, Trx } from '../../store/database.ts';
 import { type ApprovalRow, approvalStore as sql } from './store.ts';
 
-/** What an approved request's handler is given. */
-export interface ExecutionContext {
-  /** The ledger transaction that also marks the request executed: write through it, so both commit or neither. */
-  trx: Trx;
+/** Which request a handler executes, asked by whom and approved by whom. */
+export interface ApprovedRequest {
   requestId: number;
   requestedBy: { id: number; email: string };
   approvedBy: OperatorIdentity;
+}
+
+/** What an approved request's handler is given. */
+export interface ExecutionContext extends ApprovedRequest {
+  /** The ledger transaction that also marks the request executed: write through it, so both commit or neither. */
+  trx: Trx;
   /** Work that cannot join `trx` (a push, waking a sender): run once the approval committed; its errors are logged, never recorded as a failure. */
   afterCommit(work: () => void | Promise<void>): void;
 }
@@ -38,10 +42,12 @@ export interface ApprovalHandler<P> {
   /**
    * On the sequenced core (issue 19's cut-over), the execution as the money
    * state's command, in place of `execute`: submitted once the approval is
-   * recorded, answered once SQL holds it (the projector marks the request
-   * executed with its result). A refusal throws the SQL path's AppError.
+   * recorded, answered once SQL holds it. What it answers, if anything, is
+   * then kept as the request's result (executed); a kind whose projection
+   * marks the request executed (`adjust`) answers nothing. A refusal throws
+   * the SQL path's AppError.
    */
-  submit?(payload: P, requestId: number): Promise<void>;
+  submit?(payload: P, request: ApprovedRequest): Promise<unknown>;
 }
 
 export interface ApprovalServiceOptions {
@@ -182,11 +188,14 @@ export class ApprovalService {
     id: number,
     operator: OperatorIdentity,
     payload: unknown,
-    submit: (payload: unknown, requestId: number) => Promise<void>,
+    submit: NonNullable<ApprovalHandler<unknown>['submit']>,
   ): Promise<ApprovalOutcome> {
-    await this.transaction((trx) => this.claim(trx, id, operator));
+    const { row } = await this.transaction((trx) => this.claim(trx, id, operator));
+    const requestedBy = { id: Number(row.requested_by), email: row.requested_by_email };
     try {
-      await submit(payload, id);
+      const result = await submit(payload, { requestId: id, requestedBy, approvedBy: operator });
+      if (result !== undefined)
+        await sql.finish(this.options.db, id, { status: 'executed', result: JSON.stringify(result) });
       return { approval: await this.get(id), failure: null };
     } catch (error) {
       if (!(error instanceof AppError)) this.options.onError(error);
