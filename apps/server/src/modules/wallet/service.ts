@@ -254,6 +254,7 @@ export class WalletService {
           coin: (coin, chainId) => this.coin(coin, chainId),
           feeBumpAfterMs: options.config.feeBumpAfterMs,
           onError: options.onError,
+          ...(options.core ? { core: options.core } : {}),
         })
       : null;
     for (const chain of options.config.chains) {

@@ -4,6 +4,7 @@ import type {
   WithdrawalRequestedCommand,
   WithdrawalReviewedCommand,
 } from '../../core/state/index.ts';
+import { AppError } from '../../http/errors.ts';
 import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import { submitProjected } from '../../money-core/submit.ts';
 
@@ -29,4 +30,13 @@ export async function submitWithdrawalCommand(
   const { withdrawalId } = await submitProjected(core, command, WITHDRAWAL_REFUSAL_CODES);
   if (withdrawalId === undefined) throw new Error(`${command.kind} answered no withdrawal id`);
   return withdrawalId;
+}
+
+/**
+ * Whether a refusal says another writer moved the withdrawal first (the
+ * state refuses an outcome from a step it left), as the SQL path's
+ * conditional move finds nothing to move.
+ */
+export function movedMeanwhile(error: unknown): boolean {
+  return error instanceof AppError && error.key === 'wallet.withdrawalNotResendable';
 }
