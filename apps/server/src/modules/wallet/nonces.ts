@@ -24,13 +24,7 @@ declare module '../../store/database.ts' {
  */
 export const hotNonces = {
   async isSet(db: Executor, chainId: ChainId, address: Address): Promise<boolean> {
-    const row = await db
-      .selectFrom('wallet_hot_nonces')
-      .select('next_nonce')
-      .where('chain_id', '=', chainId)
-      .where('address', '=', address)
-      .executeTakeFirst();
-    return row !== undefined;
+    return (await counterOf(db, chainId, address)) !== null;
   },
 
   /** Starts the counter at `confirmedNonce` (or above the nonces already recorded); a set counter stays as it is. */
@@ -50,14 +44,9 @@ export const hotNonces = {
    * `use`, the row the projector wrote holds the nonce the counter missed.
    */
   async peek(db: Executor, chainId: ChainId, address: Address): Promise<number> {
-    const row = await db
-      .selectFrom('wallet_hot_nonces')
-      .select('next_nonce')
-      .where('chain_id', '=', chainId)
-      .where('address', '=', address)
-      .executeTakeFirst();
-    if (!row) throw new Error(`no nonce counter for ${address} on chain ${chainId}`);
-    return Math.max(Number(row.next_nonce), await aboveRecorded(db, chainId, address));
+    const next = await counterOf(db, chainId, address);
+    if (next === null) throw new Error(`no nonce counter for ${address} on chain ${chainId}`);
+    return Math.max(next, await aboveRecorded(db, chainId, address));
   },
 
   /** On the core: `nonce` is used (its transaction recorded); the counter moves past it, never back. */
@@ -98,4 +87,15 @@ async function aboveRecorded(db: Executor, chainId: ChainId, address: Address): 
     .where('hot_address', '=', address)
     .executeTakeFirst();
   return recorded?.top === null || recorded?.top === undefined ? 0 : Number(recorded.top) + 1;
+}
+
+/** The counter's next nonce, or null before it is set. */
+async function counterOf(db: Executor, chainId: ChainId, address: Address): Promise<number | null> {
+  const row = await db
+    .selectFrom('wallet_hot_nonces')
+    .select('next_nonce')
+    .where('chain_id', '=', chainId)
+    .where('address', '=', address)
+    .executeTakeFirst();
+  return row === undefined ? null : Number(row.next_nonce);
 }
