@@ -218,6 +218,36 @@ describe.each(MONEY_PATHS)('withdrawals sent on $on', ({ moneyCore }) => {
       expect((await chain.tokenBalance('USDT', to)).toString()).toBe('20');
     });
 
+    // Only the core has this gap: on SQL the nonce, the row and the transaction are written in one transaction.
+    it.runIf(moneyCore)(
+      'after a crash between a durable sent and its nonce, the next signs above it and an operator resends the first at its own',
+      async () => {
+        const user = await verifiedUser(h);
+        await fund(h, user.id, { USDT: '1000' });
+        const to = privateKeyToAddress(generatePrivateKey());
+        await saveAddress(user, to);
+        await miner().setAutomine(false);
+        const before = await chain.snapshot();
+        const first = await withdraw(user, to, '10');
+        await service().sendQueued();
+        const nonce = Number((await row(first)).nonce);
+        // The crash: `sent` is durable (the row holds the transaction); the nonce, the sender's record and the broadcast are not.
+        await chain.revert(before);
+        await h.store.db.deleteFrom('wallet_withdrawal_txs').where('withdrawal_id', '=', first).execute();
+        await h.store.db.updateTable('wallet_hot_nonces').set({ next_nonce: nonce }).execute();
+        const second = await withdraw(user, to, '20');
+        await service().sendQueued();
+        expect(Number((await row(second)).nonce)).toBe(nonce + 1);
+        await expectOk(operator('resend', first, 'lost in a crash'));
+        expect(await row(first)).toMatchObject({ state: 'broadcast', nonce });
+        await miner().setAutomine(true);
+        await settleWithdrawals(h, chain);
+        expect((await row(first)).state).toBe('completed');
+        expect((await row(second)).state).toBe('completed');
+        expect((await chain.tokenBalance('USDT', to)).toString()).toBe('30');
+      },
+    );
+
     it('re-signs a stuck transaction with higher fees at the same nonce after the wait; whichever hash is mined completes it', async () => {
       const user = await verifiedUser(h);
       await fund(h, user.id, { USDT: '1000' });
