@@ -43,12 +43,10 @@ export interface AppOptions {
   /** The channels codes are sent through, instead of those config names (tests keep what is mailed). */
   messengers?: Messengers;
   /**
-   * Runs the money on the sequenced core (issue 19), as far as the cut-over
-   * has come: every money module but the wallet's withdrawals submits its
-   * commands to the core (docs/core.md, "The cut-over, module by module").
-   * A module not cut over yet fails its money writes instead of writing
-   * beside the core, so until every one is, only the tests and benches that
-   * drive the moved routes pass this.
+   * Runs the money on the sequenced core (issue 19): every money module
+   * submits its commands to the core (docs/core.md, "The cut-over, module by
+   * module"). A write not cut over fails instead of writing beside the core;
+   * until main.ts passes this, only the tests and benches do.
    */
   moneyCore?: { dataDir: string; workerStore: WorkerStore | null };
 }

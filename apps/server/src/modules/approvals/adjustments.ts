@@ -76,7 +76,8 @@ export function balanceAdjustmentHandler(deps: AdjustmentDeps): ApprovalHandler<
     },
     ...(core
       ? {
-          async submit(adjustment: BalanceAdjustment, requestId: number) {
+          // Answers nothing: the approvals writer records the request executed with the transfer's id.
+          async submit(adjustment: BalanceAdjustment, { requestId }) {
             await submitProjected(core, { kind: 'adjust', requestId, adjustment, at: clock.now() });
           },
         }

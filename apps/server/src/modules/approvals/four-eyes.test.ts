@@ -23,38 +23,20 @@ const ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 /** USDT's own review threshold is 10000 (coins.ts); four-eyes from 20000 up. */
 const FOUR_EYES_ABOVE = '20000';
 
-let h: Harness;
-let financeA: OperatorSession;
-let financeB: OperatorSession;
-let support: OperatorSession;
-
-beforeAll(async () => {
-  h = await startWalletHarness(null, { WITHDRAWAL_FOUR_EYES_ABOVE: FOUR_EYES_ABOVE });
-  financeA = await operatorSession(h.app, 'finance', h.clock);
-  financeB = await operatorSession(h.app, 'finance', h.clock);
-  support = await operatorSession(h.app, 'support', h.clock);
-});
-afterAll(async () => {
-  await h.close();
-});
-afterEach(async () => {
-  await expectHealthyLedger(h.store.db);
-});
-
 /**
- * The adjustments run twice: on the SQL path the server runs today, and on the
- * sequenced core (issue 19's cut-over: the approval submits `adjust`). The
- * withdrawals below stay on SQL: a withdrawal's release is written in the
- * wallet's own transaction, which has not moved to the core. The listings
- * through the approvals are tested with the markets (modules/markets/markets.test.ts).
+ * The adjustments and the withdrawals' releases run twice: on the SQL path the
+ * server runs today, and on the sequenced core (issue 19's cut-over: the
+ * approval submits `adjust`, or the state's approve of the withdrawal). The
+ * listings through the approvals are tested with the markets
+ * (modules/markets/markets.test.ts).
  */
-describe.each(MONEY_PATHS)('manual balance adjustments over HTTP on $on', ({ moneyCore }) => {
+describe.each(MONEY_PATHS)('balance adjustments and large withdrawals over HTTP on $on', ({ moneyCore }) => {
   let h: Harness;
   let financeA: OperatorSession;
   let financeB: OperatorSession;
   let support: OperatorSession;
   beforeAll(async () => {
-    h = await startWalletHarness(null, {}, { moneyCore });
+    h = await startWalletHarness(null, { WITHDRAWAL_FOUR_EYES_ABOVE: FOUR_EYES_ABOVE }, { moneyCore });
     financeA = await operatorSession(h.app, 'finance', h.clock);
     financeB = await operatorSession(h.app, 'finance', h.clock);
     support = await operatorSession(h.app, 'support', h.clock);
@@ -161,7 +143,9 @@ describe.each(MONEY_PATHS)('manual balance adjustments over HTTP on $on', ({ mon
       ),
     ).data as ApprovalView;
     const rejected = ok(
-      await asOperator(h, financeB, 'POST', `/admin/approvals/${request.id}/reject`, { reason: 'no ticket' }),
+      await asOperator(h, financeB, 'POST', `/admin/approvals/${request.id}/reject`, {
+        reason: 'no ticket',
+      }),
     );
     expect(rejected.data).toMatchObject({ status: 'rejected', decisionReason: 'no ticket' });
     expect((await approveAs(h, financeB, request.id)).msg).toBe('This request has already been decided');
@@ -305,124 +289,129 @@ describe.each(MONEY_PATHS)('manual balance adjustments over HTTP on $on', ({ mon
       expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '50', locked: '0' });
     },
   );
-});
 
-describe('large withdrawals need a second operator', () => {
-  async function withdrawal(user: TestUser, amount: string): Promise<number> {
-    await expectOk(
-      post(
-        h,
-        '/account/addAddress',
-        { coin: 'USDT', chain: CHAIN, address: ADDRESS, remark: 'cold' },
-        user.token,
-      ),
-    );
-    const answer = await expectOk(
-      post(
-        h,
-        '/account/sendCoinOrder',
-        { coin: 'USDT', chain: CHAIN, address: ADDRESS, number: amount, payPassword: FUND_PASSWORD },
-        user.token,
-      ),
-    );
-    return (answer.data as { id: number }).id;
-  }
+  describe('large withdrawals need a second operator', () => {
+    async function withdrawal(user: TestUser, amount: string): Promise<number> {
+      await expectOk(
+        post(
+          h,
+          '/account/addAddress',
+          { coin: 'USDT', chain: CHAIN, address: ADDRESS, remark: 'cold' },
+          user.token,
+        ),
+      );
+      const answer = await expectOk(
+        post(
+          h,
+          '/account/sendCoinOrder',
+          { coin: 'USDT', chain: CHAIN, address: ADDRESS, number: amount, payPassword: FUND_PASSWORD },
+          user.token,
+        ),
+      );
+      return (answer.data as { id: number }).id;
+    }
 
-  async function state(id: number): Promise<string> {
-    const rows = await h.app.wallet.service.withdrawalsInState('review', 500);
-    if (rows.some((row) => row.id === id)) return 'review';
-    const approved = await h.app.wallet.service.withdrawalsInState('approved', 500);
-    return approved.some((row) => row.id === id) ? 'approved' : 'other';
-  }
+    async function state(id: number): Promise<string> {
+      const rows = await h.app.wallet.service.withdrawalsInState('review', 500);
+      if (rows.some((row) => row.id === id)) return 'review';
+      const approved = await h.app.wallet.service.withdrawalsInState('approved', 500);
+      return approved.some((row) => row.id === id) ? 'approved' : 'other';
+    }
 
-  const approveWithdrawal = (operator: OperatorSession, id: number) =>
-    asOperator(h, operator, 'POST', `/admin/wallet/withdrawals/${id}/approve`, undefined, { fresh: true });
+    const approveWithdrawal = (operator: OperatorSession, id: number) =>
+      asOperator(h, operator, 'POST', `/admin/wallet/withdrawals/${id}/approve`, undefined, {
+        fresh: true,
+      });
 
-  it('at or below the threshold one approval releases it', async () => {
-    const user = await verifiedUser(h);
-    await fund(h, user.id, { USDT: '20001' });
-    const id = await withdrawal(user, '20000');
-    expect(await state(id)).toBe('review');
-    const answer = ok(await approveWithdrawal(financeA, id));
-    expect(answer.data).toEqual({ released: true, approval: null });
-    expect(await state(id)).toBe('approved');
-  });
-
-  it('above it the first approval asks, the same operator is refused, a different one releases it', async () => {
-    const user = await verifiedUser(h);
-    await fund(h, user.id, { USDT: '30001' });
-    const id = await withdrawal(user, '30000');
-    const first = ok(await approveWithdrawal(financeA, id));
-    expect(first.msg).toBe('Approved: a second operator must approve it too');
-    const { approval } = first.data as WithdrawalApproveAnswer;
-    expect(approval).toMatchObject({
-      kind: 'withdrawal_release',
-      status: 'pending',
-      subject: `withdrawal:${id}`,
+    it('at or below the threshold one approval releases it', async () => {
+      const user = await verifiedUser(h);
+      await fund(h, user.id, { USDT: '20001' });
+      const id = await withdrawal(user, '20000');
+      expect(await state(id)).toBe('review');
+      const answer = ok(await approveWithdrawal(financeA, id));
+      expect(answer.data).toEqual({ released: true, approval: null });
+      expect(await state(id)).toBe('approved');
     });
-    expect(await state(id)).toBe('review');
 
-    expect((await approveWithdrawal(financeA, id)).msg).toBe(
-      'You made this request: a second operator must approve it',
-    );
-    expect((await approveAs(h, financeA, approval!.id)).msg).toBe(
-      'You made this request: a second operator must approve it',
-    );
-    expect((await approveAs(h, support, approval!.id)).code).toBe(403);
-    expect(await state(id)).toBe('review');
+    it('above it the first approval asks, the same operator is refused, a different one releases it', async () => {
+      const user = await verifiedUser(h);
+      await fund(h, user.id, { USDT: '30001' });
+      const id = await withdrawal(user, '30000');
+      const first = ok(await approveWithdrawal(financeA, id));
+      expect(first.msg).toBe('Approved: a second operator must approve it too');
+      const { approval } = first.data as WithdrawalApproveAnswer;
+      expect(approval).toMatchObject({
+        kind: 'withdrawal_release',
+        status: 'pending',
+        subject: `withdrawal:${id}`,
+      });
+      expect(await state(id)).toBe('review');
 
-    const second = ok(await approveWithdrawal(financeB, id));
-    expect(second.data).toMatchObject({
-      released: true,
-      approval: { status: 'executed', decidedBy: { id: financeB.id } },
+      expect((await approveWithdrawal(financeA, id)).msg).toBe(
+        'You made this request: a second operator must approve it',
+      );
+      expect((await approveAs(h, financeA, approval!.id)).msg).toBe(
+        'You made this request: a second operator must approve it',
+      );
+      expect((await approveAs(h, support, approval!.id)).code).toBe(403);
+      expect(await state(id)).toBe('review');
+
+      const second = ok(await approveWithdrawal(financeB, id));
+      expect(second.data).toMatchObject({
+        released: true,
+        approval: { status: 'executed', decidedBy: { id: financeB.id } },
+      });
+      expect(await state(id)).toBe('approved');
+      const actions = await h.app.wallet.service.operatorActions(10);
+      expect(actions.find((action) => action.withdrawalId === id)).toMatchObject({
+        action: 'withdrawal.approve',
+        operator: financeB.email,
+        details: { fourEyes: { approvalId: approval!.id, firstApprover: financeA.email } },
+      });
     });
-    expect(await state(id)).toBe('approved');
-    const actions = await h.app.wallet.service.operatorActions(10);
-    expect(actions.find((action) => action.withdrawalId === id)).toMatchObject({
-      action: 'withdrawal.approve',
-      operator: financeB.email,
-      details: { fourEyes: { approvalId: approval!.id, firstApprover: financeA.email } },
+
+    it('a release whose withdrawal was rejected meanwhile is recorded as failed and changes nothing', async () => {
+      const user = await verifiedUser(h);
+      await fund(h, user.id, { USDT: '25001' });
+      const id = await withdrawal(user, '25000');
+      const { approval } = ok(await approveWithdrawal(financeA, id)).data as WithdrawalApproveAnswer;
+      ok(
+        await asOperator(
+          h,
+          financeB,
+          'POST',
+          `/admin/wallet/withdrawals/${id}/reject`,
+          { reason: 'suspicious' },
+          { fresh: true },
+        ),
+      );
+      const failed = ok(await approveAs(h, financeB, approval!.id));
+      expect(failed.data).toMatchObject({
+        status: 'failed',
+        error: { key: 'wallet.withdrawalNotInReview' },
+      });
+      expect(await balanceOf(h, spot(user), 'USDT')).toMatchObject({ available: '25001', locked: '0' });
     });
-  });
 
-  it('a release whose withdrawal was rejected meanwhile is recorded as failed and changes nothing', async () => {
-    const user = await verifiedUser(h);
-    await fund(h, user.id, { USDT: '25001' });
-    const id = await withdrawal(user, '25000');
-    const { approval } = ok(await approveWithdrawal(financeA, id)).data as WithdrawalApproveAnswer;
-    ok(
-      await asOperator(
-        h,
-        financeB,
-        'POST',
-        `/admin/wallet/withdrawals/${id}/reject`,
-        { reason: 'suspicious' },
-        { fresh: true },
-      ),
-    );
-    const failed = ok(await approveAs(h, financeB, approval!.id));
-    expect(failed.data).toMatchObject({ status: 'failed', error: { key: 'wallet.withdrawalNotInReview' } });
-    expect(await balanceOf(h, spot(user), 'USDT')).toMatchObject({ available: '25001', locked: '0' });
-  });
-
-  it('a release whose withdrawal was held meanwhile fails, and the funds stay held in review', async () => {
-    const user = await verifiedUser(h);
-    await fund(h, user.id, { USDT: '25001' });
-    const id = await withdrawal(user, '25000');
-    const { approval } = ok(await approveWithdrawal(financeA, id)).data as WithdrawalApproveAnswer;
-    ok(
-      await asOperator(
-        h,
-        financeB,
-        'POST',
-        `/admin/wallet/withdrawals/${id}/hold`,
-        { reason: 'source of funds' },
-        { fresh: true },
-      ),
-    );
-    const failed = ok(await approveAs(h, financeB, approval!.id));
-    expect(failed.data).toMatchObject({ status: 'failed', error: { key: 'wallet.withdrawalHeld' } });
-    expect(await state(id)).toBe('review');
-    expect(await balanceOf(h, spot(user), 'USDT')).toMatchObject({ available: '0', locked: '25001' });
+    it('a release whose withdrawal was held meanwhile fails, and the funds stay held in review', async () => {
+      const user = await verifiedUser(h);
+      await fund(h, user.id, { USDT: '25001' });
+      const id = await withdrawal(user, '25000');
+      const { approval } = ok(await approveWithdrawal(financeA, id)).data as WithdrawalApproveAnswer;
+      ok(
+        await asOperator(
+          h,
+          financeB,
+          'POST',
+          `/admin/wallet/withdrawals/${id}/hold`,
+          { reason: 'source of funds' },
+          { fresh: true },
+        ),
+      );
+      const failed = ok(await approveAs(h, financeB, approval!.id));
+      expect(failed.data).toMatchObject({ status: 'failed', error: { key: 'wallet.withdrawalHeld' } });
+      expect(await state(id)).toBe('review');
+      expect(await balanceOf(h, spot(user), 'USDT')).toMatchObject({ available: '0', locked: '25001' });
+    });
   });
 });

@@ -65,8 +65,8 @@ export interface ApprovalsModuleOptions {
   wallet: WithdrawalReleaser;
   /**
    * The sequenced core (issue 19's cut-over): an approved balance adjustment
-   * submits `adjust`; the other kinds execute in the decision's transaction
-   * as on SQL (a withdrawal's release, not moved yet, then throws).
+   * submits `adjust`, a withdrawal's release the state's approve; the other
+   * kinds (they move no money) execute in the decision's transaction as on SQL.
    */
   core?: MoneyCoreHandle;
   onError: (error: unknown) => void;
@@ -75,7 +75,7 @@ export interface ApprovalsModuleOptions {
 export function createApprovalsModule(options: ApprovalsModuleOptions): ApprovalsModule {
   const service = new ApprovalService(options);
   service.register(BALANCE_ADJUSTMENT, balanceAdjustmentHandler(options));
-  service.register(WITHDRAWAL_RELEASE, withdrawalReleaseHandler(options.wallet));
+  service.register(WITHDRAWAL_RELEASE, withdrawalReleaseHandler(options.wallet, options.core !== undefined));
   return {
     service,
     registerRoutes(http) {

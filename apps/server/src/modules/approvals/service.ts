@@ -7,13 +7,17 @@ import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import type { Db, Executor, Trx } from '../../store/database.ts';
 import { type ApprovalRow, approvalStore as sql } from './store.ts';
 
-/** What an approved request's handler is given. */
-export interface ExecutionContext {
-  /** The ledger transaction that also marks the request executed: write through it, so both commit or neither. */
-  trx: Trx;
+/** Which request a handler executes, asked by whom and approved by whom. */
+export interface ApprovedRequest {
   requestId: number;
   requestedBy: { id: number; email: string };
-  approvedBy: OperatorIdentity;
+  approvedBy: { id: number; email: string };
+}
+
+/** What an approved request's handler is given. */
+export interface ExecutionContext extends ApprovedRequest {
+  /** The ledger transaction that also marks the request executed: write through it, so both commit or neither. */
+  trx: Trx;
   /** Work that cannot join `trx` (a push, waking a sender): run once the approval committed; its errors are logged, never recorded as a failure. */
   afterCommit(work: () => void | Promise<void>): void;
 }
@@ -38,10 +42,12 @@ export interface ApprovalHandler<P> {
   /**
    * On the sequenced core (issue 19's cut-over), the execution as the money
    * state's command, in place of `execute`: submitted once the approval is
-   * recorded, answered once SQL holds it (the projector marks the request
-   * executed with its result). A refusal throws the SQL path's AppError.
+   * recorded, answered once SQL holds it. What it answers, if anything, is
+   * then kept as the request's result (executed); a kind whose projection
+   * marks the request executed (`adjust`) answers nothing. A refusal throws
+   * the SQL path's AppError.
    */
-  submit?(payload: P, requestId: number): Promise<void>;
+  submit?(payload: P, request: ApprovedRequest): Promise<unknown>;
 }
 
 export interface ApprovalServiceOptions {
@@ -153,10 +159,8 @@ export class ApprovalService {
         const { row } = await this.claim(trx, id, operator);
         claimed = true;
         const result = await handler.execute(payload, {
+          ...approvedRequestOf(row, operator),
           trx,
-          requestId: id,
-          requestedBy: { id: Number(row.requested_by), email: row.requested_by_email },
-          approvedBy: operator,
           afterCommit: (work) => afterCommit.push(work),
         });
         await sql.finish(trx, id, { status: 'executed', result: JSON.stringify(result ?? null) });
@@ -182,20 +186,23 @@ export class ApprovalService {
     id: number,
     operator: OperatorIdentity,
     payload: unknown,
-    submit: (payload: unknown, requestId: number) => Promise<void>,
+    submit: NonNullable<ApprovalHandler<unknown>['submit']>,
   ): Promise<ApprovalOutcome> {
-    await this.transaction((trx) => this.claim(trx, id, operator));
-    return this.executeByCommand(id, payload, submit);
+    const { row } = await this.transaction((trx) => this.claim(trx, id, operator));
+    return this.executeByCommand(approvedRequestOf(row, operator), payload, submit);
   }
 
   /** Submits an approved request's command: executed once SQL holds it, or recorded failed with the refusal. */
   private async executeByCommand(
-    id: number,
+    request: ApprovedRequest,
     payload: unknown,
-    submit: (payload: unknown, requestId: number) => Promise<void>,
+    submit: NonNullable<ApprovalHandler<unknown>['submit']>,
   ): Promise<ApprovalOutcome> {
+    const id = request.requestId;
     try {
-      await submit(payload, id);
+      const result = await submit(payload, request);
+      if (result !== undefined)
+        await sql.finish(this.options.db, id, { status: 'executed', result: JSON.stringify(result) });
       return { approval: await this.get(id), failure: null };
     } catch (error) {
       if (!(error instanceof AppError)) this.options.onError(error);
@@ -219,7 +226,9 @@ export class ApprovalService {
     await core.readable(core.sequencer.lastSequence());
     for (const row of await sql.approvedOf(db)) {
       const submit = this.handlers.get(row.kind)?.submit;
-      if (submit) await this.executeByCommand(Number(row.id), JSON.parse(row.payload), submit);
+      if (!submit) continue;
+      const approvedBy = { id: Number(row.decided_by), email: row.decided_by_email ?? '' };
+      await this.executeByCommand(approvedRequestOf(row, approvedBy), JSON.parse(row.payload), submit);
     }
   }
 
@@ -353,5 +362,14 @@ function approvalView(row: ApprovalRow): ApprovalView {
     decisionReason: row.decision_reason,
     result: row.result === null ? null : (JSON.parse(row.result) as unknown),
     error: row.error === null ? null : (JSON.parse(row.error) as { key: string; params: MessageParams }),
+  };
+}
+
+/** Who asked for a request and who approved it, as its execution is told. */
+function approvedRequestOf(row: ApprovalRow, approvedBy: { id: number; email: string }): ApprovedRequest {
+  return {
+    requestId: Number(row.id),
+    requestedBy: { id: Number(row.requested_by), email: row.requested_by_email },
+    approvedBy: { id: approvedBy.id, email: approvedBy.email },
   };
 }

@@ -11,6 +11,8 @@ export const WITHDRAWAL_RELEASE = 'withdrawal_release';
 export interface WithdrawalReleaser {
   releaseApproved(trx: Trx, id: number, operator: string, details: object): Promise<void>;
   sendSoon(): void;
+  /** On the core: the state's approve (WalletService.approveReleased), the sender woken once SQL holds it. */
+  approveReleased(id: number, operator: string, details: Record<string, unknown>): Promise<void>;
 }
 
 /**
@@ -22,7 +24,11 @@ export interface WithdrawalReleaser {
  */
 export function withdrawalReleaseHandler(
   wallet: WithdrawalReleaser,
+  onCore: boolean,
 ): ApprovalHandler<WithdrawalReleasePayload> {
+  const detailsOf = (requestId: number, requestedBy: { email: string }) => ({
+    fourEyes: { approvalId: requestId, firstApprover: requestedBy.email },
+  });
   return {
     permissionToRequest: 'withdrawals.review',
     permissionToApprove: 'withdrawals.review',
@@ -32,12 +38,21 @@ export function withdrawalReleaseHandler(
       subject: subjectOf(release.withdrawalId),
     }),
     async execute(release, { trx, requestId, requestedBy, approvedBy, afterCommit }) {
-      await wallet.releaseApproved(trx, release.withdrawalId, approvedBy.email, {
-        fourEyes: { approvalId: requestId, firstApprover: requestedBy.email },
-      });
+      const details = detailsOf(requestId, requestedBy);
+      await wallet.releaseApproved(trx, release.withdrawalId, approvedBy.email, details);
       afterCommit(() => wallet.sendSoon());
       return { withdrawalId: release.withdrawalId };
     },
+    // On the core the approval is recorded first, then the state's approve releases the withdrawal.
+    ...(onCore
+      ? {
+          async submit(release: WithdrawalReleasePayload, { requestId, requestedBy, approvedBy }) {
+            const details = detailsOf(requestId, requestedBy);
+            await wallet.approveReleased(release.withdrawalId, approvedBy.email, details);
+            return { withdrawalId: release.withdrawalId };
+          },
+        }
+      : {}),
   };
 }
 

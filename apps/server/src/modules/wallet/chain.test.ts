@@ -270,10 +270,8 @@ describe.each(MONEY_PATHS)('deposits on $on', ({ moneyCore }) => {
   });
 });
 
-// On SQL only until withdrawals move to the core: their hold is a ledger
-// write inside the wallet's SQL transaction, which ledgerOnCore refuses.
-describe('withdrawals on chain', () => {
-  appPerTest(false);
+describe.each(MONEY_PATHS)('withdrawals on chain on $on', ({ moneyCore }) => {
+  appPerTest(moneyCore);
   async function withdraw(user: TestUser, to: Address, number: string, coin = 'USDT') {
     await expectOk(
       post(h, '/account/addAddress', { coin, chain: CHAIN, address: to, remark: 'cold' }, user.token),

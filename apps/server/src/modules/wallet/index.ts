@@ -62,8 +62,8 @@ export interface WalletModuleOptions {
   onInfo: (message: string) => void;
   /**
    * The sequenced core, when the wallet runs on it (issue 19's cut-over):
-   * the moves between a user's wallets go to it. Deposits and withdrawals
-   * have not moved yet: on the core, their ledger writes throw (ledgerOnCore).
+   * the moves between a user's wallets, the deposits' credits and reversals,
+   * and a withdrawal's request, reviews and the sender's reports go to it.
    */
   core?: MoneyCoreHandle;
 }

@@ -24,28 +24,39 @@ declare module '../../store/database.ts' {
  */
 export const hotNonces = {
   async isSet(db: Executor, chainId: ChainId, address: Address): Promise<boolean> {
-    const row = await db
-      .selectFrom('wallet_hot_nonces')
-      .select('next_nonce')
-      .where('chain_id', '=', chainId)
-      .where('address', '=', address)
-      .executeTakeFirst();
-    return row !== undefined;
+    return (await counterOf(db, chainId, address)) !== null;
   },
 
   /** Starts the counter at `confirmedNonce` (or above the nonces already recorded); a set counter stays as it is. */
   async initialise(db: Executor, chainId: ChainId, address: Address, confirmedNonce: number): Promise<void> {
-    const recorded = await db
-      .selectFrom('wallet_withdrawals')
-      .select((eb) => eb.fn.max('nonce').as('top'))
-      .where('chain_id', '=', chainId)
-      .where('hot_address', '=', address)
-      .executeTakeFirst();
-    const above = recorded?.top === null || recorded?.top === undefined ? 0 : Number(recorded.top) + 1;
+    const above = await aboveRecorded(db, chainId, address);
     await db
       .insertInto('wallet_hot_nonces')
       .values({ chain_id: chainId, address, next_nonce: Math.max(confirmedNonce, above) })
       .onConflict((oc) => oc.columns(['chain_id', 'address']).doNothing())
+      .execute();
+  },
+
+  /**
+   * On the sequenced core: the nonce the next transaction is signed with,
+   * not taken yet (`use` takes it once the state's `sent` is durable). Above
+   * every nonce a withdrawal row holds: after a crash between `sent` and
+   * `use`, the row the projector wrote holds the nonce the counter missed.
+   */
+  async peek(db: Executor, chainId: ChainId, address: Address): Promise<number> {
+    const next = await counterOf(db, chainId, address);
+    if (next === null) throw new Error(`no nonce counter for ${address} on chain ${chainId}`);
+    return Math.max(next, await aboveRecorded(db, chainId, address));
+  },
+
+  /** On the core: `nonce` is used (its transaction recorded); the counter moves past it, never back. */
+  async use(trx: Executor, chainId: ChainId, address: Address, nonce: number): Promise<void> {
+    await trx
+      .updateTable('wallet_hot_nonces')
+      .set({ next_nonce: nonce + 1 })
+      .where('chain_id', '=', chainId)
+      .where('address', '=', address)
+      .where('next_nonce', '<=', nonce)
       .execute();
   },
 
@@ -66,3 +77,25 @@ export const hotNonces = {
     return Number(row.next_nonce) - 1;
   },
 };
+
+/** Above the highest nonce a withdrawal of the hot wallet holds (0 without any). */
+async function aboveRecorded(db: Executor, chainId: ChainId, address: Address): Promise<number> {
+  const recorded = await db
+    .selectFrom('wallet_withdrawals')
+    .select((eb) => eb.fn.max('nonce').as('top'))
+    .where('chain_id', '=', chainId)
+    .where('hot_address', '=', address)
+    .executeTakeFirst();
+  return recorded?.top === null || recorded?.top === undefined ? 0 : Number(recorded.top) + 1;
+}
+
+/** The counter's next nonce, or null before it is set. */
+async function counterOf(db: Executor, chainId: ChainId, address: Address): Promise<number | null> {
+  const row = await db
+    .selectFrom('wallet_hot_nonces')
+    .select('next_nonce')
+    .where('chain_id', '=', chainId)
+    .where('address', '=', address)
+    .executeTakeFirst();
+  return row === undefined ? null : Number(row.next_nonce);
+}

@@ -5,10 +5,17 @@
 import { Dec } from '@halyard/money';
 import { type Address, type Hex, parseTransaction, type TransactionReceipt } from 'viem';
 import type { Clock } from '../../clock.ts';
-import { withdrawalSettleTransfers, withdrawalVoidTransfer } from '../../core/state/index.ts';
+import {
+  type OperatorAudit,
+  type WithdrawalOutcomeCommand,
+  type WithdrawalStep,
+  withdrawalSettleTransfers,
+  withdrawalVoidTransfer,
+} from '../../core/state/index.ts';
 import type { AuditActor } from '../../http/auth.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { CustodyWallet, Ledger } from '../../ledger/index.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import type { Db, Executor } from '../../store/database.ts';
 import { custodyOf } from './chain-watcher.ts';
 import { decToUnits } from './chains.ts';
@@ -25,6 +32,7 @@ import {
   TransferRefused,
 } from './signer.ts';
 import { walletStore as sql, type WithdrawalRow, type WithdrawalState } from './store.ts';
+import { movedMeanwhile, submitWithdrawalCommand } from './withdrawals-on-core.ts';
 
 /** Withdrawals the sender handles per chain and round (TIGER_STYLE: bounded work). */
 const SEND_BATCH_MAX = 20;
@@ -45,7 +53,16 @@ export interface SenderOptions {
   /** A transaction still unmined this long after it was signed is signed again with higher fees. */
   feeBumpAfterMs: number;
   onError: (error: unknown, context: string) => void;
+  /**
+   * The sequenced core, when withdrawals run on it: what the sender saw is
+   * the state's `withdrawalOutcome`, and a signed transaction's `sent` is
+   * durable before its nonce is taken and it is broadcast.
+   */
+  core?: MoneyCoreHandle;
 }
+
+/** What the sender reports of a withdrawal, besides which one and from which step. */
+type Report = Pick<WithdrawalOutcomeCommand, 'outcome' | 'tx' | 'reason' | 'audit'>;
 
 /** Thrown inside a transaction to roll it back (its nonce with it) when another writer moved the withdrawal first. */
 class MovedMeanwhile extends Error {}
@@ -67,12 +84,20 @@ class MovedMeanwhile extends Error {}
  * 3. signs approved withdrawals: the nonce comes from the store's counter and
  *    is taken in the transaction that records the signed bytes, so no two
  *    withdrawals ever share one; then the bytes are sent.
+ *
+ * On the sequenced core (`core`), each step is reported as the money state's
+ * `withdrawalOutcome` (sent, mined, failed, flagged) from the step the
+ * sender saw; a signed transaction's `sent` is durable before its nonce is
+ * taken and its bytes are recorded and sent (docs/core.md, "Deposits,
+ * withdrawals and adjustments in the state").
  */
 export class WithdrawalSender {
   private readonly signer: Signer;
   private readonly countersReady = new Set<ChainId>();
   private running: Promise<void> | null = null;
   private next: Promise<void> | null = null;
+  /** On the core: the signings at a new nonce, one after another (see `sentAtNextNonce`). */
+  private nonceTurn: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: SenderOptions) {
     this.signer = options.signer;
@@ -194,17 +219,19 @@ export class WithdrawalSender {
    */
   private async recordNewNonce(
     row: WithdrawalRow,
-    from: WithdrawalState,
+    from: WithdrawalStep,
     sign: (nonce: number) => Promise<SignedTransfer>,
-    audit?: (trx: Executor, signed: SignedTransfer, nonce: number) => Promise<void>,
+    audit?: (signed: SignedTransfer, nonce: number) => OperatorAudit,
   ): Promise<SignedTransfer | null> {
+    const { core } = this.options;
+    if (core) return this.sentAtNextNonce(core, row, from, sign, audit);
     const chainId = row.chain_id as ChainId;
     try {
       return await this.options.ledger.transaction(async (trx) => {
         const nonce = await hotNonces.take(trx, chainId, this.hotAddress);
         const signed = await sign(nonce);
         await this.recordSigned(trx, row, from, signed, nonce, 'transfer');
-        await audit?.(trx, signed, nonce);
+        await this.appendAudit(trx, row, audit?.(signed, nonce));
         return signed;
       });
     } catch (error) {
@@ -213,10 +240,63 @@ export class WithdrawalSender {
     }
   }
 
+  /**
+   * On the core: signs with the next nonce, read but not taken, and takes
+   * it only once the state's `sent` is durable (`recordSent`), so a
+   * withdrawal moved meanwhile uses none. One at a time: two signers reading
+   * the counter at once would sign two transactions with one nonce (on SQL,
+   * the ledger's transaction orders them).
+   */
+  private sentAtNextNonce(
+    core: MoneyCoreHandle,
+    row: WithdrawalRow,
+    from: WithdrawalStep,
+    sign: (nonce: number) => Promise<SignedTransfer>,
+    audit?: (signed: SignedTransfer, nonce: number) => OperatorAudit,
+  ): Promise<SignedTransfer | null> {
+    const turn = this.nonceTurn.then(async () => {
+      const nonce = await hotNonces.peek(this.options.db, row.chain_id as ChainId, this.hotAddress);
+      const signed = await sign(nonce);
+      const sent = await this.recordSent(
+        core,
+        row,
+        from,
+        { signed, nonce, kind: 'transfer' },
+        audit?.(signed, nonce),
+      );
+      return sent ? signed : null;
+    });
+    this.nonceTurn = turn.catch(() => {});
+    return turn;
+  }
+
+  /**
+   * On the core: the state's `sent` (the row moves to broadcast with the
+   * transaction, the operator's audit entry with it), then, once it is
+   * durable, the nonce taken and the transaction kept in the sender's own
+   * tables; the caller broadcasts after. False when the withdrawal had moved on.
+   */
+  private async recordSent(
+    core: MoneyCoreHandle,
+    row: WithdrawalRow,
+    from: WithdrawalStep,
+    sent: { signed: SignedTransfer; nonce: number; kind: SentTxKind },
+    audit: OperatorAudit | undefined,
+  ): Promise<boolean> {
+    const { signed, nonce } = sent;
+    const tx = { hash: signed.hash, raw: signed.raw, nonce, hotAddress: this.hotAddress };
+    if (!(await this.report(core, row, from, { outcome: 'sent', tx, audit: audit ?? null }))) return false;
+    await this.options.db.transaction().execute(async (trx) => {
+      await hotNonces.use(trx, row.chain_id as ChainId, this.hotAddress, nonce);
+      await sentTxs.insert(trx, this.sentTxRow(row, sent, this.options.clock.now()));
+    });
+    return true;
+  }
+
   private async recordSigned(
     trx: Executor,
     row: WithdrawalRow,
-    from: WithdrawalState,
+    from: WithdrawalStep,
     signed: SignedTransfer,
     nonce: number,
     kind: SentTxKind,
@@ -232,8 +312,17 @@ export class WithdrawalSender {
       updated_at: now,
     });
     if (!moved) throw new MovedMeanwhile();
+    await sentTxs.insert(trx, this.sentTxRow(row, { signed, nonce, kind }, now));
+  }
+
+  /** A signed transaction as the sender keeps it: every one is, whichever of them is mined settles the withdrawal. */
+  private sentTxRow(
+    row: WithdrawalRow,
+    { signed, nonce, kind }: { signed: SignedTransfer; nonce: number; kind: SentTxKind },
+    now: number,
+  ): SentTxRow {
     const fees = feesOf(signed.raw);
-    await sentTxs.insert(trx, {
+    return {
       hash: signed.hash,
       withdrawal_id: Number(row.id),
       chain_id: row.chain_id,
@@ -244,15 +333,47 @@ export class WithdrawalSender {
       max_fee_per_gas: fees.maxFeePerGas.toString(),
       max_priority_fee_per_gas: fees.maxPriorityFeePerGas.toString(),
       created_at: now,
+    };
+  }
+
+  /**
+   * On the core: what the sender (or an operator through it) saw, as the
+   * state's `withdrawalOutcome` from the step it saw the withdrawal in,
+   * answered once SQL holds it. False when another writer moved it first.
+   */
+  private async report(core: MoneyCoreHandle, row: WithdrawalRow, from: WithdrawalStep, report: Report) {
+    const command = {
+      kind: 'withdrawalOutcome' as const,
+      at: this.options.clock.now(),
+      withdrawalId: Number(row.id),
+      from,
+      ...report,
+    };
+    try {
+      await submitWithdrawalCommand(core, command);
+      return true;
+    } catch (error) {
+      if (movedMeanwhile(error)) return false;
+      throw error;
+    }
+  }
+
+  /** On SQL: an operator's audit entry, in the transaction of what they did. */
+  private async appendAudit(trx: Executor, row: WithdrawalRow, audit: OperatorAudit | undefined) {
+    if (!audit) return;
+    await sql.appendOperatorAction(trx, {
+      at: this.options.clock.now(),
+      withdrawalId: Number(row.id),
+      ...audit,
     });
   }
 
   /** Signs again at the withdrawal's own nonce (a fee bump, or a cancel) and records it; null when it moved on. */
   private async recordSameNonce(
     row: WithdrawalRow,
-    from: WithdrawalState,
+    from: WithdrawalStep,
     kind: SentTxKind,
-    audit?: (trx: Executor, signed: SignedTransfer) => Promise<void>,
+    audit?: (signed: SignedTransfer) => OperatorAudit,
   ): Promise<SignedTransfer | null> {
     const chainId = row.chain_id as ChainId;
     const nonce = Number(row.nonce);
@@ -267,10 +388,15 @@ export class WithdrawalSender {
       const quote = await this.signer.quote(transfer);
       signed = await this.signer.signTransfer(transfer, nonce, quote.gas, fees);
     }
+    const { core } = this.options;
+    if (core)
+      return (await this.recordSent(core, row, from, { signed, nonce, kind }, audit?.(signed)))
+        ? signed
+        : null;
     try {
       await this.options.ledger.transaction(async (trx) => {
         await this.recordSigned(trx, row, from, signed, nonce, kind);
-        await audit?.(trx, signed);
+        await this.appendAudit(trx, row, audit?.(signed));
       });
     } catch (error) {
       if (error instanceof MovedMeanwhile) return null;
@@ -334,6 +460,12 @@ export class WithdrawalSender {
   }
 
   private async complete(row: WithdrawalRow, tx: SentTxRow): Promise<void> {
+    const { core } = this.options;
+    if (core) {
+      const mined = { hash: tx.hash, raw: tx.raw_tx, nonce: Number(tx.nonce), hotAddress: tx.from_address };
+      await this.report(core, row, 'broadcast', { outcome: 'mined', tx: mined });
+      return;
+    }
     const id = Number(row.id);
     await this.options.ledger.transaction(async (trx) => {
       const moved = await sql.moveWithdrawal(trx, id, 'broadcast', {
@@ -350,6 +482,11 @@ export class WithdrawalSender {
   }
 
   private async flag(row: WithdrawalRow, reason: FlagReason): Promise<void> {
+    const { core } = this.options;
+    if (core) {
+      await this.report(core, row, 'broadcast', { outcome: 'flagged', reason });
+      return;
+    }
     await sql.moveWithdrawal(this.options.db, Number(row.id), 'broadcast', {
       state: 'flagged',
       reason,
@@ -358,12 +495,14 @@ export class WithdrawalSender {
   }
 
   /** Rejected, and the hold released (with the operator's audit entry, when an operator did it). */
-  async release(
+  private async release(
     row: WithdrawalRow,
-    from: WithdrawalState,
+    from: WithdrawalStep,
     reason: string,
-    audit?: (trx: Executor) => Promise<void>,
+    audit?: OperatorAudit,
   ): Promise<boolean> {
+    const { core } = this.options;
+    if (core) return this.report(core, row, from, { outcome: 'failed', reason, audit: audit ?? null });
     const id = Number(row.id);
     return this.options.ledger.transaction(async (trx) => {
       const moved = await sql.moveWithdrawal(trx, id, from, {
@@ -373,7 +512,7 @@ export class WithdrawalSender {
       });
       if (!moved) return false;
       await this.options.ledger.execute([withdrawalVoidTransfer(id)], trx);
-      await audit?.(trx);
+      await this.appendAudit(trx, row, audit);
       return true;
     });
   }
@@ -392,13 +531,11 @@ export class WithdrawalSender {
     const chainId = row.chain_id as ChainId;
     if (await this.minedTxOf(row)) throw conflict('wallet.withdrawalNotResendable');
     const nonceFree = row.nonce !== null && Number(row.nonce) >= (await this.signer.minedNonce(chainId));
-    const audit = (trx: Executor, signed: SignedTransfer, nonce: number) =>
-      this.audit(trx, by, 'withdrawal.resend', id, { reason: why, nonce, txHash: signed.hash });
+    const audit = (signed: SignedTransfer, nonce: number) =>
+      auditOf(by, 'withdrawal.resend', { reason: why, nonce, txHash: signed.hash });
     const from = row.state;
     const signed = nonceFree
-      ? await this.recordSameNonce(row, from, 'transfer', (trx, again) =>
-          audit(trx, again, Number(row.nonce)),
-        )
+      ? await this.recordSameNonce(row, from, 'transfer', (again) => audit(again, Number(row.nonce)))
       : await this.resendAtNewNonce(row, from, audit);
     if (!signed) throw conflict('wallet.withdrawalNotResendable');
     await this.signer.broadcast(chainId, signed.raw).catch((error: unknown) =>
@@ -409,8 +546,8 @@ export class WithdrawalSender {
 
   private async resendAtNewNonce(
     row: WithdrawalRow,
-    from: WithdrawalState,
-    audit: (trx: Executor, signed: SignedTransfer, nonce: number) => Promise<void>,
+    from: WithdrawalStep,
+    audit: (signed: SignedTransfer, nonce: number) => OperatorAudit,
   ): Promise<SignedTransfer | null> {
     const { transfer } = await this.transferOf(row);
     const quote = await this.signer.quote(transfer);
@@ -434,8 +571,8 @@ export class WithdrawalSender {
     const chainId = row.chain_id as ChainId;
     if (Number(row.nonce) < (await this.signer.minedNonce(chainId)))
       throw conflict('wallet.withdrawalNotResendable');
-    const signed = await this.recordSameNonce(row, 'broadcast', 'cancel', (trx, cancel) =>
-      this.audit(trx, by, 'withdrawal.cancel', id, { reason: why, txHash: cancel.hash }),
+    const signed = await this.recordSameNonce(row, 'broadcast', 'cancel', (cancel) =>
+      auditOf(by, 'withdrawal.cancel', { reason: why, txHash: cancel.hash }),
     );
     if (!signed) throw conflict('wallet.withdrawalNotResendable');
     await this.signer
@@ -454,9 +591,8 @@ export class WithdrawalSender {
     const row = await this.requireState(id, ['approved', 'broadcast', 'flagged']);
     if (row.state !== 'approved' && !(await this.cannotLandAnyMore(row)))
       throw conflict('wallet.withdrawalMayStillLand');
-    const released = await this.release(row, row.state, why, (trx) =>
-      this.audit(trx, by, 'withdrawal.refund', id, { reason: why, nonce: row.nonce }),
-    );
+    const audit = auditOf(by, 'withdrawal.refund', { reason: why, nonce: row.nonce });
+    const released = await this.release(row, row.state, why, audit);
     if (!released) throw conflict('wallet.withdrawalNotResendable');
   }
 
@@ -472,23 +608,24 @@ export class WithdrawalSender {
     return !this.carriesItsTransfer(mined.receipt, coin, row, mined.tx.from_address as Address);
   }
 
-  private async requireState(id: number, states: readonly WithdrawalState[]): Promise<WithdrawalRow> {
+  private async requireState<S extends WithdrawalStep>(
+    id: number,
+    states: readonly S[],
+  ): Promise<WithdrawalRow & { state: S }> {
     const row = await sql.withdrawal(this.options.db, id);
     if (!row) throw notFound('wallet.withdrawalNotFound');
-    if (!states.includes(row.state)) throw conflict('wallet.withdrawalNotResendable');
-    return row;
+    if (!isIn(row.state, states)) throw conflict('wallet.withdrawalNotResendable');
+    return { ...row, state: row.state };
   }
+}
 
-  /** The wallet's own audit row has room for the operator's name only (the /admin trail keeps the id). */
-  private audit(trx: Executor, by: AuditActor, action: string, withdrawalId: number, details: object) {
-    return sql.appendOperatorAction(trx, {
-      at: this.options.clock.now(),
-      operator: by.name,
-      action,
-      withdrawalId,
-      details,
-    });
-  }
+function isIn<S extends WithdrawalState>(state: WithdrawalState, states: readonly S[]): state is S {
+  return (states as readonly WithdrawalState[]).includes(state);
+}
+
+/** The wallet's own audit row has room for the operator's name only (the /admin trail keeps the id). */
+function auditOf(by: AuditActor, action: string, details: Record<string, unknown>): OperatorAudit {
+  return { operator: by.name, action, details };
 }
 
 function requireReason(reason: string): string {

@@ -17,13 +17,16 @@ import { type Address, getAddress, isAddress } from 'viem';
 import type { Clock } from '../../clock.ts';
 import {
   firstWithdrawalStep,
+  type WithdrawalChecks,
+  type WithdrawalRequestedCommand,
+  type WithdrawalReviewedCommand,
   type WithdrawalTerms,
   withdrawalHoldTransfer,
   withdrawalRequestRefusal,
   withdrawalVoidTransfer,
 } from '../../core/state/index.ts';
 import type { AuditActor, OperatorIdentity } from '../../http/auth.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { type CustodyWallet, type Ledger, userAccount } from '../../ledger/index.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
 import type { MoneyCoreHandle } from '../../money-core/handle.ts';
@@ -45,6 +48,7 @@ import {
   type WithdrawalRow,
   type WithdrawalState,
 } from './store.ts';
+import { submitWithdrawalCommand } from './withdrawals-on-core.ts';
 
 const DAY_MS = 86_400_000;
 /** A reorged deposit the user already spent freezes the account this long, pending an operator's look. */
@@ -112,7 +116,11 @@ export interface WalletServiceOptions {
   /** Demo mode: the faucet endpoint sends play tokens on the local chain. */
   demo: boolean;
   onError: (error: unknown, context: string) => void;
-  /** The sequenced core, when deposits run on it: the chain watchers submit their credits and reversals. */
+  /**
+   * The sequenced core, when the wallet's money runs on it: the chain
+   * watchers submit their credits and reversals, a withdrawal's request and
+   * reviews their commands, the sender what it saw.
+   */
   core?: MoneyCoreHandle;
 }
 
@@ -120,7 +128,7 @@ export interface WalletServiceOptions {
  * What the wallet asks of the four-eyes framework: `operator` approved a
  * withdrawal worth more than the threshold. The framework asks a second
  * operator, or, when another operator asked already, takes this approval as
- * the second one (and then calls `releaseApproved`).
+ * the second one (and then calls `releaseApproved`, on the core `approveReleased`).
  */
 export interface WithdrawalFourEyes {
   release(release: WithdrawalReleasePayload, operator: OperatorIdentity): Promise<ApprovalView>;
@@ -128,6 +136,9 @@ export interface WithdrawalFourEyes {
 
 /** A first deposit address taken at once by other requests is tried again this many times at most. */
 const ADDRESS_ATTEMPTS_MAX = 5;
+
+/** A request's money checks but the day's room, which SQL and the state each sum. */
+type RequestChecks = Omit<WithdrawalChecks, 'withdrawnToday'>;
 
 /** A withdrawal's value is compared with the four-eyes threshold to the cent. */
 const USDT_DIGITS = 8;
@@ -243,6 +254,7 @@ export class WalletService {
           coin: (coin, chainId) => this.coin(coin, chainId),
           feeBumpAfterMs: options.config.feeBumpAfterMs,
           onError: options.onError,
+          ...(options.core ? { core: options.core } : {}),
         })
       : null;
     for (const chain of options.config.chains) {
@@ -484,22 +496,23 @@ export class WalletService {
     const since = Math.floor(now / DAY_MS) * DAY_MS;
     const available = (await this.ledger.balance({ ...userAccount(userId, 'spot'), asset: coin.coin }))
       .available;
-    // The rules, then the token's decimals: the money state's `withdrawalRequested` makes the same checks.
+    // What the money checks read besides the balance and the day's room
+    // (the money state's `withdrawalRequested` carries it).
+    const checks: RequestChecks = {
+      amount: input.amount,
+      address: input.address,
+      // As the rule reads it: blank is none.
+      fundPasswordGiven: (input.payPassword ?? '').trim() !== '',
+      kycVerified: user.kyc === 'succeeded',
+      fundPasswordSet: user.hasFundPassword,
+      terms: withdrawalTermsOf(coin),
+    };
+    // The rules, then the token's decimals: the state makes the same checks.
     const rules = (withdrawnToday: Dec, usable: Dec) =>
-      withdrawalRequestRefusal(
-        {
-          amount: input.amount,
-          address: input.address,
-          // As the rule reads it: blank is none.
-          fundPasswordGiven: (input.payPassword ?? '').trim() !== '',
-          kycVerified: user.kyc === 'succeeded',
-          fundPasswordSet: user.hasFundPassword,
-          withdrawnToday: withdrawnToday.toString(),
-          terms: withdrawalTermsOf(coin),
-        },
-        usable,
-      );
+      withdrawalRequestRefusal({ ...checks, withdrawnToday: withdrawnToday.toString() }, usable);
     throwIf(rules(await sql.withdrawnSince(this.db, userId, coin.coin, since), available));
+    const { core } = this.options;
+    if (core) return this.requestOnCore(core, { userId, coin, input, checks, at: now });
     const amount = Dec.parse(input.amount);
     const address = await this.withdrawalAccess(userId, coin, input);
 
@@ -525,6 +538,57 @@ export class WalletService {
       return inserted;
     });
     if (state === 'approved') this.sendSoon();
+    return withdrawalView(row);
+  }
+
+  /**
+   * The request on the core, once the money checks passed on what SQL holds
+   * (as on SQL: a refusal in the same order). The checks that read other
+   * data (`withdrawalAccess`) are made here and their refusal is stamped on
+   * the state's `withdrawalRequested`, which makes the money checks again on
+   * its own balance and room of the day (two requests at once cannot both
+   * use it) and holds amount + fee under its next id. A stamped refusal the
+   * state answers is thrown as the edge's own error, with its HTTP code.
+   */
+  private async requestOnCore(
+    core: MoneyCoreHandle,
+    request: {
+      userId: number;
+      coin: CoinChain;
+      input: WithdrawalRequest;
+      checks: RequestChecks;
+      at: number;
+    },
+  ): Promise<WithdrawalView> {
+    const { userId, coin, input, at } = request;
+    let savedAddress = '';
+    let edgeError: AppError | null = null;
+    try {
+      savedAddress = await this.withdrawalAccess(userId, coin, input);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      edgeError = error;
+    }
+    const command: WithdrawalRequestedCommand = {
+      kind: 'withdrawalRequested',
+      at,
+      userId,
+      coin: coin.coin,
+      chainId: coin.chainId,
+      custody: custodyOf(coin.chainId).wallet as CustodyWallet,
+      savedAddress,
+      ...request.checks,
+      edgeRefusal: edgeError && { key: edgeError.key, params: edgeError.params },
+    };
+    let id: number;
+    try {
+      id = await submitWithdrawalCommand(core, command);
+    } catch (error) {
+      throw edgeError && error instanceof AppError && error.key === edgeError.key ? edgeError : error;
+    }
+    const row = await sql.withdrawal(this.db, id);
+    if (!row) throw new Error(`withdrawal ${id} is not in SQL once readable`);
+    if (row.state === 'approved') this.sendSoon();
     return withdrawalView(row);
   }
 
@@ -577,9 +641,30 @@ export class WalletService {
       const approval = await this.options.fourEyes.release(release, operator);
       return { released: approval.status === 'executed', approval };
     }
-    await this.ledger.transaction((trx) => this.releaseApproved(trx, id, operator.email, {}));
-    this.sendSoon();
+    await this.approveReleased(id, operator.email, {});
     return { released: true, approval: null };
+  }
+
+  /**
+   * Moves a withdrawal in review to the signer, with what led to it in the
+   * audit entry (a four-eyes release names its request), and wakes the
+   * sender. On the core it is the state's approve, which refuses one that
+   * left review or is held meanwhile as `releaseApproved` does.
+   */
+  async approveReleased(id: number, operator: string, details: Record<string, unknown>): Promise<void> {
+    const { core } = this.options;
+    if (core)
+      await this.submitReview(core, { withdrawalId: id, decision: 'approve', operator, reason: '', details });
+    else await this.ledger.transaction((trx) => this.releaseApproved(trx, id, operator, details));
+    this.sendSoon();
+  }
+
+  /** An operator's review as the state's `withdrawalReviewed`, stamped with the clock (the state makes the module's checks). */
+  private async submitReview(
+    core: MoneyCoreHandle,
+    review: Omit<WithdrawalReviewedCommand, 'kind' | 'at'>,
+  ): Promise<void> {
+    await submitWithdrawalCommand(core, { kind: 'withdrawalReviewed', at: this.clock.now(), ...review });
   }
 
   /**
@@ -618,6 +703,11 @@ export class WalletService {
   async rejectWithdrawal(id: number, by: AuditActor, reason: string): Promise<void> {
     const why = reason.trim();
     if (!why) throw badRequest('identity.reasonRequired');
+    const { core } = this.options;
+    if (core) {
+      await this.submitReview(core, { withdrawalId: id, decision: 'reject', operator: by.name, reason: why });
+      return;
+    }
     await this.ledger.transaction(async (trx) => {
       await this.requireInReview(trx, id);
       const now = this.clock.now();
@@ -657,6 +747,12 @@ export class WalletService {
     const why = reason.trim();
     if (!why) throw badRequest('identity.reasonRequired');
     const holding = change === 'hold';
+    const { core } = this.options;
+    if (core) {
+      const decision = holding ? 'hold' : 'releaseHold';
+      await this.submitReview(core, { withdrawalId: id, decision, operator: by.name, reason: why });
+      return;
+    }
     await this.ledger.transaction(async (trx) => {
       const row = await this.requireInReview(trx, id);
       if ((row.held_at !== null) === holding) {
