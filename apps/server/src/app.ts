@@ -45,8 +45,8 @@ export interface AppOptions {
   /**
    * Runs the money on the sequenced core (issue 19): every money module
    * submits its commands to the core (docs/core.md, "The cut-over, module by
-   * module"). A write not cut over fails instead of writing beside the core;
-   * until main.ts passes this, only the tests and benches do.
+   * module"). main.ts passes it unless HALYARD_MONEY_CORE=false (start.ts,
+   * moneyCoreOf); without it the modules' SQL paths run the money.
    */
   moneyCore?: { dataDir: string; workerStore: WorkerStore | null };
 }
