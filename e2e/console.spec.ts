@@ -9,7 +9,7 @@ import { ID_PHOTO, registerAndSignIn, test as shared, uniqueIdNumber } from './s
  * bootstraps and enrols TOTP, creates compliance, finance and support operators (each enrols at first
  * sign-in); compliance approves a user's identity with the document open, and the view is in the audit
  * log; finance A approves a large withdrawal and is refused approving the four-eyes request alone,
- * finance B approves it; support replies to a ticket; the dashboard shows the ledger audit.
+ * finance B approves it; support replies to a ticket; the dashboard shows the ledger audit and the money core.
  * Run after `npm run build -w @halyard/admin` (the server serves the built console at /admin/).
  */
 
@@ -292,9 +292,13 @@ test('operators run the back office: bootstrap, roles with TOTP, KYC, four-eyes 
   const answered = (await (await user.request.get('/user/onlineList', { headers: { token } })).json()).data;
   expect(JSON.stringify(answered)).toContain('It was approved and is on its way.');
 
-  // 6. The dashboard shows the ledger audit.
+  // 6. The dashboard shows the ledger audit, run against the sequenced core's state, and where the core stands.
   await page.getByRole('menuitem', { name: 'Dashboard' }).click();
   await page.getByRole('button', { name: 'Run now' }).click();
   await expect(page.getByTestId('ledger-audit-status')).toHaveText('Ledger audit: OK');
+  await expect(page.getByTestId('projection-audit')).toContainText("SQL compared with the sequenced core's state");
+  await expect(page.getByTestId('money-core')).toContainText('Journaled to');
+  await page.getByTestId('money-core').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('dashboard.png'), fullPage: true });
   expect(pageErrors, "uncaught errors in the operators' pages").toEqual([]);
 });

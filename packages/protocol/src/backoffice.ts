@@ -115,7 +115,7 @@ export interface EngineQueues {
   spot: { pair: string; queued: number; openOrders: number }[];
   futures: { queued: number; openOrders: number; openPositions: number; triggers: number };
   cycle: { openOrders: number; full: boolean };
-  /** Ledger writes waiting for the ledger's lock. */
+  /** Ledger writes waiting for the ledger's lock (on the core: commands waiting for the sequencer's next batch). */
   ledger: { queued: number };
   /** The sequenced core, when the server runs on it (HALYARD_MONEY_CORE); null on SQL. */
   core: CoreStatus | null;
@@ -127,8 +127,6 @@ export interface CoreStatus {
   sequence: number;
   /** How far SQL holds what the commands did (the projection's watermark); `sequence - projected` is the lag. */
   projected: number;
-  /** Commands waiting for the sequencer's next batch. */
-  queued: number;
   /** The latest snapshot written since the start (its sequence and time), or null before the first. */
   snapshot: { seq: number; at: number } | null;
   /** Where this start's recovery began (a snapshot's sequence) and how many journaled commands it replayed. */

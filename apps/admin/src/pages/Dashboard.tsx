@@ -140,7 +140,7 @@ function MoneyCore({ core }: { core: CoreStatus }) {
   return (
     <Descriptions
       size="small"
-      column={2}
+      column={1}
       bordered
       title={t('dashboard.core')}
       style={{ marginTop: 16 }}
@@ -148,13 +148,12 @@ function MoneyCore({ core }: { core: CoreStatus }) {
     >
       <Descriptions.Item label={t('dashboard.coreSequence')}>{core.sequence}</Descriptions.Item>
       <Descriptions.Item label={t('dashboard.coreLag')}>{core.sequence - core.projected}</Descriptions.Item>
-      <Descriptions.Item label={t('dashboard.coreQueued')}>{core.queued}</Descriptions.Item>
       <Descriptions.Item label={t('dashboard.coreSnapshot')}>
         {core.snapshot
           ? t('dashboard.coreSnapshotAt', { seq: core.snapshot.seq, at: formatTime(core.snapshot.at) })
           : t('dashboard.coreNoSnapshot')}
       </Descriptions.Item>
-      <Descriptions.Item label={t('dashboard.coreRecovered')} span={2}>
+      <Descriptions.Item label={t('dashboard.coreRecovered')}>
         {t('dashboard.coreRecoveredFrom', core.recovered)}
       </Descriptions.Item>
     </Descriptions>

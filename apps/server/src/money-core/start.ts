@@ -173,7 +173,6 @@ export class MoneyCore implements MoneyCoreHandle {
     return {
       sequence: this.sequencer.lastSequence(),
       projected: this.projector.watermark(),
-      queued: this.sequencer.queued(),
       snapshot: this.lastSnapshot,
       recovered: this.recovered,
     };
