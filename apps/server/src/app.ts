@@ -89,6 +89,8 @@ export interface App {
   operators: OperatorsModule;
   /** The back office's reads: dashboard, users, deposits (/admin/dashboard, /admin/users, /admin/deposits). */
   backoffice: BackofficeModule;
+  /** The sequenced core the money runs on (`moneyCore`); null on SQL. Tests hold its projector. */
+  core: MoneyCore | null;
   /** Starts the timers (index ticks, idle sweep): main.ts calls it; tests step by hand. */
   start(): void;
   close(): Promise<void>;
@@ -148,6 +150,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     clock,
     operatorGuard: operators.guard,
     ...(options.messengers ? { messengers: options.messengers } : {}),
+    ...(core ? { core } : {}),
     onError: (error) => http.log.error({ err: error }, 'demo reviewer'),
   });
   identity.registerRoutes(http);
@@ -381,6 +384,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     operators,
     approvals,
     backoffice,
+    core,
     start() {
       market.start();
       identity.start();

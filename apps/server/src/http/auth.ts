@@ -64,13 +64,19 @@ export function readHeader(request: FastifyRequest, name: string): string | null
   return value && value.length > 0 ? value : null;
 }
 
-/** preHandler: code 401 unless the `token` header names a live session. */
-export function requireUser(sessions: SessionResolver) {
+/**
+ * preHandler: code 401 unless the `token` header names a live session. Given
+ * `caughtUp` (on the sequenced core), it then waits until SQL holds the
+ * commands already answered to that user, so the route, whatever it reads,
+ * sees the user's own writes (read-your-writes).
+ */
+export function requireUser(sessions: SessionResolver, caughtUp?: (userId: number) => Promise<void>) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     const token = readToken(request);
     const user = token ? await sessions.resolve(token) : null;
     if (!user) throw unauthorized();
     request.user = user;
+    await caughtUp?.(user.id);
   };
 }
 
