@@ -20,6 +20,14 @@ declare module 'fastify' {
     /** Set by an `OperatorGuard`; only read it on routes guarded by one. */
     operator: OperatorIdentity | null;
   }
+  interface FastifyContextConfig {
+    /**
+     * The route reads no table the sequenced core's projector writes (a spot
+     * order checks the money state, which is ahead of SQL): `requireUser`
+     * does not wait for SQL to catch up with the user's commands.
+     */
+    readsOnlyState?: boolean;
+  }
 }
 
 /**
@@ -68,7 +76,8 @@ export function readHeader(request: FastifyRequest, name: string): string | null
  * preHandler: code 401 unless the `token` header names a live session. Given
  * `caughtUp` (on the sequenced core), it then waits until SQL holds the
  * commands already answered to that user, so the route, whatever it reads,
- * sees the user's own writes (read-your-writes).
+ * sees the user's own writes (read-your-writes); a route that reads only the
+ * money state says so (`readsOnlyState`) and does not wait.
  */
 export function requireUser(sessions: SessionResolver, caughtUp?: (userId: number) => Promise<void>) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
@@ -76,7 +85,7 @@ export function requireUser(sessions: SessionResolver, caughtUp?: (userId: numbe
     const user = token ? await sessions.resolve(token) : null;
     if (!user) throw unauthorized();
     request.user = user;
-    await caughtUp?.(user.id);
+    if (caughtUp && request.routeOptions.config.readsOnlyState !== true) await caughtUp(user.id);
   };
 }
 

@@ -32,12 +32,14 @@ describe('spot reads on the core see the reader’s own orders', () => {
     await h.close();
   });
 
-  it('answers an order before SQL holds it; the same user’s reads right after wait until it does', async () => {
+  it('answers orders before SQL holds them; the same user’s reads right after wait until it does', async () => {
     const user = await fundedUser(h, { USDT: '1000' });
     const { reads } = await core.projector.holdAt(core.sequencer.lastSequence(), 10_000, async () => {
       const order = await placed(limit('buy', user, '100', '2', h));
       expect(order).toMatchObject({ state: 'unfilled', unfilled: '2' });
-      // The reply did not wait for the projection: SQL has no row of the order yet.
+      // An order reads only the state: the user's next one does not wait for SQL either.
+      expect(await placed(limit('buy', user, '99', '1', h))).toMatchObject({ state: 'unfilled' });
+      // The replies did not wait for the projection: SQL has no row of the orders yet.
       const rows = await h.store.db
         .selectFrom('spot_orders')
         .select('autoid')
@@ -56,10 +58,16 @@ describe('spot reads on the core see the reader’s own orders', () => {
     });
     const [open, account] = await reads;
     expect(open.code, open.msg).toBe(200);
-    expect(open.data).toMatchObject({ count: 1, list: [{ type: 'buy', price: '100', unfilled: '2' }] });
-    // 2 × 100 held from the 1,000: SQL's balances, not the state's.
+    expect(open.data).toMatchObject({
+      count: 2,
+      list: [
+        { type: 'buy', price: '99', unfilled: '1' },
+        { type: 'buy', price: '100', unfilled: '2' },
+      ],
+    });
+    // 2 × 100 + 1 × 99 held from the 1,000, in SQL's balances.
     expect(account.code, account.msg).toBe(200);
-    expect(account.data).toMatchObject({ balance: { mainusable: '800' } });
+    expect(account.data).toMatchObject({ balance: { mainusable: '701' } });
   });
 
   /** Resolves once the session guard waits for SQL to catch up with a user (MoneyCore.caughtUp is called). */
