@@ -65,7 +65,8 @@ export class MoneyCore implements MoneyCoreHandle {
   /**
    * Per user, the latest sequence answered to them before SQL held it
    * (`answeredAhead`), until SQL does. In the order the users were last
-   * answered, so the ones SQL has passed are at the front.
+   * answered, which is nearly the order of the sequences: the users SQL has
+   * passed gather at the front.
    */
   private readonly ahead = new Map<number, number>();
 
@@ -150,7 +151,7 @@ export class MoneyCore implements MoneyCoreHandle {
   /** A reply to `userId` went out before SQL held `seq`: that user's next request waits for it (`caughtUp`). */
   answeredAhead(userId: number, seq: number): void {
     if ((this.ahead.get(userId) ?? 0) >= seq) return;
-    // Deleted first, so the user moves to the back: the map stays in the order of the sequences answered.
+    // Deleted first, so the user moves to the back (a Map keeps the order of insertion).
     this.ahead.delete(userId);
     this.ahead.set(userId, seq);
     this.forgetProjected();
@@ -168,7 +169,11 @@ export class MoneyCore implements MoneyCoreHandle {
     if (this.ahead.get(userId) === seq) this.ahead.delete(userId);
   }
 
-  /** Forgets the users at the front whose sequence SQL holds (a user who never comes back is not kept). */
+  /**
+   * Forgets the users at the front whose sequence SQL holds, so a user who
+   * never comes back is not kept. It stops at the first one SQL has not
+   * passed; one behind it that SQL has passed goes on a later call.
+   */
   private forgetProjected(): void {
     const watermark = this.projector.watermark();
     for (const [userId, seq] of this.ahead) {

@@ -153,7 +153,7 @@ function registerOrderWrites(http: FastifyInstance, { spot, requireUser }: SpotR
     http.post<{ Body: OrderBody }>(
       route.path,
       {
-        preHandler: requireUser,
+        ...limited,
         // On the core an order is checked against the money state, never SQL: it need not wait for the projection.
         config: { rateLimit, readsOnlyState: true },
         schema: { ...schema, body: orderBody(route.style === 'limit') },
