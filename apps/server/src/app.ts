@@ -148,6 +148,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     clock,
     operatorGuard: operators.guard,
     ...(options.messengers ? { messengers: options.messengers } : {}),
+    ...(core ? { core } : {}),
     onError: (error) => http.log.error({ err: error }, 'demo reviewer'),
   });
   identity.registerRoutes(http);

@@ -20,6 +20,14 @@ declare module 'fastify' {
     /** Set by an `OperatorGuard`; only read it on routes guarded by one. */
     operator: OperatorIdentity | null;
   }
+  interface FastifyContextConfig {
+    /**
+     * The route reads no table the sequenced core's projector writes (a spot
+     * order checks the money state, which is ahead of SQL): `requireUser`
+     * does not wait for SQL to catch up with the user's commands.
+     */
+    readsOnlyState?: boolean;
+  }
 }
 
 /**
@@ -64,13 +72,20 @@ export function readHeader(request: FastifyRequest, name: string): string | null
   return value && value.length > 0 ? value : null;
 }
 
-/** preHandler: code 401 unless the `token` header names a live session. */
-export function requireUser(sessions: SessionResolver) {
+/**
+ * preHandler: code 401 unless the `token` header names a live session. Given
+ * `caughtUp` (on the sequenced core), it then waits until SQL holds the
+ * commands already answered to that user, so the route, whatever it reads,
+ * sees the user's own writes (read-your-writes); a route that reads only the
+ * money state says so (`readsOnlyState`) and does not wait.
+ */
+export function requireUser(sessions: SessionResolver, caughtUp?: (userId: number) => Promise<void>) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     const token = readToken(request);
     const user = token ? await sessions.resolve(token) : null;
     if (!user) throw unauthorized();
     request.user = user;
+    if (caughtUp && request.routeOptions.config.readsOnlyState !== true) await caughtUp(user.id);
   };
 }
 

@@ -26,4 +26,12 @@ export interface MoneyCoreHandle {
   projected(seq: number): Promise<void>;
   /** What a reply to a durable command waits for: SQL holding it; never rejects (see MoneyCore.readable). */
   readable(seq: number): Promise<void>;
+  /**
+   * A reply to `userId` went out before SQL held sequence `seq` (a spot
+   * order answered from its own events): that user's next request waits for
+   * it (`caughtUp`).
+   */
+  answeredAhead(userId: number, seq: number): void;
+  /** Resolves once SQL holds every command answered ahead to `userId` (read-your-writes); never rejects, as `readable`. */
+  caughtUp(userId: number): Promise<void>;
 }

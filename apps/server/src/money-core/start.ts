@@ -64,6 +64,13 @@ export class MoneyCore implements MoneyCoreHandle {
   private closed = false;
   private snapshotting: Promise<number> | null = null;
   private lastSnapshot: { seq: number; at: number } | null = null;
+  /**
+   * Per user, the latest sequence answered to them before SQL held it
+   * (`answeredAhead`), until SQL does. In the order the users were last
+   * answered, which is nearly the order of the sequences: the users SQL has
+   * passed gather at the front.
+   */
+  private readonly ahead = new Map<number, number>();
 
   private constructor(
     private readonly options: MoneyCoreOptions,
@@ -140,6 +147,40 @@ export class MoneyCore implements MoneyCoreHandle {
         this.onError(error);
         if (!(error instanceof ProjectionTimeoutError)) return;
       }
+    }
+  }
+
+  /** A reply to `userId` went out before SQL held `seq`: that user's next request waits for it (`caughtUp`). */
+  answeredAhead(userId: number, seq: number): void {
+    if ((this.ahead.get(userId) ?? 0) >= seq) return;
+    // Deleted first, so the user moves to the back (a Map keeps the order of insertion).
+    this.ahead.delete(userId);
+    this.ahead.set(userId, seq);
+    this.forgetProjected();
+  }
+
+  /**
+   * Resolves once SQL holds every command answered ahead to `userId`, so what
+   * the user reads next in SQL shows their own writes. Bounded and never
+   * rejecting as `readable` is.
+   */
+  async caughtUp(userId: number): Promise<void> {
+    const seq = this.ahead.get(userId);
+    if (seq === undefined) return;
+    if (seq > this.projector.watermark()) await this.readable(seq);
+    if (this.ahead.get(userId) === seq) this.ahead.delete(userId);
+  }
+
+  /**
+   * Forgets the users at the front whose sequence SQL holds, so a user who
+   * never comes back is not kept. It stops at the first one SQL has not
+   * passed; one behind it that SQL has passed goes on a later call.
+   */
+  private forgetProjected(): void {
+    const watermark = this.projector.watermark();
+    for (const [userId, seq] of this.ahead) {
+      if (seq > watermark) return;
+      this.ahead.delete(userId);
     }
   }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { type Clock, serialTimer } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { type OperatorGuard, requireUser } from '../../http/auth.ts';
+import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import type { Store } from '../../store/connect.ts';
 import { createSmtpMailer, type Messengers } from './messenger.ts';
 import { registerIdentityRoutes } from './routes.ts';
@@ -42,6 +43,11 @@ export interface IdentityModuleOptions {
   onError?: (error: unknown) => void;
   /** Guards the /admin routes: the signed-in operator's role must allow the route's permission. */
   operatorGuard: OperatorGuard;
+  /**
+   * The sequenced core, when the money runs on it: `requireUser` waits until SQL holds
+   * the commands answered to the user before SQL did (MoneyCoreHandle.caughtUp).
+   */
+  core?: Pick<MoneyCoreHandle, 'caughtUp'>;
 }
 
 export function createIdentityModule(options: IdentityModuleOptions): IdentityModule {
@@ -51,7 +57,8 @@ export function createIdentityModule(options: IdentityModuleOptions): IdentityMo
     sms: null,
   };
   const service = new IdentityService({ ...options, messengers });
-  const guard = requireUser(service);
+  const { core } = options;
+  const guard = requireUser(service, core ? (userId) => core.caughtUp(userId) : undefined);
   const demoReviewer = serialTimer(
     async () => {
       await service.approveDueDemoKyc();

@@ -91,6 +91,9 @@ async function trade(taker: TestUser, maker: TestUser, amount: string, price = '
   await expectOk(
     post(h, '/trad/buyLimit', { tradcoin: 'BTC', maincoin: 'USDT', price, number: amount }, taker.token),
   );
+  // The inviters read what the trade paid them, and a reply promises only its sender its writes (on the core, an
+  // order is answered before SQL holds it): SQL catches up first.
+  await h.app.spot.service.idle();
 }
 
 async function spot(user: TestUser, asset: string): Promise<string> {

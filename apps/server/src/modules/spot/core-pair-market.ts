@@ -15,7 +15,7 @@ import { type CommittedTrade, DEPTH_LEVELS, PairTape, TOP_TRADES } from './pair-
 import { orderRowOf } from './projection.ts';
 import { pairConfigOf } from './state-from-sql.ts';
 import { type OrderRow, type PairRow, selectLatestTrades, updatePairSettings } from './store.ts';
-import { HOUSE_USER_ID } from './trader.ts';
+import { HOUSE_USER_ID, type Trader } from './trader.ts';
 
 /** Refusals of the state that name something missing: answered 404, as PairMarket answers them. */
 const REFUSAL_CODES: ReadonlyMap<string, number> = new Map([
@@ -33,9 +33,10 @@ export interface CorePairMarketOptions extends PairMarketHooks {
  * One spot pair on the sequenced core (issue 19, docs/core.md "The cut-over"):
  * its commands go to the money state, which checks, holds, matches and
  * settles them; the projector writes the rows behind. A command is answered
- * once it is durable and once SQL holds it (read-your-writes: the user's next
- * GET sees it), with its orders as the command left them, taken from the
- * events it published under its own sequence.
+ * once it is durable, with its orders as the command left them, taken from
+ * the events it published under its own sequence, without waiting for SQL:
+ * the user's next request waits until SQL holds it (read-your-writes, see
+ * `answer`).
  */
 export class CorePairMarket extends PairTape implements SpotPairMarket {
   private settings: PairRow;
@@ -94,13 +95,13 @@ export class CorePairMarket extends PairTape implements SpotPairMarket {
           amount: command.amount,
           ...(index === null ? {} : { indexPrice: index.toString() }),
         });
-        return this.answer(result, seq);
+        return this.answer(command.trader, result, seq);
       }
       case 'cancel': {
         const { trader, autoid } = command;
         const sent = { kind: 'cancel', at, pair: this.symbol, owner: trader.owner, orderId: autoid } as const;
         const { result, seq } = await this.send(sent);
-        return this.answer(result, seq);
+        return this.answer(trader, result, seq);
       }
       case 'cancelAll': {
         const { result, seq } = await this.send({
@@ -109,7 +110,7 @@ export class CorePairMarket extends PairTape implements SpotPairMarket {
           pair: this.symbol,
           owner: command.trader.owner,
         });
-        return this.answer(result, seq);
+        return this.answer(command.trader, result, seq);
       }
       case 'settings':
         return this.changeSettings(command.pair, at);
@@ -147,8 +148,13 @@ export class CorePairMarket extends PairTape implements SpotPairMarket {
     return { result, seq };
   }
 
-  /** The orders a command answered, as its own events left them, once SQL holds them. */
-  private async answer(result: Extract<MoneyResult, { ok: true }>, seq: number): Promise<CommandResult> {
+  /**
+   * The orders a command answered, as its own events left them, at once: SQL
+   * may not hold them yet. The trader's next request waits until it does
+   * (`answeredAhead`, the session guard's `caughtUp`); the house has no
+   * session and reads its orders from the state.
+   */
+  private answer(trader: Trader, result: Extract<MoneyResult, { ok: true }>, seq: number): CommandResult {
     const records = this.unanswered.get(seq) ?? new Map<number, SpotOrderRecord>();
     this.unanswered.delete(seq);
     const ids = result.orders?.map((order) => order.orderId) ?? (result.order ? [result.order.orderId] : []);
@@ -157,7 +163,7 @@ export class CorePairMarket extends PairTape implements SpotPairMarket {
       if (!record) throw new Error(`spot: order ${id} is not in the events of command ${seq}`);
       return orderRowOf(record, this.pair.autoid);
     });
-    await this.options.core.readable(seq);
+    if (trader.userId !== HOUSE_USER_ID) this.options.core.answeredAhead(trader.userId, seq);
     return { orders };
   }
 

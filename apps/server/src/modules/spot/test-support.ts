@@ -61,8 +61,13 @@ export async function fund(h: Harness, userId: number, balances: Record<string, 
   if (batch.length > 0) await h.app.ledger.execute(batch);
 }
 
-/** One account's balance as strings. */
+/**
+ * One account's balance as strings, read from SQL past the session guard: on
+ * the core, an order is answered before SQL holds it, so this first waits
+ * until SQL holds every command answered.
+ */
 export async function balanceOf(h: Harness, ref: AccountRef, asset: string) {
+  await h.app.spot.service.idle();
   const balance = await h.app.ledger.balance({ ...ref, asset });
   return { available: balance.available.toString(), locked: balance.locked.toString() };
 }
