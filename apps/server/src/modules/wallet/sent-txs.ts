@@ -30,8 +30,17 @@ export type SentTxRow = Selectable<WalletWithdrawalTxsTable>;
 
 /** Every transaction signed for a withdrawal is kept: whichever of them is mined settles it. */
 export const sentTxs = {
+  /**
+   * Keeps a signed transaction; one kept already stays as it is (the same
+   * hash is the same signed bytes): on the core, the round that takes up a
+   * stopped send (`stoppedSends`) may record it as the operator's resend does.
+   */
   async insert(db: Executor, row: SentTxRow): Promise<void> {
-    await db.insertInto('wallet_withdrawal_txs').values(row).execute();
+    await db
+      .insertInto('wallet_withdrawal_txs')
+      .values(row)
+      .onConflict((oc) => oc.column('hash').doNothing())
+      .execute();
   },
 
   /** A withdrawal's transactions, oldest first. */
@@ -59,6 +68,40 @@ export const sentTxs = {
       .where('state', '=', state)
       .where('chain_id', '=', chainId)
       .where('hot_address', '=', hotAddress)
+      .orderBy('nonce')
+      .limit(limit)
+      .execute();
+  },
+
+  /**
+   * On the core: the withdrawals of one hot wallet in broadcast whose own
+   * transaction (the one the row holds) the sender never kept, lowest nonce
+   * first. The process stopped after the state's `sent` became durable and
+   * before the nonce was taken and the transaction kept, so it was never
+   * broadcast either. A row whose hash another withdrawal keeps (the old
+   * signer's shared transaction, see migration 014) is not one of them.
+   */
+  async stoppedSends(
+    db: Executor,
+    chainId: ChainId,
+    hotAddress: Address,
+    limit: number,
+  ): Promise<WithdrawalRow[]> {
+    return db
+      .selectFrom('wallet_withdrawals')
+      .selectAll()
+      .where('state', '=', 'broadcast')
+      .where('chain_id', '=', chainId)
+      .where('hot_address', '=', hotAddress)
+      .where(({ exists, not, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('wallet_withdrawal_txs')
+              .select('wallet_withdrawal_txs.hash')
+              .whereRef('wallet_withdrawal_txs.hash', '=', 'wallet_withdrawals.tx_hash'),
+          ),
+        ),
+      )
       .orderBy('nonce')
       .limit(limit)
       .execute();
