@@ -263,6 +263,8 @@ describe.each(MONEY_PATHS)('withdrawals sent on $on', ({ moneyCore }) => {
         expect(await sentTxs.ofWithdrawal(h.store.db, first)).toEqual([]);
         expect(await nextNonce()).toBe(nonce);
         expect(await pooled(stopped.tx_hash as Hex)).toBe(false);
+        // A signing outside the round (an operator's resend at a new nonce) before the round takes it up: above the row.
+        expect(await hotNonces.peek(h.store.db, CHAIN, hotAddress())).toBe(nonce + 1);
 
         await restartApp(h);
         stop.mockRestore();
