@@ -55,22 +55,14 @@ export const sentTxs = {
   },
 
   /** The withdrawals of one hot wallet on chain in a state, lowest nonce first, at most `limit`. */
-  async withdrawalsByNonce(
+  withdrawalsByNonce(
     db: Executor,
     chainId: ChainId,
     hotAddress: Address,
     state: 'broadcast',
     limit: number,
   ): Promise<WithdrawalRow[]> {
-    return db
-      .selectFrom('wallet_withdrawals')
-      .selectAll()
-      .where('state', '=', state)
-      .where('chain_id', '=', chainId)
-      .where('hot_address', '=', hotAddress)
-      .orderBy('nonce')
-      .limit(limit)
-      .execute();
+    return byNonce(db, { chainId, hotAddress, state, limit, unkeptOnly: false });
   },
 
   /**
@@ -81,19 +73,24 @@ export const sentTxs = {
    * broadcast either. A row whose hash another withdrawal keeps (the old
    * signer's shared transaction, see migration 014) is not one of them.
    */
-  async stoppedSends(
-    db: Executor,
-    chainId: ChainId,
-    hotAddress: Address,
-    limit: number,
-  ): Promise<WithdrawalRow[]> {
-    return db
-      .selectFrom('wallet_withdrawals')
-      .selectAll()
-      .where('state', '=', 'broadcast')
-      .where('chain_id', '=', chainId)
-      .where('hot_address', '=', hotAddress)
-      .where(({ exists, not, selectFrom }) =>
+  stoppedSends(db: Executor, chainId: ChainId, hotAddress: Address, limit: number): Promise<WithdrawalRow[]> {
+    return byNonce(db, { chainId, hotAddress, state: 'broadcast', limit, unkeptOnly: true });
+  },
+};
+
+/** A hot wallet's withdrawals in `state`, lowest nonce first; `unkeptOnly`: those whose own hash no kept transaction has. */
+function byNonce(
+  db: Executor,
+  where: { chainId: ChainId; hotAddress: Address; state: 'broadcast'; limit: number; unkeptOnly: boolean },
+): Promise<WithdrawalRow[]> {
+  return db
+    .selectFrom('wallet_withdrawals')
+    .selectAll()
+    .where('state', '=', where.state)
+    .where('chain_id', '=', where.chainId)
+    .where('hot_address', '=', where.hotAddress)
+    .$if(where.unkeptOnly, (query) =>
+      query.where(({ exists, not, selectFrom }) =>
         not(
           exists(
             selectFrom('wallet_withdrawal_txs')
@@ -101,12 +98,12 @@ export const sentTxs = {
               .whereRef('wallet_withdrawal_txs.hash', '=', 'wallet_withdrawals.tx_hash'),
           ),
         ),
-      )
-      .orderBy('nonce')
-      .limit(limit)
-      .execute();
-  },
-};
+      ),
+    )
+    .orderBy('nonce')
+    .limit(where.limit)
+    .execute();
+}
 
 /** Approved withdrawals of a chain, waiting to be signed, oldest first. */
 export async function approvedOnChain(
