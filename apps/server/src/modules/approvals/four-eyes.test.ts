@@ -18,6 +18,7 @@ import {
 } from '../wallet/test-support.ts';
 import { approvalStore } from './store.ts';
 import { approveAs, asOperator, type OperatorSession, ok, operatorSession } from './test-support.ts';
+import { releaseDetails } from './withdrawals.ts';
 
 const ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 /** USDT's own review threshold is 10000 (coins.ts); four-eyes from 20000 up. */
@@ -369,6 +370,45 @@ describe.each(MONEY_PATHS)('balance adjustments and large withdrawals over HTTP 
         details: { fourEyes: { approvalId: approval!.id, firstApprover: financeA.email } },
       });
     });
+
+    /*
+     * On the core only: the approval is recorded, then the state's approve
+     * releases the withdrawal and its event marks the request executed. A
+     * process that stops once the approve is durable (written here as it
+     * stood: the decision, then the approve as the release's `submit` sends
+     * it, the approvals service never told) must not be resent at the next
+     * start and recorded failed. On SQL the release commits with the decision.
+     */
+    it.runIf(moneyCore)(
+      'a release whose approve was durable when the process stopped reads executed at the next start, released once',
+      async () => {
+        const user = await verifiedUser(h);
+        await fund(h, user.id, { USDT: '25001' });
+        const id = await withdrawal(user, '25000');
+        const { approval } = ok(await approveWithdrawal(financeA, id)).data as WithdrawalApproveAnswer;
+        const requestId = approval!.id;
+        await approvedWithoutCommand(requestId);
+        await h.app.wallet.service.approveReleased(id, financeB.email, releaseDetails(requestId, financeA));
+
+        await restartApp(h);
+        expect(await request(requestId)).toMatchObject({
+          status: 'executed',
+          decidedBy: { id: financeB.id },
+          result: { withdrawalId: id },
+        });
+        expect(await state(id)).toBe('approved');
+        const actions = await h.app.wallet.service.operatorActions(100);
+        const approves = actions.filter(
+          (entry) => entry.withdrawalId === id && entry.action === 'withdrawal.approve',
+        );
+        expect(approves).toHaveLength(1);
+        expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '0', locked: '25001' });
+
+        await restartApp(h);
+        expect(await request(requestId)).toMatchObject({ status: 'executed', result: { withdrawalId: id } });
+        expect(await state(id)).toBe('approved');
+      },
+    );
 
     it('a release whose withdrawal was rejected meanwhile is recorded as failed and changes nothing', async () => {
       const user = await verifiedUser(h);

@@ -42,12 +42,12 @@ export interface ApprovalHandler<P> {
   /**
    * On the sequenced core (issue 19's cut-over), the execution as the money
    * state's command, in place of `execute`: submitted once the approval is
-   * recorded, answered once SQL holds it. What it answers, if anything, is
-   * then kept as the request's result (executed); a kind whose projection
-   * marks the request executed (`adjust`) answers nothing. A refusal throws
-   * the SQL path's AppError.
+   * recorded, answered once SQL holds it. The command's own event marks the
+   * request executed with its result (the approvals writer, projection.ts),
+   * so a command that became durable is recorded even if the process stops
+   * before it answers. A refusal throws the SQL path's AppError.
    */
-  submit?(payload: P, request: ApprovedRequest): Promise<unknown>;
+  submit?(payload: P, request: ApprovedRequest): Promise<void>;
 }
 
 export interface ApprovalServiceOptions {
@@ -192,7 +192,7 @@ export class ApprovalService {
     return this.executeByCommand(approvedRequestOf(row, operator), payload, submit);
   }
 
-  /** Submits an approved request's command: executed once SQL holds it, or recorded failed with the refusal. */
+  /** Submits an approved request's command: executed once SQL holds it (its projection), or recorded failed with the refusal. */
   private async executeByCommand(
     request: ApprovedRequest,
     payload: unknown,
@@ -200,9 +200,7 @@ export class ApprovalService {
   ): Promise<ApprovalOutcome> {
     const id = request.requestId;
     try {
-      const result = await submit(payload, request);
-      if (result !== undefined)
-        await sql.finish(this.options.db, id, { status: 'executed', result: JSON.stringify(result) });
+      await submit(payload, request);
       return { approval: await this.get(id), failure: null };
     } catch (error) {
       if (!(error instanceof AppError)) this.options.onError(error);

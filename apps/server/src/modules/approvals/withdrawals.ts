@@ -1,4 +1,5 @@
 import type { ApprovalView, WithdrawalReleasePayload } from '@halyard/protocol';
+import type { WithdrawalMove } from '../../core/state/index.ts';
 import type { OperatorIdentity } from '../../http/auth.ts';
 import { badRequest } from '../../http/errors.ts';
 import type { Trx } from '../../store/database.ts';
@@ -26,9 +27,6 @@ export function withdrawalReleaseHandler(
   wallet: WithdrawalReleaser,
   onCore: boolean,
 ): ApprovalHandler<WithdrawalReleasePayload> {
-  const detailsOf = (requestId: number, requestedBy: { email: string }) => ({
-    fourEyes: { approvalId: requestId, firstApprover: requestedBy.email },
-  });
   return {
     permissionToRequest: 'withdrawals.review',
     permissionToApprove: 'withdrawals.review',
@@ -38,22 +36,42 @@ export function withdrawalReleaseHandler(
       subject: subjectOf(release.withdrawalId),
     }),
     async execute(release, { trx, requestId, requestedBy, approvedBy, afterCommit }) {
-      const details = detailsOf(requestId, requestedBy);
+      const details = releaseDetails(requestId, requestedBy);
       await wallet.releaseApproved(trx, release.withdrawalId, approvedBy.email, details);
       afterCommit(() => wallet.sendSoon());
       return { withdrawalId: release.withdrawalId };
     },
-    // On the core the approval is recorded first, then the state's approve releases the withdrawal.
+    // On the core the approval is recorded first, then the state's approve releases the withdrawal. It
+    // answers nothing: the approvals writer records the request executed from the approve's own event.
     ...(onCore
       ? {
           async submit(release: WithdrawalReleasePayload, { requestId, requestedBy, approvedBy }) {
-            const details = detailsOf(requestId, requestedBy);
+            const details = releaseDetails(requestId, requestedBy);
             await wallet.approveReleased(release.withdrawalId, approvedBy.email, details);
-            return { withdrawalId: release.withdrawalId };
           },
         }
       : {}),
   };
+}
+
+/** The audit details of a release's approve: the request that released it and who approved first. */
+export function releaseDetails(requestId: number, requestedBy: { email: string }) {
+  return { fourEyes: { approvalId: requestId, firstApprover: requestedBy.email } };
+}
+
+/**
+ * The four-eyes request a withdrawal's move carried out, if it is a
+ * release: the state's approve with the request in its audit details
+ * (`releaseDetails`). On the core the approvals writer marks that request
+ * executed from it, in the transaction that writes the withdrawal approved.
+ */
+export function releasedRequestOf(move: WithdrawalMove): number | null {
+  if (move.patch.state !== 'approved' || move.audit?.action !== 'withdrawal.approve') return null;
+  const { fourEyes } = move.audit.details;
+  if (typeof fourEyes !== 'object' || fourEyes === null || !Object.hasOwn(fourEyes, 'approvalId'))
+    return null;
+  const { approvalId } = fourEyes as { approvalId: unknown };
+  return typeof approvalId === 'number' && Number.isSafeInteger(approvalId) ? approvalId : null;
 }
 
 /**

@@ -1,11 +1,12 @@
 import { Dec } from '@halyard/money';
 import { type Address, createTestClient, createWalletClient, type Hex, http, parseAbiItem } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MONEY_PATHS } from '../identity/test-support.ts';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MONEY_PATHS, restartApp } from '../identity/test-support.ts';
 import { operatorSession } from '../operators/test-support.ts';
 import { chainDefinition, createChainReader } from './chains.ts';
 import { LOCAL_DEPLOYER_INDEX, localChainKey } from './config.ts';
+import { hotNonces } from './nonces.ts';
 import { isReconciled, reconcileConfiguredChains, reconcileWithdrawals } from './reconcile.ts';
 import { sentTxs } from './sent-txs.ts';
 import { walletStore } from './store.ts';
@@ -53,6 +54,7 @@ function appPerTest(moneyCore: boolean): void {
     h = await startWalletHarness(chain, { WALLET_FEE_BUMP_AFTER_MS: String(BUMP_AFTER_MS) }, { moneyCore });
   });
   afterEach(async () => {
+    vi.restoreAllMocks();
     await miner().setAutomine(true);
     await expectHealthyLedger(h.store.db);
     await h.close();
@@ -100,6 +102,29 @@ async function row(id: number) {
   const found = await walletStore.withdrawal(h.store.db, id);
   if (!found) throw new Error(`no withdrawal ${id}`);
   return found;
+}
+
+/** The hot wallet's nonce counter on the test chain (the sender's next nonce). */
+async function nextNonce(): Promise<number> {
+  const counter = await h.store.db
+    .selectFrom('wallet_hot_nonces')
+    .select('next_nonce')
+    .where('chain_id', '=', CHAIN)
+    .executeTakeFirstOrThrow();
+  return Number(counter.next_nonce);
+}
+
+function hotAddress(): Address {
+  const address = service().hotAddress();
+  if (!address) throw new Error('no hot wallet');
+  return address;
+}
+
+/** Whether the node has the transaction (in its pool or mined). */
+async function pooled(hash: Hex): Promise<boolean> {
+  return reader()
+    .getTransaction({ hash })
+    .then(Boolean, () => false);
 }
 
 /** The Transfer logs of USDT to `to` on chain, each with its transaction. */
@@ -220,31 +245,53 @@ describe.each(MONEY_PATHS)('withdrawals sent on $on', ({ moneyCore }) => {
 
     // Only the core has this gap: on SQL the nonce, the row and the transaction are written in one transaction.
     it.runIf(moneyCore)(
-      'after a crash between a durable sent and its nonce, the next signs above it and an operator resends the first at its own',
+      'after a stop between a durable sent and its nonce, the restarted sender broadcasts that same transaction by itself, nonces in order',
       async () => {
         const user = await verifiedUser(h);
         await fund(h, user.id, { USDT: '1000' });
         const to = privateKeyToAddress(generatePrivateKey());
         await saveAddress(user, to);
         await miner().setAutomine(false);
-        const before = await chain.snapshot();
         const first = await withdraw(user, to, '10');
+        // The stop: `sent` is durable (the row holds the signed transaction); the nonce, the sender's record and
+        // the broadcast are not, and nothing of this process takes them any more (its next rounds fail there too).
+        const stop = vi.spyOn(hotNonces, 'use').mockRejectedValue(new Error('the process stopped'));
         await service().sendQueued();
-        const nonce = Number((await row(first)).nonce);
-        // The crash: `sent` is durable (the row holds the transaction); the nonce, the sender's record and the broadcast are not.
-        await chain.revert(before);
-        await h.store.db.deleteFrom('wallet_withdrawal_txs').where('withdrawal_id', '=', first).execute();
-        await h.store.db.updateTable('wallet_hot_nonces').set({ next_nonce: nonce }).execute();
+        const stopped = await row(first);
+        const nonce = Number(stopped.nonce);
+        expect(stopped.state).toBe('broadcast');
+        expect(await sentTxs.ofWithdrawal(h.store.db, first)).toEqual([]);
+        expect(await nextNonce()).toBe(nonce);
+        expect(await pooled(stopped.tx_hash as Hex)).toBe(false);
+        // A signing outside the round (an operator's resend at a new nonce) before the round takes it up: above the row.
+        expect(await hotNonces.peek(h.store.db, CHAIN, hotAddress())).toBe(nonce + 1);
+
+        await restartApp(h);
+        stop.mockRestore();
         const second = await withdraw(user, to, '20');
         await service().sendQueued();
-        expect(Number((await row(second)).nonce)).toBe(nonce + 1);
-        await expectOk(operator('resend', first, 'lost in a crash'));
-        expect(await row(first)).toMatchObject({ state: 'broadcast', nonce });
+        expect(await row(first)).toMatchObject({
+          state: 'broadcast',
+          tx_hash: stopped.tx_hash,
+          nonce: stopped.nonce,
+        });
+        expect((await sentTxs.ofWithdrawal(h.store.db, first)).map((tx) => tx.hash)).toEqual([
+          stopped.tx_hash,
+        ]);
+        expect(await pooled(stopped.tx_hash as Hex)).toBe(true);
+        const signed = await row(second);
+        expect(Number(signed.nonce)).toBe(nonce + 1);
+        expect(await nextNonce()).toBe(nonce + 2);
+
         await miner().setAutomine(true);
         await settleWithdrawals(h, chain);
-        expect((await row(first)).state).toBe('completed');
-        expect((await row(second)).state).toBe('completed');
+        expect(await row(first)).toMatchObject({ state: 'completed', tx_hash: stopped.tx_hash });
+        expect(await row(second)).toMatchObject({ state: 'completed', tx_hash: signed.tx_hash });
+        const transfers = (await transfersTo(to)).map((entry) => entry.hash);
+        expect(transfers.sort()).toEqual([stopped.tx_hash, signed.tx_hash].sort());
         expect((await chain.tokenBalance('USDT', to)).toString()).toBe('30');
+        expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '968', locked: '0' });
+        expect(await reader().getTransactionCount({ address: hotAddress() })).toBe(nonce + 2);
       },
     );
 

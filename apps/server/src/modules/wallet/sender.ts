@@ -89,7 +89,8 @@ class MovedMeanwhile extends Error {}
  * `withdrawalOutcome` (sent, mined, failed, flagged) from the step the
  * sender saw; a signed transaction's `sent` is durable before its nonce is
  * taken and its bytes are recorded and sent (docs/core.md, "Deposits,
- * withdrawals and adjustments in the state").
+ * withdrawals and adjustments in the state"); a process that stopped in
+ * between is taken up by the next round (`takeUpStoppedSends`).
  */
 export class WithdrawalSender {
   private readonly signer: Signer;
@@ -138,6 +139,7 @@ export class WithdrawalSender {
     const { db } = this.options;
     const mined = await this.signer.minedNonce(chainId);
     await this.ensureCounter(chainId, mined);
+    if (this.options.core) await this.takeUpStoppedSends(chainId);
     const head = await this.signer.head(chainId);
     const sending = await sentTxs.withdrawalsByNonce(
       db,
@@ -286,11 +288,42 @@ export class WithdrawalSender {
     const { signed, nonce } = sent;
     const tx = { hash: signed.hash, raw: signed.raw, nonce, hotAddress: this.hotAddress };
     if (!(await this.report(core, row, from, { outcome: 'sent', tx, audit: audit ?? null }))) return false;
+    await this.keepSent(row, sent);
+    return true;
+  }
+
+  /** On the core, once its `sent` is durable: the nonce taken (the counter moves past it, never back) and the transaction kept. */
+  private async keepSent(
+    row: WithdrawalRow,
+    sent: { signed: SignedTransfer; nonce: number; kind: SentTxKind },
+  ): Promise<void> {
     await this.options.db.transaction().execute(async (trx) => {
-      await hotNonces.use(trx, row.chain_id as ChainId, this.hotAddress, nonce);
+      await hotNonces.use(trx, row.chain_id as ChainId, this.hotAddress, sent.nonce);
       await sentTxs.insert(trx, this.sentTxRow(row, sent, this.options.clock.now()));
     });
-    return true;
+  }
+
+  /**
+   * On the core: a process that stopped after a `sent` became durable and
+   * before `keepSent` left the withdrawal broadcast with its signed
+   * transaction in its row only, never broadcast. The round takes up where
+   * it stopped: the nonce taken and the row's own transaction kept, so
+   * `keepSending` broadcasts those very bytes in nonce order (kept now, the
+   * fee bump's wait starts now). Nothing is signed again.
+   */
+  private async takeUpStoppedSends(chainId: ChainId): Promise<void> {
+    const stopped = await sentTxs.stoppedSends(this.options.db, chainId, this.hotAddress, SEND_BATCH_MAX);
+    for (const row of stopped) {
+      const raw = row.raw_tx as Hex;
+      const signed = { hash: row.tx_hash as Hex, raw };
+      await this.keepSent(row, { signed, nonce: Number(row.nonce), kind: this.kindOf(raw) });
+    }
+  }
+
+  /** A cancel is the hot wallet's transfer to itself (`Signer.signCancel`); a withdrawal's transfer calls its token. */
+  private kindOf(raw: Hex): SentTxKind {
+    const to = parseTransaction(raw).to;
+    return to?.toLowerCase() === this.hotAddress.toLowerCase() ? 'cancel' : 'transfer';
   }
 
   private async recordSigned(

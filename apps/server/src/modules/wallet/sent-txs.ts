@@ -30,8 +30,17 @@ export type SentTxRow = Selectable<WalletWithdrawalTxsTable>;
 
 /** Every transaction signed for a withdrawal is kept: whichever of them is mined settles it. */
 export const sentTxs = {
+  /**
+   * Keeps a signed transaction; one kept already stays as it is (the same
+   * hash is the same signed bytes): on the core, the round that takes up a
+   * stopped send (`stoppedSends`) may record it as the operator's resend does.
+   */
   async insert(db: Executor, row: SentTxRow): Promise<void> {
-    await db.insertInto('wallet_withdrawal_txs').values(row).execute();
+    await db
+      .insertInto('wallet_withdrawal_txs')
+      .values(row)
+      .onConflict((oc) => oc.column('hash').doNothing())
+      .execute();
   },
 
   /** A withdrawal's transactions, oldest first. */
@@ -46,24 +55,55 @@ export const sentTxs = {
   },
 
   /** The withdrawals of one hot wallet on chain in a state, lowest nonce first, at most `limit`. */
-  async withdrawalsByNonce(
+  withdrawalsByNonce(
     db: Executor,
     chainId: ChainId,
     hotAddress: Address,
     state: 'broadcast',
     limit: number,
   ): Promise<WithdrawalRow[]> {
-    return db
-      .selectFrom('wallet_withdrawals')
-      .selectAll()
-      .where('state', '=', state)
-      .where('chain_id', '=', chainId)
-      .where('hot_address', '=', hotAddress)
-      .orderBy('nonce')
-      .limit(limit)
-      .execute();
+    return byNonce(db, { chainId, hotAddress, state, limit, unkeptOnly: false });
+  },
+
+  /**
+   * On the core: the withdrawals of one hot wallet in broadcast whose own
+   * transaction (the one the row holds) the sender never kept, lowest nonce
+   * first. The process stopped after the state's `sent` became durable and
+   * before the nonce was taken and the transaction kept, so it was never
+   * broadcast either. A row whose hash another withdrawal keeps (the old
+   * signer's shared transaction, see migration 014) is not one of them.
+   */
+  stoppedSends(db: Executor, chainId: ChainId, hotAddress: Address, limit: number): Promise<WithdrawalRow[]> {
+    return byNonce(db, { chainId, hotAddress, state: 'broadcast', limit, unkeptOnly: true });
   },
 };
+
+/** A hot wallet's withdrawals in `state`, lowest nonce first; `unkeptOnly`: those whose own hash no kept transaction has. */
+function byNonce(
+  db: Executor,
+  where: { chainId: ChainId; hotAddress: Address; state: 'broadcast'; limit: number; unkeptOnly: boolean },
+): Promise<WithdrawalRow[]> {
+  return db
+    .selectFrom('wallet_withdrawals')
+    .selectAll()
+    .where('state', '=', where.state)
+    .where('chain_id', '=', where.chainId)
+    .where('hot_address', '=', where.hotAddress)
+    .$if(where.unkeptOnly, (query) =>
+      query.where(({ exists, not, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('wallet_withdrawal_txs')
+              .select('wallet_withdrawal_txs.hash')
+              .whereRef('wallet_withdrawal_txs.hash', '=', 'wallet_withdrawals.tx_hash'),
+          ),
+        ),
+      ),
+    )
+    .orderBy('nonce')
+    .limit(where.limit)
+    .execute();
+}
 
 /** Approved withdrawals of a chain, waiting to be signed, oldest first. */
 export async function approvedOnChain(
