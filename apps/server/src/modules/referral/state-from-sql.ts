@@ -127,7 +127,7 @@ async function loadHalHoldings(db: Executor, state: MoneyState, from: number): P
 /** The HAL transfers that moved posted balances since `from`, in the ledger's order. */
 async function halTransfersSince(db: Executor, from: number): Promise<NewTransfer[]> {
   const transfers: NewTransfer[] = [];
-  for (let after = await payoutMark(db); ; ) {
+  for (let after = 0; ; ) {
     const rows = await transfersWithAccounts(db)
       .where('t.asset', '=', REFERRAL_TOKEN)
       .where('t.type', 'in', ['posted', 'post_pending'])
