@@ -1,27 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
-import { dropTestSchema } from '../connect.ts';
-import type { DialectName } from '../dialect.ts';
 import { migrations } from './index.ts';
+import { bareMigrationStore } from './test-support.ts';
 
-/** The store this run tests (PostgreSQL when TEST_DATABASE_URL is set): a bare database the test migrates step by step. */
-const url = process.env.TEST_DATABASE_URL || null;
-const dialect: DialectName = url ? 'postgres' : 'sqlite';
-const schema = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-const db = new Kysely<unknown>({
-  dialect: url
-    ? new PostgresDialect({
-        pool: new pg.Pool({ connectionString: url, max: 1, options: `-c search_path=${schema}` }),
-      })
-    : new SqliteDialect({ database: new SQLite(':memory:') }),
-});
-afterEach(async () => {
-  await db.destroy();
-  if (url) await dropTestSchema(url, schema);
-});
+const store = bareMigrationStore();
+const { db, dialect } = store;
+afterEach(() => store.close());
 
 /** Numbers as both engines give them back (PostgreSQL: bigint as text); null stays null. */
 const plain = (value: unknown) => (value === null ? null : Number(value));
@@ -39,10 +23,7 @@ async function entries() {
 }
 
 it('starts the mark below the oldest unpaid row; the view shows rows credited by their own time or their batch’s', async () => {
-  if (url) await sql`create schema ${sql.id(schema)}`.execute(db);
-  const names = Object.keys(migrations).sort();
-  const at = names.indexOf('040_referral_payout_high_water');
-  for (const name of names.slice(0, at)) await migrations[name]?.up(db, dialect);
+  await store.migrateBefore('040_referral_payout_high_water');
   const row = (id: number, paid: { by: string; at: number } | null, level2: boolean) =>
     sql`insert into referral_commissions (id, leg_id, trade_id, product, beneficiary_id, friend_id, fee, fee_coin,
       tier, rate, amount, kickback, excluded, created_at, paid_by, level2_id, level2_rate, level2_amount,
