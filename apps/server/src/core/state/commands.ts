@@ -10,7 +10,7 @@ import type { CycleOrderRecord, CycleSettledAtClose } from './cycle-rules.ts';
 import type { FiatCommand, FiatRowOp } from './fiat-escrow.ts';
 import type { FuturesMoneyCommand, FuturesOutcome, FuturesRowsEvent } from './futures.ts';
 import type { IeoCommand, IeoRowOp } from './ieo.ts';
-import type { CommissionMark, CommissionRow } from './referral-rules.ts';
+import type { CommissionRow } from './referral-rules.ts';
 import type { DepositCredit, WithdrawalChecks, WithdrawalStep } from './wallet-flows.ts';
 import type { WalletMove } from './wallet-moves.ts';
 
@@ -403,8 +403,8 @@ export interface WithdrawalMove {
  * row stands after the command (the new order too, once it matched or ended).
  * The spot events are what modules/spot/projection.ts writes.
  * `referralCommissions`: the commission rows of the command's fees, unpaid;
- * `referralPaid`: the rows a `referralPayout` credited, each with the
- * transfers that paid it (in its `transfers`), at its time; both what
+ * `referralPaid`: the fee legs of the rows one batch of a `referralPayout`
+ * credited, oldest first (its transfers in the `transfers` before it), at its time; both what
  * modules/referral/projection.ts writes.
  * `cycleOrderOpened`: a cycle order's row as accepted; `cycleSettled`: a
  * settlement chunk's rows by close (cycle.ts), what modules/cycle/projection.ts writes.
@@ -422,7 +422,7 @@ export type MoneyEvent =
   | { type: 'spotTrade'; trade: SpotTradeRecord }
   | { type: 'spotOrderUpdated'; order: SpotOrderRecord }
   | { type: 'referralCommissions'; rows: CommissionRow[] }
-  | { type: 'referralPaid'; at: number; marks: CommissionMark[] }
+  | { type: 'referralPaid'; at: number; legIds: string[] }
   | { type: 'cycleOrderOpened'; order: CycleOrderRecord }
   | { type: 'cycleSettled'; atCloses: CycleSettledAtClose[] }
   | { type: 'convertOrder'; order: ConvertOrderRecord }

@@ -92,7 +92,7 @@ export type {
 export type { IeoSaleTerms } from './ieo-rules.ts';
 export { type MoneyMachine, moneyMachine } from './machine.ts';
 export type { MoneyState, OpenOrder, PairState } from './money-state.ts';
-export type { CommissionMark, CommissionRow } from './referral-rules.ts';
+export type { CommissionRow } from './referral-rules.ts';
 export type { RetentionPolicy } from './retention.ts';
 export { moneyStateHash } from './snapshot-codec.ts';
 export { recordOf as spotOrderRecordOf, restorePair } from './spot.ts';

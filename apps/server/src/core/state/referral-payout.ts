@@ -24,12 +24,12 @@ export function applyReferralPayout(
   for (let rows = oldestUnpaid(state); rows.length > 0; rows = oldestUnpaid(state)) {
     paid += rows.length;
     const payout = planCommissionPayout(rows, command.at);
-    const transfers = applyTransfers(state, payout.transfers, command.at, seq, true).newTransfers;
+    const transfers = applyTransfers(state, payout, command.at, seq, true).newTransfers;
     for (const row of rows) state.referral.unpaid.delete(row.legId);
     if (emit)
       events.push(
         { type: 'transfers', transfers },
-        { type: 'referralPaid', at: command.at, marks: payout.marks },
+        { type: 'referralPaid', at: command.at, legIds: rows.map((row) => row.legId) },
       );
   }
   return { result: { ok: true, commissionsPaid: paid }, events };

@@ -160,17 +160,14 @@ export interface CommissionRow {
   amount: string;
   kickback: string;
   excluded: string | null;
-  /** The ledger transfer that paid the level-1 amount (null while unpaid, or when it earned nothing). */
+  /** The ledger transfer that paid a row written paid (a promotion rebate); null for a swept row. */
   paid_by: string | null;
-  /** The ledger transfer that paid the kickback to the friend (null while unpaid, or when there was none). */
-  kickback_paid_by: string | null;
   /** Level 2: the inviter's inviter, or null (and every level2_* column with it). */
   level2_id: number | null;
   level2_rate: string | null;
   level2_amount: string | null;
   level2_excluded: string | null;
-  level2_paid_by: string | null;
-  /** When the payout sweep credited the row's shares (null: pending, accrued with the fee, not yet credited). */
+  /** When a row written paid was paid (a promotion rebate); null: accrued with the fee, for the payout sweep. */
   paid_at: number | null;
 }
 
@@ -201,12 +198,10 @@ export class CommissionBatch {
         kickback: levelOne.kickback.toString(),
         excluded: levelOne.excluded,
         paid_by: null,
-        kickback_paid_by: null,
         level2_id: levelTwo?.userId ?? null,
         level2_rate: levelTwo?.rate ?? null,
         level2_amount: levelTwo ? levelTwo.amount.toString() : null,
         level2_excluded: levelTwo?.excluded ?? null,
-        level2_paid_by: null,
         paid_at: null,
       });
     }
@@ -257,14 +252,6 @@ export function unpaidOf(row: UnpaidColumns): UnpaidCommission {
   };
 }
 
-/** The transfers that paid one row's shares (null: a share of nothing). */
-export interface CommissionMark {
-  legId: string;
-  paidBy: string | null;
-  kickbackPaidBy: string | null;
-  level2PaidBy: string | null;
-}
-
 export type PayoutCode = 'referral_commission' | 'referral_kickback';
 
 /** A payout transfer: always from the fee account to an earner's spot wallet. */
@@ -274,30 +261,23 @@ export type PayoutTransfer = TransferInput & {
   amount: Dec;
 };
 
-/** One payout sweep: its transfers and the rows it marks paid, each with the transfers that paid it. */
-export interface CommissionPayout {
-  transfers: PayoutTransfer[];
-  marks: CommissionMark[];
-}
-
 /**
- * A payout sweep over unpaid rows (oldest first, as read): one transfer per
+ * A payout batch over unpaid rows (oldest first, as read): one transfer per
  * earner, coin and kind (commission, kickback) paying the sum of its shares
- * from the fee account to the earner's spot wallet, and every row marked
- * with the transfers that paid its shares (a row owing nothing is marked
- * too: the sweep has seen it). A transfer's id is the oldest row it pays
- * for, its kind and its earner: each row is paid by one sweep only, so the
- * id is unique and the same for whoever plans the same rows (the module and
- * the money state), and a sweep retried after a crash writes it once.
- * `at` is the sweep's time (its transfers' reference).
+ * from the fee account to the earner's spot wallet. A transfer's id is the
+ * oldest row it pays for, its kind and its earner: each row is paid by one
+ * batch only, so the id is unique and the same for whoever plans the same
+ * rows (the module and the money state), and a sweep retried after a crash
+ * writes it once. `at` is the sweep's time (its transfers' reference, by
+ * which a batch's rows find their transfers: migration 040).
  */
-export function planCommissionPayout(rows: readonly UnpaidCommission[], at: number): CommissionPayout {
+export function planCommissionPayout(rows: readonly UnpaidCommission[], at: number): PayoutTransfer[] {
   // By earner, then a scan of their few payouts (a coin or two, commission and kickback): no key string per share.
   const payouts = new Map<number, PayoutTransfer[]>();
   const transfers: PayoutTransfer[] = [];
   const reference = `referral-payout:${at}`;
-  const join = (row: UnpaidCommission, userId: number, code: PayoutCode, amount: Dec): string | null => {
-    if (!amount.isPositive()) return null;
+  const join = (row: UnpaidCommission, userId: number, code: PayoutCode, amount: Dec): void => {
+    if (!amount.isPositive()) return;
     let earned = payouts.get(userId);
     if (!earned) {
       earned = [];
@@ -306,7 +286,7 @@ export function planCommissionPayout(rows: readonly UnpaidCommission[], at: numb
     const payout = earned.find((entry) => entry.asset === row.coin && entry.code === code);
     if (payout) {
       payout.amount = payout.amount.add(amount);
-      return payout.id;
+      return;
     }
     const transfer: PayoutTransfer = {
       id: `referral-payout:${row.legId}:${code}:${userId}`,
@@ -319,16 +299,13 @@ export function planCommissionPayout(rows: readonly UnpaidCommission[], at: numb
     };
     earned.push(transfer);
     transfers.push(transfer);
-    return transfer.id;
   };
-  const marks = rows.map((row) => ({
-    legId: row.legId,
-    paidBy: join(row, row.beneficiaryId, 'referral_commission', row.amount),
-    kickbackPaidBy: join(row, row.friendId, 'referral_kickback', row.kickback),
-    level2PaidBy:
-      row.level2Id === null ? null : join(row, row.level2Id, 'referral_commission', row.level2Amount),
-  }));
-  return { transfers, marks };
+  for (const row of rows) {
+    join(row, row.beneficiaryId, 'referral_commission', row.amount);
+    join(row, row.friendId, 'referral_kickback', row.kickback);
+    if (row.level2Id !== null) join(row, row.level2Id, 'referral_commission', row.level2Amount);
+  }
+  return transfers;
 }
 
 /** A token launch's promotion rebate, paid by `transferId`: what the commission records show of it. */
@@ -364,12 +341,10 @@ export function promotionRebateRow(rebate: PromotionRebate): CommissionRow {
     kickback: '0',
     excluded: null,
     paid_by: rebate.transferId,
-    kickback_paid_by: null,
     level2_id: null,
     level2_rate: null,
     level2_amount: null,
     level2_excluded: null,
-    level2_paid_by: null,
     // Paid at once, from the project's proceeds: the payout sweep never sees it.
     paid_at: rebate.time,
   };

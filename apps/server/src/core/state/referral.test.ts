@@ -153,7 +153,7 @@ describe('fees in HAL and commissions in the money state', () => {
     expect(rows).toMatchObject({
       rows: [{ friend_id: 1, beneficiary_id: 3, fee: '0.36', fee_coin: 'HAL', amount: '0.036' }],
     });
-    // Accrued, credited by the next payout sweep: one transfer from the fee account, the row marked with it.
+    // Accrued, credited by the next payout sweep: one transfer from the fee account, the row's leg named as paid.
     expect(available(state, userAccount(3, 'spot'), 'HAL').toString()).toBe('0');
     const paid = apply(state, { kind: 'referralPayout', at: T0 + 60_000 }).events;
     const legId = rows!.type === 'referralCommissions' ? rows!.rows[0]!.leg_id : '';
@@ -163,7 +163,7 @@ describe('fees in HAL and commissions in the money state', () => {
       {
         type: 'referralPaid',
         at: T0 + 60_000,
-        marks: [{ legId, paidBy: payoutId, kickbackPaidBy: null, level2PaidBy: null }],
+        legIds: [legId],
       },
     ]);
     expect(available(state, userAccount(3, 'spot'), 'HAL').toString()).toBe('0.036');

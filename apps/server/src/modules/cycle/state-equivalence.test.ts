@@ -22,6 +22,7 @@ import type { IdentityService } from '../identity/index.ts';
 import { ReferralFees } from '../referral/fees.ts';
 import { payAllCommissions } from '../referral/payouts.ts';
 import { referralProjection } from '../referral/projection.ts';
+import { commissionRowsCredited } from '../referral/test-support.ts';
 import { cycleProjection } from './projection.ts';
 import { CycleService } from './service.ts';
 import { insertPair, selectSettledPage } from './store.ts';
@@ -417,10 +418,6 @@ function settlementRows(db: Executor) {
   return db.selectFrom('cycle_settlements').selectAll().orderBy('orderid').execute();
 }
 
-function commissionRows(db: Executor) {
-  return db.selectFrom('referral_commissions').selectAll().orderBy('id').execute();
-}
-
 // ── the test ──────────────────────────────────────────────────────────────
 
 let moduleSide: ModuleSide;
@@ -462,8 +459,8 @@ describe('the money state in place of the cycle SQL path', () => {
     const settlements = await settlementRows(a);
     expect(await settlementRows(b)).toEqual(settlements);
     expect(await selectSettledPage(b, 0, 100_000)).toEqual(await selectSettledPage(a, 0, 100_000));
-    const commissions = await commissionRows(a);
-    expect(await commissionRows(b)).toEqual(commissions);
+    const commissions = await commissionRowsCredited(a);
+    expect(await commissionRowsCredited(b)).toEqual(commissions);
     await expectLedgerEquivalent(a, b, stateSide.state, { accountTimes: false });
     // The stream must exercise what it claims: every outcome, refusals of each kind the state decides, commissions.
     expect(orders.length).toBe(tally.opened);
@@ -482,8 +479,8 @@ describe('the money state in place of the cycle SQL path', () => {
     expect(commissions.length).toBeGreaterThan(5);
     expect(tally.cuts).toBeGreaterThan(10);
     // Credited by several sweeps; the last one left nothing pending.
-    expect(commissions.every((row) => row.paid_at !== null)).toBe(true);
-    expect(new Set(commissions.map((row) => row.paid_at)).size).toBeGreaterThan(2);
+    expect(commissions.every((row) => row.credited_at !== null)).toBe(true);
+    expect(new Set(commissions.map((row) => row.credited_at)).size).toBeGreaterThan(2);
     expect(stateSide.state.cycle.open.size).toBe(0);
     await expectHealthyLedger(a);
     await expectHealthyLedger(b);

@@ -16,7 +16,12 @@ import { openTestStore, type Store } from '../../store/connect.ts';
 import type { Executor } from '../../store/database.ts';
 import { ReferralFees } from '../referral/fees.ts';
 import { referralProjection } from '../referral/projection.ts';
-import { insertProfiledUsers, saveProfile, type TestProfile } from '../referral/test-support.ts';
+import {
+  commissionRowsCredited,
+  insertProfiledUsers,
+  saveProfile,
+  type TestProfile,
+} from '../referral/test-support.ts';
 import { markCommandOf, moneyCommandOf } from './core-futures.ts';
 import {
   type CommandResult,
@@ -563,10 +568,6 @@ function comparable(snapshot: ReturnType<typeof futuresContent>) {
   };
 }
 
-function commissionRows(db: Executor) {
-  return db.selectFrom('referral_commissions').selectAll().orderBy('id').execute();
-}
-
 // ── the test ──────────────────────────────────────────────────────────────
 
 let engineSide: EngineSide;
@@ -622,8 +623,8 @@ async function expectEquivalent(seed: number, groupMax: number): Promise<void> {
   const [a, b] = [engineSide.h.store.db, stateSide.store.db];
   for (const table of ['futures_orders', 'futures_positions', 'futures_triggers', 'futures_trades'] as const)
     expect(await rowsOf(b, table), table).toEqual(await rowsOf(a, table));
-  const commissions = await commissionRows(a);
-  expect(await commissionRows(b)).toEqual(commissions);
+  const commissions = await commissionRowsCredited(a);
+  expect(await commissionRowsCredited(b)).toEqual(commissions);
   await expectLedgerEquivalent(a, b, stateSide.state, { accountTimes: true });
   await expectHealthyLedger(a);
   await expectHealthyLedger(b);
@@ -665,8 +666,8 @@ async function expectEquivalent(seed: number, groupMax: number): Promise<void> {
   expect(commissions.some((row) => row.fee_coin === 'USDT')).toBe(true);
   expect(commissions.some((row) => Dec.parse(String(row.kickback)).isPositive())).toBe(true);
   // Credited by several sweeps; the last one left nothing pending.
-  expect(commissions.every((row) => row.paid_at !== null)).toBe(true);
-  expect(new Set(commissions.map((row) => row.paid_at)).size).toBeGreaterThan(2);
+  expect(commissions.every((row) => row.credited_at !== null)).toBe(true);
+  expect(new Set(commissions.map((row) => row.credited_at)).size).toBeGreaterThan(2);
 }
 
 describe('the money state in place of the futures engine’s SQL path (orders)', () => {

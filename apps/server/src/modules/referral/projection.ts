@@ -1,18 +1,16 @@
 import type { CommissionRow, MoneyEvent } from '../../core/state/index.ts';
 import type { ProjectionWriter, ProjectionWriterSpec } from '../../projection/writer.ts';
 import type { Trx } from '../../store/database.ts';
-import { insertCommissions, markCommissionsPaid, unpaidIdsByLeg } from './store.ts';
+import { insertCommissions, payoutMark, recordPayoutBatch, unpaidCommissions } from './store.ts';
 
 /**
  * The referral commission rows behind the money state: each
  * `referralCommissions` event's rows inserted as they are, in the order the
  * commands published them, with the store function the spot group uses, so
  * the store numbers them as it numbers the module's; each `referralPaid`
- * event's rows (found by fee leg among the unpaid rows) marked credited with
- * the store function the payout sweep uses, after the rows published before
- * it are in. A mark of a row that is not there, or not unpaid, is a
- * divergence: the count differs and it throws. The payouts are ledger
- * transfers: the ledger writer writes them.
+ * event recorded as a payout batch (the mark moved past its rows) with the
+ * store functions the payout sweep uses, after the rows published before
+ * it are in. The payouts are ledger transfers: the ledger writer writes them.
  */
 export function referralProjectionWriter(): ProjectionWriter<MoneyEvent> {
   return {
@@ -25,15 +23,27 @@ export function referralProjectionWriter(): ProjectionWriter<MoneyEvent> {
           if (event.type !== 'referralPaid') continue;
           await insertCommissions(trx, rows);
           rows = [];
-          const ids = await unpaidIdsByLeg(trx);
-          const marks = event.marks.map((mark) => ({ ...mark, id: ids.get(mark.legId) ?? 0 }));
-          const marked = await markCommissionsPaid(trx, marks, event.at);
-          if (marked !== event.marks.length)
-            throw new Error(`referral projection: ${event.marks.length} rows paid, ${marked} marked`);
+          await recordPaid(trx, event.legIds, event.at);
         }
       await insertCommissions(trx, rows);
     },
   };
+}
+
+/**
+ * A payout batch of the state: it paid its oldest accrued rows, so they are
+ * the oldest unpaid rows after the mark here too, leg for leg; the batch is
+ * recorded up to the last of them. Any other rows there are a divergence,
+ * and it throws.
+ */
+async function recordPaid(trx: Trx, legIds: readonly string[], at: number): Promise<void> {
+  const mark = await payoutMark(trx);
+  const rows = await unpaidCommissions(trx, legIds.length, mark);
+  if (rows.length !== legIds.length || rows.some((row, index) => row.leg_id !== legIds[index]))
+    throw new Error(
+      `referral projection: ${legIds.length} rows paid, not the oldest unpaid after row ${mark}`,
+    );
+  await recordPayoutBatch(trx, mark, Number(rows.at(-1)!.id), at);
 }
 
 function isReferralEvent(event: MoneyEvent): boolean {

@@ -100,6 +100,20 @@ async function spot(user: TestUser, asset: string): Promise<string> {
   return (await balanceOf(h, userAccount(user.id, 'spot'), asset)).available;
 }
 
+/** The payouts credited to a user's spot wallet, oldest first. */
+async function payoutsTo(user: TestUser, asset: string) {
+  const page = await h.app.ledger.transfers({ ...userAccount(user.id, 'spot'), asset });
+  return page.items
+    .filter((entry) => entry.code === 'referral_commission' || entry.code === 'referral_kickback')
+    .map((entry) => ({
+      id: entry.id,
+      code: entry.code,
+      amount: entry.amount.toString(),
+      reference: entry.reference,
+    }))
+    .reverse();
+}
+
 async function commissions(user: TestUser, query = ''): Promise<ReferralCommissionPage> {
   return (await expectOk(get(h, `/referral/commissions${query}`, user.token))).data as ReferralCommissionPage;
 }
@@ -320,67 +334,82 @@ describe.each(MONEY_PATHS)('referral on $on', ({ moneyCore }) => {
   });
 
   describe('the payout sweep (commissions accrued with the fee, credited every minute)', () => {
-    /** The payouts credited to a user's spot wallet, oldest first. */
-    async function payoutsTo(user: TestUser, asset: string) {
-      const page = await h.app.ledger.transfers({ ...userAccount(user.id, 'spot'), asset });
-      return page.items
-        .filter((entry) => entry.code === 'referral_commission' || entry.code === 'referral_kickback')
-        .map((entry) => ({ id: entry.id, code: entry.code, amount: entry.amount.toString() }))
-        .reverse();
-    }
-
+    /** The trader's commission rows as stored, and when the records show each credited (null: pending). */
     async function storedRows(trader: TestUser) {
       return h.store.db
-        .selectFrom('referral_commissions')
-        .select(['leg_id', 'paid_by', 'kickback_paid_by', 'level2_paid_by', 'paid_at'])
-        .where('friend_id', '=', trader.id)
-        .orderBy('id')
+        .selectFrom('referral_commissions as row')
+        .innerJoin('referral_commission_entries as entry', (join) =>
+          join.onRef('entry.id', '=', 'row.id').on('entry.level', '=', 1),
+        )
+        .select(['row.id', 'row.leg_id', 'row.paid_by', 'row.paid_at', 'entry.paid_at as credited_at'])
+        .where('row.friend_id', '=', trader.id)
+        .orderBy('row.id')
         .execute();
     }
 
-    it('pays each earner the sum of its shares in one transfer per coin and kind, and marks the rows with it', async () => {
+    /** The payout batches recorded (the mark is the highest `last_id`). */
+    async function batches() {
+      const rows = await h.store.db
+        .selectFrom('referral_payout_batches')
+        .selectAll()
+        .orderBy('last_id')
+        .execute();
+      return rows.map((row) => ({ last_id: Number(row.last_id), at: Number(row.at) }));
+    }
+
+    it('pays each earner the sum of its shares in one transfer per coin and kind, and records the batch', async () => {
       const { grand, parent, trader, other } = await chain();
       await expectOk(post(h, '/referral/kickback', { rate: '0.04' }, parent.token));
       await credit();
       await trade(trader, other, '1');
       await trade(trader, other, '2');
       const [first, second] = await storedRows(trader);
-      expect(second).toMatchObject({
-        paid_by: null,
-        kickback_paid_by: null,
-        level2_paid_by: null,
-        paid_at: null,
-      });
+      expect(second).toMatchObject({ paid_by: null, paid_at: null, credited_at: null });
+      const before = await batches();
       h.clock.advance(60_000);
       await credit();
       // Fees 0.001 and 0.002 BTC; tier 1 is 10 %: the parent 0.00006 + 0.00012 after the kickback of
       // 0.00004 + 0.00008 to the trader; level 2, 10 %: 0.0001 + 0.0002.
       const legOne = first!.leg_id;
-      const ids = {
-        parent: `referral-payout:${legOne}:referral_commission:${parent.id}`,
-        trader: `referral-payout:${legOne}:referral_kickback:${trader.id}`,
-        grand: `referral-payout:${legOne}:referral_commission:${grand.id}`,
-      };
+      const reference = `referral-payout:${h.clock.now()}`;
       expect(await payoutsTo(parent, 'BTC')).toEqual([
-        { id: ids.parent, code: 'referral_commission', amount: '0.00018' },
+        {
+          id: `referral-payout:${legOne}:referral_commission:${parent.id}`,
+          code: 'referral_commission',
+          amount: '0.00018',
+          reference,
+        },
       ]);
       expect(await payoutsTo(trader, 'BTC')).toEqual([
-        { id: ids.trader, code: 'referral_kickback', amount: '0.00012' },
+        {
+          id: `referral-payout:${legOne}:referral_kickback:${trader.id}`,
+          code: 'referral_kickback',
+          amount: '0.00012',
+          reference,
+        },
       ]);
       expect(await payoutsTo(grand, 'BTC')).toEqual([
-        { id: ids.grand, code: 'referral_commission', amount: '0.0003' },
+        {
+          id: `referral-payout:${legOne}:referral_commission:${grand.id}`,
+          code: 'referral_commission',
+          amount: '0.0003',
+          reference,
+        },
       ]);
-      const marked = { paid_by: ids.parent, kickback_paid_by: ids.trader, level2_paid_by: ids.grand };
+      // The rows stay as written; one batch up to the last of them says they were credited now.
+      const credited = { paid_by: null, paid_at: null, credited_at: h.clock.now() };
       expect(await storedRows(trader)).toEqual([
-        { leg_id: legOne, ...marked, paid_at: h.clock.now() },
-        { leg_id: second!.leg_id, ...marked, paid_at: h.clock.now() },
+        { ...first, ...credited },
+        { ...second, ...credited },
       ]);
+      expect(await batches()).toEqual([...before, { last_id: Number(second!.id), at: h.clock.now() }]);
       expect(await spot(parent, 'BTC')).toBe('0.00018');
       expect(await spot(grand, 'BTC')).toBe('0.0003');
-      // A second sweep finds nothing left to pay.
+      // A second sweep finds nothing left to pay, and records no batch.
       h.clock.advance(60_000);
       expect(await credit()).toBe(0);
       expect(await payoutsTo(parent, 'BTC')).toHaveLength(1);
+      expect(await batches()).toHaveLength(before.length + 1);
     });
 
     // It drives the SQL sweep (payouts.ts) with a failing ledger; the state's sweep is one command, all or nothing.
@@ -392,8 +421,9 @@ describe.each(MONEY_PATHS)('referral on $on', ({ moneyCore }) => {
         await trade(trader, other, '1');
         await trade(trader, other, '1');
         await h.app.spot.service.idle();
+        const before = await batches();
         const ledger = h.app.ledger;
-        // The transfers are written in the sweep's transaction, then it fails before the rows are marked.
+        // The transfers are written in the sweep's transaction, then it fails before the batch is recorded.
         const crashing = {
           ...ledger,
           executeBulk: async (...args: Parameters<typeof ledger.executeBulk>) => {
@@ -403,27 +433,27 @@ describe.each(MONEY_PATHS)('referral on $on', ({ moneyCore }) => {
         };
         await expect(payCommissions(crashing, h.clock.now())).rejects.toThrow('crash mid-sweep');
         expect(await payoutsTo(parent, 'BTC')).toEqual([]);
-        expect((await storedRows(trader)).every((row) => row.paid_at === null)).toBe(true);
-        // Another sweep marked a row meanwhile: fewer rows marked than read, so the transaction rolls back.
+        expect((await storedRows(trader)).every((row) => row.credited_at === null)).toBe(true);
+        expect(await batches()).toEqual(before);
+        // Another sweep moved the mark meanwhile (paid the first row): the batch is not recorded, and all rolls back.
+        const [first] = await storedRows(trader);
         const racing = {
           ...ledger,
           executeBulk: async (...args: Parameters<typeof ledger.executeBulk>) => {
             await ledger.executeBulk(...args);
-            const trx = args[1]!;
-            await trx
-              .updateTable('referral_commissions')
-              .set({ paid_at: 1 })
-              .where('friend_id', '=', trader.id)
-              .where('paid_at', 'is', null)
+            await args[1]!
+              .insertInto('referral_payout_batches')
+              .values({ last_id: Number(first!.id), at: 1 })
               .execute();
           },
         };
-        await expect(payCommissions(racing, h.clock.now())).rejects.toThrow(/rows read, \d+ marked/);
+        await expect(payCommissions(racing, h.clock.now())).rejects.toThrow(/the mark moved/);
         expect(await payoutsTo(parent, 'BTC')).toEqual([]);
+        expect(await batches()).toEqual(before);
         h.clock.advance(60_000);
         expect(await credit()).toBeGreaterThanOrEqual(2);
         expect(await payoutsTo(parent, 'BTC')).toEqual([expect.objectContaining({ amount: '0.0002' })]);
-        expect((await storedRows(trader)).every((row) => row.paid_at === h.clock.now())).toBe(true);
+        expect((await storedRows(trader)).every((row) => row.credited_at === h.clock.now())).toBe(true);
       },
     );
   });
@@ -731,7 +761,7 @@ describe.each(MONEY_PATHS)('referral on $on', ({ moneyCore }) => {
       await credit();
       const rows = await h.store.db
         .selectFrom('referral_commission_entries')
-        .select(['leg_id', 'level', 'amount', 'kickback', 'paid_by'])
+        .select(['leg_id', 'level', 'beneficiary_id', 'amount', 'kickback', 'paid_at'])
         .where('friend_id', '=', trader.id)
         .execute();
       expect(rows).toHaveLength(2 * amounts.length);
@@ -743,17 +773,25 @@ describe.each(MONEY_PATHS)('referral on $on', ({ moneyCore }) => {
         .execute();
       expect(stored).toHaveLength(amounts.length);
       expect(new Set(rows.map((row) => `${row.leg_id}|${row.level}`)).size).toBe(rows.length);
-      // Each row names the transfer that paid it; a transfer pays exactly the sum of its rows.
-      const byTransfer = new Map<string, Dec>();
-      for (const row of rows) {
-        if (row.paid_by === null) continue;
-        byTransfer.set(
-          row.paid_by,
-          (byTransfer.get(row.paid_by) ?? Dec.ZERO).add(Dec.parse(String(row.amount))),
-        );
+      // Every entry is credited, by one sweep: what each sweep paid an earner is the sum of the shares it credited.
+      expect(rows.every((row) => row.paid_at !== null)).toBe(true);
+      for (const earner of [parent, grand]) {
+        const credited = new Map<string, Dec>();
+        for (const row of rows.filter((entry) => Number(entry.beneficiary_id) === earner.id)) {
+          const reference = `referral-payout:${row.paid_at}`;
+          credited.set(reference, (credited.get(reference) ?? Dec.ZERO).add(Dec.parse(String(row.amount))));
+        }
+        const paid = new Map<string, Dec>();
+        for (const payout of await payoutsTo(earner, 'BTC'))
+          paid.set(
+            payout.reference!,
+            (paid.get(payout.reference!) ?? Dec.ZERO).add(Dec.parse(payout.amount)),
+          );
+        const texts = (sums: Map<string, Dec>) =>
+          new Map([...sums].filter(([, sum]) => sum.isPositive()).map(([key, sum]) => [key, sum.toString()]));
+        expect(texts(paid)).toEqual(texts(credited));
+        expect(paid.size).toBeGreaterThan(0);
       }
-      for (const [id, sum] of byTransfer)
-        expect((await h.app.ledger.transfer(id))?.amount.toString()).toBe(sum.toString());
       const fees = await h.store.db
         .selectFrom('spot_trades')
         .innerJoin('spot_orders', 'spot_orders.autoid', 'spot_trades.taker_order_id')

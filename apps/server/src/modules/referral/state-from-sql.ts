@@ -9,7 +9,7 @@ import { plannedTransferOf } from '../../ledger/state-from-sql.ts';
 import { transfersWithAccounts } from '../../ledger/store.ts';
 import type { Executor } from '../../store/database.ts';
 import { readReferralSettings } from './fees.ts';
-import { referralStore, unpaidCommissions } from './store.ts';
+import { payoutMark, referralStore, unpaidCommissions } from './store.ts';
 
 /** User ids per read (well under every engine's bound on variables), and transfers per page. */
 const CHUNK = 1000;
@@ -38,7 +38,7 @@ export async function loadReferralState(db: Executor, state: MoneyState, at: num
 
 /** The rows accrued and not yet credited, in the order the payout sweep takes them. */
 async function loadUnpaidCommissions(db: Executor, state: MoneyState): Promise<void> {
-  for (let after = 0; ; ) {
+  for (let after = await payoutMark(db); ; ) {
     const rows = await unpaidCommissions(db, PAGE, after);
     for (const row of rows) state.referral.unpaid.set(row.leg_id, unpaidOf(row));
     if (rows.length < PAGE) break;

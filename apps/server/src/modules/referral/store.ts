@@ -1,5 +1,5 @@
-import type { Generated, Insertable, Selectable } from 'kysely';
-import type { CommissionMark, CommissionRow } from '../../core/state/referral-rules.ts';
+import { type ColumnType, type Generated, type Insertable, type Selectable, sql } from 'kysely';
+import type { CommissionRow } from '../../core/state/referral-rules.ts';
 import { placeholderRow, placeholderRows, SizedStatement, valuesOf } from '../../store/batched.ts';
 import type { Executor } from '../../store/database.ts';
 
@@ -25,11 +25,21 @@ export interface ReferralTierDaysTable {
 /**
  * One row per fee that has an inviter (migration 036): the fee, the level-1
  * earner's share and the level-2 earner's share, written in the fee's
- * transaction, unpaid; the payout sweep (payouts.ts, migration 039) credits
- * it later and names the transfers that paid its shares (core/state/referral-rules.ts).
+ * transaction, unpaid, and never changed: the payout sweep (payouts.ts,
+ * migration 040) credits the rows after its mark and records the batch.
  */
 export interface ReferralCommissionsTable extends CommissionRow {
   id: Generated<number>;
+  /** The transfer that paid the kickback, for rows credited before migration 040 (the sweep marks no row since). */
+  kickback_paid_by: ColumnType<string | null, never, never>;
+  /** The transfer that paid level 2, for rows credited before migration 040. */
+  level2_paid_by: ColumnType<string | null, never, never>;
+}
+
+/** One batch of the payout sweep (migration 040): the rows after the previous batch's `last_id` up to its own, credited at `at`. */
+export interface ReferralPayoutBatchesTable {
+  last_id: number;
+  at: number;
 }
 
 /** The view over commission rows: one entry per earner and fee with its level, as the screens read them. */
@@ -49,8 +59,9 @@ export interface ReferralCommissionEntriesView {
   kickback: string;
   excluded: string | null;
   created_at: number;
+  /** The transfer that paid it: a promotion rebate's own, or a row credited before migration 040. */
   paid_by: string | null;
-  /** When the payout sweep credited it; null while pending. */
+  /** When the payout sweep credited it (its batch's time, migration 040); null while pending. */
   paid_at: number | null;
 }
 
@@ -66,6 +77,7 @@ declare module '../../store/database.ts' {
     referral_commissions: ReferralCommissionsTable;
     referral_commission_entries: ReferralCommissionEntriesView;
     referral_config: ReferralConfigTable;
+    referral_payout_batches: ReferralPayoutBatchesTable;
   }
 }
 
@@ -230,12 +242,10 @@ const COMMISSION_COLUMNS = [
   'kickback',
   'excluded',
   'paid_by',
-  'kickback_paid_by',
   'level2_id',
   'level2_rate',
   'level2_amount',
   'level2_excluded',
-  'level2_paid_by',
   'paid_at',
 ] as const satisfies readonly (keyof NewCommissionRow)[];
 
@@ -254,11 +264,24 @@ export async function insertCommissions(db: Executor, rows: readonly NewCommissi
   if (rows.length > 0) await insertCommissionRows.run(db, valuesOf(rows, COMMISSION_COLUMNS));
 }
 
-/** Row ids per mark statement (well under every engine's bound on variables). */
-const MARK_CHUNK = 1000;
+/**
+ * The payout sweep's mark: the last commission row it paid (0 before the
+ * first). Every row after it that has no `paid_at` of its own is unpaid.
+ */
+export async function payoutMark(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('referral_payout_batches')
+    .select((eb) => eb.fn.max('last_id').as('mark'))
+    .executeTakeFirst();
+  return Number(row?.mark ?? 0);
+}
 
-/** The oldest `limit` unpaid commission rows after row `afterId` (the payout sweep's: after none), from the unpaid rows' own index. */
-export function unpaidCommissions(db: Executor, limit: number, afterId = 0) {
+/**
+ * The oldest `limit` unpaid commission rows after row `afterId` (the payout
+ * mark), by id: a walk of the table's own key from the mark, skipping the
+ * rows written paid (promotion rebates).
+ */
+export function unpaidCommissions(db: Executor, limit: number, afterId: number) {
   return db
     .selectFrom('referral_commissions')
     .select([
@@ -272,57 +295,28 @@ export function unpaidCommissions(db: Executor, limit: number, afterId = 0) {
       'level2_id',
       'level2_amount',
     ])
-    .where('paid_at', 'is', null)
     .where('id', '>', afterId)
+    .where('paid_at', 'is', null)
     .orderBy('id')
     .limit(limit)
     .execute();
 }
 
-/** The unpaid rows' ids by fee leg (what the projector marks the state's payouts by), from the unpaid rows' index. */
-export async function unpaidIdsByLeg(db: Executor): Promise<Map<string, number>> {
-  const rows = await db
-    .selectFrom('referral_commissions')
-    .select(['id', 'leg_id'])
-    .where('paid_at', 'is', null)
-    .execute();
-  return new Map(rows.map((row) => [row.leg_id, Number(row.id)]));
-}
-
 /**
- * Marks rows (by id) credited at `at` with the transfers that paid them,
- * those still unpaid only; answers how many it marked (the caller compares
- * it with the rows it paid). Rows paid by the same transfers (the common
- * case: a sweep pays each earner once) share one statement.
+ * Records a payout batch: the rows after `mark` up to `lastId` credited at
+ * `at`, only while `mark` is still the mark (no other sweep paid rows since
+ * it was read); answers whether it recorded it.
  */
-export async function markCommissionsPaid(
+export async function recordPayoutBatch(
   db: Executor,
-  marks: readonly (CommissionMark & { id: number })[],
+  mark: number,
+  lastId: number,
   at: number,
-): Promise<number> {
-  const groups = new Map<string, { mark: CommissionMark; ids: number[] }>();
-  for (const mark of marks) {
-    const key = JSON.stringify([mark.paidBy, mark.kickbackPaidBy, mark.level2PaidBy]);
-    const group = groups.get(key);
-    if (group) group.ids.push(mark.id);
-    else groups.set(key, { mark, ids: [mark.id] });
-  }
-  let marked = 0;
-  for (const { mark, ids } of groups.values()) {
-    for (let start = 0; start < ids.length; start += MARK_CHUNK) {
-      const result = await db
-        .updateTable('referral_commissions')
-        .set({
-          paid_by: mark.paidBy,
-          kickback_paid_by: mark.kickbackPaidBy,
-          level2_paid_by: mark.level2PaidBy,
-          paid_at: at,
-        })
-        .where('id', 'in', ids.slice(start, start + MARK_CHUNK))
-        .where('paid_at', 'is', null)
-        .executeTakeFirst();
-      marked += Number(result.numUpdatedRows);
-    }
-  }
-  return marked;
+): Promise<boolean> {
+  const result = await sql`insert into referral_payout_batches (last_id, at)
+    select cast(${lastId} as bigint), cast(${at} as bigint)
+    where (select coalesce(max(last_id), 0) from referral_payout_batches) = cast(${mark} as bigint)`.execute(
+    db,
+  );
+  return Number(result.numAffectedRows ?? 0) === 1;
 }

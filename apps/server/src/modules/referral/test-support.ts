@@ -69,3 +69,20 @@ export async function saveProfile(db: Executor, profile: TestProfile, at: number
     .onConflict((oc) => oc.column('user_id').doUpdateSet(account))
     .execute();
 }
+
+/**
+ * The commission rows, oldest first, each with when it was credited
+ * (`credited_at`, the records' `paid_at`: its own, or its payout batch's):
+ * what the state-equivalence tests compare between the SQL path and the state.
+ */
+export function commissionRowsCredited(db: Executor) {
+  return db
+    .selectFrom('referral_commissions as row')
+    .innerJoin('referral_commission_entries as entry', (join) =>
+      join.onRef('entry.id', '=', 'row.id').on('entry.level', '=', 1),
+    )
+    .selectAll('row')
+    .select('entry.paid_at as credited_at')
+    .orderBy('row.id')
+    .execute();
+}

@@ -1,27 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
-import { dropTestSchema } from '../connect.ts';
-import type { DialectName } from '../dialect.ts';
 import { migrations } from './index.ts';
+import { bareMigrationStore } from './test-support.ts';
 
-/** The store this run tests (PostgreSQL when TEST_DATABASE_URL is set): a bare database the test migrates step by step. */
-const url = process.env.TEST_DATABASE_URL || null;
-const dialect: DialectName = url ? 'postgres' : 'sqlite';
-const schema = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-const db = new Kysely<unknown>({
-  dialect: url
-    ? new PostgresDialect({
-        pool: new pg.Pool({ connectionString: url, max: 1, options: `-c search_path=${schema}` }),
-      })
-    : new SqliteDialect({ database: new SQLite(':memory:') }),
-});
-afterEach(async () => {
-  await db.destroy();
-  if (url) await dropTestSchema(url, schema);
-});
+const store = bareMigrationStore();
+const { db, dialect } = store;
+afterEach(() => store.close());
 
 const rows = async (query: string) => (await sql.raw<Record<string, unknown>>(query).execute(db)).rows;
 const ENTRY_COLUMNS = `id, leg_id, trade_id, product, level, beneficiary_id, friend_id, fee, fee_coin, tier, rate,
@@ -30,10 +14,7 @@ const ENTRY_COLUMNS = `id, leg_id, trade_id, product, level, beneficiary_id, fri
 const plain = (value: unknown) => (value === null ? null : String(Number(value)));
 
 it('folds each fee’s level-2 row into its level-1 row, and the view shows the very rows there were', async () => {
-  if (url) await sql`create schema ${sql.id(schema)}`.execute(db);
-  const names = Object.keys(migrations).sort();
-  const at = names.indexOf('036_referral_commission_levels');
-  for (const name of names.slice(0, at)) await migrations[name]?.up(db, dialect);
+  await store.migrateBefore('036_referral_commission_levels');
   const row = (
     id: number,
     leg: string,

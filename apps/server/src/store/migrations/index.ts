@@ -38,6 +38,7 @@ import { referralCommissionLevelsMigration } from './036_referral_commission_lev
 import { ieoRebatePayoutsMigration } from './037_ieo_rebate_payouts.ts';
 import { projectionWatermarksMigration } from './038_projection_watermarks.ts';
 import { referralPayoutSweepMigration } from './039_referral_payout_sweep.ts';
+import { referralPayoutHighWaterMigration } from './040_referral_payout_high_water.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -83,4 +84,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '037_ieo_rebate_payouts': ieoRebatePayoutsMigration,
   '038_projection_watermarks': projectionWatermarksMigration,
   '039_referral_payout_sweep': referralPayoutSweepMigration,
+  '040_referral_payout_high_water': referralPayoutHighWaterMigration,
 };
