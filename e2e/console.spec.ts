@@ -296,7 +296,9 @@ test('operators run the back office: bootstrap, roles with TOTP, KYC, four-eyes 
   await page.getByRole('menuitem', { name: 'Dashboard' }).click();
   await page.getByRole('button', { name: 'Run now' }).click();
   await expect(page.getByTestId('ledger-audit-status')).toHaveText('Ledger audit: OK');
-  await expect(page.getByTestId('projection-audit')).toContainText("SQL compared with the sequenced core's state");
+  await expect(page.getByTestId('projection-audit')).toContainText(
+    "SQL compared with the sequenced core's state",
+  );
   await expect(page.getByTestId('money-core')).toContainText('Journaled to');
   await page.getByTestId('money-core').scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('dashboard.png'), fullPage: true });
