@@ -27,6 +27,7 @@ import {
   releaseOf,
   type SpotOrderPlan,
   type TradeFee,
+  type TradeLegs,
   tradeLegs,
 } from './spot-legs.ts';
 
@@ -286,12 +287,6 @@ function settle(
   const pair = state.pairs.get(pairSymbol)!;
   const touched = new Map<number, OpenOrder>();
   if (taker) touched.set(taker.id, taker);
-  const orderOf = (orderId: string): OpenOrder => {
-    const id = Number(orderId);
-    const order = touched.get(id) ?? state.orders.get(id);
-    if (!order) throw new Error(`spot state: order ${orderId} is in the book but not in the state`);
-    return order;
-  };
   const legs: TransferInput[] = [];
   const fees: OwedFee[] = [];
   const ended = new Map<number, DoneEvent>();
@@ -299,12 +294,12 @@ function settle(
   let tradeCount = 0;
   for (const event of events) {
     if (event.type === 'trade') {
-      const traded = settleTrade(pair, event, orderOf, tradeCount++, legs, fees);
+      const traded = settleTrade(state, touched, pair, event, tradeCount++, legs, fees);
       touched.set(traded.buyer.id, traded.buyer);
       touched.set(traded.seller.id, traded.seller);
       if (emit) trades.push(tradeRecordOf(pair, event, traded, at));
     } else if (event.type === 'done') {
-      const order = orderOf(event.orderId);
+      const order = orderOf(state, touched, event.orderId);
       ended.set(order.id, event);
       touched.set(order.id, order);
       const rest = order.held.sub(order.holdSpent);
@@ -319,7 +314,7 @@ function settle(
     if (ended.has(order.id)) state.orders.delete(order.id);
     else state.orders.set(order.id, order);
   }
-  const last = events.findLast((event): event is TradeEvent => event.type === 'trade');
+  const last = events.findLast(isTrade);
   if (last) state.pairs.set(pairSymbol, { ...pair, lastPrice: last.price });
   if (!emit) return { transfers: [], touched, ended, trades, commissions: [] };
   return {
@@ -342,17 +337,33 @@ interface SettledTrade {
   sellerFee: TradeFee;
 }
 
+// Module functions, not closures made per command: under tsx each named closure also costs an
+// `Object.defineProperty` for its name (`__name`), about 1 % of a replay (docs/core.md "Replay after stop 27").
+
+/** An order a command's book events name: as the command left it so far, else as the state holds it. */
+function orderOf(state: MoneyState, touched: Map<number, OpenOrder>, orderId: string): OpenOrder {
+  const id = Number(orderId);
+  const order = touched.get(id) ?? state.orders.get(id);
+  if (!order) throw new Error(`spot state: order ${orderId} is in the book but not in the state`);
+  return order;
+}
+
+function isTrade(event: BookEvent): event is TradeEvent {
+  return event.type === 'trade';
+}
+
 /** One trade's legs (spot-legs.ts, as modules/spot writes them) and fees owed; answers both orders after the fill. */
 function settleTrade(
+  state: MoneyState,
+  touched: Map<number, OpenOrder>,
   pair: PairState,
   trade: TradeEvent,
-  orderOf: (orderId: string) => OpenOrder,
   index: number,
   legs: TransferInput[],
   fees: OwedFee[],
 ): SettledTrade {
-  const maker = orderOf(trade.makerOrderId);
-  const taker = orderOf(trade.takerOrderId);
+  const maker = orderOf(state, touched, trade.makerOrderId);
+  const taker = orderOf(state, touched, trade.takerOrderId);
   const [buyer, seller] = trade.takerSide === 'buy' ? [taker, maker] : [maker, taker];
   const planned = tradeLegs({
     trade,
@@ -365,36 +376,46 @@ function settleTrade(
     takerFee: pair.takerFee,
   });
   legs.push(...planned.posts, ...planned.deliveries);
-  const { buyerFee, sellerFee, tradeId, reference } = planned;
+  const { buyerFee, sellerFee } = planned;
   // Kept back in clearing; the fee step pays them (in coin or HAL), the seller's first.
-  const owe = (fee: TradeFee, side: OwedFee['side'], payer: OpenOrder, other: OpenOrder) => {
-    if (!fee.fee.isPositive()) return;
-    // Field by field, not `...fee`: V8 (Node 20) takes a slow path of about 2 to 6 µs when properties are
-    // added after a spread, which cost the replay several per cent (docs/core.md "Replay after issue #19").
-    fees.push({
-      legId: fee.legId,
-      coin: fee.coin,
-      fee: fee.fee,
-      tradeId,
-      reference,
-      tradeIndex: index,
-      side,
-      orderId: payer.id,
-      payer: payer.account,
-      counterparty: other.account,
-    });
-  };
-  owe(sellerFee, 'seller', seller, buyer);
-  owe(buyerFee, 'buyer', buyer, seller);
+  owe(fees, planned, index, sellerFee, 'seller', seller, buyer);
+  owe(fees, planned, index, buyerFee, 'buyer', buyer, seller);
   return {
     buyer: filledBy(buyer, trade, trade.quoteAmount, buyerFee.fee),
     seller: filledBy(seller, trade, trade.amount, sellerFee.fee),
     makerOrderId: maker.id,
     takerOrderId: taker.id,
-    tradeId,
+    tradeId: planned.tradeId,
     buyerFee,
     sellerFee,
   };
+}
+
+/** Notes a positive fee the trade kept back in clearing, for the fee step. */
+function owe(
+  fees: OwedFee[],
+  trade: TradeLegs,
+  index: number,
+  fee: TradeFee,
+  side: OwedFee['side'],
+  payer: OpenOrder,
+  other: OpenOrder,
+): void {
+  if (!fee.fee.isPositive()) return;
+  // Field by field, not `...fee`: V8 (Node 20) takes a slow path of about 2 to 6 µs when properties are
+  // added after a spread, which cost the replay several per cent (docs/core.md "Replay after issue #19").
+  fees.push({
+    legId: fee.legId,
+    coin: fee.coin,
+    fee: fee.fee,
+    tradeId: trade.tradeId,
+    reference: trade.reference,
+    tradeIndex: index,
+    side,
+    orderId: payer.id,
+    payer: payer.account,
+    counterparty: other.account,
+  });
 }
 
 /** The trade's row, its fees in the coin received (the fee step names HAL where it was paid in HAL). */
