@@ -1,8 +1,7 @@
 import { Dec } from '@halyard/money';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApp } from '../../app.ts';
 import { systemAccount } from '../../ledger/index.ts';
-import { HOUR_MS, MONEY_PATHS } from '../identity/test-support.ts';
+import { HOUR_MS, MONEY_PATHS, restartApp } from '../identity/test-support.ts';
 import {
   balanceOf,
   expectHealthyLedger,
@@ -141,29 +140,17 @@ describe.each(MONEY_PATHS)('flash convert on $on', ({ moneyCore }) => {
       const first = await expectOk(
         post(h, '/flash/addFlash', { quoteId: used.quoteId, number: '0.1' }, user.token),
       );
-      await h.app.close();
-      // On the core, the state comes back from its journal. The harness closes the first app (a second
-      // close does nothing); this test closes the one it opens.
-      h.app = await createApp({
-        config: h.config,
-        store: h.store,
-        clock: h.clock,
-        rateLimits: false,
-        ...h.appOptions,
-      });
-      try {
-        expect(
-          (await post(h, '/flash/addFlash', { quoteId: used.quoteId, number: '0.1' }, user.token)).msg,
-        ).toBe('The rate has expired; please get a new quote');
-        const next = await expectOk(
-          post(h, '/flash/addFlash', { quoteId: unused.quoteId, number: '0.2' }, user.token),
-        );
-        expect((next.data as ExchangeRecord).id).toBe((first.data as ExchangeRecord).id + 1);
-        expect(await balanceOf(h, spot(user), 'BTC')).toEqual({ available: '0.7', locked: '0' });
-        expect((await expectOk(get(h, '/flash/flashOrder', user.token))).data).toHaveLength(2);
-      } finally {
-        await h.app.close();
-      }
+      // On the core, the state comes back from its journal.
+      await restartApp(h);
+      expect(
+        (await post(h, '/flash/addFlash', { quoteId: used.quoteId, number: '0.1' }, user.token)).msg,
+      ).toBe('The rate has expired; please get a new quote');
+      const next = await expectOk(
+        post(h, '/flash/addFlash', { quoteId: unused.quoteId, number: '0.2' }, user.token),
+      );
+      expect((next.data as ExchangeRecord).id).toBe((first.data as ExchangeRecord).id + 1);
+      expect(await balanceOf(h, spot(user), 'BTC')).toEqual({ available: '0.7', locked: '0' });
+      expect((await expectOk(get(h, '/flash/flashOrder', user.token))).data).toHaveLength(2);
     });
 
     it('refuses below the minimum, above the maximum, beyond the balance, without an amount, when frozen', async () => {

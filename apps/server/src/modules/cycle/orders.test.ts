@@ -6,13 +6,13 @@ import { registerCycleRoutes } from './routes.ts';
 import { CYCLE_TABLES } from './store.ts';
 import {
   BTC,
-  type CycleHarness,
   type Envelope,
   eachTestWithHarness,
   expectOk,
   expectRefused,
   fundedUser,
   get,
+  type Harness,
   order,
   phoneUser,
   placed,
@@ -25,7 +25,7 @@ import {
   usdtOf,
 } from './test-support.ts';
 
-let h: CycleHarness;
+let h: Harness;
 
 describe.each(MONEY_PATHS)('cycle on $on', ({ moneyCore }) => {
   eachTestWithHarness(moneyCore, (harness) => {

@@ -2,17 +2,17 @@ import { Dec } from '@halyard/money';
 import type { CyclePosition } from '@halyard/protocol';
 import { describe, expect, it } from 'vitest';
 import { decideResult, settle, VOID_SETTLEMENT } from '../../core/state/cycle-rules.ts';
-import { MONEY_PATHS } from '../identity/test-support.ts';
+import { MONEY_PATHS, restartApp } from '../identity/test-support.ts';
 import { closeToleranceMs, ratesOf, SettlementEngine, stakeTransferId } from './settlement.ts';
 import { insertOrder, selectOpenOrders, selectSettledPage } from './store.ts';
 import {
   BTC,
-  type CycleHarness,
   eachTestWithHarness,
   expectOk,
   FEES,
   fundedUser,
   get,
+  type Harness,
   HOUSE,
   order,
   placed,
@@ -26,8 +26,8 @@ import {
 
 const d = (text: string) => Dec.parse(text);
 
-let h: CycleHarness;
-const use = (harness: CycleHarness) => {
+let h: Harness;
+const use = (harness: Harness) => {
   h = harness;
 };
 
@@ -163,10 +163,7 @@ describe.each(MONEY_PATHS)('cycle settlement on $on', ({ moneyCore }) => {
     const position = await placed(order(h, user, 'buy', { lever: 30, number: '50' }));
     await tickAfter(h, 5000);
     const lastBeforeDown = await h.app.market.index.priceAt('BTC', h.clock.now());
-    await h.app.close();
-    h.clock.advance(10 * 60_000);
-
-    await h.restart();
+    await restartApp(h, () => h.clock.advance(10 * 60_000));
     const after = await positionById(h, user, position.orderid);
     // Nothing was recorded while the server was down: no price at the expiry instant, so no outcome.
     expect(after).toMatchObject({
@@ -200,7 +197,7 @@ describe.each(MONEY_PATHS)('cycle settlement on $on', ({ moneyCore }) => {
     const settledOnce = await snapshot(h, [user]);
     expect(settledOnce).toMatchObject({ orders: 1, open: 0, settlements: 1 });
 
-    await h.restart();
+    await restartApp(h);
     expect(await snapshot(h, [user])).toEqual(settledOnce);
     expect(await positionById(h, user, position.orderid)).toEqual(after);
   });
@@ -423,7 +420,7 @@ describe('the SQL settlement engine', () => {
     });
     expect(await usdtOf(h, spotOf(user))).toEqual({ available: '900', locked: '100' });
 
-    await h.restart();
+    await restartApp(h);
     expect(await usdtOf(h, spotOf(user))).toEqual({ available: '900', locked: '0' });
     expect(await usdtOf(h, STAKES)).toEqual({ available: '100', locked: '0' });
     expect(await h.store.db.selectFrom('cycle_held_stakes').selectAll().execute()).toEqual([]);

@@ -15,6 +15,7 @@ import {
   type Envelope,
   expectOk,
   type Harness,
+  moneyCoreOptions,
   PASSWORD,
   post,
   registerByEmail,
@@ -34,34 +35,22 @@ function testConfig(dataDir: string): Config {
 }
 
 /**
- * A demo app on a fresh store with a manual clock, whose index has ticked once.
- * `restart()` closes the app and creates a new one on the same store and clock
- * (and on the same core's journal), as a server restart would.
+ * A demo app on a fresh store with a manual clock, whose index has ticked once
+ * (`restartApp` restarts it). `moneyCore`: the money on the sequenced core
+ * (AppOptions.moneyCore), projected on the test's own connection.
  */
-export interface CycleHarness extends Harness {
-  restart(): Promise<void>;
-}
-
-/** `moneyCore`: the money on the sequenced core (AppOptions.moneyCore), projected on the test's own connection. */
-export async function startCycleHarness(options: { moneyCore?: boolean } = {}): Promise<CycleHarness> {
+export async function startHarness(options: { moneyCore?: boolean } = {}): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'halyard-cycle-'));
   const config = testConfig(dataDir);
   const store: Store = await openTestStore();
   const clock = new ManualClock();
-  const appOptions = options.moneyCore
-    ? { moneyCore: { dataDir: path.join(dataDir, 'core'), workerStore: null } }
-    : {};
-  const start = () => createApp({ config, store, clock, rateLimits: false, ...appOptions });
-  const harness: CycleHarness = {
-    app: await start(),
+  const appOptions = moneyCoreOptions(dataDir, options.moneyCore ?? false);
+  const harness: Harness = {
+    app: await createApp({ config, store, clock, rateLimits: false, ...appOptions }),
     clock,
     config,
     store,
     appOptions,
-    async restart() {
-      await harness.app.close();
-      harness.app = await start();
-    },
     async close() {
       await harness.app.close();
       await store.close();
@@ -77,10 +66,10 @@ export async function startCycleHarness(options: { moneyCore?: boolean } = {}): 
  * the sequenced core), handed to `use`; after it, the settlements waited for,
  * the ledger audited and the harness closed.
  */
-export function eachTestWithHarness(moneyCore: boolean, use: (h: CycleHarness) => void): void {
-  let h: CycleHarness;
+export function eachTestWithHarness(moneyCore: boolean, use: (h: Harness) => void): void {
+  let h: Harness;
   beforeEach(async () => {
-    h = await startCycleHarness({ moneyCore });
+    h = await startHarness({ moneyCore });
     use(h);
   });
   afterEach(async () => {

@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type {
   FiatAd,
   FiatAdAdmin,
@@ -12,12 +9,8 @@ import type {
 import { translate } from '@halyard/protocol';
 import { fiatFloatingPrice } from '@halyard/rules';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../app.ts';
-import { ManualClock } from '../../clock.ts';
-import { loadConfig } from '../../config.ts';
 import { systemAccount, userAccount } from '../../ledger/index.ts';
-import { openTestStore } from '../../store/connect.ts';
-import { MONEY_PATHS, moneyCoreOptions, PUBLIC_URL, TEST_ENV, TINY_PNG } from '../identity/test-support.ts';
+import { MONEY_PATHS, restartApp, TINY_PNG } from '../identity/test-support.ts';
 import { operatorSession } from '../operators/test-support.ts';
 import {
   ADMIN_TOKEN,
@@ -1115,45 +1108,28 @@ describe.each(MONEY_PATHS)('fiat on $on', ({ moneyCore }) => {
 
   describe('expiry across a restart', () => {
     it('cancels on start what expired while the server was down', async () => {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'halyard-fiat-'));
-      const config = loadConfig({
-        ...TEST_ENV,
-        HALYARD_DATA_DIR: dataDir,
-        ADMIN_TOKEN,
-        PUBLIC_URL,
-        HALYARD_DEMO: 'true',
-        WALLET_LOCAL_CHAIN: 'false',
-      });
-      const store = await openTestStore();
-      const clock = new ManualClock();
-      // On the core the second app recovers the state from the first one's journal.
-      const coreOptions = moneyCoreOptions(dataDir, moneyCore);
+      // Its own app and store; on the core the restarted app recovers the state from the first one's journal.
+      const own = await startWalletHarness(null, {}, { moneyCore });
       try {
-        const first = await createApp({ config, store, clock, rateLimits: false, ...coreOptions });
-        const one: Harness = { app: first, clock, config, store, close: async () => {} };
-        const user = await verifiedUser(one);
-        const placed = await first.http.inject({
-          method: 'POST',
-          url: '/fiat/addFiatPayOrder',
-          headers: { token: user.token },
-          payload: { coin: 'USDT', fiat: 'CNY', amount: '725', payType: 'bank' },
-        });
-        const id = (placed.json() as { data: FiatOrder }).data.id;
-        await first.close();
-        clock.advance(21 * MINUTE);
-        const second = await createApp({ config, store, clock, rateLimits: false, ...coreOptions });
-        const row = await store.db
+        const user = await verifiedUser(own);
+        const placed = await post(
+          own,
+          '/fiat/addFiatPayOrder',
+          { coin: 'USDT', fiat: 'CNY', amount: '725', payType: 'bank' },
+          user.token,
+        );
+        const id = (placed.data as FiatOrder).id;
+        await restartApp(own, () => own.clock.advance(21 * MINUTE));
+        const row = await own.store.db
           .selectFrom('fiat_orders')
           .selectAll()
           .where('id', '=', id)
           .executeTakeFirstOrThrow();
         expect(row.state).toBe('cancelled');
-        expect((await second.ledger.hold(row.hold_id))?.state).toBe('voided');
-        await expectHealthyLedger(store.db);
-        await second.close();
+        expect((await own.app.ledger.hold(row.hold_id))?.state).toBe('voided');
+        await expectHealthyLedger(own.store.db);
       } finally {
-        await store.close();
-        fs.rmSync(dataDir, { recursive: true, force: true });
+        await own.close();
       }
     });
   });

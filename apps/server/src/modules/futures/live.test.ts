@@ -1,7 +1,6 @@
 import { Dec } from '@halyard/money';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createApp } from '../../app.ts';
-import { MONEY_PATHS } from '../identity/test-support.ts';
+import { MONEY_PATHS, restartApp } from '../identity/test-support.ts';
 import {
   expectAuditClean,
   expectOk,
@@ -137,15 +136,7 @@ describe.each(MONEY_PATHS)('futures live data on $on', ({ moneyCore }) => {
       expect(before.open).toHaveLength(1);
       expect(before.triggers).toHaveLength(1);
       expect(before.trades).toHaveLength(1);
-      await h.app.close();
-      // The harness closes the restarted app.
-      h.app = await createApp({
-        config: h.config,
-        store: h.store,
-        clock: h.clock,
-        rateLimits: false,
-        ...h.appOptions,
-      });
+      await restartApp(h);
       // SQL keeps no marks (the engine takes the next tick's); the core's are the state's, recovered with it.
       await mark(h, '100000');
       expect(await heldOf()).toEqual(before);

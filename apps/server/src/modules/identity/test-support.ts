@@ -65,10 +65,12 @@ export const MONEY_PATHS = [
 /**
  * A server restart: the app closed and created again on the same store,
  * clock and options (on the core, the state recovered from its journal). The
- * harness closes the new app.
+ * harness closes the new app. `whileDown` runs between the two, for what
+ * happens while the server is down (the clock moving on).
  */
-export async function restartApp(h: Harness): Promise<void> {
+export async function restartApp(h: Harness, whileDown: () => void = () => {}): Promise<void> {
   await h.app.close();
+  whileDown();
   h.app = await createApp({
     config: h.config,
     store: h.store,

@@ -1,9 +1,8 @@
 import { Dec } from '@halyard/money';
 import type { IeoAllocationProof, IeoOrder, IeoProject, IeoPublicCommit } from '@halyard/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../app.ts';
 import { ieoProjectWallet, systemAccount, userAccount } from '../../ledger/index.ts';
-import { MONEY_PATHS, registerByEmail, requestCode } from '../identity/test-support.ts';
+import { MONEY_PATHS, registerByEmail, requestCode, restartApp } from '../identity/test-support.ts';
 import {
   balanceOf,
   expectHealthyLedger,
@@ -297,16 +296,7 @@ describe.each(MONEY_PATHS)('IEO on $on', ({ moneyCore }) => {
       expect(await balanceOf(h, spot(user), 'TEST')).toEqual({ available: '33', locked: '0' });
 
       // A restart while two tranches are due: the new app releases them as it starts.
-      await h.app.close();
-      h.clock.set(project.endTime + DAY + 61 * DAY);
-      const app = await createApp({
-        config: h.config,
-        store: h.store,
-        clock: h.clock,
-        rateLimits: false,
-        ...h.appOptions,
-      });
-      h.app = app;
+      await restartApp(h, () => h.clock.set(project.endTime + DAY + 61 * DAY));
       expect(await balanceOf(h, spot(user), 'TEST')).toEqual({ available: '99.67', locked: '0' });
       expect(await balanceOf(h, userAccount(user.id, 'ieo'), 'TEST')).toEqual({
         available: '0',
@@ -358,15 +348,7 @@ describe.each(MONEY_PATHS)('IEO on $on', ({ moneyCore }) => {
       expect(await spotTest()).toBe('33.33');
 
       // A restart two and a half days in: the new app releases up to floor(100 × 2.5 ÷ 3) as it starts.
-      await h.app.close();
-      h.clock.set(start + 2.5 * DAY);
-      h.app = await createApp({
-        config: h.config,
-        store: h.store,
-        clock: h.clock,
-        rateLimits: false,
-        ...h.appOptions,
-      });
+      await restartApp(h, () => h.clock.set(start + 2.5 * DAY));
       expect(await spotTest()).toBe('83.33');
       expect(await balanceOf(h, userAccount(user.id, 'ieo'), 'TEST')).toEqual({
         available: '0',

@@ -6,9 +6,8 @@ import type {
   ReferralSummary,
 } from '@halyard/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../app.ts';
 import { ieoProjectWallet, systemAccount } from '../../ledger/index.ts';
-import { MONEY_PATHS, registerByEmail } from '../identity/test-support.ts';
+import { MONEY_PATHS, registerByEmail, restartApp } from '../identity/test-support.ts';
 import {
   balanceOf,
   expectHealthyLedger,
@@ -81,18 +80,6 @@ const usdt = async (user: TestUser) => (await balanceOf(h, spot(user), 'USDT')).
 const proceeds = async (projectId: number) =>
   (await balanceOf(h, systemAccount(ieoProjectWallet(projectId)), 'USDT')).available;
 
-/** Closes the app and opens a new one on the same store (and journal), as a restart does; the harness closes it. */
-async function restart(): Promise<void> {
-  await h.app.close();
-  h.app = await createApp({
-    config: h.config,
-    store: h.store,
-    clock: h.clock,
-    rateLimits: false,
-    ...h.appOptions,
-  });
-}
-
 describe.each(MONEY_PATHS)('IEO rebates on $on', ({ moneyCore }) => {
   beforeAll(async () => {
     h = await startWalletHarness(null, {}, { moneyCore });
@@ -129,7 +116,7 @@ describe.each(MONEY_PATHS)('IEO rebates on $on', ({ moneyCore }) => {
       // The window closes and the process stops before the rebates are paid: the next one pays them.
       h.clock.set(project.endTime);
       await h.app.ieo.service.advance(project.id);
-      await restart();
+      await restartApp(h);
       await h.app.ieo.service.tick();
       await h.app.ieo.service.tick();
       const paidBy = `ieo:order:${order.id}:rebate`;

@@ -3,11 +3,16 @@ import type { MyTeam, ReferralCommissionPage, ReferralSummary } from '@halyard/p
 import { REFERRAL_BIND_WINDOW_MS } from '@halyard/rules';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../app.ts';
 import { systemAccount, userAccount } from '../../ledger/index.ts';
 import { order as cycleOrder, tickAfter } from '../cycle/test-support.ts';
 import { mark, order } from '../futures/test-support.ts';
-import { ADMIN_TOKEN, MONEY_PATHS, registerByEmail, uniqueIdNumber } from '../identity/test-support.ts';
+import {
+  ADMIN_TOKEN,
+  MONEY_PATHS,
+  registerByEmail,
+  restartApp,
+  uniqueIdNumber,
+} from '../identity/test-support.ts';
 import {
   balanceOf,
   expectAuditClean,
@@ -745,14 +750,7 @@ describe.each(MONEY_PATHS)('referral on $on', ({ moneyCore }) => {
       for (const [index, units] of amounts.entries()) {
         if (index === 6) {
           // Close and reopen the app on the same store mid-stream.
-          await h.app.close();
-          h.app = await createApp({
-            config: h.config,
-            store: h.store,
-            clock: h.clock,
-            rateLimits: false,
-            ...h.appOptions,
-          });
+          await restartApp(h);
         }
         // A sweep now and then (before the restart too): what it left and what came after, the next one pays.
         if (index === 3) await credit();

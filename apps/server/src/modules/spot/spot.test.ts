@@ -1,7 +1,6 @@
 import { Dec } from '@halyard/money';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createApp } from '../../app.ts';
-import { MONEY_PATHS } from '../identity/test-support.ts';
+import { MONEY_PATHS, restartApp } from '../identity/test-support.ts';
 import {
   BTC,
   balanceOf,
@@ -498,15 +497,7 @@ describe.each(MONEY_PATHS)('spot on $on', ({ moneyCore }) => {
       await placed(limit('sell', seller, '105', '1.5', h));
       await placed(limit('sell', seller, '99', '1.5', h));
       const before = await bookOf(h);
-      await h.app.close();
-      // The harness closes the restarted app.
-      h.app = await createApp({
-        config: h.config,
-        store: h.store,
-        clock: h.clock,
-        rateLimits: false,
-        ...h.appOptions,
-      });
+      await restartApp(h);
       const after = await bookOf(h);
       expect(after.buy).toEqual(before.buy);
       expect(after.sell).toEqual(before.sell);
