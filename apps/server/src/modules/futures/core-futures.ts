@@ -108,9 +108,9 @@ export function markCommandOf(coin: string, price: Dec, at: number, fundingInter
  * The futures engine on the sequenced core: its state is the money state's
  * (`core.state.futures.book`, the class the SQL engine holds), its commands
  * the state's futures commands, one queue for all (the sequencer). A
- * command is answered with its rows as its own events left them, once SQL
- * holds them (the user's next read sees the write); a refusal is the SQL
- * engine's AppError.
+ * command is answered with its rows as its own events left them, a user's
+ * before SQL holds them (the user's next request waits until it does, see
+ * `beforeReply`); a refusal is the SQL engine's AppError.
  */
 export class CoreFutures implements FuturesWriter {
   /** The futures rows each command published, by sequence, until the command's caller takes them. */
@@ -176,8 +176,21 @@ export class CoreFutures implements FuturesWriter {
       positions: answered.positions.map((id) => rowOf(rows.positions, id, seq)),
       triggers: answered.triggers.map((id) => rowOf(rows.triggers, id, seq)),
     };
-    await this.options.core.readable(seq);
+    await this.beforeReply(command, seq);
     return answer;
+  }
+
+  /**
+   * A user's command is answered at once, from its own events: SQL may not
+   * hold it yet, so the user's next request waits until it does
+   * (`answeredAhead`, the session guard's `caughtUp`). A command of no user
+   * (a contract's settings or listing) or of the house (the market maker,
+   * no session) waits for SQL, as a reply did before.
+   */
+  private async beforeReply(command: FuturesCommand, seq: number): Promise<void> {
+    const userId = userOf(command);
+    if (userId === null) await this.options.core.readable(seq);
+    else this.options.core.answeredAhead(userId, seq);
   }
 
   /** A new mark: the state records it and runs each contract's risk pass (TP/SL, liquidations, funding when due). */
@@ -275,7 +288,22 @@ function rowOf<Row>(rows: ReadonlyMap<number, Row>, id: number, seq: number): Ro
 
 /** The user whose fee a command may charge (an open or a close of a user's), or null (the house, or no fee). */
 function feePayerOf(command: FuturesCommand): number | null {
-  if (command.kind === 'close') return command.userId;
-  if (command.kind === 'open' && !isHouse(command.trader.owner)) return command.trader.userId;
-  return null;
+  return command.kind === 'open' || command.kind === 'close' ? userOf(command) : null;
+}
+
+/** The user a command is answered to, or null: the house's commands (it has no session) and a contract's settings. */
+function userOf(command: FuturesCommand): number | null {
+  switch (command.kind) {
+    case 'open':
+      return isHouse(command.trader.owner) ? null : command.trader.userId;
+    case 'cancel':
+      return isHouse(command.owner) ? null : Number(command.owner);
+    case 'close':
+    case 'setTrigger':
+    case 'cancelTrigger':
+      return command.userId;
+    case 'settings':
+    case 'risk':
+      return null;
+  }
 }

@@ -215,11 +215,14 @@ function registerAccountReads(http: FastifyInstance, { futures, requireUser }: F
 function registerOrderWrites(http: FastifyInstance, { futures, requireUser }: FuturesRoutesOptions): void {
   const schema = { tags: ['futures'], security: [{ token: [] }] };
   // A person places a few orders a second at most; this stops a script flooding the queue.
-  const limited = { preHandler: requireUser, config: { rateLimit: { max: 1200, timeWindow: '1 minute' } } };
+  const rateLimit = { max: 1200, timeWindow: '1 minute' };
+  const limited = { preHandler: requireUser, config: { rateLimit } };
+  // On the core an order is checked against the money state, never SQL: it need not wait for the projection.
+  const placing = { preHandler: requireUser, config: { rateLimit, readsOnlyState: true } };
   for (const route of ORDER_ROUTES) {
     http.post<{ Body: OrderBody }>(
       route.path,
-      { ...limited, schema: { ...schema, body: orderBody(route.style === 'limit') } },
+      { ...placing, schema: { ...schema, body: orderBody(route.style === 'limit') } },
       async (request) => {
         const body = request.body;
         const view = await futures.placeForUser(currentUser(request).id, {
@@ -254,11 +257,14 @@ function registerOrderWrites(http: FastifyInstance, { futures, requireUser }: Fu
 
 function registerPositionWrites(http: FastifyInstance, { futures, requireUser }: FuturesRoutesOptions): void {
   const schema = { tags: ['futures'], security: [{ token: [] }] };
-  const limited = { preHandler: requireUser, config: { rateLimit: { max: 600, timeWindow: '1 minute' } } };
+  const rateLimit = { max: 600, timeWindow: '1 minute' };
+  const limited = { preHandler: requireUser, config: { rateLimit } };
+  // On the core a close finds its positions in the money state and is checked there, never in SQL.
+  const closing = { preHandler: requireUser, config: { rateLimit, readsOnlyState: true } };
   http.post<{ Body: { autoid: number; number?: string } }>(
     '/contract/closePosition',
     {
-      ...limited,
+      ...closing,
       schema: {
         ...schema,
         summary: 'Close `number` lots of a position at market (partial close)',
@@ -277,7 +283,7 @@ function registerPositionWrites(http: FastifyInstance, { futures, requireUser }:
   http.post<{ Body: Coins }>(
     '/contract/closeCoinPosition',
     {
-      ...limited,
+      ...closing,
       schema: {
         ...schema,
         summary: 'Close every position of one contract at market',
@@ -295,7 +301,7 @@ function registerPositionWrites(http: FastifyInstance, { futures, requireUser }:
   http.post<{ Body: { coin?: string; maincoin?: string; type: 'all' | 'buy' | 'sell' } }>(
     '/contract/closeAllPosition',
     {
-      ...limited,
+      ...closing,
       schema: {
         ...schema,
         summary: 'Close by side: every position (of coin when given) of type all, buy or sell',

@@ -88,14 +88,22 @@ export async function positionsOf(h: Harness, user: TestUser): Promise<PositionV
   return (await expectOk(get(h, '/contract/position', user.token))).data as PositionView[];
 }
 
+/**
+ * One account's balance, read from SQL past the session guard: on the core,
+ * a user's command is answered before SQL holds it, so this first waits
+ * until SQL holds every command answered.
+ */
 export async function balanceOf(h: Harness, ref: AccountRef, asset = 'USDT') {
+  await h.app.futures.service.idle();
   const balance = await h.app.ledger.balance({ ...ref, asset });
   return { available: balance.available.toString(), locked: balance.locked.toString() };
 }
 
 export const futuresOf = (user: TestUser): AccountRef => userAccount(user.id, 'futures');
 
+/** The ledger audit, once SQL holds every command answered (on the core, a user's may be answered before). */
 export async function expectAuditClean(h: Harness): Promise<void> {
+  await h.app.futures.service.idle();
   await expectHealthyLedger(h.store.db);
 }
 
