@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MoneyCore } from '../../money-core/start.ts';
+import { waitingInTheGuard } from '../../money-core/test-support.ts';
 import {
   expectAuditClean,
   expectOk,
@@ -56,7 +57,7 @@ describe('futures reads on the core see the reader’s own orders and positions'
         .execute();
       expect(rows).toEqual([]);
       // The reads start while SQL lags. Released once they wait in the guard, or have answered (without the gate).
-      const guarded = waitingInTheGuard();
+      const guarded = waitingInTheGuard(core);
       const reads = Promise.all([
         get(h, '/contract/tradEntrust?page=1&limit=10', user.token),
         get(h, '/contract/contractAccount?tradcoin=BTC&maincoin=USDT', user.token),
@@ -82,16 +83,5 @@ describe('futures reads on the core see the reader’s own orders and positions'
     return [...h.app.futures.service.engine.positions.values()]
       .filter((row) => row.owner === String(userId))
       .map((row) => row.autoid);
-  }
-
-  /** Resolves once the session guard waits for SQL to catch up with a user (MoneyCore.caughtUp is called). */
-  function waitingInTheGuard(): Promise<void> {
-    const caughtUp = core.caughtUp.bind(core);
-    return new Promise((resolve) => {
-      vi.spyOn(core, 'caughtUp').mockImplementation((userId) => {
-        resolve();
-        return caughtUp(userId);
-      });
-    });
   }
 });

@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MoneyCore } from '../../money-core/start.ts';
+import { waitingInTheGuard } from '../../money-core/test-support.ts';
 import {
   expectAuditClean,
   fundedUser,
@@ -47,7 +48,7 @@ describe('spot reads on the core see the reader’s own orders', () => {
         .execute();
       expect(rows).toEqual([]);
       // The reads start while SQL lags. Released once they wait in the guard, or have answered (without the gate).
-      const guarded = waitingInTheGuard();
+      const guarded = waitingInTheGuard(core);
       const reads = Promise.all([
         get(h, '/trad/entrustOrder', user.token),
         get(h, '/trad/tradAccount?tradcoin=BTC&maincoin=USDT', user.token),
@@ -69,15 +70,4 @@ describe('spot reads on the core see the reader’s own orders', () => {
     expect(account.code, account.msg).toBe(200);
     expect(account.data).toMatchObject({ balance: { mainusable: '701' } });
   });
-
-  /** Resolves once the session guard waits for SQL to catch up with a user (MoneyCore.caughtUp is called). */
-  function waitingInTheGuard(): Promise<void> {
-    const caughtUp = core.caughtUp.bind(core);
-    return new Promise((resolve) => {
-      vi.spyOn(core, 'caughtUp').mockImplementation((userId) => {
-        resolve();
-        return caughtUp(userId);
-      });
-    });
-  }
 });
