@@ -1,3 +1,7 @@
+// Just over 500 lines: one spot command's stages in order (checks, hold, match,
+// settle each trade, release what is left), which share the state and the
+// orders the command has touched so far. What stands alone is elsewhere: the
+// transfers of a hold and a trade in spot-legs.ts, the fee step in spot-fees.ts.
 import { type BookEvent, type DoneEvent, OrderBook, type TradeEvent } from '@halyard/matching';
 import { Dec } from '@halyard/money';
 import { invalidAccountField } from '../../ledger/accounts.ts';
