@@ -96,9 +96,7 @@ async function trade(taker: TestUser, maker: TestUser, amount: string, price = '
   await expectOk(
     post(h, '/trad/buyLimit', { tradcoin: 'BTC', maincoin: 'USDT', price, number: amount }, taker.token),
   );
-  // The inviters read what the trade paid them, and a reply promises only its sender its writes (on the core, an
-  // order is answered before SQL holds it): SQL catches up first.
-  await h.app.spot.service.idle();
+  await tradesWritten();
 }
 
 async function spot(user: TestUser, asset: string): Promise<string> {
@@ -119,17 +117,27 @@ async function payoutsTo(user: TestUser, asset: string) {
     .reverse();
 }
 
+/**
+ * SQL holding every trade so far: the inviters read what a trade paid them, and a reply promises only its
+ * sender its writes (on the core, an order is answered before SQL holds it).
+ */
+async function tradesWritten(): Promise<void> {
+  await Promise.all([h.app.spot.service.idle(), h.app.futures.service.idle()]);
+}
+
 async function commissions(user: TestUser, query = ''): Promise<ReferralCommissionPage> {
+  await tradesWritten();
   return (await expectOk(get(h, `/referral/commissions${query}`, user.token))).data as ReferralCommissionPage;
 }
 
 /** The payout sweep, now, as the module's timer runs it every minute: answers the rows it credited. */
 async function credit(): Promise<number> {
-  await h.app.spot.service.idle();
+  await tradesWritten();
   return h.app.referral.payCommissions();
 }
 
 async function summary(user: TestUser): Promise<ReferralSummary> {
+  await tradesWritten();
   return (await expectOk(get(h, '/referral/summary', user.token))).data as ReferralSummary;
 }
 
@@ -146,7 +154,7 @@ describe.each(MONEY_PATHS)('referral on $on', ({ moneyCore }) => {
   });
 
   afterEach(async () => {
-    await h.app.spot.service.idle();
+    await tradesWritten();
     await expectAuditClean(h);
   });
 
