@@ -2,11 +2,30 @@ import { vi } from 'vitest';
 import type { MoneyCore } from './start.ts';
 
 /**
- * Resolves once the session guard waits for SQL to catch up with a user
- * (`MoneyCore.caughtUp` is called): the read-your-writes tests hold the
- * projector and check that a user's next read waits there.
+ * The read-your-writes check of a module on the core: `writes` run with the
+ * projector held where the sequencer stands, so SQL holds none of them; then
+ * `reads` start while SQL still lags, and the hold ends once they wait in the
+ * session guard (or have answered, when there is no gate). Answers what the
+ * reads answered, which must show the writes.
  */
-export function waitingInTheGuard(core: MoneyCore): Promise<void> {
+export async function readsRightAfterWrites<T>(
+  core: MoneyCore,
+  writes: () => Promise<void>,
+  reads: () => Promise<T>,
+): Promise<T> {
+  const { answered } = await core.projector.holdAt(core.sequencer.lastSequence(), 10_000, async () => {
+    await writes();
+    const guarded = waitingInTheGuard(core);
+    const answered = reads();
+    await Promise.race([guarded, answered]);
+    // Wrapped: the hold ends when this returns, not when the reads answer.
+    return { answered };
+  });
+  return answered;
+}
+
+/** Resolves once the session guard waits for SQL to catch up with a user (`MoneyCore.caughtUp` is called). */
+function waitingInTheGuard(core: MoneyCore): Promise<void> {
   const caughtUp = core.caughtUp.bind(core);
   return new Promise((resolve) => {
     vi.spyOn(core, 'caughtUp').mockImplementation((userId) => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MoneyCore } from '../../money-core/start.ts';
-import { waitingInTheGuard } from '../../money-core/test-support.ts';
+import { readsRightAfterWrites } from '../../money-core/test-support.ts';
 import {
   expectAuditClean,
   expectOk,
@@ -41,33 +41,32 @@ describe('futures reads on the core see the reader’s own orders and positions'
     const user = await futuresUser(h);
     await placed(order(h, maker, 'sell', 'limit', '10', { price: '100000' }));
     await placed(order(h, maker, 'buy', 'limit', '2', { price: '99500' }));
-    const { reads } = await core.projector.holdAt(core.sequencer.lastSequence(), 10_000, async () => {
-      // Orders and closes read only the state: none of them waits for SQL to hold the one before.
-      expect(await placed(order(h, user, 'buy', 'limit', '10', { price: '99000' }))).toMatchObject({
-        state: 'unfilled',
-      });
-      await placed(order(h, user, 'buy', 'market', '4'));
-      const position = positionsFromState(user.id)[0]!;
-      await expectOk(post(h, '/contract/closePosition', { autoid: position, number: '1' }, user.token));
-      // The replies did not wait for the projection: SQL has no row of the user's yet.
-      const rows = await h.store.db
-        .selectFrom('futures_orders')
-        .select('autoid')
-        .where('user_id', '=', user.id)
-        .execute();
-      expect(rows).toEqual([]);
-      // The reads start while SQL lags. Released once they wait in the guard, or have answered (without the gate).
-      const guarded = waitingInTheGuard(core);
-      const reads = Promise.all([
-        get(h, '/contract/tradEntrust?page=1&limit=10', user.token),
-        get(h, '/contract/contractAccount?tradcoin=BTC&maincoin=USDT', user.token),
-        get(h, '/contract/position', user.token),
-      ]);
-      await Promise.race([guarded, reads]);
-      // Wrapped: the hold ends when this returns, not when the reads answer.
-      return { reads };
-    });
-    const [open, account, positions] = await reads;
+    const [open, account, positions] = await readsRightAfterWrites(
+      core,
+      async () => {
+        // Orders and closes read only the state: none of them waits for SQL to hold the one before.
+        expect(await placed(order(h, user, 'buy', 'limit', '10', { price: '99000' }))).toMatchObject({
+          state: 'unfilled',
+        });
+        await placed(order(h, user, 'buy', 'market', '4'));
+        const position = positionsFromState(user.id)[0]!;
+        await expectOk(post(h, '/contract/closePosition', { autoid: position, number: '1' }, user.token));
+        // The replies did not wait for the projection: SQL has no row of the user's yet.
+        const rows = await h.store.db
+          .selectFrom('futures_orders')
+          .select('autoid')
+          .where('user_id', '=', user.id)
+          .execute();
+        expect(rows).toEqual([]);
+      },
+      // The reads start while SQL lags.
+      () =>
+        Promise.all([
+          get(h, '/contract/tradEntrust?page=1&limit=10', user.token),
+          get(h, '/contract/contractAccount?tradcoin=BTC&maincoin=USDT', user.token),
+          get(h, '/contract/position', user.token),
+        ]),
+    );
     expect(open.code, open.msg).toBe(200);
     expect(open.data).toMatchObject({ count: 1, list: [{ entrust_price: '99000', unfilled: '10' }] });
     expect(account.code, account.msg).toBe(200);

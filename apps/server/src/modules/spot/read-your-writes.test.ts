@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MoneyCore } from '../../money-core/start.ts';
-import { waitingInTheGuard } from '../../money-core/test-support.ts';
+import { readsRightAfterWrites } from '../../money-core/test-support.ts';
 import {
   expectAuditClean,
   fundedUser,
@@ -35,29 +35,28 @@ describe('spot reads on the core see the reader’s own orders', () => {
 
   it('answers orders before SQL holds them; the same user’s reads right after wait until it does', async () => {
     const user = await fundedUser(h, { USDT: '1000' });
-    const { reads } = await core.projector.holdAt(core.sequencer.lastSequence(), 10_000, async () => {
-      const order = await placed(limit('buy', user, '100', '2', h));
-      expect(order).toMatchObject({ state: 'unfilled', unfilled: '2' });
-      // An order reads only the state: the user's next one does not wait for SQL either.
-      expect(await placed(limit('buy', user, '99', '1', h))).toMatchObject({ state: 'unfilled' });
-      // The replies did not wait for the projection: SQL has no row of the orders yet.
-      const rows = await h.store.db
-        .selectFrom('spot_orders')
-        .select('autoid')
-        .where('user_id', '=', user.id)
-        .execute();
-      expect(rows).toEqual([]);
-      // The reads start while SQL lags. Released once they wait in the guard, or have answered (without the gate).
-      const guarded = waitingInTheGuard(core);
-      const reads = Promise.all([
-        get(h, '/trad/entrustOrder', user.token),
-        get(h, '/trad/tradAccount?tradcoin=BTC&maincoin=USDT', user.token),
-      ]);
-      await Promise.race([guarded, reads]);
-      // Wrapped: the hold ends when this returns, not when the reads answer.
-      return { reads };
-    });
-    const [open, account] = await reads;
+    const [open, account] = await readsRightAfterWrites(
+      core,
+      async () => {
+        const order = await placed(limit('buy', user, '100', '2', h));
+        expect(order).toMatchObject({ state: 'unfilled', unfilled: '2' });
+        // An order reads only the state: the user's next one does not wait for SQL either.
+        expect(await placed(limit('buy', user, '99', '1', h))).toMatchObject({ state: 'unfilled' });
+        // The replies did not wait for the projection: SQL has no row of the orders yet.
+        const rows = await h.store.db
+          .selectFrom('spot_orders')
+          .select('autoid')
+          .where('user_id', '=', user.id)
+          .execute();
+        expect(rows).toEqual([]);
+      },
+      // The reads start while SQL lags.
+      () =>
+        Promise.all([
+          get(h, '/trad/entrustOrder', user.token),
+          get(h, '/trad/tradAccount?tradcoin=BTC&maincoin=USDT', user.token),
+        ]),
+    );
     expect(open.code, open.msg).toBe(200);
     expect(open.data).toMatchObject({
       count: 2,
