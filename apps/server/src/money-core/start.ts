@@ -11,12 +11,13 @@ import {
 import { fundingIntervalFrom } from '../modules/futures/funding.ts';
 import { auditLedgerProjection, type ProjectionAudit } from '../projection/audit.ts';
 import { seedSnapshotFromSql } from '../projection/initial-state.ts';
-import { ProjectionTimeoutError, Projector } from '../projection/projector.ts';
+import { Projector } from '../projection/projector.ts';
 import { pruneAndTruncate, startProjected } from '../projection/start.ts';
 import { openWorkerProjector, type WorkerStore } from '../projection/worker-transport.ts';
 import type { Db } from '../store/database.ts';
 import type { DialectName } from '../store/dialect.ts';
 import type { MoneyCoreHandle, Submitted } from './handle.ts';
+import { ReadYourWrites } from './read-your-writes.ts';
 import { moneyProjection } from './writers.ts';
 
 export interface MoneyCoreOptions {
@@ -64,13 +65,11 @@ export class MoneyCore implements MoneyCoreHandle {
   private closed = false;
   private snapshotting: Promise<number> | null = null;
   private lastSnapshot: { seq: number; at: number } | null = null;
-  /**
-   * Per user, the latest sequence answered to them before SQL held it
-   * (`answeredAhead`), until SQL does. In the order the users were last
-   * answered, which is nearly the order of the sequences: the users SQL has
-   * passed gather at the front.
-   */
-  private readonly ahead = new Map<number, number>();
+  private readonly readYourWrites = new ReadYourWrites({
+    projected: (seq) => this.projected(seq),
+    watermark: () => this.projector.watermark(),
+    onError: (error) => this.onError(error),
+  });
 
   private constructor(
     private readonly options: MoneyCoreOptions,
@@ -131,57 +130,19 @@ export class MoneyCore implements MoneyCoreHandle {
     return this.projector.waitFor(seq, this.options.readBoundMs ?? 2_000);
   }
 
-  /**
-   * What a reply to a durable command waits for: SQL holding it, so the
-   * caller's next read sees it. It never rejects: the command is applied and
-   * durable, and an error after that must not read as a failed command. Past
-   * the bound it tells `onError` that reads lag and waits on; if the
-   * projector has stopped, it tells and resolves (the reads lag until a restart
-   * catches SQL up).
-   */
-  async readable(seq: number): Promise<void> {
-    for (;;) {
-      try {
-        return await this.projected(seq);
-      } catch (error) {
-        this.onError(error);
-        if (!(error instanceof ProjectionTimeoutError)) return;
-      }
-    }
+  /** What a reply to a durable command waits for: SQL holding it; never rejects (ReadYourWrites.readable). */
+  readable(seq: number): Promise<void> {
+    return this.readYourWrites.readable(seq);
   }
 
   /** A reply to `userId` went out before SQL held `seq`: that user's next request waits for it (`caughtUp`). */
   answeredAhead(userId: number, seq: number): void {
-    if ((this.ahead.get(userId) ?? 0) >= seq) return;
-    // Deleted first, so the user moves to the back (a Map keeps the order of insertion).
-    this.ahead.delete(userId);
-    this.ahead.set(userId, seq);
-    this.forgetProjected();
+    this.readYourWrites.answeredAhead(userId, seq);
   }
 
-  /**
-   * Resolves once SQL holds every command answered ahead to `userId`, so what
-   * the user reads next in SQL shows their own writes. Bounded and never
-   * rejecting as `readable` is.
-   */
-  async caughtUp(userId: number): Promise<void> {
-    const seq = this.ahead.get(userId);
-    if (seq === undefined) return;
-    if (seq > this.projector.watermark()) await this.readable(seq);
-    if (this.ahead.get(userId) === seq) this.ahead.delete(userId);
-  }
-
-  /**
-   * Forgets the users at the front whose sequence SQL holds, so a user who
-   * never comes back is not kept. It stops at the first one SQL has not
-   * passed; one behind it that SQL has passed goes on a later call.
-   */
-  private forgetProjected(): void {
-    const watermark = this.projector.watermark();
-    for (const [userId, seq] of this.ahead) {
-      if (seq > watermark) return;
-      this.ahead.delete(userId);
-    }
+  /** Resolves once SQL holds every command answered ahead to `userId` (ReadYourWrites.caughtUp). */
+  caughtUp(userId: number): Promise<void> {
+    return this.readYourWrites.caughtUp(userId);
   }
 
   private onError(error: unknown): void {
