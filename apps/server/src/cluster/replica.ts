@@ -1,0 +1,149 @@
+import type { JournalRecord, SnapshotStore } from '../core/journal/index.ts';
+import { type Listener, type Published, step } from '../core/sequencer/index.ts';
+import type { MoneyEvent, MoneyMachine, MoneyState } from '../core/state/index.ts';
+import { SequenceWaiters } from './sequence-waiters.ts';
+
+/** The events of the sequences after `after`, up to `through`: a projector's catch-up. */
+export interface RecentEvents {
+  published: Published<MoneyEvent>[];
+  through: number;
+}
+
+/** The journal skipped a sequence, or went back: the replica can no longer equal the leader's state. */
+export class ReplicaGapError extends Error {
+  override readonly name = 'ReplicaGapError';
+}
+
+/**
+ * A warm copy of the money state (docs/cluster.md, "Replicas"): it applies
+ * each journal record with `step`, exactly as the leader's sequencer did, so
+ * it holds the leader's state as of the last record it read, and it
+ * publishes the events of each batch to its subscribers as the sequencer
+ * does (`subscribe`: order-book pushes work on any process). It keeps the
+ * events of the latest `recentMax` sequences, for a projector's catch-up
+ * when this process becomes the leader.
+ *
+ * The records come from any `AsyncIterable<JournalRecord[]>` (`follow`): a
+ * JetStream tail, or a test's array.
+ */
+export class Replica {
+  private readonly applied: SequenceWaiters;
+  private readonly listeners = new Set<Listener<MoneyEvent>>();
+  /** The events of the sequences after `recentFrom`, in order (sequences without events are not listed). */
+  private recent: Published<MoneyEvent>[] = [];
+  private recentHead = 0;
+  /** Every sequence after this one has its events in `recent`. */
+  private recentFrom: number;
+  /** The state as of `lastSequence()`. */
+  readonly state: MoneyState;
+
+  constructor(
+    private readonly machine: MoneyMachine,
+    /** The state as of `start.seq`: a snapshot's, or the initial state at 0. */
+    start: { state: MoneyState; seq: number },
+    private readonly recentMax = 50_000,
+  ) {
+    this.state = start.state;
+    this.applied = new SequenceWaiters(start.seq);
+    this.recentFrom = start.seq;
+  }
+
+  /** From the latest good snapshot in `snapshots`, or from nothing. */
+  static async fromSnapshot(
+    machine: MoneyMachine,
+    snapshots: Pick<SnapshotStore, 'latest'>,
+    recentMax?: number,
+  ): Promise<Replica> {
+    const latest = await snapshots.latest();
+    const start =
+      latest === null
+        ? { state: machine.initialState(), seq: 0 }
+        : { state: machine.decodeState(latest.bytes), seq: latest.seq };
+    return new Replica(machine, start, recentMax);
+  }
+
+  lastSequence(): number {
+    return this.applied.value();
+  }
+
+  /** As the sequencer's: each applied batch's events, in order, and its last sequence. A listener must not throw. */
+  subscribe(listener: Listener<MoneyEvent>): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves once the replica has applied `seq`; rejects if it stops first. */
+  reached(seq: number): Promise<void> {
+    return this.applied.reached(seq);
+  }
+
+  /**
+   * Applies the records of `batches` as they come, until they end (the
+   * caller aborted its tail) or fail; a failure stops the replica for good
+   * (its waiters reject) and is thrown.
+   */
+  async follow(batches: AsyncIterable<JournalRecord[]>): Promise<void> {
+    try {
+      for await (const records of batches) this.apply(records);
+    } catch (error) {
+      this.applied.fail(error);
+      throw error;
+    }
+  }
+
+  /**
+   * Applies records in order: those it has are passed over, a gap is a
+   * ReplicaGapError. The events go to the subscribers, then the waiters of
+   * the sequences reached are resolved.
+   */
+  apply(records: readonly JournalRecord[]): void {
+    const published: Published<MoneyEvent>[] = [];
+    let seq = this.lastSequence();
+    for (const record of records) {
+      if (record.seq <= seq) continue;
+      if (record.seq !== seq + 1) throw new ReplicaGapError(`record ${record.seq} after ${seq}`);
+      const { events } = step(
+        this.machine,
+        this.state,
+        this.machine.decodeCommand(record.payload),
+        record.seq,
+      );
+      if (events.length > 0) published.push({ seq: record.seq, events });
+      seq = record.seq;
+    }
+    if (seq === this.lastSequence()) return;
+    this.remember(published, seq);
+    for (const listener of this.listeners) listener(published, seq);
+    this.applied.advance(seq);
+  }
+
+  /**
+   * The events of every sequence after `after` up to the last applied, or
+   * null when the replica does not hold them all (it started from a later
+   * snapshot, or they are older than the latest `recentMax` sequences).
+   */
+  eventsAfter(after: number): RecentEvents | null {
+    if (after < this.recentFrom) return null;
+    const published: Published<MoneyEvent>[] = [];
+    for (let index = this.recentHead; index < this.recent.length; index++) {
+      const entry = this.recent[index]!;
+      if (entry.seq > after) published.push(entry);
+    }
+    return { published, through: this.lastSequence() };
+  }
+
+  /** Keeps the batch's events, and forgets those older than the latest `recentMax` sequences. */
+  private remember(published: readonly Published<MoneyEvent>[], through: number): void {
+    for (const entry of published) this.recent.push(entry);
+    const from = through - this.recentMax;
+    if (from <= this.recentFrom) return;
+    this.recentFrom = from;
+    while (this.recentHead < this.recent.length && this.recent[this.recentHead]!.seq <= from)
+      this.recentHead++;
+    // Drops the forgotten entries from the array once they are most of it.
+    if (this.recentHead > 1024 && this.recentHead * 2 > this.recent.length) {
+      this.recent = this.recent.slice(this.recentHead);
+      this.recentHead = 0;
+    }
+  }
+}
