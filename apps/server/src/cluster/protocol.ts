@@ -17,11 +17,37 @@ export interface ClusterSubjects {
   node(nodeId: string): string;
 }
 
-export function clusterSubjects(prefix = 'halyard.cluster'): ClusterSubjects {
+/** Where one cluster keeps everything in NATS, all named after the cluster. */
+export interface ClusterNames {
+  /** The journal's stream, and the one subject it captures. */
+  stream: string;
+  journalSubject: string;
+  /** The Object Store bucket of the snapshots every node shares. */
+  snapshotBucket: string;
+  /** The KV bucket of the sequencer's lease, and its key. */
+  leaseBucket: string;
+  leaseKey: string;
+  subjects: ClusterSubjects;
+}
+
+/**
+ * The names of cluster `name` (letters, digits, `-` and `_`): several
+ * clusters (a test run's, say) share one NATS without meeting.
+ */
+export function clusterNames(name: string): ClusterNames {
+  if (!/^[A-Za-z0-9_-]+$/.test(name))
+    throw new RangeError(`cluster name ${JSON.stringify(name)}: use letters, digits, - and _`);
   return {
-    submit: `${prefix}.submit`,
-    watermark: `${prefix}.watermark`,
-    node: (nodeId) => `${prefix}.nodes.${nodeId}`,
+    stream: `${name}_journal`,
+    journalSubject: `${name}.journal`,
+    snapshotBucket: `${name}_snapshots`,
+    leaseBucket: `${name}_leases`,
+    leaseKey: 'sequencer',
+    subjects: {
+      submit: `${name}.submit`,
+      watermark: `${name}.watermark`,
+      node: (nodeId) => `${name}.nodes.${nodeId}`,
+    },
   };
 }
 

@@ -9,6 +9,12 @@ export interface RecentEvents {
   through: number;
 }
 
+/** A continuous read of the journal's stream (the JetStream tail, core/journal-jetstream). */
+export interface JournalTail {
+  /** The records after `after`, in order, in batches as they arrive, until `signal` aborts. */
+  follow(after: number, signal?: AbortSignal): AsyncIterable<JournalRecord[]>;
+}
+
 /** The journal skipped a sequence, or went back: the replica can no longer equal the leader's state. */
 export class ReplicaGapError extends Error {
   override readonly name = 'ReplicaGapError';
@@ -79,8 +85,8 @@ export class Replica {
 
   /**
    * Applies the records of `batches` as they come, until they end (the
-   * caller aborted its tail) or fail; a failure stops the replica for good
-   * (its waiters reject) and is thrown.
+   * caller aborted its tail) or fail. Either way the replica moves no
+   * further: its waiters reject, and a failure is thrown.
    */
   async follow(batches: AsyncIterable<JournalRecord[]>): Promise<void> {
     try {
@@ -89,6 +95,7 @@ export class Replica {
       this.applied.fail(error);
       throw error;
     }
+    this.applied.fail(new Error(`the replica stopped following the journal at ${this.lastSequence()}`));
   }
 
   /**

@@ -1,0 +1,170 @@
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import type { SnapshotStore } from '../core/journal/index.ts';
+import { type MoneyCommand, type MoneyMachine, type MoneyState, moneyMachine } from '../core/state/index.ts';
+import type { MoneyCoreHandle, Submitted } from '../money-core/handle.ts';
+import { ReadYourWrites } from '../money-core/read-your-writes.ts';
+import { ProjectionTimeoutError } from '../projection/projector.ts';
+import { watermarkStore } from '../projection/store.ts';
+import type { Db } from '../store/database.ts';
+import {
+  type ClusterNames,
+  commandIds,
+  decodeJson,
+  type ProjectionNotice,
+  type SubmitOptions,
+  submitToLeader,
+} from './protocol.ts';
+import { type JournalTail, Replica } from './replica.ts';
+import { SequenceWaiters } from './sequence-waiters.ts';
+
+export interface ClusterCoreOptions {
+  names: ClusterNames;
+  nc: NatsConnection;
+  tail: JournalTail;
+  /** The snapshots the sequencers share: the replica starts from the latest. */
+  snapshots: Pick<SnapshotStore, 'latest'>;
+  /** The gateway's database: the projection's watermark is read from it once, at the start. */
+  db: Db;
+  /** How long a read waits for its own write to reach SQL, in ms (default 2,000). */
+  readBoundMs?: number;
+  /**
+   * How long a command is sent again through failovers before its outcome
+   * is reported unknown (default 10 s), and how long each attempt waits
+   * (default 1 s). The deadline must stay well inside the state's retry
+   * window (docs/cluster.md, "Intake").
+   */
+  submit?: SubmitOptions;
+  machine?: MoneyMachine;
+  /** Told of a reply that waited past the read bound, and of a replica that stopped (default: console.error). */
+  onError?: (error: unknown) => void;
+}
+
+/** The name the stream's watermark row has: one projector writes every table (money-core/writers.ts). */
+const PROJECTION = 'money';
+
+/**
+ * The core as a gateway of the cluster sees it (docs/cluster.md,
+ * "Gateways"): the same handle the modules use in one process
+ * (`MoneyCoreHandle`). The state and the events come from a replica of its
+ * own, following the journal, so reads of the state and order-book pushes
+ * work unchanged; commands go to the leader, each with an id, and are
+ * answered once this replica has applied them (read-your-writes on the
+ * state); SQL's progress is what the leader publishes.
+ */
+export class ClusterCore implements MoneyCoreHandle {
+  private readonly projection: SequenceWaiters;
+  private readonly readYourWrites: ReadYourWrites;
+  private readonly nextId = commandIds();
+  private readonly stopFollowing = new AbortController();
+  private following: Promise<void> = Promise.resolve();
+  private notices: Subscription | null = null;
+  private replicaFailure: unknown = null;
+  private inFlight = 0;
+  private readonly machine: MoneyMachine;
+  readonly sequencer: MoneyCoreHandle['sequencer'];
+
+  private constructor(
+    private readonly options: ClusterCoreOptions,
+    private readonly replica: Replica,
+  ) {
+    this.machine = options.machine ?? moneyMachine();
+    this.projection = new SequenceWaiters(0);
+    this.readYourWrites = new ReadYourWrites({
+      projected: (seq) => this.projected(seq),
+      watermark: () => this.projection.value(),
+      onError: (error) => this.onError(error),
+    });
+    this.sequencer = {
+      subscribe: (listener) => replica.subscribe(listener),
+      lastSequence: () => replica.lastSequence(),
+      queued: () => this.inFlight,
+    };
+  }
+
+  /** A replica from the latest shared snapshot, following the journal; SQL's watermark from the leader's notices. */
+  static async start(options: ClusterCoreOptions): Promise<ClusterCore> {
+    const machine = options.machine ?? moneyMachine();
+    // A gateway never leads: it keeps no events for a projector.
+    const replica = await Replica.fromSnapshot(machine, options.snapshots, 0);
+    const core = new ClusterCore(options, replica);
+    // Listening first, then reading the table: no notice falls between the two.
+    core.notices = options.nc.subscribe(options.names.subjects.watermark, {
+      callback: (_error, message) =>
+        core.projection.advance(decodeJson<ProjectionNotice>(message.data).projected),
+    });
+    core.projection.advance(await watermarkStore.read(options.db, PROJECTION));
+    const records = options.tail.follow(replica.lastSequence(), core.stopFollowing.signal);
+    core.following = replica.follow(records).catch((error: unknown) => {
+      if (core.stopFollowing.signal.aborted) return;
+      core.replicaFailure = error;
+      core.onError(error);
+    });
+    return core;
+  }
+
+  /** The state as this gateway's replica has applied it. */
+  get state(): MoneyState {
+    return this.replica.state;
+  }
+
+  /**
+   * Sends the command to the leader, with an id of this gateway's when it
+   * has none (so that resending it after a timeout or a failover applies it
+   * once), and answers once this replica has applied it. Through a failover
+   * it keeps sending; past the deadline it throws ClusterUnavailableError
+   * (the outcome is unknown, not refused).
+   */
+  async submit(command: MoneyCommand): Promise<Submitted> {
+    if (this.replicaFailure !== null)
+      throw new Error(`this gateway's replica stopped: ${String(this.replicaFailure)}`);
+    const identified = command.id === undefined ? { ...command, id: this.nextId() } : command;
+    const payload = this.machine.encodeCommand(identified);
+    this.inFlight += 1;
+    try {
+      const answered = await submitToLeader(this.options.nc, this.options.names.subjects.submit, payload, {
+        deadlineMs: this.options.submit?.deadlineMs ?? 10_000,
+        attemptTimeoutMs: this.options.submit?.attemptTimeoutMs ?? 1_000,
+      });
+      // Durable and answered: a replica that stopped meanwhile is told, not thrown as a failed command.
+      await this.replica.reached(answered.seq).catch((error: unknown) => this.onError(error));
+      return answered;
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
+
+  /** Resolves once SQL holds sequence `seq`, as the leader says; rejects with ProjectionTimeoutError past the bound. */
+  projected(seq: number): Promise<void> {
+    const timeoutMs = this.options.readBoundMs ?? 2_000;
+    return this.projection.reached(seq, {
+      timeoutMs,
+      timedOut: () => new ProjectionTimeoutError(seq, this.projection.value(), timeoutMs),
+    });
+  }
+
+  /** As MoneyCore's (ReadYourWrites.readable). */
+  readable(seq: number): Promise<void> {
+    return this.readYourWrites.readable(seq);
+  }
+
+  /** As MoneyCore's (ReadYourWrites.answeredAhead). */
+  answeredAhead(userId: number, seq: number): void {
+    this.readYourWrites.answeredAhead(userId, seq);
+  }
+
+  /** As MoneyCore's (ReadYourWrites.caughtUp). */
+  caughtUp(userId: number): Promise<void> {
+    return this.readYourWrites.caughtUp(userId);
+  }
+
+  /** Stops following the journal and the leader's notices; commands in flight still get their answers. */
+  async close(): Promise<void> {
+    this.notices?.unsubscribe();
+    this.stopFollowing.abort();
+    await this.following;
+  }
+
+  private onError(error: unknown): void {
+    (this.options.onError ?? ((cause: unknown) => console.error('cluster core', cause)))(error);
+  }
+}

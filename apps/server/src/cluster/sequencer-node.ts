@@ -1,0 +1,405 @@
+import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
+import type { SnapshotStore } from '../core/journal/index.ts';
+import {
+  acquireLeadership,
+  type JetStreamJournal,
+  type Leadership,
+  openJetStreamJournal,
+} from '../core/journal-jetstream/index.ts';
+import {
+  inlineSnapshotSink,
+  ProjectionAheadError,
+  recover,
+  Sequencer,
+  SequencerBusyError,
+  SequencerStoppedError,
+} from '../core/sequencer/index.ts';
+import {
+  type MoneyCommand,
+  type MoneyEvent,
+  type MoneyMachine,
+  type MoneyResult,
+  type MoneyState,
+  moneyMachine,
+  moneyStateHash,
+} from '../core/state/index.ts';
+import { moneyProjection } from '../money-core/writers.ts';
+import { auditLedgerProjection } from '../projection/audit.ts';
+import { ProjectionTimeoutError, Projector } from '../projection/projector.ts';
+import { pruneAndTruncate } from '../projection/start.ts';
+import { openWorkerProjector, type WorkerStore } from '../projection/worker-transport.ts';
+import type { Db } from '../store/database.ts';
+import type { DialectName } from '../store/dialect.ts';
+import {
+  type ClusterNames,
+  decodeJson,
+  encodeJson,
+  type NodeQuestion,
+  type ProjectionNotice,
+  type SubmitReply,
+} from './protocol.ts';
+import { type JournalTail, Replica } from './replica.ts';
+
+export interface SequencerNodeOptions {
+  /** This node's name: the lease's holder, and its subject (letters, digits, `-`, `_`). */
+  nodeId: string;
+  names: ClusterNames;
+  /** The node's one connection: journal, lease, tail and subjects. */
+  nc: NatsConnection;
+  tail: JournalTail;
+  /** The snapshots every node shares (the JetStream Object Store). */
+  snapshots: SnapshotStore;
+  /** The database the leader projects into, and audits. */
+  db: Db;
+  dialect: DialectName;
+  /** Where the projector's worker thread connects; null projects on this thread through `db`. */
+  workerStore: WorkerStore | null;
+  /** How long the lease lasts without renewal, in ms: a dead leader is replaced about this long after (default 2,000). */
+  leaseTtlMs?: number;
+  /** How often the leader writes a snapshot and truncates the journal behind it, in ms (default 5 minutes). */
+  snapshotEveryMs?: number;
+  /** Snapshots kept (default 3). */
+  keepSnapshots?: number;
+  /** Sequences whose events the replica keeps for its projector's catch-up at a takeover (default 50,000). */
+  recentEvents?: number;
+  machine?: MoneyMachine;
+  /** Told what the node does: its takeover, why it stopped, failed snapshots (default: console.log). */
+  log?: (line: string) => void;
+}
+
+/** What a node answers `status`. */
+export interface NodeStatus {
+  nodeId: string;
+  role: 'standby' | 'leader';
+  /** The last sequence its state has applied. */
+  seq: number;
+  /** The leader's projection watermark; null on a standby. */
+  projected: number | null;
+}
+
+interface Leading {
+  lease: Leadership;
+  journal: JetStreamJournal;
+  projector: Projector<MoneyEvent>;
+  sequencer: Sequencer<MoneyState, MoneyCommand, MoneyResult, MoneyEvent>;
+  submissions: Subscription;
+  snapshotTimer: NodeJS.Timeout;
+}
+
+/**
+ * One sequencer of the cluster (docs/cluster.md): a standby keeping a warm
+ * replica of the state from the journal's stream, until it takes the lease;
+ * then the leader: it finishes what the stream holds, starts its projector,
+ * and answers the commands the gateways send, on its own Sequencer over the
+ * fenced JetStream journal. A leader that loses its lease, is fenced, or
+ * whose sequencer or projector stops, stops answering at once and ends
+ * (`ended`): the process exits, and its supervisor starts it again as a
+ * standby. There is no way back from leader to standby inside a process,
+ * so no path can leave two leaders answering.
+ */
+export class SequencerNode {
+  private leading: Leading | null = null;
+  private endReason: string | null = null;
+  private settleEnded!: (reason: string) => void;
+  /** Settles with why the node stopped: the process must exit then. */
+  readonly ended = new Promise<string>((resolve) => {
+    this.settleEnded = resolve;
+  });
+  private readonly stopFollowing = new AbortController();
+  private readonly stopCampaign = new AbortController();
+  private following: Promise<void> = Promise.resolve();
+  private readonly questions: Subscription;
+  private readonly machine: MoneyMachine;
+  private readonly log: (line: string) => void;
+
+  private constructor(
+    private readonly options: SequencerNodeOptions,
+    private readonly replica: Replica,
+  ) {
+    this.machine = options.machine ?? moneyMachine();
+    this.log = options.log ?? ((line) => console.log(line));
+    this.questions = options.nc.subscribe(options.names.subjects.node(options.nodeId), {
+      callback: (_error, message) => void this.answerQuestion(message),
+    });
+  }
+
+  /**
+   * Starts as a standby: the replica from the latest shared snapshot,
+   * following the stream; and campaigns for the lease in the background.
+   */
+  static async start(options: SequencerNodeOptions): Promise<SequencerNode> {
+    if (!/^[A-Za-z0-9_-]+$/.test(options.nodeId)) throw new RangeError(`node id ${options.nodeId}`);
+    const machine = options.machine ?? moneyMachine();
+    const replica = await Replica.fromSnapshot(machine, options.snapshots, options.recentEvents);
+    const node = new SequencerNode(options, replica);
+    node.follow();
+    void node.campaign();
+    node.log(`node ${options.nodeId}: standby from sequence ${replica.lastSequence()}`);
+    return node;
+  }
+
+  status(): NodeStatus {
+    return {
+      nodeId: this.options.nodeId,
+      role: this.leading ? 'leader' : 'standby',
+      seq: this.leading?.sequencer.lastSequence() ?? this.replica.lastSequence(),
+      projected: this.leading?.projector.watermark() ?? null,
+    };
+  }
+
+  private follow(): void {
+    const records = this.options.tail.follow(this.replica.lastSequence(), this.stopFollowing.signal);
+    this.following = this.replica.follow(records).catch((error: unknown) => {
+      // Past the takeover the sequencer owns the state: the tail's end is no failure then.
+      if (!this.stopFollowing.signal.aborted) this.end(`the replica stopped: ${describe(error)}`);
+    });
+  }
+
+  private async campaign(): Promise<void> {
+    let lease: Leadership;
+    try {
+      lease = await acquireLeadership(
+        {
+          connection: this.options.nc,
+          bucket: this.options.names.leaseBucket,
+          key: this.options.names.leaseKey,
+          ttlMs: this.options.leaseTtlMs ?? 2_000,
+          holder: this.options.nodeId,
+        },
+        this.stopCampaign.signal,
+      );
+    } catch (error) {
+      if (!this.stopCampaign.signal.aborted)
+        this.end(`the campaign for the lease failed: ${describe(error)}`);
+      return;
+    }
+    if (this.endReason !== null) {
+      await lease.release();
+      return;
+    }
+    void lease.lost.then((why) => this.end(`lost the lease: ${why}`));
+    try {
+      await this.lead(lease);
+    } catch (error) {
+      this.end(`the takeover failed: ${describe(error)}`);
+    }
+  }
+
+  /**
+   * The takeover: the journal opened with the lease (its view is the
+   * stream's end now, and every append is fenced against it), the replica
+   * caught up to that view and stopped, the projector caught up, and the
+   * sequencer started on the replica's state. Then the intake opens.
+   */
+  private async lead(lease: Leadership): Promise<void> {
+    const began = performance.now();
+    const { nc, names } = this.options;
+    const journal = await openJetStreamJournal({
+      connection: nc,
+      stream: names.stream,
+      subject: names.journalSubject,
+      leadership: lease,
+    });
+    const view = journal.lastSequence();
+    await this.replica.reached(view);
+    this.stopFollowing.abort();
+    await this.following;
+    // Anything past the view came from another writer: this node's appends would be fenced.
+    if (this.replica.lastSequence() !== view)
+      throw new Error(`the stream moved past ${view} during the takeover`);
+    const projector = await this.openProjector();
+    const caughtUpFrom = await this.catchUp(projector, journal, view);
+    const sequencer = new Sequencer({
+      machine: this.machine,
+      journal,
+      snapshots: inlineSnapshotSink(this.options.snapshots),
+      start: { state: this.replica.state, seq: view },
+    });
+    projector.follow(sequencer);
+    if (this.endReason !== null) return;
+    const submissions = nc.subscribe(names.subjects.submit, {
+      callback: (_error, message) => this.answer(message),
+    });
+    const snapshotTimer = setInterval(() => void this.snapshot(), this.options.snapshotEveryMs ?? 5 * 60_000);
+    this.leading = { lease, journal, projector, sequencer, submissions, snapshotTimer };
+    void this.publishWatermarks(this.leading);
+    this.log(
+      `node ${this.options.nodeId}: leading at sequence ${view} (projection from ${caughtUpFrom}) ` +
+        `${Math.round(performance.now() - began)} ms after taking the lease`,
+    );
+  }
+
+  private openProjector(): Promise<Projector<MoneyEvent>> {
+    const { workerStore, db, dialect } = this.options;
+    return workerStore === null
+      ? Projector.open({ db, writer: moneyProjection.create(dialect) })
+      : openWorkerProjector({ writer: moneyProjection, store: workerStore });
+  }
+
+  /**
+   * Hands the projector the events between its watermark and `view`: from
+   * the replica's recent events when they reach back that far, else derived
+   * again from the newest shared snapshot at or below the watermark and the
+   * journal (`recover`). Answers where they came from.
+   */
+  private async catchUp(
+    projector: Projector<MoneyEvent>,
+    journal: JetStreamJournal,
+    view: number,
+  ): Promise<string> {
+    const watermark = projector.watermark();
+    if (watermark > view) throw new ProjectionAheadError(watermark, view);
+    const catchUp = projector.catchUp();
+    const recent = this.replica.eventsAfter(watermark);
+    if (recent !== null) {
+      if (recent.through > watermark) await catchUp.deliver(recent.published, recent.through);
+      return `${watermark}, the replica's events`;
+    }
+    const recovered = await recover(this.machine, journal, this.options.snapshots, catchUp);
+    if (recovered.seq !== view) throw new Error(`catch-up replayed to ${recovered.seq}, not ${view}`);
+    return `${watermark}, replayed from snapshot ${recovered.snapshotSeq}`;
+  }
+
+  /** One command from a gateway: applied, and answered once durable; refused when it can never be taken. */
+  private answer(message: Msg): void {
+    const leading = this.leading;
+    if (!leading || this.endReason !== null)
+      return reply(message, { refused: 'stopping', message: 'not leading' });
+    let command: MoneyCommand;
+    try {
+      command = this.machine.decodeCommand(message.data);
+    } catch (error) {
+      return reply(message, {
+        refused: 'invalid',
+        message: `the command does not decode: ${describe(error)}`,
+      });
+    }
+    if (typeof command.id !== 'string')
+      return reply(message, { refused: 'invalid', message: 'a command sent to the cluster carries an id' });
+    leading.sequencer.submitSequenced(command).then(
+      ({ seq, result }) => reply(message, { seq, result }),
+      (error: unknown) => {
+        if (error instanceof SequencerBusyError)
+          return reply(message, { refused: 'busy', queueMax: error.queueMax });
+        if (error instanceof SequencerStoppedError) {
+          // Fenced, or the lease lapsed before the append: this command's outcome is the next leader's to give.
+          this.end(`the sequencer stopped: ${error.message}`);
+          return reply(message, { refused: 'stopping', message: error.message });
+        }
+        reply(message, { refused: 'invalid', message: describe(error) });
+      },
+    );
+  }
+
+  /**
+   * Tells the gateways how far SQL holds the journal: after each projector
+   * batch, and every second besides (a gateway that missed one, or joined
+   * late, learns it then). A projector that stops ends the node: the
+   * standby takes over with a projector of its own.
+   */
+  private async publishWatermarks(leading: Leading): Promise<void> {
+    const { projector } = leading;
+    while (this.leading === leading && this.endReason === null) {
+      const notice: ProjectionNotice = { leader: this.options.nodeId, projected: projector.watermark() };
+      this.options.nc.publish(this.options.names.subjects.watermark, encodeJson(notice));
+      try {
+        await projector.waitFor(projector.watermark() + 1, 1_000);
+      } catch (error) {
+        if (!(error instanceof ProjectionTimeoutError)) this.end(`the projector stopped: ${describe(error)}`);
+      }
+    }
+  }
+
+  /** A snapshot into the shared store, then the snapshots and journal records no recovery needs dropped. */
+  private async snapshot(): Promise<void> {
+    const leading = this.leading;
+    if (!leading) return;
+    try {
+      await leading.sequencer.snapshot();
+      await pruneAndTruncate({
+        snapshots: this.options.snapshots,
+        journal: leading.journal,
+        keep: this.options.keepSnapshots ?? 3,
+        projectors: [leading.projector],
+      });
+    } catch (error) {
+      this.log(`node ${this.options.nodeId}: snapshot failed (the next one tries again): ${describe(error)}`);
+    }
+  }
+
+  private async answerQuestion(message: Msg): Promise<void> {
+    let answer: unknown;
+    try {
+      answer = await this.questionAnswer(decodeJson<NodeQuestion>(message.data));
+    } catch (error) {
+      answer = { error: describe(error) };
+    }
+    message.respond(encodeJson(answer));
+  }
+
+  private async questionAnswer(question: NodeQuestion): Promise<unknown> {
+    if (question === 'status') return this.status();
+    if (question === 'hash') {
+      // Read between two turns: the hash is the state's at exactly this sequence.
+      return { seq: this.status().seq, hash: moneyStateHash(this.state()) };
+    }
+    if (question === 'audit') {
+      if (!this.leading) return { error: 'only the leader audits' };
+      const audit = await auditLedgerProjection({
+        db: this.options.db,
+        projector: this.leading.projector,
+        source: this.leading.sequencer,
+        timeoutMs: 30_000,
+      });
+      return { seq: audit.seq, breaches: audit.report.breaches };
+    }
+    return { error: `no such question: ${String(question)}` };
+  }
+
+  private state(): MoneyState {
+    return this.leading?.sequencer.state ?? this.replica.state;
+  }
+
+  /**
+   * Stops answering at once (the intake's subscription goes first), and
+   * settles `ended`. Idempotent: the first reason is kept.
+   */
+  private end(reason: string): void {
+    if (this.endReason !== null) return;
+    this.endReason = reason;
+    this.leading?.submissions.unsubscribe();
+    if (this.leading) clearInterval(this.leading.snapshotTimer);
+    this.stopCampaign.abort();
+    this.stopFollowing.abort();
+    this.log(`node ${this.options.nodeId}: stopped: ${reason}`);
+    this.settleEnded(reason);
+  }
+
+  /**
+   * A clean stop (SIGTERM): no new commands; those taken are answered and
+   * projected; the lease is released, so the standby takes over at once
+   * rather than after the lease's TTL.
+   */
+  async close(): Promise<void> {
+    const leading = this.leading;
+    this.end('closed');
+    this.questions.unsubscribe();
+    await this.following;
+    if (!leading) return;
+    try {
+      await leading.sequencer.close();
+    } finally {
+      await leading.projector.close();
+      await leading.journal.close();
+      await leading.lease.release();
+    }
+  }
+}
+
+function reply(message: Msg, answer: SubmitReply): void {
+  message.respond(encodeJson(answer));
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
