@@ -262,33 +262,39 @@ export class SequencerNode {
 
   /** One command from a gateway: applied, and answered once durable; refused when it can never be taken. */
   private answer(message: Msg): void {
-    const leading = this.leading;
-    if (!leading || this.endReason !== null)
-      return reply(message, { refused: 'stopping', message: 'not leading' });
+    const leading = this.endReason === null ? this.leading : null;
+    const taken = leading ? this.decode(message.data) : notLeading;
+    if (!leading || 'refused' in taken) {
+      reply(message, 'refused' in taken ? taken : notLeading);
+      return;
+    }
+    leading.sequencer.submitSequenced(taken).then(
+      ({ seq, result }) => reply(message, { seq, result }),
+      (error: unknown) => reply(message, this.refusalOf(error)),
+    );
+  }
+
+  /** The command, or why it can never be taken. */
+  private decode(payload: Uint8Array): MoneyCommand | Refusal {
     let command: MoneyCommand;
     try {
-      command = this.machine.decodeCommand(message.data);
+      command = this.machine.decodeCommand(payload);
     } catch (error) {
-      return reply(message, {
-        refused: 'invalid',
-        message: `the command does not decode: ${describe(error)}`,
-      });
+      return { refused: 'invalid', message: `the command does not decode: ${describe(error)}` };
     }
     if (typeof command.id !== 'string')
-      return reply(message, { refused: 'invalid', message: 'a command sent to the cluster carries an id' });
-    leading.sequencer.submitSequenced(command).then(
-      ({ seq, result }) => reply(message, { seq, result }),
-      (error: unknown) => {
-        if (error instanceof SequencerBusyError)
-          return reply(message, { refused: 'busy', queueMax: error.queueMax });
-        if (error instanceof SequencerStoppedError) {
-          // Fenced, or the lease lapsed before the append: this command's outcome is the next leader's to give.
-          this.end(`the sequencer stopped: ${error.message}`);
-          return reply(message, { refused: 'stopping', message: error.message });
-        }
-        reply(message, { refused: 'invalid', message: describe(error) });
-      },
-    );
+      return { refused: 'invalid', message: 'a command sent to the cluster carries an id' };
+    return command;
+  }
+
+  private refusalOf(error: unknown): Refusal {
+    if (error instanceof SequencerBusyError) return { refused: 'busy', queueMax: error.queueMax };
+    if (error instanceof SequencerStoppedError) {
+      // Fenced, or the lease lapsed before the append: this command's outcome is the next leader's to give.
+      this.end(`the sequencer stopped: ${error.message}`);
+      return { refused: 'stopping', message: error.message };
+    }
+    return { refused: 'invalid', message: describe(error) };
   }
 
   /**
@@ -395,6 +401,10 @@ export class SequencerNode {
     }
   }
 }
+
+type Refusal = Extract<SubmitReply, { refused: string }>;
+
+const notLeading: Refusal = { refused: 'stopping', message: 'this node does not lead' };
 
 function reply(message: Msg, answer: SubmitReply): void {
   message.respond(encodeJson(answer));
