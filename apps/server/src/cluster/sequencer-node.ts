@@ -1,4 +1,5 @@
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
+import { flatten } from '../core/journal/flatten.ts';
 import type { SnapshotStore } from '../core/journal/index.ts';
 import {
   acquireLeadership,
@@ -30,6 +31,7 @@ import { pruneAndTruncate } from '../projection/start.ts';
 import { openWorkerProjector, type WorkerStore } from '../projection/worker-transport.ts';
 import type { Db } from '../store/database.ts';
 import type { DialectName } from '../store/dialect.ts';
+import { ProjectionFeed } from './projection-feed.ts';
 import {
   type ClusterNames,
   decodeJson,
@@ -80,7 +82,9 @@ export interface NodeStatus {
 interface Leading {
   lease: Leadership;
   journal: JetStreamJournal;
-  projector: Projector<MoneyEvent>;
+  feed: ProjectionFeed<MoneyEvent>;
+  /** Null until it has opened and caught up (`startProjection`). */
+  projector: Projector<MoneyEvent> | null;
   sequencer: Sequencer<MoneyState, MoneyCommand, MoneyResult, MoneyEvent>;
   submissions: Subscription;
   snapshotTimer: NodeJS.Timeout;
@@ -109,6 +113,8 @@ export class SequencerNode {
   private readonly stopCampaign = new AbortController();
   private following: Promise<void> = Promise.resolve();
   private readonly questions: Subscription;
+  /** The snapshot being written and pruned, if any: the state's maps have a capture open meanwhile. */
+  private snapshotting: Promise<void> | null = null;
   private readonly machine: MoneyMachine;
   private readonly log: (line: string) => void;
 
@@ -143,7 +149,7 @@ export class SequencerNode {
       nodeId: this.options.nodeId,
       role: this.leading ? 'leader' : 'standby',
       seq: this.leading?.sequencer.lastSequence() ?? this.replica.lastSequence(),
-      projected: this.leading?.projector.watermark() ?? null,
+      projected: this.leading?.projector?.watermark() ?? null,
     };
   }
 
@@ -188,8 +194,10 @@ export class SequencerNode {
   /**
    * The takeover: the journal opened with the lease (its view is the
    * stream's end now, and every append is fenced against it), the replica
-   * caught up to that view and stopped, the projector caught up, and the
-   * sequencer started on the replica's state. Then the intake opens.
+   * caught up to that view and stopped, and the sequencer started on the
+   * replica's state. Then the intake opens, while the projector opens and
+   * catches up behind it (`startProjection`): the database never holds up
+   * the journal.
    */
   private async lead(lease: Leadership): Promise<void> {
     const began = performance.now();
@@ -207,25 +215,47 @@ export class SequencerNode {
     // Anything past the view came from another writer: this node's appends would be fenced.
     if (this.replica.lastSequence() !== view)
       throw new Error(`the stream moved past ${view} during the takeover`);
-    const projector = await this.openProjector();
-    const caughtUpFrom = await this.catchUp(projector, journal, view);
     const sequencer = new Sequencer({
       machine: this.machine,
       journal,
       snapshots: inlineSnapshotSink(this.options.snapshots),
       start: { state: this.replica.state, seq: view },
     });
-    projector.follow(sequencer);
+    // Before the first command: the projector misses no batch.
+    const feed = new ProjectionFeed(sequencer, view);
     if (this.endReason !== null) return;
     const submissions = nc.subscribe(names.subjects.submit, {
       callback: (_error, message) => this.answer(message),
     });
-    const snapshotTimer = setInterval(() => void this.snapshot(), this.options.snapshotEveryMs ?? 5 * 60_000);
-    this.leading = { lease, journal, projector, sequencer, submissions, snapshotTimer };
-    void this.publishWatermarks(this.leading);
+    const snapshotTimer = setInterval(
+      () => {
+        this.snapshotting ??= this.snapshot().finally(() => {
+          this.snapshotting = null;
+        });
+      },
+      this.options.snapshotEveryMs ?? 5 * 60_000,
+    );
+    const leading: Leading = { lease, journal, sequencer, feed, projector: null, submissions, snapshotTimer };
+    this.leading = leading;
     this.log(
-      `node ${this.options.nodeId}: leading at sequence ${view} (projection from ${caughtUpFrom}) ` +
+      `node ${this.options.nodeId}: leading at sequence ${view}, ` +
         `${Math.round(performance.now() - began)} ms after taking the lease`,
+    );
+    this.startProjection(leading, view).catch((error: unknown) =>
+      this.end(`the projector did not start: ${describe(error)}`),
+    );
+  }
+
+  /** The projector opened, caught up to the takeover's sequence `view`, following the feed; then the notices begin. */
+  private async startProjection(leading: Leading, view: number): Promise<void> {
+    const began = performance.now();
+    const projector = await this.openProjector();
+    const from = await this.catchUp(projector, leading.journal, view);
+    projector.follow(leading.feed);
+    leading.projector = projector;
+    void this.publishWatermarks(leading, projector);
+    this.log(
+      `node ${this.options.nodeId}: projecting from ${from}, ${Math.round(performance.now() - began)} ms after leading`,
     );
   }
 
@@ -255,7 +285,12 @@ export class SequencerNode {
       if (recent.through > watermark) await catchUp.deliver(recent.published, recent.through);
       return `${watermark}, the replica's events`;
     }
-    const recovered = await recover(this.machine, journal, this.options.snapshots, catchUp);
+    const recovered = await recover(
+      this.machine,
+      journalUpTo(journal, view),
+      this.options.snapshots,
+      catchUp,
+    );
     if (recovered.seq !== view) throw new Error(`catch-up replayed to ${recovered.seq}, not ${view}`);
     return `${watermark}, replayed from snapshot ${recovered.snapshotSeq}`;
   }
@@ -303,8 +338,7 @@ export class SequencerNode {
    * late, learns it then). A projector that stops ends the node: the
    * standby takes over with a projector of its own.
    */
-  private async publishWatermarks(leading: Leading): Promise<void> {
-    const { projector } = leading;
+  private async publishWatermarks(leading: Leading, projector: Projector<MoneyEvent>): Promise<void> {
     while (this.leading === leading && this.endReason === null) {
       const notice: ProjectionNotice = { leader: this.options.nodeId, projected: projector.watermark() };
       this.options.nc.publish(this.options.names.subjects.watermark, encodeJson(notice));
@@ -316,12 +350,17 @@ export class SequencerNode {
     }
   }
 
-  /** A snapshot into the shared store, then the snapshots and journal records no recovery needs dropped. */
+  /**
+   * A snapshot into the shared store, then the snapshots and journal
+   * records no recovery needs dropped (once the projector follows: what it
+   * still needs depends on its watermark).
+   */
   private async snapshot(): Promise<void> {
     const leading = this.leading;
     if (!leading) return;
     try {
       await leading.sequencer.snapshot();
+      if (leading.projector === null) return;
       await pruneAndTruncate({
         snapshots: this.options.snapshots,
         journal: leading.journal,
@@ -346,14 +385,17 @@ export class SequencerNode {
   private async questionAnswer(question: NodeQuestion): Promise<unknown> {
     if (question === 'status') return this.status();
     if (question === 'hash') {
+      // The hash reads the state through a capture, as a snapshot does: one at a time.
+      while (this.snapshotting) await this.snapshotting;
       // Read between two turns: the hash is the state's at exactly this sequence.
       return { seq: this.status().seq, hash: moneyStateHash(this.state()) };
     }
     if (question === 'audit') {
-      if (!this.leading) return { error: 'only the leader audits' };
+      const projector = this.leading?.projector;
+      if (!this.leading || !projector) return { error: 'only a leader whose projector follows audits' };
       const audit = await auditLedgerProjection({
         db: this.options.db,
-        projector: this.leading.projector,
+        projector,
         source: this.leading.sequencer,
         timeoutMs: 30_000,
       });
@@ -395,11 +437,29 @@ export class SequencerNode {
     try {
       await leading.sequencer.close();
     } finally {
-      await leading.projector.close();
+      await leading.projector?.close();
       await leading.journal.close();
       await leading.lease.release();
     }
   }
+}
+
+/**
+ * The journal as far as `view`: a catch-up replaying it behind a running
+ * sequencer stops where the projector starts following the feed.
+ */
+function journalUpTo(
+  journal: JetStreamJournal,
+  view: number,
+): Pick<JetStreamJournal, 'read' | 'readBatches' | 'lastSequence'> {
+  async function* readBatches(after: number) {
+    for await (const batch of journal.readBatches(after)) {
+      const kept = batch.filter((record) => record.seq <= view);
+      if (kept.length > 0) yield kept;
+      if (kept.length < batch.length) return;
+    }
+  }
+  return { lastSequence: () => view, readBatches, read: (after) => flatten(readBatches(after)) };
 }
 
 type Refusal = Extract<SubmitReply, { refused: string }>;

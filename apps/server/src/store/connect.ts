@@ -103,13 +103,20 @@ function cachePreparedStatements(connection: SQLite.Database): void {
   }) as typeof connection.prepare;
 }
 
-/** A PostgreSQL store inside `schema` as it is: no migration (tests open a schema createTestSchema made). */
-export function openPostgres(url: string, schema: string | undefined): Store {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 10,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
-  });
+/**
+ * A PostgreSQL store inside `schema` as it is: no migration (tests open a
+ * schema createTestSchema made). `settings` are the sessions' own (a cluster
+ * leader's `idle_in_transaction_session_timeout`).
+ */
+export function openPostgres(
+  url: string,
+  schema: string | undefined,
+  settings: Record<string, string> = {},
+): Store {
+  const options = Object.entries({ ...(schema ? { search_path: schema } : {}), ...settings })
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
+  const pool = new pg.Pool({ connectionString: url, max: 10, ...(options ? { options } : {}) });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }

@@ -1,0 +1,96 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { decodeJson, encodeJson, type NodeQuestion } from './protocol.ts';
+
+interface LineWaiter {
+  test: (line: string) => boolean;
+  resolve: (line: string) => void;
+}
+
+/**
+ * A child process of a cluster test (`node --import tsx SCRIPT ...args`):
+ * its output lines as they come, waits for one that matches, input lines,
+ * and kill -9. It rejects its waiters if it exits while they wait.
+ */
+export class TestChild {
+  readonly lines: string[] = [];
+  private waiters: LineWaiter[] = [];
+  private pending = '';
+  private errors = '';
+  private exitedWith: string | null = null;
+  private readonly process: ChildProcessWithoutNullStreams;
+  readonly exited: Promise<string>;
+
+  constructor(
+    readonly name: string,
+    script: string,
+    args: string[],
+    env: NodeJS.ProcessEnv,
+    private readonly onLine: (child: TestChild, line: string) => void = () => undefined,
+  ) {
+    this.process = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.process.stderr.on('data', (chunk: Buffer) => {
+      this.errors = (this.errors + chunk.toString()).slice(-4_000);
+    });
+    this.process.stdout.on('data', (chunk: Buffer) => {
+      const lines = (this.pending + chunk.toString()).split('\n');
+      this.pending = lines.pop() ?? '';
+      for (const line of lines) this.take(line);
+    });
+    this.exited = new Promise((resolve) => {
+      this.process.on('exit', (code, signal) => {
+        this.exitedWith = `${this.name} exited (${signal ?? code}): ${this.errors}`;
+        resolve(this.exitedWith);
+      });
+    });
+  }
+
+  private take(line: string): void {
+    if (!line.startsWith('ack ')) this.lines.push(line);
+    this.onLine(this, line);
+    const still: LineWaiter[] = [];
+    for (const waiter of this.waiters) {
+      if (waiter.test(line)) waiter.resolve(line);
+      else still.push(waiter);
+    }
+    this.waiters = still;
+  }
+
+  /** The first line from now on that `test` accepts; rejects if the child exits first. */
+  nextLine(test: (line: string) => boolean): Promise<string> {
+    if (this.exitedWith !== null) return Promise.reject(new Error(this.exitedWith));
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ test, resolve });
+      void this.exited.then((why) => reject(new Error(why)));
+    });
+  }
+
+  send(line: string): void {
+    this.process.stdin.write(`${line}\n`);
+  }
+
+  /** Freezes it (SIGSTOP) as a stalled machine would be, or lets it go on (SIGCONT). */
+  freeze(frozen: boolean): void {
+    this.process.kill(frozen ? 'SIGSTOP' : 'SIGCONT');
+  }
+
+  /** kill -9; resolves once it is gone. */
+  async kill(): Promise<void> {
+    this.process.kill('SIGKILL');
+    await this.exited;
+  }
+}
+
+/** A question to one node of the cluster (`NodeQuestion`), its JSON answer. */
+export async function askNode<T>(
+  nc: NatsConnection,
+  subject: string,
+  question: NodeQuestion,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const answer = await nc.request(subject, encodeJson(question), { timeout: timeoutMs });
+  return decodeJson<T>(answer.data);
+}
