@@ -5,6 +5,7 @@ import { inlineSnapshotSink, type Published, Sequencer } from '../core/sequencer
 import { takeCommands } from '../core/state/command-stream.ts';
 import { type MoneyEvent, moneyMachine, moneyStateHash } from '../core/state/index.ts';
 import { Replica, ReplicaGapError } from './replica.ts';
+import { stateHashInSlices } from './state-hash.ts';
 
 const tempDir = useTempDirs();
 const machine = moneyMachine({ epochSeqs: 500, epochsKept: 3 });
@@ -67,6 +68,9 @@ describe('a replica of the money state', () => {
     expect(moneyStateHash(fromZero.state)).toBe(run.hash);
     expect(seen).toEqual(run.published);
     expect(throughs.at(-1)).toBe(COMMANDS);
+
+    // The leader answers the hash a slice a turn; the same hash.
+    expect(await stateHashInSlices(machine, fromZero.state)).toBe(run.hash);
 
     const fromSnapshot = await Replica.fromSnapshot(machine, run.snapshots);
     expect(fromSnapshot.lastSequence()).toBe(run.snapshotSeq);

@@ -22,7 +22,6 @@ import {
   type MoneyResult,
   type MoneyState,
   moneyMachine,
-  moneyStateHash,
 } from '../core/state/index.ts';
 import { moneyProjection } from '../money-core/writers.ts';
 import { auditLedgerProjection } from '../projection/audit.ts';
@@ -41,6 +40,7 @@ import {
   type SubmitReply,
 } from './protocol.ts';
 import { type JournalTail, Replica } from './replica.ts';
+import { stateHashInSlices } from './state-hash.ts';
 
 export interface SequencerNodeOptions {
   /** This node's name: the lease's holder, and its subject (letters, digits, `-`, `_`). */
@@ -113,8 +113,8 @@ export class SequencerNode {
   private readonly stopCampaign = new AbortController();
   private following: Promise<void> = Promise.resolve();
   private readonly questions: Subscription;
-  /** The snapshot being written and pruned, if any: the state's maps have a capture open meanwhile. */
-  private snapshotting: Promise<void> | null = null;
+  /** A snapshot being written, or a hash being read: the state's maps have a capture open meanwhile. */
+  private capturing: Promise<void> | null = null;
   private readonly machine: MoneyMachine;
   private readonly log: (line: string) => void;
 
@@ -229,8 +229,8 @@ export class SequencerNode {
     });
     const snapshotTimer = setInterval(
       () => {
-        this.snapshotting ??= this.snapshot().finally(() => {
-          this.snapshotting = null;
+        this.capturing ??= this.snapshot().finally(() => {
+          this.capturing = null;
         });
       },
       this.options.snapshotEveryMs ?? 5 * 60_000,
@@ -368,7 +368,11 @@ export class SequencerNode {
         projectors: [leading.projector],
       });
     } catch (error) {
-      this.log(`node ${this.options.nodeId}: snapshot failed (the next one tries again): ${describe(error)}`);
+      // A node that stopped has said why already.
+      if (this.endReason === null)
+        this.log(
+          `node ${this.options.nodeId}: snapshot failed (the next one tries again): ${describe(error)}`,
+        );
     }
   }
 
@@ -384,12 +388,7 @@ export class SequencerNode {
 
   private async questionAnswer(question: NodeQuestion): Promise<unknown> {
     if (question === 'status') return this.status();
-    if (question === 'hash') {
-      // The hash reads the state through a capture, as a snapshot does: one at a time.
-      while (this.snapshotting) await this.snapshotting;
-      // Read between two turns: the hash is the state's at exactly this sequence.
-      return { seq: this.status().seq, hash: moneyStateHash(this.state()) };
-    }
+    if (question === 'hash') return this.hash();
     if (question === 'audit') {
       const projector = this.leading?.projector;
       if (!this.leading || !projector) return { error: 'only a leader whose projector follows audits' };
@@ -404,8 +403,25 @@ export class SequencerNode {
     return { error: `no such question: ${String(question)}` };
   }
 
-  private state(): MoneyState {
-    return this.leading?.sequencer.state ?? this.replica.state;
+  /**
+   * The state's hash at the sequence it has reached now, read a slice a
+   * turn (a leader keeps renewing its lease meanwhile). It reads the state
+   * through a capture, as a snapshot does, and a map holds one capture at a
+   * time: the two take turns (`capturing`).
+   */
+  private async hash(): Promise<{ seq: number; hash: string }> {
+    while (this.capturing) await this.capturing;
+    const seq = this.status().seq;
+    const hashed = stateHashInSlices(this.machine, this.leading?.sequencer.state ?? this.replica.state);
+    this.capturing = hashed.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      return { seq, hash: await hashed };
+    } finally {
+      this.capturing = null;
+    }
   }
 
   /**

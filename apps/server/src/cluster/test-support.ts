@@ -49,7 +49,7 @@ export class TestChild {
   }
 
   private take(line: string): void {
-    if (!line.startsWith('ack ')) this.lines.push(line);
+    this.lines.push(line);
     this.onLine(this, line);
     const still: LineWaiter[] = [];
     for (const waiter of this.waiters) {
@@ -70,6 +70,11 @@ export class TestChild {
 
   send(line: string): void {
     this.process.stdin.write(`${line}\n`);
+  }
+
+  /** Whether the process is still running. */
+  alive(): boolean {
+    return this.exitedWith === null;
   }
 
   /** Freezes it (SIGSTOP) as a stalled machine would be, or lets it go on (SIGCONT). */
