@@ -20,8 +20,9 @@
  * orders one at a time (latency p50 and p99), then `orders` with 64 waiting
  * (orders a second). Then the leader is killed with SIGKILL `failovers`
  * times while the gateway keeps 64 orders waiting, and started again as the
- * standby: the time from the kill to the standby leading, and the longest
- * the gateway went without an answer around it. `uptime` is printed before
+ * standby, which has caught up with the leader before the next kill: the
+ * time from the kill to the standby leading, and the longest the gateway
+ * went without an answer around it. `uptime` is printed before
  * and after: the machine is shared.
  */
 import { execFileSync } from 'node:child_process';
@@ -34,13 +35,15 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, nuid } from '@nats-io/transport-node';
 import { ClusterCore } from '../apps/server/src/cluster/cluster-core.ts';
 import { clusterNames } from '../apps/server/src/cluster/protocol.ts';
+import type { NodeStatus } from '../apps/server/src/cluster/sequencer-node.ts';
 import { openClusterStorage } from '../apps/server/src/cluster/storage.ts';
-import { TestChild } from '../apps/server/src/cluster/test-support.ts';
+import { askNode, TestChild } from '../apps/server/src/cluster/test-support.ts';
 import { TEST_PAIRS } from '../apps/server/src/core/state/command-stream.ts';
 import type { MoneyCommand } from '../apps/server/src/core/state/index.ts';
 import { custodyWallet, systemAccount, userAccount } from '../apps/server/src/ledger/accounts.ts';
 import type { MoneyCoreHandle } from '../apps/server/src/money-core/handle.ts';
 import { MoneyCore } from '../apps/server/src/money-core/start.ts';
+import { insertStreamMarkets } from '../apps/server/src/projection/test-support.ts';
 import { createTestSchema, dropTestSchema, openPostgres } from '../apps/server/src/store/connect.ts';
 
 const { values } = parseArgs({
@@ -137,6 +140,7 @@ async function allInOne(): Promise<Figures> {
   const schema = await createTestSchema(DATABASE_URL);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'halyard-cluster-bench-'));
   const store = openPostgres(DATABASE_URL, schema);
+  await insertStreamMarkets(store.db);
   const core = await MoneyCore.start({
     dataDir,
     db: store.db,
@@ -161,6 +165,7 @@ async function cluster(): Promise<{ figures: Figures; failovers: number[]; gaps:
   const schema = await createTestSchema(DATABASE_URL);
   const nc = await connect({ servers: NATS });
   const store = openPostgres(DATABASE_URL, schema);
+  await insertStreamMarkets(store.db);
   const children: TestChild[] = [];
   const startNode = async (id: string, ready: RegExp) => {
     const child = new TestChild(`node ${id}`, NODE, [], {
@@ -217,6 +222,10 @@ async function cluster(): Promise<{ figures: Figures; failovers: number[]; gaps:
       failovers.push(performance.now() - killedAt);
       nodes.set(leader, await startNode(leader, /standby from/));
       gaps.push(longestGap);
+      // Warm before the next kill: a standby started again replays from the latest snapshot first.
+      const leading = await askNode<NodeStatus>(nc, names.subjects.node(standby), 'status');
+      while ((await askNode<NodeStatus>(nc, names.subjects.node(leader), 'status')).seq < leading.seq)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       leader = standby;
     }
     flowing = false;

@@ -60,14 +60,13 @@ export class ClusterCore implements MoneyCoreHandle {
   private notices: Subscription | null = null;
   private replicaFailure: unknown = null;
   private inFlight = 0;
-  private readonly machine: MoneyMachine;
   readonly sequencer: MoneyCoreHandle['sequencer'];
 
   private constructor(
     private readonly options: ClusterCoreOptions,
+    private readonly machine: MoneyMachine,
     private readonly replica: Replica,
   ) {
-    this.machine = options.machine ?? moneyMachine();
     this.projection = new SequenceWaiters(0);
     this.readYourWrites = new ReadYourWrites({
       projected: (seq) => this.projected(seq),
@@ -86,7 +85,7 @@ export class ClusterCore implements MoneyCoreHandle {
     const machine = options.machine ?? moneyMachine();
     // A gateway never leads: it keeps no events for a projector.
     const replica = await Replica.fromSnapshot(machine, options.snapshots, 0);
-    const core = new ClusterCore(options, replica);
+    const core = new ClusterCore(options, machine, replica);
     // Listening first, then reading the table: no notice falls between the two.
     core.notices = options.nc.subscribe(options.names.subjects.watermark, {
       callback: (_error, message) =>

@@ -93,9 +93,9 @@ interface Leading {
 /**
  * One sequencer of the cluster (docs/cluster.md): a standby keeping a warm
  * replica of the state from the journal's stream, until it takes the lease;
- * then the leader: it finishes what the stream holds, starts its projector,
- * and answers the commands the gateways send, on its own Sequencer over the
- * fenced JetStream journal. A leader that loses its lease, is fenced, or
+ * then the leader: it finishes what the stream holds and answers the
+ * commands the gateways send, on its own Sequencer over the fenced JetStream
+ * journal, its projector catching up behind. A leader that loses its lease, is fenced, or
  * whose sequencer or projector stops, stops answering at once and ends
  * (`ended`): the process exits, and its supervisor starts it again as a
  * standby. There is no way back from leader to standby inside a process,
@@ -115,14 +115,13 @@ export class SequencerNode {
   private readonly questions: Subscription;
   /** A snapshot being written, or a hash being read: the state's maps have a capture open meanwhile. */
   private capturing: Promise<void> | null = null;
-  private readonly machine: MoneyMachine;
   private readonly log: (line: string) => void;
 
   private constructor(
     private readonly options: SequencerNodeOptions,
+    private readonly machine: MoneyMachine,
     private readonly replica: Replica,
   ) {
-    this.machine = options.machine ?? moneyMachine();
     this.log = options.log ?? ((line) => console.log(line));
     this.questions = options.nc.subscribe(options.names.subjects.node(options.nodeId), {
       callback: (_error, message) => void this.answerQuestion(message),
@@ -137,7 +136,7 @@ export class SequencerNode {
     if (!/^[A-Za-z0-9_-]+$/.test(options.nodeId)) throw new RangeError(`node id ${options.nodeId}`);
     const machine = options.machine ?? moneyMachine();
     const replica = await Replica.fromSnapshot(machine, options.snapshots, options.recentEvents);
-    const node = new SequencerNode(options, replica);
+    const node = new SequencerNode(options, machine, replica);
     node.follow();
     void node.campaign();
     node.log(`node ${options.nodeId}: standby from sequence ${replica.lastSequence()}`);
