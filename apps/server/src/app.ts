@@ -156,7 +156,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     store,
     clock,
     operatorGuard: operators.guard,
-    sessions: identity.service,
+    requireUser: identity.requireUser,
     demo: config.demo,
     deployment: { release: config.release, nativeApps: config.nativeApps, contact: config.contact },
   });
@@ -297,7 +297,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     clock,
     identity: identity.service,
     requireUser: identity.requireUser,
-    sessions: identity.service,
     operatorGuard: operators.guard,
     demo: config.demo,
     ...(core ? { core, beforeFee } : {}),
