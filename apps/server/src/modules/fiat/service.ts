@@ -155,7 +155,11 @@ function merchantAccount(merchant: MerchantRow): AccountRef {
 export class FiatService {
   constructor(private readonly options: FiatServiceOptions) {}
 
-  /** On the core: a fiat command submitted, its refusal thrown as the SQL path's error, answered once SQL holds it. */
+  /**
+   * On the core: a fiat command submitted, its refusal thrown as the SQL path's error, answered once SQL holds it.
+   * Not before (docs/core.md, "Read-your-writes per user"): a step answers with the order's whole history, and a
+   * new order's part of its ad must be in SQL before the merchant's next ad command reads the ad's amount there.
+   */
   private async submit(command: FiatCommand): Promise<number | undefined> {
     return (await submitProjected(this.options.core!, command)).fiatOrderId;
   }
