@@ -89,11 +89,13 @@ export class OwnEvents<Picked extends MoneyEvent> {
     private readonly core: MoneyCoreHandle,
     pick: (event: MoneyEvent) => event is Picked,
   ) {
-    // The module lives as long as the core, so it never unsubscribes.
+    // The module lives as long as the core, so it never unsubscribes. Every batch passes here (a spot order's
+    // too): no array is made for a command with nothing to keep.
     core.sequencer.subscribe((published) => {
       for (const { seq, events } of published) {
-        const picked = events.filter(pick);
-        if (picked.length > 0) this.unanswered.set(seq, picked);
+        let picked: Picked[] | undefined;
+        for (const event of events) if (pick(event)) (picked ??= []).push(event);
+        if (picked) this.unanswered.set(seq, picked);
       }
     });
   }
