@@ -1,5 +1,9 @@
 import type { Dec } from '@halyard/money';
+import { KLINE_MINUTES } from '@halyard/protocol';
+import type { Executor } from '../store/database.ts';
 import type { IndexPriceSource, IndexTick } from './index.ts';
+import { formatSeriesRow } from './kline.ts';
+import { selectCandlesSince } from './store.ts';
 
 /** An index whose current prices a test sets by hand (`prices.set(coin, price)`); it records no history. */
 export class SetPriceIndex implements IndexPriceSource {
@@ -23,4 +27,16 @@ export class SetPriceIndex implements IndexPriceSource {
   subscribe(): () => void {
     return () => {};
   }
+}
+
+/**
+ * Every stored bar as one line (`kind|pair|period|` the series row `|firstTs|lastTs`),
+ * in key order: decimals in their canonical text, whatever the database pads them to.
+ */
+export async function storedBars(db: Executor): Promise<string[]> {
+  const lines: string[] = [];
+  for (const period of KLINE_MINUTES)
+    for (const bar of await selectCandlesSince(db, period, Number.MIN_SAFE_INTEGER))
+      lines.push(`${bar.kind}|${bar.pair}|${period}|${formatSeriesRow(bar)}|${bar.firstTs}|${bar.lastTs}`);
+  return lines.sort();
 }
