@@ -119,12 +119,29 @@ export async function openWorkerProjector<Event>(
   const post = (message: ToWorker) => {
     if (!exited) worker.postMessage(message);
   };
+  // The batches published in one turn of the event loop go in one message, in the next check phase: the
+  // copy and the post are then off the path of the replies those batches answer, and paid once a turn.
+  let accepted: { published: Published<unknown>[]; through: number } | null = null;
+  const postAccepted = () => {
+    if (accepted === null) return;
+    post({ type: 'accept', ...accepted });
+    accepted = null;
+  };
   const transport: ProjectionTransport<Event> = {
     accept(published, through) {
-      post({ type: 'accept', published: eventsRead(options.writer, published), through });
+      if (accepted === null) {
+        accepted = { published: [], through };
+        setImmediate(postAccepted);
+      }
+      for (const entry of eventsRead(options.writer, published)) accepted.published.push(entry);
+      accepted.through = through;
     },
-    hold: (seq) => post({ type: 'hold', seq }),
+    hold(seq) {
+      postAccepted();
+      post({ type: 'hold', seq });
+    },
     async close() {
+      postAccepted();
       if (!exited) {
         const closed = new Promise<void>((resolve) => {
           closing = resolve;

@@ -1,11 +1,12 @@
 /**
  * The journal of cluster mode (docs/core.md, "The journal on NATS JetStream"):
  * the same Journal interface over a JetStream stream, fenced so that only the
- * writer whose view is the stream's end may append, and the leadership lease
- * that decides which sequencer is that writer.
+ * writer whose view is the stream's end may append, the leadership lease
+ * that decides which sequencer is that writer, and the tail that readers
+ * keeping a replica follow.
  */
 export type { NatsConnection, NatsSource } from './connection.ts';
-export { JournalFencedError } from './errors.ts';
+export { JournalFencedError, JournalReadInterruptedError } from './errors.ts';
 export {
   type JetStreamJournal,
   type JetStreamJournalOptions,
@@ -17,3 +18,4 @@ export {
   type LeadershipOptions,
   tryAcquireLeadership,
 } from './leadership.ts';
+export { type JetStreamTail, type JetStreamTailOptions, openJetStreamTail } from './tail.ts';

@@ -1,5 +1,4 @@
 import {
-  DeliverPolicy,
   DiscardPolicy,
   JetStreamApiCodes,
   JetStreamApiError,
@@ -15,14 +14,10 @@ import {
 import { nanos, nuid } from '@nats-io/transport-node';
 import { flatten } from '../journal/flatten.ts';
 import type { Journal } from '../journal/index.ts';
-import {
-  JournalClosedError,
-  JournalFailedError,
-  type JournalRecord,
-  JournalTruncatedError,
-} from '../journal/index.ts';
+import { JournalClosedError, JournalFailedError, type JournalRecord } from '../journal/index.ts';
 import { type HeldConnection, holdConnection, type NatsSource } from './connection.ts';
 import { JournalFencedError } from './errors.ts';
+import { StreamReader } from './stream-reader.ts';
 
 export type JetStreamJournalOptions = NatsSource & {
   /** The stream holding the journal; created (file storage) when absent. */
@@ -33,14 +28,14 @@ export type JetStreamJournalOptions = NatsSource & {
   replicas?: number;
   /** How long an append waits for each ack before the journal fails (default 5 s). */
   ackTimeoutMs?: number;
-  /** Records per fetch when reading (default 1024): one batch of readBatches each. */
+  /** Records the consumer pulls ahead when reading, and the length of readBatches' arrays (default 1024). */
   readBatchSize?: number;
   /** Checked before every group of appends: once it says no, appends fail with JournalFencedError. */
   leadership?: { isHeld(): boolean };
 };
 
 export interface JetStreamJournal extends Journal {
-  /** Like read, one array per fetch from the server. */
+  /** Like read, in arrays of readBatchSize records (the last shorter). */
   readBatches(after: number): AsyncIterable<JournalRecord[]>;
   /** The largest payload an append accepts: the server's max_payload less room for the headers. */
   readonly maxPayloadBytes: number;
@@ -50,8 +45,6 @@ export interface JetStreamJournal extends Journal {
 const WRONG_LAST_MSG_ID = 10070;
 /** Room for the subject line and the three headers every record carries. */
 const HEADER_ALLOWANCE = 1024;
-/** A read fetch that gets nothing within this long looks at the stream for a truncation. */
-const FETCH_EXPIRES_MS = 5_000;
 
 /**
  * Opens (creating when absent) the journal kept in a JetStream stream. Its
@@ -84,15 +77,7 @@ async function ensureStream(jsm: JetStreamManager, options: JetStreamJournalOpti
     if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound) return null;
     throw error;
   });
-  if (existing) {
-    const { subjects, deny_delete } = existing.config;
-    if (subjects?.length !== 1 || subjects[0] !== options.subject || !deny_delete)
-      throw new Error(
-        `stream ${options.stream} is not a journal of ${options.subject}: it captures ${JSON.stringify(subjects)}` +
-          (deny_delete ? '' : ' and allows deletes'),
-      );
-    return existing;
-  }
+  if (existing) return checkJournalStream(existing, options);
   return jsm.streams.add({
     name: options.stream,
     subjects: [options.subject],
@@ -104,6 +89,20 @@ async function ensureStream(jsm: JetStreamManager, options: JetStreamJournalOpti
     allow_rollup_hdrs: false,
     duplicate_window: nanos(1_000),
   });
+}
+
+/** Throws unless the stream captures exactly the journal's subject and refuses deletes; answers it. */
+export function checkJournalStream(
+  info: StreamInfo,
+  options: { stream: string; subject: string },
+): StreamInfo {
+  const { subjects, deny_delete } = info.config;
+  if (subjects?.length !== 1 || subjects[0] !== options.subject || !deny_delete)
+    throw new Error(
+      `stream ${options.stream} is not a journal of ${options.subject}: it captures ${JSON.stringify(subjects)}` +
+        (deny_delete ? '' : ' and allows deletes'),
+    );
+  return info;
 }
 
 interface PendingAppend {
@@ -129,6 +128,7 @@ class PipelinedJournal implements JetStreamJournal {
   private closed = false;
   /** Names this writer in the message ids, so that the last-id expectation tells its records from another's. */
   private readonly writerId = nuid.next();
+  private readonly reader: StreamReader;
 
   constructor(
     private readonly held: HeldConnection,
@@ -139,6 +139,7 @@ class PipelinedJournal implements JetStreamJournal {
     readonly maxPayloadBytes: number,
   ) {
     this.durable = lastSeq;
+    this.reader = new StreamReader(js, jsm, options.stream, options.readBatchSize ?? 1024);
   }
 
   append(payloads: readonly Uint8Array[]): Promise<number> {
@@ -227,49 +228,11 @@ class PipelinedJournal implements JetStreamJournal {
 
   /**
    * The records after `after` up to the stream's last sequence when the read
-   * began, through an ordered consumer. A record missing on the way (a purge
+   * began (docs/core.md, "Reading"). A record missing on the way (a purge
    * meanwhile) makes it throw JournalTruncatedError.
    */
-  async *readBatches(after: number): AsyncIterable<JournalRecord[]> {
-    if (!Number.isSafeInteger(after) || after < 0) throw new RangeError(`read after ${after}`);
-    const { first, last } = await this.bounds();
-    if (after >= last) return;
-    if (after + 1 < first) throw new JournalTruncatedError(after, first);
-    const consumer = await this.js.consumers.get(this.options.stream, {
-      deliver_policy: DeliverPolicy.StartSequence,
-      opt_start_seq: after + 1,
-    });
-    const size = this.options.readBatchSize ?? 1024;
-    try {
-      let next = after + 1;
-      while (next <= last) {
-        const messages = await consumer.fetch({
-          max_messages: Math.min(size, last - next + 1),
-          expires: FETCH_EXPIRES_MS,
-        });
-        const batch: JournalRecord[] = [];
-        for await (const message of messages) {
-          if (message.seq !== next) throw new JournalTruncatedError(next - 1, message.seq);
-          batch.push({ seq: message.seq, payload: message.data });
-          next += 1;
-        }
-        if (batch.length > 0) yield batch;
-        else await this.throwIfTruncated(next);
-      }
-    } finally {
-      await consumer.delete().catch(() => {});
-    }
-  }
-
-  private async bounds(): Promise<{ first: number; last: number }> {
-    const { state } = await this.jsm.streams.info(this.options.stream);
-    // An empty stream (new, or purged to its end) reports first = last + 1.
-    return { first: state.messages === 0 ? state.last_seq + 1 : state.first_seq, last: state.last_seq };
-  }
-
-  private async throwIfTruncated(next: number): Promise<void> {
-    const { first } = await this.bounds();
-    if (first > next) throw new JournalTruncatedError(next - 1, first);
+  readBatches(after: number): AsyncIterable<JournalRecord[]> {
+    return this.reader.records(after, 'end');
   }
 
   /**
@@ -278,7 +241,7 @@ class PipelinedJournal implements JetStreamJournal {
    * leave a gap.
    */
   async truncateBefore(seq: number): Promise<void> {
-    const { first, last } = await this.bounds();
+    const { first, last } = await this.reader.bounds();
     const upTo = Math.min(seq, last);
     if (upTo < first) return;
     await this.jsm.streams.purge(this.options.stream, { seq: upTo + 1 });

@@ -1,4 +1,8 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection, nuid } from '@nats-io/transport-node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
@@ -6,8 +10,8 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 export const NATS_SERVERS = process.env.HALYARD_TEST_NATS_URL ?? '127.0.0.1:4222';
 
 /** Whether a NATS server answers with its INFO line within half a second. */
-function natsAnswers(): Promise<boolean> {
-  const [host, port] = NATS_SERVERS.replace(/^nats:\/\//, '').split(':');
+function natsAnswers(servers = NATS_SERVERS): Promise<boolean> {
+  const [host, port] = servers.replace(/^nats:\/\//, '').split(':');
   return new Promise((resolve) => {
     const socket = net.connect({ host, port: Number(port ?? 4222) });
     const done = (answered: boolean) => {
@@ -61,4 +65,72 @@ export function useJetStream(): { nc: () => NatsConnection; name: (role: string)
 /** Polls `check` every 20 ms until it holds (the test's timeout bounds the wait). */
 export async function eventually(check: () => boolean | Promise<boolean>): Promise<void> {
   while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/**
+ * True when the tests that start a NATS server of their own must be skipped:
+ * no `nats-server` binary here. Never in CI, which has it.
+ */
+export function skipWithoutNatsServerBinary(): boolean {
+  if (process.env.CI) return false;
+  try {
+    execFileSync('nats-server', ['--version'], { stdio: 'ignore' });
+    return false;
+  } catch {
+    console.warn('NOTICE: no nats-server binary: the tests that restart a NATS server are skipped');
+    return true;
+  }
+}
+
+export interface PrivateNatsServer {
+  /** host:port it listens on, the same across restarts. */
+  readonly servers: string;
+  /** Kills it with SIGKILL and waits for it to exit. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port and store directory, and waits until it answers. */
+  start(): Promise<void>;
+  /** Kills it and removes its store. */
+  remove(): Promise<void>;
+}
+
+/** A nats-server with JetStream, on a free port and a store of its own: a test may kill and restart it. */
+export async function startPrivateNatsServer(): Promise<PrivateNatsServer> {
+  const storeDir = await fs.mkdtemp(path.join(os.tmpdir(), 'halyard-nats-'));
+  const port = await freePort();
+  const servers = `127.0.0.1:${port}`;
+  let running: ChildProcess | null = null;
+  const server: PrivateNatsServer = {
+    servers,
+    async kill() {
+      const child = running;
+      running = null;
+      if (!child || child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async start() {
+      running = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+        stdio: 'ignore',
+      });
+      await eventually(() => natsAnswers(servers));
+    },
+    async remove() {
+      await server.kill();
+      await fs.rm(storeDir, { recursive: true, force: true });
+    },
+  };
+  await server.start();
+  return server;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }
