@@ -36,8 +36,8 @@ export async function skipWithoutNats(): Promise<boolean> {
 
 /**
  * A connection shared by a file's tests, and names unique to each test: the
- * streams (KV buckets are streams too, named KV_<bucket>) made under them
- * are deleted after each test.
+ * streams (KV and Object Store buckets are streams too, named KV_<bucket> and
+ * OBJ_<bucket>) made under them are deleted after each test.
  */
 export function useJetStream(): { nc: () => NatsConnection; name: (role: string) => string } {
   let nc: NatsConnection | undefined;
@@ -56,7 +56,7 @@ export function useJetStream(): { nc: () => NatsConnection; name: (role: string)
     nc: () => nc!,
     name: (role) => {
       const unique = `test_${role}_${nuid.next()}`;
-      made.push(unique, `KV_${unique}`);
+      made.push(unique, `KV_${unique}`, `OBJ_${unique}`);
       return unique;
     },
   };

@@ -1,22 +1,36 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { crc32 } from 'node:zlib';
-import { readSeq, writeSeq } from './format.ts';
 import { syncDirectory, writeFully } from './fs-durable.ts';
+import {
+  checkSnapshotSeq,
+  choosePruned,
+  corruptReporter,
+  type ListedSnapshot,
+  type LoadSnapshot,
+  newestGood,
+  seqOfSnapshotName,
+  snapshotHeader,
+  snapshotName,
+  snapshotOrProblem,
+} from './snapshot-store-shared.ts';
 
 export interface Snapshot {
   seq: number;
   bytes: Uint8Array;
 }
 
-/** A snapshot file that failed its check; latest() and prune() pass over it. */
+/** A stored snapshot that failed its check; latest() and prune() pass over it. */
 export interface CorruptSnapshot {
+  /** Its file's name, or its object's in a JetStream bucket. */
   file: string;
   reason: string;
 }
 
 export interface SnapshotStore {
-  /** Writes atomically: temp file, fsync, rename, fsync of the directory. Never leaves a half snapshot under a final name. */
+  /**
+   * Writes atomically: never leaves a half snapshot under a final name. The
+   * file store writes a temp file, fsyncs, renames and fsyncs the directory.
+   */
   write(seq: number, bytes: Uint8Array): Promise<void>;
   /**
    * The newest snapshot whose check holds, or null. A newer one that fails is
@@ -40,58 +54,40 @@ export interface SnapshotStoreOptions {
   onCorrupt?: (corrupt: CorruptSnapshot) => void;
 }
 
-/**
- * A snapshot file: magic "HLYDSNAP" (8 bytes) | format version u32 LE |
- * crc32 u32 LE of everything after it | seq u64 LE | length u64 LE | bytes.
- */
-const MAGIC = Buffer.from('HLYDSNAP', 'latin1');
-const VERSION = 1;
-const HEADER_BYTES = 32;
-const FINAL_NAME = /^snapshot-(\d{20})\.snap$/;
 const TEMP_SUFFIX = '.tmp';
 
-function snapshotFileName(seq: number): string {
-  return `snapshot-${String(seq).padStart(20, '0')}.snap`;
-}
-
+/** The snapshot store of a directory: one file per snapshot, in the form of snapshot-store-shared.ts. */
 export function openSnapshotStore(dir: string, options: SnapshotStoreOptions = {}): SnapshotStore {
-  const onCorrupt =
-    options.onCorrupt ??
-    ((corrupt) => console.warn(`snapshot ${corrupt.file} passed over: ${corrupt.reason}`));
+  const onCorrupt = corruptReporter(options);
   const writing = new Set<string>();
 
-  async function finalNamesNewestFirst(): Promise<{ name: string; seq: number }[]> {
+  async function finalNamesNewestFirst(): Promise<ListedSnapshot[]> {
     const names = await fs.readdir(dir).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return [];
       throw error;
     });
-    const found: { name: string; seq: number }[] = [];
+    const found: ListedSnapshot[] = [];
     for (const name of names) {
-      const match = FINAL_NAME.exec(name);
-      if (match) found.push({ name, seq: Number(match[1]) });
+      const seq = seqOfSnapshotName(name);
+      if (seq !== null) found.push({ name, seq });
     }
     return found.sort((a, b) => b.seq - a.seq);
   }
 
-  /** The snapshot in a file, or why it cannot be trusted. */
-  async function load(name: string, seq: number): Promise<Snapshot | CorruptSnapshot> {
-    const file = await fs.readFile(path.join(dir, name));
-    const reason = problemOf(file, seq);
-    if (reason) return { file: name, reason };
-    return { seq, bytes: file.subarray(HEADER_BYTES) };
-  }
+  const load: LoadSnapshot = async ({ name, seq }) =>
+    snapshotOrProblem(name, seq, await fs.readFile(path.join(dir, name)));
 
   return {
     async write(seq, bytes) {
-      if (!Number.isSafeInteger(seq) || seq < 0) throw new RangeError(`snapshot sequence ${seq}`);
+      checkSnapshotSeq(seq);
       await fs.mkdir(dir, { recursive: true });
-      const name = snapshotFileName(seq);
+      const name = snapshotName(seq);
       const temp = path.join(dir, name + TEMP_SUFFIX);
       writing.add(name + TEMP_SUFFIX);
       try {
         const handle = await fs.open(temp, 'w');
         try {
-          await writeFully(handle, encodeSnapshot(seq, bytes), 0);
+          await writeFully(handle, Buffer.concat([snapshotHeader(seq, bytes), bytes]), 0);
           await handle.sync();
         } finally {
           await handle.close();
@@ -104,68 +100,23 @@ export function openSnapshotStore(dir: string, options: SnapshotStoreOptions = {
     },
 
     async latest(atMost = Number.POSITIVE_INFINITY) {
-      for (const { name, seq } of await finalNamesNewestFirst()) {
-        if (seq > atMost) continue;
-        const loaded = await load(name, seq);
-        if ('bytes' in loaded) return loaded;
-        onCorrupt(loaded);
-      }
-      return null;
+      return newestGood(await finalNamesNewestFirst(), atMost, load, onCorrupt);
     },
 
     async prune(keep, keepAtOrBelow = Number.POSITIVE_INFINITY) {
-      if (!Number.isSafeInteger(keep) || keep < 1)
-        throw new RangeError(`prune must keep at least 1, not ${keep}`);
-      const doomed: string[] = [];
-      const kept: number[] = [];
-      let keptAtOrBelow = false;
       const finals = await finalNamesNewestFirst();
-      for (const { name, seq } of finals) {
-        if (kept.length >= keep && (keptAtOrBelow || seq > keepAtOrBelow)) {
-          doomed.push(name);
-          continue;
-        }
-        const loaded = await load(name, seq);
-        if ('bytes' in loaded) {
-          kept.push(seq);
-          if (seq <= keepAtOrBelow) keptAtOrBelow = true;
-        } else {
-          onCorrupt(loaded);
-          doomed.push(name);
-        }
-      }
+      const { kept, doomed } = await choosePruned(finals, keep, keepAtOrBelow, load, onCorrupt);
       // A temp file is dead once a newer snapshot is final (snapshots are written in order). One above the
       // newest may still be being written by another store on this directory (the worker's snapshot sink).
       const newest = finals[0]?.seq ?? -1;
       const leftovers = (await fs.readdir(dir).catch(() => [])).filter((name) => {
-        const match = name.endsWith(TEMP_SUFFIX) ? FINAL_NAME.exec(name.slice(0, -TEMP_SUFFIX.length)) : null;
-        return match !== null && Number(match[1]) < newest && !writing.has(name);
+        const seq = name.endsWith(TEMP_SUFFIX) ? seqOfSnapshotName(name.slice(0, -TEMP_SUFFIX.length)) : null;
+        return seq !== null && seq < newest && !writing.has(name);
       });
-      for (const name of [...doomed, ...leftovers]) await fs.rm(path.join(dir, name), { force: true });
-      if (doomed.length + leftovers.length > 0) await syncDirectory(dir);
+      const removed = [...doomed.map((listed) => listed.name), ...leftovers];
+      for (const name of removed) await fs.rm(path.join(dir, name), { force: true });
+      if (removed.length > 0) await syncDirectory(dir);
       return kept;
     },
   };
-}
-
-function encodeSnapshot(seq: number, bytes: Uint8Array): Buffer {
-  const file = Buffer.allocUnsafe(HEADER_BYTES + bytes.length);
-  MAGIC.copy(file, 0);
-  file.writeUInt32LE(VERSION, 8);
-  writeSeq(file, 16, seq);
-  writeSeq(file, 24, bytes.length);
-  file.set(bytes, HEADER_BYTES);
-  file.writeUInt32LE(crc32(file.subarray(16)), 12);
-  return file;
-}
-
-/** Why a snapshot file named for seq cannot be trusted, or null when its check holds. */
-function problemOf(file: Buffer, seq: number): string | null {
-  if (file.length < HEADER_BYTES) return `only ${file.length} bytes, shorter than a header`;
-  if (!file.subarray(0, 8).equals(MAGIC)) return 'not a snapshot file';
-  if (file.readUInt32LE(8) !== VERSION) return `format version ${file.readUInt32LE(8)}`;
-  if (readSeq(file, 24) !== file.length - HEADER_BYTES) return 'length does not match the file size';
-  if (crc32(file.subarray(16)) !== file.readUInt32LE(12)) return 'checksum mismatch';
-  if (readSeq(file, 16) !== seq) return `holds sequence ${readSeq(file, 16)}, its name says ${seq}`;
-  return null;
 }
