@@ -130,6 +130,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     store,
     clock,
     publisher: realtime,
+    ...(core ? { core } : {}),
     onError: (error) => http.log.error({ err: error }, 'market data'),
   });
   market.registerRoutes(http);
