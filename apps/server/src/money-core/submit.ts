@@ -94,7 +94,11 @@ export class OwnEvents<Picked extends MoneyEvent> {
     core.sequencer.subscribe((published) => {
       for (const { seq, events } of published) {
         let picked: Picked[] | undefined;
-        for (const event of events) if (pick(event)) (picked ??= []).push(event);
+        for (const event of events) {
+          if (!pick(event)) continue;
+          picked ??= [];
+          picked.push(event);
+        }
         if (picked) this.unanswered.set(seq, picked);
       }
     });
