@@ -130,6 +130,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     store,
     clock,
     publisher: realtime,
+    ...(core ? { core } : {}),
     onError: (error) => http.log.error({ err: error }, 'market data'),
   });
   market.registerRoutes(http);
@@ -156,7 +157,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     store,
     clock,
     operatorGuard: operators.guard,
-    sessions: identity.service,
+    requireUser: identity.requireUser,
     demo: config.demo,
     deployment: { release: config.release, nativeApps: config.nativeApps, contact: config.contact },
   });
@@ -297,7 +298,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     clock,
     identity: identity.service,
     requireUser: identity.requireUser,
-    sessions: identity.service,
     operatorGuard: operators.guard,
     demo: config.demo,
     ...(core ? { core, beforeFee } : {}),

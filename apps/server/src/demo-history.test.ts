@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Dec } from '@halyard/money';
 import { KLINE_MINUTES, type MarketKind, type MarketRef } from '@halyard/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,7 +8,9 @@ import { type App, createApp } from './app.ts';
 import { ManualClock } from './clock.ts';
 import { type Config, loadConfig } from './config.ts';
 import { demoHistoryMarkets } from './demo-history.ts';
+import { tickCharted } from './market/test-support.ts';
 import { risePercent, windowStart } from './market/ticker.ts';
+import { MONEY_PATHS, moneyCoreOptions } from './modules/identity/test-support.ts';
 import { openTestStore, type Store } from './store/connect.ts';
 
 /** A quarter past the minute 14: the 24-hour window then starts on a 15-minute bar. */
@@ -15,27 +20,6 @@ const ROUTE: Record<MarketKind, string> = {
   contract: '/contract/kline',
   cycle: '/cycle/kline',
 };
-
-let app: App;
-let store: Store;
-let clock: ManualClock;
-let markets: MarketRef[];
-let config: Config;
-
-beforeAll(async () => {
-  store = await openTestStore();
-  clock = new ManualClock(NOW);
-  config = loadConfig({ LOG_LEVEL: 'silent', HALYARD_PRICE_SEED: 'demo-history' });
-  app = await createApp({ config, store, clock, rateLimits: false });
-  const targets = demoHistoryMarkets(app, config.priceTickMs);
-  markets = targets.map((target) => target.market);
-  expect(await app.market.seedDemoHistory(targets)).toBe(targets.length);
-}, 60_000);
-
-afterAll(async () => {
-  await app.close();
-  await store.close();
-});
 
 interface Bar {
   start: number;
@@ -47,7 +31,7 @@ interface Bar {
 }
 
 /** A page of bars through the route (count at most 1000), ending before `date` (epoch ms) or now. */
-async function series(market: MarketRef, mine: number, count = 1000, date = 0): Promise<Bar[]> {
+async function seriesOf(app: App, market: MarketRef, mine: number, count = 1000, date = 0): Promise<Bar[]> {
   const response = await app.http.inject({
     url: ROUTE[market.kind],
     query: {
@@ -74,7 +58,43 @@ async function series(market: MarketRef, mine: number, count = 1000, date = 0): 
   });
 }
 
-describe('demo history on a fresh install', () => {
+describe.each(MONEY_PATHS)('demo history on a fresh install, the money on $on', ({ moneyCore }) => {
+  let app: App;
+  let store: Store;
+  let clock: ManualClock;
+  let markets: MarketRef[];
+  let config: Config;
+  let dataDir: string;
+  const series = (market: MarketRef, mine: number, count?: number, date?: number) =>
+    seriesOf(app, market, mine, count, date);
+
+  beforeAll(async () => {
+    store = await openTestStore();
+    clock = new ManualClock(NOW);
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'halyard-demo-history-'));
+    config = loadConfig({
+      LOG_LEVEL: 'silent',
+      HALYARD_PRICE_SEED: 'demo-history',
+      HALYARD_DATA_DIR: dataDir,
+    });
+    app = await createApp({
+      config,
+      store,
+      clock,
+      rateLimits: false,
+      ...moneyCoreOptions(dataDir, moneyCore),
+    });
+    const targets = demoHistoryMarkets(app, config.priceTickMs);
+    markets = targets.map((target) => target.market);
+    expect(await app.market.seedDemoHistory(targets)).toBe(targets.length);
+  }, 60_000);
+
+  afterAll(async () => {
+    await app.close();
+    await store.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
   it('lists every demo market: spot, futures and cycle', () => {
     const kinds = new Set(markets.map((market) => market.kind));
     expect([...kinds].sort()).toEqual(['contract', 'cycle', 'trad']);
@@ -157,8 +177,7 @@ describe('demo history on a fresh install', () => {
     const cycleBtc: MarketRef = { kind: 'cycle', tradcoin: 'BTC', maincoin: 'USDT' };
     const last = (await series(cycleBtc, 1)).at(-1)!;
     clock.advance(1000);
-    const [tick] = (await app.market.simulator.tick()).filter((each) => each.coin === 'BTC');
-    await app.market.data.flush();
+    const [tick] = (await tickCharted(app)).filter((each) => each.coin === 'BTC');
     const live = (await series(cycleBtc, 1)).at(-1)!;
     // The tick lands in the seeded bar: it keeps its open and takes the tick as its close.
     expect(live.start).toBe(last.start);

@@ -27,6 +27,14 @@ declare module 'fastify' {
      * does not wait for SQL to catch up with the user's commands.
      */
     readsOnlyState?: boolean;
+    /**
+     * The route serves visitors too, and the signed-in user's own data when
+     * the `token` header names a live session (a listing with the user's
+     * balance, say): `requireUser` lets a request without one through as a
+     * visitor (`request.user` null, read it with `signedInUserId`) instead of
+     * answering 401, and a signed-in user's waits as on any guarded route.
+     */
+    signInOptional?: boolean;
   }
 }
 
@@ -73,20 +81,31 @@ export function readHeader(request: FastifyRequest, name: string): string | null
 }
 
 /**
- * preHandler: code 401 unless the `token` header names a live session. Given
- * `caughtUp` (on the sequenced core), it then waits until SQL holds the
+ * preHandler: code 401 unless the `token` header names a live session (a
+ * route that serves visitors too lets one without through: `signInOptional`).
+ * Given `caughtUp` (on the sequenced core), it then waits until SQL holds the
  * commands already answered to that user, so the route, whatever it reads,
  * sees the user's own writes (read-your-writes); a route that reads only the
  * money state says so (`readsOnlyState`) and does not wait.
  */
 export function requireUser(sessions: SessionResolver, caughtUp?: (userId: number) => Promise<void>) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    const { config } = request.routeOptions;
     const token = readToken(request);
     const user = token ? await sessions.resolve(token) : null;
-    if (!user) throw unauthorized();
+    if (!user) {
+      // An expired token on such a route reads as a visitor.
+      if (config.signInOptional === true) return;
+      throw unauthorized();
+    }
     request.user = user;
-    if (caughtUp && request.routeOptions.config.readsOnlyState !== true) await caughtUp(user.id);
+    if (caughtUp && config.readsOnlyState !== true) await caughtUp(user.id);
   };
+}
+
+/** The signed-in user's id on a route that serves visitors too (`signInOptional`), or null for a visitor. */
+export function signedInUserId(request: FastifyRequest): number | null {
+  return request.user?.id ?? null;
 }
 
 /** The user of a guarded route; a missing user is a wiring bug, not a user error. */

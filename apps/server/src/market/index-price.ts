@@ -61,6 +61,13 @@ export const DEMO_COINS: readonly SimulatedCoin[] = [
   { coin: 'HAL', startPrice: '1.25', accuracy: 4, volatility: 1.2 },
 ];
 
+/**
+ * The coin the index quotes every price in. One constant, not an option: the
+ * projector's K-line writer (kline-writer.ts) charts the core's index prices
+ * on the markets in this coin, from a worker thread that has no index source.
+ */
+export const INDEX_QUOTE = 'USDT';
+
 export const SIMULATOR_NAME = 'halyard-simulator';
 export const YEAR_MS = 365 * 24 * 3_600_000;
 /** Digits of the random step factor carried into the Dec price. */
@@ -116,7 +123,6 @@ export interface SimulatorOptions {
   /** How often pruning runs, in clock time. */
   pruneEveryMs?: number;
   coins?: readonly SimulatedCoin[];
-  quote?: string;
   /** Where a failed step or a listener's exception goes; neither stops the ticks. */
   onError: (error: unknown) => void;
 }
@@ -129,7 +135,7 @@ export interface SimulatorOptions {
  */
 export class SimulatedIndexSource implements IndexPriceSource {
   readonly name = SIMULATOR_NAME;
-  readonly quote: string;
+  readonly quote = INDEX_QUOTE;
   readonly tickMs: number;
   private readonly walks = new Map<string, CoinWalk>();
   private readonly listeners = new Set<(tick: IndexTick) => void>();
@@ -143,7 +149,6 @@ export class SimulatedIndexSource implements IndexPriceSource {
     if (!Number.isSafeInteger(options.tickMs) || options.tickMs <= 0) {
       throw new Error(`tickMs must be a positive integer, got ${options.tickMs}`);
     }
-    this.quote = options.quote ?? 'USDT';
     this.tickMs = options.tickMs;
     this.retentionMs = options.retentionMs ?? 7 * 24 * 3_600_000;
     this.pruneEveryMs = options.pruneEveryMs ?? 3_600_000;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import type { MoneyCoreHandle } from '../money-core/handle.ts';
 import type { Publisher } from '../realtime/publisher.ts';
 import type { Store } from '../store/connect.ts';
 import { type CoinPath, coinPath, type HistoryMarket, historyBars, historyStretches } from './history.ts';
@@ -37,16 +38,19 @@ export interface MarketModuleOptions {
   store: Store;
   clock: Clock;
   publisher: Publisher;
+  /** The sequenced core, when the money runs on it: the projector writes the K-lines (MarketDataOptions.core). */
+  core?: MoneyCoreHandle;
   onError: (error: unknown) => void;
 }
 
 /**
  * Index prices, K-lines and tickers. The cycle markets trade against the
  * index, so every index tick is also a zero-volume print on the coin's cycle
- * market, which gives the cycle chart and its ticker.
+ * market, which gives the cycle chart and its ticker (on the core, the tick
+ * reaches the state as `indexPrices`, and the projector charts it).
  */
 export async function createMarketModule(options: MarketModuleOptions): Promise<MarketModule> {
-  const { config, store, clock, publisher, onError } = options;
+  const { config, store, clock, publisher, core, onError } = options;
   const simulator = new SimulatedIndexSource({
     db: store.db,
     clock,
@@ -55,11 +59,16 @@ export async function createMarketModule(options: MarketModuleOptions): Promise<
     onError,
   });
   await simulator.load();
-  const data = new MarketData({ db: store.db, clock, publisher, onError });
+  const data = new MarketData({ db: store.db, clock, publisher, onError, ...(core ? { core } : {}) });
   await data.load();
-  simulator.subscribe((tick) =>
-    data.recordPrice({ kind: 'cycle', maincoin: simulator.quote, tradcoin: tick.coin }, tick.price, tick.ts),
-  );
+  if (data.recordsPrints)
+    simulator.subscribe((tick) =>
+      data.recordPrice(
+        { kind: 'cycle', maincoin: simulator.quote, tradcoin: tick.coin },
+        tick.price,
+        tick.ts,
+      ),
+    );
   return {
     index: simulator,
     simulator,

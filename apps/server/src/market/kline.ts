@@ -138,48 +138,30 @@ function seriesKey(series: SeriesRef): string {
   return `${series.kind}|${series.pair}|${series.period}`;
 }
 
-function candleKey(series: SeriesRef, start: number): string {
+/** A bar's key: its series and start. */
+export function candleKey(series: SeriesRef, start: number): string {
   return `${seriesKey(series)}|${start}`;
 }
 
-export interface AggregatorOptions {
-  db: Db;
-  /** Prints are gathered this long before one write per bar (group commit). */
-  flushDelayMs?: number;
-  /** Past this many pending bars a flush starts at once instead of after the delay. */
-  maxPendingCandles?: number;
-  /** Called with the bars of each committed flush. */
-  onFlushed: (candles: readonly Candle[]) => void;
-  /** Where a failed background flush goes; its prints stay pending for the next one. */
-  onError: (error: unknown) => void;
-}
-
 /**
- * Builds the bars of all eight periods from prints and keeps them in the
- * `klines` table. Prints gather in memory as partial bars; a flush merges each
- * with the stored bar and writes it once, all in one transaction.
+ * Partial bars of all eight periods built from prints, in memory: what the
+ * prints of one flush (KlineAggregator) or one projector batch
+ * (kline-writer.ts) add to the stored bars.
  */
-export class KlineAggregator {
-  private pending = new Map<string, Candle>();
+export class PartialBars {
+  private bars = new Map<string, Candle>();
   /**
-   * Per market, the pending bar each period last touched (indexed like
+   * Per market, the bar each period last touched (indexed like
    * KLINE_MINUTES): consecutive prints mostly land in the same bars, and this
-   * spares them the key building and map lookups. Cleared with `pending`.
+   * spares them the key building and map lookups. Cleared with `bars`.
    */
   private hot = new Map<string, Array<Candle | undefined>>();
-  /** The newest stored bar of each series, or null when the series has none: most prints land in it. */
-  private readonly newest = new Map<string, Candle | null>();
-  private readonly flushDelayMs: number;
-  private readonly maxPendingCandles: number;
-  private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<Candle[]> = Promise.resolve([]);
 
-  constructor(private readonly options: AggregatorOptions) {
-    this.flushDelayMs = options.flushDelayMs ?? 100;
-    this.maxPendingCandles = options.maxPendingCandles ?? 10_000;
+  get size(): number {
+    return this.bars.size;
   }
 
-  /** Adds a print to every period of a market's bars; written by the next flush. */
+  /** Adds a print to every period of a market's bars. */
   record(kind: MarketKind, pair: string, print: Print): void {
     const marketId = `${kind}|${pair}`;
     let hot = this.hot.get(marketId);
@@ -196,14 +178,90 @@ export class KlineAggregator {
       }
       const series: SeriesRef = { kind, pair, period };
       const key = candleKey(series, start);
-      let candle = this.pending.get(key);
+      let candle = this.bars.get(key);
       if (candle) applyPrint(candle, print);
       else {
         candle = newCandle(series, start, print);
-        this.pending.set(key, candle);
+        this.bars.set(key, candle);
       }
       hot[index] = candle;
     }
+  }
+
+  /** The bars gathered, by key; this starts empty again. */
+  take(): Map<string, Candle> {
+    const taken = this.bars;
+    this.bars = new Map();
+    this.hot = new Map();
+    return taken;
+  }
+
+  /** Puts bars taken earlier back in front of those recorded since (a write that failed). */
+  restore(earlier: Map<string, Candle>): void {
+    for (const [key, candle] of this.bars) {
+      const first = earlier.get(key);
+      earlier.set(key, first ? mergeCandles(first, candle) : candle);
+    }
+    this.bars = earlier;
+    this.hot = new Map();
+  }
+}
+
+/**
+ * Merges each partial bar into the stored one (`stored`: null when the bar
+ * is new) and writes the results; answers them. The one read-merge-write of
+ * bars, for the aggregator's flush and the projector's batch alike.
+ */
+export async function writeMerged(
+  db: Executor,
+  partials: Iterable<Candle>,
+  stored: (partial: Candle) => Promise<Candle | null>,
+): Promise<Candle[]> {
+  const bars: Candle[] = [];
+  for (const partial of partials) {
+    const before = await stored(partial);
+    bars.push(before ? mergeCandles(before, partial) : partial);
+  }
+  await upsertCandles(db, bars);
+  return bars;
+}
+
+export interface AggregatorOptions {
+  db: Db;
+  /** Prints are gathered this long before one write per bar (group commit). */
+  flushDelayMs?: number;
+  /** Past this many pending bars a flush starts at once instead of after the delay. */
+  maxPendingCandles?: number;
+  /** Called with the bars of each committed flush. */
+  onFlushed: (candles: readonly Candle[]) => void;
+  /** Where a failed background flush goes; its prints stay pending for the next one. */
+  onError: (error: unknown) => void;
+}
+
+/**
+ * Builds the bars of all eight periods from prints and keeps them in the
+ * `klines` table: the SQL path's K-lines (on the sequenced core the
+ * projector writes them, kline-writer.ts). Prints gather in memory as
+ * partial bars; a flush merges each with the stored bar and writes it once,
+ * all in one transaction.
+ */
+export class KlineAggregator {
+  private readonly pending = new PartialBars();
+  /** The newest stored bar of each series, or null when the series has none: most prints land in it. */
+  private readonly newest = new Map<string, Candle | null>();
+  private readonly flushDelayMs: number;
+  private readonly maxPendingCandles: number;
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<Candle[]> = Promise.resolve([]);
+
+  constructor(private readonly options: AggregatorOptions) {
+    this.flushDelayMs = options.flushDelayMs ?? 100;
+    this.maxPendingCandles = options.maxPendingCandles ?? 10_000;
+  }
+
+  /** Adds a print to every period of a market's bars; written by the next flush. */
+  record(kind: MarketKind, pair: string, print: Print): void {
+    this.pending.record(kind, pair, print);
     this.scheduleFlush();
   }
 
@@ -248,24 +306,18 @@ export class KlineAggregator {
 
   private async flushPending(): Promise<Candle[]> {
     if (this.pending.size === 0) return [];
-    const batch = this.pending;
-    this.pending = new Map();
-    this.hot = new Map();
+    const batch = this.pending.take();
     try {
-      const merged = await this.options.db.transaction().execute(async (trx) => {
-        const bars: Candle[] = [];
-        for (const partial of batch.values()) {
-          const stored = await this.storedBar(trx, partial);
-          bars.push(stored ? mergeCandles(stored, partial) : partial);
-        }
-        await upsertCandles(trx, bars);
-        return bars;
-      });
+      const merged = await this.options.db
+        .transaction()
+        .execute((trx) => writeMerged(trx, batch.values(), (partial) => this.storedBar(trx, partial)));
       for (const bar of merged) this.rememberNewest(bar);
       this.options.onFlushed(merged);
       return merged;
     } catch (error) {
-      this.restore(batch);
+      // A failed flush puts its bars back in front of anything recorded since.
+      this.pending.restore(batch);
+      this.scheduleFlush();
       throw error;
     }
   }
@@ -287,16 +339,5 @@ export class KlineAggregator {
     const key = seriesKey(bar);
     const newest = this.newest.get(key);
     if (!newest || bar.start >= newest.start) this.newest.set(key, bar);
-  }
-
-  /** A failed flush puts its bars back in front of anything recorded since. */
-  private restore(batch: Map<string, Candle>): void {
-    for (const [key, candle] of this.pending) {
-      const earlier = batch.get(key);
-      batch.set(key, earlier ? mergeCandles(earlier, candle) : candle);
-    }
-    this.pending = batch;
-    this.hot = new Map();
-    this.scheduleFlush();
   }
 }

@@ -8,14 +8,17 @@ import {
   subscriptionKey,
 } from '@halyard/protocol';
 import type { Clock } from '../clock.ts';
+import type { MoneyCoreHandle } from '../money-core/handle.ts';
 import type { Publisher } from '../realtime/publisher.ts';
 import type { Db } from '../store/database.ts';
 import { formatSeriesRow, KlineAggregator, type Print } from './kline.ts';
 import { pairName, splitPair } from './pair.ts';
+import { ProjectedBars } from './projected-bars.ts';
 import {
   type Candle,
   hasHistory,
   insertHistorySeed,
+  type SeriesRef,
   selectCandlesSince,
   selectLastCandlesBefore,
   upsertCandles,
@@ -28,6 +31,19 @@ export interface MarketDataOptions {
   publisher: Publisher;
   onError: (error: unknown) => void;
   flushDelayMs?: number;
+  /**
+   * The sequenced core, when the money runs on it: its projector writes the
+   * bars from the core's trades and index prices (kline-writer.ts), and
+   * nothing here records prints.
+   */
+  core?: MoneyCoreHandle;
+}
+
+/** Where the bars are kept: the aggregator on SQL, the projector's writes on the core. */
+interface Bars {
+  flush(): Promise<unknown>;
+  series(series: SeriesRef, count: number, before: number): Promise<Candle[]>;
+  close(): Promise<void>;
 }
 
 /**
@@ -35,30 +51,56 @@ export interface MarketDataOptions {
  * prints of committed trades (or index ticks for markets without trades), and
  * pushed live as each batch of bars is committed: `kline` to the market's
  * period subscribers and the ticker as `info` (spot) or `coninfo` (futures).
+ *
+ * On SQL the modules record their prints here, and the aggregator writes
+ * the bars. On the core the projector writes them from the core's events,
+ * and this announces the bars it wrote (projected-bars.ts).
  */
 export class MarketData {
-  private readonly aggregator: KlineAggregator;
+  /** The SQL path's: null on the core. */
+  private readonly aggregator: KlineAggregator | null;
+  private readonly bars: Bars;
   private readonly tickers: TickerBook;
 
   constructor(private readonly options: MarketDataOptions) {
     this.tickers = new TickerBook(options.clock);
-    this.aggregator = new KlineAggregator({
-      db: options.db,
-      onFlushed: (bars) => this.announce(bars),
-      onError: options.onError,
-      ...(options.flushDelayMs === undefined ? {} : { flushDelayMs: options.flushDelayMs }),
-    });
+    const delay = options.flushDelayMs === undefined ? {} : { flushDelayMs: options.flushDelayMs };
+    if (options.core) {
+      this.aggregator = null;
+      this.bars = new ProjectedBars({
+        db: options.db,
+        core: options.core,
+        onWritten: (bars) => this.announce(bars),
+        onError: options.onError,
+        ...delay,
+      });
+    } else {
+      this.aggregator = new KlineAggregator({
+        db: options.db,
+        onFlushed: (bars) => this.announce(bars),
+        onError: options.onError,
+        ...delay,
+      });
+      this.bars = this.aggregator;
+    }
   }
 
-  /** Fills the tickers from the stored 1-minute bars of the last 24 hours. */
+  /** Fills the tickers from the stored 1-minute bars of the last 24 hours (on the core, once SQL holds the core's). */
   async load(): Promise<void> {
+    await this.bars.flush();
     const start = windowStart(this.options.clock.now());
     for (const bar of await selectLastCandlesBefore(this.options.db, 1, start)) this.tickers.apply(bar);
     for (const bar of await selectCandlesSince(this.options.db, 1, start)) this.tickers.apply(bar);
   }
 
-  /** Committed trades of a market: price, amount in the trade coin, time. */
+  /** Whether the modules record their prints here (the SQL path); on the core the projector charts them. */
+  get recordsPrints(): boolean {
+    return this.aggregator !== null;
+  }
+
+  /** Committed trades of a market: price, amount in the trade coin, time. The SQL path's only (`recordsPrints`). */
   recordTrades(market: MarketRef, prints: readonly Print[]): void {
+    if (!this.aggregator) throw new Error('market data: on the core the projector writes the K-lines');
     const pair = pairName(market);
     for (const print of prints) this.aggregator.record(market.kind, pair, print);
   }
@@ -70,7 +112,7 @@ export class MarketData {
 
   /** Whether the market has history: seeded before, or bars of its own. */
   async hasHistory(market: MarketRef): Promise<boolean> {
-    await this.aggregator.flush();
+    await this.bars.flush();
     return hasHistory(this.options.db, market.kind, pairName(market));
   }
 
@@ -81,7 +123,7 @@ export class MarketData {
    * already has history.
    */
   async importHistory(market: MarketRef, bars: readonly Candle[]): Promise<boolean> {
-    await this.aggregator.flush();
+    await this.bars.flush();
     const pair = pairName(market);
     const written = await this.options.db.transaction().execute(async (trx) => {
       if (await hasHistory(trx, market.kind, pair)) return false;
@@ -91,23 +133,23 @@ export class MarketData {
     });
     if (!written) return false;
     // The next live print of this market merges into the seeded bar of its period, read from the store.
-    this.aggregator.forgetNewest();
+    this.aggregator?.forgetNewest();
     for (const bar of bars) this.tickers.apply(bar);
     return true;
   }
 
-  /** Writes pending bars now (tests, shutdown); otherwise they are written after a short delay. */
+  /**
+   * Writes pending bars now and announces them (tests, shutdown); otherwise
+   * that happens after a short delay. On the core: announces the bars of
+   * every print published so far, once the projector has written them.
+   */
   async flush(): Promise<void> {
-    await this.aggregator.flush();
+    await this.bars.flush();
   }
 
   /** Up to `count` bars of `period` ending before `end` (exclusive), in the spec's packed series form. */
   async series(market: MarketRef, period: KlineMinutes, count: number, end: number): Promise<string[]> {
-    const bars = await this.aggregator.series(
-      { kind: market.kind, pair: pairName(market), period },
-      count,
-      end,
-    );
+    const bars = await this.bars.series({ kind: market.kind, pair: pairName(market), period }, count, end);
     return bars.map(formatSeriesRow);
   }
 
@@ -116,7 +158,7 @@ export class MarketData {
   }
 
   async close(): Promise<void> {
-    await this.aggregator.close();
+    await this.bars.close();
   }
 
   private announce(bars: readonly Candle[]): void {

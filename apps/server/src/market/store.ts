@@ -203,6 +203,50 @@ export async function selectCandle(db: Executor, series: SeriesRef, start: numbe
   return row ? toCandle(row) : null;
 }
 
+/** Bars per SELECT in selectCandlesAt: two bound parameters each. */
+const SELECT_CHUNK = 400;
+
+/**
+ * The stored bars among `bars` (each a series and a start), in no order:
+ * one statement per market and chunk, the periods and starts as row values.
+ */
+export async function selectCandlesAt(
+  db: Executor,
+  bars: Iterable<SeriesRef & { start: number }>,
+): Promise<Candle[]> {
+  const byMarket = new Map<string, { kind: MarketKind; pair: string; at: [number, number][] }>();
+  for (const bar of bars) {
+    const marketId = `${bar.kind}|${bar.pair}`;
+    let market = byMarket.get(marketId);
+    if (!market) {
+      market = { kind: bar.kind, pair: bar.pair, at: [] };
+      byMarket.set(marketId, market);
+    }
+    market.at.push([bar.period, bar.start]);
+  }
+  const found: Candle[] = [];
+  for (const { kind, pair, at } of byMarket.values()) {
+    for (let index = 0; index < at.length; index += SELECT_CHUNK) {
+      const chunk = at.slice(index, index + SELECT_CHUNK);
+      const rows = await db
+        .selectFrom('klines')
+        .selectAll()
+        .where('kind', '=', kind)
+        .where('pair', '=', pair)
+        .where(({ eb, refTuple, tuple }) =>
+          eb(
+            refTuple('period', 'start'),
+            'in',
+            chunk.map(([period, start]) => tuple(period, start)),
+          ),
+        )
+        .execute();
+      found.push(...rows.map(toCandle));
+    }
+  }
+  return found;
+}
+
 /** The `count` newest bars starting before `before` (exclusive), oldest first. */
 export async function selectCandlesBefore(
   db: Executor,

@@ -4,9 +4,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openFileJournal } from '../core/journal/index.ts';
 import { runUntilKilled } from '../core/journal/test-support.ts';
-import { step } from '../core/sequencer/index.ts';
+import { type Published, step } from '../core/sequencer/index.ts';
 import { prng } from '../core/state/command-stream.ts';
-import { moneyMachine } from '../core/state/index.ts';
+import { type MoneyEvent, moneyMachine } from '../core/state/index.ts';
+import { CorePrints, isPrintEvent } from '../market/core-prints.ts';
+import { PartialBars } from '../market/kline.ts';
+import { barLine, storedBars } from '../market/test-support.ts';
 import { insertStreamMarkets, sharedTestDatabase } from '../projection/test-support.ts';
 import { MoneyCore } from './start.ts';
 
@@ -25,7 +28,9 @@ import { MoneyCore } from './start.ts';
  *   applied a second time: replaying the journal, it publishes nothing;
  * - one more start catches the projector up; the ledger's SQL equals the
  *   state (the audit), the ledger's transfers and the spot orders in SQL are
- *   exactly those a fresh replay of the whole journal publishes, each once.
+ *   exactly those a fresh replay of the whole journal publishes, each once;
+ *   and the K-lines, merged rows that a print written twice would change,
+ *   are the bars of that replay's trades, each counted once.
  */
 const ROUNDS = 20;
 const CHILD = path.join(import.meta.dirname, 'sigkill-child.ts');
@@ -81,6 +86,7 @@ describe('kill -9 of the core as the server runs it', () => {
       const journaled = new Map<string, string>();
       const transfers: string[] = [];
       let spotOrders = 0;
+      const printed: Published<MoneyEvent>[] = [];
       for await (const record of journal.read(0)) {
         const command = machine.decodeCommand(record.payload);
         const { result, events } = step(machine, fresh, command, record.seq);
@@ -93,6 +99,7 @@ describe('kill -9 of the core as the server runs it', () => {
           if (event.type === 'transfers') transfers.push(...event.transfers.map((transfer) => transfer.id));
           if (event.type === 'spotOrderAccepted') spotOrders += 1;
         }
+        if (events.some(isPrintEvent)) printed.push({ seq: record.seq, events: events.filter(isPrintEvent) });
       }
       await journal.close();
       for (const line of acknowledged) expect(journaled.has(line), line).toBe(true);
@@ -117,6 +124,16 @@ describe('kill -9 of the core as the server runs it', () => {
           .select((eb) => eb.fn.countAll().as('n'))
           .execute();
         expect(Number(orders[0]!.n)).toBe(spotOrders);
+        const bars = new PartialBars();
+        for (const { kind, pair, print } of await new CorePrints().of(store.db, printed))
+          bars.record(kind, pair, print);
+        const expected = [...bars.take().values()].map(barLine).sort();
+        // Every spot pair's bars (the stream has no index prices), each round's trades merged into the same
+        // few bars: every round's stream starts at the same time.
+        expect(new Set(expected.map((line) => line.split('|').slice(0, 2).join('|')))).toEqual(
+          new Set(['trad|BTC/USDT', 'trad|ETH/USDT', 'trad|SOL/USDT', 'trad|HAL/USDT']),
+        );
+        expect(await storedBars(store.db)).toEqual(expected);
       } finally {
         await core.close();
         await store.close();

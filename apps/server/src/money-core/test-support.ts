@@ -34,3 +34,12 @@ function waitingInTheGuard(core: MoneyCore): Promise<void> {
     });
   });
 }
+
+/**
+ * Resolves once SQL holds every command applied so far, for a test that
+ * reads SQL directly, past the session guard (on SQL, at once): on the core
+ * a user's command may be answered before SQL holds it.
+ */
+export async function sqlCaughtUp(core: MoneyCore | null): Promise<void> {
+  if (core) await core.readable(core.sequencer.lastSequence());
+}

@@ -1,6 +1,7 @@
 import type { MoneyEvent } from '../core/state/index.ts';
 import { workerModule } from '../core/worker-entry.ts';
 import { ledgerProjection } from '../ledger/projection.ts';
+import { klineProjection } from '../market/kline-writer.ts';
 import { approvalsProjection } from '../modules/approvals/projection.ts';
 import { convertProjection } from '../modules/convert/projection.ts';
 import { cycleProjection } from '../modules/cycle/projection.ts';
@@ -17,7 +18,8 @@ import { combinedProjection } from '../projection/writer.ts';
  * sequences in one transaction under one watermark (`money`), the ledger
  * first, so the accounts a module's rows name exist, and no reader sees a
  * trade's order rows without its balances. A module that moves into the
- * state adds its writer here.
+ * state adds its writer here. The K-lines come last: they read the spot and
+ * futures trades and the index prices, events the module writers read too.
  */
 export const moneyProjection = combinedProjection<MoneyEvent>(
   'money',
@@ -34,5 +36,6 @@ export const moneyProjection = combinedProjection<MoneyEvent>(
     futuresProjection,
     ieoProjection,
     fiatProjection,
+    klineProjection,
   ],
 );

@@ -48,7 +48,8 @@ export interface ProjectionWriterSpec<Event> {
  * writer in the order given, in one transaction, so a reader never sees one
  * table ahead of another (an order filled before its trade's balances). Each
  * writer is given only the events it reads; an event is revived by the first
- * spec that reads it (the specs read disjoint kinds of events).
+ * spec that reads it, so specs that read the same kind of event must revive
+ * it alike (the K-line writer reads spot's and futures' trades, plain data).
  */
 export function combinedProjection<Event>(
   name: string,

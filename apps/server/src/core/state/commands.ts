@@ -414,6 +414,9 @@ export interface WithdrawalMove {
  * and withdrawal rows (wallet-flows.ts), what modules/wallet/projection.ts
  * writes; `adjusted`: an adjustment's request executed, what
  * modules/approvals/projection.ts writes.
+ * `indexPrices`: the prices an `indexPrices` command set (not those it
+ * forgot), at its time: what market/kline-writer.ts charts as zero-volume
+ * prints of the cycle and futures markets.
  */
 export type MoneyEvent =
   | { type: 'transfers'; transfers: NewTransfer[] }
@@ -433,7 +436,8 @@ export type MoneyEvent =
   | { type: 'depositReversed'; deposit: { id: string; at: number } }
   | { type: 'withdrawalRequested'; withdrawal: WithdrawalRecord }
   | { type: 'withdrawalMoved'; move: WithdrawalMove }
-  | { type: 'adjusted'; adjusted: { requestId: number; transferId: string; at: number } };
+  | { type: 'adjusted'; adjusted: { requestId: number; transferId: string; at: number } }
+  | { type: 'indexPrices'; at: number; prices: [coin: string, price: string][] };
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

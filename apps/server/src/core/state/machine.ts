@@ -87,7 +87,7 @@ function applyMoneyCommand(
     case 'referralSettings':
       return setReferralSettings(state.referral, command);
     case 'indexPrices':
-      return setIndexPrices(state.referral, command);
+      return setIndexPrices(state.referral, command, emit);
     case 'referralPayout':
       return applyReferralPayout(state, command, seq, emit);
     case 'cycleOpen':

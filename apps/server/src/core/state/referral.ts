@@ -146,10 +146,14 @@ export function setReferralSettings(
   return { result: { ok: true }, events: [] };
 }
 
-/** Sets the given coins' index prices; a null price forgets the coin's (the index lost it). */
+/**
+ * Sets the given coins' index prices; a null price forgets the coin's (the
+ * index lost it). Publishes the prices it set (`emit`: Machine.apply).
+ */
 export function setIndexPrices(
   state: ReferralState,
   command: IndexPricesCommand,
+  emit = true,
 ): Applied<MoneyResult, MoneyEvent> {
   const parsed = new Map<string, Dec | null>();
   if (typeof command.prices !== 'object' || command.prices === null) return refusedField('indexPrices');
@@ -162,11 +166,16 @@ export function setIndexPrices(
     if (!price?.isPositive()) return refusedField('indexPrices');
     parsed.set(coin, price);
   }
+  const set: [string, string][] = [];
   for (const [coin, price] of parsed) {
     if (price === null) state.indexPrices.delete(coin);
-    else state.indexPrices.set(coin, price);
+    else {
+      state.indexPrices.set(coin, price);
+      set.push([coin, price.toString()]);
+    }
   }
-  return { result: { ok: true }, events: [] };
+  if (!emit || set.length === 0) return { result: { ok: true }, events: [] };
+  return { result: { ok: true }, events: [{ type: 'indexPrices', at: command.at, prices: set }] };
 }
 
 /** Keeps a commission row written unpaid until a `referralPayout` credits it. */

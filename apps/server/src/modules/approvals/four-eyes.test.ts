@@ -1,6 +1,7 @@
 import type { ApprovalView, WithdrawalApproveAnswer } from '@halyard/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../ledger/index.ts';
+import { sqlCaughtUp } from '../../money-core/test-support.ts';
 import { MONEY_PATHS, restartApp } from '../identity/test-support.ts';
 import {
   balanceOf,
@@ -309,6 +310,8 @@ describe.each(MONEY_PATHS)('balance adjustments and large withdrawals over HTTP 
           user.token,
         ),
       );
+      // The operators find it in SQL, which on the core holds it a moment after the user's answer.
+      await sqlCaughtUp(h.app.moneyCore);
       return (answer.data as { id: number }).id;
     }
 

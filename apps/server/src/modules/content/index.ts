@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { Clock } from '../../clock.ts';
-import type { OperatorGuard, SessionResolver } from '../../http/auth.ts';
+import type { OperatorGuard } from '../../http/auth.ts';
 import type { Store } from '../../store/connect.ts';
 import { registerContentRoutes } from './routes.ts';
 import { ContentService, type Deployment } from './service.ts';
@@ -31,8 +31,8 @@ export interface ContentModuleOptions {
   clock: Clock;
   /** Guards the /admin routes: the signed-in operator's role must allow the route's permission. */
   operatorGuard: OperatorGuard;
-  /** Lets /user/tipsList add the signed-in user's own tip; without it everyone reads as a visitor. */
-  sessions?: SessionResolver;
+  /** The session guard: /user/tipsList serves visitors too, and adds the signed-in user's own tip. */
+  requireUser: preHandlerAsyncHookHandler;
   /** Demo mode (AMENDMENTS A5), reported by /home/versions. */
   demo?: boolean;
   /** The release this server runs and its native apps, reported by /home/versions. */
@@ -47,7 +47,7 @@ export function createContentModule(options: ContentModuleOptions): ContentModul
       registerContentRoutes(http, {
         content: service,
         operatorGuard: options.operatorGuard,
-        sessions: options.sessions,
+        requireUser: options.requireUser,
         demo: options.demo ?? false,
       }),
   };

@@ -1,7 +1,7 @@
 import fastifyStatic from '@fastify/static';
 import { LOCALES, type Locale } from '@halyard/protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { OPERATOR_SECURITY, type OperatorGuard, readToken, type SessionResolver } from '../../http/auth.ts';
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import { OPERATOR_SECURITY, type OperatorGuard, signedInUserId } from '../../http/auth.ts';
 import { idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import { ASSETS_DIR } from '../../paths.ts';
@@ -11,8 +11,8 @@ import type { BannerKind, NoticeText, TipText } from './store.ts';
 export interface ContentRoutesOptions {
   content: ContentService;
   operatorGuard: OperatorGuard;
-  /** Resolves the optional `token` header so /user/tipsList can add the user's own tip. */
-  sessions?: SessionResolver;
+  /** The session guard, which lets visitors through on /user/tipsList (`signInOptional`) and adds a user's own tip. */
+  requireUser: preHandlerAsyncHookHandler;
   /** AMENDMENTS A5: /home/versions says whether this is a demo, so every screen can show the badge. */
   demo?: boolean;
 }
@@ -145,13 +145,6 @@ function bannerInput(body: BannerBody) {
   };
 }
 
-/** A visitor, or whoever the optional `token` header names; an expired token reads as a visitor. */
-async function optionalUserId(request: FastifyRequest, sessions: SessionResolver | undefined) {
-  const token = readToken(request);
-  if (!token || !sessions) return null;
-  return (await sessions.resolve(token))?.id ?? null;
-}
-
 export async function registerContentRoutes(http: FastifyInstance, options: ContentRoutesOptions) {
   const { content } = options;
   await http.register(fastifyStatic, {
@@ -160,14 +153,14 @@ export async function registerContentRoutes(http: FastifyInstance, options: Cont
     decorateReply: false,
     index: false,
   });
-  registerPublicRoutes(http, content, options.sessions, options.demo ?? false);
+  registerPublicRoutes(http, content, options.requireUser, options.demo ?? false);
   registerAdminRoutes(http, content, options.operatorGuard);
 }
 
 function registerPublicRoutes(
   http: FastifyInstance,
   content: ContentService,
-  sessions: SessionResolver | undefined,
+  requireUser: preHandlerAsyncHookHandler,
   demo: boolean,
 ) {
   const tags = ['home'];
@@ -248,13 +241,15 @@ function registerPublicRoutes(
   http.get(
     '/user/tipsList',
     {
+      preHandler: requireUser,
+      config: { signInOptional: true },
       schema: {
         tags: ['user'],
         summary: "Tips: oneTips (the signed-in user's own, if any) and allTips; visitors get allTips only",
         security: [{ token: [] }, {}],
       },
     },
-    async (request) => ok(await content.tips(await optionalUserId(request, sessions), request.locale)),
+    async (request) => ok(await content.tips(signedInUserId(request), request.locale)),
   );
 }
 

@@ -9,11 +9,12 @@ import {
   isConvertRefusal,
   planConvert,
 } from '../../core/state/convert.ts';
+import type { ConvertOrderRecord, MoneyEvent } from '../../core/state/index.ts';
 import { badRequest } from '../../http/errors.ts';
 import { type Ledger, userAccount } from '../../ledger/index.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
 import type { MoneyCoreHandle } from '../../money-core/handle.ts';
-import { refusalError, submitProjected } from '../../money-core/submit.ts';
+import { OwnEvents, refusalError } from '../../money-core/submit.ts';
 import type { Db } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { type ConvertOrderRow, type QuoteRow, convertStore as sql } from './store.ts';
@@ -80,6 +81,18 @@ function quoteOf(row: QuoteRow): ConvertQuote {
   };
 }
 
+type ConvertOrderEvent = Extract<MoneyEvent, { type: 'convertOrder' }>;
+
+function isConvertOrder(event: MoneyEvent): event is ConvertOrderEvent {
+  return event.type === 'convertOrder';
+}
+
+/** The order as the state wrote it (the row the projector will write): its decimals are canonical. */
+function recordOfState(order: ConvertOrderRecord): ExchangeRecord {
+  const { orderId, from, to, consumed, received, rate, at } = order;
+  return { id: orderId, from, to, consumed, received, rate, time: at };
+}
+
 function recordOf(row: ConvertOrderRow): ExchangeRecord {
   return {
     id: Number(row.id),
@@ -100,9 +113,13 @@ function recordOf(row: ConvertOrderRow): ExchangeRecord {
  * with the record and the quote's single use.
  */
 export class ConvertService {
+  /** On the core: the orders the converts wrote, which their replies show. */
+  private readonly orders: OwnEvents<ConvertOrderEvent> | null;
+
   constructor(private readonly options: ConvertServiceOptions) {
     if (options.spread.isNegative() || options.spread.gte(Dec.ONE))
       throw new Error('spread must be in [0, 1)');
+    this.orders = options.core ? new OwnEvents(options.core, isConvertOrder) : null;
   }
 
   /** Every pair with a current price, each with a fresh quote for this user. */
@@ -170,7 +187,7 @@ export class ConvertService {
    * the state makes them again on its own balances, and its answer decides.
    */
   async convert(userId: number, input: { quoteId: string; amount: string }): Promise<ExchangeRecord> {
-    const { db, ledger, clock, identity, core } = this.options;
+    const { db, ledger, clock, identity } = this.options;
     const row = await sql.quote(db, input.quoteId);
     const quote = row ? quoteOf(row) : null;
     const now = clock.now();
@@ -189,7 +206,8 @@ export class ConvertService {
     // Checked by planConvert: a quote of this user.
     const used = quote!;
     await identity.assertNotFrozen(userId);
-    if (core) return this.convertOnCore(core, { userId, quote: used, amount: input.amount, at: now });
+    if (this.orders)
+      return this.convertOnCore(this.orders, { userId, quote: used, amount: input.amount, at: now });
     const order = await ledger.transaction(async (trx) => {
       if (!(await sql.useQuote(trx, used.id, now))) throw badRequest('wallet.quoteExpired');
       const inserted = await sql.insertOrder(trx, {
@@ -208,15 +226,18 @@ export class ConvertService {
     return recordOf(order);
   }
 
-  /** The `convert` command; answered with the order once SQL holds it, so the user's next read sees it. */
+  /**
+   * The `convert` command, answered as soon as it is durable with the order
+   * it wrote; the user's next request waits until SQL holds it.
+   */
   private async convertOnCore(
-    core: MoneyCoreHandle,
+    orders: OwnEvents<ConvertOrderEvent>,
     exchange: { userId: number; quote: ConvertQuote; amount: string; at: number },
   ): Promise<ExchangeRecord> {
-    const { convertOrderId } = await submitProjected(core, { kind: 'convert', ...exchange }, NOT_FOUND);
-    const order = convertOrderId === undefined ? undefined : await sql.order(this.options.db, convertOrderId);
-    if (!order) throw new Error(`convert: order ${convertOrderId} not projected`);
-    return recordOf(order);
+    const { events } = await orders.submit(exchange.userId, { kind: 'convert', ...exchange }, NOT_FOUND);
+    const [written] = events;
+    if (!written) throw new Error('convert: the command wrote no order');
+    return recordOfState(written.order);
   }
 
   async records(userId: number, page: number, limit: number): Promise<ExchangeRecord[]> {

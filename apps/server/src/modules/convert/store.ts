@@ -66,10 +66,6 @@ export const convertStore = {
     return db.insertInto('convert_orders').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
-  async order(db: Executor, id: number): Promise<ConvertOrderRow | undefined> {
-    return db.selectFrom('convert_orders').selectAll().where('id', '=', id).executeTakeFirst();
-  },
-
   /** Orders numbered elsewhere (the money state's projection), in one statement. */
   async insertNumberedOrders(db: Executor, rows: ConvertOrderRow[]): Promise<void> {
     if (rows.length > 0) await db.insertInto('convert_orders').values(rows).execute();

@@ -1,6 +1,7 @@
 import type { CycleInfo, CyclePosition, CycleTopRow } from '@halyard/protocol';
 import Fastify from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
+import { sqlCaughtUp } from '../../money-core/test-support.ts';
 import { MONEY_PATHS } from '../identity/test-support.ts';
 import { registerCycleRoutes } from './routes.ts';
 import { CYCLE_TABLES } from './store.ts';
@@ -209,8 +210,11 @@ describe.each(MONEY_PATHS)('cycle on $on', ({ moneyCore }) => {
     it('leaves every cycle table untouched when every read route is called', async () => {
       const user = await fundedUser(h);
       const position = await placed(order(h, user, 'buy'));
-      const rowsOf = async () =>
-        Promise.all(CYCLE_TABLES.map((table) => h.store.db.selectFrom(table).selectAll().execute()));
+      const rowsOf = async () => {
+        // The order's rows first: on the core it was answered before SQL held them.
+        await sqlCaughtUp(h.app.moneyCore);
+        return Promise.all(CYCLE_TABLES.map((table) => h.store.db.selectFrom(table).selectAll().execute()));
+      };
       const before = await rowsOf();
       const reads = [
         '/cycle/symbols',

@@ -14,11 +14,12 @@ import {
 } from '@halyard/protocol';
 import { CYCLE_AMOUNT_DIGITS, CYCLE_CLOCK_TOLERANCE_MS, checkCycleOrder, winIncome } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
+import type { MoneyEvent } from '../../core/state/index.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { type Ledger, userAccount } from '../../ledger/index.ts';
 import type { MarketModule } from '../../market/index.ts';
 import type { MoneyCoreHandle } from '../../money-core/handle.ts';
-import { refusalError } from '../../money-core/submit.ts';
+import { OwnEvents } from '../../money-core/submit.ts';
 import type { Publisher } from '../../realtime/publisher.ts';
 import type { Db, Trx } from '../../store/database.ts';
 import type { IdentityService } from '../identity/index.ts';
@@ -108,9 +109,12 @@ export class CycleService {
   /** The SQL path's engine, which takes each order accepted; null on the core, whose state holds them. */
   private readonly engine: SettlementEngine | null;
   private readonly pairs = new Map<string, ListedPair>();
+  /** On the core: the orders the users' contracts open, which their replies show. */
+  private readonly opened: OwnEvents<CycleOrderOpened> | null;
 
   constructor(private readonly options: CycleServiceOptions) {
     const { core, db, clock, market } = options;
+    this.opened = core ? new OwnEvents(core, isCycleOrderOpened) : null;
     if (core) {
       this.engine = null;
       this.settlement = new CoreSettlement({ core, db, clock, index: market.index });
@@ -208,8 +212,7 @@ export class CycleService {
     if (user.areaCode !== null && this.options.refusedAreaCodes.includes(user.areaCode)) {
       throw forbidden('cycle.regionRefused');
     }
-    if (this.engine === null)
-      return this.openOnCore(this.options.core!, userId, user.email, pair, lever, input);
+    if (this.engine === null) return this.openOnCore(this.opened!, userId, user.email, pair, lever, input);
     const account = { ...userAccount(userId, 'spot'), asset: input.paycoin };
     const usable = (await this.options.ledger.balance(account)).available;
     const refusal = checkCycleOrder({
@@ -258,10 +261,12 @@ export class CycleService {
    * what the state cannot read: the time, the option's terms and the opening
    * tick. The tick is read before the state's checks (after them on the SQL
    * path): an order both refused and without a fresh price is answered for
-   * the price. Answered once SQL holds the order, as the next read serves it.
+   * the price. Answered as soon as it is durable, with the order it wrote
+   * (the row the projector will insert): the user's next request waits until
+   * SQL holds it.
    */
   private async openOnCore(
-    core: MoneyCoreHandle,
+    opened: OwnEvents<CycleOrderOpened>,
     userId: number,
     email: string | null,
     pair: PairRow,
@@ -270,32 +275,34 @@ export class CycleService {
   ): Promise<CyclePosition> {
     await this.options.beforeFee?.(userId);
     const open = this.freshTick(pair);
-    const { result, seq } = await core.submit({
-      kind: 'cycleOpen',
-      at: this.options.clock.now(),
+    const { events } = await opened.submit(
       userId,
-      email,
-      pairId: pair.autoid,
-      tradcoin: pair.tradcoin,
-      maincoin: pair.maincoin,
-      paycoin: input.paycoin,
-      side: input.side,
-      number: input.number,
-      seconds: lever.seconds,
-      minnumber: lever.minnumber,
-      maxnumber: lever.maxnumber,
-      profitGas: lever.profit_gas,
-      lossGas: lever.loss_gas,
-      gas: lever.gas,
-      openPrice: open.price.toString(),
-      openTs: open.ts,
-      openSource: open.source,
-    });
-    if (!result.ok) throw refusalError(result.error, result.params, REFUSAL_CODES);
-    await core.readable(seq);
-    const found = result.order ? await selectUserOrder(this.options.db, userId, result.order.orderId) : null;
-    if (!found) throw new Error(`cycle: the order command ${seq} accepted is not in SQL`);
-    return positionView(found);
+      {
+        kind: 'cycleOpen',
+        at: this.options.clock.now(),
+        userId,
+        email,
+        pairId: pair.autoid,
+        tradcoin: pair.tradcoin,
+        maincoin: pair.maincoin,
+        paycoin: input.paycoin,
+        side: input.side,
+        number: input.number,
+        seconds: lever.seconds,
+        minnumber: lever.minnumber,
+        maxnumber: lever.maxnumber,
+        profitGas: lever.profit_gas,
+        lossGas: lever.loss_gas,
+        gas: lever.gas,
+        openPrice: open.price.toString(),
+        openTs: open.ts,
+        openSource: open.source,
+      },
+      REFUSAL_CODES,
+    );
+    const [accepted] = events;
+    if (!accepted) throw new Error('cycle: the order command wrote no order');
+    return positionView({ order: accepted.order, settlement: null });
   }
 
   /**
@@ -421,6 +428,12 @@ export class CycleService {
 
 /** Refusals of the money state answered with another code than 400, as the SQL path answers them. */
 const REFUSAL_CODES: ReadonlyMap<string, number> = new Map([['cycle.busy', CODE.tooManyRequests]]);
+
+type CycleOrderOpened = Extract<MoneyEvent, { type: 'cycleOrderOpened' }>;
+
+function isCycleOrderOpened(event: MoneyEvent): event is CycleOrderOpened {
+  return event.type === 'cycleOrderOpened';
+}
 
 function coinsKey(coins: Coins): string {
   return `${coins.tradcoin.toUpperCase()}/${coins.maincoin.toUpperCase()}`;

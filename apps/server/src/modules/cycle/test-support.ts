@@ -9,6 +9,7 @@ import { ManualClock } from '../../clock.ts';
 import { type Config, loadConfig } from '../../config.ts';
 import { type AccountRef, systemAccount, userAccount } from '../../ledger/index.ts';
 import { expectHealthyLedger } from '../../ledger/test-support.ts';
+import { sqlCaughtUp } from '../../money-core/test-support.ts';
 import { openTestStore, type Store } from '../../store/connect.ts';
 import {
   ADMIN_TOKEN,
@@ -141,8 +142,9 @@ async function fund(h: Harness, userId: number, usdt: string): Promise<void> {
 
 export const spotOf = (user: TestUser): AccountRef => userAccount(user.id, 'spot');
 
-/** An account's USDT balance as strings. */
+/** An account's USDT balance as strings, once SQL holds every command so far (on the core a user's is answered before). */
 export async function usdtOf(h: Harness, ref: AccountRef): Promise<{ available: string; locked: string }> {
+  await sqlCaughtUp(h.app.moneyCore);
   const balance = await h.app.ledger.balance({ ...ref, asset: 'USDT' });
   return { available: balance.available.toString(), locked: balance.locked.toString() };
 }

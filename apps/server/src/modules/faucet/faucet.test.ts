@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { userAccount } from '../../ledger/index.ts';
 import { expectHealthyLedger } from '../../ledger/test-support.ts';
+import { sqlCaughtUp } from '../../money-core/test-support.ts';
 import {
   expectOk,
   type Harness,
@@ -24,8 +25,11 @@ describe.each(MONEY_PATHS)('demo faucet on $on', ({ moneyCore }) => {
     await h.close();
   });
 
-  const balance = (userId: number, asset: string) =>
-    h.app.ledger.balance({ ...userAccount(userId, 'spot'), asset });
+  /** SQL's balance, as the user's next read finds it (on the core the grant is answered before SQL holds it). */
+  const balance = async (userId: number, asset: string) => {
+    await sqlCaughtUp(h.app.moneyCore);
+    return h.app.ledger.balance({ ...userAccount(userId, 'spot'), asset });
+  };
 
   it('credits play money to a user, each call a grant of its own', async () => {
     const { token, member } = await registerByEmail(h, 'faucet@example.com');
@@ -34,7 +38,6 @@ describe.each(MONEY_PATHS)('demo faucet on $on', ({ moneyCore }) => {
       { asset: 'USDT', amount: '10000' },
       { asset: 'BTC', amount: '1' },
     ]);
-    // Answered once SQL holds the grant: the next read sees it.
     expect((await balance(member.id, 'USDT')).available.toString()).toBe('10000');
     expect((await balance(member.id, 'BTC')).available.toString()).toBe('1');
     await expectOk(post(h, '/account/demoFaucet', {}, token));

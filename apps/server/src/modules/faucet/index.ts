@@ -6,7 +6,7 @@ import { currentUser } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
 import type { Ledger, UserWallet } from '../../ledger/index.ts';
 import type { MoneyCoreHandle } from '../../money-core/handle.ts';
-import { submitProjected } from '../../money-core/submit.ts';
+import { submitAhead } from '../../money-core/submit.ts';
 import type { IdentityService } from '../identity/index.ts';
 
 export { FAUCET_GRANT };
@@ -27,7 +27,8 @@ export interface FaucetModuleOptions {
   requireUser: preHandlerAsyncHookHandler;
   /**
    * The sequenced core, when the faucet runs on it (issue 19's cut-over): a
-   * grant submits the state's `faucet` command, answered once SQL holds it.
+   * grant submits the state's `faucet` command, answered once it is durable;
+   * the user's next request waits until SQL holds it.
    */
   core?: MoneyCoreHandle;
 }
@@ -41,7 +42,7 @@ export function createFaucetModule(options: FaucetModuleOptions): FaucetModule {
   async function grant(userId: number, wallet: UserWallet = 'spot') {
     const grantId = randomUUID();
     const { core, clock, ledger } = options;
-    if (core) await submitProjected(core, { kind: 'faucet', grantId, userId, wallet, at: clock.now() });
+    if (core) await submitAhead(core, userId, { kind: 'faucet', grantId, userId, wallet, at: clock.now() });
     else await ledger.execute(faucetGrantTransfers(grantId, userId, wallet));
     return FAUCET_GRANT.map(({ asset, amount }) => ({ asset, amount: amount.toString() }));
   }

@@ -155,13 +155,27 @@ function merchantAccount(merchant: MerchantRow): AccountRef {
 export class FiatService {
   constructor(private readonly options: FiatServiceOptions) {}
 
-  /** On the core: a fiat command submitted, its refusal thrown as the SQL path's error, answered once SQL holds it. */
+  /**
+   * On the core: a fiat command submitted, its refusal thrown as the SQL path's error, answered once SQL holds it.
+   * Not before (docs/core.md, "Read-your-writes per user"): a step answers with the order's whole history, and a
+   * new order's part of its ad must be in SQL before the merchant's next ad command reads the ad's amount there.
+   */
   private async submit(command: FiatCommand): Promise<number | undefined> {
     return (await submitProjected(this.options.core!, command)).fiatOrderId;
   }
 
-  /** On the core: an ad's amount and liveness (`fiatAd`); the state holds a live sell ad's amount. */
-  private async submitAd(ad: AdRow, merchant: MerchantRow, available: Dec, online: boolean): Promise<void> {
+  /**
+   * On the core: an ad's amount and liveness (`fiatAd`); the state holds a live sell ad's amount. `available`
+   * null keeps the ad's amount as the state has it when the command is queued, with no await between: SQL's
+   * may not show an order taken from the ad a moment ago, and sending it back would undo the order's part.
+   */
+  private async submitAd(
+    ad: AdRow,
+    merchant: MerchantRow,
+    available: Dec | null,
+    online: boolean,
+  ): Promise<void> {
+    const kept = this.options.core!.state.fiat.ads.get(Number(ad.id))?.available ?? ad.available;
     await this.submit({
       kind: 'fiatAd',
       at: this.options.clock.now(),
@@ -169,7 +183,7 @@ export class FiatService {
       side: ad.side,
       coin: ad.coin,
       merchantUserId: merchant.user_id === null ? null : Number(merchant.user_id),
-      available: available.toString(),
+      available: available === null ? Dec.parse(kept).toString() : available.toString(),
       online,
     });
   }
@@ -618,9 +632,9 @@ export class FiatService {
       const merchant = await this.requireMerchant(Number(ad.merchant_id));
       if (core) {
         // The state refuses the hold when the merchant no longer has the coin: the ad goes offline.
-        await this.submitAd(ad, merchant, Dec.parse(ad.available), true).catch((error: unknown) => {
+        await this.submitAd(ad, merchant, null, true).catch((error: unknown) => {
           if (!(error instanceof AppError)) throw error;
-          return this.submitAd(ad, merchant, Dec.parse(ad.available), false);
+          return this.submitAd(ad, merchant, null, false);
         });
         continue;
       }
@@ -1110,8 +1124,7 @@ export class FiatService {
       });
     };
     // On the core the audit entry follows the state's answer (an ad offline is never refused for money).
-    if (core)
-      await offline(db, (ad, merchant) => this.submitAd(ad, merchant, Dec.parse(ad.available), false));
+    if (core) await offline(db, (ad, merchant) => this.submitAd(ad, merchant, null, false));
     else
       await ledger.transaction((trx) =>
         offline(trx, (ad, merchant) => this.setAdAmount(trx, ad, merchant, Dec.parse(ad.available), false)),
@@ -1193,17 +1206,20 @@ export class FiatService {
     if (available !== undefined) throwIf(checkFiatAdAvailable(available));
     const set = async (
       trx: Executor,
-      setAmount: (ad: AdRow, merchant: MerchantRow, amount: Dec) => Promise<void>,
+      // null: the amount stays as it is (see submitAd).
+      setAmount: (ad: AdRow, merchant: MerchantRow, amount: Dec | null) => Promise<void>,
     ) => {
       const ad = await sql.ad(trx, adId);
       if (!merchant || !ad || Number(ad.merchant_id) !== Number(merchant.id))
         throw notFound('fiat.adNotFound');
-      await setAmount(ad, merchant, available === undefined ? Dec.parse(ad.available) : Dec.parse(available));
+      await setAmount(ad, merchant, available === undefined ? null : Dec.parse(available));
     };
     if (core) await set(db, (ad, owner, amount) => this.submitAd(ad, owner, amount, online));
     else
       await ledger.transaction((trx) =>
-        set(trx, (ad, owner, amount) => this.setAdAmount(trx, ad, owner, amount, online)),
+        set(trx, (ad, owner, amount) =>
+          this.setAdAmount(trx, ad, owner, amount ?? Dec.parse(ad.available), online),
+        ),
       );
     return this.merchantView(userId);
   }

@@ -33,14 +33,16 @@ export function publishCommitted(
     publisher.publish({ type: 'sell', key, data: depthRows(market.depth.asks, FUTURES_BOOK_ROWS) });
     const trades = effects.trades.filter((trade) => trade.contract_id === id);
     if (trades.length === 0) continue;
-    data.recordTrades(
-      ref,
-      trades.map((trade) => ({
-        price: Dec.parse(trade.price),
-        amount: Dec.parse(trade.number).mul(market.unit),
-        ts: trade.wdate,
-      })),
-    );
+    // On the core the projector charts the trades (market/kline-writer.ts).
+    if (data.recordsPrints)
+      data.recordTrades(
+        ref,
+        trades.map((trade) => ({
+          price: Dec.parse(trade.price),
+          amount: Dec.parse(trade.number).mul(market.unit),
+          ts: trade.wdate,
+        })),
+      );
     publisher.publish({ type: 'contop', key, data: market.trades.map(toTradePush) });
   }
 }

@@ -77,6 +77,49 @@ describe('futures reads on the core see the reader’s own orders and positions'
     expect(positions.data).toMatchObject([{ number: '3', realised: '-0.5', close_price: '99500' }]);
   });
 
+  it('answers a cancel and TP/SL orders from the state, none waiting for SQL; the reads right after wait until it holds them', async () => {
+    const maker = await futuresUser(h);
+    const user = await futuresUser(h);
+    await placed(order(h, maker, 'sell', 'limit', '10', { price: '100000' }));
+    await placed(order(h, user, 'buy', 'market', '2'));
+    const position = positionsFromState(user.id)[0]!;
+    let cancelled = 0;
+    const [finished, account] = await readsRightAfterWrites(
+      core,
+      async () => {
+        // A cancel and the TP/SL routes read only the state: each would wait for the held projection otherwise.
+        const resting = await placed(order(h, user, 'buy', 'limit', '1', { price: '90000' }));
+        cancelled = resting.autoid;
+        await expectOk(post(h, '/contract/closeEntrust', { id: cancelled }, user.token));
+        const set = await expectOk(
+          post(h, '/contract/profitLoss', { autoid: position, lossPrice: '99000' }, user.token),
+        );
+        const { id } = set.data as { id: number };
+        await expectOk(post(h, '/contract/editProfitLoss', { id, lossPrice: '98000' }, user.token));
+        await expectOk(post(h, '/contract/closeProfitLoss', { id }, user.token));
+        const rows = await h.store.db
+          .selectFrom('futures_orders')
+          .select('autoid')
+          .where('autoid', '=', cancelled)
+          .execute();
+        expect(rows).toEqual([]);
+      },
+      // The reads start while SQL lags: the finished entrusts are SQL's.
+      () =>
+        Promise.all([
+          get(h, '/contract/tradOrder?page=1&limit=10', user.token),
+          get(h, '/contract/contractAccount?tradcoin=BTC&maincoin=USDT', user.token),
+        ]),
+    );
+    expect(finished.code, finished.msg).toBe(200);
+    expect(finished.data).toMatchObject({
+      count: 2,
+      list: [{ autoid: cancelled, unfilled: '1' }, { unfilled: '0' }],
+    });
+    // SQL's balance, 10000 less the 2 lots' margin (20) and taker fee (0.1): the cancelled order holds nothing.
+    expect(account.data).toMatchObject({ balance: { usable: '9979.9', locked: '0' } });
+  });
+
   /** The user's open position ids in the state (what the user's client holds from the order's push). */
   function positionsFromState(userId: number): number[] {
     return [...h.app.futures.service.engine.positions.values()]

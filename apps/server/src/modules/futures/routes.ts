@@ -216,13 +216,13 @@ function registerOrderWrites(http: FastifyInstance, { futures, requireUser }: Fu
   const schema = { tags: ['futures'], security: [{ token: [] }] };
   // A person places a few orders a second at most; this stops a script flooding the queue.
   const rateLimit = { max: 1200, timeWindow: '1 minute' };
-  const limited = { preHandler: requireUser, config: { rateLimit } };
-  // On the core an order is checked against the money state, never SQL: it need not wait for the projection.
-  const placing = { preHandler: requireUser, config: { rateLimit, readsOnlyState: true } };
+  // On the core an order or a cancel is checked against the money state and answered from it, never from
+  // SQL: it need not wait for the projection.
+  const stateOnly = { preHandler: requireUser, config: { rateLimit, readsOnlyState: true } };
   for (const route of ORDER_ROUTES) {
     http.post<{ Body: OrderBody }>(
       route.path,
-      { ...placing, schema: { ...schema, body: orderBody(route.style === 'limit') } },
+      { ...stateOnly, schema: { ...schema, body: orderBody(route.style === 'limit') } },
       async (request) => {
         const body = request.body;
         const view = await futures.placeForUser(currentUser(request).id, {
@@ -243,7 +243,7 @@ function registerOrderWrites(http: FastifyInstance, { futures, requireUser }: Fu
   http.post<{ Body: { id: number } }>(
     '/contract/closeEntrust',
     {
-      ...limited,
+      ...stateOnly,
       schema: {
         ...schema,
         summary: 'Cancel one open entrust (id = its autoid)',
@@ -258,13 +258,13 @@ function registerOrderWrites(http: FastifyInstance, { futures, requireUser }: Fu
 function registerPositionWrites(http: FastifyInstance, { futures, requireUser }: FuturesRoutesOptions): void {
   const schema = { tags: ['futures'], security: [{ token: [] }] };
   const rateLimit = { max: 600, timeWindow: '1 minute' };
-  const limited = { preHandler: requireUser, config: { rateLimit } };
-  // On the core a close finds its positions in the money state and is checked there, never in SQL.
-  const closing = { preHandler: requireUser, config: { rateLimit, readsOnlyState: true } };
+  // On the core a close or a TP/SL order finds its position (or trigger) in the money state, is checked
+  // there and answered from it, never from SQL.
+  const stateOnly = { preHandler: requireUser, config: { rateLimit, readsOnlyState: true } };
   http.post<{ Body: { autoid: number; number?: string } }>(
     '/contract/closePosition',
     {
-      ...closing,
+      ...stateOnly,
       schema: {
         ...schema,
         summary: 'Close `number` lots of a position at market (partial close)',
@@ -283,7 +283,7 @@ function registerPositionWrites(http: FastifyInstance, { futures, requireUser }:
   http.post<{ Body: Coins }>(
     '/contract/closeCoinPosition',
     {
-      ...closing,
+      ...stateOnly,
       schema: {
         ...schema,
         summary: 'Close every position of one contract at market',
@@ -301,7 +301,7 @@ function registerPositionWrites(http: FastifyInstance, { futures, requireUser }:
   http.post<{ Body: { coin?: string; maincoin?: string; type: 'all' | 'buy' | 'sell' } }>(
     '/contract/closeAllPosition',
     {
-      ...closing,
+      ...stateOnly,
       schema: {
         ...schema,
         summary: 'Close by side: every position (of coin when given) of type all, buy or sell',
@@ -327,7 +327,7 @@ function registerPositionWrites(http: FastifyInstance, { futures, requireUser }:
   http.post<{ Body: { autoid: number; profitPrice?: string; lossPrice?: string; number?: string } }>(
     '/contract/profitLoss',
     {
-      ...limited,
+      ...stateOnly,
       schema: {
         ...schema,
         summary: 'Set a TP/SL order on a position (autoid)',
@@ -349,7 +349,7 @@ function registerPositionWrites(http: FastifyInstance, { futures, requireUser }:
   http.post<{ Body: { id: number; profitPrice?: string; lossPrice?: string; number?: string } }>(
     '/contract/editProfitLoss',
     {
-      ...limited,
+      ...stateOnly,
       schema: {
         ...schema,
         summary: 'Change a TP/SL order (id)',
@@ -367,7 +367,7 @@ function registerPositionWrites(http: FastifyInstance, { futures, requireUser }:
   http.post<{ Body: { id: number } }>(
     '/contract/closeProfitLoss',
     {
-      ...limited,
+      ...stateOnly,
       schema: {
         ...schema,
         summary: 'Cancel a TP/SL order (id)',

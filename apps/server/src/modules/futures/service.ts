@@ -158,7 +158,9 @@ export class FuturesService {
         market.contract.maincoin !== this.options.market.index.quote
       )
         continue;
-      this.options.market.data.recordPrice(marketRef(market), tick.price, tick.ts);
+      // On the core the tick reaches the state as `indexPrices`, which the projector charts.
+      if (this.options.market.data.recordsPrints)
+        this.options.market.data.recordPrice(marketRef(market), tick.price, tick.ts);
     }
     return this.engine.applyMark(tick.coin, tick.price);
   }

@@ -3,8 +3,9 @@ import { CODE } from '@halyard/protocol';
 import type { Clock } from '../../clock.ts';
 import { ieoAdvanceDue, ieoRebatesDue, ieoReleasesDue } from '../../core/state/ieo-clock.ts';
 import type { IeoSaleTerms } from '../../core/state/ieo-rules.ts';
+import type { IeoOrderRecord, IeoTrancheRecord, MoneyCommand, MoneyEvent } from '../../core/state/index.ts';
 import type { MoneyCoreHandle } from '../../money-core/handle.ts';
-import { submitProjected } from '../../money-core/submit.ts';
+import { OwnEvents } from '../../money-core/submit.ts';
 
 /** The HTTP codes of the state's IEO refusals, as IeoService throws them (the rules' are 400). */
 const IEO_CODES: ReadonlyMap<string, number> = new Map([
@@ -15,11 +16,26 @@ const IEO_CODES: ReadonlyMap<string, number> = new Map([
   ['ieo.ended', CODE.conflict],
 ]);
 
+type IeoRowsEvent = Extract<MoneyEvent, { type: 'ieo' }>;
+
+function isIeoRows(event: MoneyEvent): event is IeoRowsEvent {
+  return event.type === 'ieo';
+}
+
+/** An order as a subscription left it, with the tranches it inserted. */
+export interface SubscribedOrder {
+  order: IeoOrderRecord;
+  tranches: IeoTrancheRecord[];
+}
+
 /**
  * Token launches on the sequenced core (issue 19's cut-over): what
  * IeoService does with money, as the money state's commands (core/state
  * ieo*.ts), each stamped with the clock, its refusal thrown as the SQL
- * path's AppError, answered once SQL holds it. IeoService keeps the edge's
+ * path's AppError. A user's subscription is answered as soon as it is
+ * durable, from its own events (the user's next request waits until SQL
+ * holds it); an operator's or the clock's command once SQL holds it, as
+ * their callers read SQL next without a session guard. IeoService keeps the edge's
  * part: the checks of the terms and of the user, and the project rows
  * (terms, texts: no money): a new sale's written before its terms are
  * sent, an edit's once the state took them.
@@ -27,11 +43,15 @@ const IEO_CODES: ReadonlyMap<string, number> = new Map([
 export class CoreSales {
   /** The edit in flight, which the next one waits for. */
   private edits: Promise<unknown> = Promise.resolve();
+  /** The rows each command writes; every IEO command goes through `submit`, which takes them. */
+  private readonly rows: OwnEvents<IeoRowsEvent>;
 
   constructor(
     private readonly core: MoneyCoreHandle,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.rows = new OwnEvents(core, isIeoRows);
+  }
 
   /**
    * A new sale's terms or an edit's (`ieoSale`): the state funds the
@@ -76,13 +96,30 @@ export class CoreSales {
     await this.submit({ kind: 'ieoCancelSale', projectId, at: this.clock.now() });
   }
 
-  /** A subscription the edge found eligible: the id of the order it made or added to. */
+  /**
+   * A subscription the edge found eligible, answered as soon as it is
+   * durable: the order it made or added to and the tranches it inserted, as
+   * its own events left them. A commitment added to an order of an earlier
+   * subscription updates only the amount and the holds: the order's other
+   * fields are the state's, which only the sale's end or cancel changes.
+   */
   async subscribe(
     userId: number,
     input: { projectId: number; paycoin: string; amount: string },
-  ): Promise<number> {
-    const result = await this.submit({ kind: 'ieoSubscribe', userId, ...input, at: this.clock.now() });
-    return result.ieoOrderId!;
+  ): Promise<SubscribedOrder> {
+    const command = { kind: 'ieoSubscribe', userId, ...input, at: this.clock.now() } as const;
+    const { result, events } = await this.rows.submit(userId, command, IEO_CODES);
+    const id = result.ieoOrderId!;
+    let order: IeoOrderRecord | undefined;
+    const tranches: IeoTrancheRecord[] = [];
+    for (const op of events.flatMap((event) => event.ops)) {
+      if (op.op === 'insertOrder' && op.row.id === id) order = { ...op.row };
+      else if (op.op === 'updateOrder' && op.id === id)
+        order = { ...(order ?? this.core.state.ieo.orders.get(id)!), ...op.set };
+      else if (op.op === 'insertTranches') tranches.push(...op.rows.filter((row) => row.order_id === id));
+    }
+    if (!order) throw new Error(`ieo: the subscription wrote no order ${id}`);
+    return { order, tranches };
   }
 
   /**
@@ -99,7 +136,8 @@ export class CoreSales {
     if (ieoReleasesDue(this.core.state, now)) await this.submit({ kind: 'ieoRelease', at: now });
   }
 
-  private submit(command: Parameters<typeof submitProjected>[1]) {
-    return submitProjected(this.core, command, IEO_CODES);
+  /** An operator's or the clock's command, answered once SQL holds it. */
+  private async submit(command: MoneyCommand) {
+    return (await this.rows.submit(null, command, IEO_CODES)).result;
   }
 }

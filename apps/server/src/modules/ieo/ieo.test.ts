@@ -2,6 +2,7 @@ import { Dec } from '@halyard/money';
 import type { IeoAllocationProof, IeoOrder, IeoProject, IeoPublicCommit } from '@halyard/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ieoProjectWallet, systemAccount, userAccount } from '../../ledger/index.ts';
+import { sqlCaughtUp } from '../../money-core/test-support.ts';
 import { MONEY_PATHS, registerByEmail, requestCode, restartApp } from '../identity/test-support.ts';
 import {
   balanceOf,
@@ -42,7 +43,9 @@ describe.each(MONEY_PATHS)('IEO on $on', ({ moneyCore }) => {
     await expectHealthyLedger(h.store.db);
   });
 
+  /** As a visitor sees it, once SQL holds every subscription so far (on the core one is answered before). */
   async function listed(id: number, lang = 'en'): Promise<IeoProject> {
+    await sqlCaughtUp(h.app.moneyCore);
     const list = (await expectOk(get(h, '/ieo/getIeoList', undefined, { lang }))).data as IeoProject[];
     const found = list.find((project) => project.id === id);
     if (!found) throw new Error(`project ${id} not listed`);
@@ -228,7 +231,9 @@ describe.each(MONEY_PATHS)('IEO on $on', ({ moneyCore }) => {
       const order = await expectOk(
         subscribe(h, { id: invited.member.id, token: invited.token }, project.id, '10'),
       );
-      // Owed while the sale may still be cancelled; paid when it ends (rebates.test.ts).
+      // Owed while the sale may still be cancelled; paid when it ends (rebates.test.ts). An operator's read
+      // waits for no user's writes: SQL first.
+      await sqlCaughtUp(h.app.moneyCore);
       const rebates = (
         await expectOk(get(h, `/admin/ieo/projects/${project.id}/rebates`, undefined, ADMIN_HEADERS))
       ).data;
@@ -403,6 +408,8 @@ describe.each(MONEY_PATHS)('IEO on $on', ({ moneyCore }) => {
       const amounts = ['10.5', '3', '0.00000001', '250', '7.25', '1'];
       for (const [index, amount] of amounts.entries()) {
         await expectOk(subscribe(h, users[index % 3] as TestUser, project.id, amount));
+        // SQL read directly: once it holds the commitment (on the core, answered before).
+        await sqlCaughtUp(h.app.moneyCore);
         const orders = await h.store.db
           .selectFrom('ieo_orders')
           .select('amount')

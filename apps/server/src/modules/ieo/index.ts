@@ -1,6 +1,6 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { serialTimer } from '../../clock.ts';
-import type { OperatorGuard, SessionResolver } from '../../http/auth.ts';
+import type { OperatorGuard } from '../../http/auth.ts';
 import { seedIeoDemo } from './demo.ts';
 import { registerIeoRoutes } from './routes.ts';
 import { IeoService, type IeoServiceOptions } from './service.ts';
@@ -21,8 +21,8 @@ export interface IeoModule {
 }
 
 export interface IeoModuleOptions extends IeoServiceOptions {
+  /** The session guard: the user routes', and the pay coins' (the signed-in user's balances), which serve visitors too. */
   requireUser: preHandlerAsyncHookHandler;
-  sessions: SessionResolver;
   /** Guards the /admin routes: the signed-in operator's role must allow the route's permission. */
   operatorGuard: OperatorGuard;
   /** Demo mode: the demo sales start again when their windows are over. */

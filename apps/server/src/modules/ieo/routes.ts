@@ -7,14 +7,8 @@ import {
   type IeoState,
   LOCALES,
 } from '@halyard/protocol';
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import {
-  currentUser,
-  OPERATOR_SECURITY,
-  type OperatorGuard,
-  readToken,
-  type SessionResolver,
-} from '../../http/auth.ts';
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import { currentUser, OPERATOR_SECURITY, type OperatorGuard, signedInUserId } from '../../http/auth.ts';
 import { epochMsField, idField } from '../../http/bounds.ts';
 import { ok } from '../../http/envelope.ts';
 import { CLIENT_OID_BODY } from '../../http/idempotency.ts';
@@ -106,18 +100,13 @@ const projectBody = {
 export interface IeoRouteOptions {
   ieo: IeoService;
   requireUser: preHandlerAsyncHookHandler;
-  sessions: SessionResolver;
   operatorGuard: OperatorGuard;
 }
 
 /** Spec §7 IEO: getIeoList, findPayCoinByCoin, getIeoOrder, addIeoOrder; the public commits and proofs of issue 15. */
 export function registerIeoRoutes(http: FastifyInstance, options: IeoRouteOptions): void {
-  const { ieo, sessions } = options;
+  const { ieo } = options;
   const guard = { preHandler: options.requireUser };
-  const viewer = async (request: FastifyRequest): Promise<number | null> => {
-    const token = readToken(request);
-    return token ? ((await sessions.resolve(token))?.id ?? null) : null;
-  };
 
   http.get<{ Querystring: { state?: IeoState } }>(
     '/ieo/getIeoList',
@@ -135,6 +124,8 @@ export function registerIeoRoutes(http: FastifyInstance, options: IeoRouteOption
   http.get<{ Querystring: { coin: string } }>(
     '/ieo/findPayCoinByCoin',
     {
+      preHandler: options.requireUser,
+      config: { signInOptional: true },
       schema: {
         summary:
           "The pay coins of a token's open (or next) project with their prices, and the signed-in user's usable balance of each",
@@ -142,7 +133,7 @@ export function registerIeoRoutes(http: FastifyInstance, options: IeoRouteOption
         querystring: { type: 'object', required: ['coin'], properties: { coin } },
       },
     },
-    async (request) => ok(await ieo.payCoins(request.query.coin, await viewer(request))),
+    async (request) => ok(await ieo.payCoins(request.query.coin, signedInUserId(request))),
   );
 
   http.get<{ Querystring: { page: number; limit: number } }>(

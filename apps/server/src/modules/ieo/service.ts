@@ -637,7 +637,8 @@ export class IeoService {
     // On the core the state checks the window, the amount and the balance, in this order, and decides.
     if (this.onCore) {
       await this.options.beforeFee?.(userId);
-      return this.orderOf((await sql.order(this.db, await this.onCore.subscribe(userId, input)))!);
+      const { order, tranches } = await this.onCore.subscribe(userId, input);
+      return this.orderView(order, project, tranches);
     }
     const usable = (await ledger.balance({ ...userAccount(userId, 'spot'), asset: pay.paycoin })).available;
     const order = await ledger.transaction(async (trx) => {

@@ -140,10 +140,6 @@ export const ieoStore = {
     await db.updateTable('ieo_orders').set(changes).where('id', '=', id).execute();
   },
 
-  async order(db: Executor, id: number): Promise<OrderRow | undefined> {
-    return db.selectFrom('ieo_orders').selectAll().where('id', '=', id).executeTakeFirst();
-  },
-
   async userOrderOfProject(db: Executor, userId: number, projectId: number): Promise<OrderRow | undefined> {
     return db
       .selectFrom('ieo_orders')

@@ -467,14 +467,16 @@ export class SpotService {
     publisher.publish({ type: 'buy', key, data: depthRows(effects.depth.bids, SPOT_BOOK_MAX_LEVELS) });
     publisher.publish({ type: 'sell', key, data: depthRows(effects.depth.asks, SPOT_BOOK_MAX_LEVELS) });
     if (effects.trades.length === 0) return;
-    market.data.recordTrades(
-      ref,
-      effects.trades.map((trade) => ({
-        price: Dec.parse(trade.price),
-        amount: Dec.parse(trade.amount),
-        ts: trade.wdate,
-      })),
-    );
+    // On the core the projector charts the trades (market/kline-writer.ts).
+    if (market.data.recordsPrints)
+      market.data.recordTrades(
+        ref,
+        effects.trades.map((trade) => ({
+          price: Dec.parse(trade.price),
+          amount: Dec.parse(trade.amount),
+          ts: trade.wdate,
+        })),
+      );
     const top = this.marketsById.get(pair.autoid)?.latestTrades() ?? [];
     publisher.publish({ type: 'top', key, data: top.map(toTradePush) });
   }

@@ -14,7 +14,7 @@ import { badRequest } from '../../http/errors.ts';
 import { type AccountBalance, type Ledger, type UserWallet, userAccount } from '../../ledger/index.ts';
 import type { IndexPriceSource } from '../../market/index.ts';
 import type { MoneyCoreHandle } from '../../money-core/handle.ts';
-import { submitProjected } from '../../money-core/submit.ts';
+import { submitAhead } from '../../money-core/submit.ts';
 import type { IdentityService } from '../identity/index.ts';
 import { CHAIN_NAMES, DEFAULT_CHAIN } from './config.ts';
 import type { WalletService } from './service.ts';
@@ -250,8 +250,8 @@ export class AssetsService {
     throwIf(walletMoveAmountRefusal(move, source.available));
     await identity.assertNotFrozen(userId);
     const transferId = `transfer:${randomUUID()}`;
-    // On the core, answered once SQL holds the move, so the user's next read sees it.
-    if (core) await submitProjected(core, { kind: 'walletMove', ...move, transferId, at: clock.now() });
+    // On the core, answered once durable: the user's next request waits until SQL holds the move.
+    if (core) await submitAhead(core, userId, { kind: 'walletMove', ...move, transferId, at: clock.now() });
     else await ledger.execute([walletMoveTransfer(transferId, move)]);
     return {
       id: transferId,

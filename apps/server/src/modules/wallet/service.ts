@@ -18,6 +18,7 @@ import type { Clock } from '../../clock.ts';
 import {
   firstWithdrawalStep,
   type WithdrawalChecks,
+  type WithdrawalRecord,
   type WithdrawalRequestedCommand,
   type WithdrawalReviewedCommand,
   type WithdrawalTerms,
@@ -48,7 +49,12 @@ import {
   type WithdrawalRow,
   type WithdrawalState,
 } from './store.ts';
-import { submitWithdrawalCommand } from './withdrawals-on-core.ts';
+import {
+  submitWithdrawalCommand,
+  submitWithdrawalRequest,
+  type WithdrawalRequests,
+  withdrawalRequests,
+} from './withdrawals-on-core.ts';
 
 const DAY_MS = 86_400_000;
 /** A reorged deposit the user already spent freezes the account this long, pending an operator's look. */
@@ -186,7 +192,12 @@ function depositView(row: DepositRow): DepositView {
   };
 }
 
-function withdrawalView(row: WithdrawalRow): WithdrawalView {
+function withdrawalView(
+  row: Pick<
+    WithdrawalRow,
+    'id' | 'coin' | 'chain_id' | 'address' | 'amount' | 'fee' | 'state' | 'tx_hash' | 'reason' | 'created_at'
+  >,
+): WithdrawalView {
   const state: RecordState = row.state === 'completed' || row.state === 'rejected' ? row.state : 'waiting';
   return {
     id: Number(row.id),
@@ -202,6 +213,23 @@ function withdrawalView(row: WithdrawalRow): WithdrawalView {
     reason: row.reason,
     time: Number(row.created_at),
   };
+}
+
+/** A withdrawal as its request wrote it (the row the projector inserts): nothing signed or decided yet. */
+function requestedView(withdrawal: WithdrawalRecord): WithdrawalView {
+  const { id, coin, chainId, address, amount, fee, state, at } = withdrawal;
+  return withdrawalView({
+    id,
+    coin,
+    chain_id: chainId,
+    address,
+    amount,
+    fee,
+    state,
+    tx_hash: null,
+    reason: null,
+    created_at: at,
+  });
 }
 
 /** An operator's hold on a withdrawal in review, for the operators' queue only (its owner sees it waiting). */
@@ -237,12 +265,15 @@ export class WalletService {
   readonly watchers = new Map<ChainId, ChainWatcher>();
   /** Reads the RPC URLs as chains connect; null without a hot-wallet key (withdrawals then wait). */
   private readonly sender: WithdrawalSender | null;
+  /** On the core: the withdrawals the users' requests write, which their replies show. */
+  private readonly requests: WithdrawalRequests | null;
 
   constructor(private readonly options: WalletServiceOptions) {
     this.db = options.db;
     this.ledger = options.ledger;
     this.clock = options.clock;
     this.deriveAddress = createAddressDeriver(options.config.depositXpub);
+    this.requests = options.core ? withdrawalRequests(options.core) : null;
     const key = options.config.hotWalletKey;
     this.sender = key
       ? new WithdrawalSender({
@@ -511,8 +542,7 @@ export class WalletService {
     const rules = (withdrawnToday: Dec, usable: Dec) =>
       withdrawalRequestRefusal({ ...checks, withdrawnToday: withdrawnToday.toString() }, usable);
     throwIf(rules(await sql.withdrawnSince(this.db, userId, coin.coin, since), available));
-    const { core } = this.options;
-    if (core) return this.requestOnCore(core, { userId, coin, input, checks, at: now });
+    if (this.requests) return this.requestOnCore(this.requests, { userId, coin, input, checks, at: now });
     const amount = Dec.parse(input.amount);
     const address = await this.withdrawalAccess(userId, coin, input);
 
@@ -549,9 +579,11 @@ export class WalletService {
    * its own balance and room of the day (two requests at once cannot both
    * use it) and holds amount + fee under its next id. A stamped refusal the
    * state answers is thrown as the edge's own error, with its HTTP code.
+   * Answered as soon as it is durable: the user's next request waits until
+   * SQL holds it.
    */
   private async requestOnCore(
-    core: MoneyCoreHandle,
+    requests: WithdrawalRequests,
     request: {
       userId: number;
       coin: CoinChain;
@@ -580,16 +612,14 @@ export class WalletService {
       ...request.checks,
       edgeRefusal: edgeError && { key: edgeError.key, params: edgeError.params },
     };
-    let id: number;
+    let withdrawal: WithdrawalRecord;
     try {
-      id = await submitWithdrawalCommand(core, command);
+      withdrawal = await submitWithdrawalRequest(requests, command);
     } catch (error) {
       throw edgeError && error instanceof AppError && error.key === edgeError.key ? edgeError : error;
     }
-    const row = await sql.withdrawal(this.db, id);
-    if (!row) throw new Error(`withdrawal ${id} is not in SQL once readable`);
-    if (row.state === 'approved') this.sendSoon();
-    return withdrawalView(row);
+    if (withdrawal.state === 'approved') this.sendSoon();
+    return requestedView(withdrawal);
   }
 
   /**
@@ -804,9 +834,17 @@ export class WalletService {
     this.sendQueued().catch((error: unknown) => this.options.onError(error, 'withdrawal sender'));
   }
 
-  /** One round of the sender (sender.ts); without a signer (no hot-wallet key) withdrawals wait. */
+  /**
+   * One round of the sender (sender.ts); without a signer (no hot-wallet
+   * key) withdrawals wait. It reads the withdrawals from SQL: on the core,
+   * once SQL holds every one answered so far (a user's request is answered
+   * before SQL holds it).
+   */
   async sendQueued(): Promise<void> {
-    await this.sender?.round();
+    if (!this.sender) return;
+    const { core } = this.options;
+    if (core) await core.readable(core.sequencer.lastSequence());
+    await this.sender.round();
   }
 
   /** Operator: signs a stuck or flagged withdrawal again (same nonce while unused, else a new one); audited. */

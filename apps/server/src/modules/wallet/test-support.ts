@@ -8,6 +8,7 @@ import { ManualClock } from '../../clock.ts';
 import { loadConfig } from '../../config.ts';
 import { type AccountRef, systemAccount, userAccount } from '../../ledger/index.ts';
 import { expectHealthyLedger } from '../../ledger/test-support.ts';
+import { sqlCaughtUp } from '../../money-core/test-support.ts';
 import { openTestStore } from '../../store/connect.ts';
 import {
   ADMIN_TOKEN,
@@ -198,7 +199,9 @@ export async function fund(h: Harness, userId: number, balances: Record<string, 
   await h.app.ledger.execute(batch);
 }
 
+/** A balance as SQL holds it once it holds every command so far (on the core a user's is answered before). */
 export async function balanceOf(h: Harness, ref: AccountRef, asset: string) {
+  await sqlCaughtUp(h.app.moneyCore);
   const balance = await h.app.ledger.balance({ ...ref, asset });
   return { available: balance.available.toString(), locked: balance.locked.toString() };
 }
