@@ -15,6 +15,7 @@ import { allocationSummaryOf, settleCommits } from './ieo-allocation.ts';
 import {
   IEO_DISTRIBUTE_BATCH,
   type IeoSaleTerms,
+  ieoCancellable,
   ieoCommitHoldId,
   ieoDeliveryTransfers,
   ieoGiftOf,
@@ -86,11 +87,16 @@ function rebatePayable(state: MoneyState, orderId: number): boolean {
 
 /** Whether `ieoRelease` at `at` has a tranche to look at: one whose next vesting time has come. */
 export function ieoReleasesDue(state: MoneyState, at: number): boolean {
-  for (const tranche of state.ieo.tranches.values()) if (trancheDue(tranche, at)) return true;
+  for (const tranche of state.ieo.tranches.values()) if (trancheDue(state, tranche, at)) return true;
   return false;
 }
 
-const trancheDue = (tranche: IeoTrancheMoney, at: number) => tranche.nextReleaseAt <= at;
+/** A tranche whose next vesting time has come, of a sale that can no longer be cancelled (IEO_CANCELLABLE_STATES). */
+function trancheDue(state: MoneyState, tranche: IeoTrancheMoney, at: number): boolean {
+  if (tranche.nextReleaseAt > at) return false;
+  const { orders, sales } = state.ieo;
+  return !ieoCancellable(sales.get(orders.get(tranche.orderId)!.project_id)!.state);
+}
 
 export function applyIeoPayRebates(
   state: MoneyState,
@@ -117,7 +123,7 @@ export function applyIeoRelease(
   const work = new Work(state, command.at, seq, emit);
   const { tranches } = state.ieo;
   const due = [...tranches.values()]
-    .filter((tranche) => trancheDue(tranche, command.at))
+    .filter((tranche) => trancheDue(state, tranche, command.at))
     .sort((x, y) => x.orderId - y.orderId || x.seq - y.seq);
   const transfers: TransferInput[] = [];
   for (const tranche of due) {

@@ -36,6 +36,15 @@ export interface IeoSaleTerms {
   endAt: number;
 }
 
+/**
+ * The states in which a sale can still be cancelled. A cancel takes every
+ * delivered token back, so no tranche is released before the sale leaves
+ * them: released tokens are the user's to spend.
+ */
+export const IEO_CANCELLABLE_STATES = ['not_open', 'open'] as const;
+export const ieoCancellable = (state: string) =>
+  (IEO_CANCELLABLE_STATES as readonly string[]).includes(state);
+
 export const ieoProjectAccount = (projectId: number) => systemAccount(ieoProjectWallet(projectId));
 export const ieoTrancheHoldId = (orderId: number, seq: number) => `ieo:tranche:${orderId}:${seq}`;
 export const ieoCommitHoldId = (orderId: number, n: number) => `ieo:commit:${orderId}:${n}`;

@@ -5,6 +5,7 @@ import type { IeoCancelSaleCommand, IeoSale, IeoSaleCommand, IeoSubscribeCommand
 import { advance, progress } from './ieo-clock.ts';
 import {
   type IeoSaleTerms,
+  ieoCancellable,
   ieoCommitHold,
   ieoDeliveryTransfers,
   ieoFundTransfer,
@@ -104,7 +105,7 @@ export function applyIeoCancelSale(
 ): Outcome {
   const sale = Number.isSafeInteger(command.projectId) ? state.ieo.sales.get(command.projectId) : undefined;
   if (!sale) return refusal('ieo.projectNotFound');
-  if (sale.state !== 'not_open' && sale.state !== 'open') return refusal('ieo.termsFrozen');
+  if (!ieoCancellable(sale.state)) return refusal('ieo.termsFrozen');
   const work = new Work(state, command.at, seq, emit);
   cancel(work, sale);
   return work.done({ ok: true, transfers: work.transfers });

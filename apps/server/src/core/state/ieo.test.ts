@@ -2,6 +2,7 @@ import { Dec } from '@halyard/money';
 import { describe, expect, it } from 'vitest';
 import { accountMapKeyOf, ieoProjectWallet, systemAccount, userAccount } from '../../ledger/index.ts';
 import { step } from '../sequencer/index.ts';
+import { takeCommands } from './command-stream.ts';
 import type { IeoSaleTerms } from './ieo-rules.ts';
 import type { MoneyCommand, MoneyResult } from './index.ts';
 import { moneyMachine } from './machine.ts';
@@ -97,6 +98,20 @@ const later: MoneyCommand = {
   defundWhy: '',
 };
 
+/** An FCFS sale of whole tokens in three daily tranches from its end, and user 1 buying 10 of them. */
+const fcfsBought: MoneyCommand[] = [
+  {
+    kind: 'ieoSale',
+    at: AT,
+    projectId: 2,
+    terms: { ...terms, coin: 'LFC', mode: 'fcfs', gift: '0', rebate: '0' },
+    salt: 's',
+    fundWhy: 'create',
+    defundWhy: '',
+  },
+  { kind: 'ieoSubscribe', at: AT + 1_000, userId: 1, projectId: 2, paycoin: 'USDT', amount: '3.7' },
+];
+
 describe('the IEO commands', () => {
   it('commit once per repeated id, keep the sale across a snapshot, and allocate without creating or losing a unit', () => {
     const state = machine.initialState();
@@ -190,5 +205,57 @@ describe('the IEO commands', () => {
       'ieo.termsFrozen',
       'ieo.termsFrozen',
     ]);
+  });
+
+  it('releases no tranche while its sale can still be cancelled, so a cancel always has the tokens to take back', () => {
+    const state = machine.initialState();
+    runAll(state, [...setup, ...fcfsBought]);
+    const ieoWallet = userAccount(1, 'ieo');
+    // The 10 tokens bought are in the IEO wallet, all held by their tranches.
+    expect(state.ledger.accounts.get(accountMapKeyOf(ieoWallet, 'LFC'))!.debitsPending.toString()).toBe('10');
+    // Past the window's end and the first tranche's time, but no ieoAdvance yet: the sale is still open.
+    const released = runAll(state, [{ kind: 'ieoRelease', at: AT + 120_000 }], 9)[0]!;
+    expect(released.ok && released.transfers).toEqual([]);
+    expect(available(state, userAccount(1, 'spot'), 'LFC').toString()).toBe('0');
+    // Before the fix the release paid the first tranche out and this cancel threw (ledger.holdClosed).
+    const [cancelled] = runAll(state, [{ kind: 'ieoCancelSale', at: AT + 120_000, projectId: 2 }], 10);
+    expect(cancelled!.ok).toBe(true);
+    expect(available(state, ieoWallet, 'LFC').toString()).toBe('0');
+    expect(available(state, userAccount(1, 'spot'), 'USDT').toString()).toBe('100');
+  });
+
+  it('releases a tranche once its sale has ended', () => {
+    const state = machine.initialState();
+    runAll(state, [...setup, ...fcfsBought]);
+    runAll(
+      state,
+      [
+        { kind: 'ieoAdvance', at: AT + 120_000, projectId: 2 },
+        { kind: 'ieoRelease', at: AT + 120_000 },
+      ],
+      setup.length + fcfsBought.length,
+    );
+    expect(state.ieo.sales.get(2)!.state).toBe('ended');
+    // 10 tokens in three tranches (3, 3, 4): the first released at the window's end.
+    expect(available(state, userAccount(1, 'spot'), 'LFC').toString()).toBe('3');
+  });
+
+  it('applies the seeded stream of every kind of command without throwing', () => {
+    const state = machine.initialState();
+    const commands = takeCommands(
+      {
+        seed: 11,
+        users: 60,
+        traders: 12,
+        referral: true,
+        cycle: true,
+        futures: true,
+        ieo: true,
+        fiat: true,
+        walletFlows: true,
+      },
+      3000,
+    );
+    expect(() => runAll(state, commands)).not.toThrow();
   });
 });

@@ -35,6 +35,7 @@ import {
   type IeoSaleTerms,
   type IeoVestingOf,
   ieoAnonIdOf,
+  ieoCancellable,
   ieoCommitHold,
   ieoCommitHoldId,
   ieoDeliveryTransfers,
@@ -358,7 +359,7 @@ export class IeoService {
     await ledger.transaction(async (trx) => {
       const project = await sql.project(trx, id);
       if (!project) throw notFound('ieo.projectNotFound');
-      if (project.state !== 'not_open' && project.state !== 'open') throw conflict('ieo.termsFrozen');
+      if (!ieoCancellable(project.state)) throw conflict('ieo.termsFrozen');
       const orders = await sql.projectOrders(trx, id);
       const transfers: TransferInput[] = [];
       for (const order of orders)

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import { IEO_CANCELLABLE_STATES } from '../../core/state/ieo-rules.ts';
 import type { IeoOrderRecord, IeoRebateRecord, IeoTrancheRecord } from '../../core/state/index.ts';
 import type { Executor } from '../../store/database.ts';
 
@@ -265,24 +266,28 @@ export const ieoStore = {
     after: { orderId: number; seq: number },
     limit: number,
   ): Promise<DueTrancheRow[]> {
-    return db
-      .selectFrom('ieo_tranches')
-      .innerJoin('ieo_orders', 'ieo_orders.id', 'ieo_tranches.order_id')
-      .innerJoin('ieo_projects', 'ieo_projects.id', 'ieo_orders.project_id')
-      .selectAll('ieo_tranches')
-      .select('ieo_projects.token_decimals')
-      .where('ieo_tranches.released_at', 'is', null)
-      .where('ieo_tranches.next_release_at', '<=', now)
-      .where((eb) =>
-        eb.or([
-          eb('ieo_tranches.order_id', '>', after.orderId),
-          eb.and([eb('ieo_tranches.order_id', '=', after.orderId), eb('ieo_tranches.seq', '>', after.seq)]),
-        ]),
-      )
-      .orderBy('ieo_tranches.order_id')
-      .orderBy('ieo_tranches.seq')
-      .limit(limit)
-      .execute();
+    return (
+      db
+        .selectFrom('ieo_tranches')
+        .innerJoin('ieo_orders', 'ieo_orders.id', 'ieo_tranches.order_id')
+        .innerJoin('ieo_projects', 'ieo_projects.id', 'ieo_orders.project_id')
+        .selectAll('ieo_tranches')
+        .select('ieo_projects.token_decimals')
+        .where('ieo_tranches.released_at', 'is', null)
+        .where('ieo_tranches.next_release_at', '<=', now)
+        // A cancel takes every delivered token back: nothing is released while the sale can still be cancelled.
+        .where('ieo_projects.state', 'not in', IEO_CANCELLABLE_STATES)
+        .where((eb) =>
+          eb.or([
+            eb('ieo_tranches.order_id', '>', after.orderId),
+            eb.and([eb('ieo_tranches.order_id', '=', after.orderId), eb('ieo_tranches.seq', '>', after.seq)]),
+          ]),
+        )
+        .orderBy('ieo_tranches.order_id')
+        .orderBy('ieo_tranches.seq')
+        .limit(limit)
+        .execute()
+    );
   },
 
   /**
