@@ -313,6 +313,28 @@ describe.each(MONEY_PATHS)('IEO on $on', ({ moneyCore }) => {
       await h.app.ieo.service.tick();
       expect(await balanceOf(h, spot(user), 'TEST')).toEqual({ available: '99.67', locked: '0' });
     });
+    it('releases nothing of a sale still open past its end, so a cancel then takes every token back', async () => {
+      const project = await createProject(
+        h,
+        saleTerms(h, { vesting: { kind: 'tranches', cliffDays: 0, tranches: 2, intervalDays: 1 } }),
+      );
+      h.clock.advance(MINUTE);
+      const user = await funded({ USDT: '100' });
+      await expectOk(subscribe(h, user, project.id, '50'));
+      // The first tranche is due, but the clock has not ended the sale yet (a release racing the operator's cancel).
+      h.clock.set(project.endTime + MINUTE);
+      if (h.app.moneyCore) await h.app.moneyCore.submit({ kind: 'ieoRelease', at: h.clock.now() });
+      else await h.app.ieo.service.releaseDue();
+      await sqlCaughtUp(h.app.moneyCore);
+      expect(await balanceOf(h, spot(user), 'TEST')).toEqual({ available: '0', locked: '0' });
+      await h.app.ieo.service.cancelProject(project.id);
+      await sqlCaughtUp(h.app.moneyCore);
+      expect(await balanceOf(h, userAccount(user.id, 'ieo'), 'TEST')).toEqual({
+        available: '0',
+        locked: '0',
+      });
+      expect(await balanceOf(h, spot(user), 'USDT')).toEqual({ available: '100', locked: '0' });
+    });
   });
 
   describe('linear vesting', () => {
