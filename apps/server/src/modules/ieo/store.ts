@@ -266,28 +266,26 @@ export const ieoStore = {
     after: { orderId: number; seq: number },
     limit: number,
   ): Promise<DueTrancheRow[]> {
-    return (
-      db
-        .selectFrom('ieo_tranches')
-        .innerJoin('ieo_orders', 'ieo_orders.id', 'ieo_tranches.order_id')
-        .innerJoin('ieo_projects', 'ieo_projects.id', 'ieo_orders.project_id')
-        .selectAll('ieo_tranches')
-        .select('ieo_projects.token_decimals')
-        .where('ieo_tranches.released_at', 'is', null)
-        .where('ieo_tranches.next_release_at', '<=', now)
-        // A cancel takes every delivered token back: nothing is released while the sale can still be cancelled.
-        .where('ieo_projects.state', 'not in', IEO_CANCELLABLE_STATES)
-        .where((eb) =>
-          eb.or([
-            eb('ieo_tranches.order_id', '>', after.orderId),
-            eb.and([eb('ieo_tranches.order_id', '=', after.orderId), eb('ieo_tranches.seq', '>', after.seq)]),
-          ]),
-        )
-        .orderBy('ieo_tranches.order_id')
-        .orderBy('ieo_tranches.seq')
-        .limit(limit)
-        .execute()
-    );
+    // Of sales that can no longer be cancelled: a cancel takes every delivered token back.
+    return db
+      .selectFrom('ieo_tranches')
+      .innerJoin('ieo_orders', 'ieo_orders.id', 'ieo_tranches.order_id')
+      .innerJoin('ieo_projects', 'ieo_projects.id', 'ieo_orders.project_id')
+      .selectAll('ieo_tranches')
+      .select('ieo_projects.token_decimals')
+      .where('ieo_tranches.released_at', 'is', null)
+      .where('ieo_tranches.next_release_at', '<=', now)
+      .where('ieo_projects.state', 'not in', IEO_CANCELLABLE_STATES)
+      .where((eb) =>
+        eb.or([
+          eb('ieo_tranches.order_id', '>', after.orderId),
+          eb.and([eb('ieo_tranches.order_id', '=', after.orderId), eb('ieo_tranches.seq', '>', after.seq)]),
+        ]),
+      )
+      .orderBy('ieo_tranches.order_id')
+      .orderBy('ieo_tranches.seq')
+      .limit(limit)
+      .execute();
   },
 
   /**
