@@ -3,7 +3,10 @@ import { Objm } from '@nats-io/obj';
 import { nuid } from '@nats-io/transport-node';
 import { describe, expect, it } from 'vitest';
 import type { CorruptSnapshot } from '../journal/index.ts';
-import { type SnapshotStoreHarness, snapshotStoreContract } from '../journal/snapshot-store-contract.ts';
+import {
+  type SnapshotStoreHarness,
+  snapshotStoreContract,
+} from '../journal/snapshot-store-contract.test-support.ts';
 import { snapshotName } from '../journal/snapshot-store-shared.ts';
 import { asText, text } from '../journal/test-support.ts';
 import { openJetStreamSnapshotStore } from './index.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe } from 'vitest';
 import { type CorruptSnapshot, openSnapshotStore } from './index.ts';
-import { snapshotStoreContract } from './snapshot-store-contract.ts';
+import { snapshotStoreContract } from './snapshot-store-contract.test-support.ts';
 import { snapshotName } from './snapshot-store-shared.ts';
 import { useTempDirs } from './test-support.ts';
 
