@@ -14,7 +14,7 @@ import { MoneyCore } from './start.ts';
  * first commands of the round before, with their ids (a client retrying
  * after the crash), then round argv[3]'s seeded stream, 128 in flight, each
  * command with an id of its own. It prints `open <journal's last sequence>
- * <watermark before the start>`, then each acknowledged id on a line, and
+ * <watermark before the start> <watermark once the start returned>`, then each acknowledged id on a line, and
  * every 500 answers `speed <commands a second since the start>`; and
  * `snapshot begins` / `snapshot written` around each snapshot it takes.
  */
@@ -40,7 +40,7 @@ const core = await MoneyCore.start({
   keepSnapshots: 2,
   onError: (error) => process.stderr.write(`snapshot: ${String(error)}\n`),
 });
-process.stdout.write(`open ${core.sequencer.lastSequence()} ${watermark}\n`);
+process.stdout.write(`open ${core.sequencer.lastSequence()} ${watermark} ${core.projector.watermark()}\n`);
 
 /** Round r's commands, each with an id: `r<round>:q<n>`. */
 function withIds(r: number, commands: Iterable<MoneyCommand>): Iterator<MoneyCommand> {

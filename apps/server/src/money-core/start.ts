@@ -107,6 +107,9 @@ export class MoneyCore implements MoneyCoreHandle {
         { snapshotSeq: started.recovered.snapshotSeq, replayed: started.recovered.replayed },
         () => sink.close(),
       );
+      // Nobody has been answered ahead by this process: without this, a read of SQL right after the start could
+      // miss what was acknowledged before a crash and is only in the journal (the recovery's catch-up).
+      await core.readable(started.sequencer.lastSequence());
       core.schedule();
       return core;
     } catch (error) {
