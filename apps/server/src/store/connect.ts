@@ -153,7 +153,7 @@ let staleTestSchemasSwept = false;
  * A fresh, migrated store for one test: an in-memory SQLite database, or, when
  * `TEST_DATABASE_URL` is set (CI sets it), a PostgreSQL schema of its own.
  * Creating and migrating a schema costs about a second, so a closed test's
- * schema is emptied (TRUNCATE … RESTART IDENTITY) and handed to the next test
+ * schema is emptied (emptySchema) and handed to the next test
  * of the same process instead of being dropped.
  */
 export async function openTestStore(): Promise<Store> {
@@ -168,7 +168,7 @@ export async function openTestStore(): Promise<Store> {
       if (closed) return;
       closed = true;
       try {
-        await emptySchema(store.db, schema);
+        await emptySchema(store.db);
         idleTestSchemas.push(schema);
       } finally {
         await store.close();
@@ -195,13 +195,29 @@ export async function createTestSchema(url: string): Promise<string> {
   return schema;
 }
 
-async function emptySchema(db: Db, schema: string): Promise<void> {
-  const { rows } = await sql<{ tablename: string }>`
-    select tablename from pg_tables
-    where schemaname = ${schema} and tablename not like 'kysely\_%'`.execute(db);
-  if (rows.length === 0) return;
-  const tables = sql.join(rows.map((row) => sql.table(`${schema}.${row.tablename}`)));
-  await sql`truncate table ${tables} restart identity cascade`.execute(db);
+/**
+ * Empties a test schema for its next test: every row deleted and every
+ * sequence back at its start, as `TRUNCATE … RESTART IDENTITY` would leave
+ * it. DELETE, because TRUNCATE gives each of the ~70 tables and their indexes
+ * new files: 0.6 to 1.3 s a test, against 0.1 s for deleting the few rows a
+ * test writes. One statement (a DO block on the session's schema, which
+ * openPostgres sets); foreign keys are not checked while it runs, since the
+ * tables are emptied in no particular order.
+ */
+async function emptySchema(db: Db): Promise<void> {
+  await sql`
+    do $$
+    declare r record;
+    begin
+      set local session_replication_role = replica;
+      for r in select tablename from pg_tables
+               where schemaname = current_schema() and tablename not like 'kysely\_%' loop
+        execute format('delete from %I', r.tablename);
+      end loop;
+      for r in select sequencename, start_value from pg_sequences where schemaname = current_schema() loop
+        perform setval(format('%I', r.sequencename)::regclass, r.start_value, false);
+      end loop;
+    end $$`.execute(db);
 }
 
 async function dropStaleTestSchemas(url: string): Promise<void> {
