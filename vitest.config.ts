@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // The web app's i18n imports one locale's server messages at a time (virtual modules).
 import { serverMessagesPlugin } from './apps/web/src/i18n/vite-plugin.ts';
 
@@ -51,6 +52,33 @@ if (postgresUrl) {
   });
 }
 
+/**
+ * Files that take a minute or more (processes killed and started again,
+ * failovers, minutes of market ticks), measured in a full run. Vitest starts
+ * the slowest files first only when its cache of an earlier run says which
+ * they are, and CI runs on a clean clone without one: a two-minute file that
+ * happens to start last leaves one worker running it alone at the end.
+ * Longest first keeps both workers busy to the end.
+ */
+const SLOW_FILES = [
+  'apps/server/src/money-core/sigkill.test.ts',
+  'apps/server/src/cluster/failover.test.ts',
+  'apps/server/src/modules/futures/market-maker.test.ts',
+  'apps/server/src/modules/futures/futures.test.ts',
+  'apps/server/src/ledger/ledger.property.test.ts',
+];
+
+class SlowFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const index = SLOW_FILES.findIndex((slow) => file.moduleId.endsWith(slow));
+      return index === -1 ? SLOW_FILES.length : index;
+    };
+    // A stable sort: every other file keeps the order Vitest chose.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   plugins: [serverMessagesPlugin()],
   test: {
@@ -59,6 +87,7 @@ export default defineConfig({
     // I/O (databases, local chains, timers) as much as they compute, so two
     // or more overlap well.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    sequence: { sequencer: SlowFilesFirst },
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

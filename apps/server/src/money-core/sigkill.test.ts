@@ -58,7 +58,7 @@ describe('kill -9 of the core as the server runs it', () => {
           '--import',
           ['tsx', CHILD, dataDir, String(round), db.arg],
           (line) => /^(r|open|speed|snapshot)/.test(line),
-          600 + random(2_400),
+          300 + random(1_200),
         );
         const [open, ...rest] = lines;
         opened.push(open!.split(' ').slice(1).map(Number) as [number, number, number]);

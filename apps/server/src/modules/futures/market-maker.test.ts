@@ -5,6 +5,9 @@ import { houseDailyVolume } from '../spot/quoting.ts';
 import { HOUSE_OWNER } from './engine.ts';
 import { BTC, expectAuditClean, type Harness, startHarness } from './test-support.ts';
 
+/** Whole minutes of ticks: enough for bars going both ways (each minute's ticks take tens of ms on a loaded machine). */
+const MINUTES = 5;
+
 describe.each(MONEY_PATHS)('futures market maker on $on', ({ moneyCore }) => {
   let h: Harness;
 
@@ -39,25 +42,26 @@ describe.each(MONEY_PATHS)('futures market maker on $on', ({ moneyCore }) => {
     it("crosses the spread so every minute's bar trades the seeded history's volume, going the index's way, the house netting to nothing", async () => {
       const { service } = h.app.futures;
       const market = [...service.engine.markets.values()].find((m) => m.contract.tradcoin === BTC.tradcoin)!;
-      // Eight whole minutes of ticks, from a minute boundary.
+      // Whole minutes of ticks, from a minute boundary.
       h.clock.set(Math.ceil(h.clock.now() / 60_000) * 60_000 - 1000);
       let largest = Dec.ZERO;
-      for (let second = 0; second < 8 * 60; second += 1) {
+      for (let second = 0; second < MINUTES * 60; second += 1) {
         await step();
         largest = Dec.max(largest, largestHousePosition());
       }
       await service.idle();
       await h.app.market.data.flush();
       const bars = async (kind: 'contract' | 'cycle') =>
-        ((await h.app.market.data.series({ kind, ...BTC }, 1, 8, Number.MAX_SAFE_INTEGER)) as string[]).map(
-          (row) =>
-            row
-              .split('|')
-              .slice(1, 6)
-              .map((text) => Dec.parse(text)),
+        (
+          (await h.app.market.data.series({ kind, ...BTC }, 1, MINUTES, Number.MAX_SAFE_INTEGER)) as string[]
+        ).map((row) =>
+          row
+            .split('|')
+            .slice(1, 6)
+            .map((text) => Dec.parse(text)),
         );
       const [futures, index] = [await bars('contract'), await bars('cycle')];
-      expect(futures).toHaveLength(8);
+      expect(futures).toHaveLength(MINUTES);
       // The demo history's minute: a day of the house's crossings, in whole contracts, over 1440 minutes.
       const minuteVolume = houseDailyVolume(Dec.parse(market.contract.minnumber), 1000)
         .mul(market.unit)
@@ -83,7 +87,8 @@ describe.each(MONEY_PATHS)('futures market maker on $on', ({ moneyCore }) => {
         return direction(prices[0]!, prices.at(-1)!) === direction(open!, close!);
       }).length;
       expect(minutes.every((prices) => prices.length >= 12)).toBe(true);
-      expect(agreeing).toBeGreaterThanOrEqual(6);
+      console.log(`${agreeing} of ${MINUTES} minutes went the index's way`);
+      expect(agreeing).toBeGreaterThanOrEqual(MINUTES - 2);
       expect(new Set(futures.map(([open, , , close]) => direction(open!, close!))).size).toBeGreaterThan(1);
       // The crossings meet the house's own quotes: its position never moved.
       expect(largest.toString()).toBe('0');
@@ -95,7 +100,7 @@ describe.each(MONEY_PATHS)('futures market maker on $on', ({ moneyCore }) => {
       expect(housePositions).toEqual([]);
       // The 24-hour ticker counts the live minutes' volume too.
       const ticker = h.app.market.data.ticker({ kind: 'contract', ...BTC });
-      expect(Dec.parse(ticker!.volume).gte(minuteVolume.mul(Dec.fromInt(8)))).toBe(true);
+      expect(Dec.parse(ticker!.volume).gte(minuteVolume.mul(Dec.fromInt(MINUTES)))).toBe(true);
       await expectAuditClean(h);
     }, 120_000);
   });
