@@ -247,7 +247,12 @@ describe.skipIf(skip)('cluster mode: leader and standby, two gateways, kill -9',
       stopObserving.abort();
       await Promise.all(children.map((child) => child.kill()));
       const jsm = await jetstreamManager(nc);
-      for (const stream of [names.stream, `KV_${names.leaseBucket}`, `OBJ_${names.snapshotBucket}`])
+      for (const stream of [
+        names.stream,
+        `KV_${names.leaseBucket}`,
+        `KV_${names.presenceBucket}`,
+        `OBJ_${names.snapshotBucket}`,
+      ])
         await jsm.streams.delete(stream).catch(() => false);
       await nc.close();
       await store.close();

@@ -77,10 +77,14 @@ export interface NodeStatus {
   seq: number;
   /** The leader's projection watermark; null on a standby. */
   projected: number | null;
+  /** When the leader took the lease (the wall clock); null on a standby. */
+  leadingSince: number | null;
 }
 
 interface Leading {
   lease: Leadership;
+  /** When it took the lease (the wall clock, for operators). */
+  since: number;
   journal: JetStreamJournal;
   feed: ProjectionFeed<MoneyEvent>;
   /** Null until it has opened and caught up (`startProjection`). */
@@ -149,6 +153,7 @@ export class SequencerNode {
       role: this.leading ? 'leader' : 'standby',
       seq: this.leading?.sequencer.lastSequence() ?? this.replica.lastSequence(),
       projected: this.leading?.projector?.watermark() ?? null,
+      leadingSince: this.leading?.since ?? null,
     };
   }
 
@@ -234,7 +239,16 @@ export class SequencerNode {
       },
       this.options.snapshotEveryMs ?? 5 * 60_000,
     );
-    const leading: Leading = { lease, journal, sequencer, feed, projector: null, submissions, snapshotTimer };
+    const leading: Leading = {
+      lease,
+      since: Date.now(),
+      journal,
+      sequencer,
+      feed,
+      projector: null,
+      submissions,
+      snapshotTimer,
+    };
     this.leading = leading;
     this.log(
       `node ${this.options.nodeId}: leading at sequence ${view}, ` +
