@@ -25,6 +25,7 @@ import {
 } from '../core/state/index.ts';
 import { moneyProjection } from '../money-core/writers.ts';
 import { auditLedgerProjection } from '../projection/audit.ts';
+import { writeSnapshotZeroFromSql } from '../projection/initial-state.ts';
 import { ProjectionTimeoutError, Projector } from '../projection/projector.ts';
 import { pruneAndTruncate } from '../projection/start.ts';
 import { openWorkerProjector, type WorkerStore } from '../projection/worker-transport.ts';
@@ -95,6 +96,10 @@ interface Leading {
 }
 
 /**
+ * (One file of some 520 lines: the standby, the takeover, the leader and
+ * the stop share the node's state, and each step of the takeover reads the
+ * one before; split, they would have to be read together anyway.)
+ *
  * One sequencer of the cluster (docs/cluster.md): a standby keeping a warm
  * replica of the state from the journal's stream, until it takes the lease;
  * then the leader: it finishes what the stream holds and answers the
@@ -219,6 +224,7 @@ export class SequencerNode {
     // Anything past the view came from another writer: this node's appends would be fenced.
     if (this.replica.lastSequence() !== view)
       throw new Error(`the stream moved past ${view} during the takeover`);
+    if (view === 0) await this.seed();
     const sequencer = new Sequencer({
       machine: this.machine,
       journal,
@@ -257,6 +263,21 @@ export class SequencerNode {
     this.startProjection(leading, view).catch((error: unknown) =>
       this.end(`the projector did not start: ${describe(error)}`),
     );
+  }
+
+  /**
+   * The cluster's first leader, on a stream that holds no record: the
+   * balances SQL already holds (a single process moved to a cluster) are
+   * written as snapshot 0 when the shared store has none, under the lease,
+   * so only one node writes it; every replica starts from it (`adoptSeed`),
+   * this one too. A leader that wrote it and died before its first record
+   * leaves it for the next.
+   */
+  private async seed(): Promise<void> {
+    const { snapshots, db, nodeId } = this.options;
+    if (await writeSnapshotZeroFromSql(snapshots, db, Date.now(), this.machine))
+      this.log(`node ${nodeId}: wrote snapshot 0 from SQL`);
+    await this.replica.adoptSeed();
   }
 
   /** The projector opened, caught up to the takeover's sequence `view`, following the feed; then the notices begin. */
