@@ -6,6 +6,8 @@ import { ManualClock } from '../clock.ts';
 import { eventually, NATS_SERVERS, skipWithoutNats } from '../core/journal-jetstream/test-support.ts';
 import { moneyStateHash } from '../core/state/index.ts';
 import { accountMapKeyOf, createLedger, systemAccount, userAccount } from '../ledger/index.ts';
+import { moneyProjection } from '../money-core/writers.ts';
+import { watermarkStore } from '../projection/store.ts';
 import { openTestStore } from '../store/connect.ts';
 import { ClusterCore } from './cluster-core.ts';
 import { clusterNames } from './protocol.ts';
@@ -15,7 +17,8 @@ import { askNode } from './test-support.ts';
 
 /**
  * A single process moved to a cluster (docs/cluster.md, "Moving a single
- * process to a cluster"): balances and a hold written by the SQL ledger, then
+ * process to a cluster"): balances and a hold written by the SQL ledger, and
+ * a watermark such as a single process on the core leaves; then
  * a gateway and a sequencer node started on the same database. The node
  * takes the lease on an empty stream and writes snapshot 0 from SQL; the
  * gateway, which started before it from nothing, takes that snapshot
@@ -50,6 +53,9 @@ describe.skipIf(skip)("a cluster's first start on a database that holds balances
           ...USDT('50'),
         },
       ]);
+      // A single process on the core leaves its own journal's watermark: the new stream starts from 0.
+      await watermarkStore.open(store.db, moneyProjection.name);
+      await watermarkStore.advance(store.db, moneyProjection.name, 0, 1_234);
       const storage = await openClusterStorage(nc, names);
       closing.push(() => storage.close());
       // Up before any node: its replica starts from nothing and must take snapshot 0 before its first record.
@@ -61,6 +67,14 @@ describe.skipIf(skip)("a cluster's first start on a database that holds balances
         db: store.db,
       });
       closing.push(() => gateway.close());
+      // The watermark it read counts another journal: it must not answer that SQL holds this stream's sequence 1.
+      let projectedEarly = false;
+      gateway.projected(1).then(
+        () => (projectedEarly = true),
+        () => undefined,
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(projectedEarly).toBe(false);
       const lines: string[] = [];
       const node = await SequencerNode.start({
         nodeId: 'a',
@@ -74,7 +88,10 @@ describe.skipIf(skip)("a cluster's first start on a database that holds balances
         log: (line) => lines.push(line),
       });
       closing.push(() => node.close());
-      await eventually(() => node.status().projected !== null);
+      const stopped = node.ended.then((why) => {
+        throw new Error(`the node stopped: ${why}`);
+      });
+      await Promise.race([eventually(() => node.status().projected !== null), stopped]);
 
       // 940 available to alice (1000 - 10 - 50 held): a payment of 900 needs the balances SQL held.
       const { seq, result } = await gateway.submit({
@@ -100,6 +117,7 @@ describe.skipIf(skip)("a cluster's first start on a database that holds balances
       );
       expect(audit).toEqual({ seq, breaches: [] });
       expect(lines).toContain('node a: wrote snapshot 0 from SQL');
+      expect(lines).toContain("node a: SQL's watermark 1234 (a single process's journal) set back to 0");
     } finally {
       for (const close of closing.reverse()) await close();
       const jsm = await jetstreamManager(nc);

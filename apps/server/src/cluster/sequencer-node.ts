@@ -28,6 +28,7 @@ import { auditLedgerProjection } from '../projection/audit.ts';
 import { writeSnapshotZeroFromSql } from '../projection/initial-state.ts';
 import { ProjectionTimeoutError, Projector } from '../projection/projector.ts';
 import { pruneAndTruncate } from '../projection/start.ts';
+import { watermarkStore } from '../projection/store.ts';
 import { openWorkerProjector, type WorkerStore } from '../projection/worker-transport.ts';
 import type { Db } from '../store/database.ts';
 import type { DialectName } from '../store/dialect.ts';
@@ -270,13 +271,21 @@ export class SequencerNode {
    * balances SQL already holds (a single process moved to a cluster) are
    * written as snapshot 0 when the shared store has none, under the lease,
    * so only one node writes it; every replica starts from it (`adoptSeed`),
-   * this one too. A leader that wrote it and died before its first record
-   * leaves it for the next.
+   * this one too. The watermark a single process on the core left counts
+   * its own journal's sequences: this stream starts again from 0 on what SQL
+   * holds, so it goes back to 0 first (a leader that dies between the two
+   * leaves the next one to write the snapshot; one that dies after, leaves
+   * it the snapshot).
    */
   private async seed(): Promise<void> {
     const { snapshots, db, nodeId } = this.options;
-    if (await writeSnapshotZeroFromSql(snapshots, db, Date.now(), this.machine))
-      this.log(`node ${nodeId}: wrote snapshot 0 from SQL`);
+    if ((await snapshots.latest()) === null) {
+      const left = await watermarkStore.open(db, moneyProjection.name);
+      if (left > 0 && (await watermarkStore.advance(db, moneyProjection.name, left, 0)))
+        this.log(`node ${nodeId}: SQL's watermark ${left} (a single process's journal) set back to 0`);
+      if (await writeSnapshotZeroFromSql(snapshots, db, Date.now(), this.machine))
+        this.log(`node ${nodeId}: wrote snapshot 0 from SQL`);
+    }
     await this.replica.adoptSeed();
   }
 
