@@ -49,7 +49,11 @@ export async function announcePresence(options: PresenceOptions): Promise<Presen
   const kv = await openPresenceBucket(nc, names, options.ttlMs);
   const key = `${options.kind}.${options.id}`;
   const fixed = { id: options.id, startedAt: Date.now(), version: HALYARD_VERSION, host: os.hostname() };
-  const entry = (): ClusterMember => ({ ...fixed, ...options.read(), seenAt: Date.now() });
+  const entry = (): ClusterMember => {
+    // Only the reading's own fields: a node's status carries more.
+    const { role, seq, projected, leadingSince } = options.read();
+    return { ...fixed, role, seq, projected, leadingSince, seenAt: Date.now() };
+  };
   const answers: Subscription = nc.subscribe(names.subjects.member(key), {
     callback: (_error, message) => {
       message.respond(encodeJson(entry()));
