@@ -1,3 +1,4 @@
+import type { ClusterStatus } from '@halyard/protocol';
 import type { FastifyInstance } from 'fastify';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -49,6 +50,8 @@ export interface AppOptions {
    * moneyCoreOf); without it the modules' SQL paths run the money.
    */
   moneyCore?: { dataDir: string; workerStore: WorkerStore | null };
+  /** A gateway of a cluster: the console's cluster panel (cluster/overview.ts, `clusterOverview`). */
+  clusterOverview?: () => Promise<ClusterStatus>;
 }
 
 export interface App {
@@ -340,6 +343,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     futures: futures.service,
     cycle: cycle.service,
     ...(core ? { core } : {}),
+    ...(options.clusterOverview ? { clusterOverview: options.clusterOverview } : {}),
   });
   backoffice.registerRoutes(http);
 

@@ -297,3 +297,60 @@ export interface AdminDepositPage {
   page: number;
   limit: number;
 }
+
+/**
+ * One process of a cluster as it announces itself (docs/cluster.md, "Watching
+ * the cluster"): a sequencer node (the leader or a standby) or a gateway.
+ */
+export interface ClusterMember {
+  /** Its node id, or the gateway's id: unique among processes of its kind. */
+  id: string;
+  role: 'leader' | 'standby' | 'gateway';
+  /** The last sequence its state has applied (the leader's sequencer, or a replica). */
+  seq: number;
+  /** The leader's projection watermark: how far SQL holds the journal. Null on the others. */
+  projected: number | null;
+  /** When the leader took the lease; null on the others. */
+  leadingSince: number | null;
+  startedAt: number;
+  /** Halyard's release (HALYARD_VERSION) the process runs. */
+  version: string;
+  host: string;
+  /** When this reading was taken: its answer just now, or its last announcement when it did not answer. */
+  seenAt: number;
+}
+
+/** A member on the cluster panel: its reading and how far it is behind the leader. */
+export interface ClusterMemberRow extends ClusterMember {
+  /** Sequences behind the leader's; null when the leader is not known. */
+  lag: number | null;
+}
+
+/** The leader as the lease and its own announcement say. */
+export interface ClusterLeader {
+  /** The lease's holder (the lease's KV entry). */
+  id: string;
+  /** The lease entry's revision: it moves at each renewal. */
+  leaseRevision: number;
+  /** When it took the lease, as it announced; null before its first announcement. */
+  since: number | null;
+  /** Its last sequence, SQL's watermark and the lag between them; null before its first announcement. */
+  seq: number | null;
+  projected: number | null;
+  projectionLag: number | null;
+}
+
+/** GET /admin/cluster in cluster mode: every live process of the cluster. */
+export interface ClusterStatus {
+  mode: 'cluster';
+  /** The cluster's name (HALYARD_CLUSTER). */
+  name: string;
+  at: number;
+  /** Null while no one holds the lease (a failover under way). */
+  leader: ClusterLeader | null;
+  /** The sequencer nodes first (the leader first), then the gateways, each by id. */
+  members: ClusterMemberRow[];
+}
+
+/** GET /admin/cluster (permission dashboard.read): one process (the core's panel on the dashboard covers it), or a cluster. */
+export type ClusterOverview = { mode: 'single' } | ClusterStatus;

@@ -27,6 +27,7 @@ import { formatTime } from '../shared/format.ts';
 import { api } from '../shared/http.ts';
 import { LoadError, PageHeader } from '../shared/PageHeader.tsx';
 import { useGet, useRefresh } from '../shared/queries.ts';
+import { ClusterCard } from './ClusterPanel.tsx';
 
 /** Per-coin sums of a day's flow, one line each ("3 · USDT 1,200"). */
 function FlowLines({ flow }: { flow: DayFlow }) {
@@ -294,6 +295,7 @@ export default function Dashboard() {
             </Col>
           </Row>
           <ChainsAndEngines data={data} />
+          <ClusterCard />
         </Space>
       )}
     </>

@@ -91,7 +91,11 @@ export class ClusterCore implements MoneyCoreHandle {
       callback: (_error, message) =>
         core.projection.advance(decodeJson<ProjectionNotice>(message.data).projected),
     });
-    core.projection.advance(await watermarkStore.read(options.db, PROJECTION));
+    // Never past what the replica holds: a cluster's first leader sets a single process's watermark back to 0
+    // (docs/cluster.md, "Moving a single process to a cluster"); the leader's notices tell the rest.
+    core.projection.advance(
+      Math.min(await watermarkStore.read(options.db, PROJECTION), replica.lastSequence()),
+    );
     const records = options.tail.follow(replica.lastSequence(), core.stopFollowing.signal);
     core.following = replica.follow(records).catch((error: unknown) => {
       if (core.stopFollowing.signal.aborted) return;

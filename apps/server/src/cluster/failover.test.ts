@@ -2,7 +2,7 @@ import path from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection, nuid } from '@nats-io/transport-node';
 import { describe, expect, it } from 'vitest';
-import { openJetStreamTail } from '../core/journal-jetstream/index.ts';
+import { openJetStreamSnapshotStore, openJetStreamTail } from '../core/journal-jetstream/index.ts';
 import { eventually, NATS_SERVERS, skipWithoutNats } from '../core/journal-jetstream/test-support.ts';
 import { step } from '../core/sequencer/index.ts';
 import { prng } from '../core/state/command-stream.ts';
@@ -247,7 +247,12 @@ describe.skipIf(skip)('cluster mode: leader and standby, two gateways, kill -9',
       stopObserving.abort();
       await Promise.all(children.map((child) => child.kill()));
       const jsm = await jetstreamManager(nc);
-      for (const stream of [names.stream, `KV_${names.leaseBucket}`, `OBJ_${names.snapshotBucket}`])
+      for (const stream of [
+        names.stream,
+        `KV_${names.leaseBucket}`,
+        `KV_${names.presenceBucket}`,
+        `OBJ_${names.snapshotBucket}`,
+      ])
         await jsm.streams.delete(stream).catch(() => false);
       await nc.close();
       await store.close();
@@ -264,11 +269,16 @@ describe.skipIf(skip)('cluster mode: leader and standby, two gateways, kill -9',
  */
 function observeJournal(nc: NatsConnection, names: ClusterNames, signal: AbortSignal) {
   const machine = moneyMachine();
-  const state = machine.initialState();
+  let state = machine.initialState();
   const journaled = new Map<number, Journaled>();
   let seq = 0;
   let failure: unknown = null;
   void (async () => {
+    // The first leader wrote snapshot 0 from SQL (the markets this test inserted): the stream applies to it.
+    const snapshots = await openJetStreamSnapshotStore({ connection: nc, bucket: names.snapshotBucket });
+    const seed = await snapshots.latest(0);
+    await snapshots.close();
+    if (seed !== null) state = machine.decodeState(seed.bytes);
     const tail = await openJetStreamTail({
       connection: nc,
       stream: names.stream,

@@ -15,6 +15,8 @@ export interface ClusterSubjects {
   watermark: string;
   /** Requests to one node (`NodeQuestion`), answered by that node whatever its role. */
   node(nodeId: string): string;
+  /** Requests to one member of the cluster (presence.ts): it answers its reading now. */
+  member(key: string): string;
 }
 
 /** Where one cluster keeps everything in NATS, all named after the cluster. */
@@ -27,6 +29,8 @@ export interface ClusterNames {
   /** The KV bucket of the sequencer's lease, and its key. */
   leaseBucket: string;
   leaseKey: string;
+  /** The KV bucket where every process announces itself (presence.ts). */
+  presenceBucket: string;
   subjects: ClusterSubjects;
 }
 
@@ -43,10 +47,12 @@ export function clusterNames(name: string): ClusterNames {
     snapshotBucket: `${name}_snapshots`,
     leaseBucket: `${name}_leases`,
     leaseKey: 'sequencer',
+    presenceBucket: `${name}_presence`,
     subjects: {
       submit: `${name}.submit`,
       watermark: `${name}.watermark`,
       node: (nodeId) => `${name}.nodes.${nodeId}`,
+      member: (key) => `${name}.presence.${key}`,
     },
   };
 }

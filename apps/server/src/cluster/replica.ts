@@ -40,32 +40,54 @@ export class Replica {
   private recentHead = 0;
   /** Every sequence after this one has its events in `recent`. */
   private recentFrom: number;
-  /** The state as of `lastSequence()`. */
-  readonly state: MoneyState;
+  private current: MoneyState;
+  /** Where a replica that started from nothing looks for a snapshot 0 written since (`adoptSeed`). */
+  private seedFrom: Pick<SnapshotStore, 'latest'> | null;
 
   constructor(
     private readonly machine: MoneyMachine,
     /** The state as of `start.seq`: a snapshot's, or the initial state at 0. */
     start: { state: MoneyState; seq: number },
     private readonly recentMax = 50_000,
+    /** For a replica starting from nothing: the store where the first leader may write snapshot 0. */
+    seedFrom: Pick<SnapshotStore, 'latest'> | null = null,
   ) {
-    this.state = start.state;
+    this.current = start.state;
     this.applied = new SequenceWaiters(start.seq);
     this.recentFrom = start.seq;
+    this.seedFrom = seedFrom;
   }
 
-  /** From the latest good snapshot in `snapshots`, or from nothing. */
+  /** From the latest good snapshot in `snapshots`, or from nothing (and then a snapshot 0 written later). */
   static async fromSnapshot(
     machine: MoneyMachine,
     snapshots: Pick<SnapshotStore, 'latest'>,
     recentMax?: number,
   ): Promise<Replica> {
     const latest = await snapshots.latest();
-    const start =
-      latest === null
-        ? { state: machine.initialState(), seq: 0 }
-        : { state: machine.decodeState(latest.bytes), seq: latest.seq };
-    return new Replica(machine, start, recentMax);
+    return latest === null
+      ? new Replica(machine, { state: machine.initialState(), seq: 0 }, recentMax, snapshots)
+      : new Replica(machine, { state: machine.decodeState(latest.bytes), seq: latest.seq }, recentMax);
+  }
+
+  /** The state as of `lastSequence()`. */
+  get state(): MoneyState {
+    return this.current;
+  }
+
+  /**
+   * A cluster's first leader writes snapshot 0 from SQL before its first
+   * record (docs/cluster.md, "Moving a single process to a cluster"): a
+   * replica that started from nothing takes it before it applies anything,
+   * or the balances SQL held would be missing from its state. Once only; a
+   * cluster whose stream began without a snapshot 0 keeps the initial state.
+   */
+  async adoptSeed(): Promise<void> {
+    const store = this.seedFrom;
+    if (store === null) return;
+    this.seedFrom = null;
+    const seed = await store.latest(0);
+    if (seed !== null) this.current = this.machine.decodeState(seed.bytes);
   }
 
   lastSequence(): number {
@@ -90,7 +112,10 @@ export class Replica {
    */
   async follow(batches: AsyncIterable<JournalRecord[]>): Promise<void> {
     try {
-      for await (const records of batches) this.apply(records);
+      for await (const records of batches) {
+        await this.adoptSeed();
+        this.apply(records);
+      }
     } catch (error) {
       this.applied.fail(error);
       throw error;

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { connect } from '@nats-io/transport-node';
 import { openPostgres, openStore } from '../store/connect.ts';
+import { announcePresence } from './presence.ts';
 import { clusterNames } from './protocol.ts';
 import { SequencerNode } from './sequencer-node.ts';
 import { openClusterStorage } from './storage.ts';
@@ -54,9 +55,12 @@ const node = await SequencerNode.start({
   snapshotEveryMs: number(env.HALYARD_SNAPSHOT_EVERY_MS, 5 * 60_000),
   keepSnapshots: number(env.HALYARD_KEEP_SNAPSHOTS, 3),
 });
+// On the console's cluster panel while it runs; its entry expires a few seconds after it dies.
+const presence = await announcePresence({ nc, names, kind: 'node', id: nodeId, read: () => node.status() });
 
 /** SIGTERM: the commands taken are answered and projected, and the lease released, so the standby leads at once. */
 async function shutDown(): Promise<void> {
+  await presence.close();
   await node.close();
   await storage.close();
   await store.close();

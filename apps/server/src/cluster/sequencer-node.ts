@@ -25,8 +25,10 @@ import {
 } from '../core/state/index.ts';
 import { moneyProjection } from '../money-core/writers.ts';
 import { auditLedgerProjection } from '../projection/audit.ts';
+import { writeSnapshotZeroFromSql } from '../projection/initial-state.ts';
 import { ProjectionTimeoutError, Projector } from '../projection/projector.ts';
 import { pruneAndTruncate } from '../projection/start.ts';
+import { watermarkStore } from '../projection/store.ts';
 import { openWorkerProjector, type WorkerStore } from '../projection/worker-transport.ts';
 import type { Db } from '../store/database.ts';
 import type { DialectName } from '../store/dialect.ts';
@@ -77,10 +79,14 @@ export interface NodeStatus {
   seq: number;
   /** The leader's projection watermark; null on a standby. */
   projected: number | null;
+  /** When the leader took the lease (the wall clock); null on a standby. */
+  leadingSince: number | null;
 }
 
 interface Leading {
   lease: Leadership;
+  /** When it took the lease (the wall clock, for operators). */
+  since: number;
   journal: JetStreamJournal;
   feed: ProjectionFeed<MoneyEvent>;
   /** Null until it has opened and caught up (`startProjection`). */
@@ -91,6 +97,10 @@ interface Leading {
 }
 
 /**
+ * (One file of some 530 lines: the standby, the takeover, the leader and
+ * the stop share the node's state, and each step of the takeover reads the
+ * one before; split, they would have to be read together anyway.)
+ *
  * One sequencer of the cluster (docs/cluster.md): a standby keeping a warm
  * replica of the state from the journal's stream, until it takes the lease;
  * then the leader: it finishes what the stream holds and answers the
@@ -149,6 +159,7 @@ export class SequencerNode {
       role: this.leading ? 'leader' : 'standby',
       seq: this.leading?.sequencer.lastSequence() ?? this.replica.lastSequence(),
       projected: this.leading?.projector?.watermark() ?? null,
+      leadingSince: this.leading?.since ?? null,
     };
   }
 
@@ -214,6 +225,7 @@ export class SequencerNode {
     // Anything past the view came from another writer: this node's appends would be fenced.
     if (this.replica.lastSequence() !== view)
       throw new Error(`the stream moved past ${view} during the takeover`);
+    if (view === 0) await this.seed();
     const sequencer = new Sequencer({
       machine: this.machine,
       journal,
@@ -234,7 +246,16 @@ export class SequencerNode {
       },
       this.options.snapshotEveryMs ?? 5 * 60_000,
     );
-    const leading: Leading = { lease, journal, sequencer, feed, projector: null, submissions, snapshotTimer };
+    const leading: Leading = {
+      lease,
+      since: Date.now(),
+      journal,
+      sequencer,
+      feed,
+      projector: null,
+      submissions,
+      snapshotTimer,
+    };
     this.leading = leading;
     this.log(
       `node ${this.options.nodeId}: leading at sequence ${view}, ` +
@@ -243,6 +264,29 @@ export class SequencerNode {
     this.startProjection(leading, view).catch((error: unknown) =>
       this.end(`the projector did not start: ${describe(error)}`),
     );
+  }
+
+  /**
+   * The cluster's first leader, on a stream that holds no record: the
+   * balances SQL already holds (a single process moved to a cluster) are
+   * written as snapshot 0 when the shared store has none, under the lease,
+   * so only one node writes it; every replica starts from it (`adoptSeed`),
+   * this one too. The watermark a single process on the core left counts
+   * its own journal's sequences: this stream starts again from 0 on what SQL
+   * holds, so it goes back to 0 first (a leader that dies between the two
+   * leaves the next one to write the snapshot; one that dies after, leaves
+   * it the snapshot).
+   */
+  private async seed(): Promise<void> {
+    const { snapshots, db, nodeId } = this.options;
+    if ((await snapshots.latest()) === null) {
+      const left = await watermarkStore.open(db, moneyProjection.name);
+      if (left > 0 && (await watermarkStore.advance(db, moneyProjection.name, left, 0)))
+        this.log(`node ${nodeId}: SQL's watermark ${left} (a single process's journal) set back to 0`);
+      if (await writeSnapshotZeroFromSql(snapshots, db, Date.now(), this.machine))
+        this.log(`node ${nodeId}: wrote snapshot 0 from SQL`);
+    }
+    await this.replica.adoptSeed();
   }
 
   /** The projector opened, caught up to the takeover's sequence `view`, following the feed; then the notices begin. */

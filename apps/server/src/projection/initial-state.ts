@@ -1,4 +1,4 @@
-import { openFileJournal, openSnapshotStore } from '../core/journal/index.ts';
+import { openFileJournal, openSnapshotStore, type SnapshotStore } from '../core/journal/index.ts';
 import type { MoneyMachine, MoneyState, RetentionPolicy } from '../core/state/index.ts';
 import { moneyMachine } from '../core/state/index.ts';
 import { inSnapshot } from '../ledger/audit.ts';
@@ -66,12 +66,27 @@ export async function seedSnapshotFromSql(
   machine: MoneyMachine = moneyMachine(),
   fundingIntervalMs: number = fundingIntervalFrom(process.env),
 ): Promise<boolean> {
-  const snapshots = openSnapshotStore(`${dir}/snapshots`);
-  if ((await snapshots.latest()) !== null) return false;
   const journal = await openFileJournal(`${dir}/journal`);
   const journaled = journal.lastSequence();
   await journal.close();
   if (journaled > 0) return false;
+  return writeSnapshotZeroFromSql(openSnapshotStore(`${dir}/snapshots`), db, at, machine, fundingIntervalMs);
+}
+
+/**
+ * Writes the state read from SQL as snapshot 0 of `snapshots` when the store
+ * holds no snapshot; answers whether it wrote one. The caller knows the
+ * journal holds no command: a data directory's (above), or a cluster's
+ * stream under its lease (cluster/sequencer-node.ts).
+ */
+export async function writeSnapshotZeroFromSql(
+  snapshots: SnapshotStore,
+  db: Executor,
+  at: number,
+  machine: MoneyMachine = moneyMachine(),
+  fundingIntervalMs: number = fundingIntervalFrom(process.env),
+): Promise<boolean> {
+  if ((await snapshots.latest()) !== null) return false;
   const state = await moneyStateFromSql(db, at, undefined, fundingIntervalMs);
   const capture = machine.capture(state);
   const pieces: Uint8Array[] = [];

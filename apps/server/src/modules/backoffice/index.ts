@@ -1,3 +1,4 @@
+import type { ClusterStatus } from '@halyard/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import type { OperatorGuard } from '../../http/auth.ts';
@@ -40,6 +41,8 @@ export interface BackofficeModuleOptions {
   cycle: CycleService;
   /** On the sequenced core: its status and audit for the dashboard. */
   core?: CoreChecks;
+  /** On a gateway of a cluster: the cluster panel's reading (GET /admin/cluster); without it, one process. */
+  clusterOverview?: () => Promise<ClusterStatus>;
 }
 
 /**
@@ -63,6 +66,7 @@ export function createBackofficeModule(options: BackofficeModuleOptions): Backof
         users,
         identity: options.identity,
         wallet: options.wallet,
+        clusterOverview: options.clusterOverview ?? null,
       }),
   };
 }

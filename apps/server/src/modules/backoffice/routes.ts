@@ -1,3 +1,4 @@
+import type { ClusterOverview, ClusterStatus } from '@halyard/protocol';
 import type { FastifyInstance } from 'fastify';
 import { OPERATOR_SECURITY, type OperatorGuard, operatorMay } from '../../http/auth.ts';
 import { idField } from '../../http/bounds.ts';
@@ -16,6 +17,8 @@ export interface BackofficeRoutesOptions {
   users: UserDirectory;
   identity: IdentityService;
   wallet: WalletOperatorReads;
+  /** A cluster's reading, or null in one process. */
+  clusterOverview: (() => Promise<ClusterStatus>) | null;
 }
 
 const base = { tags: ['operator'], security: OPERATOR_SECURITY };
@@ -32,7 +35,7 @@ export function registerBackofficeRoutes(http: FastifyInstance, options: Backoff
 
 function registerDashboardRoutes(
   http: FastifyInstance,
-  { guard, dashboard, books }: BackofficeRoutesOptions,
+  { guard, dashboard, books, clusterOverview }: BackofficeRoutesOptions,
 ) {
   http.get(
     '/admin/dashboard',
@@ -58,6 +61,19 @@ function registerDashboardRoutes(
       },
     },
     async () => ok(await books.run()),
+  );
+
+  http.get(
+    '/admin/cluster',
+    {
+      preHandler: guard('dashboard.read'),
+      schema: {
+        ...base,
+        summary:
+          "The cluster: the lease's holder and since when, each node's and gateway's sequence and lag, SQL's watermark; or that one process runs",
+      },
+    },
+    async () => ok<ClusterOverview>(clusterOverview ? await clusterOverview() : { mode: 'single' }),
   );
 }
 

@@ -91,7 +91,12 @@ export function moneyCoreOptions(dataDir: string, moneyCore: boolean): Pick<AppO
  * projected on the test's own connection.
  */
 export async function startHarness(
-  options: { rateLimits?: boolean; demo?: boolean; moneyCore?: boolean } = {},
+  options: {
+    rateLimits?: boolean;
+    demo?: boolean;
+    moneyCore?: boolean;
+    clusterOverview?: AppOptions['clusterOverview'];
+  } = {},
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'halyard-identity-'));
   // Demo mode off is set after loading: live mode asks other modules for real
@@ -109,6 +114,7 @@ export async function startHarness(
     clock,
     rateLimits: options.rateLimits ?? false,
     ...appOptions,
+    ...(options.clusterOverview ? { clusterOverview: options.clusterOverview } : {}),
   });
   const harness: Harness = {
     app,
