@@ -15,6 +15,8 @@ export interface ClusterSubjects {
   watermark: string;
   /** Requests to one node (`NodeQuestion`), answered by that node whatever its role. */
   node(nodeId: string): string;
+  /** A view's notices between the gateways (cluster/notices.ts): what one changed that the others keep in memory. */
+  views(view: string): string;
 }
 
 /** Where one cluster keeps everything in NATS, all named after the cluster. */
@@ -47,6 +49,7 @@ export function clusterNames(name: string): ClusterNames {
       submit: `${name}.submit`,
       watermark: `${name}.watermark`,
       node: (nodeId) => `${name}.nodes.${nodeId}`,
+      views: (view) => `${name}.views.${view}`,
     },
   };
 }
