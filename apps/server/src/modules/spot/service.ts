@@ -127,17 +127,62 @@ const HOUSE_BASE_FUNDING_VALUE = Dec.parse('5000000');
 export class SpotService {
   private readonly markets = new Map<string, SpotPairMarket>();
   private readonly marketsById = new Map<number, SpotPairMarket>();
+  /** One load at a time: a listing's, the demo seed's and the pairs' follower's may overlap. */
+  private loading: Promise<void> = Promise.resolve();
+  private readonly stopFollowing: () => void;
 
-  constructor(private readonly options: SpotServiceOptions) {}
+  constructor(private readonly options: SpotServiceOptions) {
+    this.stopFollowing = options.core ? this.followPairs(options.core) : () => {};
+  }
 
-  /** Lists the pairs of the store and rebuilds each new pair's book from its open orders. */
-  async load(): Promise<void> {
+  /**
+   * Lists the pairs of the store and rebuilds each new pair's book from its
+   * open orders; on the core, the settings of the pairs open already are
+   * taken from the store again (another gateway may have changed them).
+   */
+  load(): Promise<void> {
+    const loaded = this.loading.catch(() => {}).then(() => this.loadNow());
+    this.loading = loaded;
+    return loaded;
+  }
+
+  private async loadNow(): Promise<void> {
     for (const pair of await selectPairs(this.options.db)) {
-      if (this.marketsById.has(pair.autoid)) continue;
+      const open = this.marketsById.get(pair.autoid);
+      if (open) {
+        if (open instanceof CorePairMarket) open.takeSettings(pair);
+        continue;
+      }
       const market = await this.openMarket(pair);
       this.markets.set(coinsKey(pair), market);
       this.marketsById.set(pair.autoid, market);
     }
+  }
+
+  /**
+   * On the core: a pair listed or changed through any gateway of a cluster
+   * opens or changes here too. Either way the state's pair is replaced
+   * (`openPair`, which every replica applies), after the store's row was
+   * written (a listing's transaction, `CorePairMarket.changeSettings`): so
+   * when a pair of the state is new or replaced, the store is read again.
+   */
+  private followPairs(core: MoneyCoreHandle): () => void {
+    const seen = new Map(core.state.pairs);
+    return core.sequencer.subscribe(() => {
+      let changed = false;
+      for (const [symbol, pair] of core.state.pairs) {
+        if (seen.get(symbol) === pair) continue;
+        seen.set(symbol, pair);
+        changed = true;
+      }
+      if (changed) this.load().catch(this.options.onError);
+    });
+  }
+
+  /** Stops following the core (the module's close, after the last command). */
+  close(): void {
+    this.stopFollowing();
+    for (const market of this.marketsById.values()) if (market instanceof CorePairMarket) market.close();
   }
 
   /** A pair's market, its book rebuilt from the store (SQL) or held by the core. */
