@@ -8,6 +8,7 @@ import type { ForgetNotices } from './checks-cache.ts';
 import { createSmtpMailer, type Messengers } from './messenger.ts';
 import { registerIdentityRoutes } from './routes.ts';
 import { IdentityService } from './service.ts';
+import { checkUploadDir } from './upload-dir.ts';
 
 export type { ForgetNotices, Forgotten } from './checks-cache.ts';
 export type { Mailer, Messengers, SmsSender } from './messenger.ts';
@@ -29,6 +30,8 @@ export interface IdentityModule {
   registerRoutes(http: FastifyInstance): void;
   /** Demo mode: starts the demo reviewer's timer (see IdentityService.approveDueDemoKyc). */
   start(): void;
+  /** Throws when uploads cannot be kept in the configured directory (upload-dir.ts); a server's start calls it. */
+  checkUploads(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -87,6 +90,7 @@ export function createIdentityModule(options: IdentityModuleOptions): IdentityMo
     start() {
       if (config.demo) demoReviewer.start();
     },
+    checkUploads: () => checkUploadDir(config.uploadDir),
     async close() {
       await demoReviewer.stop();
       service.close();
