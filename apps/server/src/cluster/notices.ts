@@ -42,7 +42,7 @@ export class ClusterNotices {
     private readonly subject: (view: string) => string,
     private readonly onError: (error: unknown) => void,
   ) {
-    this.watching = this.watch();
+    this.watching = this.watch().catch(onError);
   }
 
   channel<T>(view: string): NoticeChannel<T> {
