@@ -1,19 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../core/journal-jetstream/test-support.ts';
+import { FuturesService } from '../futures/index.ts';
 import { SpotService } from './service.ts';
 import { type Harness, startHarness } from './test-support.ts';
 
 /**
- * Cluster mode's spot pairs (docs/cluster.md, "What the gateways share"): a
+ * Cluster mode's spot pairs and futures contracts (docs/cluster.md, "What the gateways share"): a
  * pair listed or changed through one gateway opens or changes on every
  * gateway, from the money state (its replica applies the `openPair`), not
  * from the route. Here a second spot service follows the same core as the
  * app's, as a second gateway follows the same journal; nothing tells it of
  * the change but the state.
  */
-describe('the spot pairs of a second gateway', () => {
+describe('the spot pairs and futures contracts of a second gateway', () => {
   let h: Harness;
   let other: SpotService;
+  let otherFutures: FuturesService;
   const errors: unknown[] = [];
   const SETTINGS = {
     priceAccuracy: 4,
@@ -42,10 +44,24 @@ describe('the spot pairs of a second gateway', () => {
       onError: (error) => errors.push(error),
     });
     await other.load();
+    otherFutures = new FuturesService({
+      db: h.store.db,
+      ledger: app.ledger,
+      clock: h.clock,
+      identity: app.identity.service,
+      market: app.market,
+      publisher: { publish: () => {} },
+      fundingIntervalMs: 8 * 3_600_000,
+      referral: app.referral.service.fees,
+      core: app.moneyCore!,
+      onError: (error) => errors.push(error),
+    });
+    await otherFutures.load();
   });
 
   afterAll(async () => {
     other?.close();
+    otherFutures?.close();
     await h?.close();
   });
 
@@ -73,5 +89,26 @@ describe('the spot pairs of a second gateway', () => {
       makerFee: '0.003',
     });
     expect(errors).toEqual([]);
+  });
+
+  it('finds a futures contract listed through the first gateway', async () => {
+    const futures = h.app.futures.service;
+    const listing = { ...COINS, name: 'ZZT perpetual', unit: '1' };
+    const settings = {
+      priceAccuracy: 4,
+      minNumber: '1',
+      maxNumber: '1000',
+      maxLever: 20,
+      fee: '0.0005',
+      maintenanceMarginRate: '0.01',
+      enabled: true,
+      sort: 3,
+    };
+    expect(() => otherFutures.contract(COINS)).toThrow();
+    const id = await h.store.db.transaction().execute((trx) => futures.insertListing(trx, listing, settings));
+    await futures.openListed(id);
+    // The state holds it (every replica applied the listing): no notice, no reload.
+    expect(otherFutures.contract(COINS).contract.autoid).toBe(id);
+    expect(() => otherFutures.checkListing(listing, settings)).toThrow();
   });
 });
