@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../core/journal-jetstream/test-support.ts';
 import { FuturesService } from '../futures/index.ts';
 import { SpotService } from './service.ts';
+import { type PairRow, selectPairs } from './store.ts';
 import { type Harness, startHarness } from './test-support.ts';
 
 /**
@@ -82,7 +83,18 @@ describe('the spot pairs and futures contracts of a second gateway', () => {
 
   it('takes the settings changed through the first gateway, the enabled flag too', async () => {
     const { id } = h.app.spot.service.pairSettings().find((pair) => pair.tradcoin === 'ZZT')!;
+    // What any gateway reads the moment its replica applies the change: the row must be written already.
+    const core = h.app.moneyCore!;
+    const before = core.state.pairs.get('ZZT/USDT');
+    let readAtOnce: Promise<PairRow[]> | null = null;
+    const stop = core.sequencer.subscribe(() => {
+      if (readAtOnce === null && core.state.pairs.get('ZZT/USDT') !== before)
+        readAtOnce = selectPairs(h.store.db);
+    });
     await h.app.spot.service.changePairSettings(id, { ...SETTINGS, enabled: false, makerFee: '0.003' });
+    stop();
+    const rows = await readAtOnce!;
+    expect(rows.find((row) => row.autoid === id)).toMatchObject({ state: 0 });
     await eventually(() => other.market(COINS).pair.state === 0);
     expect(other.pairSettings().find((pair) => pair.id === id)).toMatchObject({
       enabled: false,
