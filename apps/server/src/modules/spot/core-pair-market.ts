@@ -171,8 +171,8 @@ export class CorePairMarket extends PairTape implements SpotPairMarket {
   /**
    * New settings: the row first, then the state takes them with the pair
    * (openPair again). In that order because the other gateways of a cluster
-   * read the row when their replica applies the openPair (SpotService's
-   * `followPairs`). A refusal puts the row back; an unknown outcome (no
+   * read the row when their replica applies the openPair
+   * (state-pairs.ts). A refusal puts the row back; an unknown outcome (no
    * sequencer answered) leaves it, as the command may have been applied.
    */
   private async changeSettings(pair: PairRow, at: number): Promise<CommandResult> {
@@ -193,7 +193,7 @@ export class CorePairMarket extends PairTape implements SpotPairMarket {
 
   /**
    * The pair's row as the store holds it now, changed through another
-   * gateway (SpotService's `followPairs`): taken once the state holds the
+   * gateway (state-pairs.ts): taken once the state holds the
    * same settings, so a row written for a change the state then refused
    * (and put back) is never taken.
    */

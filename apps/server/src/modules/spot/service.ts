@@ -1,3 +1,5 @@
+// Over 500 lines as one file: every use-case here reads the same pair maps (by coins and by id) and the
+// same checks of traders; splitting them would pass both around.
 import { Dec } from '@halyard/money';
 import {
   type DepthLevel,
@@ -29,6 +31,7 @@ import {
   type SpotPairMarket,
 } from './pair-market.ts';
 import { newSpotPairRow, spotRowWith, spotSettingsOf } from './settings.ts';
+import { onStatePairsChanged } from './state-pairs.ts';
 import {
   insertMissingPairs,
   insertPair,
@@ -132,7 +135,11 @@ export class SpotService {
   private readonly stopFollowing: () => void;
 
   constructor(private readonly options: SpotServiceOptions) {
-    this.stopFollowing = options.core ? this.followPairs(options.core) : () => {};
+    // On the core, a pair listed or changed through any gateway of a cluster opens or changes here too: the store's
+    // row is written before the state's pair is replaced (a listing's transaction, CorePairMarket.changeSettings).
+    this.stopFollowing = options.core
+      ? onStatePairsChanged(options.core, () => void this.load().catch(options.onError))
+      : () => {};
   }
 
   /**
@@ -157,26 +164,6 @@ export class SpotService {
       this.markets.set(coinsKey(pair), market);
       this.marketsById.set(pair.autoid, market);
     }
-  }
-
-  /**
-   * On the core: a pair listed or changed through any gateway of a cluster
-   * opens or changes here too. Either way the state's pair is replaced
-   * (`openPair`, which every replica applies), after the store's row was
-   * written (a listing's transaction, `CorePairMarket.changeSettings`): so
-   * when a pair of the state is new or replaced, the store is read again.
-   */
-  private followPairs(core: MoneyCoreHandle): () => void {
-    const seen = new Map(core.state.pairs);
-    return core.sequencer.subscribe(() => {
-      let changed = false;
-      for (const [symbol, pair] of core.state.pairs) {
-        if (seen.get(symbol) === pair) continue;
-        seen.set(symbol, pair);
-        changed = true;
-      }
-      if (changed) this.load().catch(this.options.onError);
-    });
   }
 
   /** Stops following the core (the module's close, after the last command). */
