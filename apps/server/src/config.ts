@@ -29,6 +29,11 @@ export interface Config {
    * write in SQL transactions instead, as Halyard did before the core.
    */
   moneyCore: boolean;
+  /**
+   * Where uploaded images are kept (`HALYARD_UPLOAD_DIR`, default
+   * `dataDir/uploads`). In a cluster, storage every gateway reaches (a
+   * shared mount): an image uploaded through one is read through another.
+   */
   uploadDir: string;
   /** Names the first administrator (`admin-token` header of POST /admin/auth/bootstrap); refused once one exists. */
   adminToken: string;
@@ -121,7 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqliteFile: env.SQLITE_FILE ?? path.join(dataDir, 'halyard.sqlite'),
     dataDir,
     moneyCore: env.HALYARD_MONEY_CORE !== 'false',
-    uploadDir: path.join(dataDir, 'uploads'),
+    uploadDir: path.resolve(env.HALYARD_UPLOAD_DIR || path.join(dataDir, 'uploads')),
     // A random admin token per start when none is configured: operator routes
     // are never open by default.
     adminToken: env.ADMIN_TOKEN ?? randomBytes(24).toString('hex'),

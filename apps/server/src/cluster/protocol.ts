@@ -17,6 +17,8 @@ export interface ClusterSubjects {
   node(nodeId: string): string;
   /** Requests to one member of the cluster (presence.ts): it answers its reading now. */
   member(key: string): string;
+  /** A view's notices between the gateways (cluster/notices.ts): what one changed that the others keep in memory. */
+  views(view: string): string;
 }
 
 /** Where one cluster keeps everything in NATS, all named after the cluster. */
@@ -53,6 +55,7 @@ export function clusterNames(name: string): ClusterNames {
       watermark: `${name}.watermark`,
       node: (nodeId) => `${name}.nodes.${nodeId}`,
       member: (key) => `${name}.presence.${key}`,
+      views: (view) => `${name}.views.${view}`,
     },
   };
 }

@@ -6,12 +6,14 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { CODE, type Envelope, translate } from '@halyard/protocol';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { Db } from '../store/database.ts';
 import { clientErrorHandler, frameworkErrors } from './client-errors.ts';
 import { refuseMisreadCoercions } from './coercion-guards.ts';
 import { Ok } from './envelope.ts';
 import { AppError } from './errors.ts';
 import { requestLocale } from './locale.ts';
 import { requestLogFields } from './log-redaction.ts';
+import { sqlRateLimitStore } from './rate-limit-store.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { sharedValidatorCompilers } from './shared-validators.ts';
 
@@ -25,6 +27,12 @@ export interface HttpOptions {
   logLevel: string;
   /** Tests turn rate limits off except where a test is about them. */
   rateLimits?: boolean;
+  /**
+   * Cluster mode: the rate limits counted in this database, shared by every
+   * gateway (rate-limit-store.ts), so a client is limited as a whole however
+   * its requests are spread. One process counts in memory (none given).
+   */
+  sharedRateLimits?: Db;
   /** Where log lines go (standard output by default); tests read them. */
   logStream?: { write(line: string): void };
   /**
@@ -79,6 +87,7 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
     global: false,
     enableDraftSpec: true,
     errorResponseBuilder: () => new AppError('common.tooManyRequests', {}, CODE.tooManyRequests),
+    ...(options.sharedRateLimits ? { store: sqlRateLimitStore(options.sharedRateLimits) } : {}),
     ...(options.rateLimits === false ? { allowList: () => true } : {}),
   });
   await app.register(multipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1 } });

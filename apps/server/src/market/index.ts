@@ -5,18 +5,20 @@ import type { MoneyCoreHandle } from '../money-core/handle.ts';
 import type { Publisher } from '../realtime/publisher.ts';
 import type { Store } from '../store/connect.ts';
 import { type CoinPath, coinPath, type HistoryMarket, historyBars, historyStretches } from './history.ts';
-import { type IndexPriceSource, SimulatedIndexSource } from './index-price.ts';
+import { SimulatedIndexSource } from './index-price.ts';
+import { LiveIndex } from './live-index.ts';
 import { registerMarketRoutes } from './routes.ts';
 import { MarketData } from './service.ts';
 
 export type { HistoryMarket } from './history.ts';
 export type { IndexPriceSource, IndexTick } from './index-price.ts';
 export type { Print } from './kline.ts';
+export { LiveIndex } from './live-index.ts';
 export { MarketData } from './service.ts';
 
 export interface MarketModule {
-  /** Reference prices: futures marks and cycle settlement read them. */
-  index: IndexPriceSource;
+  /** Reference prices: futures marks and cycle settlement read them (the simulator's ticks, or the core's: LiveIndex). */
+  index: LiveIndex;
   /** The simulator behind `index`, for tests that step it by hand. */
   simulator: SimulatedIndexSource;
   /** K-lines and tickers; the spot and futures modules feed it their committed trades. */
@@ -30,6 +32,18 @@ export interface MarketModule {
   seedDemoHistory(markets: readonly HistoryMarket[]): Promise<number>;
   /** Starts the index ticks (main.ts; tests step `simulator.tick()` instead). */
   start(): void;
+  /**
+   * Cluster mode, a gateway that does not run the index source: stops the
+   * simulator here and feeds `index` from the core's `indexPrices` events
+   * (LiveIndex.follow). Needs the module built with `core`.
+   */
+  followIndex(): void;
+  /**
+   * Cluster mode, the gateway that takes the jobs lease: stops following,
+   * continues the walk from the last tick SQL holds (the previous holder's),
+   * and starts the ticks.
+   */
+  leadIndex(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -69,8 +83,10 @@ export async function createMarketModule(options: MarketModuleOptions): Promise<
         tick.ts,
       ),
     );
+  // After the K-lines' subscription: the charts move before the modules hear of a tick, as before.
+  const index = new LiveIndex(simulator, onError);
   return {
-    index: simulator,
+    index,
     simulator,
     data,
     registerRoutes: (http) => registerMarketRoutes(http, data),
@@ -96,6 +112,17 @@ export async function createMarketModule(options: MarketModuleOptions): Promise<
       return seeded;
     },
     start: () => simulator.start(),
+    followIndex() {
+      if (!core) throw new Error('market: only a module on the core can follow its index prices');
+      simulator.stop();
+      index.follow(core);
+    },
+    async leadIndex() {
+      index.unfollow();
+      await simulator.settle();
+      await simulator.load();
+      simulator.start();
+    },
     async close() {
       simulator.stop();
       await simulator.settle();

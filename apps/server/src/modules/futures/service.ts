@@ -165,8 +165,22 @@ export class FuturesService {
     return this.engine.applyMark(tick.coin, tick.price);
   }
 
+  /**
+   * The id of the contract of these coins. A contract the engine holds that
+   * the map does not is one listed since through another gateway of a
+   * cluster (on the core the state holds every contract): the map is built
+   * again from the engine's then.
+   */
+  private contractId(coins: Coins): number | undefined {
+    const key = coinsKey(coins);
+    if (!this.byCoins.has(key) && this.byCoins.size !== this.engine.markets.size)
+      for (const { contract } of this.engine.markets.values())
+        this.byCoins.set(coinsKey(contract), contract.autoid);
+    return this.byCoins.get(key);
+  }
+
   contract(coins: Coins): ContractMarket {
-    const id = this.byCoins.get(coinsKey(coins));
+    const id = this.contractId(coins);
     if (id === undefined) throw notFound('futures.contractNotFound');
     return this.engine.market(id);
   }
@@ -203,7 +217,7 @@ export class FuturesService {
   /** Checks a new contract: its coins, name, lot size and settings, and that it is not listed yet. */
   checkListing(listing: FuturesListing, settings: FuturesContractSettings): void {
     requireValidListing(listing, settings);
-    if (this.byCoins.has(coinsKey(listing))) throw conflict('markets.exists');
+    if (this.contractId(listing) !== undefined) throw conflict('markets.exists');
   }
 
   /** Writes a new contract in the caller's transaction (an approved listing); `openListed` after the commit. */

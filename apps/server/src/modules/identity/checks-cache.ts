@@ -6,10 +6,14 @@
  *
  * Correctness rests on three rules:
  * - Whatever changes these facts (logout, a password change revoking
- *   sessions, a freeze, an unfreeze, binding an email) goes through the
- *   identity service of this process, which forgets the entries it changed
- *   right after its write commits: a freeze or a logout takes effect for the
- *   next request.
+ *   sessions, a freeze, an unfreeze, binding an email) goes through an
+ *   identity service, which forgets the entries it changed right after its
+ *   write commits: a freeze or a logout takes effect for the next request.
+ *   In a cluster the write may be another gateway's: each forget is also a
+ *   notice to the others (`ForgetNotices`), which forget the same entries as
+ *   they hear it; while notices may be lost (a gateway's NATS connection is
+ *   down), this cache keeps nothing (docs/cluster.md, "What the gateways
+ *   share").
  * - A read that raced with such a write is not kept: every `forget` moves the
  *   generation on, and a value read under an older generation is dropped. A
  *   read started before the commit may still answer its own request, as it
@@ -75,13 +79,46 @@ class BoundedMap<K, T> {
   }
 }
 
+/** What one gateway forgot, as the others are told it. */
+export type Forgotten =
+  | { kind: 'session'; tokenHash: string }
+  | { kind: 'userSessions'; userId: number; keepTokenHash: string | null }
+  | { kind: 'trader'; userId: number };
+
+/**
+ * Where the forgets of one gateway reach the others (cluster mode: a NATS
+ * subject, cluster/notices.ts); none in one process. A gateway hears its own
+ * notices too, which forget again what it already forgot.
+ */
+export interface ForgetNotices {
+  /** Sent after the write committed; never throws. */
+  publish(forgotten: Forgotten): void;
+  /** `deaf(true)`: notices may be lost from now on; `deaf(false)`: they arrive again. Answers the unsubscribe. */
+  listen(listener: { notice(forgotten: Forgotten): void; deaf(deaf: boolean): void }): () => void;
+}
+
 export class ChecksCache {
   private readonly sessions = new BoundedMap<string, CachedSession>();
   private readonly traders = new BoundedMap<number, CachedTrader>();
   /** Moves on with every `forget*`: a read begun before it must not be kept. */
   private generation = 0;
+  /** While notices may be lost, nothing is kept: another gateway's write could go unheard. */
+  private deaf = false;
+  private readonly stopListening: () => void;
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly notices: ForgetNotices | null = null,
+  ) {
+    this.stopListening =
+      notices?.listen({
+        notice: (forgotten) => this.apply(forgotten),
+        deaf: (deaf) => {
+          this.deaf = deaf;
+          this.forgetAll();
+        },
+      }) ?? (() => {});
+  }
 
   /** The live session of a token hash, from memory or from `read` (null: none, and nothing kept). */
   async session(tokenHash: string, read: () => Promise<CachedSession | null>): Promise<CachedSession | null> {
@@ -95,19 +132,50 @@ export class ChecksCache {
   }
 
   forgetSession(tokenHash: string): void {
-    this.generation += 1;
-    this.sessions.delete(tokenHash);
+    this.forget({ kind: 'session', tokenHash });
   }
 
   /** Every session of the user but the one with `keepTokenHash` (null: all). */
   forgetUserSessions(userId: number, keepTokenHash: string | null): void {
-    this.generation += 1;
-    this.sessions.deleteWhere((hash, session) => session.userId === userId && hash !== keepTokenHash);
+    this.forget({ kind: 'userSessions', userId, keepTokenHash });
   }
 
   forgetTrader(userId: number): void {
+    this.forget({ kind: 'trader', userId });
+  }
+
+  /** Stops hearing the other gateways' notices (the service's close). */
+  close(): void {
+    this.stopListening();
+  }
+
+  /** Here, then on every other gateway. */
+  private forget(forgotten: Forgotten): void {
+    this.apply(forgotten);
+    this.notices?.publish(forgotten);
+  }
+
+  private apply(forgotten: Forgotten): void {
     this.generation += 1;
-    this.traders.delete(userId);
+    switch (forgotten.kind) {
+      case 'session':
+        this.sessions.delete(forgotten.tokenHash);
+        break;
+      case 'userSessions':
+        this.sessions.deleteWhere(
+          (hash, session) => session.userId === forgotten.userId && hash !== forgotten.keepTokenHash,
+        );
+        break;
+      case 'trader':
+        this.traders.delete(forgotten.userId);
+        break;
+    }
+  }
+
+  private forgetAll(): void {
+    this.generation += 1;
+    this.sessions.deleteWhere(() => true);
+    this.traders.deleteWhere(() => true);
   }
 
   /** From memory, else read and kept, unless something was forgotten while it was read. */
@@ -121,7 +189,7 @@ export class ChecksCache {
     if (cached !== undefined) return cached;
     const generation = this.generation;
     const value = await read();
-    if (value !== null && generation === this.generation) map.set(key, value, now);
+    if (value !== null && generation === this.generation && !this.deaf) map.set(key, value, now);
     return value;
   }
 }

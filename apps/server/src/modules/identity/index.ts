@@ -4,10 +4,13 @@ import type { Config } from '../../config.ts';
 import { type OperatorGuard, requireUser } from '../../http/auth.ts';
 import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import type { Store } from '../../store/connect.ts';
+import type { ForgetNotices } from './checks-cache.ts';
 import { createSmtpMailer, type Messengers } from './messenger.ts';
 import { registerIdentityRoutes } from './routes.ts';
 import { IdentityService } from './service.ts';
+import { checkUploadDir } from './upload-dir.ts';
 
+export type { ForgetNotices, Forgotten } from './checks-cache.ts';
 export type { Mailer, Messengers, SmsSender } from './messenger.ts';
 export type { AuditEntry, FreezeView, KycStatus, LoginResult, UserInfo, UserSummary } from './model.ts';
 export {
@@ -27,6 +30,8 @@ export interface IdentityModule {
   registerRoutes(http: FastifyInstance): void;
   /** Demo mode: starts the demo reviewer's timer (see IdentityService.approveDueDemoKyc). */
   start(): void;
+  /** Throws when uploads cannot be kept in the configured directory (upload-dir.ts); a server's start calls it. */
+  checkUploads(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,6 +53,12 @@ export interface IdentityModuleOptions {
    * the commands answered to the user before SQL did (MoneyCoreHandle.caughtUp).
    */
   core?: Pick<MoneyCoreHandle, 'caughtUp'>;
+  /**
+   * Cluster mode: the other gateways' forgets of sessions, emails and
+   * freezes, and where this one's go (ChecksCache), so a logout or a freeze
+   * through one gateway takes effect on every one.
+   */
+  forgetNotices?: ForgetNotices;
 }
 
 export function createIdentityModule(options: IdentityModuleOptions): IdentityModule {
@@ -79,6 +90,10 @@ export function createIdentityModule(options: IdentityModuleOptions): IdentityMo
     start() {
       if (config.demo) demoReviewer.start();
     },
-    close: () => demoReviewer.stop(),
+    checkUploads: () => checkUploadDir(config.uploadDir),
+    async close() {
+      await demoReviewer.stop();
+      service.close();
+    },
   };
 }

@@ -31,7 +31,7 @@ import type { Store } from '../../store/connect.ts';
 import type { Executor } from '../../store/database.ts';
 import { isUniqueViolation } from '../../store/dialect.ts';
 import { type Account, type AccountInput, accountAddress, parseAccount, throwIf } from './accounts.ts';
-import { type CachedTrader, ChecksCache, freezeInForce } from './checks-cache.ts';
+import { type CachedTrader, ChecksCache, type ForgetNotices, freezeInForce } from './checks-cache.ts';
 import { cleanImage } from './images.ts';
 import { KeyedQueue } from './keyed-queue.ts';
 import type { Messengers } from './messenger.ts';
@@ -101,6 +101,8 @@ export interface IdentityServiceOptions {
   clock: Clock;
   config: Config;
   messengers: Messengers;
+  /** Cluster mode: the gateways tell each other what their checks cache forgot (ChecksCache). */
+  forgetNotices?: ForgetNotices;
 }
 
 /** Where a request comes from, as the login history and the sessions list keep it. */
@@ -194,7 +196,12 @@ export class IdentityService implements SessionResolver {
     this.clock = options.clock;
     this.config = options.config;
     this.messengers = options.messengers;
-    this.checks = new ChecksCache(() => this.clock.now());
+    this.checks = new ChecksCache(() => this.clock.now(), options.forgetNotices ?? null);
+  }
+
+  /** Stops hearing the other gateways' forgets. */
+  close(): void {
+    this.checks.close();
   }
 
   // ── sessions ───────────────────────────────────────────────────────────

@@ -11,6 +11,7 @@ import type { ApprovalHandler } from '../approvals/index.ts';
 import type { CycleService } from '../cycle/index.ts';
 import type { FuturesService } from '../futures/index.ts';
 import type { SpotService } from '../spot/index.ts';
+import type { MarketChange } from './changes.ts';
 
 export const MARKET_LISTING = 'market_listing';
 
@@ -23,6 +24,8 @@ export interface ListingServices {
   spot: SpotService;
   futures: FuturesService;
   cycle: CycleService;
+  /** Tells the other gateways of a change they must read from the store (changes.ts), after it committed. */
+  changed: (change: MarketChange) => void;
 }
 
 /**
@@ -59,7 +62,10 @@ export function marketListingHandler(services: ListingServices): ApprovalHandler
         }
         case 'cycle': {
           const id = await services.cycle.insertListing(trx, coins, cycleSettings(listing));
-          afterCommit(() => services.cycle.load());
+          afterCommit(async () => {
+            await services.cycle.load();
+            services.changed({ kind: 'cycle', id });
+          });
           return { id };
         }
       }

@@ -141,9 +141,11 @@ export function registerMarketRoutes(http: FastifyInstance, options: MarketRoute
   editRoute<FuturesContractSettings>('futures', futuresProperties, (id, settings) =>
     futures.changeContractSettings(id, futuresSettings(settings)),
   );
-  editRoute<CyclePairSettings>('cycle', cycleProperties, (id, settings) =>
-    cycle.changePairSettings(id, cycleSettings(settings)),
-  );
+  editRoute<CyclePairSettings>('cycle', cycleProperties, async (id, settings) => {
+    const changed = await cycle.changePairSettings(id, cycleSettings(settings));
+    options.changed({ kind: 'cycle', id });
+    return changed;
+  });
 
   http.post<{ Body: MarketListingRequest }>(
     '/admin/markets/listings',

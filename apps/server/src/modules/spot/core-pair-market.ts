@@ -4,10 +4,11 @@ import {
   type MoneyCommand,
   type MoneyEvent,
   type MoneyResult,
+  type PairConfig,
   type SpotOrderRecord,
   spotOrderRecordOf,
 } from '../../core/state/index.ts';
-import { conflict } from '../../http/errors.ts';
+import { AppError, conflict } from '../../http/errors.ts';
 import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import { refusalError } from '../../money-core/submit.ts';
 import type { CommandResult, PairMarketHooks, SpotCommand, SpotPairMarket } from './pair-market.ts';
@@ -167,15 +168,42 @@ export class CorePairMarket extends PairTape implements SpotPairMarket {
     return { orders };
   }
 
-  /** New settings: the state takes them with the pair (openPair again), then the row follows. */
+  /**
+   * New settings: the row first, then the state takes them with the pair
+   * (openPair again). In that order because the other gateways of a cluster
+   * read the row when their replica applies the openPair
+   * (state-pairs.ts). A refusal puts the row back; an unknown outcome (no
+   * sequencer answered) leaves it, as the command may have been applied.
+   */
   private async changeSettings(pair: PairRow, at: number): Promise<CommandResult> {
     const precisionChanges =
       pair.price_accuracy !== this.pair.price_accuracy || pair.amount_accuracy !== this.pair.amount_accuracy;
     if (precisionChanges && this.book().orderCount > 0) throw conflict('markets.precisionWithOpenOrders');
-    await submitted(this.options.core, { kind: 'openPair', at, pair: pairConfigOf(pair) });
+    const before = this.settings;
     await updatePairSettings(this.options.db, pair);
+    try {
+      await submitted(this.options.core, { kind: 'openPair', at, pair: pairConfigOf(pair) });
+    } catch (error) {
+      if (error instanceof AppError) await updatePairSettings(this.options.db, before);
+      throw error;
+    }
     this.settings = pair;
     return { orders: [] };
+  }
+
+  /**
+   * The pair's row as the store holds it now, changed through another
+   * gateway (state-pairs.ts): taken once the state holds the
+   * same settings, so a row written for a change the state then refused
+   * (and put back) is never taken.
+   */
+  takeSettings(pair: PairRow): void {
+    const held = this.options.core.state.pairs.get(this.symbol)?.config;
+    const stored = pairConfigOf(pair);
+    const same =
+      held !== undefined &&
+      (Object.keys(stored) as (keyof PairConfig)[]).every((key) => held[key] === stored[key]);
+    if (same) this.settings = pair;
   }
 
   /**

@@ -75,6 +75,7 @@ export async function createSpotModule(options: SpotModuleOptions): Promise<Spot
       lists = null;
       await marketMaker.stop();
       await service.idle();
+      service.close();
     },
   };
 }

@@ -1,3 +1,5 @@
+// Over 500 lines as one file: every use-case here reads the same pair maps (by coins and by id) and the
+// same checks of traders; splitting them would pass both around.
 import { Dec } from '@halyard/money';
 import {
   type DepthLevel,
@@ -29,6 +31,7 @@ import {
   type SpotPairMarket,
 } from './pair-market.ts';
 import { newSpotPairRow, spotRowWith, spotSettingsOf } from './settings.ts';
+import { onStatePairsChanged } from './state-pairs.ts';
 import {
   insertMissingPairs,
   insertPair,
@@ -127,17 +130,46 @@ const HOUSE_BASE_FUNDING_VALUE = Dec.parse('5000000');
 export class SpotService {
   private readonly markets = new Map<string, SpotPairMarket>();
   private readonly marketsById = new Map<number, SpotPairMarket>();
+  /** One load at a time: a listing's, the demo seed's and the pairs' follower's may overlap. */
+  private loading: Promise<void> = Promise.resolve();
+  private readonly stopFollowing: () => void;
 
-  constructor(private readonly options: SpotServiceOptions) {}
+  constructor(private readonly options: SpotServiceOptions) {
+    // On the core, a pair listed or changed through any gateway of a cluster opens or changes here too: the store's
+    // row is written before the state's pair is replaced (a listing's transaction, CorePairMarket.changeSettings).
+    this.stopFollowing = options.core
+      ? onStatePairsChanged(options.core, () => void this.load().catch(options.onError))
+      : () => {};
+  }
 
-  /** Lists the pairs of the store and rebuilds each new pair's book from its open orders. */
-  async load(): Promise<void> {
+  /**
+   * Lists the pairs of the store and rebuilds each new pair's book from its
+   * open orders; on the core, the settings of the pairs open already are
+   * taken from the store again (another gateway may have changed them).
+   */
+  load(): Promise<void> {
+    const loaded = this.loading.catch(() => {}).then(() => this.loadNow());
+    this.loading = loaded;
+    return loaded;
+  }
+
+  private async loadNow(): Promise<void> {
     for (const pair of await selectPairs(this.options.db)) {
-      if (this.marketsById.has(pair.autoid)) continue;
+      const open = this.marketsById.get(pair.autoid);
+      if (open) {
+        if (open instanceof CorePairMarket) open.takeSettings(pair);
+        continue;
+      }
       const market = await this.openMarket(pair);
       this.markets.set(coinsKey(pair), market);
       this.marketsById.set(pair.autoid, market);
     }
+  }
+
+  /** Stops following the core (the module's close, after the last command). */
+  close(): void {
+    this.stopFollowing();
+    for (const market of this.marketsById.values()) if (market instanceof CorePairMarket) market.close();
   }
 
   /** A pair's market, its book rebuilt from the store (SQL) or held by the core. */

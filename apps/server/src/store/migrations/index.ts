@@ -39,6 +39,7 @@ import { ieoRebatePayoutsMigration } from './037_ieo_rebate_payouts.ts';
 import { projectionWatermarksMigration } from './038_projection_watermarks.ts';
 import { referralPayoutSweepMigration } from './039_referral_payout_sweep.ts';
 import { referralPayoutHighWaterMigration } from './040_referral_payout_high_water.ts';
+import { httpRateLimitsMigration } from './041_http_rate_limits.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order. Names start with
@@ -85,4 +86,5 @@ export const migrations: Record<string, HalyardMigration> = {
   '038_projection_watermarks': projectionWatermarksMigration,
   '039_referral_payout_sweep': referralPayoutSweepMigration,
   '040_referral_payout_high_water': referralPayoutHighWaterMigration,
+  '041_http_rate_limits': httpRateLimitsMigration,
 };
