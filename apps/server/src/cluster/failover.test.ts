@@ -151,7 +151,7 @@ describe.skipIf(skip)('cluster mode: leader and standby, two gateways, kill -9',
 
       const failovers: number[] = [];
       for (let round = 1; round <= ROUNDS; round++) {
-        await acknowledged(acks.length + 300 + random(2_000));
+        await acknowledged(acks.length + 200 + random(1_000));
         if (round === GATEWAY_ROUND) {
           await gateways[1]!.kill();
           gateways[1] = await startGateway(1, 1);
@@ -181,7 +181,7 @@ describe.skipIf(skip)('cluster mode: leader and standby, two gateways, kill -9',
         child.lines.some((line) => line.includes('journal fenced: another writer appended')),
       ).length;
       // The last leader serves a while too, then the gateways stop and every answer is in.
-      await acknowledged(acks.length + 300);
+      await acknowledged(acks.length + 200);
       for (const gateway of gateways) gateway.send('stop');
       await Promise.all(gateways.map((gateway) => gateway.nextLine((line) => line === 'stopped')));
       console.log(

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { type ClusterMember, HALYARD_VERSION } from '@halyard/protocol';
-import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
+import { JetStreamApiCodes, JetStreamApiError, jetstreamManager } from '@nats-io/jetstream';
 import { type KV, Kvm } from '@nats-io/kv';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { ClusterCore } from './cluster-core.ts';
@@ -110,14 +110,9 @@ export async function clusterMembers(
   names: ClusterNames,
   options: { askTimeoutMs?: number } = {},
 ): Promise<ClusterMember[]> {
+  const keys = await presenceKeys(nc, names);
+  if (keys === null) return [];
   const kv = await new Kvm(nc).open(names.presenceBucket);
-  const keys: string[] = [];
-  try {
-    for await (const key of await kv.keys()) keys.push(key);
-  } catch (error) {
-    if (isMissingBucket(error)) return [];
-    throw error;
-  }
   const members = await Promise.all(
     keys.map(async (key) => {
       try {
@@ -132,6 +127,26 @@ export async function clusterMembers(
     }),
   );
   return members.filter((member) => member !== null);
+}
+
+/**
+ * The keys in the bucket now, or null when no process has made it yet. Read
+ * from the stream's own count per subject in one request, not with
+ * `kv.keys()`, which reads them through a consumer: once, in a test run where
+ * entries were expiring, such a listing never ended (the test timed out after
+ * 30 s). A count per subject is one answer and cannot wait on an entry.
+ */
+async function presenceKeys(nc: NatsConnection, names: ClusterNames): Promise<string[] | null> {
+  const prefix = `$KV.${names.presenceBucket}.`;
+  try {
+    const info = await (await jetstreamManager(nc)).streams.info(`KV_${names.presenceBucket}`, {
+      subjects_filter: `${prefix}>`,
+    });
+    return Object.keys(info.state.subjects ?? {}).map((subject) => subject.slice(prefix.length));
+  } catch (error) {
+    if (isMissingBucket(error)) return null;
+    throw error;
+  }
 }
 
 /** No process has made this bucket yet. */

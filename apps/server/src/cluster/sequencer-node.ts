@@ -149,6 +149,8 @@ export class SequencerNode {
     const node = new SequencerNode(options, machine, replica);
     node.follow();
     void node.campaign();
+    // The server holds the questions' subscription before the node says it is up: asked at once, it answers.
+    await options.nc.flush();
     node.log(`node ${options.nodeId}: standby from sequence ${replica.lastSequence()}`);
     return node;
   }
