@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { registerAdminApp } from './http/admin-app.ts';
+import { databaseReachable, type ReadinessCheck, registerHealth } from './http/health.ts';
 import { IdempotencyStore, registerIdempotency } from './http/idempotency.ts';
 import { createHttpServer } from './http/server.ts';
 import { registerWebApp } from './http/web-app.ts';
@@ -12,6 +13,7 @@ import {
   createApprovalsModule,
   withdrawalFourEyes,
 } from './modules/approvals/index.ts';
+import type { CoreChecks } from './modules/backoffice/books.ts';
 import { type BackofficeModule, createBackofficeModule } from './modules/backoffice/index.ts';
 import { type ContentModule, createContentModule, seedContentDemo } from './modules/content/index.ts';
 import { type ConvertModule, createConvertModule } from './modules/convert/index.ts';
@@ -28,6 +30,7 @@ import { ReferralOnCore } from './modules/referral/on-core.ts';
 import { createSpotModule, type SpotModule } from './modules/spot/index.ts';
 import { createSupportModule, type SupportModule } from './modules/support/index.ts';
 import { createWalletModule, type WalletModule } from './modules/wallet/index.ts';
+import type { MoneyCoreHandle } from './money-core/handle.ts';
 import { ledgerOnCore } from './money-core/ledger-on-core.ts';
 import { MoneyCore } from './money-core/start.ts';
 import type { WorkerStore } from './projection/worker-transport.ts';
@@ -49,7 +52,20 @@ export interface AppOptions {
    * moneyCoreOf); without it the modules' SQL paths run the money.
    */
   moneyCore?: { dataDir: string; workerStore: WorkerStore | null };
+  /**
+   * A core started elsewhere, instead of `moneyCore`: a cluster gateway's
+   * ClusterCore (cluster/gateway-role.ts). The modules run on it as on their
+   * own; the app does not close it.
+   */
+  core?: RunningCore;
+  /** Answers GET /readyz (http/health.ts); by default: the database answers (the core started with the app). */
+  readiness?: ReadinessCheck;
+  /** A cluster gateway runs the demo seeds only while it holds the jobs lease (`App.seedDemo`); by default createApp runs them. */
+  deferDemoSeeds?: boolean;
 }
+
+/** The core the modules run on, and what the back office reads of it: MoneyCore, or a gateway's ClusterCore. */
+export type RunningCore = MoneyCoreHandle & CoreChecks;
 
 export interface App {
   http: FastifyInstance;
@@ -89,6 +105,8 @@ export interface App {
   operators: OperatorsModule;
   /** The back office's reads: dashboard, users, deposits (/admin/dashboard, /admin/users, /admin/deposits). */
   backoffice: BackofficeModule;
+  /** The demo data (AMENDMENTS A5), idempotent: createApp runs it in demo mode unless told to defer it. */
+  seedDemo(): Promise<void>;
   /** Starts the timers (index ticks, idle sweep): main.ts calls it; tests step by hand. */
   start(): void;
   close(): Promise<void>;
@@ -106,7 +124,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     rateLimits: options.rateLimits ?? true,
     trustedProxies: config.trustedProxies,
   });
-  const core = options.moneyCore
+  const ownCore = options.moneyCore
     ? await MoneyCore.start({
         ...options.moneyCore,
         db: store.db,
@@ -115,6 +133,15 @@ export async function createApp(options: AppOptions): Promise<App> {
         onError: (error) => http.log.error({ err: error }, 'money core'),
       })
     : null;
+  const core: RunningCore | null = options.core ?? ownCore;
+  registerHealth(
+    http,
+    options.readiness ??
+      (async () => {
+        const database = await databaseReachable(store.db);
+        return { ready: database, role: config.role, checks: { database, core: core !== null } };
+      }),
+  );
   const ledger = core
     ? ledgerOnCore(createLedger(store, clock), core, () => clock.now())
     : createLedger(store, clock);
@@ -358,7 +385,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     // The house merchant's funding and its ads' amounts (fiatAd) on the core.
     () => fiat.seedDemo(),
   ];
-  if (config.demo) for (const seed of demoSeeds) await seed();
+  const seedDemo = async () => {
+    for (const seed of demoSeeds) await seed();
+  };
+  if (config.demo && !options.deferDemoSeeds) await seedDemo();
   await wallet.loadCoinsFile();
 
   // Last: the built operator console (/admin/) and web app with its single-page fallback, when built.
@@ -368,7 +398,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   return {
     http,
     ledger,
-    moneyCore: core,
+    moneyCore: ownCore,
     identity,
     content,
     support,
@@ -386,6 +416,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     operators,
     approvals,
     backoffice,
+    seedDemo,
     start() {
       market.start();
       identity.start();
@@ -411,7 +442,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       realtime.close();
       await http.close();
       stopIndexPrices?.();
-      await core?.close();
+      await ownCore?.close();
     },
   };
 }

@@ -1,6 +1,7 @@
 import { type NatsConnection, nuid, RequestError, TimeoutError } from '@nats-io/transport-node';
 import { SequencerBusyError } from '../core/sequencer/index.ts';
 import type { MoneyResult } from '../core/state/index.ts';
+import type { AuditReport } from '../ledger/index.ts';
 
 /**
  * What the cluster's processes say to each other over NATS (docs/cluster.md,
@@ -71,6 +72,12 @@ export interface ProjectionNotice {
 
 /** What an operator (or a test) asks a node: where it stands, its state's hash, or the audit of SQL against its state (the leader only). */
 export type NodeQuestion = 'status' | 'hash' | 'audit';
+
+/** The leader's answer to `audit`: the ledger audit of SQL against its state at sequence `seq`. */
+export interface NodeAudit {
+  seq: number;
+  report: AuditReport;
+}
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
