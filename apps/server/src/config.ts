@@ -103,8 +103,14 @@ export interface ClusterConfig {
   natsUrl: string;
   /** HALYARD_NODE_ID: this process's name in the cluster, unique (default: the host's). */
   nodeId: string;
-  /** HALYARD_LEASE_TTL_MS: how long a silent holder keeps a lease (the sequencer's, and the gateways' `jobs`). */
+  /** HALYARD_LEASE_TTL_MS: how long a silent leader keeps the sequencer's lease. */
   leaseTtlMs: number;
+  /**
+   * HALYARD_JOBS_LEASE_TTL_MS: how long a silent gateway keeps the `jobs`
+   * lease (default 10 s): a gateway's thread serves HTTP and may be busy for
+   * a second, and the jobs can wait a few seconds for a new holder.
+   */
+  jobsLeaseTtlMs: number;
   /** HALYARD_SNAPSHOT_EVERY_MS, HALYARD_KEEP_SNAPSHOTS: the leader's snapshots. */
   snapshotEveryMs: number;
   keepSnapshots: number;
@@ -216,6 +222,7 @@ function loadClusterConfig(env: NodeJS.ProcessEnv): ClusterConfig {
     natsUrl: env.HALYARD_NATS_URL || '127.0.0.1:4222',
     nodeId: env.HALYARD_NODE_ID || os.hostname().replace(/[^A-Za-z0-9_-]/g, '-'),
     leaseTtlMs: readInt(env.HALYARD_LEASE_TTL_MS, 2_000),
+    jobsLeaseTtlMs: readInt(env.HALYARD_JOBS_LEASE_TTL_MS, 10_000),
     snapshotEveryMs: readInt(env.HALYARD_SNAPSHOT_EVERY_MS, 5 * 60_000),
     keepSnapshots: readInt(env.HALYARD_KEEP_SNAPSHOTS, 3),
     projector,

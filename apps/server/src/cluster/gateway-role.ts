@@ -10,7 +10,7 @@ import { ClusterCore } from './cluster-core.ts';
 import { clusterNames } from './protocol.ts';
 import { openClusterStorage } from './storage.ts';
 
-/** The key of the gateways' lease in the cluster's lease bucket: its holder runs the jobs. */
+/** The key of the gateways' lease (in the cluster's jobs bucket): its holder runs the jobs. */
 export const JOBS_LEASE_KEY = 'jobs';
 
 /**
@@ -77,9 +77,9 @@ export async function runGateway(config: Config, clock: Clock): Promise<void> {
     jobs = await acquireLeadership(
       {
         connection: nc,
-        bucket: names.leaseBucket,
+        bucket: names.jobsBucket,
         key: JOBS_LEASE_KEY,
-        ttlMs: cluster.leaseTtlMs,
+        ttlMs: cluster.jobsLeaseTtlMs,
         holder: cluster.nodeId,
       },
       stopCampaign.signal,

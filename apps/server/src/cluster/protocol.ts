@@ -28,6 +28,12 @@ export interface ClusterNames {
   /** The KV bucket of the sequencer's lease, and its key. */
   leaseBucket: string;
   leaseKey: string;
+  /**
+   * The KV bucket of the gateways' `jobs` lease (its holder runs what must
+   * run once). A bucket of its own: a bucket has one TTL, and a gateway's
+   * busy thread needs a longer one than a sequencer's failover time allows.
+   */
+  jobsBucket: string;
   subjects: ClusterSubjects;
 }
 
@@ -44,6 +50,7 @@ export function clusterNames(name: string): ClusterNames {
     snapshotBucket: `${name}_snapshots`,
     leaseBucket: `${name}_leases`,
     leaseKey: 'sequencer',
+    jobsBucket: `${name}_jobs`,
     subjects: {
       submit: `${name}.submit`,
       watermark: `${name}.watermark`,

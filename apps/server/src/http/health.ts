@@ -44,7 +44,8 @@ export async function healthAnswer(
 /** The two routes on the app's HTTP server (all-in-one and gateway). */
 export function registerHealth(server: FastifyInstance, readiness: ReadinessCheck): void {
   for (const path of ['/healthz', '/readyz']) {
-    server.get(path, { schema: { hide: true } }, async (_request, reply) => {
+    // Probes ask every few seconds: their requests are not logged.
+    server.get(path, { schema: { hide: true }, logLevel: 'warn' }, async (_request, reply) => {
       const answer = (await healthAnswer(path, readiness))!;
       return reply.status(answer.status).send(answer.body);
     });
@@ -59,7 +60,7 @@ export async function serveHealth(
   port: number,
   host: string,
   readiness: ReadinessCheck,
-): Promise<{ close(): Promise<void> }> {
+): Promise<{ port: number; close(): Promise<void> }> {
   const server = http.createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0]!;
     void healthAnswer(request.method === 'GET' ? path : '', readiness).then((answer) => {
@@ -71,7 +72,9 @@ export async function serveHealth(
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
+  const address = server.address();
   return {
+    port: typeof address === 'object' && address ? address.port : port,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
