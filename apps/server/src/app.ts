@@ -71,7 +71,7 @@ export interface App {
   http: FastifyInstance;
   /** The only writer of balances: every module moves money through it. */
   ledger: Ledger;
-  /** The sequenced core the money runs on (AppOptions.moneyCore), or null on SQL. */
+  /** The sequenced core this app started (AppOptions.moneyCore): null on SQL, and on a gateway (AppOptions.core). */
   moneyCore: MoneyCore | null;
   content: ContentModule;
   /** Sessions, users, locks, freezes, KYC: `identity.requireUser` guards login routes. */
@@ -124,6 +124,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     rateLimits: options.rateLimits ?? true,
     trustedProxies: config.trustedProxies,
   });
+  if (options.core && options.moneyCore) throw new Error('createApp: give it moneyCore or core, not both');
   const ownCore = options.moneyCore
     ? await MoneyCore.start({
         ...options.moneyCore,
