@@ -36,7 +36,7 @@ const MAIN = path.join(import.meta.dirname, '..', 'main.ts');
 const url = process.env.TEST_DATABASE_URL;
 const skip = (await skipWithoutNats()) || !url;
 /** Acknowledged orders between two kills. */
-const BETWEEN_KILLS = 60;
+const BETWEEN_KILLS = 40;
 /** Each client sends its next request this long after the last answer: a steady rate. */
 const PACE_MS = 150;
 
