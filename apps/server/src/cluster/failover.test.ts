@@ -192,7 +192,9 @@ describe.skipIf(skip)('cluster mode: leader and standby, two gateways, kill -9',
           `${fencedTakeovers} new leader fenced by the stalled one's last write; ` +
           `${acks.length} commands acknowledged\n` +
           children
-            .flatMap((child) => child.lines.filter((line) => /leading at|projecting from|stopped:/.test(line)))
+            .flatMap((child) =>
+              child.lines.filter((line) => /leading at|projecting from|stopped:/.test(line)),
+            )
             .join('\n'),
       );
 
