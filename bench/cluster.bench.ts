@@ -10,7 +10,7 @@
  * - the anchor: an all-in-one MoneyCore, the journal in files on this disk
  *   (fsynced before each reply), the projector in a worker thread;
  * - the cluster: a ClusterCore in this process (a gateway) sending them over
- *   NATS to a sequencer node's process (sequencer-main.ts: the journal on the
+ *   NATS to a sequencer node's process (main.ts as a sequencer: the journal on the
  *   local JetStream, R1, the projector on its thread), a standby node
  *   following; the gateway answers once its own replica has applied the
  *   order, as the handle promises.
@@ -56,7 +56,8 @@ const IN_FLIGHT = 64;
 const TRADERS = 40;
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const NATS = process.env.BENCH_NATS_URL ?? '127.0.0.1:4222';
-const NODE = path.join(import.meta.dirname, '../apps/server/src/cluster/sequencer-main.ts');
+/** The server's one entry, run as HALYARD_ROLE=sequencer. */
+const NODE = path.join(import.meta.dirname, '../apps/server/src/main.ts');
 const AT = Date.UTC(2026, 10, 26);
 
 const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
@@ -169,6 +170,8 @@ async function cluster(): Promise<{ figures: Figures; failovers: number[]; gaps:
   const children: TestChild[] = [];
   const startNode = async (id: string, ready: RegExp) => {
     const child = new TestChild(`node ${id}`, NODE, [], {
+      HALYARD_ROLE: 'sequencer',
+      HALYARD_HEALTH_PORT: '0',
       HALYARD_CLUSTER: name,
       HALYARD_NODE_ID: id,
       HALYARD_NATS_URL: NATS,

@@ -1,8 +1,10 @@
 import type { ClusterStatus } from '@halyard/protocol';
 import type { FastifyInstance } from 'fastify';
 import { type Clock, systemClock } from './clock.ts';
+import type { ClusterNotices } from './cluster/notices.ts';
 import type { Config } from './config.ts';
 import { registerAdminApp } from './http/admin-app.ts';
+import { databaseReachable, type ReadinessCheck, registerHealth } from './http/health.ts';
 import { IdempotencyStore, registerIdempotency } from './http/idempotency.ts';
 import { createHttpServer } from './http/server.ts';
 import { registerWebApp } from './http/web-app.ts';
@@ -13,6 +15,7 @@ import {
   createApprovalsModule,
   withdrawalFourEyes,
 } from './modules/approvals/index.ts';
+import type { CoreChecks } from './modules/backoffice/books.ts';
 import { type BackofficeModule, createBackofficeModule } from './modules/backoffice/index.ts';
 import { type ContentModule, createContentModule, seedContentDemo } from './modules/content/index.ts';
 import { type ConvertModule, createConvertModule } from './modules/convert/index.ts';
@@ -29,6 +32,7 @@ import { ReferralOnCore } from './modules/referral/on-core.ts';
 import { createSpotModule, type SpotModule } from './modules/spot/index.ts';
 import { createSupportModule, type SupportModule } from './modules/support/index.ts';
 import { createWalletModule, type WalletModule } from './modules/wallet/index.ts';
+import type { MoneyCoreHandle } from './money-core/handle.ts';
 import { ledgerOnCore } from './money-core/ledger-on-core.ts';
 import { MoneyCore } from './money-core/start.ts';
 import type { WorkerStore } from './projection/worker-transport.ts';
@@ -52,13 +56,35 @@ export interface AppOptions {
   moneyCore?: { dataDir: string; workerStore: WorkerStore | null };
   /** A gateway of a cluster: the console's cluster panel (cluster/overview.ts, `clusterOverview`). */
   clusterOverview?: () => Promise<ClusterStatus>;
+  /**
+   * A gateway of a cluster: its notices to the other gateways
+   * (cluster/notices.ts), so what one changes in memory the others forget
+   * or read again (identity checks, market listings). With it the rate
+   * limits are counted in SQL, for every gateway together, and the index
+   * follows the core's prices until this gateway runs the jobs
+   * (`market.leadIndex()`; docs/cluster.md, "What the gateways share").
+   */
+  gatewayNotices?: ClusterNotices;
+  /**
+   * A core started elsewhere, instead of `moneyCore`: a cluster gateway's
+   * ClusterCore (cluster/gateway-role.ts). The modules run on it as on their
+   * own; the app does not close it.
+   */
+  core?: RunningCore;
+  /** Answers GET /readyz (http/health.ts); by default: the database answers (the core started with the app). */
+  readiness?: ReadinessCheck;
+  /** A cluster gateway runs the demo seeds only while it holds the jobs lease (`App.seedDemo`); by default createApp runs them. */
+  deferDemoSeeds?: boolean;
 }
+
+/** The core the modules run on, and what the back office reads of it: MoneyCore, or a gateway's ClusterCore. */
+export type RunningCore = MoneyCoreHandle & CoreChecks;
 
 export interface App {
   http: FastifyInstance;
   /** The only writer of balances: every module moves money through it. */
   ledger: Ledger;
-  /** The sequenced core the money runs on (AppOptions.moneyCore), or null on SQL. */
+  /** The sequenced core this app started (AppOptions.moneyCore): null on SQL, and on a gateway (AppOptions.core). */
   moneyCore: MoneyCore | null;
   content: ContentModule;
   /** Sessions, users, locks, freezes, KYC: `identity.requireUser` guards login routes. */
@@ -92,6 +118,8 @@ export interface App {
   operators: OperatorsModule;
   /** The back office's reads: dashboard, users, deposits (/admin/dashboard, /admin/users, /admin/deposits). */
   backoffice: BackofficeModule;
+  /** The demo data (AMENDMENTS A5), idempotent: createApp runs it in demo mode unless told to defer it. */
+  seedDemo(): Promise<void>;
   /** Starts the timers (index ticks, idle sweep): main.ts calls it; tests step by hand. */
   start(): void;
   close(): Promise<void>;
@@ -108,8 +136,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     logLevel: config.logLevel,
     rateLimits: options.rateLimits ?? true,
     trustedProxies: config.trustedProxies,
+    ...(options.gatewayNotices ? { sharedRateLimits: store.db } : {}),
   });
-  const core = options.moneyCore
+  if (options.core && options.moneyCore) throw new Error('createApp: give it moneyCore or core, not both');
+  const ownCore = options.moneyCore
     ? await MoneyCore.start({
         ...options.moneyCore,
         db: store.db,
@@ -118,6 +148,15 @@ export async function createApp(options: AppOptions): Promise<App> {
         onError: (error) => http.log.error({ err: error }, 'money core'),
       })
     : null;
+  const core: RunningCore | null = options.core ?? ownCore;
+  registerHealth(
+    http,
+    options.readiness ??
+      (async () => {
+        const database = await databaseReachable(store.db);
+        return { ready: database, role: config.role, checks: { database, core: core !== null } };
+      }),
+  );
   const ledger = core
     ? ledgerOnCore(createLedger(store, clock), core, () => clock.now())
     : createLedger(store, clock);
@@ -137,6 +176,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     onError: (error) => http.log.error({ err: error }, 'market data'),
   });
   market.registerRoutes(http);
+  // A gateway that does not run the jobs has no price source of its own: it takes the core's (indexPrices).
+  if (options.gatewayNotices) market.followIndex();
   // Before every module with /admin routes: they take its guard, and its audit hook records their writes.
   const operators = createOperatorsModule({
     db: store.db,
@@ -153,8 +194,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     operatorGuard: operators.guard,
     ...(options.messengers ? { messengers: options.messengers } : {}),
     ...(core ? { core } : {}),
+    ...(options.gatewayNotices ? { forgetNotices: options.gatewayNotices.channel('identity') } : {}),
     onError: (error) => http.log.error({ err: error }, 'demo reviewer'),
   });
+  await identity.checkUploads();
   identity.registerRoutes(http);
   const content = createContentModule({
     store,
@@ -177,7 +220,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     ? new ReferralOnCore({
         db: store.db,
         core,
-        index: market.index,
+        // The source's own ticks: on a gateway, market.index follows the core's prices, which must not go back to it.
+        index: market.simulator,
         now: () => clock.now(),
         onError: (error) => http.log.error({ err: error }, 'referral on the core'),
       })
@@ -327,6 +371,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     cycle: cycle.service,
     approvals: approvals.service,
     operatorGuard: operators.guard,
+    ...(options.gatewayNotices ? { notices: options.gatewayNotices.channel('markets') } : {}),
+    onError: (error) => http.log.error({ err: error }, 'market listings'),
   });
   markets.registerRoutes(http);
   // Every kind is registered: on the core, an approval whose command never became durable is submitted again.
@@ -362,7 +408,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     // The house merchant's funding and its ads' amounts (fiatAd) on the core.
     () => fiat.seedDemo(),
   ];
-  if (config.demo) for (const seed of demoSeeds) await seed();
+  const seedDemo = async () => {
+    for (const seed of demoSeeds) await seed();
+  };
+  if (config.demo && !options.deferDemoSeeds) await seedDemo();
   await wallet.loadCoinsFile();
 
   // Last: the built operator console (/admin/) and web app with its single-page fallback, when built.
@@ -372,7 +421,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   return {
     http,
     ledger,
-    moneyCore: core,
+    moneyCore: ownCore,
     identity,
     content,
     support,
@@ -390,6 +439,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     operators,
     approvals,
     backoffice,
+    seedDemo,
     start() {
       market.start();
       identity.start();
@@ -410,12 +460,13 @@ export async function createApp(options: AppOptions): Promise<App> {
       await cycle.close();
       await wallet.close();
       await spot.close();
+      markets.close();
       await market.close();
       await identity.close();
       realtime.close();
       await http.close();
       stopIndexPrices?.();
-      await core?.close();
+      await ownCore?.close();
     },
   };
 }

@@ -64,3 +64,43 @@ describe('contact links', () => {
     expect(() => loadConfig({ SOCIAL_LINKS: 'X=javascript:alert(1)' })).toThrow(/SOCIAL_LINKS/);
   });
 });
+
+describe('roles', () => {
+  const POSTGRES = 'postgres://postgres@127.0.0.1:5432/x';
+
+  it('runs everything in one process by default, on SQLite', () => {
+    const config = loadConfig({});
+    expect(config.role).toBe('all-in-one');
+    expect(config.databaseUrl).toBeNull();
+  });
+
+  it('takes the cluster roles and their settings', () => {
+    const config = loadConfig({
+      HALYARD_ROLE: 'gateway',
+      DATABASE_URL: POSTGRES,
+      HALYARD_CLUSTER: 'prod',
+      HALYARD_NODE_ID: 'gw-1',
+      HALYARD_NATS_URL: 'nats://10.0.0.5:4222',
+      HALYARD_HEALTH_PORT: '9101',
+    });
+    expect(config.role).toBe('gateway');
+    expect(config.cluster).toMatchObject({
+      name: 'prod',
+      nodeId: 'gw-1',
+      natsUrl: 'nats://10.0.0.5:4222',
+      leaseTtlMs: 2_000,
+      projector: 'thread',
+      healthPort: 9101,
+    });
+    expect(loadConfig({ HALYARD_ROLE: 'sequencer', DATABASE_URL: POSTGRES }).role).toBe('sequencer');
+  });
+
+  it('refuses an unknown role, and a cluster role without PostgreSQL, at start', () => {
+    expect(() => loadConfig({ HALYARD_ROLE: 'leader' })).toThrow(/HALYARD_ROLE must be one of all-in-one/);
+    expect(() => loadConfig({ HALYARD_ROLE: 'gateway' })).toThrow(/gateway needs DATABASE_URL.*PostgreSQL/);
+    expect(() => loadConfig({ HALYARD_ROLE: 'sequencer', DATABASE_URL: 'file.sqlite' })).toThrow(
+      /sequencer needs DATABASE_URL/,
+    );
+    expect(() => loadConfig({ HALYARD_PROJECTOR: 'fork' })).toThrow(/HALYARD_PROJECTOR/);
+  });
+});

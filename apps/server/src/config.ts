@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import { HALYARD_VERSION } from '@halyard/protocol';
 import type { ContactLinks } from './modules/content/service.ts';
@@ -9,6 +10,16 @@ import { loadWalletConfig, type WalletConfig } from './modules/wallet/config.ts'
  * works offline: a fresh clone starts with nothing but `npm start`.
  */
 export interface Config {
+  /**
+   * What this process is (HALYARD_ROLE, docs/deployment.md): `all-in-one`
+   * (the default: everything in one process, SQLite or PostgreSQL), or in
+   * cluster mode a `gateway` (HTTP and WebSocket over a ClusterCore) or a
+   * `sequencer` (a node of the sequenced core). Both cluster roles need
+   * PostgreSQL.
+   */
+  role: Role;
+  /** Cluster mode's settings; read for every role, used by `gateway` and `sequencer` only. */
+  cluster: ClusterConfig;
   port: number;
   /** The address to listen on: loopback unless `HOST` opens it (e.g. 0.0.0.0 behind a proxy or in a container). */
   host: string;
@@ -20,6 +31,8 @@ export interface Config {
   trustedProxies: string[];
   /** `postgres://…` switches storage to PostgreSQL; otherwise a SQLite file. */
   databaseUrl: string | null;
+  /** PostgreSQL only: a schema to run in (HALYARD_DATABASE_SCHEMA), created and migrated at start. */
+  schema: string | undefined;
   sqliteFile: string;
   dataDir: string;
   /**
@@ -85,6 +98,33 @@ export interface Config {
   contact: ContactLinks;
 }
 
+export const ROLES = ['all-in-one', 'gateway', 'sequencer'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface ClusterConfig {
+  /** HALYARD_CLUSTER: the cluster's name, which names its stream, buckets and subjects. */
+  name: string;
+  /** HALYARD_NATS_URL: NATS with JetStream. */
+  natsUrl: string;
+  /** HALYARD_NODE_ID: this process's name in the cluster, unique (default: the host's). */
+  nodeId: string;
+  /** HALYARD_LEASE_TTL_MS: how long a silent leader keeps the sequencer's lease. */
+  leaseTtlMs: number;
+  /**
+   * HALYARD_JOBS_LEASE_TTL_MS: how long a silent gateway keeps the `jobs`
+   * lease (default 10 s): a gateway's thread serves HTTP and may be busy for
+   * a second, and the jobs can wait a few seconds for a new holder.
+   */
+  jobsLeaseTtlMs: number;
+  /** HALYARD_SNAPSHOT_EVERY_MS, HALYARD_KEEP_SNAPSHOTS: the leader's snapshots. */
+  snapshotEveryMs: number;
+  keepSnapshots: number;
+  /** HALYARD_PROJECTOR: the leader's projector on the node's thread (default) or in a worker thread. */
+  projector: 'thread' | 'worker';
+  /** HALYARD_HEALTH_PORT: a sequencer's /healthz and /readyz (default 8081); 0 serves none. */
+  healthPort: number;
+}
+
 export interface PasswordHashCost {
   memoryKib: number;
   passes: number;
@@ -118,11 +158,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = readInt(env.PORT, 8080);
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
   const demo = env.HALYARD_DEMO !== 'false';
+  const role = readRole(env.HALYARD_ROLE);
+  const databaseUrl = env.DATABASE_URL || null;
+  if (role !== 'all-in-one' && !databaseUrl?.startsWith('postgres'))
+    throw new Error(
+      `HALYARD_ROLE=${role} needs DATABASE_URL to name PostgreSQL (postgres://…): a cluster keeps its record there`,
+    );
   return {
+    role,
+    cluster: loadClusterConfig(env),
     port,
     host: env.HOST || '127.0.0.1',
     trustedProxies: readList(env.TRUSTED_PROXIES ?? ''),
-    databaseUrl: env.DATABASE_URL || null,
+    databaseUrl,
+    schema: env.HALYARD_DATABASE_SCHEMA || undefined,
     sqliteFile: env.SQLITE_FILE ?? path.join(dataDir, 'halyard.sqlite'),
     dataDir,
     moneyCore: env.HALYARD_MONEY_CORE !== 'false',
@@ -159,6 +208,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       phone: env.SUPPORT_PHONE?.trim() ?? '',
       socials: readSocialLinks(env.SOCIAL_LINKS ?? ''),
     },
+  };
+}
+
+function readRole(value: string | undefined): Role {
+  const role = value || 'all-in-one';
+  if (!(ROLES as readonly string[]).includes(role))
+    throw new Error(`HALYARD_ROLE must be one of ${ROLES.join(', ')}, got ${role}`);
+  return role as Role;
+}
+
+function loadClusterConfig(env: NodeJS.ProcessEnv): ClusterConfig {
+  const projector = env.HALYARD_PROJECTOR || 'thread';
+  if (projector !== 'thread' && projector !== 'worker')
+    throw new Error(`HALYARD_PROJECTOR must be thread or worker, got ${projector}`);
+  return {
+    name: env.HALYARD_CLUSTER || 'halyard',
+    natsUrl: env.HALYARD_NATS_URL || '127.0.0.1:4222',
+    nodeId: env.HALYARD_NODE_ID || os.hostname().replace(/[^A-Za-z0-9_-]/g, '-'),
+    leaseTtlMs: readInt(env.HALYARD_LEASE_TTL_MS, 2_000),
+    jobsLeaseTtlMs: readInt(env.HALYARD_JOBS_LEASE_TTL_MS, 10_000),
+    snapshotEveryMs: readInt(env.HALYARD_SNAPSHOT_EVERY_MS, 5 * 60_000),
+    keepSnapshots: readInt(env.HALYARD_KEEP_SNAPSHOTS, 3),
+    projector,
+    healthPort: readInt(env.HALYARD_HEALTH_PORT, 8081),
   };
 }
 

@@ -1,18 +1,23 @@
 import path from 'node:path';
 import { type AppOptions, createApp } from './app.ts';
 import { type Clock, systemClock } from './clock.ts';
+import { runGateway } from './cluster/gateway-role.ts';
 import { type Config, configWarnings, loadConfig } from './config.ts';
 import { seedDemoHistory } from './demo-history.ts';
 import { openStore } from './store/connect.ts';
 
 /**
- * Starts Halyard as main.ts runs it: config from the environment, the store,
- * the app, demo history, listening, the schedulers, and a clean stop on
- * SIGINT/SIGTERM. Another clock is only for a test-only entry (e2e/servers)
- * whose time a browser test moves; the shipped server runs on the system clock.
+ * Starts Halyard's HTTP server as main.ts runs it: config from the
+ * environment, the store, the app, demo history, listening, the schedulers,
+ * and a clean stop on SIGINT/SIGTERM. A `gateway` (HALYARD_ROLE) composes the
+ * app on the cluster instead (cluster/gateway-role.ts); main.ts runs a
+ * `sequencer` without loading the app at all. Another clock is only for a
+ * test-only entry (e2e/servers) whose time a browser test moves; the shipped
+ * server runs on the system clock.
  */
-export async function startServer(clock: Clock = systemClock): Promise<void> {
-  const config = loadConfig();
+export async function startServer(clock: Clock = systemClock, config: Config = loadConfig()): Promise<void> {
+  if (config.role === 'gateway') return runGateway(config, clock);
+  if (config.role !== 'all-in-one') throw new Error(`startServer runs no ${config.role}: main.ts does`);
   const store = await openStore(config);
   const app = await createApp({ config, store, clock, ...moneyCoreOf(config) });
   // Before the first request and the first index tick: charts open on months of history.

@@ -1,6 +1,8 @@
+import type { CoreStatus } from '@halyard/protocol';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { SnapshotStore } from '../core/journal/index.ts';
 import { type MoneyCommand, type MoneyMachine, type MoneyState, moneyMachine } from '../core/state/index.ts';
+import type { AuditReport } from '../ledger/index.ts';
 import type { MoneyCoreHandle, Submitted } from '../money-core/handle.ts';
 import { ReadYourWrites } from '../money-core/read-your-writes.ts';
 import { ProjectionTimeoutError } from '../projection/projector.ts';
@@ -10,6 +12,9 @@ import {
   type ClusterNames,
   commandIds,
   decodeJson,
+  encodeJson,
+  type NodeAudit,
+  type NodeQuestion,
   type ProjectionNotice,
   type SubmitOptions,
   submitToLeader,
@@ -20,7 +25,8 @@ import { SequenceWaiters } from './sequence-waiters.ts';
 export interface ClusterCoreOptions {
   names: ClusterNames;
   nc: NatsConnection;
-  tail: JournalTail;
+  /** The journal's stream: followed, and its end asked for readiness (`behind`). */
+  tail: JournalTail & { lastSequence(): Promise<number> };
   /** The snapshots the sequencers share: the replica starts from the latest. */
   snapshots: Pick<SnapshotStore, 'latest'>;
   /** The gateway's database: the projection's watermark is read from it once, at the start. */
@@ -60,6 +66,9 @@ export class ClusterCore implements MoneyCoreHandle {
   private notices: Subscription | null = null;
   private replicaFailure: unknown = null;
   private inFlight = 0;
+  /** The node whose notice came last: the one a gateway asks for the audit. */
+  private leader: string | null = null;
+  private readonly startedAt: number;
   readonly sequencer: MoneyCoreHandle['sequencer'];
 
   private constructor(
@@ -67,6 +76,7 @@ export class ClusterCore implements MoneyCoreHandle {
     private readonly machine: MoneyMachine,
     private readonly replica: Replica,
   ) {
+    this.startedAt = replica.lastSequence();
     this.projection = new SequenceWaiters(0);
     this.readYourWrites = new ReadYourWrites({
       projected: (seq) => this.projected(seq),
@@ -88,8 +98,11 @@ export class ClusterCore implements MoneyCoreHandle {
     const core = new ClusterCore(options, machine, replica);
     // Listening first, then reading the table: no notice falls between the two.
     core.notices = options.nc.subscribe(options.names.subjects.watermark, {
-      callback: (_error, message) =>
-        core.projection.advance(decodeJson<ProjectionNotice>(message.data).projected),
+      callback: (_error, message) => {
+        const notice = decodeJson<ProjectionNotice>(message.data);
+        core.leader = notice.leader;
+        core.projection.advance(notice.projected);
+      },
     });
     // Never past what the replica holds: a cluster's first leader sets a single process's watermark back to 0
     // (docs/cluster.md, "Moving a single process to a cluster"); the leader's notices tell the rest.
@@ -158,6 +171,49 @@ export class ClusterCore implements MoneyCoreHandle {
   /** As MoneyCore's (ReadYourWrites.caughtUp). */
   caughtUp(userId: number): Promise<void> {
     return this.readYourWrites.caughtUp(userId);
+  }
+
+  /**
+   * Where this gateway stands, for the dashboard (as MoneyCore's): its
+   * replica's sequence, SQL's watermark as the leader last said, and where
+   * the replica started (no snapshot is written here: the leader writes them).
+   */
+  status(): CoreStatus {
+    const sequence = this.replica.lastSequence();
+    return {
+      sequence,
+      projected: this.projection.value(),
+      snapshot: null,
+      recovered: { snapshotSeq: this.startedAt, replayed: sequence - this.startedAt },
+    };
+  }
+
+  /**
+   * The ledger audit of SQL against the state, as MoneyCore's: the leader
+   * runs it (only it holds the projector at one sequence), asked over NATS.
+   */
+  async audit(): Promise<{ seq: number; report: AuditReport }> {
+    if (this.leader === null) throw new Error('no leader has been heard from yet: try again in a second');
+    const answer = await this.options.nc.request(
+      this.options.names.subjects.node(this.leader),
+      encodeJson('audit' satisfies NodeQuestion),
+      { timeout: 60_000 },
+    );
+    const audit = decodeJson<NodeAudit | { error: string }>(answer.data);
+    if ('error' in audit) throw new Error(`the leader ${this.leader} did not audit: ${audit.error}`);
+    return audit;
+  }
+
+  /**
+   * How many records the stream holds past this replica, and why it cannot
+   * follow if it stopped (readiness: a gateway is ready once caught up).
+   */
+  async behind(): Promise<{ records: number; failure: string | null }> {
+    const last = await this.options.tail.lastSequence();
+    return {
+      records: Math.max(0, last - this.replica.lastSequence()),
+      failure: this.replicaFailure === null ? null : String(this.replicaFailure),
+    };
   }
 
   /** Stops following the journal and the leader's notices; commands in flight still get their answers. */

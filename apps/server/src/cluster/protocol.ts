@@ -1,6 +1,7 @@
 import { type NatsConnection, nuid, RequestError, TimeoutError } from '@nats-io/transport-node';
 import { SequencerBusyError } from '../core/sequencer/index.ts';
 import type { MoneyResult } from '../core/state/index.ts';
+import type { AuditReport } from '../ledger/index.ts';
 
 /**
  * What the cluster's processes say to each other over NATS (docs/cluster.md,
@@ -33,6 +34,12 @@ export interface ClusterNames {
   leaseKey: string;
   /** The KV bucket where every process announces itself (presence.ts). */
   presenceBucket: string;
+  /**
+   * The KV bucket of the gateways' `jobs` lease (its holder runs what must
+   * run once). A bucket of its own: a bucket has one TTL, and a gateway's
+   * busy thread needs a longer one than a sequencer's failover time allows.
+   */
+  jobsBucket: string;
   subjects: ClusterSubjects;
 }
 
@@ -50,6 +57,7 @@ export function clusterNames(name: string): ClusterNames {
     leaseBucket: `${name}_leases`,
     leaseKey: 'sequencer',
     presenceBucket: `${name}_presence`,
+    jobsBucket: `${name}_jobs`,
     subjects: {
       submit: `${name}.submit`,
       watermark: `${name}.watermark`,
@@ -80,6 +88,12 @@ export interface ProjectionNotice {
 
 /** What an operator (or a test) asks a node: where it stands, its state's hash, or the audit of SQL against its state (the leader only). */
 export type NodeQuestion = 'status' | 'hash' | 'audit';
+
+/** The leader's answer to `audit`: the ledger audit of SQL against its state at sequence `seq`. */
+export interface NodeAudit {
+  seq: number;
+  report: AuditReport;
+}
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

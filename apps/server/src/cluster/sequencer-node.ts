@@ -37,6 +37,7 @@ import {
   type ClusterNames,
   decodeJson,
   encodeJson,
+  type NodeAudit,
   type NodeQuestion,
   type ProjectionNotice,
   type SubmitReply,
@@ -443,7 +444,7 @@ export class SequencerNode {
         source: this.leading.sequencer,
         timeoutMs: 30_000,
       });
-      return { seq: audit.seq, breaches: audit.report.breaches };
+      return { seq: audit.seq, report: audit.report } satisfies NodeAudit;
     }
     return { error: `no such question: ${String(question)}` };
   }

@@ -36,9 +36,23 @@ export async function migrateToLatest<T>(
     provider: new StaticProvider(dialect),
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((result) => result.status === 'Error');
-  if (error || failed) {
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((result) => result.status === 'Error');
+    if (!error && !failed) return;
+    if (!failed && attempt < 5 && anotherSchemaDropped(error, schema)) continue;
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
   }
+}
+
+/**
+ * Before it migrates, Kysely reads the catalog's tables of every schema; a
+ * schema another session drops meanwhile fails that read ("schema … does not
+ * exist"), with nothing of ours changed. Test runs drop schemas all the time,
+ * and their child processes (a cluster's nodes) migrate outside the tests'
+ * lock (store/connect.ts): the read is tried again.
+ */
+function anotherSchemaDropped(error: unknown, schema: string | undefined): boolean {
+  const dropped = /schema "([^"]+)" does not exist/.exec(String(error))?.[1];
+  return dropped !== undefined && dropped !== schema;
 }
