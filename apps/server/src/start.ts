@@ -2,8 +2,9 @@ import path from 'node:path';
 import { type AppOptions, createApp } from './app.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { runGateway } from './cluster/gateway-role.ts';
-import { type Config, configWarnings, loadConfig } from './config.ts';
+import { type Config, loadConfig } from './config.ts';
 import { seedDemoHistory } from './demo-history.ts';
+import { logStartupNotes } from './startup-notes.ts';
 import { openStore } from './store/connect.ts';
 
 /**
@@ -30,14 +31,7 @@ export async function startServer(clock: Clock = systemClock, config: Config = l
     ...(config.demo ? ['demo'] : []),
   ];
   app.http.log.info(`Halyard on ${config.publicUrl} (${mode.join(', ')})`);
-  for (const warning of configWarnings(config)) app.http.log.warn(warning);
-  if (config.demo && !process.env.ADMIN_TOKEN && !(await app.operators.service.administratorExists())) {
-    // The generated token names the first administrator in the console, and only
-    // until one exists; a real deployment sets ADMIN_TOKEN and it is never printed.
-    app.http.log.info(
-      `demo admin-token, to create the first administrator at ${config.publicUrl}/admin/: ${config.adminToken}`,
-    );
-  }
+  await logStartupNotes(app, config);
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, async () => {

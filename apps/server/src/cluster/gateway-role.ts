@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import { acquireLeadership, type Leadership } from '../core/journal-jetstream/index.ts';
 import { seedDemoHistory } from '../demo-history.ts';
 import { databaseReachable, type Readiness } from '../http/health.ts';
+import { logStartupNotes } from '../startup-notes.ts';
 import { openStore } from '../store/connect.ts';
 import { ClusterCore } from './cluster-core.ts';
 import { ClusterNotices } from './notices.ts';
@@ -92,6 +93,7 @@ export async function runGateway(config: Config, clock: Clock): Promise<void> {
   // Per process: the WebSocket's idle sweep. The rest of app.start() is the jobs'.
   started.realtime.start();
   started.http.log.info(`Halyard gateway ${cluster.nodeId} on ${config.publicUrl} (cluster ${cluster.name})`);
+  await logStartupNotes(started, config);
 
   const stopCampaign = new AbortController();
   let closing = false;
