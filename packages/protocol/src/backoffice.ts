@@ -312,6 +312,8 @@ export interface ClusterMember {
   projected: number | null;
   /** When the leader took the lease; null on the others. */
   leadingSince: number | null;
+  /** A gateway that holds the `jobs` lease (it runs the index prices, market makers, schedulers); false on the others. */
+  runsJobs: boolean;
   startedAt: number;
   /** Halyard's release (HALYARD_VERSION) the process runs. */
   version: string;

@@ -12,6 +12,7 @@ const AT = Date.UTC(2026, 10, 27, 10, 0, 0);
 const member = (row: Partial<ClusterMemberRow> & Pick<ClusterMemberRow, 'id' | 'role' | 'seq'>) => ({
   projected: null,
   leadingSince: null,
+  runsJobs: false,
   startedAt: AT - 3_600_000,
   version: '0.1.0',
   host: `host-${row.id}`,
@@ -28,7 +29,8 @@ const cluster: ClusterStatus = {
   members: [
     member({ id: 'a', role: 'leader', seq: 1_000, projected: 990, leadingSince: AT - 125_000, lag: 0 }),
     member({ id: 'b', role: 'standby', seq: 998, lag: 2 }),
-    member({ id: 'g1', role: 'gateway', seq: 988, lag: 12 }),
+    member({ id: 'g1', role: 'gateway', seq: 988, lag: 12, runsJobs: true }),
+    member({ id: 'g2', role: 'gateway', seq: 990, lag: 10 }),
   ],
 };
 
@@ -69,7 +71,9 @@ describe('the cluster panel', () => {
     expect(rows(view.container).map((cells) => cells.slice(0, 4))).toEqual([
       ['a', 'Leader', '1000', '0'],
       ['b', 'Standby', '998', '2'],
-      ['g1', 'Gateway', '988', '12'],
+      // The gateway that holds the jobs lease says so: exactly one should.
+      ['g1', 'GatewayRuns the jobs', '988', '12'],
+      ['g2', 'Gateway', '990', '10'],
     ]);
   });
 
@@ -89,7 +93,12 @@ describe('the cluster panel', () => {
     await setLocale('cn');
     try {
       const view = show(cluster);
-      expect(rows(view.container).map((cells) => cells[1])).toEqual(['主节点', '备用节点', '网关']);
+      expect(rows(view.container).map((cells) => cells[1])).toEqual([
+        '主节点',
+        '备用节点',
+        '网关运行定时任务',
+        '网关',
+      ]);
     } finally {
       await setLocale('en');
     }

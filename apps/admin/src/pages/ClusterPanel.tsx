@@ -91,8 +91,11 @@ export function ClusterPanel({ overview }: { overview: ClusterOverview }) {
           {
             title: t('cluster.role'),
             dataIndex: 'role',
-            render: (role: ClusterMemberRow['role']) => (
-              <Tag color={ROLE_COLORS[role]}>{t(`cluster.role.${role}`)}</Tag>
+            render: (role: ClusterMemberRow['role'], member: ClusterMemberRow) => (
+              <>
+                <Tag color={ROLE_COLORS[role]}>{t(`cluster.role.${role}`)}</Tag>
+                {member.runsJobs && <Tag color="purple">{t('cluster.runsJobs')}</Tag>}
+              </>
             ),
           },
           { title: t('cluster.sequence'), dataIndex: 'seq', align: 'right' },

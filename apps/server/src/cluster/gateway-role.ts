@@ -87,6 +87,7 @@ export async function runGateway(config: Config, clock: Clock): Promise<void> {
     names,
     id: cluster.nodeId,
     core,
+    runsJobs: () => jobs?.isHeld() ?? false,
     onError: logError('gateway presence'),
   });
   await started.http.listen({ port: config.port, host: config.host });

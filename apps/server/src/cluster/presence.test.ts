@@ -37,6 +37,7 @@ describe.skipIf(skip)('cluster presence', () => {
     const { names } = newCluster();
     expect(await clusterMembers(nc, names)).toEqual([]);
     let standbySeq = 10;
+    let runsJobs = false;
     const standby = await announcePresence({
       nc,
       names,
@@ -49,13 +50,19 @@ describe.skipIf(skip)('cluster presence', () => {
       names,
       id: 'b',
       core: { sequencer: { lastSequence: () => 7, subscribe: () => () => true, queued: () => 0 } },
+      runsJobs: () => runsJobs,
     });
     // Read after the last announcement: the reader asks, it does not only read the bucket.
     standbySeq = 12;
+    runsJobs = true;
     const members = await clusterMembers(nc, names);
-    expect(members.map(({ id, role, seq }) => ({ id, role, seq })).sort((a, b) => a.seq - b.seq)).toEqual([
-      { id: 'b', role: 'gateway', seq: 7 },
-      { id: 'b', role: 'standby', seq: 12 },
+    expect(
+      members
+        .map(({ id, role, seq, runsJobs }) => ({ id, role, seq, runsJobs }))
+        .sort((a, b) => a.seq - b.seq),
+    ).toEqual([
+      { id: 'b', role: 'gateway', seq: 7, runsJobs: true },
+      { id: 'b', role: 'standby', seq: 12, runsJobs: false },
     ]);
     expect(members[0]!.version).toMatch(/^\d+\.\d+\.\d+$/);
     expect(members[0]!.host).not.toBe('');

@@ -21,7 +21,8 @@ export const PRESENCE_TTL_MS = 5_000;
 const ANNOUNCE_EVERY_MS = 1_000;
 
 /** What a process says of itself at each announcement: the rest of its entry does not change. */
-export type MemberReading = Pick<ClusterMember, 'role' | 'seq' | 'projected' | 'leadingSince'>;
+export type MemberReading = Pick<ClusterMember, 'role' | 'seq' | 'projected' | 'leadingSince'> &
+  Partial<Pick<ClusterMember, 'runsJobs'>>;
 
 export interface PresenceOptions {
   nc: NatsConnection;
@@ -51,8 +52,8 @@ export async function announcePresence(options: PresenceOptions): Promise<Presen
   const fixed = { id: options.id, startedAt: Date.now(), version: HALYARD_VERSION, host: os.hostname() };
   const entry = (): ClusterMember => {
     // Only the reading's own fields: a node's status carries more.
-    const { role, seq, projected, leadingSince } = options.read();
-    return { ...fixed, role, seq, projected, leadingSince, seenAt: Date.now() };
+    const { role, seq, projected, leadingSince, runsJobs = false } = options.read();
+    return { ...fixed, role, seq, projected, leadingSince, runsJobs, seenAt: Date.now() };
   };
   const answers: Subscription = nc.subscribe(names.subjects.member(key), {
     callback: (_error, message) => {
@@ -83,9 +84,11 @@ export function announceGateway(options: {
   names: ClusterNames;
   id: string;
   core: Pick<ClusterCore, 'sequencer'>;
+  /** Whether it holds the jobs lease now. */
+  runsJobs: () => boolean;
   onError?: (error: unknown) => void;
 }): Promise<Presence> {
-  const { core, ...rest } = options;
+  const { core, runsJobs, ...rest } = options;
   return announcePresence({
     ...rest,
     kind: 'gateway',
@@ -94,6 +97,7 @@ export function announceGateway(options: {
       seq: core.sequencer.lastSequence(),
       projected: null,
       leadingSince: null,
+      runsJobs: runsJobs(),
     }),
   });
 }

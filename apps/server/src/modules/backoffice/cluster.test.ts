@@ -76,7 +76,7 @@ describe.skipIf(await skipWithoutNats())('the cluster panel on a gateway of a cl
       snapshots: storage.snapshots,
       db: h.store.db,
     });
-    presences.push(await announceGateway({ nc, names, id: 'g1', core: gateway }));
+    presences.push(await announceGateway({ nc, names, id: 'g1', core: gateway, runsJobs: () => false }));
   });
   afterAll(async () => {
     for (const presence of presences) await presence.close();
