@@ -122,6 +122,13 @@ export interface App {
   seedDemo(): Promise<void>;
   /** Starts the timers (index ticks, idle sweep): main.ts calls it; tests step by hand. */
   start(): void;
+  /**
+   * Only what serves this process's own clients: the WebSocket's idle sweep
+   * and the periodic pushes (pair lists, contract symbols, cycle info). A
+   * cluster gateway that does not hold the jobs lease runs these; `start()`
+   * includes them.
+   */
+  startPushes(): void;
   close(): Promise<void>;
 }
 
@@ -417,6 +424,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Last: the built operator console (/admin/) and web app with its single-page fallback, when built.
   await registerAdminApp(http);
   await registerWebApp(http);
+  const startPushes = () => {
+    realtime.start();
+    spot.startPushes();
+    futures.startPushes({ demo: config.demo });
+    cycle.startPushes();
+  };
   await http.ready();
   return {
     http,
@@ -440,13 +453,15 @@ export async function createApp(options: AppOptions): Promise<App> {
     approvals,
     backoffice,
     seedDemo,
+    startPushes,
     start() {
       market.start();
       identity.start();
       cycle.start();
       futures.start({ demo: config.demo });
-      realtime.start();
+      // The market maker is demo play; the pair lists are pushed in every mode.
       if (config.demo) spot.start();
+      startPushes();
       wallet.start();
       ieo.start();
       referral.start();

@@ -91,8 +91,8 @@ export async function runGateway(config: Config, clock: Clock): Promise<void> {
     onError: logError('gateway presence'),
   });
   await started.http.listen({ port: config.port, host: config.host });
-  // Per process: the WebSocket's idle sweep. The rest of app.start() is the jobs'.
-  started.realtime.start();
+  // Per process: the WebSocket's idle sweep and the pushes to this gateway's clients. The rest of app.start() is the jobs'.
+  started.startPushes();
   started.http.log.info(`Halyard gateway ${cluster.nodeId} on ${config.publicUrl} (cluster ${cluster.name})`);
   await logStartupNotes(started, config);
 

@@ -27,6 +27,8 @@ export interface CycleModule {
   settleDue(cut?: number): Promise<SettledOrder[]>;
   /** Settles on every recorded index tick and pushes `cycleinfo` (main.ts; tests step by hand). */
   start(): void;
+  /** Only the `cycleinfo` push on every index tick: a cluster gateway that does not run the jobs (settlement) serves its own clients. */
+  startPushes(): void;
   close(): Promise<void>;
 }
 
@@ -65,24 +67,32 @@ export async function createCycleModule(options: CycleModuleOptions): Promise<Cy
     return settled;
   };
   await settleDue(clock.now(), null);
-  let unsubscribe: (() => void) | null = null;
+  let stopPushes: (() => void) | null = null;
+  let stopSettling: (() => void) | null = null;
+  const startPushes = () => {
+    if (stopPushes) return;
+    stopPushes = market.index.subscribe((tick) => service.publishInfo(tick.coin));
+  };
   return {
     service,
     registerRoutes: (http) => registerCycleRoutes(http, { cycle: service, requireUser: options.requireUser }),
     seedDemo: () => service.seedDemo(),
     settleDue: (cut = clock.now()) => settleDue(cut, null),
     start() {
-      if (unsubscribe) return;
+      startPushes();
+      if (stopSettling) return;
       // A tick is announced after it is recorded, and ticks come in time order:
       // the history of its coin up to its time is final, so orders expiring by then can settle.
-      unsubscribe = market.index.subscribe((tick) => {
-        service.publishInfo(tick.coin);
+      stopSettling = market.index.subscribe((tick) => {
         settleDue(tick.ts, tick.coin).catch(onError);
       });
     },
+    startPushes,
     async close() {
-      unsubscribe?.();
-      unsubscribe = null;
+      stopPushes?.();
+      stopSettling?.();
+      stopPushes = null;
+      stopSettling = null;
       await service.settlement.close();
     },
   };

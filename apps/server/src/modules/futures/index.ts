@@ -35,6 +35,8 @@ export interface FuturesModule {
   seedDemo(): Promise<void>;
   /** Mark-price risk checks on every index tick (always); with `demo`, the market maker and the `consymbols` pushes. */
   start(options: { demo: boolean }): void;
+  /** Only the `consymbols` pushes (with `demo`): a cluster gateway that does not run the jobs serves its own clients. */
+  startPushes(options: { demo: boolean }): void;
   close(): Promise<void>;
 }
 
@@ -67,6 +69,11 @@ export async function createFuturesModule(options: FuturesModuleOptions): Promis
   });
   let symbols: NodeJS.Timeout | null = null;
   let unsubscribe: (() => void) | null = null;
+  const startPushes = ({ demo }: { demo: boolean }) => {
+    if (!demo || symbols) return;
+    symbols = setInterval(() => service.publishSymbols(), SYMBOLS_EVERY_MS);
+    symbols.unref();
+  };
   return {
     service,
     marketMaker,
@@ -80,9 +87,9 @@ export async function createFuturesModule(options: FuturesModuleOptions): Promis
       });
       if (!demo) return;
       marketMaker.start();
-      symbols = setInterval(() => service.publishSymbols(), SYMBOLS_EVERY_MS);
-      symbols.unref();
+      startPushes({ demo });
     },
+    startPushes,
     async close() {
       unsubscribe?.();
       unsubscribe = null;

@@ -28,6 +28,8 @@ export interface SpotModule {
   seedDemo(): Promise<void>;
   /** The market maker and the periodic `overview`/`symbols` pushes (main.ts; tests step by hand). */
   start(): void;
+  /** Only the pushes: a cluster gateway that does not run the jobs serves its own clients (the jobs' market maker is elsewhere). */
+  startPushes(): void;
   /** Stops the timers and waits for every queued order to commit. */
   close(): Promise<void>;
 }
@@ -59,6 +61,11 @@ export async function createSpotModule(options: SpotModuleOptions): Promise<Spot
     onError: options.onError,
   });
   let lists: NodeJS.Timeout | null = null;
+  const startPushes = () => {
+    if (lists) return;
+    lists = setInterval(() => service.publishLists(), LISTS_EVERY_MS);
+    lists.unref();
+  };
   return {
     service,
     marketMaker,
@@ -66,10 +73,9 @@ export async function createSpotModule(options: SpotModuleOptions): Promise<Spot
     seedDemo: () => service.seedDemo(),
     start() {
       marketMaker.start();
-      if (lists) return;
-      lists = setInterval(() => service.publishLists(), LISTS_EVERY_MS);
-      lists.unref();
+      startPushes();
     },
+    startPushes,
     async close() {
       if (lists) clearInterval(lists);
       lists = null;
