@@ -43,6 +43,13 @@ export interface ClusterCoreOptions {
   machine?: MoneyMachine;
   /** Told of a reply that waited past the read bound, and of a replica that stopped (default: console.error). */
   onError?: (error: unknown) => void;
+  /**
+   * Told once when the replica stops following for good (it fell behind a
+   * truncation of the stream, or the stream has a gap): this gateway's state
+   * will not move again, and it refuses commands. A gateway process exits
+   * for its supervisor to start it again from the latest snapshot.
+   */
+  onReplicaStopped?: (error: unknown) => void;
 }
 
 /** The name the stream's watermark row has: one projector writes every table (money-core/writers.ts). */
@@ -114,6 +121,7 @@ export class ClusterCore implements MoneyCoreHandle {
       if (core.stopFollowing.signal.aborted) return;
       core.replicaFailure = error;
       core.onError(error);
+      options.onReplicaStopped?.(error);
     });
     return core;
   }

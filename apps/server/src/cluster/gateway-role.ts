@@ -51,6 +51,12 @@ export async function runGateway(config: Config, clock: Clock): Promise<void> {
     snapshots: storage.snapshots,
     db: store.db,
     onError: logError('cluster core'),
+    // Its state would never move again: a start from the latest snapshot is the way out.
+    onReplicaStopped: (error) => {
+      logError('cluster core')(error);
+      console.error(`gateway ${cluster.nodeId}: the replica stopped following the journal; exiting`);
+      process.exit(1);
+    },
   });
   let jobs: Leadership | null = null;
   const readiness = async (): Promise<Readiness> => {
