@@ -1,7 +1,9 @@
 // The one face of the futures module: every use-case the routes call, each
 // a few lines around a command to the engine (FuturesEngine on SQL,
 // CoreFutures on the sequenced core) or a read; its answers take the shapes
-// of views.ts.
+// of views.ts. Just over 500 lines as one file: the use-cases share the
+// contract lookups and the checks before each command, and a split would
+// pass those between files rather than make any use-case shorter.
 import { Dec } from '@halyard/money';
 import type { FuturesContractSettings, FuturesSymbolRow, MarketCoins } from '@halyard/protocol';
 import { depthRows } from '@halyard/rules';
