@@ -198,28 +198,32 @@ describe('durability', () => {
     const acknowledged = new Map<number, Order>();
     let sent = 0;
     let killed = false;
-    // Four clients at a time, each sending its next order as soon as the last is answered.
-    const client = async () => {
-      while (sent < STREAM && !killed) {
-        const { path: url, body, user } = orderOf(sent++);
-        try {
-          const answer = await call<Order>(first.base, 'POST', url, tokens[user], body);
-          if (answer.code === 200) acknowledged.set(answer.data.autoid, answer.data);
-        } catch {
-          // The connection died with the process: this order was never acknowledged.
-        }
+    const sendOrder = async () => {
+      const { path: url, body, user } = orderOf(sent++);
+      try {
+        const answer = await call<Order>(first.base, 'POST', url, tokens[user], body);
+        if (answer.code === 200) acknowledged.set(answer.data.autoid, answer.data);
+      } catch {
+        // The connection died with the process: this order was never acknowledged.
       }
     };
-    // The kill comes from a timer, between answers, when every client waits for an order it
-    // sent. From an answer's handler it would land after the rest of that answer's group
-    // (answered together, at its commit), with nothing in flight.
+    // Four clients at a time, each sending its next order as soon as the last is answered.
+    const client = async () => {
+      while (sent < STREAM && !killed) await sendOrder();
+    };
+    // The kill comes from a timer, between answers. Four more orders go out in the same turn as the
+    // kill: the process cannot make them durable before it dies, so orders are surely in flight (the
+    // clients' own may all have been answered in the moment before the signal, as happened once in CI).
+    const lastOrders: Promise<void>[] = [];
     const killer = setInterval(() => {
       if (killed || acknowledged.size < KILL_AFTER_ACKS) return;
+      for (let n = 0; n < 4; n++) lastOrders.push(sendOrder());
       killed = true;
       first.child.kill('SIGKILL');
     }, 1);
     await Promise.all([client(), client(), client(), client()]);
     clearInterval(killer);
+    await Promise.all(lastOrders);
     await stopped(first.child);
     expect(acknowledged.size).toBeGreaterThanOrEqual(KILL_AFTER_ACKS);
     // Orders were still in flight when the process died.
