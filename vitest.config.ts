@@ -65,6 +65,8 @@ const SLOW_FILES = [
   'apps/server/src/cluster/failover.test.ts',
   'apps/server/src/modules/futures/market-maker.test.ts',
   'apps/server/src/modules/futures/futures.test.ts',
+  // After the others above: two multi-process cluster tests side by side would slow each other's failovers.
+  'apps/server/src/cluster/gateways.test.ts',
   'apps/server/src/ledger/ledger.property.test.ts',
 ];
 

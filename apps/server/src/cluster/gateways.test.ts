@@ -284,6 +284,8 @@ describe.skipIf(skip)('cluster mode over HTTP: two gateways, two sequencers, kil
     const acknowledged = new Map<number, Order>();
     let ordersSent = 0;
     let transfers = 0;
+    /** The ledger transfer id each acknowledged move answered with. */
+    const transferIds: string[] = [];
     let stopping = false;
     const client = async (gateway: number, user: number) => {
       for (let n = 0; !stopping; n++) {
@@ -291,13 +293,22 @@ describe.skipIf(skip)('cluster mode over HTTP: two gateways, two sequencers, kil
         try {
           if (n % 5 === 4) {
             // A transfer there and back: money moving through the other path of the core.
-            const answer = await call(base(gateway), 'POST', '/account/c2cTransfer', tokens[user], {
-              coin: 'USDT',
-              number: '1',
-              from: n % 10 === 4 ? 'spot' : 'fiat',
-              to: n % 10 === 4 ? 'fiat' : 'spot',
-            });
-            if (answer.code === 200) transfers += 1;
+            const answer = await call<{ id: string }>(
+              base(gateway),
+              'POST',
+              '/account/c2cTransfer',
+              tokens[user],
+              {
+                coin: 'USDT',
+                number: '1',
+                from: n % 10 === 4 ? 'spot' : 'fiat',
+                to: n % 10 === 4 ? 'fiat' : 'spot',
+              },
+            );
+            if (answer.code === 200) {
+              transfers += 1;
+              transferIds.push(answer.data.id);
+            }
             continue;
           }
           const buy = user === 0;
@@ -394,6 +405,11 @@ describe.skipIf(skip)('cluster mode over HTTP: two gateways, two sequencers, kil
       expect(Dec.parse(found!.price).eq(Dec.parse(acked.price))).toBe(true);
     }
     expect(orders.length).toBeLessThanOrEqual(ordersSent);
+    // And every acknowledged transfer, once: its id is the ledger transfer's.
+    const { rows: moves } = await sql<{ id: string }>`
+        select id from ledger_transfers where id in (${sql.join(transferIds)})`.execute(store.db);
+    expect(moves.map((move) => move.id).sort()).toEqual([...transferIds].sort());
+    expect(transferIds.length).toBeGreaterThan(0);
 
     // The ledger audit as the console's dashboard runs it on a gateway: a ClusterCore asks the leader.
     const storage = await openClusterStorage(nc, names);
