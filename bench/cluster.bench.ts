@@ -31,13 +31,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Dec } from '@halyard/money';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, nuid } from '@nats-io/transport-node';
 import { ClusterCore } from '../apps/server/src/cluster/cluster-core.ts';
 import { clusterNames } from '../apps/server/src/cluster/protocol.ts';
 import type { NodeStatus } from '../apps/server/src/cluster/sequencer-node.ts';
 import { openClusterStorage } from '../apps/server/src/cluster/storage.ts';
-import { askNode, TestChild } from '../apps/server/src/cluster/test-support.ts';
+import { askNode, deleteClusterStreams, TestChild } from '../apps/server/src/cluster/test-support.ts';
 import { TEST_PAIRS } from '../apps/server/src/core/state/command-stream.ts';
 import type { MoneyCommand } from '../apps/server/src/core/state/index.ts';
 import { custodyWallet, systemAccount, userAccount } from '../apps/server/src/ledger/accounts.ts';
@@ -238,9 +237,7 @@ async function cluster(): Promise<{ figures: Figures; failovers: number[]; gaps:
     return { figures, failovers, gaps };
   } finally {
     await Promise.all(children.map((child) => child.kill()));
-    const jsm = await jetstreamManager(nc);
-    for (const stream of [names.stream, `KV_${names.leaseBucket}`, `OBJ_${names.snapshotBucket}`])
-      await jsm.streams.delete(stream).catch(() => false);
+    await deleteClusterStreams(nc, names);
     await nc.close();
     await store.close();
     await dropTestSchema(DATABASE_URL, schema);

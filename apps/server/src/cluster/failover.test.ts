@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection, nuid } from '@nats-io/transport-node';
 import { describe, expect, it } from 'vitest';
 import { openJetStreamSnapshotStore, openJetStreamTail } from '../core/journal-jetstream/index.ts';
@@ -11,7 +10,7 @@ import { insertStreamMarkets } from '../projection/test-support.ts';
 import { createTestSchema, dropTestSchema, openPostgres } from '../store/connect.ts';
 import { type ClusterNames, clusterNames, type NodeAudit } from './protocol.ts';
 import type { NodeStatus } from './sequencer-node.ts';
-import { askNode, TestChild } from './test-support.ts';
+import { askNode, deleteClusterStreams, TestChild } from './test-support.ts';
 
 /**
  * Cluster mode's failover, at the core (issue #20's "done when"): two
@@ -248,14 +247,7 @@ describe.skipIf(skip)('cluster mode: leader and standby, two gateways, kill -9',
     } finally {
       stopObserving.abort();
       await Promise.all(children.map((child) => child.kill()));
-      const jsm = await jetstreamManager(nc);
-      for (const stream of [
-        names.stream,
-        `KV_${names.leaseBucket}`,
-        `KV_${names.presenceBucket}`,
-        `OBJ_${names.snapshotBucket}`,
-      ])
-        await jsm.streams.delete(stream).catch(() => false);
+      await deleteClusterStreams(nc, names);
       await nc.close();
       await store.close();
       await dropTestSchema(url!, schema);

@@ -1,5 +1,4 @@
 import { Dec } from '@halyard/money';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, nuid } from '@nats-io/transport-node';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock.ts';
@@ -13,7 +12,7 @@ import { ClusterCore } from './cluster-core.ts';
 import { clusterNames, type NodeAudit } from './protocol.ts';
 import { SequencerNode } from './sequencer-node.ts';
 import { openClusterStorage } from './storage.ts';
-import { askNode } from './test-support.ts';
+import { askNode, deleteClusterStreams } from './test-support.ts';
 
 /**
  * A single process moved to a cluster (docs/cluster.md, "Moving a single
@@ -117,9 +116,7 @@ describe.skipIf(skip)("a cluster's first start on a database that holds balances
       expect(lines).toContain("node a: SQL's watermark 1234 (a single process's journal) set back to 0");
     } finally {
       for (const close of closing.reverse()) await close();
-      const jsm = await jetstreamManager(nc);
-      for (const stream of [names.stream, `KV_${names.leaseBucket}`, `OBJ_${names.snapshotBucket}`])
-        await jsm.streams.delete(stream).catch(() => false);
+      await deleteClusterStreams(nc, names);
       await nc.close();
       await store.close();
     }

@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { Dec } from '@halyard/money';
 import type { DepthLevel, ServerPush } from '@halyard/protocol';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, nuid } from '@nats-io/transport-node';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,7 +15,7 @@ import { createTestSchema, dropTestSchema, openPostgres } from '../store/connect
 import { ClusterCore } from './cluster-core.ts';
 import { clusterNames } from './protocol.ts';
 import { openClusterStorage } from './storage.ts';
-import { askNode, TestChild } from './test-support.ts';
+import { askNode, deleteClusterStreams, TestChild } from './test-support.ts';
 
 /**
  * Cluster mode over HTTP (issue #20): the real server, `main.ts`, as two
@@ -161,16 +160,7 @@ describe.skipIf(skip)('cluster mode over HTTP: two gateways, two sequencers, kil
     undo.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
     const nc = await connect({ servers: NATS_SERVERS });
     undo.push(() => nc.close());
-    undo.push(async () => {
-      const jsm = await jetstreamManager(nc);
-      for (const stream of [
-        names.stream,
-        `KV_${names.leaseBucket}`,
-        `KV_${names.jobsBucket}`,
-        `OBJ_${names.snapshotBucket}`,
-      ])
-        await jsm.streams.delete(stream).catch(() => false);
-    });
+    undo.push(() => deleteClusterStreams(nc, names));
     const children: TestChild[] = [];
     undo.push(() => Promise.all(children.map((child) => child.kill())));
     const watchers: BookWatcher[] = [];

@@ -1,6 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { decodeJson, encodeJson, type NodeQuestion } from './protocol.ts';
+import { type ClusterNames, decodeJson, encodeJson, type NodeQuestion } from './protocol.ts';
 
 interface LineWaiter {
   test: (line: string) => boolean;
@@ -98,4 +99,21 @@ export async function askNode<T>(
 ): Promise<T> {
   const answer = await nc.request(subject, encodeJson(question), { timeout: timeoutMs });
   return decodeJson<T>(answer.data);
+}
+
+/**
+ * Deletes everything a test's or a bench's cluster kept in JetStream: the
+ * journal's stream and every bucket (leases, jobs, presence, snapshots).
+ * One list, so a bucket added to the cluster's names is not left behind.
+ */
+export async function deleteClusterStreams(nc: NatsConnection, names: ClusterNames): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  const streams = [
+    names.stream,
+    `KV_${names.leaseBucket}`,
+    `KV_${names.jobsBucket}`,
+    `KV_${names.presenceBucket}`,
+    `OBJ_${names.snapshotBucket}`,
+  ];
+  for (const stream of streams) await jsm.streams.delete(stream).catch(() => false);
 }

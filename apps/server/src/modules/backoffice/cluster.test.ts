@@ -1,5 +1,4 @@
 import type { ClusterOverview } from '@halyard/protocol';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection, nuid } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterCore } from '../../cluster/cluster-core.ts';
@@ -8,6 +7,7 @@ import { announceGateway, announcePresence, type Presence } from '../../cluster/
 import { clusterNames } from '../../cluster/protocol.ts';
 import { SequencerNode } from '../../cluster/sequencer-node.ts';
 import { type ClusterStorage, openClusterStorage } from '../../cluster/storage.ts';
+import { deleteClusterStreams } from '../../cluster/test-support.ts';
 import { eventually, NATS_SERVERS, skipWithoutNats } from '../../core/journal-jetstream/test-support.ts';
 import { expectOk, get, type Harness, registerByEmail, startHarness } from '../identity/test-support.ts';
 import { operatorSession } from '../operators/test-support.ts';
@@ -83,14 +83,7 @@ describe.skipIf(await skipWithoutNats())('the cluster panel on a gateway of a cl
     await gateway?.close();
     await node?.close();
     await storage?.close();
-    const jsm = await jetstreamManager(nc);
-    for (const bucket of [
-      names.stream,
-      `KV_${names.leaseBucket}`,
-      `KV_${names.presenceBucket}`,
-      `OBJ_${names.snapshotBucket}`,
-    ])
-      await jsm.streams.delete(bucket).catch(() => false);
+    await deleteClusterStreams(nc, names);
     await nc.close();
     await h.close();
   });
