@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Dec } from '@halyard/money';
@@ -8,8 +7,9 @@ import { connect, nuid } from '@nats-io/transport-node';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { NATS_SERVERS, skipWithoutNats } from '../core/journal-jetstream/test-support.ts';
+import { freePort, NATS_SERVERS, skipWithoutNats } from '../core/journal-jetstream/test-support.ts';
 import { prng } from '../core/state/command-stream.ts';
+import { call } from '../http/test-support.ts';
 import { watermarkStore } from '../projection/store.ts';
 import { createTestSchema, dropTestSchema, openPostgres } from '../store/connect.ts';
 import { ClusterCore } from './cluster-core.ts';
@@ -58,37 +58,11 @@ async function until(what: string, check: () => boolean | Promise<boolean>, deta
   }
 }
 
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
 interface Order {
   autoid: number;
   type: 'buy' | 'sell';
   price: string;
   number: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function call<T>(base: string, method: 'GET' | 'POST', url: string, token?: string, body?: object) {
-  const response = await fetch(`${base}${url}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { token } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return (await response.json()) as Envelope<T>;
 }
 
 async function readiness(port: number): Promise<{ ready: boolean; checks: Record<string, unknown> } | null> {

@@ -124,7 +124,8 @@ export async function startPrivateNatsServer(): Promise<PrivateNatsServer> {
   return server;
 }
 
-function freePort(): Promise<number> {
+/** A port no one listens on now, on the loopback. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);

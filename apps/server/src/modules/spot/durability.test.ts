@@ -1,12 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Dec } from '@halyard/money';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../core/journal-jetstream/test-support.ts';
+import { call } from '../../http/test-support.ts';
 
 /**
  * Issue item 3: an order is acknowledged only once it is durable. The real
@@ -36,26 +37,9 @@ interface Order {
   price: string;
 }
 
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
 let dropDatabase: (() => Promise<void>) | null = null;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address() as net.AddressInfo;
-      server.close(() => resolve(address.port));
-    });
-  });
-}
 
 async function startServer(): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
@@ -84,15 +68,6 @@ function stopped(child: ChildProcess): Promise<void> {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
   });
-}
-
-async function call<T>(base: string, method: 'GET' | 'POST', url: string, token?: string, body?: object) {
-  const response = await fetch(`${base}${url}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { token } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return (await response.json()) as Envelope<T>;
 }
 
 async function registerFunded(base: string, email: string): Promise<string> {
