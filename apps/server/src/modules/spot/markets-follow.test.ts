@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../../core/journal-jetstream/test-support.ts';
 import { FuturesService } from '../futures/index.ts';
 import { SpotService } from './service.ts';
 import { type PairRow, selectPairs } from './store.ts';
-import { type Harness, startHarness } from './test-support.ts';
+import { BTC, fundedUser, type Harness, limit, placed, startHarness } from './test-support.ts';
 
 /**
  * Cluster mode's spot pairs and futures contracts (docs/cluster.md, "What the gateways share"): a
@@ -101,6 +101,23 @@ describe('the spot pairs and futures contracts of a second gateway', () => {
       makerFee: '0.003',
     });
     expect(errors).toEqual([]);
+  });
+
+  it("does not read the store again when a trade only moves a pair's last price", async () => {
+    const seller = await fundedUser(h, { BTC: '1' });
+    const buyer = await fundedUser(h, { USDT: '100000' });
+    const loads = vi.spyOn(other, 'load');
+    try {
+      const lastBefore = h.app.moneyCore!.state.pairs.get('BTC/USDT')!;
+      await placed(limit('sell', seller, '50000', '0.01', h));
+      const bought = await placed(limit('buy', buyer, '50000', '0.01', h));
+      expect(bought.state).toBe('filled');
+      // The trade replaced the pair's state (its last price) but not its settings.
+      expect(h.app.moneyCore!.state.pairs.get('BTC/USDT')).not.toBe(lastBefore);
+      expect(loads).not.toHaveBeenCalled();
+    } finally {
+      loads.mockRestore();
+    }
   });
 
   it('finds a futures contract listed through the first gateway', async () => {
