@@ -3,7 +3,7 @@ import { eventually } from '../../core/journal-jetstream/test-support.ts';
 import { FuturesService } from '../futures/index.ts';
 import { SpotService } from './service.ts';
 import { type PairRow, selectPairs } from './store.ts';
-import { BTC, fundedUser, type Harness, limit, placed, startHarness } from './test-support.ts';
+import { fundedUser, type Harness, limit, placed, startHarness } from './test-support.ts';
 
 /**
  * Cluster mode's spot pairs and futures contracts (docs/cluster.md, "What the gateways share"): a
