@@ -33,7 +33,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
-import { cpuMs, limitOrderRequests, loadText, orderBodyAt, startChild } from './support/http-load.ts';
+import {
+  cpuMs,
+  limitOrderRequests,
+  loadText,
+  mainThreadCpuMs,
+  orderBodyAt,
+  startChild,
+} from './support/http-load.ts';
 
 const SECONDS = Number(process.argv[2] ?? 15);
 const WARMUP_SECONDS = 3;
@@ -164,16 +171,25 @@ async function measureServer(
  * /proc is missing) and its time in SQLite statements per answered request
  * (null for the ceiling, which has none).
  */
-type Measured = autocannon.Result & { cpuMsPerRequest: number | null; sqliteMsPerRequest: number | null };
+type Measured = autocannon.Result & {
+  cpuMsPerRequest: number | null;
+  /** Of that, the main thread's (the event loop: HTTP, the sequencer); the rest is the other threads'. */
+  mainThreadMsPerRequest: number | null;
+  sqliteMsPerRequest: number | null;
+};
 
 function print(label: string, result: Measured): void {
   const failed = result.non2xx + result.errors + result.timeouts;
   const cpu =
     result.cpuMsPerRequest === null ? '' : `   server CPU ${result.cpuMsPerRequest.toFixed(3)} ms/req`;
+  const mainThread =
+    result.mainThreadMsPerRequest === null
+      ? ''
+      : ` (main thread ${result.mainThreadMsPerRequest.toFixed(3)})`;
   const sqlite =
     result.sqliteMsPerRequest === null ? '' : ` (in SQLite ${result.sqliteMsPerRequest.toFixed(3)})`;
   console.log(
-    `${label.padEnd(30)} ${Math.round(result.requests.average).toLocaleString('en-US').padStart(7)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   (${result.requests.total} requests, ${failed} failed)${cpu}${sqlite}`,
+    `${label.padEnd(30)} ${Math.round(result.requests.average).toLocaleString('en-US').padStart(7)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   (${result.requests.total} requests, ${failed} failed)${cpu}${mainThread}${sqlite}`,
   );
 }
 
@@ -266,6 +282,7 @@ async function measure(
 ): Promise<Measured> {
   let nextUser = 0;
   const cpuBefore = cpuMs(server.pid);
+  const mainBefore = mainThreadCpuMs(server.pid);
   const sqliteBefore = await sqliteMsOf(server);
   const result = await autocannon({
     url: base,
@@ -274,6 +291,7 @@ async function measure(
     requests: limitOrderRequests(() => tokens[nextUser++ % tokens.length]!),
   });
   const cpuAfter = cpuMs(server.pid);
+  const mainAfter = mainThreadCpuMs(server.pid);
   const sqliteAfter = await sqliteMsOf(server);
   const answered = result.requests.total;
   const perRequest = (before: number | null, after: number | null) =>
@@ -281,6 +299,7 @@ async function measure(
   return {
     ...result,
     cpuMsPerRequest: perRequest(cpuBefore, cpuAfter),
+    mainThreadMsPerRequest: perRequest(mainBefore, mainAfter),
     sqliteMsPerRequest: perRequest(sqliteBefore, sqliteAfter),
   };
 }

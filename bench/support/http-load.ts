@@ -38,10 +38,23 @@ export function startChild(
   });
 }
 
-/** User + system CPU time of a process so far, in ms (Linux /proc; null elsewhere). */
+/** User + system CPU time of a process (all its threads) so far, in ms (Linux /proc; null elsewhere). */
 export function cpuMs(pid: number | undefined): number | null {
+  return statCpuMs(`/proc/${pid}/stat`);
+}
+
+/**
+ * The same for the process's main thread alone (its event loop, where the
+ * HTTP server and the sequencer run): the rest is the projector's worker,
+ * libuv's pool (fsync) and the garbage collector's helpers.
+ */
+export function mainThreadCpuMs(pid: number | undefined): number | null {
+  return statCpuMs(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function statCpuMs(file: string): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(file, 'utf8');
     // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in ticks of 10 ms.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
