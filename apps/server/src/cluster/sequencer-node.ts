@@ -305,11 +305,16 @@ export class SequencerNode {
     );
   }
 
+  /**
+   * Without coalescing (`coalesceMs` 0): a gateway's read waits for the
+   * watermark notices, and cannot ask this projector to hurry as a waiter in
+   * its own process does.
+   */
   private openProjector(): Promise<Projector<MoneyEvent>> {
     const { workerStore, db, dialect } = this.options;
     return workerStore === null
-      ? Projector.open({ db, writer: moneyProjection.create(dialect) })
-      : openWorkerProjector({ writer: moneyProjection, store: workerStore });
+      ? Projector.open({ db, writer: moneyProjection.create(dialect), coalesceMs: 0 })
+      : openWorkerProjector({ writer: moneyProjection, store: workerStore, coalesceMs: 0 });
   }
 
   /**

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../core/journal-jetstream/test-support.ts';
 import type { Published } from '../core/sequencer/index.ts';
 import { openTestStore, type Store } from '../store/connect.ts';
 import { ProjectionTimeoutError, Projector } from './projector.ts';
@@ -106,6 +107,38 @@ describe('the projector', () => {
     expect(writer.watermarksSeen).toEqual([3, 3, 3]);
     expect(writer.transactions).toEqual([[1, 2]]);
     expect(await watermarkStore.read(store.db, 'failing')).toBe(3);
+  });
+
+  it('coalesces events that arrive close together into one transaction, and goes at once for a waiter, a full batch or a close', async () => {
+    const writer = recorder('coalescing');
+    // A pause far longer than the test: whatever is written before it ends was written for a reason.
+    const projector = await Projector.open({ db: store.db, writer, batchMax: 3, coalesceMs: 600_000 });
+    const turns = async (count: number) => {
+      for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    // After a quiet spell, the first event goes at once: nobody has to wait for it.
+    projector.accept(events(1), 1);
+    await eventually(() => projector.watermark() === 1);
+    projector.accept(events(2), 2);
+    await turns(5);
+    projector.accept(events(3), 3);
+    await turns(20);
+    expect(writer.transactions).toEqual([[1]]);
+    // A read that must see sequence 3 hurries the runner: 2 and 3 share one transaction.
+    await projector.waitFor(3, 10_000);
+    expect(writer.transactions).toEqual([[1], [2, 3]]);
+    // A full batch (batchMax sequences with events) does not wait either.
+    projector.accept(events(4, 5), 5);
+    await turns(20);
+    expect(writer.transactions).toHaveLength(2);
+    projector.accept(events(6), 6);
+    await eventually(() => projector.watermark() === 6);
+    expect(writer.transactions).toEqual([[1], [2, 3], [4, 5, 6]]);
+    // Closing writes what is left at once.
+    projector.accept(events(7), 7);
+    await projector.close();
+    expect(writer.transactions.at(-1)).toEqual([7]);
+    expect(await watermarkStore.read(store.db, 'coalescing')).toBe(7);
   });
 
   it('waitFor answers at once below the watermark, and times out above what will come', async () => {

@@ -2,6 +2,7 @@ import type { CatchUp, Listener, Published } from '../core/sequencer/index.ts';
 import type { Db } from '../store/database.ts';
 import {
   DEFAULT_BATCH_MAX,
+  DEFAULT_COALESCE_MS,
   DEFAULT_RETRY_MS,
   ProjectionRunner,
   type ProjectionTransport,
@@ -19,6 +20,12 @@ export interface ProjectorTuning {
   batchMax?: number;
   /** After a failed write, wait this long before trying the same batch again, in ms (default 1,000). */
   retryMs?: number;
+  /**
+   * A transaction begins at most once in this many ms, unless a full batch
+   * or a waiter is there (default 100; 0 never pauses): see the runner's
+   * `coalesceMs`.
+   */
+  coalesceMs?: number;
   /**
    * Sequences received and not yet written past which the followed
    * sequencer's intake waits (`pauseIntake`), until half of them are
@@ -98,6 +105,8 @@ export class Projector<Event> {
   private stopAt: number | null = null;
   private source: ProjectionSource<Event> | null = null;
   private unsubscribe: (() => void) | null = null;
+  /** The highest sequence a waiter asked the runner to hurry to. */
+  private hurriedTo = 0;
   /** Whether this projector has asked the source's intake to wait. */
   private pausing = false;
   private readonly batchMax: number;
@@ -139,6 +148,7 @@ export class Projector<Event> {
       writer: options.writer,
       batchMax: options.batchMax ?? DEFAULT_BATCH_MAX,
       retryMs: options.retryMs ?? DEFAULT_RETRY_MS,
+      coalesceMs: options.coalesceMs ?? DEFAULT_COALESCE_MS,
     };
     return new Projector<Event>(
       options.writer.name,
@@ -209,6 +219,8 @@ export class Projector<Event> {
     if (!this.pausing && this.queued() > this.queueMax && this.source?.pauseIntake) {
       this.pausing = true;
       this.source.pauseIntake(this);
+      // The intake waits for the writes: they must not wait to coalesce.
+      this.transport.hurry(through);
     }
   }
 
@@ -220,6 +232,10 @@ export class Projector<Event> {
   waitFor(seq: number, timeoutMs: number): Promise<void> {
     if (seq <= this.written) return Promise.resolve();
     if (this.failure) return Promise.reject(this.failure);
+    if (seq > this.hurriedTo) {
+      this.hurriedTo = seq;
+      this.transport.hurry(seq);
+    }
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         seq,

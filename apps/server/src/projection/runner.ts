@@ -15,6 +15,11 @@ class WatermarkMovedError extends Error {}
 export const DEFAULT_BATCH_MAX = 4096;
 /** How long a runner waits before trying a failed batch again, in ms, unless told otherwise. */
 export const DEFAULT_RETRY_MS = 1000;
+/**
+ * A transaction begins at most once in this many ms, unless told otherwise
+ * (a full batch, a waiter, or closing go at once): see `coalesceMs`.
+ */
+export const DEFAULT_COALESCE_MS = 100;
 
 export interface RunnerOptions<Event> {
   db: Db;
@@ -23,6 +28,16 @@ export interface RunnerOptions<Event> {
   batchMax: number;
   /** After a failed write, wait this long before trying the same batch again, in ms. */
   retryMs: number;
+  /**
+   * A transaction begins at most once in this many ms, so that events that
+   * arrive close together share one: each commit rewrites every page it
+   * touched (the ledger's, the orders', their indexes'), and a transaction a
+   * turn of the event loop rewrote the same pages for a few sequences each.
+   * The pause is skipped when a full batch waits, when someone waits for a
+   * sequence received (`hurry`: read-your-writes, the audit's hold), and
+   * when closing; 0 never pauses.
+   */
+  coalesceMs: number;
 }
 
 /** What a runner tells the projector it works for (on the same thread, or across a worker's port). */
@@ -45,6 +60,8 @@ export interface ProjectionTransport<Event> {
   accept(published: readonly Published<Event>[], through: number): void;
   /** Writes nothing past `seq` until called again with null. */
   hold(seq: number | null): void;
+  /** Someone waits for `seq`: write what is received up to it without the coalescing pause. */
+  hurry(seq: number): void;
   /** Resolves once what was handed over is written, or at once when writes are failing. */
   close(): Promise<void>;
 }
@@ -74,6 +91,12 @@ export class ProjectionRunner<Event> implements ProjectionTransport<Event> {
   private closed = false;
   private failure: ProjectorStoppedError | null = null;
   private retry: { wake(): void } | null = null;
+  /** The pause before a transaction (`coalesceMs`), while it lasts. */
+  private coalescing: { wake(): void } | null = null;
+  /** When the last transaction began (performance.now()). */
+  private lastBegan = Number.NEGATIVE_INFINITY;
+  /** Someone waits for the sequences up to this one (`hurry`). */
+  private hurriedTo = 0;
   /** Woken after each write or failure: `close` waits on it. */
   private progress: (() => void)[] = [];
   /** While set (`hold`), nothing past this sequence is written. */
@@ -104,6 +127,7 @@ export class ProjectionRunner<Event> implements ProjectionTransport<Event> {
       this.queue.push(entry);
     }
     this.received = through;
+    if (this.mustHurry()) this.coalescing?.wake();
     void this.run();
   }
 
@@ -112,9 +136,16 @@ export class ProjectionRunner<Event> implements ProjectionTransport<Event> {
     if (seq === null) void this.run();
   }
 
+  hurry(seq: number): void {
+    if (seq <= this.hurriedTo) return;
+    this.hurriedTo = seq;
+    if (this.mustHurry()) this.coalescing?.wake();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     this.retry?.wake();
+    this.coalescing?.wake();
     while (this.running) await new Promise<void>((resolve) => this.progress.push(resolve));
     this.stop(new ProjectorStoppedError(`projector ${this.name} closed at ${this.written}`));
   }
@@ -125,12 +156,10 @@ export class ProjectionRunner<Event> implements ProjectionTransport<Event> {
     this.running = true;
     try {
       while (this.written < this.limit() && !this.failure) {
-        // Let what arrived during the last transaction queue first (a worker's messages, the sequencer's
-        // batches): better-sqlite3 runs a whole transaction without yielding, and each message alone would
-        // otherwise become a transaction of its own, with its own fsync.
-        await new Promise((resolve) => setImmediate(resolve));
+        await this.beforeTransaction();
         if (this.failure) break;
         const { batch, through } = this.nextBatch();
+        this.lastBegan = performance.now();
         try {
           await this.write(batch, through);
           this.written = through;
@@ -151,6 +180,38 @@ export class ProjectionRunner<Event> implements ProjectionTransport<Event> {
       this.running = false;
       this.wakeProgress();
     }
+  }
+
+  /**
+   * Lets what arrived during the last transaction queue first (a worker's
+   * messages, the sequencer's batches): better-sqlite3 runs a whole
+   * transaction without yielding, and each message alone would otherwise
+   * become a transaction of its own, with its own commit. Then, unless the
+   * runner must hurry, waits until `coalesceMs` after the last transaction
+   * began.
+   */
+  private async beforeTransaction(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    const wait = this.lastBegan + this.options.coalesceMs - performance.now();
+    if (wait <= 0 || this.mustHurry()) return;
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.coalescing = null;
+        resolve();
+      };
+      const timer = setTimeout(wake, wait);
+      this.coalescing = { wake };
+    });
+  }
+
+  /** Closing, someone waits for a sequence received and not written, or a full batch waits. */
+  private mustHurry(): boolean {
+    return (
+      this.closed ||
+      Math.min(this.hurriedTo, this.limit()) > this.written ||
+      this.queue.length - this.head >= this.options.batchMax
+    );
   }
 
   /** How far the loop may write: everything received, or up to where `hold` holds it. */

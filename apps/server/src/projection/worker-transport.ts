@@ -4,6 +4,7 @@ import { startWorker, workerModule } from '../core/worker-entry.ts';
 import { Projector, type ProjectorTuning } from './projector.ts';
 import {
   DEFAULT_BATCH_MAX,
+  DEFAULT_COALESCE_MS,
   DEFAULT_RETRY_MS,
   type ProjectionTransport,
   ProjectorStoppedError,
@@ -26,11 +27,13 @@ export interface WorkerSetup {
   store: WorkerStore;
   batchMax: number;
   retryMs: number;
+  coalesceMs: number;
 }
 
 export type ToWorker =
   | { type: 'accept'; published: Published<unknown>[]; through: number }
   | { type: 'hold'; seq: number | null }
+  | { type: 'hurry'; seq: number }
   | { type: 'close' };
 
 /** An error as it crosses the port: its name and message (a class does not survive the copy). */
@@ -77,6 +80,7 @@ export async function openWorkerProjector<Event>(
     store: options.store,
     batchMax: options.batchMax ?? DEFAULT_BATCH_MAX,
     retryMs: options.retryMs ?? DEFAULT_RETRY_MS,
+    coalesceMs: options.coalesceMs ?? DEFAULT_COALESCE_MS,
   };
   const worker = startProjectionWorker(setup);
   const name = options.writer.name;
@@ -139,6 +143,10 @@ export async function openWorkerProjector<Event>(
     hold(seq) {
       postAccepted();
       post({ type: 'hold', seq });
+    },
+    hurry(seq) {
+      postAccepted();
+      post({ type: 'hurry', seq });
     },
     async close() {
       postAccepted();

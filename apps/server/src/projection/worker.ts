@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   const writer = spec.create(store.dialect);
   const watermark = await watermarkStore.open(store.db, writer.name);
   const runner = new ProjectionRunner(
-    { db: store.db, writer, batchMax: setup.batchMax, retryMs: setup.retryMs },
+    { db: store.db, writer, batchMax: setup.batchMax, retryMs: setup.retryMs, coalesceMs: setup.coalesceMs },
     watermark,
     {
       written: (seq) => post({ type: 'written', seq }),
@@ -50,6 +50,8 @@ async function main(): Promise<void> {
         return runner.accept(message.published, message.through);
       case 'hold':
         return runner.hold(message.seq);
+      case 'hurry':
+        return runner.hurry(message.seq);
       case 'close':
         return void runner
           .close()
