@@ -156,12 +156,20 @@ export async function createApp(options: AppOptions): Promise<App> {
       })
     : null;
   const core: RunningCore | null = options.core ?? ownCore;
+  // A core that stopped for good takes every money command down with it: the process is not ready, and
+  // main.ts exits for its supervisor to restart it (start.ts, exitWhenCoreStops).
+  let coreStopped = false;
+  ownCore?.onStopped((error) => {
+    coreStopped = true;
+    http.log.fatal({ err: error }, 'the money core stopped: a restart recovers it from the journal');
+  });
   registerHealth(
     http,
     options.readiness ??
       (async () => {
         const database = await databaseReachable(store.db);
-        return { ready: database, role: config.role, checks: { database, core: core !== null } };
+        const checks = { database, core: core !== null, coreStopped };
+        return { ready: database && !coreStopped, role: config.role, checks };
       }),
   );
   const ledger = core

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type AppOptions, createApp } from './app.ts';
+import { type App, type AppOptions, createApp } from './app.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { runGateway } from './cluster/gateway-role.ts';
 import { type Config, loadConfig } from './config.ts';
@@ -33,6 +33,8 @@ export async function startServer(clock: Clock = systemClock, config: Config = l
   app.http.log.info(`Halyard on ${config.publicUrl} (${mode.join(', ')})`);
   await logStartupNotes(app, config);
 
+  exitWhenCoreStops(app);
+
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, async () => {
       await app.close();
@@ -40,6 +42,21 @@ export async function startServer(clock: Clock = systemClock, config: Config = l
       process.exit(0);
     });
   }
+}
+
+/**
+ * A sequenced core that stops for good (its journal failed, a command threw,
+ * its projector's worker died) cannot be made whole in this process: the
+ * state may be ahead of the disk. The process exits with 1, so that its
+ * supervisor (systemd's `Restart=`, the cluster-local runner) starts it
+ * again, and the start recovers from the journal. Staying up would answer
+ * every money request with an error until someone noticed.
+ */
+export function exitWhenCoreStops(
+  app: Pick<App, 'moneyCore'>,
+  exit: (code: number) => void = (code) => process.exit(code),
+): void {
+  app.moneyCore?.onStopped(() => exit(1));
 }
 
 /**

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SequencerStoppedError } from '../core/sequencer/index.ts';
+import type { MoneyCommand } from '../core/state/index.ts';
 import { type Harness, startHarness } from '../modules/identity/test-support.ts';
+import { exitWhenCoreStops } from '../start.ts';
 import { type Readiness, registerHealth, serveHealth } from './health.ts';
 import { createHttpServer } from './server.ts';
 
@@ -23,8 +26,29 @@ describe('/healthz and /readyz', () => {
     expect(readiness.json()).toEqual({
       ready: true,
       role: 'all-in-one',
-      checks: { database: true, core: true },
+      checks: { database: true, core: true, coreStopped: false },
     });
+  });
+
+  it('answer 503 once the core stopped for good, and the server exits for its supervisor to restart it', async () => {
+    const broken = await startHarness({ moneyCore: true });
+    const exits: number[] = [];
+    exitWhenCoreStops(broken.app, (code) => exits.push(code));
+    try {
+      const core = broken.app.moneyCore!;
+      // A bug in the state, played by a command the edge would never build: the machine throws on it.
+      const poisoned = { kind: 'openPair', at: broken.clock.now(), pair: null } as unknown as MoneyCommand;
+      await expect(core.submit(poisoned)).rejects.toBeInstanceOf(SequencerStoppedError);
+      expect(exits).toEqual([1]);
+      const readiness = await broken.app.http.inject({ method: 'GET', url: '/readyz' });
+      expect(readiness.statusCode).toBe(503);
+      expect(readiness.json()).toMatchObject({ ready: false, checks: { coreStopped: true } });
+      // Every money command after it is refused: nothing is applied that the disk may not hold.
+      await expect(core.submit(poisoned)).rejects.toBeInstanceOf(SequencerStoppedError);
+    } finally {
+      await broken.close();
+    }
+    expect(exits).toEqual([1]);
   });
 
   it('answer 503 with the checks when not ready, or when the check itself fails', async () => {

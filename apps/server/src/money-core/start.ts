@@ -1,6 +1,6 @@
 import type { CoreStatus } from '@halyard/protocol';
 import type { FileJournal, SnapshotStore } from '../core/journal/index.ts';
-import { type Sequencer, workerSnapshotSink } from '../core/sequencer/index.ts';
+import { type Sequencer, SequencerStoppedError, workerSnapshotSink } from '../core/sequencer/index.ts';
 import {
   type MoneyCommand,
   type MoneyEvent,
@@ -173,6 +173,28 @@ export class MoneyCore implements MoneyCoreHandle {
     return seq;
   }
 
+  /**
+   * Called once if the core stops for good while it runs (not by `close`):
+   * the sequencer (its journal failed, or a command threw, so the state may
+   * be ahead of the disk) or the projector (SQL would fall behind the state
+   * for good). Either way only a restart, which recovers from the journal,
+   * makes it whole again. Answers a function that unsubscribes.
+   */
+  onStopped(listener: (error: Error) => void): () => void {
+    let told = false;
+    const tell = (error: Error) => {
+      if (told || this.closed) return;
+      told = true;
+      listener(error);
+    };
+    const fromSequencer = this.sequencer.onStopped(tell);
+    const fromProjector = this.projector.onStopped(tell);
+    return () => {
+      fromSequencer();
+      fromProjector();
+    };
+  }
+
   /** Where the core stands, for the operators' dashboard. */
   status(): CoreStatus {
     return {
@@ -201,7 +223,10 @@ export class MoneyCore implements MoneyCoreHandle {
     // A snapshot being pruned behind would find the journal closed under it.
     await this.snapshotting?.catch(() => undefined);
     try {
-      await this.sequencer.close();
+      // A sequencer that stopped for good said so already (onStopped): closing the rest is all that is left.
+      await this.sequencer.close().catch((error: unknown) => {
+        if (!(error instanceof SequencerStoppedError)) throw error;
+      });
     } finally {
       await this.projector.close();
       await this.journal.close();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../core/journal-jetstream/test-support.ts';
 import type { Published } from '../core/sequencer/index.ts';
 import { openTestStore, type Store } from '../store/connect.ts';
-import { ProjectionTimeoutError, Projector } from './projector.ts';
+import { ProjectionTimeoutError, Projector, ProjectorStoppedError } from './projector.ts';
 import { catchUpAll } from './start.ts';
 import { watermarkStore } from './store.ts';
 import type { ProjectionWriter } from './writer.ts';
@@ -139,6 +139,29 @@ describe('the projector', () => {
     await projector.close();
     expect(writer.transactions.at(-1)).toEqual([7]);
     expect(await watermarkStore.read(store.db, 'coalescing')).toBe(7);
+  });
+
+  it('tells onStopped once when it stops for good (its watermark went back), and not when it is closed', async () => {
+    const rewound = await Projector.open({ db: store.db, writer: recorder('rewound') });
+    const told: Error[] = [];
+    rewound.onStopped((error) => told.push(error));
+    rewound.accept(events(1, 2, 3), 3);
+    await rewound.waitFor(3, 10_000);
+    // The database restored from an older backup: SQL no longer holds what the projector wrote.
+    await store.db
+      .updateTable('projection_watermarks')
+      .set({ seq: 1 })
+      .where('name', '=', 'rewound')
+      .execute();
+    rewound.accept(events(4), 4);
+    await expect(rewound.waitFor(4, 10_000)).rejects.toBeInstanceOf(ProjectorStoppedError);
+    expect(told.map((error) => error.message)).toEqual([expect.stringMatching(/went back from 3 to 1/)]);
+
+    const closed = await Projector.open({ db: store.db, writer: recorder('closed') });
+    closed.onStopped((error) => told.push(error));
+    closed.accept(events(1), 1);
+    await closed.close();
+    expect(told).toHaveLength(1);
   });
 
   it('waitFor answers at once below the watermark, and times out above what will come', async () => {

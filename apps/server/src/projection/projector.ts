@@ -101,6 +101,7 @@ export class Projector<Event> {
   private waiters: Waiter[] = [];
   /** Woken after each write or failure: catch-up waits on it while the queue is long. */
   private progress: (() => void)[] = [];
+  private readonly stopListeners = new Set<(error: ProjectorStoppedError) => void>();
   /** While set (`holdAt`), nothing past this sequence is written. */
   private stopAt: number | null = null;
   private source: ProjectionSource<Event> | null = null;
@@ -276,6 +277,16 @@ export class Projector<Event> {
   }
 
   /**
+   * Called once, if the projector stops for good other than by `close` (its
+   * worker died, its watermark went back): SQL then falls behind the state
+   * until a restart catches it up. Answers a function that unsubscribes.
+   */
+  onStopped(listener: (error: ProjectorStoppedError) => void): () => void {
+    this.stopListeners.add(listener);
+    return () => this.stopListeners.delete(listener);
+  }
+
+  /**
    * Stops following and resolves once what was received is written, or at
    * once when writes are failing (what is left is derived again by the next
    * start's catch-up). Waiters still waiting are rejected.
@@ -325,6 +336,7 @@ export class Projector<Event> {
   }
 
   private stop(failure: ProjectorStoppedError): void {
+    const unexpected = this.failure === null && !this.closed;
     this.failure ??= failure;
     this.closed = true;
     this.unsubscribe?.();
@@ -334,5 +346,6 @@ export class Projector<Event> {
       waiter.reject(this.failure);
     }
     this.wakeProgress();
+    if (unexpected) for (const listener of this.stopListeners) listener(this.failure);
   }
 }

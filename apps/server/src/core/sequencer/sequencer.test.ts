@@ -171,22 +171,31 @@ describe('sequencer', () => {
   it('stops for good when the journal fails: the state may be ahead of the disk', async () => {
     const { journal, release } = heldJournal();
     const sequencer = sequencerOn(journal);
+    const told: unknown[] = [];
+    sequencer.onStopped((error) => told.push(error));
     const lost = sequencer.submit({ add: 1 });
     await turn();
     release(new Error('disk gone'));
     await expect(lost).rejects.toBeInstanceOf(SequencerStoppedError);
     await expect(sequencer.submit({ add: 1 })).rejects.toBeInstanceOf(SequencerStoppedError);
     await expect(sequencer.snapshot()).rejects.toBeInstanceOf(SequencerStoppedError);
+    // Told once, with the reason: whoever runs the process restarts it.
+    expect(told).toHaveLength(1);
+    expect(told[0]).toBeInstanceOf(SequencerStoppedError);
+    expect(String((told[0] as Error).message)).toMatch(/disk gone/);
   });
 
   it('stops for good when the machine throws', async () => {
     const { journal, release } = heldJournal();
     const sequencer = sequencerOn(journal);
+    const told: unknown[] = [];
+    sequencer.onStopped((error) => told.push(error));
     const broken = expect(sequencer.submit({ add: -1 })).rejects.toBeInstanceOf(SequencerStoppedError);
     await turn();
     release();
     await broken;
     await expect(sequencer.submit({ add: 1 })).rejects.toBeInstanceOf(SequencerStoppedError);
+    expect(told).toHaveLength(1);
   });
 
   it('writes a snapshot that recover starts from, and replays after it', async () => {

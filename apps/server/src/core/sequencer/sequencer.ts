@@ -73,6 +73,7 @@ export class Sequencer<State, Command, Result, Event> {
   /** Who asked the intake to wait (`pauseIntake`): while anyone does, no queued command is applied. */
   private readonly intakePausedBy = new Set<object>();
   private readonly listeners = new Set<Listener<Event>>();
+  private readonly stopListeners = new Set<(error: SequencerStoppedError) => void>();
   private readonly machine: Machine<State, Command, Result, Event>;
   private readonly queueMax: number;
   private readonly batchMax: number;
@@ -136,6 +137,16 @@ export class Sequencer<State, Command, Result, Event> {
   subscribe(listener: Listener<Event>): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Called once, if the sequencer stops for good (a journal failure, a
+   * machine that threw): the process must restart to recover from what the
+   * disk holds. Not called by `close`. Answers a function that unsubscribes.
+   */
+  onStopped(listener: (error: SequencerStoppedError) => void): () => void {
+    this.stopListeners.add(listener);
+    return () => this.stopListeners.delete(listener);
   }
 
   /**
@@ -305,6 +316,7 @@ export class Sequencer<State, Command, Result, Event> {
 
   /** For good: the state may be ahead of the journal, or half-changed by a machine that threw. */
   private stop(cause: unknown, batch: readonly Pending<Command, Result>[]): void {
+    const first = this.failure === null;
     this.failure ??= new SequencerStoppedError(cause);
     for (const pending of [...batch, ...this.queue.splice(this.head)]) pending.reject(this.failure);
     this.queue = [];
@@ -315,5 +327,6 @@ export class Sequencer<State, Command, Result, Event> {
       this.snapshotting.done.reject(this.failure);
       this.snapshotting = null;
     }
+    if (first) for (const listener of this.stopListeners) listener(this.failure);
   }
 }
