@@ -8,6 +8,7 @@ import {
   openJetStreamJournal,
 } from '../core/journal-jetstream/index.ts';
 import {
+  CommandThrewError,
   inlineSnapshotSink,
   ProjectionAheadError,
   recover,
@@ -375,6 +376,11 @@ export class SequencerNode {
 
   private refusalOf(error: unknown): Refusal {
     if (error instanceof SequencerBusyError) return { refused: 'busy', queueMax: error.queueMax };
+    if (error instanceof CommandThrewError) {
+      // This command stopped the sequencer: the next leader would stop on it too. The gateway must not send it again.
+      this.end(`a command made the state throw: ${error.message}`);
+      return { refused: 'invalid', message: error.message };
+    }
     if (error instanceof SequencerStoppedError) {
       // Fenced, or the lease lapsed before the append: this command's outcome is the next leader's to give.
       this.end(`the sequencer stopped: ${error.message}`);
@@ -502,7 +508,10 @@ export class SequencerNode {
     await this.following;
     if (!leading) return;
     try {
-      await leading.sequencer.close();
+      // A sequencer that stopped for good ended the node already: closing the rest is all that is left.
+      await leading.sequencer.close().catch((error: unknown) => {
+        if (!(error instanceof SequencerStoppedError)) throw error;
+      });
     } finally {
       await leading.projector?.close();
       await leading.journal.close();

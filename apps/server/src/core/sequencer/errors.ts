@@ -12,10 +12,22 @@ export class SequencerBusyError extends Error {
  * from the snapshot and the journal.
  */
 export class SequencerStoppedError extends Error {
-  override readonly name = 'SequencerStoppedError';
+  override readonly name: string = 'SequencerStoppedError';
   constructor(cause: unknown) {
     super(`sequencer stopped: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
+}
+
+/**
+ * What the command that made the machine throw is rejected with (the others
+ * of its batch, and every later one, get the plain SequencerStoppedError).
+ * It was not journaled, so a restart does not meet it again; but the same
+ * command sent again would throw again. A caller that retries commands
+ * after a stop (a cluster gateway, on the next leader) must not retry this
+ * one, or it stops every sequencer in turn.
+ */
+export class CommandThrewError extends SequencerStoppedError {
+  override readonly name = 'CommandThrewError';
 }
 
 /** The latest snapshot holds commands the journal does not: the two directories do not belong together. */

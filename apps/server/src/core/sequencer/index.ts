@@ -4,6 +4,7 @@
  * without stopping it; start-up from the latest snapshot and a replay.
  */
 export {
+  CommandThrewError,
   ProjectionAheadError,
   SequencerBusyError,
   SequencerStoppedError,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openFileJournal, openSnapshotStore } from '../journal/index.ts';
 import { useTempDirs } from '../journal/test-support.ts';
 import {
+  CommandThrewError,
   inlineSnapshotSink,
   type Machine,
   type Published,
@@ -190,10 +191,23 @@ describe('sequencer', () => {
     const sequencer = sequencerOn(journal);
     const told: unknown[] = [];
     sequencer.onStopped((error) => told.push(error));
-    const broken = expect(sequencer.submit({ add: -1 })).rejects.toBeInstanceOf(SequencerStoppedError);
+    const errorOf = (submitted: Promise<unknown>) =>
+      submitted.then(
+        () => null,
+        (rejected: unknown) => rejected,
+      );
+    const before = errorOf(sequencer.submit({ add: 1 }));
+    const broken = errorOf(sequencer.submit({ add: -1 }));
+    const after = errorOf(sequencer.submit({ add: 1 }));
     await turn();
     release();
-    await broken;
+    // The command that threw is told so (a caller must not send it again); the others only that it stopped.
+    expect(await broken).toBeInstanceOf(CommandThrewError);
+    expect(String(await broken)).toMatch(/a bug in the machine/);
+    for (const other of [await before, await after]) {
+      expect(other).toBeInstanceOf(SequencerStoppedError);
+      expect(other).not.toBeInstanceOf(CommandThrewError);
+    }
     await expect(sequencer.submit({ add: 1 })).rejects.toBeInstanceOf(SequencerStoppedError);
     expect(told).toHaveLength(1);
   });

@@ -1,5 +1,5 @@
 import type { Journal } from '../journal/index.ts';
-import { SequencerBusyError, SequencerStoppedError } from './errors.ts';
+import { CommandThrewError, SequencerBusyError, SequencerStoppedError } from './errors.ts';
 import { type Machine, type StateCapture, step } from './machine.ts';
 import type { SnapshotSink, SnapshotWriter } from './snapshot-sink.ts';
 
@@ -264,7 +264,9 @@ export class Sequencer<State, Command, Result, Event> {
       }
     } catch (error) {
       // The failing command and those before it are applied but not journaled: the state is ahead of the disk.
+      const threw = batch.pop()!;
       this.stop(error, batch);
+      threw.reject(new CommandThrewError(error));
       return;
     }
     this.compactQueue();
