@@ -8,11 +8,8 @@ import { accountMapKeyOf, createLedger, systemAccount, userAccount } from '../le
 import { moneyProjection } from '../money-core/writers.ts';
 import { watermarkStore } from '../projection/store.ts';
 import { openTestStore } from '../store/connect.ts';
-import { ClusterCore } from './cluster-core.ts';
 import { clusterNames, type NodeAudit } from './protocol.ts';
-import { SequencerNode } from './sequencer-node.ts';
-import { openClusterStorage } from './storage.ts';
-import { askNode, deleteClusterStreams } from './test-support.ts';
+import { askNode, InProcessCluster } from './test-support.ts';
 
 /**
  * A single process moved to a cluster (docs/cluster.md, "Moving a single
@@ -38,7 +35,7 @@ describe.skipIf(skip)("a cluster's first start on a database that holds balances
     const alice = userAccount(1, 'spot');
     const bob = userAccount(2, 'spot');
     const USDT = (amount: string) => ({ asset: 'USDT', amount: Dec.parse(amount) });
-    const closing: (() => Promise<unknown>)[] = [];
+    const cluster = new InProcessCluster(nc, names, store);
     try {
       await createLedger(store, new ManualClock()).execute([
         { id: 'grant', code: 'deposit', debit: systemAccount('treasury'), credit: alice, ...USDT('1000') },
@@ -55,17 +52,8 @@ describe.skipIf(skip)("a cluster's first start on a database that holds balances
       // A single process on the core leaves its own journal's watermark: the new stream starts from 0.
       await watermarkStore.open(store.db, moneyProjection.name);
       await watermarkStore.advance(store.db, moneyProjection.name, 0, 1_234);
-      const storage = await openClusterStorage(nc, names);
-      closing.push(() => storage.close());
       // Up before any node: its replica starts from nothing and must take snapshot 0 before its first record.
-      const gateway = await ClusterCore.start({
-        names,
-        nc,
-        tail: storage.tail,
-        snapshots: storage.snapshots,
-        db: store.db,
-      });
-      closing.push(() => gateway.close());
+      const gateway = await cluster.gateway();
       // The watermark it read counts another journal: it must not answer that SQL holds this stream's sequence 1.
       let projectedEarly = false;
       gateway.projected(1).then(
@@ -75,18 +63,7 @@ describe.skipIf(skip)("a cluster's first start on a database that holds balances
       await new Promise((resolve) => setImmediate(resolve));
       expect(projectedEarly).toBe(false);
       const lines: string[] = [];
-      const node = await SequencerNode.start({
-        nodeId: 'a',
-        names,
-        nc,
-        tail: storage.tail,
-        snapshots: storage.snapshots,
-        db: store.db,
-        dialect: store.dialect,
-        workerStore: null,
-        log: (line) => lines.push(line),
-      });
-      closing.push(() => node.close());
+      const node = await cluster.node('a', (line) => lines.push(line));
       const stopped = node.ended.then((why) => {
         throw new Error(`the node stopped: ${why}`);
       });
@@ -115,8 +92,7 @@ describe.skipIf(skip)("a cluster's first start on a database that holds balances
       expect(lines).toContain('node a: wrote snapshot 0 from SQL');
       expect(lines).toContain("node a: SQL's watermark 1234 (a single process's journal) set back to 0");
     } finally {
-      for (const close of closing.reverse()) await close();
-      await deleteClusterStreams(nc, names);
+      await cluster.close();
       await nc.close();
       await store.close();
     }

@@ -5,11 +5,8 @@ import { eventually, NATS_SERVERS, skipWithoutNats } from '../core/journal-jetst
 import { type MoneyCommand, moneyStateHash } from '../core/state/index.ts';
 import { systemAccount, userAccount } from '../ledger/index.ts';
 import { openTestStore } from '../store/connect.ts';
-import { ClusterCore } from './cluster-core.ts';
 import { ClusterRefusedError, clusterNames } from './protocol.ts';
-import { SequencerNode } from './sequencer-node.ts';
-import { openClusterStorage } from './storage.ts';
-import { askNode, deleteClusterStreams } from './test-support.ts';
+import { askNode, InProcessCluster } from './test-support.ts';
 
 /**
  * A command the money state throws on (a bug: refusals are results, not
@@ -30,24 +27,7 @@ describe.skipIf(skip)('a command the state throws on, sent through a gateway', (
     const store = await openTestStore();
     const names = clusterNames(`test_poison_${nuid.next()}`);
     const nc = await connect({ servers: NATS_SERVERS });
-    const closing: (() => Promise<unknown>)[] = [];
-    const node = async (nodeId: string) => {
-      const storage = await openClusterStorage(nc, names);
-      closing.push(() => storage.close());
-      const started = await SequencerNode.start({
-        nodeId,
-        names,
-        nc,
-        tail: storage.tail,
-        snapshots: storage.snapshots,
-        db: store.db,
-        dialect: store.dialect,
-        workerStore: null,
-        log: () => undefined,
-      });
-      closing.push(() => started.close());
-      return started;
-    };
+    const cluster = new InProcessCluster(nc, names, store);
     const alice = userAccount(1, 'spot');
     let transfers = 0;
     const grant = (): MoneyCommand => ({
@@ -65,19 +45,10 @@ describe.skipIf(skip)('a command the state throws on, sent through a gateway', (
       ],
     });
     try {
-      const storage = await openClusterStorage(nc, names);
-      closing.push(() => storage.close());
-      const gateway = await ClusterCore.start({
-        names,
-        nc,
-        tail: storage.tail,
-        snapshots: storage.snapshots,
-        db: store.db,
-      });
-      closing.push(() => gateway.close());
-      const first = await node('a');
+      const gateway = await cluster.gateway();
+      const first = await cluster.node('a');
       await eventually(() => first.status().role === 'leader');
-      const standby = await node('b');
+      const standby = await cluster.node('b');
       expect((await gateway.submit(grant())).result).toMatchObject({ ok: true });
 
       // What the edge would never build: the state reads a field of a pair that is not there.
@@ -97,8 +68,7 @@ describe.skipIf(skip)('a command the state throws on, sent through a gateway', (
       const stillLeading = await Promise.race([standby.ended, Promise.resolve('leading')]);
       expect(stillLeading).toBe('leading');
     } finally {
-      for (const close of closing.reverse()) await close();
-      await deleteClusterStreams(nc, names);
+      await cluster.close();
       await nc.close();
       await store.close();
     }

@@ -1,7 +1,11 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
+import type { Store } from '../store/connect.ts';
+import { ClusterCore } from './cluster-core.ts';
 import { type ClusterNames, decodeJson, encodeJson, type NodeQuestion } from './protocol.ts';
+import { SequencerNode } from './sequencer-node.ts';
+import { openClusterStorage } from './storage.ts';
 
 interface LineWaiter {
   test: (line: string) => boolean;
@@ -116,4 +120,62 @@ export async function deleteClusterStreams(nc: NatsConnection, names: ClusterNam
     `OBJ_${names.snapshotBucket}`,
   ];
   for (const stream of streams) await jsm.streams.delete(stream).catch(() => false);
+}
+
+/**
+ * A cluster inside the test's process, on one database: gateways
+ * (ClusterCore) and sequencer nodes (SequencerNode), each with a storage of
+ * its own, as separate processes would have. `close` closes them in the
+ * reverse order and deletes the cluster's streams.
+ */
+export class InProcessCluster {
+  private readonly closing: (() => Promise<unknown>)[] = [];
+
+  constructor(
+    readonly nc: NatsConnection,
+    readonly names: ClusterNames,
+    readonly store: Store,
+  ) {}
+
+  async gateway(): Promise<ClusterCore> {
+    const storage = await this.storage();
+    const gateway = await ClusterCore.start({
+      names: this.names,
+      nc: this.nc,
+      tail: storage.tail,
+      snapshots: storage.snapshots,
+      db: this.store.db,
+    });
+    this.closing.push(() => gateway.close());
+    return gateway;
+  }
+
+  /** A node projecting on this thread; `log` gets its lines. */
+  async node(nodeId: string, log: (line: string) => void = () => undefined): Promise<SequencerNode> {
+    const storage = await this.storage();
+    const node = await SequencerNode.start({
+      nodeId,
+      names: this.names,
+      nc: this.nc,
+      tail: storage.tail,
+      snapshots: storage.snapshots,
+      db: this.store.db,
+      dialect: this.store.dialect,
+      workerStore: null,
+      log,
+    });
+    this.closing.push(() => node.close());
+    return node;
+  }
+
+  async close(): Promise<void> {
+    for (const close of this.closing.reverse()) await close();
+    await deleteClusterStreams(this.nc, this.names);
+  }
+
+  private async storage() {
+    const storage = await openClusterStorage(this.nc, this.names);
+    this.closing.push(() => storage.close());
+    return storage;
+  }
 }
