@@ -99,7 +99,7 @@ interface Leading {
 }
 
 /**
- * (One file of some 530 lines: the standby, the takeover, the leader and
+ * (One file of some 550 lines: the standby, the takeover, the leader and
  * the stop share the node's state, and each step of the takeover reads the
  * one before; split, they would have to be read together anyway.)
  *
