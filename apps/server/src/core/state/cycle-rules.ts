@@ -312,6 +312,8 @@ export interface CycleSettlementRecord extends CycleCloseRecord {
 export interface SettledCycleOrder {
   order: CycleOrderRecord;
   settlement: CycleSettlementRecord;
+  /** The settlement's fee as the rules figured it (the row holds its text): commissions start from it, unparsed. */
+  fee: Dec;
 }
 
 /** Settlements that share one close (migration 013). */
@@ -403,7 +405,7 @@ export function settleChunk(
       const outcome = voided ? VOID_SETTLEMENT : settlementOf(order, stake, close, parse);
       const settlement = settlementRow(order, outcome, atClose.close);
       atClose.settlements.push(settlement);
-      settled.push({ order, settlement });
+      settled.push({ order, settlement, fee: outcome.fee });
       totals.add(order, stake, outcome);
       const transfer = settlementTransfer(order, stake, outcome);
       if (transfer) paidBack.push(transfer);

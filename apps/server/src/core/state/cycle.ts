@@ -273,9 +273,10 @@ function commissionsOf(
   at: number,
 ): CommissionBatch {
   const batch = new CommissionBatch();
-  for (const { order, settlement } of settled) {
-    const fee = Dec.parse(settlement.fee);
-    if (!fee.isPositive()) continue;
+  const { users } = state.referral;
+  for (const { order, fee } of settled) {
+    // Most winners have no inviter: skip them before building the charge's ids (commissionOf would skip them after).
+    if (!fee.isPositive() || (users.get(order.user_id)?.parentId ?? null) === null) continue;
     const reference = orderReference(order.orderid);
     commissionOf(
       state,

@@ -1,4 +1,3 @@
-import { Dec } from '@halyard/money';
 import type { Clock } from '../../clock.ts';
 import { type DueInstant, OpenOrders } from '../../core/state/cycle-open-orders.ts';
 import {
@@ -8,6 +7,7 @@ import {
   NO_CLOSE,
   orderReference,
   SETTLE_CHUNK,
+  type SettledCycleOrder,
   settleChunk,
   stakePayment,
   stakeTransferId,
@@ -263,16 +263,16 @@ export class SettlementEngine implements CycleSettlement {
   }
 
   /** The commissions of a chunk's fees: its winners' profiles are read together, users without an inviter skipped. */
-  private async commissionsOf(settled: readonly SettledOrder[], trx: Trx): Promise<CommissionBatch> {
+  private async commissionsOf(settled: readonly SettledCycleOrder[], trx: Trx): Promise<CommissionBatch> {
     const { referral } = this.options;
     const batch = new CommissionBatch();
-    const paying = settled.filter(({ settlement }) => Dec.parse(settlement.fee).isPositive());
+    const paying = settled.filter(({ fee }) => fee.isPositive());
     await referral.preload(
       paying.map(({ order }) => order.user_id),
       trx,
     );
     const now = this.options.clock.now();
-    for (const { order, settlement } of paying) {
+    for (const { order, fee } of paying) {
       if (referral.cachedProfile(order.user_id)?.parentId === null) continue;
       const rows = await referral.plan(
         {
@@ -282,7 +282,7 @@ export class SettlementEngine implements CycleSettlement {
           payerId: order.user_id,
           counterpartyId: null,
           coin: order.paycoin,
-          fee: Dec.parse(settlement.fee),
+          fee,
           time: now,
         },
         trx,
