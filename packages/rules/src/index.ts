@@ -10,7 +10,7 @@ export * from './funds.ts';
 export * from './futures.ts';
 export * from './ieo.ts';
 export * from './operator.ts';
-export type { OrderSide, OrderStyle } from './order.ts';
+export { maxBoundOf, type OrderSide, type OrderStyle } from './order.ts';
 export * from './phone.ts';
 export * from './referral.ts';
 export * from './spot.ts';

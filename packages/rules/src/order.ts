@@ -14,12 +14,19 @@ export function checkSideBounds(
   minNumber: string,
   maxNumber: string | undefined,
 ): RuleError | null {
-  const min = Dec.parse(minNumber);
+  return checkSideBoundsOf(side, size, Dec.parse(minNumber), maxBoundOf(maxNumber));
+}
+
+/** A pair's maximum per order as configured: empty or absent means none (null). */
+export function maxBoundOf(maxNumber: string | undefined): Dec | null {
+  return maxNumber === undefined || maxNumber === '' ? null : Dec.parse(maxNumber);
+}
+
+/** `checkSideBounds` on bounds already parsed (null: no maximum). */
+export function checkSideBoundsOf(side: OrderSide, size: Dec, min: Dec, max: Dec | null): RuleError | null {
   if (size.lt(min))
     return ruleError(side === 'buy' ? 'rules.minBuy' : 'rules.minSell', { min: min.toString() });
-  if (maxNumber === undefined || maxNumber === '') return null;
-  const max = Dec.parse(maxNumber);
-  if (size.gt(max))
+  if (max !== null && size.gt(max))
     return ruleError(side === 'buy' ? 'rules.maxBuy' : 'rules.maxSell', { max: max.toString() });
   return null;
 }

@@ -2,7 +2,7 @@ import { Dec } from '@halyard/money';
 import { checkEmailBound } from './account.ts';
 import { type RuleError, ruleError } from './error.ts';
 import { checkPositiveInput, parseNumber } from './number.ts';
-import { checkSideBounds, type OrderSide, type OrderStyle, sliderPercent } from './order.ts';
+import { checkSideBoundsOf, maxBoundOf, type OrderSide, type OrderStyle, sliderPercent } from './order.ts';
 
 /**
  * A spot order as typed. Money is text: `price` and `amount` come from the user,
@@ -30,6 +30,40 @@ export interface SpotOrderInput {
  * and cost the buy at the latest price.
  */
 export function checkSpotOrder(order: SpotOrderInput): RuleError | null {
+  const typed = checkSpotOrderText(order);
+  if (isRuleError(typed)) return typed;
+  const minNumber = Dec.parse(order.minNumber);
+  const maxNumber = maxBoundOf(order.maxNumber);
+  // Only what the order's side spends is read: a form may leave the other balance, or a sell's latest price, empty.
+  return checkSpotOrderFigures(
+    order.side === 'buy'
+      ? {
+          side: 'buy',
+          amount: typed.amount,
+          minNumber,
+          maxNumber,
+          price: typed.price ?? Dec.parse(order.latestPrice),
+          usableMain: Dec.parse(order.usableMain),
+        }
+      : { side: 'sell', amount: typed.amount, minNumber, maxNumber, usableTrade: Dec.parse(order.usableTrade) },
+  );
+}
+
+/** The figures a typed spot order passed with: its limit price (null for a market order) and its amount. */
+export interface SpotOrderText {
+  price: Dec | null;
+  amount: Dec;
+}
+
+/**
+ * The checks of what a user typed, in `checkSpotOrder`'s order: bound email,
+ * then a limit order's price, then the amount. Answers the parsed figures, so
+ * that a caller holding the rest as numbers (the server's money state) goes
+ * on with `checkSpotOrderFigures` without writing them out as text.
+ */
+export function checkSpotOrderText(
+  order: Pick<SpotOrderInput, 'style' | 'price' | 'amount' | 'email'>,
+): SpotOrderText | RuleError {
   const emailError = checkEmailBound(order.email);
   if (emailError !== null) return emailError;
   if (order.style === 'limit') {
@@ -38,22 +72,39 @@ export function checkSpotOrder(order: SpotOrderInput): RuleError | null {
   }
   const amountError = checkPositiveInput(order.amount, 'amount');
   if (amountError !== null) return amountError;
-  const amount = Dec.parse(order.amount);
-  const boundsError = checkSideBounds(order.side, amount, order.minNumber, order.maxNumber);
-  if (boundsError !== null) return boundsError;
-  return checkSpotBalance(order, amount);
+  return {
+    price: order.style === 'limit' ? Dec.parse(order.price!) : null,
+    amount: Dec.parse(order.amount),
+  };
 }
 
-function checkSpotBalance(order: SpotOrderInput, amount: Dec): RuleError | null {
+/** A spot order's figures after its text passed: the pair's bounds and what its side spends. */
+export type SpotOrderFigures = {
+  amount: Dec;
+  minNumber: Dec;
+  /** None configured: null. */
+  maxNumber: Dec | null;
+} & (
+  | {
+      side: 'buy';
+      /** The price a buy is costed at: its limit price, or the latest price for a market buy. */
+      price: Dec;
+      usableMain: Dec;
+    }
+  | { side: 'sell'; usableTrade: Dec }
+);
+
+/** The rest of `checkSpotOrder`, on figures: minimum then maximum per side, then balance. */
+export function checkSpotOrderFigures(order: SpotOrderFigures): RuleError | null {
+  const boundsError = checkSideBoundsOf(order.side, order.amount, order.minNumber, order.maxNumber);
+  if (boundsError !== null) return boundsError;
   const affordable =
-    order.side === 'buy'
-      ? spotReferencePrice(order).mul(amount).lte(Dec.parse(order.usableMain))
-      : amount.lte(Dec.parse(order.usableTrade));
+    order.side === 'buy' ? order.price.mul(order.amount).lte(order.usableMain) : order.amount.lte(order.usableTrade);
   return affordable ? null : ruleError('rules.insufficientBalance');
 }
 
-function spotReferencePrice(order: SpotOrderInput): Dec {
-  return Dec.parse(order.style === 'limit' && order.price !== undefined ? order.price : order.latestPrice);
+function isRuleError(value: SpotOrderText | RuleError): value is RuleError {
+  return 'key' in value;
 }
 
 export interface SpotSliderInput {

@@ -1,11 +1,13 @@
 import type { TradeEvent } from '@halyard/matching';
 import { Dec } from '@halyard/money';
 import {
-  checkSpotOrder,
+  checkSpotOrderFigures,
+  checkSpotOrderText,
+  maxBoundOf,
   PRICE_INTEGER_DIGITS,
   REFERRAL_TOKEN,
   type RuleError,
-  type SpotOrderInput,
+  type SpotOrderFigures,
 } from '@halyard/rules';
 import {
   type AccountRef,
@@ -79,29 +81,38 @@ export function planSpotOrder(
   pair: SpotPairRules,
   context: SpotOrderContext,
 ): SpotOrderPlan | RuleError {
-  const input: SpotOrderInput = {
-    side: request.side,
+  const typed = checkSpotOrderText({
     style: request.style,
     ...(request.style === 'limit' ? { price: request.price ?? '' } : {}),
     amount: request.amount,
-    latestPrice: (context.latest ?? Dec.ZERO).toString(),
-    minNumber: pair.minNumber,
-    maxNumber: pair.maxNumber,
-    usableMain: context.usableMain.toString(),
-    usableTrade: context.usableTrade.toString(),
     email: request.email,
-  };
-  const firstError = checkSpotOrder(input);
+  });
+  if (isRefusal(typed)) return typed;
+  // The rest of the rules on the numbers this state holds: no balance or price is written out as text to be read again.
+  const minNumber = Dec.parse(pair.minNumber);
+  const maxNumber = maxBoundOf(pair.maxNumber);
+  const figures: SpotOrderFigures =
+    request.side === 'buy'
+      ? {
+          side: 'buy',
+          amount: typed.amount,
+          minNumber,
+          maxNumber,
+          // A market buy without a latest price passes here and is refused below (spot.noPrice).
+          price: typed.price ?? context.latest ?? Dec.ZERO,
+          usableMain: context.usableMain,
+        }
+      : { side: 'sell', amount: typed.amount, minNumber, maxNumber, usableTrade: context.usableTrade };
+  const firstError = checkSpotOrderFigures(figures);
   if (firstError) return firstError;
-  const amount = Dec.parse(request.amount).floorTo(pair.amountAccuracy);
-  // The rules are a function of their input alone: the floored amount needs its own check only when it reads differently.
-  const floored = amount.toString();
-  if (floored !== request.amount) {
-    const flooredError = checkSpotOrder({ ...input, amount: floored });
+  const amount = typed.amount.floorTo(pair.amountAccuracy);
+  // The rules are a function of their input alone: the floored amount needs its own check only when it differs.
+  if (!amount.eq(typed.amount)) {
+    const flooredError = checkSpotOrderFigures({ ...figures, amount });
     if (flooredError) return flooredError;
   }
-  if (request.style === 'limit') {
-    const price = Dec.parse(request.price ?? '');
+  if (typed.price !== null) {
+    const price = typed.price;
     // Spec §5: a price has at most 13 integer digits; it also keeps every hold inside a NUMERIC(48,18).
     if (price.gte(PRICE_CEILING))
       return refusal('rules.tooManyIntegerDigits', { digits: PRICE_INTEGER_DIGITS });
@@ -120,7 +131,7 @@ function refusal(key: string, params?: RuleError['params']): RuleError {
   return params === undefined ? { key } : { key, params };
 }
 
-export function isRefusal(planned: SpotOrderPlan | RuleError): planned is RuleError {
+export function isRefusal<T extends object>(planned: T | RuleError): planned is RuleError {
   return 'key' in planned;
 }
 
