@@ -25,6 +25,10 @@
  * is ≤ 2 ms at the median.
  *
  *   npm run bench:http          (or: npx tsx bench/http-orders.ts [seconds])
+ *
+ * BENCH_KEEP_DATA=1 keeps each server's data directory and prints where it is,
+ * to count the rows an order leaves in SQL (any SQLite client on its
+ * halyard.sqlite).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -53,6 +57,8 @@ const CHILD_NODE_ARGS = process.env.BENCH_CHILD_NODE_ARGS?.split(' ').filter(Boo
 const PASSWORD = 'abc12345';
 /** Where each real server writes a CPU profile of its main thread over the measured run (none: no profile). */
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
+/** BENCH_KEEP_DATA=1: each server's data directory stays after the run. */
+const KEEP_DATA = process.env.BENCH_KEEP_DATA === '1';
 /** Orders placed one by one for the single order's latency. */
 const SAMPLE_ORDERS = 50;
 /**
@@ -162,7 +168,8 @@ async function measureServer(
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
-    rmSync(dataDir, { recursive: true, force: true });
+    if (KEEP_DATA) console.log(`  its data directory, kept: ${dataDir}`);
+    else rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
