@@ -4,6 +4,7 @@ import type { DialectName } from '../store/dialect.ts';
 import {
   type AccountKey,
   type AccountRef,
+  accountKey,
   accountMapKey,
   accountMapKeyOf,
   accountRefFromColumns,
@@ -133,7 +134,7 @@ export async function readState(
     if (added.get(ref) === asset) return;
     added.set(ref, asset);
     const mapKey = accountMapKeyOf(ref, asset);
-    if (!keys.has(mapKey)) keys.set(mapKey, { ...ref, asset } as AccountKey);
+    if (!keys.has(mapKey)) keys.set(mapKey, accountKey(ref, asset));
   };
   for (const batch of batches) {
     for (const input of batch) {
@@ -214,7 +215,7 @@ function transferOf(row: TransferRow, debit: AccountRef, credit: AccountRef): Tr
 }
 
 function accountStateOf(row: AccountRow): AccountState {
-  const key = { ...accountRefFromColumns(row.owner, row.wallet), asset: row.asset } as AccountKey;
+  const key = accountKey(accountRefFromColumns(row.owner, row.wallet), row.asset);
   return {
     key,
     mapKey: accountMapKey(key),

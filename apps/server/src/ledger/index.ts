@@ -2,6 +2,7 @@
 export {
   type AccountKey,
   type AccountRef,
+  accountKey,
   accountMapKeyOf,
   type CustodyWallet,
   custodyWallet,

@@ -2,6 +2,7 @@ import { Dec } from '@halyard/money';
 import {
   type AccountKey,
   type AccountRef,
+  accountKey,
   accountMapKey,
   accountMapKeyOf,
   invalidAccountField,
@@ -203,10 +204,6 @@ export function isSameRequest(input: TransferInput, stored: PlannedTransfer): bo
   );
 }
 
-function keyOf(ref: AccountRef, asset: string): AccountKey {
-  return { ...ref, asset } as AccountKey;
-}
-
 /**
  * Applies one batch, whose shape `batchShapeRefusal` has accepted, to the
  * state in place, all or nothing: it answers what the batch did, or its
@@ -371,7 +368,7 @@ class BatchChanges {
     const accounts = this.state.accounts;
     let account = accounts.get(mapKey);
     if (account === undefined) {
-      account = newAccount(keyOf(ref, asset), this.now);
+      account = newAccount(accountKey(ref, asset), this.now);
       accounts.set(mapKey, account);
       this.totalsBefore.push(null, null, null, null);
     } else {

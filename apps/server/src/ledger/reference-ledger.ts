@@ -1,4 +1,4 @@
-import { accountMapKey, mayGoNegative } from './accounts.ts';
+import { accountMapKeyOf, mayGoNegative } from './accounts.ts';
 import { LEDGER_ERRORS, type LedgerErrorKey } from './errors.ts';
 import type { TransferInput } from './transfers.ts';
 
@@ -73,8 +73,8 @@ export class ReferenceLedger {
       return 'ok';
     }
 
-    const debit = accountMapKey({ ...input.debit, asset: input.asset });
-    const credit = accountMapKey({ ...input.credit, asset: input.asset });
+    const debit = accountMapKeyOf(input.debit, input.asset);
+    const credit = accountMapKeyOf(input.credit, input.asset);
     this.open(debit, mayGoNegative(input.debit), undo);
     this.open(credit, mayGoNegative(input.credit), undo);
     const amount = input.amount.units;

@@ -1,7 +1,7 @@
 import { Dec } from '@halyard/money';
 import type { MoneyState } from '../core/state/index.ts';
 import type { Executor } from '../store/database.ts';
-import { type AccountKey, accountMapKey, accountRefFromColumns } from './accounts.ts';
+import { accountKey, accountMapKey, accountRefFromColumns } from './accounts.ts';
 import type { HoldEntry, PlannedTransfer } from './plan.ts';
 import { type JoinedTransferRow, toLoaded, transfersWithAccounts } from './store.ts';
 import type { HoldState } from './transfers.ts';
@@ -27,7 +27,7 @@ export async function loadLedgerState(db: Executor, state: MoneyState): Promise<
       .limit(PAGE)
       .execute();
     for (const row of rows) {
-      const key = { ...accountRefFromColumns(row.owner, row.wallet), asset: row.asset } as AccountKey;
+      const key = accountKey(accountRefFromColumns(row.owner, row.wallet), row.asset);
       const mapKey = accountMapKey(key);
       state.ledger.accounts.set(mapKey, {
         key,

@@ -93,9 +93,10 @@ export function newEntrustFields(order: NewEntrust, now: number) {
 /** An opening order meets the book: a limit order at its price, a market order within its budget. */
 export function openOnBook(plan: OpenPlan, common: PlaceCommon): BookEvent[] {
   const { market, command, price, budget } = plan;
-  return price !== null
-    ? market.book.place({ ...common, kind: 'limit', side: command.side, price })
-    : placeMarket(market.book, common, command.side, budget);
+  if (price === null) return placeMarket(market.book, common, command.side, budget);
+  // Field by field, not `{ ...common, kind, … }`: a spread followed by new fields takes V8's slow path (ledger/accounts.ts, accountKey).
+  const { orderId, userId, sequence, amount } = common;
+  return market.book.place({ orderId, userId, sequence, amount, kind: 'limit', side: command.side, price });
 }
 
 /** An order's fields for the book: its id, owner, time priority (its id) and lots. */
@@ -117,9 +118,13 @@ export function placeMarket(
   side: 'buy' | 'sell',
   budget: Dec | null,
 ): BookEvent[] {
-  return side === 'buy'
-    ? book.place({ ...common, kind: 'market', side: 'buy', ...(budget ? { quoteBudget: budget } : {}) })
-    : book.place({ ...common, kind: 'market', side: 'sell' });
+  const { orderId, userId, sequence, amount } = common;
+  if (side === 'sell') return book.place({ orderId, userId, sequence, amount, kind: 'market', side });
+  return book.place(
+    budget
+      ? { orderId, userId, sequence, amount, kind: 'market', side, quoteBudget: budget }
+      : { orderId, userId, sequence, amount, kind: 'market', side },
+  );
 }
 
 /** A touched order about to be written: an open one is `section` once it traded, stamped `now`. */

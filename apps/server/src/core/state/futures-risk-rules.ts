@@ -4,7 +4,7 @@
 // check and a take-over's tag, a funding round's row and one position's
 // payment. Nothing here reads a balance: the callers pass it.
 import { Dec } from '@halyard/money';
-import { type TransferInput, userAccount } from '../../ledger/index.ts';
+import { accountKey, type TransferInput, userAccount } from '../../ledger/index.ts';
 import type { ContractMarket, FuturesState } from './futures-book.ts';
 import { HOUSE_OWNER } from './futures-commands.ts';
 import { fundingPayerLegs, fundingReceiverLeg, HOUSE, positionReference } from './futures-legs.ts';
@@ -103,7 +103,7 @@ export function fundingRoundOf(
 export function fundingPayerOf(position: PositionRow, asset: string) {
   const house = position.owner === HOUSE_OWNER;
   const account = house ? HOUSE : userAccount(position.user_id, 'futures');
-  return { house, account: { ...account, asset }, readsFree: house || position.td_mode === 'cross' };
+  return { house, account: accountKey(account, asset), readsFree: house || position.td_mode === 'cross' };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { TradeFee } from '../../core/state/spot-legs.ts';
 import {
   type AccountKey,
   type AccountRef,
+  accountKey,
   accountMapKeyOf,
   BULK_MAX,
   type Ledger,
@@ -76,7 +77,7 @@ export class GroupWork {
   /** What the account can spend now: its stored available balance and this group's changes so far. */
   async available(account: AccountRef, asset: string): Promise<Dec> {
     const key = accountMapKeyOf(account, asset);
-    if (!this.stored.has(key)) await this.read([{ ...account, asset } as AccountKey]);
+    if (!this.stored.has(key)) await this.read([accountKey(account, asset)]);
     return this.stored.get(key)!.add(this.deltas.get(key) ?? Dec.ZERO);
   }
 

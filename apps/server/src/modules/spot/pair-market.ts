@@ -18,7 +18,7 @@ import {
   tradeLegs,
 } from '../../core/state/spot-legs.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
-import type { AccountKey, Ledger } from '../../ledger/index.ts';
+import { type AccountKey, accountKey, type Ledger } from '../../ledger/index.ts';
 import type { Executor } from '../../store/database.ts';
 import type { ReferralFees } from '../referral/index.ts';
 import { settleFees } from './fees.ts';
@@ -309,7 +309,7 @@ export class PairMarket extends PairTape implements SpotPairMarket {
     for (const { command } of jobs) {
       if (command.kind !== 'place') continue;
       const { account } = command.trader;
-      accounts.push({ ...account, asset: this.pair.maincoin }, { ...account, asset: this.pair.tradcoin });
+      accounts.push(accountKey(account, this.pair.maincoin), accountKey(account, this.pair.tradcoin));
     }
     return accounts;
   }

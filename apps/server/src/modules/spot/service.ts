@@ -13,7 +13,7 @@ import {
 import { checkMarketCoins, checkSpotPairSettings, depthRows, SPOT_BOOK_MAX_LEVELS } from '@halyard/rules';
 import type { Clock } from '../../clock.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
-import { type Ledger, systemAccount } from '../../ledger/index.ts';
+import { accountKey, type Ledger, systemAccount } from '../../ledger/index.ts';
 import type { MarketModule } from '../../market/index.ts';
 import { DEMO_COINS } from '../../market/index-price.ts';
 import type { MoneyCoreHandle } from '../../money-core/handle.ts';
@@ -309,8 +309,8 @@ export class SpotService {
     const market = this.market(coins);
     const account = userTrader(userId).account;
     const [main, trade] = await Promise.all([
-      this.options.ledger.balance({ ...account, asset: market.pair.maincoin }),
-      this.options.ledger.balance({ ...account, asset: market.pair.tradcoin }),
+      this.options.ledger.balance(accountKey(account, market.pair.maincoin)),
+      this.options.ledger.balance(accountKey(account, market.pair.tradcoin)),
     ]);
     return {
       balance: { mainusable: main.available.toString(), tradusable: trade.available.toString() },
