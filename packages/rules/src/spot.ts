@@ -45,7 +45,13 @@ export function checkSpotOrder(order: SpotOrderInput): RuleError | null {
           price: typed.price ?? Dec.parse(order.latestPrice),
           usableMain: Dec.parse(order.usableMain),
         }
-      : { side: 'sell', amount: typed.amount, minNumber, maxNumber, usableTrade: Dec.parse(order.usableTrade) },
+      : {
+          side: 'sell',
+          amount: typed.amount,
+          minNumber,
+          maxNumber,
+          usableTrade: Dec.parse(order.usableTrade),
+        },
   );
 }
 
@@ -99,7 +105,9 @@ export function checkSpotOrderFigures(order: SpotOrderFigures): RuleError | null
   const boundsError = checkSideBoundsOf(order.side, order.amount, order.minNumber, order.maxNumber);
   if (boundsError !== null) return boundsError;
   const affordable =
-    order.side === 'buy' ? order.price.mul(order.amount).lte(order.usableMain) : order.amount.lte(order.usableTrade);
+    order.side === 'buy'
+      ? order.price.mul(order.amount).lte(order.usableMain)
+      : order.amount.lte(order.usableTrade);
   return affordable ? null : ruleError('rules.insufficientBalance');
 }
 
