@@ -114,7 +114,8 @@ export class RealtimeGateway implements Publisher {
   }
 
   publish(push: Publishable): void {
-    const stamped = { ...push, ts: this.options.clock.now() } as ServerPush;
+    // Not `{ ...push, ts }`: a spread followed by a new field takes V8's slow path (ledger/accounts.ts, accountKey).
+    const stamped = Object.assign({}, push, { ts: this.options.clock.now() }) as ServerPush;
     const route = routeOf(stamped);
     // K-line frames are neither remembered nor coalesced: nobody on the key, nothing to do.
     if (route.to === 'kline' && !this.byKline.has(route.key)) return;
