@@ -74,7 +74,13 @@ import {
 } from '../../core/state/fiat-rules.ts';
 import type { AuditActor } from '../../http/auth.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
-import { type AccountRef, type Ledger, type TransferInput, userAccount } from '../../ledger/index.ts';
+import {
+  type AccountRef,
+  accountKey,
+  type Ledger,
+  type TransferInput,
+  userAccount,
+} from '../../ledger/index.ts';
 import type { MoneyCoreHandle } from '../../money-core/handle.ts';
 import { submitProjected } from '../../money-core/submit.ts';
 import type { Db, Executor, Trx } from '../../store/database.ts';
@@ -686,7 +692,7 @@ export class FiatService {
       let amount = available;
       if (ad.side === 'buy') {
         const held = ad.hold_id === null ? Dec.ZERO : Dec.parse(ad.available);
-        const free = (await ledger.balance({ ...merchantAccount(merchant), asset: ad.coin }, trx)).available;
+        const free = (await ledger.balance(accountKey(merchantAccount(merchant), ad.coin), trx)).available;
         amount = Dec.min(available, free.add(held));
       }
       await setAmount(ad, merchant, amount);
@@ -700,7 +706,7 @@ export class FiatService {
 
   /** True when `account` can put `number` of `coin` in escrow now. */
   private async covers(trx: Trx, account: AccountRef, coin: string, number: Dec): Promise<boolean> {
-    const balance = await this.options.ledger.balance({ ...account, asset: coin }, trx);
+    const balance = await this.options.ledger.balance(accountKey(account, coin), trx);
     return balance.available.gte(number);
   }
 

@@ -15,7 +15,7 @@ import type { CrossPosition, IsolatedRiskEntry } from '../../core/state/futures-
 import type { PositionFigures } from '../../core/state/futures-margin.ts';
 import type { EntrustRow, PositionRow, TriggerRow } from '../../core/state/futures-rows.ts';
 import { type AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
-import type { Ledger } from '../../ledger/index.ts';
+import { accountKey, type Ledger } from '../../ledger/index.ts';
 import type { Executor, Trx } from '../../store/database.ts';
 import type { ReferralFees } from '../referral/index.ts';
 import { fundingSlot } from './funding.ts';
@@ -164,9 +164,7 @@ export class FuturesEngine implements FuturesWriter {
     const group: GroupContext = { state: this.state, ledger, referral, now, fundingIntervalMs, trx, effects };
     // The one balance the checks read, read first: the checks themselves are pure (the money state runs them too).
     const read = usableAccountOf(this.state, command);
-    const usable = read
-      ? (await ledger.balance({ ...read.account, asset: read.asset }, trx)).available
-      : null;
+    const usable = read ? (await ledger.balance(accountKey(read.account, read.asset), trx)).available : null;
     const plan = checkCommand(this.state, command, () => usable ?? Dec.ZERO, now);
     if (isFuturesRefusal(plan)) throw futuresError(plan);
     return () => this.execute(group, plan);

@@ -25,7 +25,7 @@ import {
   tradeRow,
 } from '../../core/state/futures-orders.ts';
 import type { EntrustRow, FuturesTradeRow, PositionRow, TriggerRow } from '../../core/state/futures-rows.ts';
-import { type TransferInput, userAccount } from '../../ledger/index.ts';
+import { accountKey, type TransferInput, userAccount } from '../../ledger/index.ts';
 import { CommissionBatch, insertCommissions } from '../referral/index.ts';
 import { halFee, planCommissions } from './fees.ts';
 import { attachOrderTrigger, houseFill, persistPosition, positionFor } from './positions.ts';
@@ -165,7 +165,7 @@ async function closeFill(work: TradeWork, row: EntrustRow, price: Dec, lots: Dec
   const position = closingPosition(state, row);
   const hal = await halFee(group, row, market, feeOf(notionalOf(price, lots, market.unit), market.gas));
   const account = userAccount(position.user_id, 'futures');
-  const free = (await group.ledger.balance({ ...account, asset: market.contract.maincoin }, group.trx))
+  const free = (await group.ledger.balance(accountKey(account, market.contract.maincoin), group.trx))
     .available;
   closeFillInto(state, market, row, position, price, lots, hal, free, id, legs);
   return position;
