@@ -40,6 +40,13 @@ const ROUNDS = 6;
 const GATEWAY_ROUND = 3;
 /** The round whose leader is not killed but frozen (SIGSTOP) until the standby leads, then woken. */
 const STALL_ROUND = 4;
+/**
+ * How long one step of the run (a leader elected, commands acknowledged, a
+ * node restarted…) may take before the test fails naming it, with each
+ * child's last lines. The whole run takes about a minute; without it, a hang
+ * was only "timed out in 300000ms", with the children left running.
+ */
+const STEP_MS = 60_000;
 /** The server's one entry, run as HALYARD_ROLE=sequencer. */
 const NODE = path.join(import.meta.dirname, '..', 'main.ts');
 const GATEWAY = path.join(import.meta.dirname, 'failover-gateway-child.ts');
@@ -71,6 +78,20 @@ describe.skipIf(skip)('cluster mode: leader and standby, two gateways, kill -9',
     const nc = await connect({ servers: NATS_SERVERS });
     const children: TestChild[] = [];
     const stopObserving = new AbortController();
+    /** `promise`, or after STEP_MS a failure that says which step hung and what each child said last. */
+    const within = <T>(what: string, promise: Promise<T>): Promise<T> => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const last = children.map(
+            (child) =>
+              `${child.name} (${child.alive() ? 'running' : 'ended'}): ${child.lines.slice(-4).join(' | ')}`,
+          );
+          reject(new Error(`${what}: not within ${STEP_MS / 1000} s\n${last.join('\n')}`));
+        }, STEP_MS);
+      });
+      return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+    };
     try {
       const nodeEnv = (id: string) => ({
         HALYARD_ROLE: 'sequencer',
@@ -114,12 +135,22 @@ describe.skipIf(skip)('cluster mode: leader and standby, two gateways, kill -9',
       /** Every node whose process ended is started again, as a standby. */
       const restartEnded = async () => {
         for (const [id, child] of nodes)
-          if (!child.alive()) await startNode(id).nextLine((line) => line.includes('standby from'));
+          if (!child.alive())
+            await within(
+              `node ${id} started again`,
+              startNode(id).nextLine((line) => line.includes('standby from')),
+            );
       };
       const nodes = new Map<string, TestChild>();
       const first = startNode('a');
-      await first.nextLine((line) => line.includes('leading at'));
-      await startNode('b').nextLine((line) => line.includes('standby from'));
+      await within(
+        'node a leads',
+        first.nextLine((line) => line.includes('leading at')),
+      );
+      await within(
+        'node b stands by',
+        startNode('b').nextLine((line) => line.includes('standby from')),
+      );
 
       const replay = observeJournal(nc, names, stopObserving.signal);
 
@@ -146,34 +177,40 @@ describe.skipIf(skip)('cluster mode: leader and standby, two gateways, kill -9',
           onGatewayLine,
         );
         children.push(child);
-        await child.nextLine((line) => line.startsWith('ready'));
+        await within(
+          `gateway ${gateway} ready`,
+          child.nextLine((line) => line.startsWith('ready')),
+        );
         return child;
       };
       const gateways = [await startGateway(0, 0), await startGateway(1, 0)];
 
       const failovers: number[] = [];
       for (let round = 1; round <= ROUNDS; round++) {
-        await acknowledged(acks.length + 200 + random(1_000));
+        await within(
+          `round ${round}: commands acknowledged`,
+          acknowledged(acks.length + 200 + random(1_000)),
+        );
         if (round === GATEWAY_ROUND) {
           await gateways[1]!.kill();
           gateways[1] = await startGateway(1, 1);
         }
-        const deposed = nodes.get(await whoLeads())!;
+        const deposed = nodes.get(await within(`round ${round}: one leader`, whoLeads()))!;
         const leads = nextLeader();
         const killedAt = performance.now();
         if (round === STALL_ROUND) deposed.freeze(true);
         else await deposed.kill();
-        await leads;
+        await within(`round ${round}: the standby leads`, leads);
         failovers.push(Math.round(performance.now() - killedAt));
         if (round === STALL_ROUND) {
           // A leader that stalled past its lease, then wakes: it must stop answering and exit by itself.
           deposed.freeze(false);
-          expect(await deposed.exited).toMatch(/exited \(1\)/);
+          expect(await within('the stalled leader exits', deposed.exited)).toMatch(/exited \(1\)/);
           expect(deposed.lines.join('\n')).toMatch(/stopped: (lost the lease|the sequencer stopped)/);
         }
         await restartEnded();
       }
-      const leader = await whoLeads();
+      const leader = await within('one leader at the end', whoLeads());
       /**
        * A leader woken in the middle of a journal write may land its last
        * records before the new leader's first: the new leader is fenced and
@@ -183,9 +220,12 @@ describe.skipIf(skip)('cluster mode: leader and standby, two gateways, kill -9',
         child.lines.some((line) => line.includes('journal fenced: another writer appended')),
       ).length;
       // The last leader serves a while too, then the gateways stop and every answer is in.
-      await acknowledged(acks.length + 200);
+      await within('the last commands acknowledged', acknowledged(acks.length + 200));
       for (const gateway of gateways) gateway.send('stop');
-      await Promise.all(gateways.map((gateway) => gateway.nextLine((line) => line === 'stopped')));
+      await within(
+        'the gateways stopped',
+        Promise.all(gateways.map((gateway) => gateway.nextLine((line) => line === 'stopped'))),
+      );
       console.log(
         `${ROUNDS} failovers, ms from kill -9 (or the freeze) to the standby leading: ${failovers.join(', ')}; ` +
           `${fencedTakeovers} new leader fenced by the stalled one's last write; ` +
@@ -201,8 +241,11 @@ describe.skipIf(skip)('cluster mode: leader and standby, two gateways, kill -9',
       expect(status.role).toBe('leader');
       const last = status.seq;
       const standby = leader === 'a' ? 'b' : 'a';
-      await eventually(
-        async () => (await askNode<NodeStatus>(nc, names.subjects.node(standby), 'status')).seq === last,
+      await within(
+        'the standby at the last sequence',
+        eventually(
+          async () => (await askNode<NodeStatus>(nc, names.subjects.node(standby), 'status')).seq === last,
+        ),
       );
       const hashes = [
         await askNode<{ seq: number; hash: string }>(nc, names.subjects.node(leader), 'hash'),
@@ -212,7 +255,10 @@ describe.skipIf(skip)('cluster mode: leader and standby, two gateways, kill -9',
       const gatewayHashes = await Promise.all(
         gateways.map((gateway) => gateway.nextLine((line) => line.startsWith(`hash ${last} `))),
       );
-      await eventually(() => replay.seq() === last);
+      await within(
+        "this test's replay at the last sequence",
+        eventually(() => replay.seq() === last),
+      );
       const replayed = replay.hash();
       expect(hashes).toEqual([
         { seq: last, hash: replayed },
