@@ -190,11 +190,14 @@ export async function readState(
   return { state, loaded };
 }
 
-/** The batches' transfer ids, each once; a lone batch's are distinct already (its shape was checked). */
+/**
+ * The batches' transfer ids a retry may name, each once (a `derived` id is
+ * never looked up); a lone batch's are distinct already (its shape was checked).
+ */
 function idsOf(batches: readonly (readonly TransferInput[])[]): string[] {
-  if (batches.length === 1) return batches[0]!.map((input) => input.id);
+  if (batches.length === 1) return batches[0]!.filter((input) => !input.derived).map((input) => input.id);
   const ids = new Set<string>();
-  for (const batch of batches) for (const input of batch) ids.add(input.id);
+  for (const batch of batches) for (const input of batch) if (!input.derived) ids.add(input.id);
   return [...ids];
 }
 

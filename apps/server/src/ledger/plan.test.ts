@@ -1,6 +1,6 @@
 import { Dec } from '@halyard/money';
 import { describe, expect, it } from 'vitest';
-import { custodyWallet, systemAccount, userAccount } from './accounts.ts';
+import { accountMapKeyOf, custodyWallet, systemAccount, userAccount } from './accounts.ts';
 import { LEDGER_ERRORS } from './errors.ts';
 import { applyBatch, isLedgerRefusal, type LedgerState } from './plan.ts';
 import type { TransferInput } from './transfers.ts';
@@ -92,5 +92,54 @@ describe('applyBatch', () => {
       { id: 'dep', debit: custody, credit: alice, asset: 'USDT', amount: amount('5'), code: 'deposit' },
     ]);
     expect(retried).toMatchObject({ results: ['dep'], newTransfers: [] });
+  });
+
+  it('applies a derived transfer without looking its id up or remembering it, and undoes it on a refusal', () => {
+    const state = emptyState();
+    apply(state, [
+      { id: 'dep', debit: custody, credit: alice, asset: 'USDT', amount: amount('10'), code: 'deposit' },
+      {
+        id: 'hold',
+        type: 'pending',
+        debit: alice,
+        credit: clearing,
+        asset: 'USDT',
+        amount: amount('4'),
+        code: 'order',
+      },
+    ]);
+    const post: TransferInput = {
+      id: 'hold:t0',
+      type: 'post_pending',
+      pendingId: 'hold',
+      amount: amount('3'),
+      code: 'trade',
+      derived: true,
+    };
+    const pay: TransferInput = {
+      id: 'hold:t0:pay',
+      debit: clearing,
+      credit: bob,
+      asset: 'USDT',
+      amount: amount('3'),
+      code: 'trade',
+      derived: true,
+    };
+    const before = contentOf(state);
+    const tooMuch: TransferInput = { ...pay, id: 'hold:t0:more', amount: amount('3.1') };
+    expect(apply(state, [post, pay, tooMuch])).toEqual({
+      refused: LEDGER_ERRORS.insufficientBalance,
+      transferId: 'hold:t0:more',
+    });
+    expect(contentOf(state)).toBe(before);
+
+    const plan = apply(state, [post, pay]);
+    expect(plan).toMatchObject({ results: ['hold:t0', 'hold:t0:pay'], remembered: [] });
+    expect(isLedgerRefusal(plan) ? [] : plan.newTransfers.map((transfer) => transfer.id)).toEqual([
+      'hold:t0',
+      'hold:t0:pay',
+    ]);
+    expect([...state.transfers.keys()]).toEqual(['dep', 'hold']);
+    expect(state.accounts.get(accountMapKeyOf(bob, 'USDT'))?.creditsPosted.toString()).toBe('3');
   });
 });

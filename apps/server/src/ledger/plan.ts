@@ -95,6 +95,8 @@ export interface Plan {
   /** One id per input, in order: the batch answers these transfers. */
   results: string[];
   newTransfers: NewTransfer[];
+  /** The new transfers whose ids are not `derived`: those a retry may name, which the state remembers. */
+  remembered: NewTransfer[];
   /** Accounts whose totals changed, new ones included (the objects in the state). */
   accounts: AccountState[];
   /** The pending transfer ids of the holds created or changed (their entries are in the state). */
@@ -143,6 +145,7 @@ function isAmount(value: unknown): value is Dec {
 export function invalidInputField(input: TransferInput): string | null {
   if (!isText(input.id, ID_LENGTH_MAX)) return 'id';
   if (!isText(input.code, CODE_LENGTH_MAX)) return 'code';
+  if (input.derived !== undefined && input.derived !== true) return 'derived';
   if (input.reference != null && !isText(input.reference, ID_LENGTH_MAX)) return 'reference';
   if (input.type === 'post_pending' || input.type === 'void_pending') {
     if (!isText(input.pendingId, ID_LENGTH_MAX)) return 'pendingId';
@@ -217,7 +220,7 @@ export function applyBatch(
   const changes = new BatchChanges(state, now);
   const results: string[] = [];
   for (const input of batch) {
-    const existing = state.transfers.get(input.id);
+    const existing = input.derived ? undefined : state.transfers.get(input.id);
     if (existing) {
       if (!isSameRequest(input, existing)) return changes.undo(refusal(LEDGER_ERRORS.idConflict, input.id));
       results.push(existing.id);
@@ -228,10 +231,16 @@ export function applyBatch(
         ? settle(changes, input)
         : move(changes, input);
     if (isLedgerRefusal(applied)) return changes.undo(applied);
-    changes.addTransfer(applied);
+    changes.addTransfer(applied, input.derived !== true);
     results.push(applied.id);
   }
-  return { results, newTransfers: changes.transfers, accounts: changes.accounts, holds: changes.holdIds };
+  return {
+    results,
+    newTransfers: changes.transfers,
+    remembered: changes.remembered,
+    accounts: changes.accounts,
+    holds: changes.holdIds,
+  };
 }
 
 /** `applyBatch`, its refusal thrown as a LedgerError. */
@@ -326,6 +335,8 @@ class BatchChanges {
   /** `accounts` by map key, once there are more than SCAN_MAX. */
   private byKey: Map<string, AccountState> | null = null;
   readonly transfers: NewTransfer[] = [];
+  /** Those of `transfers` put in `state.transfers` too (all but the derived ones). */
+  readonly remembered: NewTransfer[] = [];
   readonly holdIds: string[] = [];
   /** Per id in `holdIds`, the entry it replaced (undefined: none). */
   private readonly holdsBefore: (HoldEntry | undefined)[] = [];
@@ -387,8 +398,10 @@ class BatchChanges {
     return account;
   }
 
-  addTransfer(transfer: NewTransfer): void {
+  addTransfer(transfer: NewTransfer, remember: boolean): void {
     this.transfers.push(transfer);
+    if (!remember) return;
+    this.remembered.push(transfer);
     this.state.transfers.set(transfer.id, transfer);
   }
 
@@ -401,7 +414,7 @@ class BatchChanges {
   /** Puts everything back as it was before the batch; answers the refusal. */
   undo(refused: LedgerRefusal): LedgerRefusal {
     const { accounts, holds, transfers } = this.state;
-    for (const transfer of this.transfers) transfers.delete(transfer.id);
+    for (const transfer of this.remembered) transfers.delete(transfer.id);
     for (let index = this.holdIds.length - 1; index >= 0; index--) {
       const before = this.holdsBefore[index];
       if (before === undefined) holds.delete(this.holdIds[index]!);

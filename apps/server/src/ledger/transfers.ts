@@ -16,6 +16,15 @@ interface TransferInputBase {
   code: string;
   /** The business object behind it, e.g. an order id; null when none. */
   reference?: string | null;
+  /**
+   * The id is derived from a number the money state hands out once (a spot
+   * order's id), so no retry can ever carry it: the ledger does not look it
+   * up, and the money state does not keep it in its retry window. That is
+   * most of a trade's transfers, and a million of them would otherwise be a
+   * million map entries to look up, keep and forget (docs/core.md "Derived
+   * ids"). The SQL tables' unique index still refuses a repeated id.
+   */
+  derived?: true;
 }
 
 /** Moves `amount` of `asset` from `debit` to `credit`, now (`posted`) or as a hold (`pending`). */

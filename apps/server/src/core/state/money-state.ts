@@ -152,7 +152,7 @@ export function tryApplyTransfers(
   if (badShape) return badShape;
   const plan = applyBatch(state.ledger, batch, at);
   if (isLedgerRefusal(plan)) return plan;
-  for (const transfer of plan.newTransfers) state.transferIds.add(transfer, seq);
+  for (const transfer of plan.remembered) state.transferIds.add(transfer, seq);
   noteHalHoldings(state.referral, state.ledger.accounts, plan.newTransfers);
   return plan;
 }

@@ -182,6 +182,43 @@ describe('spot events', () => {
     ]);
   });
 
+  it("publish every ledger leg of a trade, and remember for retries only the orders' holds", () => {
+    const state = machine.initialState();
+    run(state, [
+      { kind: 'openPair', at: T0, pair: PAIR },
+      deposit(T0, 1, 'BTC', '5'),
+      deposit(T0, 2, 'USDT', '1000'),
+    ]);
+    const [, crossing] = run(
+      state,
+      [place(T0 + 10, 1, 'sell', '2', '100'), place(T0 + 20, 2, 'buy', '0.5', '101')],
+      4,
+    );
+    const published = crossing!.flatMap((event) =>
+      event.type === 'transfers' ? event.transfers.map((transfer) => transfer.id) : [],
+    );
+    expect(published).toEqual([
+      'spot:2:hold',
+      'spot:2:t0:quote',
+      'spot:2:t0:base',
+      'spot:2:t0:to-seller',
+      'spot:2:t0:to-buyer',
+      'spot:2:release',
+      'spot:2:t0:seller-fee',
+      'spot:2:t0:buyer-fee',
+    ]);
+    // The legs' ids derive from the order's: no retry can name them, so neither the ledger nor the window keeps them.
+    const remembered = ['deposit:1:BTC', 'deposit:2:USDT', 'spot:1:hold', 'spot:2:hold'];
+    expect([...state.ledger.transfers.keys()].sort()).toEqual(remembered);
+    expect(
+      [...state.transferIds.epochs.values()]
+        .flat()
+        .map((transfer) => transfer.id)
+        .sort(),
+    ).toEqual(remembered);
+    expect(available(state, userAccount(2, 'spot'), 'BTC').toString()).toBe('0.499');
+  });
+
   it("cancel all of an owner's orders in one pair, and only those", () => {
     const state = machine.initialState();
     const other = TEST_PAIRS[1]!;

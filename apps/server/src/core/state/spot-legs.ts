@@ -135,7 +135,12 @@ export function isRefusal<T extends object>(planned: T | RuleError): planned is 
   return 'key' in planned;
 }
 
-/** The order's hold: what it may spend, from the trader into clearing. */
+/**
+ * The order's hold: what it may spend, from the trader into clearing. The
+ * other legs of an order are `derived` (their ids come from the order's and
+ * can never be retried); the hold is not, because the money state forgets a
+ * closed hold together with its transfer when that leaves the retry window.
+ */
 export function holdOf(
   orderId: number,
   account: AccountRef,
@@ -162,6 +167,7 @@ export function releaseOf(orderId: number): VoidInput {
     pendingId: holdId(orderId),
     code: 'spot_release',
     reference: orderReference(orderId),
+    derived: true,
   };
 }
 
@@ -243,6 +249,7 @@ function postLeg(tradeId: string, reference: string, leg: string, side: TradeSid
     amount,
     code: 'spot_trade',
     reference,
+    derived: true,
   };
 }
 
@@ -263,6 +270,7 @@ function deliverLeg(
     amount,
     code: 'spot_trade',
     reference,
+    derived: true,
   };
 }
 
@@ -276,6 +284,7 @@ export function feeLegOf(fee: TradeFee, reference: string): SpotMove {
     amount: fee.fee,
     code: 'spot_fee',
     reference,
+    derived: true,
   };
 }
 
@@ -295,6 +304,7 @@ export function halFeeLegsOf(
       amount: fee.fee,
       code: 'spot_trade',
       reference,
+      derived: true,
     },
     charge: {
       id: fee.legId,
@@ -304,6 +314,7 @@ export function halFeeLegsOf(
       amount: hal,
       code: 'spot_fee',
       reference,
+      derived: true,
     },
   };
 }
