@@ -22,7 +22,8 @@ interface TransferInputBase {
    * up, and the money state does not keep it in its retry window. That is
    * most of a trade's transfers, and a million of them would otherwise be a
    * million map entries to look up, keep and forget (docs/core.md "Derived
-   * ids"). The SQL tables' unique index still refuses a repeated id.
+   * ids"). The projector, which applies each batch again against SQL with
+   * every id looked up, still refuses a repeated one.
    */
   derived?: true;
 }

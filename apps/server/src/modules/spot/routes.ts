@@ -164,8 +164,10 @@ function registerOrderWrites(http: FastifyInstance, { spot, requireUser }: SpotR
         if (body.plate !== undefined && body.plate !== spot.market(coins).pair.plate) {
           throw badRequest('common.invalidParams', { field: 'plate' });
         }
+        // Field by field, not `...coins`: a spread followed by new fields takes V8's slow path (ledger/accounts.ts, accountKey).
         const input: OrderInput = {
-          ...coins,
+          tradcoin: coins.tradcoin,
+          maincoin: coins.maincoin,
           side: route.side,
           style: route.style,
           price: route.style === 'limit' ? body.price : undefined,
