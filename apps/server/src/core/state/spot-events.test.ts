@@ -182,7 +182,7 @@ describe('spot events', () => {
     ]);
   });
 
-  it("publish every ledger leg of a trade, and remember for retries only the orders' holds", () => {
+  it('publish every ledger leg of a trade, remember none of them for retries, and forget an ended order’s hold', () => {
     const state = machine.initialState();
     run(state, [
       { kind: 'openPair', at: T0, pair: PAIR },
@@ -208,7 +208,7 @@ describe('spot events', () => {
       'spot:2:t0:buyer-fee',
     ]);
     // The legs' ids derive from the order's: no retry can name them, so neither the ledger nor the window keeps them.
-    const remembered = ['deposit:1:BTC', 'deposit:2:USDT', 'spot:1:hold', 'spot:2:hold'];
+    const remembered = ['deposit:1:BTC', 'deposit:2:USDT'];
     expect([...state.ledger.transfers.keys()].sort()).toEqual(remembered);
     expect(
       [...state.transferIds.epochs.values()]
@@ -217,6 +217,16 @@ describe('spot events', () => {
         .sort(),
     ).toEqual(remembered);
     expect(available(state, userAccount(2, 'spot'), 'BTC').toString()).toBe('0.499');
+    // The filled buy's hold is closed and forgotten; the resting sell's is open, less what the trade posted.
+    expect([...state.ledger.holds.keys()]).toEqual(['spot:1:hold']);
+    expect(state.ledger.holds.get('spot:1:hold')).toMatchObject({
+      state: 'open',
+      remaining: Dec.parse('1.5'),
+    });
+
+    run(state, [{ kind: 'cancel', at: T0 + 30, pair: PAIR.symbol, owner: '1', orderId: 1 }], 6);
+    expect(state.ledger.holds.size).toBe(0);
+    expect(available(state, userAccount(1, 'spot'), 'BTC').toString()).toBe('4.5');
   });
 
   it("cancel all of an owner's orders in one pair, and only those", () => {

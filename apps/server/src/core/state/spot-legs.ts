@@ -136,10 +136,10 @@ export function isRefusal<T extends object>(planned: T | RuleError): planned is 
 }
 
 /**
- * The order's hold: what it may spend, from the trader into clearing. The
- * other legs of an order are `derived` (their ids come from the order's and
- * can never be retried); the hold is not, because the money state forgets a
- * closed hold together with its transfer when that leaves the retry window.
+ * The order's hold: what it may spend, from the trader into clearing. It and
+ * every other leg of an order are `derived`: their ids come from the order's,
+ * which is handed out once, so no retry can name them. The money state
+ * forgets the hold when its order leaves the book (it is closed by then).
  */
 export function holdOf(
   orderId: number,
@@ -156,6 +156,7 @@ export function holdOf(
     amount,
     code: 'spot_order',
     reference: orderReference(orderId),
+    derived: true,
   };
 }
 
@@ -324,7 +325,7 @@ export function heldAssetOf(side: 'buy' | 'sell', pair: { maincoin: string; trad
   return side === 'buy' ? pair.maincoin : pair.tradcoin;
 }
 
-function holdId(orderId: number): string {
+export function holdId(orderId: number): string {
   return `spot:${orderId}:hold`;
 }
 

@@ -25,6 +25,7 @@ import type { CommissionRow } from './referral-rules.ts';
 import { type OwedFee, settleFees } from './spot-fees.ts';
 import {
   heldAssetOf,
+  holdId,
   holdOf,
   isRefusal,
   planSpotOrder,
@@ -315,8 +316,13 @@ function settle(
   const plan = applyTransfers(state, legs, at, seq, true);
   const paid = settleFees(state, fees, touched, emit ? trades : null, at, seq);
   for (const order of touched.values()) {
-    if (ended.has(order.id)) state.orders.delete(order.id);
-    else state.orders.set(order.id, order);
+    if (!ended.has(order.id)) state.orders.set(order.id, order);
+    else {
+      state.orders.delete(order.id);
+      // Closed by now (posted in full, or its rest released above). Its id is derived, so it is in no retry window
+      // that would forget it later (spot-legs.ts, holdOf).
+      state.ledger.holds.delete(holdId(order.id));
+    }
   }
   const last = events.findLast(isTrade);
   if (last) state.pairs.set(pairSymbol, { ...pair, lastPrice: last.price });
