@@ -7,6 +7,7 @@
  * speed can be measured in a minute and checked for the same end state.
  *
  *   node --max-semi-space-size=64 --import tsx bench/replay-profile.ts
+ *   (add --expose-gc for the heap the state keeps after the replay)
  *   env: REPLAY (commands, default 200,000), BOOT_USERS (default 200,000),
  *   PROFILE=file.cpuprofile (a CPU profile of the replay alone, not the build)
  */
@@ -72,4 +73,11 @@ if (session && profile) {
 }
 console.log(
   `replay of ${REPLAY} commands: ${((wall * 1000) / REPLAY).toFixed(1)} µs wall, ${((used.user + used.system) / REPLAY).toFixed(1)} µs CPU per command; hash ${moneyStateHash(state).slice(0, 16)}   (${loadText()})`,
+);
+// What the state keeps, which a slow or busy machine does not change: the maps the replay looks up and the heap.
+const { transfers, holds, accounts } = state.ledger;
+globalThis.gc?.();
+const heap = typeof globalThis.gc === 'function' ? process.memoryUsage().heapUsed : null;
+console.log(
+  `state after it: ${accounts.size} accounts, ${holds.size} holds, ${transfers.size} transfers remembered for retries${heap === null ? ' (run with --expose-gc for the heap)' : `; heap ${(heap / 2 ** 20).toFixed(0)} MiB after a full collection`}`,
 );
