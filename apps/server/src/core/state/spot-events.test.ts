@@ -67,6 +67,17 @@ function deposit(at: number, who: number, asset: string, amount: string): MoneyC
   };
 }
 
+/** The pair open, user 1 with 5 BTC to sell and user 2 with 1,000 USDT to buy with (commands 1 to 3). */
+function sellerAndBuyer(): MoneyState {
+  const state = machine.initialState();
+  run(state, [
+    { kind: 'openPair', at: T0, pair: PAIR },
+    deposit(T0, 1, 'BTC', '5'),
+    deposit(T0, 2, 'USDT', '1000'),
+  ]);
+  return state;
+}
+
 const order = (fields: Partial<SpotOrderRecord>): SpotOrderRecord => ({
   orderId: 0,
   pair: PAIR.symbol,
@@ -91,12 +102,7 @@ const order = (fields: Partial<SpotOrderRecord>): SpotOrderRecord => ({
 
 describe('spot events', () => {
   it('publish the rows of a resting order, a partial fill and a cancel', () => {
-    const state = machine.initialState();
-    run(state, [
-      { kind: 'openPair', at: T0, pair: PAIR },
-      deposit(T0, 1, 'BTC', '5'),
-      deposit(T0, 2, 'USDT', '1000'),
-    ]);
+    const state = sellerAndBuyer();
     const [resting, crossing, cancel] = run(
       state,
       [
@@ -183,12 +189,7 @@ describe('spot events', () => {
   });
 
   it('publish every ledger leg of a trade, remember none of them for retries, and forget an ended order’s hold', () => {
-    const state = machine.initialState();
-    run(state, [
-      { kind: 'openPair', at: T0, pair: PAIR },
-      deposit(T0, 1, 'BTC', '5'),
-      deposit(T0, 2, 'USDT', '1000'),
-    ]);
+    const state = sellerAndBuyer();
     const [, crossing] = run(
       state,
       [place(T0 + 10, 1, 'sell', '2', '100'), place(T0 + 20, 2, 'buy', '0.5', '101')],
@@ -286,12 +287,7 @@ describe('spot events', () => {
   });
 
   it("take the command's index price as the latest price until the pair's first trade", () => {
-    const state = machine.initialState();
-    run(state, [
-      { kind: 'openPair', at: T0, pair: PAIR },
-      deposit(T0, 1, 'BTC', '5'),
-      deposit(T0, 2, 'USDT', '1000'),
-    ]);
+    const state = sellerAndBuyer();
     const marketBuy = (indexPrice: string | undefined) => ({
       ...place(T0 + 1, 2, 'buy', '1'),
       ...(indexPrice === undefined ? {} : { indexPrice }),
