@@ -2,7 +2,7 @@ import { Dec } from '@halyard/money';
 import { describe, expect, it } from 'vitest';
 import { accountMapKeyOf, custodyWallet, systemAccount, userAccount } from './accounts.ts';
 import { LEDGER_ERRORS } from './errors.ts';
-import { applyBatch, isLedgerRefusal, type LedgerState } from './plan.ts';
+import { applyBatch, batchShapeRefusal, isLedgerRefusal, type LedgerState } from './plan.ts';
 import type { TransferInput } from './transfers.ts';
 
 /**
@@ -141,5 +141,12 @@ describe('applyBatch', () => {
     ]);
     expect([...state.transfers.keys()]).toEqual(['dep', 'hold']);
     expect(state.accounts.get(accountMapKeyOf(bob, 'USDT'))?.creditsPosted.toString()).toBe('3');
+    // The mark is `true` or absent: anything else is a malformed input, refused before anything is applied.
+    const malformed = { ...pay, id: 'other', derived: 'yes' } as unknown as TransferInput;
+    expect(batchShapeRefusal([malformed])).toEqual({
+      refused: LEDGER_ERRORS.invalidTransfer,
+      transferId: 'other',
+      params: { field: 'derived' },
+    });
   });
 });
