@@ -16,6 +16,7 @@ import {
   sharedTestDatabase,
 } from '../projection/test-support.ts';
 import type { Store } from '../store/connect.ts';
+import { auditStoppedCore } from './audit-on-disk.ts';
 import { MoneyCore, type MoneyCoreOptions } from './start.ts';
 
 /**
@@ -169,6 +170,20 @@ describe('the money core in the server', () => {
     } finally {
       await core.close();
     }
+  });
+
+  it('passes the audit of its data directory with the server stopped (npm run audit:projection)', async () => {
+    const core = await MoneyCore.start(options());
+    const last = await core.submit(order(2, 'sell', '101', '0.2', TIME_ZERO + 65_000));
+    await core.projected(last.seq);
+    await core.close();
+
+    // At the watermark the server's projector wrote, not at sequence 0 with an empty state.
+    const audit = await auditStoppedCore(store.db, dataDir);
+    expect(audit.seq).toBe(last.seq);
+    expect(audit.journalSeq).toBe(last.seq);
+    expect(audit.report.breaches).toEqual([]);
+    expect(audit.report.accounts).toBeGreaterThan(4);
   });
 
   it('answers a durable command even when SQL lags past the read bound (readable), and says so', async () => {
