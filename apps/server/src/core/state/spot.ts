@@ -42,6 +42,10 @@ import {
  * the rows of the spot tables published as events (modules/spot/projection.ts
  * writes them). Fees are taken in the coin received or in HAL, and pay
  * referral commissions (spot-fees.ts; docs/core.md, "Spot in the state").
+ *
+ * One file of a little over 500 lines: place, cancel and cancel-all share
+ * `settle` and its private helpers (each trade's legs, an order's fill, the
+ * rows' events), which a split would have to export to each other.
  */
 
 type Refusal = Extract<MoneyResult, { ok: false }>;
