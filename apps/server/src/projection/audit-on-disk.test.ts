@@ -63,6 +63,7 @@ describe('the projection audit on disk', () => {
         machine,
         journal,
         snapshots: openSnapshotStore(`${dir}/snapshots`),
+        name: projector.name,
       });
     const clean = await audit();
     expect(clean.seq).toBe(watermark);

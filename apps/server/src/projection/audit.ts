@@ -58,10 +58,10 @@ export async function auditLedgerProjectionOnDisk<State extends LedgerState>(opt
   machine: Machine<State, unknown, unknown, unknown>;
   journal: Pick<FileJournal, 'readBatches' | 'lastSequence'>;
   snapshots: Pick<SnapshotStore, 'latest'>;
-  name?: string;
+  /** The projector whose watermark to audit at: no default, since the server's (`money`) is not the ledger writer's alone. */
+  name: string;
 }): Promise<ProjectionAudit & { snapshotSeq: number }> {
-  const { db, machine } = options;
-  const name = options.name ?? 'ledger';
+  const { db, machine, name } = options;
   const seq = await watermarkStore.read(db, name);
   const journalSeq = options.journal.lastSequence();
   if (seq > journalSeq) throw new ProjectionAheadError(seq, journalSeq);
