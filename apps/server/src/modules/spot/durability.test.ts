@@ -206,10 +206,21 @@ describe('durability', () => {
 
     const second = await startServer();
     try {
-      const stored = new Map([
-        ...(await allOrders(second.base, tokens.buyer)),
-        ...(await allOrders(second.base, tokens.seller)),
-      ]);
+      // The start waits for SQL to hold the journal's tail only up to the read bound (2 s); on a loaded machine the
+      // rows of the orders in flight at the kill may come later. The book (the state) is compared with SQL once
+      // they agree or 30 s have passed, and must then agree exactly.
+      let stored: Map<number, Order>;
+      let shown: { buy: Map<string, string>; sell: Map<string, string> };
+      let expected: { buy: Map<string, string>; sell: Map<string, string> };
+      const deadline = Date.now() + 30_000;
+      do {
+        stored = new Map([
+          ...(await allOrders(second.base, tokens.buyer)),
+          ...(await allOrders(second.base, tokens.seller)),
+        ]);
+        shown = await bookLevels(second.base);
+        expected = openLevels(stored);
+      } while (!sameLevels(shown, expected) && Date.now() < deadline);
       for (const [autoid, acked] of acknowledged) {
         const now = stored.get(autoid);
         expect(now, `order ${autoid}`).toBeDefined();
@@ -218,22 +229,7 @@ describe('durability', () => {
         expect(Dec.parse(now!.deal_amount).gte(Dec.parse(acked.deal_amount))).toBe(true);
       }
       // The rebuilt book holds exactly the open orders, level by level.
-      const book = await call<{
-        buy: { price: string; amount: string }[];
-        sell: { price: string; amount: string }[];
-      }>(second.base, 'GET', '/trad/trad?tradcoin=BTC&maincoin=USDT');
-      const expected = { buy: new Map<string, Dec>(), sell: new Map<string, Dec>() };
-      for (const order of stored.values()) {
-        if (order.state !== 'unfilled' && order.state !== 'partial') continue;
-        const side = expected[order.type];
-        side.set(order.price, (side.get(order.price) ?? Dec.ZERO).add(Dec.parse(order.unfilled)));
-      }
-      for (const side of ['buy', 'sell'] as const) {
-        const shown = new Map(book.data[side].map((level) => [level.price, level.amount]));
-        expect(shown).toEqual(
-          new Map([...expected[side]].map(([price, amount]) => [price, amount.toString()])),
-        );
-      }
+      for (const side of ['buy', 'sell'] as const) expect(shown[side]).toEqual(expected[side]);
     } finally {
       second.child.kill('SIGTERM');
       await stopped(second.child);
@@ -253,3 +249,36 @@ describe('durability', () => {
     expect(code).toBe(0);
   }, 180_000);
 });
+
+/** The book's levels, price → amount, as the API shows them (the core's state). */
+async function bookLevels(base: string): Promise<{ buy: Map<string, string>; sell: Map<string, string> }> {
+  const book = await call<{
+    buy: { price: string; amount: string }[];
+    sell: { price: string; amount: string }[];
+  }>(base, 'GET', '/trad/trad?tradcoin=BTC&maincoin=USDT');
+  const levels = (side: 'buy' | 'sell') =>
+    new Map(book.data[side].map((level) => [level.price, level.amount]));
+  return { buy: levels('buy'), sell: levels('sell') };
+}
+
+/** The levels the open orders make, price → the sum of what is unfilled (the orders as SQL holds them). */
+function openLevels(orders: Map<number, Order>): { buy: Map<string, string>; sell: Map<string, string> } {
+  const sums = { buy: new Map<string, Dec>(), sell: new Map<string, Dec>() };
+  for (const order of orders.values()) {
+    if (order.state !== 'unfilled' && order.state !== 'partial') continue;
+    const side = sums[order.type];
+    side.set(order.price, (side.get(order.price) ?? Dec.ZERO).add(Dec.parse(order.unfilled)));
+  }
+  const text = (side: Map<string, Dec>) =>
+    new Map([...side].map(([price, amount]) => [price, amount.toString()]));
+  return { buy: text(sums.buy), sell: text(sums.sell) };
+}
+
+function sameLevels(
+  a: { buy: Map<string, string>; sell: Map<string, string> },
+  b: { buy: Map<string, string>; sell: Map<string, string> },
+): boolean {
+  const same = (x: Map<string, string>, y: Map<string, string>) =>
+    x.size === y.size && [...x].every(([price, amount]) => y.get(price) === amount);
+  return same(a.buy, b.buy) && same(a.sell, b.sell);
+}
