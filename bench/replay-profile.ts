@@ -9,7 +9,8 @@
  *   node --max-semi-space-size=64 --import tsx bench/replay-profile.ts
  *   (add --expose-gc for the heap the state keeps after the replay)
  *   env: REPLAY (commands, default 200,000), BOOT_USERS (default 200,000),
- *   PROFILE=file.cpuprofile (a CPU profile of the replay alone, not the build)
+ *   PROFILE=file.cpuprofile (a CPU profile of the replay alone, not the build),
+ *   ALLOCATIONS=file.heapprofile (where the replay allocates: V8's sampling heap profiler)
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -40,11 +41,20 @@ for (let index = 0; index < REPLAY; index++)
   payloads.push(machine.encodeCommand(stream.next().value as MoneyCommand));
 
 const profile = process.env.PROFILE;
-const session = profile ? new Session() : null;
-if (session) {
-  session.connect();
+const allocations = process.env.ALLOCATIONS;
+const session = profile || allocations ? new Session() : null;
+session?.connect();
+if (session && profile) {
   await session.post('Profiler.enable');
   await session.post('Profiler.start');
+}
+if (session && allocations) {
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
 }
 if (process.env.MARK) console.log(`replay starts at ${performance.now().toFixed(0)} ms`);
 const cpu = process.cpuUsage();
@@ -70,6 +80,10 @@ const used = process.cpuUsage(cpu);
 if (session && profile) {
   const { profile: taken } = await session.post('Profiler.stop');
   writeFileSync(profile, JSON.stringify(taken));
+}
+if (session && allocations) {
+  const { profile: taken } = await session.post('HeapProfiler.stopSampling');
+  writeFileSync(allocations, JSON.stringify(taken));
 }
 console.log(
   `replay of ${REPLAY} commands: ${((wall * 1000) / REPLAY).toFixed(1)} µs wall, ${((used.user + used.system) / REPLAY).toFixed(1)} µs CPU per command; hash ${moneyStateHash(state).slice(0, 16)}   (${loadText()})`,

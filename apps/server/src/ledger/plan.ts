@@ -340,9 +340,16 @@ class BatchChanges {
   readonly holdIds: string[] = [];
   /** Per id in `holdIds`, the entry it replaced (undefined: none). */
   private readonly holdsBefore: (HoldEntry | undefined)[] = [];
-  /** The account each side's reference object last named: a bulk names the same few references thousands of times. */
-  private readonly lastRef: [AccountRef | null, AccountRef | null] = [null, null];
-  private readonly lastAccount: [AccountState | null, AccountState | null] = [null, null];
+  /**
+   * The account each side's reference object last named: a bulk names the
+   * same few references thousands of times. Fields, not two-element arrays:
+   * a batch is built per command and then some, and each array is one more
+   * object for the collector.
+   */
+  private debitRef: AccountRef | null = null;
+  private debitAccount: AccountState | null = null;
+  private creditRef: AccountRef | null = null;
+  private creditAccount: AccountState | null = null;
 
   constructor(
     readonly state: LedgerState,
@@ -351,31 +358,45 @@ class BatchChanges {
 
   /** The account of `ref` in `asset`, ready to be changed in place (created if need be). */
   account(ref: AccountRef, asset: string, side: typeof DEBIT | typeof CREDIT): AccountState {
-    const last = this.lastAccount[side];
-    if (last !== null && this.lastRef[side] === ref && last.key.asset === asset) return last;
-    const account = this.touched(ref, asset) ?? this.touchFirst(ref, asset);
-    this.lastRef[side] = ref;
-    this.lastAccount[side] = account;
+    const last = side === DEBIT ? this.debitAccount : this.creditAccount;
+    if (
+      last !== null &&
+      (side === DEBIT ? this.debitRef : this.creditRef) === ref &&
+      last.key.asset === asset
+    )
+      return last;
+    const account = this.byKey === null ? this.touchedFew(ref, asset) : this.touchedMany(ref, asset);
+    if (side === DEBIT) {
+      this.debitRef = ref;
+      this.debitAccount = account;
+    } else {
+      this.creditRef = ref;
+      this.creditAccount = account;
+    }
     return account;
   }
 
   /**
-   * An account this batch touched already: while they are few, found by
-   * comparing fields, which is cheaper than building its key and looking it
-   * up among a million.
+   * While the batch touched few accounts: one of them, found by comparing
+   * fields, which is cheaper than building its key and looking it up among a
+   * million; else the state's.
    */
-  private touched(ref: AccountRef, asset: string): AccountState | undefined {
-    if (this.byKey !== null) return this.byKey.get(accountMapKeyOf(ref, asset));
+  private touchedFew(ref: AccountRef, asset: string): AccountState {
     for (const account of this.accounts) {
       const key = account.key;
       if (key.asset === asset && key.owner === ref.owner && key.wallet === ref.wallet) return account;
     }
-    return undefined;
+    return this.touchFirst(accountMapKeyOf(ref, asset), ref, asset);
+  }
+
+  /** Past SCAN_MAX accounts: by its key, built once for both lookups. */
+  private touchedMany(ref: AccountRef, asset: string): AccountState {
+    const mapKey = accountMapKeyOf(ref, asset);
+    return this.byKey!.get(mapKey) ?? this.touchFirst(mapKey, ref, asset);
   }
 
   /** The account in the state (created if need be), its totals noted before the batch changes them. */
-  private touchFirst(ref: AccountRef, asset: string): AccountState {
-    const mapKey = accountMapKeyOf(ref, asset);
+  private touchFirst(mapKey: string, ref: AccountRef, asset: string): AccountState {
     const accounts = this.state.accounts;
     let account = accounts.get(mapKey);
     if (account === undefined) {

@@ -90,6 +90,9 @@ export function createReferralState(): ReferralState {
   };
 }
 
+/** The ID numbers of a user the state was never told of: one set for them all (read only: ReadonlySet). */
+const NO_ID_NUMBERS: ReadonlySet<string> = new Set();
+
 /** A user as the rules read them; one the state was never told of has no inviter and no choices. */
 export function referralUserOf(state: ReferralState, userId: number): ReferralUser {
   return (
@@ -98,7 +101,7 @@ export function referralUserOf(state: ReferralState, userId: number): ReferralUs
       parentId: null,
       feeDeduction: false,
       kickbackRate: Dec.ZERO,
-      idNumbers: new Set(),
+      idNumbers: NO_ID_NUMBERS,
     }
   );
 }

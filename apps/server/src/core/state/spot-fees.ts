@@ -57,17 +57,20 @@ export function settleFees(
 ): SettledFees {
   const transfers: NewTransfer[] = [];
   const batch = new CommissionBatch();
+  // A fee in its coin moves it from clearing to the fee account and changes no user's balance, so its leg
+  // waits to go in one batch with the next: a fee in HAL, whose choice reads the payer's HAL after the
+  // fees before it, or the end. The same transfers, in the same order, in one batch instead of one a fee.
+  let legs: TransferInput[] = [];
   for (const fee of owed) {
     const payerId = userIdOf(fee.payer);
     const hal = payerId === null ? null : halFeeFor(state, payerId, fee.fee, fee.coin, fee.payer);
-    const legs: TransferInput[] = [];
     if (hal === null) legs.push(feeLegOf(fee, fee.reference));
     else {
       const { waived, charge } = halFeeLegsOf(fee, fee.reference, fee.payer, hal);
       legs.push(waived, charge);
       paidInHal(fee, hal, touched, trades);
+      legs = applyFeeLegs(state, legs, at, seq, transfers);
     }
-    transfers.push(...applyTransfers(state, legs, at, seq, true).newTransfers);
     if (payerId !== null) {
       const charge: FeeCharge = {
         product: 'spot',
@@ -82,7 +85,21 @@ export function settleFees(
       commissionOf(state, charge, batch);
     }
   }
+  applyFeeLegs(state, legs, at, seq, transfers);
   return { transfers, commissions: batch.rows };
+}
+
+/** Applies the fee legs waiting, if any, adding their transfers to `transfers`; answers an empty list for the next. */
+function applyFeeLegs(
+  state: MoneyState,
+  legs: TransferInput[],
+  at: number,
+  seq: number,
+  transfers: NewTransfer[],
+): TransferInput[] {
+  if (legs.length === 0) return legs;
+  for (const transfer of applyTransfers(state, legs, at, seq, true).newTransfers) transfers.push(transfer);
+  return [];
 }
 
 /**
