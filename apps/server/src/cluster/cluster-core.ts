@@ -4,6 +4,7 @@ import type { SnapshotStore } from '../core/journal/index.ts';
 import { type MoneyCommand, type MoneyMachine, type MoneyState, moneyMachine } from '../core/state/index.ts';
 import type { AuditReport } from '../ledger/index.ts';
 import type { MoneyCoreHandle, Submitted } from '../money-core/handle.ts';
+import { MONEY_PROJECTION } from '../money-core/projection-name.ts';
 import { ReadYourWrites } from '../money-core/read-your-writes.ts';
 import { ProjectionTimeoutError } from '../projection/projector.ts';
 import { watermarkStore } from '../projection/store.ts';
@@ -51,9 +52,6 @@ export interface ClusterCoreOptions {
    */
   onReplicaStopped?: (error: unknown) => void;
 }
-
-/** The name the stream's watermark row has: one projector writes every table (money-core/writers.ts). */
-const PROJECTION = 'money';
 
 /**
  * The core as a gateway of the cluster sees it (docs/cluster.md,
@@ -114,7 +112,7 @@ export class ClusterCore implements MoneyCoreHandle {
     // Never past what the replica holds: a cluster's first leader sets a single process's watermark back to 0
     // (docs/cluster.md, "Moving a single process to a cluster"); the leader's notices tell the rest.
     core.projection.advance(
-      Math.min(await watermarkStore.read(options.db, PROJECTION), replica.lastSequence()),
+      Math.min(await watermarkStore.read(options.db, MONEY_PROJECTION), replica.lastSequence()),
     );
     const records = options.tail.follow(replica.lastSequence(), core.stopFollowing.signal);
     core.following = replica.follow(records).catch((error: unknown) => {

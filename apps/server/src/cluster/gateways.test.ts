@@ -10,6 +10,7 @@ import WebSocket from 'ws';
 import { freePort, NATS_SERVERS, skipWithoutNats } from '../core/journal-jetstream/test-support.ts';
 import { prng } from '../core/state/command-stream.ts';
 import { call } from '../http/test-support.ts';
+import { MONEY_PROJECTION } from '../money-core/projection-name.ts';
 import { watermarkStore } from '../projection/store.ts';
 import { createTestSchema, dropTestSchema, openPostgres } from '../store/connect.ts';
 import { ClusterCore } from './cluster-core.ts';
@@ -351,7 +352,7 @@ describe.skipIf(skip)('cluster mode over HTTP: two gateways, two sequencers, kil
     const status = await askNode<{ seq: number }>(nc, names.subjects.node(leading), 'status');
     await until(
       'SQL holding the last sequence',
-      async () => (await watermarkStore.read(store.db, 'money')) >= status.seq,
+      async () => (await watermarkStore.read(store.db, MONEY_PROJECTION)) >= status.seq,
     );
     const { rows: orders } = await sql<{
       autoid: string;

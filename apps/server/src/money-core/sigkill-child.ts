@@ -3,6 +3,7 @@ import type { MoneyCommand } from '../core/state/index.ts';
 import { watermarkStore } from '../projection/store.ts';
 import type { WorkerStore } from '../projection/worker-transport.ts';
 import { openPostgres, openStore } from '../store/connect.ts';
+import { MONEY_PROJECTION } from './projection-name.ts';
 import { MoneyCore } from './start.ts';
 
 /**
@@ -29,7 +30,7 @@ const store =
   'postgresUrl' in where
     ? openPostgres(url, where.schema!)
     : await openStore({ databaseUrl: null, sqliteFile: where.sqliteFile });
-const watermark = await watermarkStore.read(store.db, 'money');
+const watermark = await watermarkStore.read(store.db, MONEY_PROJECTION);
 const core = await MoneyCore.start({
   dataDir: dir,
   db: store.db,

@@ -12,6 +12,7 @@ import { referralProjection } from '../modules/referral/projection.ts';
 import { spotProjection } from '../modules/spot/projection.ts';
 import { walletProjection } from '../modules/wallet/projection.ts';
 import { combinedProjection } from '../projection/writer.ts';
+import { MONEY_PROJECTION } from './projection-name.ts';
 
 /**
  * Every table the money state's events become, written as one: each batch of
@@ -22,7 +23,7 @@ import { combinedProjection } from '../projection/writer.ts';
  * futures trades and the index prices, events the module writers read too.
  */
 export const moneyProjection = combinedProjection<MoneyEvent>(
-  'money',
+  MONEY_PROJECTION,
   workerModule(import.meta.url, 'money-writers'),
   'moneyProjection',
   [
