@@ -340,12 +340,7 @@ class BatchChanges {
   readonly holdIds: string[] = [];
   /** Per id in `holdIds`, the entry it replaced (undefined: none). */
   private readonly holdsBefore: (HoldEntry | undefined)[] = [];
-  /**
-   * The account each side's reference object last named: a bulk names the
-   * same few references thousands of times. Fields, not two-element arrays:
-   * a batch is built per command and then some, and each array is one more
-   * object for the collector.
-   */
+  /** The account each side's reference object last named: a bulk names the same few references thousands of times. */
   private debitRef: AccountRef | null = null;
   private debitAccount: AccountState | null = null;
   private creditRef: AccountRef | null = null;
@@ -358,15 +353,12 @@ class BatchChanges {
 
   /** The account of `ref` in `asset`, ready to be changed in place (created if need be). */
   account(ref: AccountRef, asset: string, side: typeof DEBIT | typeof CREDIT): AccountState {
-    const last = side === DEBIT ? this.debitAccount : this.creditAccount;
-    if (
-      last !== null &&
-      (side === DEBIT ? this.debitRef : this.creditRef) === ref &&
-      last.key.asset === asset
-    )
+    const debit = side === DEBIT;
+    const last = debit ? this.debitAccount : this.creditAccount;
+    if (last !== null && (debit ? this.debitRef : this.creditRef) === ref && last.key.asset === asset)
       return last;
     const account = this.byKey === null ? this.touchedFew(ref, asset) : this.touchedMany(ref, asset);
-    if (side === DEBIT) {
+    if (debit) {
       this.debitRef = ref;
       this.debitAccount = account;
     } else {
