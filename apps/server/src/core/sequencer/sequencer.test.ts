@@ -233,6 +233,64 @@ describe('sequencer', () => {
     await journal.close();
   });
 
+  it('gives a batch and a snapshot slice turns of their own, with the event loop between them', async () => {
+    // Which pass of the event loop each batch and slice ran in: a ticker counts the passes.
+    let pass = 0;
+    let ticking = true;
+    const tick = () => {
+      pass++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const ran: { what: 'batch' | 'slice'; pass: number }[] = [];
+    const logged: typeof counter = {
+      ...counter,
+      apply(state, command, seq) {
+        ran.push({ what: 'batch', pass });
+        return counter.apply(state, command, seq);
+      },
+      capture() {
+        let pieces = 0;
+        return {
+          next() {
+            if (pieces === 3) return null;
+            pieces++;
+            ran.push({ what: 'slice', pass });
+            return new Uint8Array([pieces]);
+          },
+          abandon: () => undefined,
+        };
+      },
+    };
+    const { journal, release } = heldJournal();
+    const sequencer = new Sequencer({
+      machine: logged,
+      journal,
+      snapshots: noSnapshots,
+      start: { state: counter.initialState(), seq: 0 },
+      batchMax: 1,
+      snapshotSliceMs: 0,
+    });
+    const answers = Promise.all([1, 2, 3, 4].map((add) => sequencer.submit({ add })));
+    const written = sequencer.snapshot();
+    for (let turns = 0; turns < 12; turns++) await turn();
+    release();
+    await Promise.all([answers, written]);
+    ticking = false;
+    expect(ran.map(({ what }) => what)).toEqual([
+      'batch',
+      'slice',
+      'batch',
+      'slice',
+      'batch',
+      'slice',
+      'batch',
+    ]);
+    const passes = new Map<number, Set<string>>();
+    for (const { what, pass: at } of ran) passes.set(at, (passes.get(at) ?? new Set()).add(what));
+    for (const kinds of passes.values()) expect(kinds.size).toBe(1);
+  });
+
   it('refuses to start from a snapshot past the journal, or from a state not at the journal end', async () => {
     const dir = await tempDir();
     const journal = await openFileJournal(`${dir}/journal`);

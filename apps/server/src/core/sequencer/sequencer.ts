@@ -17,7 +17,7 @@ export interface SequencerOptions<State, Command, Result, Event> {
   batchMax?: number;
   /** A turn stops taking commands once it has spent this long applying them, in ms (default 8). */
   turnMs?: number;
-  /** How long one turn may spend encoding a snapshot, in ms (default 4); at least one piece is read a turn. */
+  /** How long a turn may spend encoding a snapshot, in ms (default 4); at least one piece is read a turn. */
   snapshotSliceMs?: number;
 }
 
@@ -70,6 +70,8 @@ export class Sequencer<State, Command, Result, Event> {
   private failure: SequencerStoppedError | null = null;
   private closing = false;
   private snapshotting: SnapshotInProgress | null = null;
+  /** The last turn ran a batch: a snapshot being written has the next one. */
+  private sliceNext = false;
   /** Who asked the intake to wait (`pauseIntake`): while anyone does, no queued command is applied. */
   private readonly intakePausedBy = new Set<object>();
   private readonly listeners = new Set<Listener<Event>>();
@@ -172,7 +174,7 @@ export class Sequencer<State, Command, Result, Event> {
 
   /**
    * Writes a snapshot of the state as of the last applied command, read a
-   * slice per turn between batches, and resolves with its sequence once it is
+   * slice per turn, in turns of its own between batches, and resolves with its sequence once it is
    * written (after the journal holds every record up to it). A call while one
    * is being written answers that one.
    */
@@ -226,11 +228,22 @@ export class Sequencer<State, Command, Result, Event> {
     }
   }
 
+  /**
+   * One turn does one thing: a batch, or a snapshot's slice. While both have
+   * work they take turns, so the event loop (timers, sockets, the journal's
+   * answers) runs between them and no turn holds it for both.
+   */
   private turn(): void {
     this.scheduled = false;
     if (this.failure) return;
-    if (this.taking()) this.runBatch();
-    if (this.snapshotting && !this.failure) this.snapshotSlice(this.snapshotting);
+    const running = this.snapshotting;
+    if (running && (this.sliceNext || !this.taking())) {
+      this.sliceNext = false;
+      this.snapshotSlice(running);
+    } else if (this.taking()) {
+      this.sliceNext = true;
+      this.runBatch();
+    }
     if (this.taking() || (this.snapshotting && !this.failure)) this.schedule();
   }
 
