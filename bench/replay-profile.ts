@@ -10,15 +10,20 @@
  *   (add --expose-gc for the heap the state keeps after the replay)
  *   env: REPLAY (commands, default 200,000), BOOT_USERS (default 200,000),
  *   PROFILE=file.cpuprofile (a CPU profile of the replay alone, not the build),
- *   ALLOCATIONS=file.heapprofile (where the replay allocates: V8's sampling heap profiler)
+ *   ALLOCATIONS=file.heapprofile (where the replay allocates: V8's sampling heap profiler);
+ *   with SURVIVORS=1, only what outlived a young collection (what a scavenge copies)
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { step } from '../apps/server/src/core/sequencer/machine.ts';
 import { commandStream } from '../apps/server/src/core/state/command-stream.ts';
 import { type MoneyCommand, moneyMachine, moneyStateHash } from '../apps/server/src/core/state/index.ts';
+import { tuneGarbageCollector } from '../apps/server/src/garbage-collector.ts';
 import { loadText } from './support/http-load.ts';
 import { largeStateBootstrap } from './support/large-state.ts';
+
+// The server's collector setting (main.ts), so the figures are the server's.
+tuneGarbageCollector();
 
 const REPLAY = Number(process.env.REPLAY ?? 200_000);
 const BOOT_USERS = Number(process.env.BOOT_USERS ?? 200_000);
@@ -53,7 +58,7 @@ if (session && allocations) {
   await session.post('HeapProfiler.startSampling', {
     samplingInterval: 4096,
     includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
+    includeObjectsCollectedByMinorGC: process.env.SURVIVORS !== '1',
   });
 }
 if (process.env.MARK) console.log(`replay starts at ${performance.now().toFixed(0)} ms`);

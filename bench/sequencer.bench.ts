@@ -44,8 +44,12 @@ import {
   moneyMachine,
   moneyStateHash,
 } from '../apps/server/src/core/state/index.ts';
+import { tuneGarbageCollector } from '../apps/server/src/garbage-collector.ts';
 import { cpuMs, limitOrderRequests, loadText, orderBodyAt, startChild } from './support/http-load.ts';
 import { largeStateBootstrap } from './support/large-state.ts';
+
+// The server's collector setting (main.ts), so the figures are the server's.
+tuneGarbageCollector();
 
 const STATE_ONLY = process.argv.includes('--state');
 const SECONDS = Number(process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 10);

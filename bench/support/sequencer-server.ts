@@ -21,7 +21,11 @@ import {
   moneyMachine,
   type PairConfig,
 } from '../../apps/server/src/core/state/index.ts';
+import { tuneGarbageCollector } from '../../apps/server/src/garbage-collector.ts';
 import { custodyWallet, systemAccount, userAccount } from '../../apps/server/src/ledger/accounts.ts';
+
+// The collector setting main.ts gives the server.
+tuneGarbageCollector();
 
 const PORT = Number(process.env.PORT);
 const USERS = Number(process.env.BENCH_USERS ?? 50);

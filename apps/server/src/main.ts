@@ -1,5 +1,8 @@
 import { systemClock } from './clock.ts';
 import { loadConfig } from './config.ts';
+import { tuneGarbageCollector } from './garbage-collector.ts';
+
+tuneGarbageCollector();
 
 // One binary, three roles (HALYARD_ROLE, docs/deployment.md). Each loads only its own code: a sequencer never loads the HTTP app.
 const config = loadConfig();
