@@ -245,9 +245,9 @@ describe('sequencer', () => {
     const ran: { what: 'batch' | 'slice'; pass: number }[] = [];
     const logged: typeof counter = {
       ...counter,
-      apply(state, command, seq) {
+      apply(state, command, seq, emit) {
         ran.push({ what: 'batch', pass });
-        return counter.apply(state, command, seq);
+        return counter.apply(state, command, seq, emit);
       },
       capture() {
         let pieces = 0;
