@@ -14,9 +14,7 @@ step "lint and format (biome)"
 npx biome check .
 
 step "typecheck"
-# Two at a time: each tsc is single-threaded.
-printf '%s\n' packages/money packages/protocol packages/rules packages/matching apps/server apps/web apps/admin e2e |
-  xargs -P 2 -I {} sh -c 'echo "tsc -p {}" && npx tsc -p {} --noEmit'
+bash scripts/typecheck.sh
 
 postgres_url=${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}
 if node scripts/can-reach-postgres.mjs "$postgres_url"; then
