@@ -46,14 +46,43 @@ describe('Dec parse and print', () => {
     expect(Dec.parse(input).toString()).toBe(printed);
   });
 
-  it.each(['', '.', 'abc', '1e5', '1,5', 'NaN', '--1', '1.2.3', ' - 1'])('refuses %j', (input) => {
-    expect(Dec.tryParse(input)).toBeNull();
-    expect(() => Dec.parse(input)).toThrow();
-  });
+  it.each(['', '.', '-', '+', '-.', 'abc', '1e5', '1,5', 'NaN', '--1', '1.2.3', ' - 1'])(
+    'refuses %j',
+    (input) => {
+      expect(Dec.tryParse(input)).toBeNull();
+      expect(() => Dec.parse(input)).toThrow();
+    },
+  );
 
   it('floors digits past the 18th', () => {
     expect(Dec.parse('0.0000000000000000019').toString()).toBe('0.000000000000000001');
     expect(Dec.parse('-0.0000000000000000011').toString()).toBe('-0.000000000000000002');
+    expect(Dec.parse('-1.0000000000000000000').toString()).toBe('-1');
+  });
+
+  it('reads any digits, signs and a point as the reference does, floored at the 18th place', () => {
+    // Up to 30 fractional digits, so that half the texts have digits past the 18th to floor away.
+    const text = fc
+      .tuple(
+        fc.constantFrom('', '+', '-'),
+        fc.option(fc.bigInt({ min: 0n, max: 10n ** 25n }), { nil: undefined }),
+        fc.option(fc.integer({ min: 0, max: 30 }), { nil: undefined }),
+        fc.bigInt({ min: 1n, max: 10n ** 30n - 1n }),
+      )
+      .filter(([, whole, digits]) => whole !== undefined || (digits !== undefined && digits > 0))
+      .map(([sign, whole, digits, fraction]) => {
+        const point =
+          digits === undefined ? '' : `.${fraction.toString().padStart(30, '0').slice(0, digits)}`;
+        return `${sign}${whole ?? ''}${point}`;
+      });
+    fc.assert(
+      fc.property(text, (input) => {
+        const [, sign = '', body = ''] = /^([+-]?)(.*)$/.exec(input) ?? [];
+        const expected = floorToScale(reference(`${sign}${body.startsWith('.') ? '0' : ''}${body}`));
+        expect(Dec.parse(input).toString()).toBe(expected === '-0' ? '0' : expected);
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('prints like the reference: shortest text, no exponent, no trailing zeros', () => {

@@ -13,6 +13,7 @@ const ONE_UNITS = 10n ** BigInt(SCALE);
 /** The character code of '0', for trimming a fraction's trailing zeros. */
 const ZERO_CHAR = 48;
 const DECIMAL_PATTERN = /^([+-])?(\d+)?(?:\.(\d*))?$/;
+const SCALE_ZEROS = '0'.repeat(SCALE);
 /** 10^-digits in units, by digits (0..SCALE): worked out once, not per `floorTo` (a power and a division). */
 const STEPS = Array.from({ length: SCALE + 1 }, (_, digits) => ONE_UNITS / 10n ** BigInt(digits));
 
@@ -58,14 +59,18 @@ export class Dec {
   static tryParse(text: string): Dec | null {
     const match = DECIMAL_PATTERN.exec(text.trim());
     if (!match) return null;
-    const [, sign, wholeDigits, fractionDigits] = match;
-    if (wholeDigits === undefined && (fractionDigits === undefined || fractionDigits === '')) return null;
-    const whole = BigInt(wholeDigits ?? '0');
-    const kept = (fractionDigits ?? '').slice(0, SCALE).padEnd(SCALE, '0');
-    const magnitude = whole * ONE_UNITS + BigInt(kept);
-    const droppedNonZero = /[1-9]/.test((fractionDigits ?? '').slice(SCALE));
-    if (sign === '-') return new Dec(droppedNonZero ? -magnitude - 1n : -magnitude);
-    return new Dec(magnitude);
+    const [, sign, wholeDigits = '', fractionDigits = ''] = match;
+    if (wholeDigits === '' && fractionDigits === '') return null;
+    // The point moved 18 places right in the text, then one bigint conversion: every request, command and row
+    // parses amounts, and two conversions with a multiply cost half as much again.
+    const fits = fractionDigits.length <= SCALE;
+    const kept = fits
+      ? fractionDigits + SCALE_ZEROS.slice(fractionDigits.length)
+      : fractionDigits.slice(0, SCALE);
+    const magnitude = BigInt(wholeDigits + kept);
+    if (sign !== '-') return new Dec(magnitude);
+    const droppedNonZero = !fits && /[1-9]/.test(fractionDigits.slice(SCALE));
+    return new Dec(droppedNonZero ? -magnitude - 1n : -magnitude);
   }
 
   /** Integers only: a whole number of lots, a count, a number of seconds. */
