@@ -85,6 +85,27 @@ describe('Dec parse and print', () => {
     );
   });
 
+  it('canonical: what parse and print give, the printed text answered as it is', () => {
+    const cases: [string, string][] = [
+      ['-0', '0'],
+      ['0.10', '0.1'],
+      ['+7', '7'],
+      ['007.50', '7.5'],
+      ['.5', '0.5'],
+      ['0.0000000000000000019', '0.000000000000000001'],
+    ];
+    for (const [input, printed] of cases) expect(Dec.canonical(input)).toBe(printed);
+    expect(() => Dec.canonical('1e5')).toThrow(DecimalError);
+    fc.assert(
+      fc.property(decimalText, (text) => {
+        const printed = Dec.parse(text).toString();
+        expect(Dec.canonical(text)).toBe(printed);
+        expect(Dec.canonical(printed)).toBe(printed);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('prints like the reference: shortest text, no exponent, no trailing zeros', () => {
     fc.assert(
       fc.property(decimalText, (text) => {

@@ -14,6 +14,8 @@ const ONE_UNITS = 10n ** BigInt(SCALE);
 const ZERO_CHAR = 48;
 const DECIMAL_PATTERN = /^([+-])?(\d+)?(?:\.(\d*))?$/;
 const SCALE_ZEROS = '0'.repeat(SCALE);
+/** How `toString` prints: zero as "0", else no leading zeros, at most 18 fractional digits, the last not 0. */
+const CANONICAL_PATTERN = /^(?:0|-?(?:[1-9]\d*|0(?=\.))(?:\.\d{0,17}[1-9])?)$/;
 /** 10^-digits in units, by digits (0..SCALE): worked out once, not per `floorTo` (a power and a division). */
 const STEPS = Array.from({ length: SCALE + 1 }, (_, digits) => ONE_UNITS / 10n ** BigInt(digits));
 
@@ -54,6 +56,16 @@ export class Dec {
     const parsed = Dec.tryParse(text);
     if (parsed === null) throw new DecimalError(`not a decimal: ${JSON.stringify(text)}`);
     return parsed;
+  }
+
+  /**
+   * `Dec.parse(text).toString()`: the text as a Dec prints it. A text that is
+   * printed that way already (what the state and SQLite hand back) is answered
+   * as it is, without a bigint made and printed again; any other text (a
+   * NUMERIC column's trailing zeros, a sign, digits past the 18th) is parsed.
+   */
+  static canonical(text: string): string {
+    return CANONICAL_PATTERN.test(text) ? text : Dec.parse(text).toString();
   }
 
   static tryParse(text: string): Dec | null {

@@ -81,7 +81,7 @@ type Totals = Record<string, [string, string, string, string]>;
 
 function totalsOfRows(rows: Awaited<ReturnType<typeof accountRows>>): Totals {
   const totals: Totals = {};
-  const n = (value: string) => Dec.parse(value).toString();
+  const n = (value: string) => Dec.canonical(value);
   for (const row of rows)
     totals[`${row.owner}:${row.wallet}:${row.asset}`] = [
       n(row.debits_posted),

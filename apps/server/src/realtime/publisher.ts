@@ -27,8 +27,8 @@ export function tradePushRow(trade: {
   wdate: number;
 }): TradeRow {
   return {
-    price: Dec.parse(trade.price).toString(),
-    amount: Dec.parse(trade.amount).toString(),
+    price: Dec.canonical(trade.price),
+    amount: Dec.canonical(trade.amount),
     type: trade.takerSide,
     wdate: trade.wdate,
   };

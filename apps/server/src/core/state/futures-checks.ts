@@ -298,7 +298,7 @@ function oneLeverRefusal(state: FuturesState, command: OpenCommand): FuturesRefu
 function checkClose(state: FuturesState, command: CloseCommand): ClosePlan | FuturesRefusal {
   const position = state.positions.get(command.positionId);
   if (!position || position.owner !== String(command.userId)) return refusal('futures.positionNotFound');
-  const available = Dec.parse(position.number).toString();
+  const available = Dec.canonical(position.number);
   const lots = command.number ?? available;
   const broken = checkPartialClose({ quantity: lots, available });
   if (broken !== null) return ruleRefusal(broken);
@@ -341,9 +341,9 @@ function checkSetTrigger(
     if (tooMany !== null) return ruleRefusal(tooMany);
   }
   const fields = {
-    profit_price: command.profitPrice ? Dec.parse(command.profitPrice).toString() : null,
-    loss_price: command.lossPrice ? Dec.parse(command.lossPrice).toString() : null,
-    number: command.number ? Dec.parse(command.number).toString() : null,
+    profit_price: command.profitPrice ? Dec.canonical(command.profitPrice) : null,
+    loss_price: command.lossPrice ? Dec.canonical(command.lossPrice) : null,
+    number: command.number ? Dec.canonical(command.number) : null,
     updated_at: now(),
   };
   return { kind: 'setTrigger', userId: command.userId, position, existing: existing ?? null, fields };

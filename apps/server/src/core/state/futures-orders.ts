@@ -42,8 +42,8 @@ export function openEntrustOf(plan: OpenPlan): NewEntrust {
     price: price?.toString() ?? null,
     number: lots.toString(),
     held: hold.toString(),
-    profit_price: command.profitPrice ? Dec.parse(command.profitPrice).toString() : null,
-    loss_price: command.lossPrice ? Dec.parse(command.lossPrice).toString() : null,
+    profit_price: command.profitPrice ? Dec.canonical(command.profitPrice) : null,
+    loss_price: command.lossPrice ? Dec.canonical(command.lossPrice) : null,
     position_id: null,
   };
 }

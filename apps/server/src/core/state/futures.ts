@@ -172,7 +172,7 @@ export function applyFuturesContract(state: MoneyState, command: FuturesContract
   if (checked.kind !== 'settings') throw new Error('futures state: a settings check planned something else');
   // Its decimals as the state writes them, whatever text the edge read (PostgreSQL pads NUMERIC with zeros).
   const contract = { ...command.contract };
-  for (const field of CONTRACT_DECIMALS) contract[field] = Dec.parse(contract[field]).toString();
+  for (const field of CONTRACT_DECIMALS) contract[field] = Dec.canonical(contract[field]);
   book.putContract(contract, () => command.fundingSlot);
   const event: FuturesRowsEvent = {
     type: 'futures',

@@ -203,7 +203,7 @@ function commit(
     existing ??
     newOrder(work, sale, userId, {
       paycoin: pay.paycoin,
-      price: Dec.parse(pay.price).toString(),
+      price: Dec.canonical(pay.price),
       amount: '0',
       spent: '0',
       tokens: '0',

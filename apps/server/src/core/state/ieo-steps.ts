@@ -236,9 +236,9 @@ export function payRebate(work: Work, sale: IeoSale, owed: OwedRebate): Transfer
       inviterId: owed.inviterId,
       buyerId: order.user_id,
       coin: order.paycoin,
-      paid: Dec.parse(order.spent).toString(),
-      rate: Dec.parse(sale.terms.rebate).toString(),
-      amount: Dec.parse(owed.amount).toString(),
+      paid: Dec.canonical(order.spent),
+      rate: Dec.canonical(sale.terms.rebate),
+      amount: Dec.canonical(owed.amount),
       time: work.at,
     }),
   );

@@ -57,7 +57,7 @@ export function balanceAdjustmentHandler(deps: AdjustmentDeps): ApprovalHandler<
         wallet: input.wallet as UserWallet,
         direction: input.direction,
         category: input.category,
-        amount: Dec.parse(input.amount).toString(),
+        amount: Dec.canonical(input.amount),
         reason: input.reason.trim(),
       };
       if (adjustment.direction === 'debit') await requireAvailable(deps.ledger, adjustment);

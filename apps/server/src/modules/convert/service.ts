@@ -98,9 +98,9 @@ function recordOf(row: ConvertOrderRow): ExchangeRecord {
     id: Number(row.id),
     from: row.from_coin,
     to: row.to_coin,
-    consumed: Dec.parse(row.consumed).toString(),
-    received: Dec.parse(row.received).toString(),
-    rate: Dec.parse(row.rate).toString(),
+    consumed: Dec.canonical(row.consumed),
+    received: Dec.canonical(row.received),
+    rate: Dec.canonical(row.rate),
     time: Number(row.created_at),
   };
 }

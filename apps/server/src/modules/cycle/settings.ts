@@ -11,11 +11,11 @@ export function cycleSettingsOf(pair: PairRow, levers: readonly LeverRow[]): Cyc
     payCoins: pair.paycoins.split(',').filter((coin) => coin !== ''),
     options: levers.map((lever) => ({
       seconds: lever.seconds,
-      minNumber: Dec.parse(lever.minnumber).toString(),
-      maxNumber: Dec.parse(lever.maxnumber).toString(),
-      profitRate: Dec.parse(lever.profit_gas).toString(),
-      lossRate: Dec.parse(lever.loss_gas).toString(),
-      fee: Dec.parse(lever.gas).toString(),
+      minNumber: Dec.canonical(lever.minnumber),
+      maxNumber: Dec.canonical(lever.maxnumber),
+      profitRate: Dec.canonical(lever.profit_gas),
+      lossRate: Dec.canonical(lever.loss_gas),
+      fee: Dec.canonical(lever.gas),
     })),
     sort: pair.sort,
   };
@@ -41,10 +41,10 @@ export function cycleLeverRows(settings: CyclePairSettings): NewLever[] {
     .sort((a, b) => a.seconds - b.seconds)
     .map((option) => ({
       seconds: option.seconds,
-      minnumber: Dec.parse(option.minNumber).toString(),
-      maxnumber: Dec.parse(option.maxNumber).toString(),
-      profit_gas: Dec.parse(option.profitRate).toString(),
-      loss_gas: Dec.parse(option.lossRate).toString(),
-      gas: Dec.parse(option.fee).toString(),
+      minnumber: Dec.canonical(option.minNumber),
+      maxnumber: Dec.canonical(option.maxNumber),
+      profit_gas: Dec.canonical(option.profitRate),
+      loss_gas: Dec.canonical(option.lossRate),
+      gas: Dec.canonical(option.fee),
     }));
 }

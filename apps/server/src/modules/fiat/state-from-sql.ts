@@ -43,7 +43,7 @@ export async function loadFiatState(db: Executor, state: MoneyState): Promise<vo
       side: row.side,
       coin: row.coin,
       account: fiatMerchantAccount(row.merchant_user_id === null ? null : Number(row.merchant_user_id)),
-      available: Dec.parse(row.available).toString(),
+      available: Dec.canonical(row.available),
       online: Number(row.online) === 1,
       holdId: row.hold_id,
       holdSeq: Number(row.hold_seq),
@@ -54,7 +54,7 @@ export async function loadFiatState(db: Executor, state: MoneyState): Promise<vo
       merchantId: Number(row.merchant_id),
       adId: Number(row.ad_id),
       coin: row.coin,
-      number: Dec.parse(row.number).toString(),
+      number: Dec.canonical(row.number),
       holdId: row.hold_id,
       // Read from OPEN_STATES only.
       state: row.state as 'to_pay' | 'paid' | 'appeal',

@@ -196,7 +196,7 @@ export class FuturesService {
     return [...this.engine.markets.values()].map(({ contract }) => ({
       id: contract.autoid,
       name: contract.chinaname,
-      unit: Dec.parse(contract.unit).toString(),
+      unit: Dec.canonical(contract.unit),
       tradcoin: contract.tradcoin,
       maincoin: contract.maincoin,
       ...futuresSettingsOf(contract),
@@ -361,7 +361,7 @@ export class FuturesService {
         ...this.views.symbol(market),
         levers: market.levers,
         mark_price: mark?.toString() ?? '0',
-        initial_margin_rate: Dec.parse(market.contract.initial_margin_rate).toString(),
+        initial_margin_rate: Dec.canonical(market.contract.initial_margin_rate),
         maintenance_margin_rate: market.mmf.toString(),
         high: ticker?.high ?? '0',
         low: ticker?.low ?? '0',

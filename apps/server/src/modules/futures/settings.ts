@@ -22,11 +22,11 @@ export interface FuturesListing extends MarketCoins {
 export function futuresSettingsOf(contract: ContractRow): FuturesContractSettings {
   return {
     priceAccuracy: contract.price_accuracy,
-    minNumber: Dec.parse(contract.minnumber).toString(),
-    maxNumber: Dec.parse(contract.maxnumber).toString(),
+    minNumber: Dec.canonical(contract.minnumber),
+    maxNumber: Dec.canonical(contract.maxnumber),
     maxLever: contract.max_lever,
-    fee: Dec.parse(contract.gas).toString(),
-    maintenanceMarginRate: Dec.parse(contract.maintenance_margin_rate).toString(),
+    fee: Dec.canonical(contract.gas),
+    maintenanceMarginRate: Dec.canonical(contract.maintenance_margin_rate),
     enabled: contract.state === 1,
     sort: contract.sort,
   };
@@ -63,7 +63,7 @@ export function newContractRow(
     maincoin: listing.maincoin,
     chinaname: listing.name.trim(),
     symbol: `${listing.tradcoin}/${listing.maincoin}`,
-    unit: Dec.parse(listing.unit).toString(),
+    unit: Dec.canonical(listing.unit),
     ...settingColumns(settings),
     plate: 0,
   };
@@ -72,13 +72,13 @@ export function newContractRow(
 function settingColumns(settings: FuturesContractSettings) {
   return {
     price_accuracy: settings.priceAccuracy,
-    minnumber: Dec.parse(settings.minNumber).toString(),
-    maxnumber: Dec.parse(settings.maxNumber).toString(),
+    minnumber: Dec.canonical(settings.minNumber),
+    maxnumber: Dec.canonical(settings.maxNumber),
     max_lever: settings.maxLever,
     levers: JSON.stringify(futuresLeverChoices(settings.maxLever)),
-    gas: Dec.parse(settings.fee).toString(),
+    gas: Dec.canonical(settings.fee),
     initial_margin_rate: futuresInitialMarginRate(settings.maxLever).toString(),
-    maintenance_margin_rate: Dec.parse(settings.maintenanceMarginRate).toString(),
+    maintenance_margin_rate: Dec.canonical(settings.maintenanceMarginRate),
     state: settings.enabled ? 1 : 0,
     sort: settings.sort,
   };

@@ -45,5 +45,5 @@ async function highestId(
 function canonicalDecimals(row: object): void {
   const fields = row as Record<string, unknown>;
   for (const [key, value] of Object.entries(fields))
-    if (typeof value === 'string' && /^-?\d+\.\d+$/.test(value)) fields[key] = Dec.parse(value).toString();
+    if (typeof value === 'string' && /^-?\d+\.\d+$/.test(value)) fields[key] = Dec.canonical(value);
 }

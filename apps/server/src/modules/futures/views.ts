@@ -52,7 +52,7 @@ export class FuturesViews {
       volume: ticker?.volume ?? '0',
       state: contract.state,
       plate: contract.plate,
-      minnumber: Dec.parse(contract.minnumber).toString(),
+      minnumber: Dec.canonical(contract.minnumber),
       price_accuracy: contract.price_accuracy,
       amount_accuracy: 0,
       buyprice: depth.bestBid?.toString() ?? '0',
@@ -60,7 +60,7 @@ export class FuturesViews {
       unit: market.unit.toString(),
       isOptional: false,
       gas: market.gas.toString(),
-      maxnumber: Dec.parse(contract.maxnumber).toString(),
+      maxnumber: Dec.canonical(contract.maxnumber),
       max_lever: contract.max_lever,
       chinaname: contract.chinaname,
       symbol: contract.symbol,
@@ -80,22 +80,22 @@ export class FuturesViews {
       tradcoin: market.contract.tradcoin,
       maincoin: market.contract.maincoin,
       wdate: row.wdate,
-      entrust_price: row.price === null ? '0' : Dec.parse(row.price).toString(),
+      entrust_price: row.price === null ? '0' : Dec.canonical(row.price),
       price: (this.engine.latestPrice(row.contract_id) ?? Dec.ZERO).toString(),
       deal_price: filled.isPositive()
         ? Dec.parse(row.deal_money).div(filled).floorTo(market.contract.price_accuracy).toString()
         : '0',
       profitPrice: priceText(row.profit_price),
       lossPrice: priceText(row.loss_price),
-      number: Dec.parse(row.number).toString(),
-      unfilled: Dec.parse(row.unfilled).toString(),
+      number: Dec.canonical(row.number),
+      unfilled: Dec.canonical(row.unfilled),
       style: row.style,
       point: market.contract.price_accuracy,
       state: row.state,
-      margin: Dec.parse(row.margin).toString(),
-      fee: Dec.parse(row.fee).toString(),
+      margin: Dec.canonical(row.margin),
+      fee: Dec.canonical(row.fee),
       feeCoin: market.contract.maincoin,
-      feeHal: Dec.parse(row.fee_hal).toString(),
+      feeHal: Dec.canonical(row.fee_hal),
     };
   }
 
@@ -127,7 +127,7 @@ export class FuturesViews {
       price: (open ? averagePrice(figures) : closedSize.isPositive() ? closedCost.div(closedSize) : Dec.ZERO)
         .floorTo(accuracy)
         .toString(),
-      open_price: Dec.parse(row.open_price).toString(),
+      open_price: Dec.canonical(row.open_price),
       number: figures.lots.toString(),
       unfilled: figures.lots.toString(),
       position: margin.toString(),
@@ -135,8 +135,8 @@ export class FuturesViews {
       profit_rate: percentOf(profit, margin),
       realised: realised.toString(),
       gas: market.gas.toString(),
-      fess: Dec.parse(row.fees).toString(),
-      funding: Dec.parse(row.funding).toString(),
+      fess: Dec.canonical(row.fees),
+      funding: Dec.canonical(row.funding),
       point: accuracy,
       profitOrder: triggers.length,
       mark_price: mark.toString(),
@@ -146,7 +146,7 @@ export class FuturesViews {
       sl_price: priceText(triggers.find((trigger) => trigger.loss_price !== null)?.loss_price),
       state: row.state,
       closedate: row.closedate,
-      close_price: row.close_price === null ? '' : Dec.parse(row.close_price).toString(),
+      close_price: row.close_price === null ? '' : Dec.canonical(row.close_price),
       last_profit: realised.toString(),
       income: open ? percentOf(profit, margin) : percentOf(realised, closedMargin),
     };
@@ -198,7 +198,7 @@ function closedEntryCost(row: PositionRow, market: ContractMarket): Dec {
 
 /** A stored optional price as canonical text, '' when none. */
 function priceText(text: string | null | undefined): string {
-  return text === null || text === undefined ? '' : Dec.parse(text).toString();
+  return text === null || text === undefined ? '' : Dec.canonical(text);
 }
 
 function percentOf(value: Dec, base: Dec): string {

@@ -4,7 +4,7 @@ import type { MoneyState } from '../../core/state/index.ts';
 import type { Executor } from '../../store/database.ts';
 import { ieoSaleTermsOf } from './service.ts';
 
-const text = (amount: string) => Dec.parse(amount).toString();
+const text = (amount: string) => Dec.canonical(amount);
 
 /**
  * The IEO part of the money state built from SQL (projection/initial-state.ts):

@@ -8,10 +8,10 @@ export function spotSettingsOf(pair: PairRow): SpotPairSettings {
   return {
     priceAccuracy: pair.price_accuracy,
     amountAccuracy: pair.amount_accuracy,
-    minNumber: Dec.parse(pair.minnumber).toString(),
-    maxNumber: Dec.parse(pair.maxnumber).toString(),
-    makerFee: Dec.parse(pair.maker_fee).toString(),
-    takerFee: Dec.parse(pair.taker_fee).toString(),
+    minNumber: Dec.canonical(pair.minnumber),
+    maxNumber: Dec.canonical(pair.maxnumber),
+    makerFee: Dec.canonical(pair.maker_fee),
+    takerFee: Dec.canonical(pair.taker_fee),
     enabled: pair.state === 1,
     sort: pair.sort,
   };
@@ -38,10 +38,10 @@ function settingColumns(settings: SpotPairSettings) {
   return {
     price_accuracy: settings.priceAccuracy,
     amount_accuracy: settings.amountAccuracy,
-    minnumber: Dec.parse(settings.minNumber).toString(),
-    maxnumber: Dec.parse(settings.maxNumber).toString(),
-    maker_fee: Dec.parse(settings.makerFee).toString(),
-    taker_fee: Dec.parse(settings.takerFee).toString(),
+    minnumber: Dec.canonical(settings.minNumber),
+    maxnumber: Dec.canonical(settings.maxNumber),
+    maker_fee: Dec.canonical(settings.makerFee),
+    taker_fee: Dec.canonical(settings.takerFee),
     state: settings.enabled ? 1 : 0,
     sort: settings.sort,
   };

@@ -256,7 +256,7 @@ export class AssetsService {
     return {
       id: transferId,
       coin: input.coin,
-      amount: Dec.parse(input.amount).toString(),
+      amount: Dec.canonical(input.amount),
       from: input.from,
       to: input.to,
     };

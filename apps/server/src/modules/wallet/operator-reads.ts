@@ -30,7 +30,7 @@ function adminDeposit(row: DepositRow): AdminDeposit {
     chainId,
     chain: CHAIN_NAMES[chainId],
     address: row.address,
-    amount: Dec.parse(row.amount).toString(),
+    amount: Dec.canonical(row.amount),
     txHash: row.tx_hash,
     blockNumber: Number(row.block_number),
     state: row.state,
