@@ -81,13 +81,12 @@ type Totals = Record<string, [string, string, string, string]>;
 
 function totalsOfRows(rows: Awaited<ReturnType<typeof accountRows>>): Totals {
   const totals: Totals = {};
-  const n = (value: string) => Dec.canonical(value);
   for (const row of rows)
     totals[`${row.owner}:${row.wallet}:${row.asset}`] = [
-      n(row.debits_posted),
-      n(row.credits_posted),
-      n(row.debits_pending),
-      n(row.credits_pending),
+      Dec.canonical(row.debits_posted),
+      Dec.canonical(row.credits_posted),
+      Dec.canonical(row.debits_pending),
+      Dec.canonical(row.credits_pending),
     ];
   return totals;
 }

@@ -4,8 +4,6 @@ import type { MoneyState } from '../../core/state/index.ts';
 import type { Executor } from '../../store/database.ts';
 import { ieoSaleTermsOf } from './service.ts';
 
-const text = (amount: string) => Dec.canonical(amount);
-
 /**
  * The IEO part of the money state built from SQL (projection/initial-state.ts):
  * every sale with its terms as the edge sends them (ieoSaleTermsOf), its
@@ -49,7 +47,7 @@ export async function loadIeoState(db: Executor, state: MoneyState): Promise<voi
       terms: ieoSaleTermsOf(row),
       salt: row.salt,
       state: row.state,
-      sold: text(row.sold),
+      sold: Dec.canonical(row.sold),
       orderIds: orderIds.get(Number(row.id)) ?? [],
     })),
     orders: orders.map((row) => ({
@@ -57,13 +55,13 @@ export async function loadIeoState(db: Executor, state: MoneyState): Promise<voi
       project_id: Number(row.project_id),
       user_id: Number(row.user_id),
       paycoin: row.paycoin,
-      price: text(row.price),
-      amount: text(row.amount),
+      price: Dec.canonical(row.price),
+      amount: Dec.canonical(row.amount),
       holds: Number(row.holds),
-      spent: text(row.spent),
-      refund: text(row.refund),
-      tokens: text(row.tokens),
-      gift: text(row.gift),
+      spent: Dec.canonical(row.spent),
+      refund: Dec.canonical(row.refund),
+      tokens: Dec.canonical(row.tokens),
+      gift: Dec.canonical(row.gift),
       state: row.state,
       anon_id: row.anon_id,
       served_round: row.served_round === null ? null : Number(row.served_round),
@@ -72,15 +70,15 @@ export async function loadIeoState(db: Executor, state: MoneyState): Promise<voi
     owed: owed.map((row) => ({
       orderId: Number(row.order_id),
       inviterId: Number(row.inviter_id),
-      amount: text(row.amount),
+      amount: Dec.canonical(row.amount),
     })),
     tranches: tranches.map((row) => ({
       orderId: Number(row.order_id),
       seq: Number(row.seq),
       releaseAt: Number(row.release_at),
       until: row.until === null ? null : Number(row.until),
-      amount: text(row.amount),
-      released: text(row.released_amount),
+      amount: Dec.canonical(row.amount),
+      released: Dec.canonical(row.released_amount),
       nextReleaseAt: Number(row.next_release_at),
       tokenDecimals: Number(row.token_decimals),
     })),
