@@ -1,6 +1,6 @@
-import path from 'node:path';
 import { connect, type NatsConnection, nuid } from '@nats-io/transport-node';
 import { describe, expect, it } from 'vitest';
+import { childBundle } from '../child-bundles.ts';
 import { openJetStreamSnapshotStore, openJetStreamTail } from '../core/journal-jetstream/index.ts';
 import { eventually, NATS_SERVERS, skipWithoutNats } from '../core/journal-jetstream/test-support.ts';
 import { step } from '../core/sequencer/index.ts';
@@ -48,8 +48,6 @@ const STALL_ROUND = 4;
  */
 const STEP_MS = 60_000;
 /** The server's one entry, run as HALYARD_ROLE=sequencer. */
-const NODE = path.join(import.meta.dirname, '..', 'main.ts');
-const GATEWAY = path.join(import.meta.dirname, 'failover-gateway-child.ts');
 const url = process.env.TEST_DATABASE_URL;
 const skip = (await skipWithoutNats()) || !url;
 
@@ -70,6 +68,11 @@ describe.skipIf(skip)('cluster mode: leader and standby, two gateways, kill -9',
   const seed = 20_261_227;
   it(`answers every acknowledged command exactly once, and every copy of the state agrees (${ROUNDS} failovers, seed ${seed})`, async () => {
     const random = prng(seed);
+    // The nodes and gateways as a deployment runs them: bundled (child-bundles.ts).
+    const [nodeScript, gatewayScript] = await Promise.all([
+      childBundle('src/main.ts'),
+      childBundle('src/cluster/failover-gateway-child.ts'),
+    ]);
     const cluster = `test_failover_${nuid.next()}`;
     const names = clusterNames(cluster);
     const schema = await createTestSchema(url!);
@@ -108,7 +111,7 @@ describe.skipIf(skip)('cluster mode: leader and standby, two gateways, kill -9',
       /** Woken by the next `leading at` line of any node, with the node's id. */
       const leadWaiters: ((id: string) => void)[] = [];
       const startNode = (id: string) => {
-        const child = new TestChild(`node ${id}`, NODE, [], nodeEnv(id), (_child, line) => {
+        const child = new TestChild(`node ${id}`, nodeScript, [], nodeEnv(id), (_child, line) => {
           if (!line.includes('leading at')) return;
           for (const wake of leadWaiters.splice(0)) wake(id);
         });
@@ -174,7 +177,7 @@ describe.skipIf(skip)('cluster mode: leader and standby, two gateways, kill -9',
       const startGateway = async (gateway: number, start: number) => {
         const child = new TestChild(
           `gateway ${gateway}`,
-          GATEWAY,
+          gatewayScript,
           [cluster, String(gateway), String(start), schema],
           {},
           onGatewayLine,

@@ -7,6 +7,7 @@ import { connect, nuid } from '@nats-io/transport-node';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { childBundle } from '../child-bundles.ts';
 import { freePort, NATS_SERVERS, skipWithoutNats } from '../core/journal-jetstream/test-support.ts';
 import { prng } from '../core/state/command-stream.ts';
 import { call } from '../http/test-support.ts';
@@ -35,7 +36,6 @@ import { askNode, deleteClusterStreams, TestChild } from './test-support.ts';
  * every copy) is failover.test.ts's; this one is about the roles and their
  * composition, over HTTP and WebSocket.
  */
-const MAIN = path.join(import.meta.dirname, '..', 'main.ts');
 const url = process.env.TEST_DATABASE_URL;
 const skip = (await skipWithoutNats()) || !url;
 /** Acknowledged orders between two kills. */
@@ -125,6 +125,8 @@ describe.skipIf(skip)('cluster mode over HTTP: two gateways, two sequencers, kil
     for (const step of undo.reverse()) await step();
   });
   it('keeps every acknowledged order once, a clean ledger, and the same book on both gateways', async () => {
+    // The server as a deployment runs it: bundled (child-bundles.ts).
+    const main = await childBundle('src/main.ts');
     const cluster = `test_gateways_${nuid.next()}`;
     const names = clusterNames(cluster);
     const schema = await createTestSchema(url!);
@@ -156,7 +158,7 @@ describe.skipIf(skip)('cluster mode over HTTP: two gateways, two sequencers, kil
     const sequencers = new Map<string, { child: TestChild; port: number }>();
     const startSequencer = async (id: string, port?: number) => {
       const healthPort = port ?? (await freePort());
-      const child = new TestChild(`sequencer ${id}`, MAIN, [], {
+      const child = new TestChild(`sequencer ${id}`, main, [], {
         ...common,
         HALYARD_ROLE: 'sequencer',
         HALYARD_NODE_ID: id,
@@ -182,7 +184,7 @@ describe.skipIf(skip)('cluster mode over HTTP: two gateways, two sequencers, kil
     const gateways: { child: TestChild; port: number }[] = [];
     const startGateway = async (index: number, port?: number) => {
       const httpPort = port ?? (await freePort());
-      const child = new TestChild(`gateway ${index}`, MAIN, [], {
+      const child = new TestChild(`gateway ${index}`, main, [], {
         ...common,
         HALYARD_ROLE: 'gateway',
         HALYARD_NODE_ID: `g${index}`,

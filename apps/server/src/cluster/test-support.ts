@@ -13,7 +13,7 @@ interface LineWaiter {
 }
 
 /**
- * A child process of a cluster test (`node --import tsx SCRIPT ...args`):
+ * A child process of a cluster test (`node SCRIPT ...args`, a bundle from childBundle):
  * its output lines as they come, waits for one that matches, input lines,
  * and kill -9. It rejects its waiters if it exits while they wait.
  */
@@ -33,7 +33,7 @@ export class TestChild {
     env: NodeJS.ProcessEnv,
     private readonly onLine: (child: TestChild, line: string) => void = () => undefined,
   ) {
-    this.process = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    this.process = spawn(process.execPath, [script, ...args], {
       env: { ...process.env, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

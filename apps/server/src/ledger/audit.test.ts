@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { childBundle } from '../child-bundles.ts';
 import { ManualClock } from '../clock.ts';
 import {
   createTestSchema,
@@ -21,8 +22,10 @@ import type { TransferInput } from './transfers.ts';
 
 const run = promisify(execFile);
 const serverDir = path.resolve(import.meta.dirname, '../..');
-/** Node with tsx's loader: what `npm run audit:ledger` runs, minus npm's and tsx's wrapper processes. */
-const auditCommand = [process.execPath, ['--import', 'tsx', 'src/ledger/audit-cli.ts']] as const;
+/** The ledger audit's command line (`npm run audit:ledger`), as a deployment's build runs it (child-bundles.ts). */
+async function runAudit(env: NodeJS.ProcessEnv) {
+  return run(process.execPath, [await childBundle('src/ledger/audit-cli.ts')], { cwd: serverDir, env });
+}
 
 /** A small healthy history: a deposit, a transfer, a hold partly posted. */
 async function writeHistory(ledger: Ledger): Promise<void> {
@@ -125,16 +128,14 @@ describe('audit command', () => {
       const store = await openStore({ databaseUrl: null, sqliteFile });
       await writeHistory(createLedger(store, new ManualClock()));
       await store.close();
-      const healthy = await run(...auditCommand, { cwd: serverDir, env });
+      const healthy = await runAudit(env);
       expect(healthy.stdout).toContain('4 accounts, 4 transfers, 1 holds, assets: USDT');
       expect(healthy.stdout).toContain('OK');
 
       const broken = await openStore({ databaseUrl: null, sqliteFile });
       await broken.db.updateTable('ledger_holds').set({ remaining: '1' }).execute();
       await broken.close();
-      const failure = await run(...auditCommand, { cwd: serverDir, env }).catch(
-        (error: { code: number; stdout: string }) => error,
-      );
+      const failure = await runAudit(env).catch((error: { code: number; stdout: string }) => error);
       expect(failure).toMatchObject({ code: 1 });
       expect(failure.stdout).toContain('BREACH [hold]');
     } finally {
@@ -234,9 +235,7 @@ describe('audit command on a live ledger', () => {
       const outputs: string[] = [];
       try {
         for (let audit = 0; audit < AUDIT_RUNS; audit++) {
-          const result = await run(...auditCommand, { cwd: serverDir, env }).catch(
-            (error: { stdout: string }) => error,
-          );
+          const result = await runAudit(env).catch((error: { stdout: string }) => error);
           outputs.push(result.stdout);
         }
       } finally {

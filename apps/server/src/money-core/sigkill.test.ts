@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { childBundle } from '../child-bundles.ts';
 import { openFileJournal } from '../core/journal/index.ts';
 import { runUntilKilled } from '../core/journal/test-support.ts';
 import { type Published, step } from '../core/sequencer/index.ts';
@@ -33,7 +34,6 @@ import { MoneyCore } from './start.ts';
  *   are the bars of that replay's trades, each counted once.
  */
 const ROUNDS = 20;
-const CHILD = path.join(import.meta.dirname, 'sigkill-child.ts');
 const machine = moneyMachine();
 
 describe('kill -9 of the core as the server runs it', () => {
@@ -48,15 +48,16 @@ describe('kill -9 of the core as the server runs it', () => {
       await insertStreamMarkets(prepared.db);
       await prepared.close();
 
+      // The child as a deployment runs it: bundled, plain JavaScript (child-bundles.ts).
+      const child = await childBundle('src/money-core/sigkill-child.ts');
       const acknowledged: string[] = [];
       const opened: [number, number, number][] = [];
       let killedWhileSnapshotting = 0;
       const rates: number[] = [];
       for (let round = 1; round <= ROUNDS; round++) {
-        // The child runs under tsx (`node --import tsx`): it loads better-sqlite3 and pg, which do not bundle.
         const lines = await runUntilKilled(
-          '--import',
-          ['tsx', CHILD, dataDir, String(round), db.arg],
+          child,
+          [dataDir, String(round), db.arg],
           (line) => /^(r|open|speed|snapshot)/.test(line),
           300 + random(1_200),
         );
@@ -144,6 +145,6 @@ describe('kill -9 of the core as the server runs it', () => {
       await db.drop();
       await fs.rm(dir, { recursive: true, force: true });
     }
-    // Twenty children start under tsx with two worker threads each, and run until killed: about a minute alone.
+    // Twenty children start with two worker threads each, and run until killed: about 40 s alone.
   }, 300_000);
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { childBundle } from '../child-bundles.ts';
 import { runUntilKilled } from '../core/journal/test-support.ts';
 import { step } from '../core/sequencer/index.ts';
 import { prng } from '../core/state/command-stream.ts';
@@ -21,7 +22,6 @@ import { sharedTestDatabase } from './test-support.ts';
  * transfers a fresh replay of the whole journal publishes, each once.
  */
 const ROUNDS = 4;
-const CHILD = path.join(import.meta.dirname, 'sigkill-child.ts');
 const machine = moneyMachine({ epochSeqs: 1_000, epochsKept: 3 });
 
 describe('kill -9 while the projector writes', () => {
@@ -31,12 +31,13 @@ describe('kill -9 while the projector writes', () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'halyard-projection-kill-'));
     const db = await sharedTestDatabase(dir);
     try {
+      // The child as a deployment runs it: bundled (child-bundles.ts).
+      const child = await childBundle('src/projection/sigkill-child.ts');
       const starts: string[] = [];
       for (let round = 1; round <= ROUNDS; round++) {
-        // The child runs under tsx (`node --import tsx`): it loads better-sqlite3 and pg, which do not bundle.
         const lines = await runUntilKilled(
-          '--import',
-          ['tsx', CHILD, dir, String(round), db.arg],
+          child,
+          [dir, String(round), db.arg],
           (line) => line.startsWith('r') || line.startsWith('open'),
           400 + random(1_200),
         );
@@ -83,6 +84,6 @@ describe('kill -9 while the projector writes', () => {
       await db.drop();
       await fs.rm(dir, { recursive: true, force: true });
     }
-    // Four child processes start under tsx and run until killed: about 20 s alone, more beside other test files.
+    // Four child processes start and run until killed: about 10 s alone, more beside other test files.
   }, 120_000);
 });

@@ -1,7 +1,7 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { childBundle } from '../../child-bundles.ts';
 import { openFileJournal } from './index.ts';
-import { asText, bundledChild, runUntilKilled, useTempDirs } from './test-support.ts';
+import { asText, runUntilKilled, useTempDirs } from './test-support.ts';
 
 const tempDir = useTempDirs();
 const ROUNDS = 16;
@@ -19,7 +19,7 @@ describe('kill -9 while appending', () => {
   const seed = 20_261_126;
   it(`keeps every acknowledged record, in order and without gaps, across ${ROUNDS} kills (seed ${seed})`, async () => {
     const random = seeded(seed);
-    const child = await bundledChild(path.join(import.meta.dirname, 'sigkill-child.ts'), await tempDir());
+    const child = await childBundle('src/core/journal/sigkill-child.ts');
     const dir = await tempDir();
     let everAcknowledged = 0;
     for (let round = 0; round < ROUNDS; round += 1) {

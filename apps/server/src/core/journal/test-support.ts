@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { build } from 'esbuild';
 import { afterEach } from 'vitest';
 
 /** A fresh temporary directory per call, removed after the test. */
@@ -38,21 +37,6 @@ export async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
 /** The segment file names in dir, oldest first. */
 export async function segmentFiles(dir: string): Promise<string[]> {
   return (await fs.readdir(dir)).filter((name) => name.endsWith('.seg')).sort();
-}
-
-/** `entry` bundled to plain JavaScript in `dir`: node starts it far faster than tsx does, kill after kill. */
-export async function bundledChild(entry: string, dir: string): Promise<string> {
-  const outfile = path.join(dir, `${path.basename(entry, '.ts')}.mjs`);
-  await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile,
-    logLevel: 'silent',
-  });
-  return outfile;
 }
 
 /**

@@ -1,7 +1,7 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { childBundle } from '../../child-bundles.ts';
 import { openFileJournal, openSnapshotStore } from '../journal/index.ts';
-import { bundledChild, runUntilKilled, useTempDirs } from '../journal/test-support.ts';
+import { runUntilKilled, useTempDirs } from '../journal/test-support.ts';
 import { recover, step } from '../sequencer/index.ts';
 import { prng } from './command-stream.ts';
 import { moneyMachine, moneyStateHash } from './index.ts';
@@ -14,7 +14,7 @@ describe('kill -9 while commands flow', () => {
   const seed = 20_261_127;
   it(`keeps every acknowledged command exactly once, and recovers the state a fresh replay gives (${ROUNDS} kills, seed ${seed})`, async () => {
     const random = prng(seed);
-    const child = await bundledChild(path.join(import.meta.dirname, 'sigkill-child.ts'), await tempDir());
+    const child = await childBundle('src/core/state/sigkill-child.ts');
     const dir = await tempDir();
     const acknowledged: string[] = [];
     for (let round = 1; round <= ROUNDS; round++)

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Dec } from '@halyard/money';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { childBundle } from '../../child-bundles.ts';
 import { freePort } from '../../core/journal-jetstream/test-support.ts';
 import { call } from '../../http/test-support.ts';
 
@@ -16,15 +17,13 @@ import { call } from '../../http/test-support.ts';
  * hold every acknowledged order in the state it was acknowledged with (or a
  * later one), rebuild the book from them, and pass the ledger audit.
  *
- * The server runs as `node --import tsx apps/server/src/main.ts` (what
- * `npx tsx` runs, minus the wrapper processes). The index price ticks once an hour here, so the market maker stays quiet and
+ * The server runs as a deployment's build runs it (`node main.js`, bundled
+ * by child-bundles.ts). The index price ticks once an hour here, so the market maker stays quiet and
  * only the test's users trade. With TEST_DATABASE_URL set, the run uses a fresh
  * PostgreSQL database instead of a SQLite file.
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../../../../..');
-const SERVER = 'apps/server/src/main.ts';
-const AUDIT = 'apps/server/src/ledger/audit-cli.ts';
 const STREAM = 400;
 const KILL_AFTER_ACKS = 150;
 
@@ -43,8 +42,8 @@ let dropDatabase: (() => Promise<void>) | null = null;
 
 async function startServer(): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
-  // Node itself with tsx's loader: one process, so SIGKILL hits the server (npx and the tsx CLI would each add a parent).
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
+  // Node itself: one process, so SIGKILL hits the server (npm and npx would each add a parent).
+  const child = spawn(process.execPath, [await childBundle('src/main.ts')], {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -235,7 +234,7 @@ describe('durability', () => {
       await stopped(second.child);
     }
 
-    const audit = spawn(process.execPath, ['--import', 'tsx', AUDIT], {
+    const audit = spawn(process.execPath, [await childBundle('src/ledger/audit-cli.ts')], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'inherit'],
