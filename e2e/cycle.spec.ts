@@ -1,14 +1,6 @@
 import { Dec } from '@halyard/money';
 import { expect, type Page } from '@playwright/test';
-import { demoCode, test } from './support.ts';
-
-const base = () => {
-  const url = process.env.E2E_BASE_URL;
-  if (!url) throw new Error('E2E_BASE_URL is set by global-setup.ts');
-  return url;
-};
-
-const shot = (page: Page, name: string) => page.screenshot({ path: `e2e/screenshots/${name}.png` });
+import { base, demoCode, dismissTips, shot, test } from './support.ts';
 
 interface Position {
   orderid: string;
@@ -31,19 +23,6 @@ async function registeredUser(page: Page) {
   const { token, member } = (await registered.json()).data as { token: string; member: unknown };
   await page.request.post(`${base()}/account/demoFaucet`, { headers: { token } });
   return { token, member };
-}
-
-async function dismissTips(page: Page) {
-  const gotIt = page.getByRole('button', { name: /Got it/ }).first();
-  for (let shown = 0; shown < 2; shown += 1) {
-    const appeared = await gotIt.waitFor({ state: 'visible', timeout: 3000 }).then(
-      () => true,
-      () => false,
-    );
-    if (!appeared) return;
-    await gotIt.click();
-    await gotIt.waitFor({ state: 'hidden' });
-  }
 }
 
 test('a user opens a 30 s up contract, watches the countdown and sees a result that matches the recorded prices', async ({

@@ -41,18 +41,37 @@ export const base = () => {
 
 export const shot = (page: Page, name: string) => page.screenshot({ path: `e2e/screenshots/${name}.png` });
 
-/** The tip popups of a first visit; each is shown once until read (EN, CN, JP or RU button). */
+/**
+ * Reads the tip popups home shows (TipPopups.tsx): the tips the server has
+ * for this browser's session (`/user/tipsList`) that it has not marked read
+ * (`readTips`, keyed `one:<id>` / `all:<id>`). Counting them first, instead
+ * of waiting to see whether one appears, keeps every call from waiting out a
+ * timeout. Elsewhere than home, only a popup already open is read. The
+ * button reads Got it, 我知道了, 了解しました or Понятно.
+ */
 export async function dismissTips(page: Page) {
   const gotIt = page.getByRole('button', { name: /Got it|我知道了|了解しました|Понятно/ }).first();
-  for (let shown = 0; shown < 2; shown += 1) {
-    const appeared = await gotIt.waitFor({ state: 'visible', timeout: 3000 }).then(
-      () => true,
-      () => false,
-    );
-    if (!appeared) return;
+  const due = new URL(page.url()).pathname === '/' ? await unreadTips(page) : Number(await gotIt.isVisible());
+  for (let shown = 0; shown < due; shown += 1) {
     await gotIt.click();
     await gotIt.waitFor({ state: 'hidden' });
   }
+}
+
+async function unreadTips(page: Page): Promise<number> {
+  const { token, read } = await page.evaluate(() => ({
+    token: localStorage.getItem('token'),
+    read: localStorage.getItem('readTips'),
+  }));
+  const answer = await page.request.get(`${new URL(page.url()).origin}/user/tipsList`, {
+    headers: token ? { token } : {},
+  });
+  const tips = (await answer.json()).data as Record<'oneTips' | 'allTips', { id: number } | null>;
+  const readKeys = new Set<string>(JSON.parse(read ?? '[]'));
+  return (['one', 'all'] as const).filter((kind) => {
+    const tip = tips[`${kind}Tips`];
+    return tip !== null && !readKeys.has(`${kind}:${tip.id}`);
+  }).length;
 }
 
 /**
