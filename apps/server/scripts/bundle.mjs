@@ -10,7 +10,7 @@
 // files at run time (swagger-ui's assets).
 
 /** The worker threads' entries, each a bundle of its own beside the main one (core/worker-entry.ts names them). */
-export const WORKER_ENTRIES = {
+const WORKER_ENTRIES = {
   'projection-worker': 'src/projection/worker.ts',
   'snapshot-sink-worker': 'src/core/sequencer/snapshot-sink-worker.ts',
   'money-writers': 'src/money-core/writers.ts',
