@@ -50,7 +50,10 @@ const WAL_CHECKPOINT_PAGES = 10_000;
 
 function openSqlite(file: string): Store {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  const connection = new SQLite(file);
+  return sqliteStore(new SQLite(file));
+}
+
+function sqliteStore(connection: SQLite.Database): Store {
   connection.pragma('journal_mode = WAL');
   // FULL: a commit is on disk before it is acknowledged (DESIGN §5).
   connection.pragma('synchronous = FULL');
@@ -60,6 +63,24 @@ function openSqlite(file: string): Store {
   cachePreparedStatements(connection);
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: connection }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * A migrated, empty in-memory database, serialized once per process. Running
+ * the forty-odd migrations took a tenth of a second for every test's store;
+ * opening a copy of their result takes a quarter of a millisecond.
+ */
+let migratedSqliteImage: Buffer | null = null;
+
+async function openSqliteTestStore(): Promise<Store> {
+  if (!migratedSqliteImage) {
+    const connection = new SQLite(':memory:');
+    const store = sqliteStore(connection);
+    await migrateToLatest(store.db, 'sqlite');
+    migratedSqliteImage = connection.serialize();
+    await store.close();
+  }
+  return sqliteStore(new SQLite(migratedSqliteImage));
 }
 
 /**
@@ -158,7 +179,7 @@ let staleTestSchemasSwept = false;
  */
 export async function openTestStore(): Promise<Store> {
   const url = process.env.TEST_DATABASE_URL || null;
-  if (!url) return openStore({ databaseUrl: null, sqliteFile: ':memory:' });
+  if (!url) return openSqliteTestStore();
   const schema = idleTestSchemas.pop() ?? (await createTestSchema(url));
   const store = openPostgres(url, schema);
   let closed = false;
