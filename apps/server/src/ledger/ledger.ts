@@ -214,6 +214,13 @@ export function createLedger(
       job.settle.resolve(result);
     } catch (error) {
       job.settle.reject(error);
+    } finally {
+      // On Node 20 an enabled AsyncLocalStorage has every promise of the
+      // process copy its context (promise hooks): a fifth of a test run's CPU,
+      // and every request's, long after the last transaction. Works run one
+      // at a time, so the context is needed only while one runs; the next
+      // run() enables it again.
+      current.disable();
     }
   }
 
