@@ -1,5 +1,5 @@
 import { Dec } from '@halyard/money';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MONEY_PATHS, restartApp } from '../identity/test-support.ts';
 import {
   BTC,
@@ -26,15 +26,21 @@ import {
 describe.each(MONEY_PATHS)('spot on $on', ({ moneyCore }) => {
   let h: Harness;
 
-  beforeEach(async () => {
-    h = await startHarness({ moneyCore });
-  });
-
-  afterEach(async () => {
+  async function settledAndAudited() {
     await h.app.spot.service.idle();
     await expectAuditClean(h);
-    await h.close();
-  });
+  }
+
+  /** A fresh app for each test of the describe that calls it. */
+  function appPerTest() {
+    beforeEach(async () => {
+      h = await startHarness({ moneyCore });
+    });
+    afterEach(async () => {
+      await settledAndAudited();
+      await h.close();
+    });
+  }
 
   async function balances(user: TestUser) {
     return {
@@ -49,6 +55,13 @@ describe.each(MONEY_PATHS)('spot on $on', ({ moneyCore }) => {
   }
 
   describe('spec §5 refusals change nothing', () => {
+    // A refusal changes nothing, and each test has users of its own: the group shares one app, audited after each.
+    beforeAll(async () => {
+      h = await startHarness({ moneyCore });
+    });
+    afterEach(settledAndAudited);
+    afterAll(() => h.close());
+
     const cases: { name: string; path: string; body: Record<string, string>; msg: string }[] = [
       { name: 'price required', path: '/trad/buyLimit', body: { number: '1' }, msg: 'Please enter a price' },
       {
@@ -195,6 +208,8 @@ describe.each(MONEY_PATHS)('spot on $on', ({ moneyCore }) => {
   });
 
   describe('many orders at once', () => {
+    appPerTest();
+
     it('answers each order with its own row, as its own command left it', async () => {
       const buyer = await fundedUser(h, { USDT: '100000' });
       const seller = await fundedUser(h, { BTC: '100' });
@@ -221,6 +236,8 @@ describe.each(MONEY_PATHS)('spot on $on', ({ moneyCore }) => {
   });
 
   describe('limit orders', () => {
+    appPerTest();
+
     it('holds exactly price × amount for a resting buy and shows it in the book', async () => {
       const buyer = await fundedUser(h, { USDT: '1000' });
       const order = await placed(limit('buy', buyer, '123.45', '2.5', h));
@@ -351,6 +368,8 @@ describe.each(MONEY_PATHS)('spot on $on', ({ moneyCore }) => {
   });
 
   describe('market orders', () => {
+    appPerTest();
+
     it('never spends more than the hold of a market buy, and cancels the rest', async () => {
       const buyer = await fundedUser(h, { USDT: '1000' });
       const seller = await fundedUser(h, { BTC: '3' });
@@ -382,6 +401,8 @@ describe.each(MONEY_PATHS)('spot on $on', ({ moneyCore }) => {
   });
 
   describe('reads', () => {
+    appPerTest();
+
     it('answers tradAccount, entrustOrder and the pair lists in the spec shapes', async () => {
       const user = await fundedUser(h, { USDT: '1000', BTC: '1' });
       const bid = await placed(limit('buy', user, '100', '2', h));
@@ -460,6 +481,8 @@ describe.each(MONEY_PATHS)('spot on $on', ({ moneyCore }) => {
   });
 
   describe('live data', () => {
+    appPerTest();
+
     it('pushes depth and latest trades on the spec keys after the commit, and both pair lists', async () => {
       const buyer = await fundedUser(h, { USDT: '1000' });
       const seller = await fundedUser(h, { BTC: '1' });
@@ -489,6 +512,8 @@ describe.each(MONEY_PATHS)('spot on $on', ({ moneyCore }) => {
   });
 
   describe('durability across a restart', () => {
+    appPerTest();
+
     it('rebuilds the same book from the store', async () => {
       const buyer = await fundedUser(h, { USDT: '10000' });
       const seller = await fundedUser(h, { BTC: '5' });
@@ -506,6 +531,8 @@ describe.each(MONEY_PATHS)('spot on $on', ({ moneyCore }) => {
   });
 
   describe('demo faucet', () => {
+    appPerTest();
+
     it('credits play USDT and BTC through the ledger', async () => {
       const user = await fundedUser(h);
       const answer = await expectOk(post(h, '/account/demoFaucet', {}, user.token));
