@@ -6,12 +6,12 @@ import { sanitizeHtml } from './sanitize.ts';
 import { type AboutUsSettings, NO_CONTACT_LINKS, SETTING_KEYS, type VersionsSettings } from './service.ts';
 import {
   type BannerValues,
-  bannerSlugExists,
-  insertBanner,
+  existingBannerSlugs,
+  existingNoticeSlugs,
+  insertBanners,
   insertNotice,
   insertSettingIfAbsent,
   type NoticeText,
-  noticeSlugExists,
   replaceTips,
   selectTips,
   type TipText,
@@ -133,8 +133,12 @@ const DEMO_VERSIONS: VersionsSettings = {
 };
 
 async function seedNotices(trx: Executor, now: number) {
+  const existing = await existingNoticeSlugs(
+    trx,
+    DEMO_NOTICES.map((notice) => notice.slug),
+  );
   for (const notice of DEMO_NOTICES) {
-    if (await noticeSlugExists(trx, notice.slug)) continue;
+    if (existing.has(notice.slug)) continue;
     const texts = new Map<Locale, NoticeText>(
       Object.entries(notice.texts).map(([locale, text]) => [
         locale as Locale,
@@ -146,10 +150,16 @@ async function seedNotices(trx: Executor, now: number) {
 }
 
 async function seedBanners(trx: Executor, now: number) {
-  for (const banner of [...APP_BANNERS, ...INVITE_BANNERS]) {
-    if (banner.slug && (await bannerSlugExists(trx, banner.slug))) continue;
-    await insertBanner(trx, banner, now);
-  }
+  const banners = [...APP_BANNERS, ...INVITE_BANNERS];
+  const existing = await existingBannerSlugs(
+    trx,
+    banners.flatMap((banner) => (banner.slug ? [banner.slug] : [])),
+  );
+  await insertBanners(
+    trx,
+    banners.filter((banner) => !banner.slug || !existing.has(banner.slug)),
+    now,
+  );
 }
 
 /** The tip for everyone is seeded only while there is none: an operator's own tip is never overwritten. */

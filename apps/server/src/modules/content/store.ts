@@ -112,9 +112,11 @@ export async function deleteNotice(db: Executor, noticeId: number): Promise<bool
   return deleted.numDeletedRows > 0n;
 }
 
-export async function noticeSlugExists(db: Executor, slug: string): Promise<boolean> {
-  const row = await db.selectFrom('content_notices').select('id').where('slug', '=', slug).executeTakeFirst();
-  return row !== undefined;
+/** Which of `slugs` the notices already have. */
+export async function existingNoticeSlugs(db: Executor, slugs: readonly string[]): Promise<Set<string>> {
+  if (slugs.length === 0) return new Set();
+  const rows = await db.selectFrom('content_notices').select('slug').where('slug', 'in', slugs).execute();
+  return new Set(rows.flatMap((row) => (row.slug === null ? [] : [row.slug])));
 }
 
 export async function countNotices(db: Executor): Promise<number> {
@@ -174,6 +176,18 @@ async function withTexts(db: Executor, heads: { id: number; wdate: number }[]): 
 
 export type BannerValues = Omit<BannerRow, 'id' | 'updated_at'>;
 
+export async function insertBanners(
+  db: Executor,
+  banners: readonly BannerValues[],
+  now: number,
+): Promise<void> {
+  if (banners.length === 0) return;
+  await db
+    .insertInto('content_banners')
+    .values(banners.map((banner) => ({ ...banner, updated_at: now })))
+    .execute();
+}
+
 export async function insertBanner(db: Executor, banner: BannerValues, now: number): Promise<number> {
   const { id } = await db
     .insertInto('content_banners')
@@ -202,9 +216,11 @@ export async function deleteBanner(db: Executor, bannerId: number): Promise<bool
   return deleted.numDeletedRows > 0n;
 }
 
-export async function bannerSlugExists(db: Executor, slug: string): Promise<boolean> {
-  const row = await db.selectFrom('content_banners').select('id').where('slug', '=', slug).executeTakeFirst();
-  return row !== undefined;
+/** Which of `slugs` the banners already have. */
+export async function existingBannerSlugs(db: Executor, slugs: readonly string[]): Promise<Set<string>> {
+  if (slugs.length === 0) return new Set();
+  const rows = await db.selectFrom('content_banners').select('slug').where('slug', 'in', slugs).execute();
+  return new Set(rows.flatMap((row) => (row.slug === null ? [] : [row.slug])));
 }
 
 /** Banners of one kind shown in `locale`: those for every locale and those for it alone. */

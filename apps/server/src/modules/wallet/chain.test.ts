@@ -484,12 +484,14 @@ describe.each(MONEY_PATHS)('withdrawals on chain on $on', ({ moneyCore }) => {
     const user = await verifiedUser(h);
     const hal = chain.coin('HAL');
     // More than the hot wallet holds: the transfer would revert, so it is never sent.
-    await walletStore.upsertCoin(h.store.db, {
-      ...hal,
-      withdrawMax: Dec.parse('10000000000'),
-      withdrawDailyMax: Dec.parse('10000000000'),
-      approvalThreshold: Dec.parse('10000000000'),
-    });
+    await walletStore.upsertCoins(h.store.db, [
+      {
+        ...hal,
+        withdrawMax: Dec.parse('10000000000'),
+        withdrawDailyMax: Dec.parse('10000000000'),
+        approvalThreshold: Dec.parse('10000000000'),
+      },
+    ]);
     await fund(h, user.id, { HAL: '3000000000' });
     await expectOk(withdraw(user, privateKeyToAddress(generatePrivateKey()), '2000000000', 'HAL'));
     await h.app.wallet.service.sendQueued();

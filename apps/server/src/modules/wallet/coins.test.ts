@@ -52,6 +52,13 @@ describe('the live coins file', () => {
     );
   });
 
+  it('refuses a coin listed twice on the same chain, naming both entries', () => {
+    const twice = [USDT_ETHEREUM, { ...USDT_ETHEREUM, chainId: 56 }, { ...USDT_ETHEREUM, withdrawFee: '1' }];
+    expect(() => parseCoinFile(JSON.stringify(twice))).toThrow(
+      'wallet coins file entry 2: USDT on chain 1 is already entry 0',
+    );
+  });
+
   it('is loaded at start: the coin list shows it', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'halyard-coins-'));
     const file = path.join(dir, 'coins.json');

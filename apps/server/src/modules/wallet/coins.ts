@@ -150,7 +150,17 @@ const MONEY_FIELDS = [
 export function parseCoinFile(text: string): CoinChain[] {
   const entries: unknown = JSON.parse(text);
   if (!Array.isArray(entries)) throw new Error('wallet coins file: expected a JSON array');
-  return entries.map((entry, index) => parseCoinEntry(entry, `wallet coins file entry ${index}`));
+  const coins = entries.map((entry, index) => parseCoinEntry(entry, `wallet coins file entry ${index}`));
+  // One entry per coin and chain: with two, which settings go live would be a matter of order.
+  const seen = new Map<string, number>();
+  coins.forEach(({ coin, chainId }, index) => {
+    const key = `${coin} on chain ${chainId}`;
+    const first = seen.get(key);
+    if (first !== undefined)
+      throw new Error(`wallet coins file entry ${index}: ${key} is already entry ${first}`);
+    seen.set(key, index);
+  });
+  return coins;
 }
 
 function parseCoinEntry(entry: unknown, where: string): CoinChain {

@@ -118,15 +118,14 @@ export function createWalletModule(options: WalletModuleOptions): WalletModule {
         demo,
       }),
     async seedDemo() {
-      for (const chainId of CHAIN_IDS) {
-        for (const coin of demoCoinChains(chainId)) await walletStore.upsertCoin(store.db, coin);
-      }
+      await walletStore.upsertCoins(
+        store.db,
+        CHAIN_IDS.flatMap((chainId) => demoCoinChains(chainId)),
+      );
     },
     async loadCoinsFile() {
       if (!config.coinsFile) return;
-      for (const coin of parseCoinFile(await fs.readFile(config.coinsFile, 'utf8'))) {
-        await walletStore.upsertCoin(store.db, coin);
-      }
+      await walletStore.upsertCoins(store.db, parseCoinFile(await fs.readFile(config.coinsFile, 'utf8')));
     },
     start() {
       if (!config.localChain) {

@@ -165,25 +165,45 @@ function coinFromRow(row: Selectable<WalletCoinsTable>): CoinChain {
 export const walletStore = {
   // ── coins ──────────────────────────────────────────────────────────────
 
-  async upsertCoin(db: Executor, coin: CoinChain): Promise<void> {
-    const values = {
-      contract: coin.contract,
-      decimals: coin.decimals,
-      isin: coin.isin ? 1 : 0,
-      isout: coin.isout ? 1 : 0,
-      deposit_min: coin.depositMin.toString(),
-      withdraw_min: coin.withdrawMin.toString(),
-      withdraw_max: coin.withdrawMax.toString(),
-      withdraw_daily_max: coin.withdrawDailyMax.toString(),
-      withdraw_fee: coin.withdrawFee.toString(),
-      approval_threshold: coin.approvalThreshold.toString(),
-      confirmations: coin.confirmations,
-      sort: coin.sort,
-    };
+  /** Adds the coins, or updates the settings of those already there (one statement). */
+  async upsertCoins(db: Executor, coins: readonly CoinChain[]): Promise<void> {
+    if (coins.length === 0) return;
     await db
       .insertInto('wallet_coins')
-      .values({ coin: coin.coin, chain_id: coin.chainId, ...values })
-      .onConflict((oc) => oc.columns(['coin', 'chain_id']).doUpdateSet(values))
+      .values(
+        coins.map((coin) => ({
+          coin: coin.coin,
+          chain_id: coin.chainId,
+          contract: coin.contract,
+          decimals: coin.decimals,
+          isin: coin.isin ? 1 : 0,
+          isout: coin.isout ? 1 : 0,
+          deposit_min: coin.depositMin.toString(),
+          withdraw_min: coin.withdrawMin.toString(),
+          withdraw_max: coin.withdrawMax.toString(),
+          withdraw_daily_max: coin.withdrawDailyMax.toString(),
+          withdraw_fee: coin.withdrawFee.toString(),
+          approval_threshold: coin.approvalThreshold.toString(),
+          confirmations: coin.confirmations,
+          sort: coin.sort,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['coin', 'chain_id']).doUpdateSet((eb) => ({
+          contract: eb.ref('excluded.contract'),
+          decimals: eb.ref('excluded.decimals'),
+          isin: eb.ref('excluded.isin'),
+          isout: eb.ref('excluded.isout'),
+          deposit_min: eb.ref('excluded.deposit_min'),
+          withdraw_min: eb.ref('excluded.withdraw_min'),
+          withdraw_max: eb.ref('excluded.withdraw_max'),
+          withdraw_daily_max: eb.ref('excluded.withdraw_daily_max'),
+          withdraw_fee: eb.ref('excluded.withdraw_fee'),
+          approval_threshold: eb.ref('excluded.approval_threshold'),
+          confirmations: eb.ref('excluded.confirmations'),
+          sort: eb.ref('excluded.sort'),
+        })),
+      )
       .execute();
   },
 

@@ -228,7 +228,7 @@ describe.each(MONEY_PATHS)('withdrawals on $on', ({ moneyCore }) => {
         (coin) => coin.coin === 'USDT' && coin.chainId === CHAIN,
       );
       if (!usdt) throw new Error('no USDT row');
-      await walletStore.upsertCoin(h.store.db, { ...usdt, isout: false });
+      await walletStore.upsertCoins(h.store.db, [{ ...usdt, isout: false }]);
       await expectRefused(user, withdraw(user), 'Withdrawals of USDT are paused');
     });
   });
