@@ -6,8 +6,7 @@ import { sanitizeHtml } from './sanitize.ts';
 import { type AboutUsSettings, NO_CONTACT_LINKS, SETTING_KEYS, type VersionsSettings } from './service.ts';
 import {
   type BannerValues,
-  existingBannerSlugs,
-  existingNoticeSlugs,
+  existingSlugs,
   insertBanners,
   insertNotice,
   insertSettingIfAbsent,
@@ -133,8 +132,9 @@ const DEMO_VERSIONS: VersionsSettings = {
 };
 
 async function seedNotices(trx: Executor, now: number) {
-  const existing = await existingNoticeSlugs(
+  const existing = await existingSlugs(
     trx,
+    'content_notices',
     DEMO_NOTICES.map((notice) => notice.slug),
   );
   for (const notice of DEMO_NOTICES) {
@@ -151,8 +151,9 @@ async function seedNotices(trx: Executor, now: number) {
 
 async function seedBanners(trx: Executor, now: number) {
   const banners = [...APP_BANNERS, ...INVITE_BANNERS];
-  const existing = await existingBannerSlugs(
+  const existing = await existingSlugs(
     trx,
+    'content_banners',
     banners.flatMap((banner) => (banner.slug ? [banner.slug] : [])),
   );
   await insertBanners(

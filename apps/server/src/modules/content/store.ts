@@ -112,10 +112,14 @@ export async function deleteNotice(db: Executor, noticeId: number): Promise<bool
   return deleted.numDeletedRows > 0n;
 }
 
-/** Which of `slugs` the notices already have. */
-export async function existingNoticeSlugs(db: Executor, slugs: readonly string[]): Promise<Set<string>> {
+/** Which of `slugs` the notices (or the banners) already have: the demo seed adds only the others. */
+export async function existingSlugs(
+  db: Executor,
+  table: 'content_notices' | 'content_banners',
+  slugs: readonly string[],
+): Promise<Set<string>> {
   if (slugs.length === 0) return new Set();
-  const rows = await db.selectFrom('content_notices').select('slug').where('slug', 'in', slugs).execute();
+  const rows = await db.selectFrom(table).select('slug').where('slug', 'in', slugs).execute();
   return new Set(rows.flatMap((row) => (row.slug === null ? [] : [row.slug])));
 }
 
@@ -214,13 +218,6 @@ export async function updateBanner(
 export async function deleteBanner(db: Executor, bannerId: number): Promise<boolean> {
   const deleted = await db.deleteFrom('content_banners').where('id', '=', bannerId).executeTakeFirst();
   return deleted.numDeletedRows > 0n;
-}
-
-/** Which of `slugs` the banners already have. */
-export async function existingBannerSlugs(db: Executor, slugs: readonly string[]): Promise<Set<string>> {
-  if (slugs.length === 0) return new Set();
-  const rows = await db.selectFrom('content_banners').select('slug').where('slug', 'in', slugs).execute();
-  return new Set(rows.flatMap((row) => (row.slug === null ? [] : [row.slug])));
 }
 
 /** Banners of one kind shown in `locale`: those for every locale and those for it alone. */
