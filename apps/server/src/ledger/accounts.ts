@@ -146,3 +146,11 @@ export function accountMapKeyOf(ref: AccountRef, asset: string): string {
 export function accountMapKeyOfColumns(owner: string, asset: string, wallet: string): string {
   return `${owner}|${asset}|${wallet}`;
 }
+
+/** The owner and wallet an `accountMapKey` names (neither holds a `|`; the asset between them is not read). */
+export function accountRefOfMapKey(mapKey: string): AccountRef {
+  return accountRefFromColumns(
+    mapKey.slice(0, mapKey.indexOf('|')),
+    mapKey.slice(mapKey.lastIndexOf('|') + 1),
+  );
+}

@@ -12,7 +12,7 @@ import { type AccountRef, ownerColumn } from '../ledger/accounts.ts';
 import type { TransferInput } from '../ledger/index.ts';
 import type { Store } from '../store/connect.ts';
 import type { Executor } from '../store/database.ts';
-import type { ProjectionWriter, ProjectionWriterSpec } from './index.ts';
+import { type ProjectionWriter, type ProjectionWriterSpec, wireOf } from './index.ts';
 
 /**
  * What every equivalence test (modules/<domain>/state-equivalence.test.ts)
@@ -158,13 +158,13 @@ export class ProjectedState {
   private seq = 0;
   private unwritten: Published<MoneyEvent>[] = [];
   private readonly writers: {
-    spec: ProjectionWriterSpec<MoneyEvent>;
+    spec: ProjectionWriterSpec<MoneyEvent, unknown>;
     writer: ProjectionWriter<MoneyEvent>;
   }[];
 
   constructor(
     readonly store: Store,
-    specs: readonly ProjectionWriterSpec<MoneyEvent>[],
+    specs: readonly ProjectionWriterSpec<MoneyEvent, unknown>[],
   ) {
     this.writers = specs.map((spec) => ({ spec, writer: spec.create(store.dialect) }));
   }
@@ -185,7 +185,9 @@ export class ProjectedState {
       for (const { spec, writer } of this.writers) {
         const crossed = published.map(({ seq, events }) => ({
           seq,
-          events: structuredClone(events.filter(spec.reads)).map(spec.revive),
+          events: structuredClone(events.filter(spec.reads).map((event) => wireOf(spec, event))).map(
+            spec.revive,
+          ),
         }));
         await writer.write(trx, crossed);
       }

@@ -23,3 +23,4 @@ export { catchUpAll, journalTruncationBound, pruneAndTruncate, startProjected } 
 export { watermarkStore } from './store.ts';
 export { openWorkerProjector, type WorkerProjectorOptions, type WorkerStore } from './worker-transport.ts';
 export type { ProjectionWriter, ProjectionWriterSpec } from './writer.ts';
+export { wireOf } from './writer.ts';

@@ -10,13 +10,13 @@ import {
   ProjectorStoppedError,
   type RunnerReports,
 } from './runner.ts';
-import type { ProjectionWriterSpec } from './writer.ts';
+import { type ProjectionWriterSpec, wireOf } from './writer.ts';
 
 /** The database a worker opens a connection of its own to: a SQLite file (WAL), or PostgreSQL. */
 export type WorkerStore = { sqliteFile: string } | { postgresUrl: string; schema?: string };
 
-export interface WorkerProjectorOptions<Event> extends ProjectorTuning {
-  writer: ProjectionWriterSpec<Event>;
+export interface WorkerProjectorOptions<Event, Wire = unknown> extends ProjectorTuning {
+  writer: ProjectionWriterSpec<Event, Wire>;
   store: WorkerStore;
 }
 
@@ -71,8 +71,8 @@ function errorOf(text: ErrorText): Error {
  * reports each watermark it commits. Resolves once the worker has opened its
  * connection and read the writer's watermark.
  */
-export async function openWorkerProjector<Event>(
-  options: WorkerProjectorOptions<Event>,
+export async function openWorkerProjector<Event, Wire>(
+  options: WorkerProjectorOptions<Event, Wire>,
 ): Promise<Projector<Event>> {
   const setup: WorkerSetup = {
     module: options.writer.module,
@@ -167,16 +167,19 @@ export async function openWorkerProjector<Event>(
   });
 }
 
-/** The entries with the events the writer reads, and only those: the rest need not be copied to the worker. */
-function eventsRead<Event>(
-  spec: ProjectionWriterSpec<Event>,
+/**
+ * The entries with the events the writer reads, each as it crosses (`wireOf`), and only those: the rest need
+ * not be copied to the worker.
+ */
+function eventsRead<Event, Wire>(
+  spec: ProjectionWriterSpec<Event, Wire>,
   published: readonly Published<Event>[],
-): Published<Event>[] {
-  const kept: Published<Event>[] = [];
+): Published<unknown>[] {
+  const kept: Published<unknown>[] = [];
   for (const entry of published) {
-    const events = entry.events.filter((event) => spec.reads(event));
-    if (events.length === entry.events.length) kept.push(entry);
-    else if (events.length > 0) kept.push({ seq: entry.seq, events });
+    const events: unknown[] = [];
+    for (const event of entry.events) if (spec.reads(event)) events.push(wireOf(spec, event));
+    if (events.length > 0) kept.push({ seq: entry.seq, events });
   }
   return kept;
 }

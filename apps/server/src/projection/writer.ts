@@ -33,30 +33,54 @@ export interface ProjectionWriter<Event> {
  * to the worker, by structured clone, which keeps plain data and bigints but
  * drops classes: `revive` makes each one what the writer expects again
  * (a `Dec` from its units, for instance).
+ *
+ * The clone is paid on the sequencer's thread, by the number of values it
+ * copies. A writer whose events are many and large (the ledger's transfers)
+ * also has `pack`, which turns an event into fewer, plainer values; `revive`
+ * is then given what `pack` made (`Wire`).
  */
-export interface ProjectionWriterSpec<Event> {
+export interface ProjectionWriterSpec<Event, Wire = Event> {
   readonly name: string;
   readonly module: string;
   readonly exportName: string;
   create(dialect: DialectName): ProjectionWriter<Event>;
   reads(event: Event): boolean;
-  revive(event: Event): Event;
+  pack?(event: Event): Wire;
+  revive(wire: Wire): Event;
+}
+
+/** What crosses to a worker for `event`: `spec.pack`'s form of it, or the event itself. */
+export function wireOf<Event, Wire>(spec: ProjectionWriterSpec<Event, Wire>, event: Event): Wire | Event {
+  return spec.pack ? spec.pack(event) : event;
+}
+
+/** A combined spec's wire form of an event whose writer packs it: which of the specs, and what it made. */
+interface PackedBy {
+  packedBy: number;
+  wire: unknown;
+}
+
+function isPackedBy(wire: unknown): wire is PackedBy {
+  return typeof wire === 'object' && wire !== null && 'packedBy' in wire;
 }
 
 /**
  * Several writers as one (`name` its watermark): each batch written by every
  * writer in the order given, in one transaction, so a reader never sees one
  * table ahead of another (an order filled before its trade's balances). Each
- * writer is given only the events it reads; an event is revived by the first
- * spec that reads it, so specs that read the same kind of event must revive
- * it alike (the K-line writer reads spot's and futures' trades, plain data).
+ * writer is given only the events it reads; an event is packed and revived
+ * by the first spec that reads it, so specs that read the same kind of event
+ * must revive it alike (the K-line writer reads spot's and futures' trades,
+ * plain data).
  */
 export function combinedProjection<Event>(
   name: string,
   module: string,
   exportName: string,
-  specs: readonly ProjectionWriterSpec<Event>[],
-): ProjectionWriterSpec<Event> {
+  // Each spec's own wire form is its business: the combined one only hands it back to the spec that made it.
+  specs: readonly ProjectionWriterSpec<Event, unknown>[],
+): ProjectionWriterSpec<Event, unknown> {
+  const readerOf = (event: Event) => specs.findIndex((spec) => spec.reads(event));
   return {
     name,
     module,
@@ -73,7 +97,17 @@ export function combinedProjection<Event>(
         },
       };
     },
-    reads: (event) => specs.some((spec) => spec.reads(event)),
-    revive: (event) => specs.find((spec) => spec.reads(event))!.revive(event),
+    reads: (event) => readerOf(event) !== -1,
+    pack(event) {
+      const reader = readerOf(event);
+      const spec = specs[reader]!;
+      return spec.pack ? { packedBy: reader, wire: spec.pack(event) } : event;
+    },
+    revive(wire) {
+      if (isPackedBy(wire)) return specs[wire.packedBy]!.revive(wire.wire);
+      // Not packed: the structured clone of an event this spec read.
+      const event = wire as Event;
+      return specs[readerOf(event)]!.revive(event);
+    },
   };
 }

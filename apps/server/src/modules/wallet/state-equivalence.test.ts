@@ -177,7 +177,9 @@ class StateSide {
     if (published.length === 0) return;
     const crossed = published.map(({ seq, events }) => ({
       seq,
-      events: structuredClone(events.filter(ledgerProjection.reads)).map(ledgerProjection.revive),
+      events: structuredClone(events.filter(ledgerProjection.reads).map(ledgerProjection.pack!)).map(
+        ledgerProjection.revive,
+      ),
     }));
     await this.store.db.transaction().execute((trx) => this.writer.write(trx, crossed));
   }
