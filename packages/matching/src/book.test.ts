@@ -589,6 +589,42 @@ describe('OrderBook.restore', () => {
   });
 });
 
+describe('OrderBook.changePrecision', () => {
+  it('keeps the resting orders where they are, as a book restored at the new precision would, and checks new orders by it', () => {
+    const { book: changed, commands } = (() => {
+      const book = new OrderBook(PAIR);
+      const built = new Commands();
+      for (const command of [
+        built.limit('s1', 'alice', 'sell', '101', '0.02'),
+        built.limit('s2', 'carol', 'sell', '101', '2'),
+        built.limit('b1', 'bob', 'buy', '99', '4'),
+      ])
+        book.apply(command);
+      return { book, commands: built };
+    })();
+    const raised: PairPrecision = { ...PAIR, minNumber: Dec.parse('0.5') };
+    const restored = OrderBook.restore(raised, changed.restingOrders());
+    changed.changePrecision(raised);
+    changed.checkInvariants();
+    expect(changed.precision).toBe(raised);
+    // s1 rests below the new minimum and keeps its place; it is filled first.
+    expect(changed.restingOrders()).toEqual(restored.restingOrders());
+    const next: BookCommand[] = [
+      commands.limit('small', 'zed', 'buy', '101', '0.1'),
+      commands.limit('t1', 'zed', 'buy', '101', '1'),
+      commands.marketSell('t2', 'zed', '1'),
+    ];
+    const events = next.map((command) => plain(changed.apply(command)));
+    expect(events).toEqual(next.map((command) => plain(restored.apply(command))));
+    expect(events[0]).toMatchObject([{ type: 'rejected', reason: 'amount_below_min' }]);
+    expect(events[1]).toContainEqual(expect.objectContaining({ type: 'trade', makerOrderId: 's1' }));
+    const makers = changed
+      .apply(commands.limit('t3', 'yan', 'buy', '101', '0.5'))
+      .flatMap((event) => (event.type === 'trade' ? [event.makerOrderId] : []));
+    expect(makers).toEqual(['s2']);
+  });
+});
+
 describe('OrderBook.checkInvariants', () => {
   it('passes on a busy book and looks orders up by id', () => {
     const book = new OrderBook(PAIR);

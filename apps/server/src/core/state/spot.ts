@@ -62,7 +62,8 @@ export function openPair(state: MoneyState, command: OpenPairCommand): Applied<M
   const updated = pairStateOf(pair, existing?.lastPrice ?? null);
   state.pairs.set(pair.symbol, updated);
   const book = state.books.get(pair.symbol);
-  state.books.set(pair.symbol, OrderBook.restore(updated.precision, book?.restingOrders() ?? []));
+  if (book) book.changePrecision(updated.precision);
+  else state.books.set(pair.symbol, new OrderBook(updated.precision));
   return { result: { ok: true }, events: [] };
 }
 
