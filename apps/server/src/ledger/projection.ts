@@ -58,24 +58,27 @@ export const ledgerProjection: ProjectionWriterSpec<MoneyEvent, PackedTransfers>
   exportName: 'ledgerProjection',
   create: ledgerProjectionWriter,
   reads: (event) => event.type === 'transfers',
-  pack: (event) => (event.type === 'transfers' ? packTransfers(event.transfers) : []),
+  pack(event) {
+    if (event.type !== 'transfers') throw new Error(`the ledger's projection reads no ${event.type} event`);
+    return packTransfers(event.transfers);
+  },
   revive: (wire) => ({ type: 'transfers', transfers: unpackTransfers(wire) }),
 };
 
 export function packTransfers(transfers: readonly NewTransfer[]): PackedTransfers {
   const values: PackedTransfers = [];
-  for (const t of transfers)
+  for (const transfer of transfers)
     values.push(
-      t.id,
-      t.type,
-      t.debitKey,
-      t.creditKey,
-      t.asset,
-      t.code,
-      t.reference,
-      t.pendingId,
-      t.amount.units,
-      t.timestamp,
+      transfer.id,
+      transfer.type,
+      transfer.debitKey,
+      transfer.creditKey,
+      transfer.asset,
+      transfer.code,
+      transfer.reference,
+      transfer.pendingId,
+      transfer.amount.units,
+      transfer.timestamp,
     );
   return values;
 }

@@ -177,9 +177,10 @@ class StateSide {
     if (published.length === 0) return;
     const crossed = published.map(({ seq, events }) => ({
       seq,
-      events: structuredClone(events.filter(ledgerProjection.reads).map(ledgerProjection.pack!)).map(
-        ledgerProjection.revive,
-      ),
+      events: structuredClone(
+        // The ledger's spec packs its events (ledger/projection.ts).
+        events.filter(ledgerProjection.reads).map(ledgerProjection.pack!),
+      ).map(ledgerProjection.revive),
     }));
     await this.store.db.transaction().execute((trx) => this.writer.write(trx, crossed));
   }
