@@ -422,8 +422,9 @@ function loadLine(state: MoneyState, f: string[]): void {
         holdSpent: dec(f[12]!),
         dealMoney: dec(f[13]!),
         fee: dec(f[14]!),
-        placedAt: Number(f[15]),
+        // In the interface's order, as every other order is built: one hidden class for them all in V8.
         feeHal: dec(f[16]!),
+        placedAt: Number(f[15]),
       });
       return;
     }

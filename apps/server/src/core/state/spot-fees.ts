@@ -3,7 +3,7 @@ import { REFERRAL_TOKEN } from '@halyard/rules';
 import type { AccountRef, TransferInput } from '../../ledger/index.ts';
 import type { NewTransfer } from '../../ledger/plan.ts';
 import type { SpotTradeRecord } from './commands.ts';
-import { applyTransfers, available, type MoneyState, type OpenOrder } from './money-state.ts';
+import { applyTransfers, available, type MoneyState, type OpenOrder, withFillTotals } from './money-state.ts';
 import { accrueCommission, referralUserOf, tierOf } from './referral.ts';
 import {
   CommissionBatch,
@@ -128,7 +128,16 @@ function paidInHal(
   trades: SpotTradeRecord[] | null,
 ): void {
   const order = touched.get(fee.orderId)!;
-  touched.set(order.id, { ...order, fee: order.fee.sub(fee.fee), feeHal: order.feeHal.add(hal) });
+  touched.set(
+    order.id,
+    withFillTotals(order, {
+      remaining: order.remaining,
+      holdSpent: order.holdSpent,
+      dealMoney: order.dealMoney,
+      fee: order.fee.sub(fee.fee),
+      feeHal: order.feeHal.add(hal),
+    }),
+  );
   if (trades === null) return;
   const trade = trades[fee.tradeIndex]!;
   trades[fee.tradeIndex] =

@@ -20,7 +20,14 @@ import type {
   SpotOrderState,
   SpotTradeRecord,
 } from './commands.ts';
-import { applyTransfers, available, type MoneyState, type OpenOrder, type PairState } from './money-state.ts';
+import {
+  applyTransfers,
+  available,
+  type MoneyState,
+  type OpenOrder,
+  type PairState,
+  withFillTotals,
+} from './money-state.ts';
 import type { CommissionRow } from './referral-rules.ts';
 import { type OwedFee, settleFees } from './spot-fees.ts';
 import {
@@ -459,13 +466,13 @@ function tradeRecordOf(
 
 /** The order after a fill: a new object (state values are never changed in place). */
 function filledBy(order: OpenOrder, trade: TradeEvent, holdUsed: Dec, fee: Dec): OpenOrder {
-  return {
-    ...order,
+  return withFillTotals(order, {
     remaining: order.remaining.sub(trade.amount),
     holdSpent: order.holdSpent.add(holdUsed),
     dealMoney: order.dealMoney.add(trade.quoteAmount),
     fee: order.fee.add(fee),
-  };
+    feeHal: order.feeHal,
+  });
 }
 
 function filledOf(order: OpenOrder): Dec {
