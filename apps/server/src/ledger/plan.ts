@@ -78,6 +78,20 @@ export interface InPlaceMap<V> extends Map<string, V> {
 }
 
 /**
+ * The ledger's accounts by map key. `find`, when the map has one, answers
+ * what `get(accountMapKeyOf(ref, asset))` would without building the key
+ * (the money state's LedgerAccounts).
+ */
+export interface AccountsMap extends InPlaceMap<AccountState> {
+  find?(ref: AccountRef, asset: string): AccountState | undefined;
+}
+
+/** The account of `ref` in `asset`, or undefined. */
+export function findAccount(accounts: AccountsMap, ref: AccountRef, asset: string): AccountState | undefined {
+  return accounts.find ? accounts.find(ref, asset) : accounts.get(accountMapKeyOf(ref, asset));
+}
+
+/**
  * What the batches of one step see: what the database held, plus what the
  * batches applied before this one did.
  */
@@ -87,7 +101,7 @@ export interface LedgerState {
   /** Holds by pending transfer id: those the batches post or void, and earlier batches'. Replaced, never changed. */
   holds: Map<string, HoldEntry>;
   /** Accounts by `accountMapKey`; their totals are changed in place. */
-  accounts: InPlaceMap<AccountState>;
+  accounts: AccountsMap;
 }
 
 /** What an accepted batch did; the state holds it already. */
@@ -370,33 +384,32 @@ class BatchChanges {
 
   /**
    * While the batch touched few accounts: one of them, found by comparing
-   * fields, which is cheaper than building its key and looking it up among a
-   * million; else the state's.
+   * fields, which is cheaper than finding it among a million; else the
+   * state's.
    */
   private touchedFew(ref: AccountRef, asset: string): AccountState {
     for (const account of this.accounts) {
       const key = account.key;
       if (key.asset === asset && key.owner === ref.owner && key.wallet === ref.wallet) return account;
     }
-    return this.touchFirst(accountMapKeyOf(ref, asset), ref, asset);
+    return this.touchFirst(ref, asset);
   }
 
-  /** Past SCAN_MAX accounts: by its key, built once for both lookups. */
+  /** Past SCAN_MAX accounts: by its key. */
   private touchedMany(ref: AccountRef, asset: string): AccountState {
-    const mapKey = accountMapKeyOf(ref, asset);
-    return this.byKey!.get(mapKey) ?? this.touchFirst(mapKey, ref, asset);
+    return this.byKey!.get(accountMapKeyOf(ref, asset)) ?? this.touchFirst(ref, asset);
   }
 
   /** The account in the state (created if need be), its totals noted before the batch changes them. */
-  private touchFirst(mapKey: string, ref: AccountRef, asset: string): AccountState {
+  private touchFirst(ref: AccountRef, asset: string): AccountState {
     const accounts = this.state.accounts;
-    let account = accounts.get(mapKey);
+    let account = findAccount(accounts, ref, asset);
     if (account === undefined) {
       account = newAccount(accountKey(ref, asset), this.now);
-      accounts.set(mapKey, account);
+      accounts.set(account.mapKey, account);
       this.totalsBefore.push(null, null, null, null);
     } else {
-      accounts.beforeChange?.(mapKey);
+      accounts.beforeChange?.(account.mapKey);
       this.totalsBefore.push(
         account.debitsPosted,
         account.creditsPosted,
@@ -405,7 +418,7 @@ class BatchChanges {
       );
     }
     this.accounts.push(account);
-    if (this.byKey !== null) this.byKey.set(mapKey, account);
+    if (this.byKey !== null) this.byKey.set(account.mapKey, account);
     else if (this.accounts.length > SCAN_MAX)
       this.byKey = new Map(this.accounts.map((touched) => [touched.mapKey, touched]));
     return account;

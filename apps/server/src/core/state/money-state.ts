@@ -1,11 +1,9 @@
 import type { OrderBook, PairPrecision } from '@halyard/matching';
 import { Dec } from '@halyard/money';
-import { type AccountRef, accountMapKeyOf, type TransferInput } from '../../ledger/index.ts';
+import type { AccountRef, TransferInput } from '../../ledger/index.ts';
 import {
-  type AccountState,
   applyBatch,
   batchShapeRefusal,
-  copyAccount,
   type HoldEntry,
   isLedgerRefusal,
   type LedgerRefusal,
@@ -20,6 +18,7 @@ import { type CycleState, createCycleState } from './cycle.ts';
 import { createFiatState, type FiatState } from './fiat-escrow.ts';
 import { createFuturesMoney, type FuturesMoney } from './futures.ts';
 import { createIeoState, type IeoState } from './ieo.ts';
+import { LedgerAccounts } from './ledger-accounts.ts';
 import { createReferralState, noteHalHoldings, type ReferralState } from './referral.ts';
 import { DEFAULT_RETENTION, type RetentionPolicy, RetentionWindow } from './retention.ts';
 import type { DailyWithdrawn, OpenWithdrawal } from './wallet-flows.ts';
@@ -34,7 +33,7 @@ import type { DailyWithdrawn, OpenWithdrawal } from './wallet-flows.ts';
  */
 export interface MoneyState {
   ledger: LedgerState & {
-    accounts: TrackedMap<string, AccountState>;
+    accounts: LedgerAccounts;
     holds: TrackedMap<string, HoldEntry>;
     transfers: TrackedMap<string, PlannedTransfer>;
   };
@@ -140,7 +139,7 @@ export function withFillTotals(
 
 export function createMoneyState(retention: RetentionPolicy = DEFAULT_RETENTION): MoneyState {
   return {
-    ledger: { accounts: new TrackedMap(copyAccount), holds: new TrackedMap(), transfers: new TrackedMap() },
+    ledger: { accounts: new LedgerAccounts(), holds: new TrackedMap(), transfers: new TrackedMap() },
     transferIds: new RetentionWindow(retention),
     answers: new TrackedMap(),
     answerIds: new RetentionWindow(retention),
@@ -160,7 +159,7 @@ export function createMoneyState(retention: RetentionPolicy = DEFAULT_RETENTION)
 
 /** What the account can spend now: posted credits − posted debits − held. */
 export function available(state: MoneyState, ref: AccountRef, asset: string): Dec {
-  const account = state.ledger.accounts.get(accountMapKeyOf(ref, asset));
+  const account = state.ledger.accounts.find(ref, asset);
   if (!account) return Dec.ZERO;
   return account.creditsPosted.sub(account.debitsPosted).sub(account.debitsPending);
 }
