@@ -337,7 +337,14 @@ function settle(
     }
   }
   const last = events.findLast(isTrade);
-  if (last) state.pairs.set(pairSymbol, { ...pair, lastPrice: last.price });
+  if (last)
+    state.pairs.set(pairSymbol, {
+      config: pair.config,
+      precision: pair.precision,
+      makerFee: pair.makerFee,
+      takerFee: pair.takerFee,
+      lastPrice: last.price,
+    });
   if (!emit) return { transfers: [], touched, ended, trades, commissions: [] };
   return {
     transfers: [...plan.newTransfers, ...paid.transfers],
