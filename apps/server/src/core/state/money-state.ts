@@ -181,7 +181,7 @@ export function tryApplyTransfers(
   const plan = applyBatch(state.ledger, batch, at);
   if (isLedgerRefusal(plan)) return plan;
   for (const transfer of plan.remembered) state.transferIds.add(transfer, seq);
-  noteHalHoldings(state.referral, state.ledger.accounts, plan.newTransfers);
+  noteHalHoldings(state.referral, plan.newTransfers);
   return plan;
 }
 

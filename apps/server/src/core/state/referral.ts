@@ -9,7 +9,7 @@ import {
   startHoldingWeight,
   weighChange,
 } from '@halyard/rules';
-import type { AccountState, NewTransfer } from '../../ledger/plan.ts';
+import type { NewTransfer } from '../../ledger/plan.ts';
 import { type Applied, TrackedMap } from '../sequencer/index.ts';
 import type {
   IndexPricesCommand,
@@ -192,16 +192,13 @@ export function accrueCommission(state: ReferralState, row: CommissionRow): void
  * one change per transfer and user, as modules/referral reads them back
  * from the ledger's history.
  */
-export function noteHalHoldings(
-  state: ReferralState,
-  accounts: ReadonlyMap<string, AccountState>,
-  transfers: readonly NewTransfer[],
-): void {
+export function noteHalHoldings(state: ReferralState, transfers: readonly NewTransfer[]): void {
   for (const transfer of transfers) {
     if (transfer.asset !== REFERRAL_TOKEN) continue;
     if (transfer.type !== 'posted' && transfer.type !== 'post_pending') continue;
-    const debit = accounts.get(transfer.debitKey)!.key.owner;
-    const credit = accounts.get(transfer.creditKey)!.key.owner;
+    // The transfer's own references name the owners (a post names its hold's accounts): no look-up among a million.
+    const debit = transfer.debit.owner;
+    const credit = transfer.credit.owner;
     if (debit === credit) {
       if (typeof debit === 'number') noteChange(state, debit, Dec.ZERO, transfer.timestamp);
       continue;

@@ -121,7 +121,7 @@ async function loadHalHoldings(db: Executor, state: MoneyState, from: number): P
     add(String(credit), transfer.amount.neg());
   }
   for (const [userId, balance] of balances) startHalHolding(state.referral, userId, balance, from);
-  noteHalHoldings(state.referral, state.ledger.accounts, transfers);
+  noteHalHoldings(state.referral, transfers);
 }
 
 /** The HAL transfers that moved posted balances since `from`, in the ledger's order. */
