@@ -224,7 +224,7 @@ function noteChange(state: ReferralState, userId: number, delta: Dec, at: number
     ? rolledTo(known, day)
     : { day, current: startHoldingWeight(day, Dec.ZERO), previous: null };
   const balance = holding.current.balance.add(delta);
-  // Field by field, not `{ ...holding, current }`: a spread with a field replaced takes V8's slow path (withFillTotals).
+  // Field by field, not `{ ...holding, current }`, as the orders' fills are (withFillTotals).
   state.holdings.set(userId, {
     day: holding.day,
     current: weighChange(holding.current, { at, balance }),
