@@ -86,9 +86,14 @@ export interface AccountsMap extends InPlaceMap<AccountState> {
   find?(ref: AccountRef, asset: string): AccountState | undefined;
 }
 
-/** The account of `ref` in `asset`, or undefined. */
-export function findAccount(accounts: AccountsMap, ref: AccountRef, asset: string): AccountState | undefined {
-  return accounts.find ? accounts.find(ref, asset) : accounts.get(accountMapKeyOf(ref, asset));
+/** The account of `ref` in `asset`, or undefined. `mapKey`: its key, when the caller built it already. */
+export function findAccount(
+  accounts: AccountsMap,
+  ref: AccountRef,
+  asset: string,
+  mapKey?: string,
+): AccountState | undefined {
+  return accounts.find ? accounts.find(ref, asset) : accounts.get(mapKey ?? accountMapKeyOf(ref, asset));
 }
 
 /**
@@ -404,15 +409,16 @@ class BatchChanges {
     return this.touchFirst(ref, asset);
   }
 
-  /** Past SCAN_MAX accounts: by its key. */
+  /** Past SCAN_MAX accounts: by its key, built once for the batch's map and the state's. */
   private touchedMany(ref: AccountRef, asset: string): AccountState {
-    return this.byKey!.get(accountMapKeyOf(ref, asset)) ?? this.touchFirst(ref, asset);
+    const mapKey = accountMapKeyOf(ref, asset);
+    return this.byKey!.get(mapKey) ?? this.touchFirst(ref, asset, mapKey);
   }
 
   /** The account in the state (created if need be), its totals noted before the batch changes them. */
-  private touchFirst(ref: AccountRef, asset: string): AccountState {
+  private touchFirst(ref: AccountRef, asset: string, mapKey?: string): AccountState {
     const accounts = this.state.accounts;
-    let account = findAccount(accounts, ref, asset);
+    let account = findAccount(accounts, ref, asset, mapKey);
     if (account === undefined) {
       account = newAccount(accountKey(ref, asset), this.now);
       accounts.set(account.mapKey, account);
