@@ -10,6 +10,7 @@
  *   (add --expose-gc for the heap the state keeps after the replay)
  *   env: REPLAY (commands, default 200,000), BOOT_USERS (default 200,000),
  *   PROFILE=file.cpuprofile (a CPU profile of the replay alone, not the build),
+ *   FUTURES=1 (the stream trades futures too),
  *   ALLOCATIONS=file.heapprofile (where the replay allocates: V8's sampling heap profiler);
  *   with SURVIVORS=1, only what outlived a young collection (what a scavenge copies)
  */
@@ -29,6 +30,8 @@ const REPLAY = Number(process.env.REPLAY ?? 200_000);
 const BOOT_USERS = Number(process.env.BOOT_USERS ?? 200_000);
 /** BY_KIND=1: the time of each command kind (wall, GC included), at the cost of a clock read per command. */
 const BY_KIND = process.env.BY_KIND === '1';
+/** FUTURES=1: the stream also trades futures (two contracts, opening orders, closes, marks). */
+const FUTURES = process.env.FUTURES === '1';
 const RESTING_ORDERS = BOOT_USERS / 2;
 
 const machine = moneyMachine();
@@ -40,7 +43,13 @@ for (const command of largeStateBootstrap(BOOT_USERS, RESTING_ORDERS))
 console.log(
   `state built: ${state.ledger.accounts.size} accounts, ${state.orders.size} open orders in ${((performance.now() - startedBoot) / 1000).toFixed(1)} s`,
 );
-const stream = commandStream({ seed: 5, users: BOOT_USERS, traders: 5_000, idPrefix: 'replay' });
+const stream = commandStream({
+  seed: 5,
+  users: BOOT_USERS,
+  traders: 5_000,
+  idPrefix: 'replay',
+  futures: FUTURES,
+});
 const payloads: Uint8Array[] = [];
 for (let index = 0; index < REPLAY; index++)
   payloads.push(machine.encodeCommand(stream.next().value as MoneyCommand));

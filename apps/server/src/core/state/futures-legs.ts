@@ -7,6 +7,16 @@
 // The accounts: an order's hold sits in `clearing`; a position's margin in
 // the `futures_margin` pool; fees go to `fees`; what a position cannot pay
 // comes from `insurance`; the house (market maker) trades from `market_maker`.
+//
+// An order's hold and release, and every leg of a trade's fills, are
+// `derived` (ledger/transfers.ts): their ids come from the order's id, which
+// is handed out once (the money state's `nextOrderId`, the engine's row id),
+// and from the trade's place among that taker's trades, so no retry can name
+// them. The ledger neither looks them up nor keeps them for retries; the
+// money state forgets an order's hold when the order ends. Liquidation and
+// funding legs take ids from the command's tag and time, which a retried
+// command repeats, so they stay looked up; so does the house's PnL leg, whose
+// builder serves liquidations too.
 import { Dec } from '@halyard/money';
 import { REFERRAL_TOKEN } from '@halyard/rules';
 import { type AccountRef, systemAccount, type TransferInput, userAccount } from '../../ledger/index.ts';
@@ -53,6 +63,7 @@ export function holdTransfer(autoid: number, account: AccountRef, asset: string,
     amount: hold,
     code: 'futures_order',
     reference: orderReference(autoid),
+    derived: true,
   };
 }
 
@@ -64,6 +75,7 @@ export function releaseTransfer(autoid: number): TransferInput {
     pendingId: holdId(autoid),
     code: 'futures_release',
     reference: orderReference(autoid),
+    derived: true,
   };
 }
 
@@ -95,6 +107,7 @@ export function openFillLegs(fill: {
     amount: margin.add(fee),
     code: 'futures_trade',
     reference,
+    derived: true,
   });
   pushPositive(legs, {
     id: id(`${leg}-margin`),
@@ -104,6 +117,7 @@ export function openFillLegs(fill: {
     amount: margin,
     code: 'futures_margin',
     reference,
+    derived: true,
   });
   pushPositive(legs, {
     id: id(`${leg}-fee`),
@@ -113,6 +127,7 @@ export function openFillLegs(fill: {
     amount: fee,
     code: feeInHal ? 'futures_trade' : 'futures_fee',
     reference,
+    derived: true,
   });
   return legs;
 }
@@ -127,6 +142,7 @@ export function halFeeLeg(id: string, userId: number, hal: Dec, reference: strin
     amount: hal,
     code: 'futures_fee',
     reference,
+    derived: true,
   };
 }
 
@@ -165,6 +181,7 @@ export function closeFillLegs(fill: {
       amount: gross.sub(feeFromPool),
       code: 'futures_close',
       reference,
+      derived: true,
     });
     pushPositive(legs, {
       id: id(`${leg}-fee`),
@@ -174,6 +191,7 @@ export function closeFillLegs(fill: {
       amount: feeFromPool,
       code: 'futures_fee',
       reference,
+      derived: true,
     });
     feeDue = fee.sub(feeFromPool);
   } else {
@@ -188,6 +206,7 @@ export function closeFillLegs(fill: {
       amount: fromUser,
       code: 'futures_close',
       reference,
+      derived: true,
     });
     pushPositive(legs, {
       id: id(`${leg}-insurance`),
@@ -197,6 +216,7 @@ export function closeFillLegs(fill: {
       amount: deficit.sub(fromUser),
       code: 'futures_insurance',
       reference,
+      derived: true,
     });
   }
   const feeFromFree = Dec.min(feeDue, free);
@@ -208,6 +228,7 @@ export function closeFillLegs(fill: {
     amount: feeFromFree,
     code: 'futures_fee',
     reference,
+    derived: true,
   });
   return { legs, feePaid: fee.sub(feeDue).add(feeFromFree) };
 }

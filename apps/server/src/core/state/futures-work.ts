@@ -21,7 +21,7 @@ import {
   openFillFee,
   openFillLegsOf,
 } from './futures-fills.ts';
-import { type LegId, takeOverLeg } from './futures-legs.ts';
+import { holdId, type LegId, takeOverLeg } from './futures-legs.ts';
 import { feeOf, notionalOf } from './futures-margin.ts';
 import {
   actionRank,
@@ -201,12 +201,24 @@ export class Work {
     for (const row of touched.values()) {
       stampOrder(row, this.at);
       this.noteOrder(row);
-      if (!isOpenState(row.state)) this.book.open.delete(row.autoid);
+      if (!isOpenState(row.state)) this.endOrder(row.autoid);
     }
     for (const position of positions.values()) this.persist(position);
     for (const { autoid: _autoid, ...trade } of trades) this.trades.push(trade);
     this.book.refreshMarkets({ contracts: new Set([market.contract.autoid]), trades });
     return { orders: [...touched.values()], positions: [...positions.values()], triggers };
+  }
+
+  /**
+   * An ended order leaves the open ones, and its hold is forgotten once closed
+   * (posted in full, or its rest released in this settle): its id is derived
+   * (futures-legs.ts), so no retry window would ever forget it. A hold still
+   * open stays, as the ledger's record of money held.
+   */
+  private endOrder(autoid: number): void {
+    this.book.open.delete(autoid);
+    const hold = this.state.ledger.holds.get(holdId(autoid));
+    if (hold !== undefined && hold.state !== 'open') this.state.ledger.holds.delete(holdId(autoid));
   }
 
   /** One trade between a user and anyone but the same house: both sides' legs in one batch, and its commission rows. */

@@ -195,6 +195,25 @@ describe('futures commands on the money state', () => {
     expect(positions.find((row) => row.owner === '2')?.number).toBe('3');
   });
 
+  it("keeps no order's hold once it ends, and no order's or fill's transfer for retries", () => {
+    // Their ids derive from the order's id (futures-legs.ts): the ledger keeps none in the retry window, so an
+    // ended order's closed hold would stay for good unless the state forgot it.
+    const state = machine.initialState();
+    run(state, [...setup, ...OPENS]);
+    const futuresIds = (ids: Iterable<string>) => [...ids].filter((id) => id.startsWith('futures:'));
+    // User 1's market buy (order 2) filled and ended; user 2's bid (order 3) rests, its hold open.
+    expect(futuresIds(state.ledger.holds.keys())).toEqual(['futures:3:hold']);
+    expect(state.ledger.holds.get('futures:3:hold')?.state).toBe('open');
+    run(state, NEXT, 100);
+    // The mark fired user 1's TP, whose close filled user 2's bid: every order has ended.
+    expect(futuresIds(state.ledger.holds.keys())).toEqual([]);
+    expect(futuresIds(state.ledger.transfers.keys())).toEqual([]);
+    for (const id of [1, 2])
+      expect(state.ledger.accounts.find(userAccount(id, 'futures'), 'USDT')?.debitsPending.toString()).toBe(
+        '0',
+      );
+  });
+
   it('reads a snapshot begun before each futures command as the state was, whatever the command changes', () => {
     // Futures' rows are changed in place: each change must come after `beforeChange`, or a snapshot being read
     // while commands go on would hold the row as a later command left it. Exact, command by command.
