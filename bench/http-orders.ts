@@ -13,6 +13,14 @@
  * Each server first takes the same load for WARMUP_SECONDS, unmeasured: the
  * real server has much more code for V8 to optimise than the bare route.
  *
+ * The three servers run side by side, and the measured seconds of each are
+ * cut into ROUNDS slices taken in turns (SQL, core, ceiling, SQL, …), each
+ * after the servers have settled (the core's projector catching up on the
+ * slice before). This machine's speed drifts over minutes: measured one
+ * after the other, the ceiling ran minutes after the orders, and the same
+ * code printed ratios from 14 % to 32 %. In turns, each round's ratio is
+ * printed too, and the rounds of one run agree within a few points.
+ *
  * The machine is shared, and requests/s move with its load. Each server's CPU
  * time (user + system, from /proc) per answered request is printed too: it
  * moves much less, and their ratio says what the orders would reach against
@@ -49,8 +57,14 @@ import {
 const SECONDS = Number(process.argv[2] ?? 15);
 const WARMUP_SECONDS = 3;
 const CONNECTIONS = 50;
-const SERVER_PORT = 18_431;
+const SQL_PORT = 18_431;
 const CEILING_PORT = 18_432;
+const CORE_PORT = 18_433;
+/** The measured seconds of each server are cut into this many slices, taken in turns: SQL, core, ceiling. */
+const ROUNDS = 5;
+/** Before each slice, the servers are let settle (below a tenth of a core) for at most this long. */
+const QUIET_MAX_MS = 5_000;
+const QUIET_PROBE_MS = 100;
 const HERE = path.dirname(new URL(import.meta.url).pathname);
 /** Node flags for the server children, to try one without editing the bench. */
 const CHILD_NODE_ARGS = process.env.BENCH_CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
@@ -84,119 +98,208 @@ if (process.argv[2] === '--ceiling-server') {
 }
 
 async function main(): Promise<void> {
-  const onSql = await measureServer('orders on SQL (today)', false);
-  const onCore = await measureServer('orders on the core', true);
-  const ceilingServer = await startChild(
-    path.join(HERE, 'http-orders.ts'),
-    ['--ceiling-server'],
-    {},
-    CHILD_NODE_ARGS,
-  );
-  let ceiling: Measured;
-  let bareAlone: number;
+  const servers: BenchServer[] = [];
   try {
-    const ceilingBase = `http://127.0.0.1:${CEILING_PORT}`;
-    await measure(ceilingBase, onSql.tokens, ceilingServer, WARMUP_SECONDS);
-    ceiling = await measure(ceilingBase, onSql.tokens, ceilingServer, SECONDS);
+    const onSql = await startRealServer('orders on SQL (today)', false, SQL_PORT);
+    servers.push(onSql);
+    const onCore = await startRealServer('orders on the core', true, CORE_PORT);
+    servers.push(onCore);
+    const ceiling = await startCeilingServer(onSql.tokens);
+    servers.push(ceiling);
+    for (const server of servers) await measure(server, WARMUP_SECONDS);
+    if (PROFILE_DIR)
+      for (const server of [onSql, onCore]) await ask(server.child, 'profile-start', 'profiling');
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const server of servers) {
+        await quiet(servers);
+        server.slices.push(await measure(server, SECONDS / ROUNDS));
+      }
+    }
+    if (PROFILE_DIR) {
+      for (const server of [onSql, onCore]) {
+        const file = path.join(PROFILE_DIR, `${server === onCore ? 'core' : 'sql'}.cpuprofile`);
+        await ask(server.child, { profileTo: file }, 'profiled');
+        console.log(`the main thread of ${server.label} during its runs (idle between them): ${file}`);
+      }
+    }
     // The same client's round trip to a route that does nothing: what of one order's time is not the server's.
-    bareAlone = await medianMs(() =>
-      call(ceilingBase, 'POST', '/trad/buyLimit', orderBodyAt(0), onSql.tokens[0]),
+    const bareAlone = await medianMs(() =>
+      call(ceiling.base, 'POST', '/trad/buyLimit', orderBodyAt(0), onSql.tokens[0]),
     );
+    report(onSql, onCore, ceiling, bareAlone);
   } finally {
-    ceilingServer.kill('SIGTERM');
+    for (const server of servers) await stop(server);
   }
-  print('ceiling (bare Fastify route)', ceiling);
-  console.log(`ceiling measured at ${loadText()}`);
+}
+
+function report(onSql: BenchServer, onCore: BenchServer, ceiling: BenchServer, bareAlone: number): void {
+  for (const server of [onSql, onCore, ceiling]) print(server);
+  console.log(`measured ending at ${loadText()}`);
   console.log(`one bare request alone, p50 of ${SAMPLE_ORDERS}: ${bareAlone.toFixed(2)} ms`);
   for (const server of [onSql, onCore]) {
+    const alone = server.alone!;
     console.log(
-      `one order alone ${server.label}: ${server.alone.toFixed(2)} ms (target ≤ 2 ms) ${server.alone <= 2 ? 'MET' : 'MISSED'}, ${(server.alone / bareAlone).toFixed(1)}× the bare request`,
+      `one order alone ${server.label}: ${alone.toFixed(2)} ms (target ≤ 2 ms) ${alone <= 2 ? 'MET' : 'MISSED'}, ${(alone / bareAlone).toFixed(1)}× the bare request`,
     );
   }
+  const ceilingFigures = totalsOf(ceiling);
   for (const server of [onSql, onCore]) {
-    const ratio = server.orders.requests.average / ceiling.requests.average;
-    console.log(
-      `ratio ${server.label}/ceiling: ${(ratio * 100).toFixed(1)}% (target ≥ 25%) ${ratio >= 0.25 ? 'MET' : 'MISSED'}`,
+    const figures = totalsOf(server);
+    const ratio = figures.rate / ceilingFigures.rate;
+    const rounds = server.slices.map(
+      (slice, round) => `${((100 * rateOf(slice)) / rateOf(ceiling.slices[round]!)).toFixed(1)}%`,
     );
-    if (server.orders.cpuMsPerRequest !== null && ceiling.cpuMsPerRequest !== null) {
-      const cpuRatio = ceiling.cpuMsPerRequest / server.orders.cpuMsPerRequest;
+    console.log(
+      `ratio ${server.label}/ceiling: ${(ratio * 100).toFixed(1)}% (target ≥ 25%) ${ratio >= 0.25 ? 'MET' : 'MISSED'}; round by round ${rounds.join(', ')}`,
+    );
+    if (figures.cpuMsPerRequest !== null && ceilingFigures.cpuMsPerRequest !== null) {
+      const cpuRatio = ceilingFigures.cpuMsPerRequest / figures.cpuMsPerRequest;
       console.log(`  by server CPU per request (ceiling/orders): ${(cpuRatio * 100).toFixed(1)}%`);
     }
   }
-  if (onSql.orders.sqliteMsPerRequest !== null) {
-    const budgetMs = 1000 / (0.25 * ceiling.requests.average);
+  const sqlFigures = totalsOf(onSql);
+  if (sqlFigures.sqliteMsPerRequest !== null) {
+    const budgetMs = 1000 / (0.25 * ceilingFigures.rate);
     console.log(
-      `the target leaves ${budgetMs.toFixed(3)} ms of one core per order; on SQL, SQLite statements alone took ${onSql.orders.sqliteMsPerRequest.toFixed(3)} ms per order`,
+      `the target leaves ${budgetMs.toFixed(3)} ms of one core per order; on SQL, SQLite statements alone took ${sqlFigures.sqliteMsPerRequest.toFixed(3)} ms per order`,
     );
   }
 }
 
-/** One real server (on SQL, or with BENCH_MONEY_CORE on the core) in a child: its users, one order alone, then the load. */
-async function measureServer(
-  label: string,
-  onCore: boolean,
-): Promise<{ label: string; tokens: string[]; orders: Measured; alone: number }> {
+/** A server under measure: a real one (its own users, one order alone) or the ceiling, and its measured slices. */
+interface BenchServer {
+  label: string;
+  base: string;
+  child: ChildProcess;
+  tokens: string[];
+  /** One order alone, p50 (ms); null for the ceiling. */
+  alone: number | null;
+  /** The real server's data directory; null for the ceiling. */
+  dataDir: string | null;
+  slices: Slice[];
+}
+
+/** One autocannon run of a server, with the server's CPU time and its time in SQLite statements over it. */
+interface Slice {
+  seconds: number;
+  requests: number;
+  failed: number;
+  p50: number;
+  p99: number;
+  cpuMs: number | null;
+  /** Of that, the main thread's (the event loop: HTTP, the sequencer); the rest is the other threads'. */
+  mainThreadMs: number | null;
+  /** null for the ceiling, which has none. */
+  sqliteMs: number | null;
+}
+
+/** A real server (on SQL, or with BENCH_MONEY_CORE on the core) in a child: its users, and one order alone. */
+async function startRealServer(label: string, onCore: boolean, port: number): Promise<BenchServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'halyard-bench-http-'));
-  const server = await startChild(
+  const child = await startChild(
     path.join(HERE, 'support/bench-server.ts'),
     [],
     {
-      PORT: String(SERVER_PORT),
+      PORT: String(port),
       HALYARD_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       BENCH_MONEY_CORE: onCore ? '1' : '0',
     },
     CHILD_NODE_ARGS,
   );
-  try {
-    const base = `http://127.0.0.1:${SERVER_PORT}`;
-    const tokens: string[] = [];
-    for (let index = 0; index < CONNECTIONS; index++) tokens.push(await fundedUser(base, index));
-    console.log(`${label}: ${tokens.length} users registered and funded (${loadText()})`);
-    const alone = await sampleOrders(base, tokens[0]!);
-    await measure(base, tokens, server, WARMUP_SECONDS);
-    if (PROFILE_DIR) await ask(server, 'profile-start', 'profiling');
-    const orders = await measure(base, tokens, server, SECONDS);
-    if (PROFILE_DIR) {
-      const file = path.join(PROFILE_DIR, `${onCore ? 'core' : 'sql'}.cpuprofile`);
-      await ask(server, { profileTo: file }, 'profiled');
-      console.log(`  the server's main thread during the run: ${file}`);
-    }
-    print(label, orders);
-    console.log(`  measured at ${loadText()}`);
-    return { label, tokens, orders, alone };
-  } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
-    if (KEEP_DATA) console.log(`  its data directory, kept: ${dataDir}`);
-    else rmSync(dataDir, { recursive: true, force: true });
+  const base = `http://127.0.0.1:${port}`;
+  const server: BenchServer = { label, base, child, tokens: [], alone: null, dataDir, slices: [] };
+  for (let index = 0; index < CONNECTIONS; index++) server.tokens.push(await fundedUser(base, index));
+  console.log(`${label}: ${server.tokens.length} users registered and funded (${loadText()})`);
+  server.alone = await sampleOrders(base, server.tokens[0]!);
+  return server;
+}
+
+async function startCeilingServer(tokens: string[]): Promise<BenchServer> {
+  const child = await startChild(
+    path.join(HERE, 'http-orders.ts'),
+    ['--ceiling-server'],
+    {},
+    CHILD_NODE_ARGS,
+  );
+  const base = `http://127.0.0.1:${CEILING_PORT}`;
+  return {
+    label: 'ceiling (bare Fastify route)',
+    base,
+    child,
+    tokens,
+    alone: null,
+    dataDir: null,
+    slices: [],
+  };
+}
+
+async function stop(server: BenchServer): Promise<void> {
+  if (server.child.exitCode === null) {
+    const exited = new Promise((resolve) => server.child.once('exit', resolve));
+    server.child.kill('SIGTERM');
+    await exited;
   }
+  if (server.dataDir === null) return;
+  if (KEEP_DATA) console.log(`${server.label}: its data directory, kept: ${server.dataDir}`);
+  else rmSync(server.dataDir, { recursive: true, force: true });
 }
 
 /**
- * An autocannon run, the server's CPU time per answered request (null where
- * /proc is missing) and its time in SQLite statements per answered request
- * (null for the ceiling, which has none).
+ * Waits until the servers use less than a tenth of a core (the core's
+ * projector catching up on the run before, say), at most QUIET_MAX_MS, so
+ * that no slice pays for the one before it.
  */
-type Measured = autocannon.Result & {
-  cpuMsPerRequest: number | null;
-  /** Of that, the main thread's (the event loop: HTTP, the sequencer); the rest is the other threads'. */
-  mainThreadMsPerRequest: number | null;
-  sqliteMsPerRequest: number | null;
-};
+async function quiet(servers: readonly BenchServer[]): Promise<void> {
+  const total = () => servers.reduce((sum, server) => sum + (cpuMs(server.child.pid) ?? 0), 0);
+  const started = performance.now();
+  let before = total();
+  while (performance.now() - started < QUIET_MAX_MS) {
+    await new Promise((resolve) => setTimeout(resolve, QUIET_PROBE_MS));
+    const now = total();
+    if (now - before <= QUIET_PROBE_MS / 10) return;
+    before = now;
+  }
+}
 
-function print(label: string, result: Measured): void {
-  const failed = result.non2xx + result.errors + result.timeouts;
+function rateOf(slice: Slice): number {
+  return slice.requests / slice.seconds;
+}
+
+/** A server's slices together: requests/s over all of them, the median p50, the worst p99, CPU per request. */
+function totalsOf(server: BenchServer) {
+  const sum = (pick: (slice: Slice) => number) =>
+    server.slices.reduce((total, slice) => total + pick(slice), 0);
+  const requests = sum((slice) => slice.requests);
+  const perRequest = (pick: (slice: Slice) => number | null) =>
+    server.slices.some((slice) => pick(slice) === null) || requests === 0
+      ? null
+      : sum((slice) => pick(slice)!) / requests;
+  const p50s = server.slices.map((slice) => slice.p50).sort((a, b) => a - b);
+  return {
+    requests,
+    rate: requests / sum((slice) => slice.seconds),
+    failed: sum((slice) => slice.failed),
+    p50: p50s[p50s.length >> 1]!,
+    p99: Math.max(...server.slices.map((slice) => slice.p99)),
+    cpuMsPerRequest: perRequest((slice) => slice.cpuMs),
+    mainThreadMsPerRequest: perRequest((slice) => slice.mainThreadMs),
+    sqliteMsPerRequest: perRequest((slice) => slice.sqliteMs),
+  };
+}
+
+function print(server: BenchServer): void {
+  const figures = totalsOf(server);
   const cpu =
-    result.cpuMsPerRequest === null ? '' : `   server CPU ${result.cpuMsPerRequest.toFixed(3)} ms/req`;
+    figures.cpuMsPerRequest === null ? '' : `   server CPU ${figures.cpuMsPerRequest.toFixed(3)} ms/req`;
   const mainThread =
-    result.mainThreadMsPerRequest === null
+    figures.mainThreadMsPerRequest === null
       ? ''
-      : ` (main thread ${result.mainThreadMsPerRequest.toFixed(3)})`;
+      : ` (main thread ${figures.mainThreadMsPerRequest.toFixed(3)})`;
   const sqlite =
-    result.sqliteMsPerRequest === null ? '' : ` (in SQLite ${result.sqliteMsPerRequest.toFixed(3)})`;
+    figures.sqliteMsPerRequest === null ? '' : ` (in SQLite ${figures.sqliteMsPerRequest.toFixed(3)})`;
   console.log(
-    `${label.padEnd(30)} ${Math.round(result.requests.average).toLocaleString('en-US').padStart(7)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   (${result.requests.total} requests, ${failed} failed)${cpu}${mainThread}${sqlite}`,
+    `${server.label.padEnd(30)} ${Math.round(figures.rate).toLocaleString('en-US').padStart(7)} req/s   p50 ${figures.p50} ms   p99 ${figures.p99} ms   (${figures.requests} requests, ${figures.failed} failed)${cpu}${mainThread}${sqlite}`,
   );
 }
 
@@ -281,33 +384,33 @@ async function medianMs(request: (index: number) => Promise<unknown>): Promise<n
 }
 
 /** The bench's orders (limitOrderRequests) for `seconds`; each connection is one of the signed-in users. */
-async function measure(
-  base: string,
-  tokens: string[],
-  server: ChildProcess,
-  seconds: number,
-): Promise<Measured> {
+async function measure(server: BenchServer, seconds: number): Promise<Slice> {
   let nextUser = 0;
-  const cpuBefore = cpuMs(server.pid);
-  const mainBefore = mainThreadCpuMs(server.pid);
-  const sqliteBefore = await sqliteMsOf(server);
+  const { pid } = server.child;
+  const real = server.dataDir !== null;
+  const cpuBefore = cpuMs(pid);
+  const mainBefore = mainThreadCpuMs(pid);
+  const sqliteBefore = real ? await sqliteMsOf(server.child) : null;
   const result = await autocannon({
-    url: base,
+    url: server.base,
     connections: CONNECTIONS,
     duration: seconds,
-    requests: limitOrderRequests(() => tokens[nextUser++ % tokens.length]!),
+    requests: limitOrderRequests(() => server.tokens[nextUser++ % server.tokens.length]!),
   });
-  const cpuAfter = cpuMs(server.pid);
-  const mainAfter = mainThreadCpuMs(server.pid);
-  const sqliteAfter = await sqliteMsOf(server);
-  const answered = result.requests.total;
-  const perRequest = (before: number | null, after: number | null) =>
-    before === null || after === null || answered === 0 ? null : (after - before) / answered;
+  const cpuAfter = cpuMs(pid);
+  const mainAfter = mainThreadCpuMs(pid);
+  const sqliteAfter = real ? await sqliteMsOf(server.child) : null;
+  const spent = (before: number | null, after: number | null) =>
+    before === null || after === null ? null : after - before;
   return {
-    ...result,
-    cpuMsPerRequest: perRequest(cpuBefore, cpuAfter),
-    mainThreadMsPerRequest: perRequest(mainBefore, mainAfter),
-    sqliteMsPerRequest: perRequest(sqliteBefore, sqliteAfter),
+    seconds,
+    requests: result.requests.total,
+    failed: result.non2xx + result.errors + result.timeouts,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuMs: spent(cpuBefore, cpuAfter),
+    mainThreadMs: spent(mainBefore, mainAfter),
+    sqliteMs: spent(sqliteBefore, sqliteAfter),
   };
 }
 
