@@ -61,27 +61,21 @@ if (postgresUrl) {
  * Longest first keeps both workers busy to the end.
  */
 const SLOW_FILES = [
-  'apps/server/src/money-core/sigkill.test.ts',
   'apps/server/src/cluster/failover.test.ts',
+  'apps/server/src/money-core/sigkill.test.ts',
+  // The second multi-process cluster test, never beside the first (both start four processes: beside each other on
+  // two cores, a failover node once printed nothing within the test's 60 s bound for a step, stop 39's CI). With two
+  // workers, one takes failover and the other the two sigkill files (about 85 s each), so this file starts only once
+  // failover's worker is free.
+  'apps/server/src/cluster/gateways.test.ts',
   'apps/server/src/modules/futures/market-maker.test.ts',
   'apps/server/src/modules/futures/futures.test.ts',
   'apps/server/src/ledger/ledger.property.test.ts',
 ];
 
-/**
- * Files that start after every other: the second multi-process cluster test.
- * Beside failover.test.ts (both start four processes on this machine's two
- * cores) a node once printed nothing within the failover test's 60 s bound
- * for a step (stop 39's CI), and it had happened before; ranked after the
- * slow files only, it still met failover.test.ts when the files between
- * them were quick. Last, it runs while the pool drains, long after failover.
- */
-const LAST_FILES = ['apps/server/src/cluster/gateways.test.ts'];
-
 class SlowFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (file: TestSpecification) => {
-      if (LAST_FILES.some((last) => file.moduleId.endsWith(last))) return SLOW_FILES.length + 1;
       const index = SLOW_FILES.findIndex((slow) => file.moduleId.endsWith(slow));
       return index === -1 ? SLOW_FILES.length : index;
     };
