@@ -65,8 +65,8 @@ const SLOW_FILES = [
   'apps/server/src/money-core/sigkill.test.ts',
   // The second multi-process cluster test, never beside the first (both start four processes: beside each other on
   // two cores, a failover node once printed nothing within the test's 60 s bound for a step, stop 39's CI). With two
-  // workers, one takes failover and the other the two sigkill files (about 85 s each), so this file starts only once
-  // failover's worker is free.
+  // workers, this file waits for two of the three above to end; failover (60 to 110 s) ends before the two sigkill
+  // files (85 to 145 s each) both do, so it is one of them.
   'apps/server/src/cluster/gateways.test.ts',
   'apps/server/src/modules/futures/market-maker.test.ts',
   'apps/server/src/modules/futures/futures.test.ts',
