@@ -37,6 +37,11 @@
  * BENCH_KEEP_DATA=1 keeps each server's data directory and prints where it is,
  * to count the rows an order leaves in SQL (any SQLite client on its
  * halyard.sqlite).
+ *
+ * BENCH_COMPARE=DIR runs, in the SQL server's place, the core of another
+ * checkout (DIR: a git worktree of an earlier commit, its node_modules
+ * linked): two versions of the core measured in the same rounds, which the
+ * machine's drift leaves comparable where two runs are not.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -69,6 +74,8 @@ const HERE = path.dirname(new URL(import.meta.url).pathname);
 /** Node flags for the server children, to try one without editing the bench. */
 const CHILD_NODE_ARGS = process.env.BENCH_CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const PASSWORD = 'abc12345';
+/** Another checkout whose core runs in the SQL server's place (none: the SQL server). */
+const COMPARE_DIR = process.env.BENCH_COMPARE;
 /** Where each real server writes a CPU profile of its main thread over the measured run (none: no profile). */
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 /** BENCH_KEEP_DATA=1: each server's data directory stays after the run. */
@@ -100,7 +107,9 @@ if (process.argv[2] === '--ceiling-server') {
 async function main(): Promise<void> {
   const servers: BenchServer[] = [];
   try {
-    const onSql = await startRealServer('orders on SQL (today)', false, SQL_PORT);
+    const onSql = COMPARE_DIR
+      ? await startRealServer(`orders on the core of ${COMPARE_DIR}`, true, SQL_PORT, COMPARE_DIR)
+      : await startRealServer('orders on SQL (today)', false, SQL_PORT);
     servers.push(onSql);
     const onCore = await startRealServer('orders on the core', true, CORE_PORT);
     servers.push(onCore);
@@ -117,7 +126,10 @@ async function main(): Promise<void> {
     }
     if (PROFILE_DIR) {
       for (const server of [onSql, onCore]) {
-        const file = path.join(PROFILE_DIR, `${server === onCore ? 'core' : 'sql'}.cpuprofile`);
+        const file = path.join(
+          PROFILE_DIR,
+          `${server === onCore ? 'core' : COMPARE_DIR ? 'compare' : 'sql'}.cpuprofile`,
+        );
         await ask(server.child, { profileTo: file }, 'profiled');
         console.log(`the main thread of ${server.label} during its runs (idle between them): ${file}`);
       }
@@ -193,11 +205,19 @@ interface Slice {
   sqliteMs: number | null;
 }
 
-/** A real server (on SQL, or with BENCH_MONEY_CORE on the core) in a child: its users, and one order alone. */
-async function startRealServer(label: string, onCore: boolean, port: number): Promise<BenchServer> {
+/**
+ * A real server (on SQL, or with BENCH_MONEY_CORE on the core) in a child: its users, and one order alone. `checkout`:
+ * the repository whose server it is (this one by default).
+ */
+async function startRealServer(
+  label: string,
+  onCore: boolean,
+  port: number,
+  checkout = path.dirname(HERE),
+): Promise<BenchServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'halyard-bench-http-'));
   const child = await startChild(
-    path.join(HERE, 'support/bench-server.ts'),
+    path.join(checkout, 'bench/support/bench-server.ts'),
     [],
     {
       PORT: String(port),

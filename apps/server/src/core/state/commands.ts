@@ -397,10 +397,10 @@ export interface WithdrawalMove {
 
 /**
  * What a command published, in order. `transfers`: the ledger transfers it
- * added. `book`: the book's own events. `spotOrderAccepted`: a new order, as
- * its row is inserted (before it matched). `spotTrade`: each trade, in the
- * book's order. `spotOrderUpdated`: each order the command changed, as its
- * row stands after the command (the new order too, once it matched or ended).
+ * added. `book`: the book's own events. `spotOrderAccepted`: the new order,
+ * as its row stands after the command (matched, ended or resting). `spotTrade`:
+ * each trade, in the book's order. `spotOrderUpdated`: each other order the
+ * command changed, as its row stands after it.
  * The spot events are what modules/spot/projection.ts writes.
  * `referralCommissions`: the commission rows of the command's fees, unpaid;
  * `referralPaid`: the fee legs of the rows one batch of a `referralPayout`

@@ -121,13 +121,11 @@ describe('spot events', () => {
       placedAt: T0 + 10,
     });
     const sellRow = { ...sell, unfilled: '2', held: '2', updatedAt: T0 + 10 };
-    expect(spotEvents(resting!)).toEqual([
-      { type: 'spotOrderAccepted', order: sellRow },
-      { type: 'spotOrderUpdated', order: sellRow },
-    ]);
+    // The new order once, as it stands after its command: no second record of it.
+    expect(spotEvents(resting!)).toEqual([{ type: 'spotOrderAccepted', order: sellRow }]);
 
     // The buy takes 0.5 at the maker's 100: the seller (maker, 0.1%) pays 0.05 USDT, the buyer (taker, 0.2%) 0.001 BTC.
-    const buyAccepted = order({
+    const buyPlaced = order({
       orderId: 2,
       owner: '2',
       price: '101',
@@ -163,12 +161,10 @@ describe('spot events', () => {
       updatedAt: T0 + 20,
     };
     expect(spotEvents(crossing!)).toEqual([
-      { type: 'spotOrderAccepted', order: buyAccepted },
-      { type: 'spotTrade', trade },
       {
-        type: 'spotOrderUpdated',
+        type: 'spotOrderAccepted',
         order: {
-          ...buyAccepted,
+          ...buyPlaced,
           unfilled: '0',
           holdSpent: '50',
           dealAmount: '0.5',
@@ -177,6 +173,7 @@ describe('spot events', () => {
           state: 'filled',
         },
       },
+      { type: 'spotTrade', trade },
       { type: 'spotOrderUpdated', order: sellAfter },
     ]);
 

@@ -187,8 +187,10 @@ export function placeOrder(
     events: [
       { type: 'transfers', transfers: [...holdPlan.newTransfers, ...settled.transfers] },
       { type: 'book', pair: command.pair, events },
-      { type: 'spotOrderAccepted', order: recordOf(order, null, command.at) },
-      ...spotEventsOf(settled, command.at),
+      // The new order once, as its row stands after the command: a second record of it would be built, copied to
+      // the projector and dropped there (each order's last record wins, in the writer and in the replies alike).
+      { type: 'spotOrderAccepted', order: recordOf(after, settled.ended.get(id) ?? null, command.at) },
+      ...spotEventsOf(settled, command.at, id),
     ],
   };
 }
@@ -486,14 +488,18 @@ function filledOf(order: OpenOrder): Dec {
   return order.amount.sub(order.remaining);
 }
 
-/** The rows' events of a command: its trades, every order it changed as it stands after it, its commissions. */
-function spotEventsOf(settled: Settled, at: number): MoneyEvent[] {
+/**
+ * The rows' events of a command: its trades, every order it changed as it stands after it (but `placed`, the order
+ * the command placed, whose `spotOrderAccepted` already stands so), its commissions.
+ */
+function spotEventsOf(settled: Settled, at: number, placed: number | null = null): MoneyEvent[] {
   const events: MoneyEvent[] = settled.trades.map((trade) => ({ type: 'spotTrade', trade }));
   for (const order of settled.touched.values())
-    events.push({
-      type: 'spotOrderUpdated',
-      order: recordOf(order, settled.ended.get(order.id) ?? null, at),
-    });
+    if (order.id !== placed)
+      events.push({
+        type: 'spotOrderUpdated',
+        order: recordOf(order, settled.ended.get(order.id) ?? null, at),
+      });
   if (settled.commissions.length > 0) events.push({ type: 'referralCommissions', rows: settled.commissions });
   return events;
 }
