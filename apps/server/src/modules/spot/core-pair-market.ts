@@ -43,11 +43,12 @@ export class CorePairMarket extends PairTape implements SpotPairMarket {
   private settings: PairRow;
   private readonly symbol: string;
   /**
-   * The order records this pair's commands published, by sequence, until
-   * their replies take them. Every spot command of the pair is submitted
-   * here, so every entry has a reply waiting for it.
+   * The order records this pair's commands published, by sequence, in the
+   * order published (an order's last record is how its command left it),
+   * until their replies take them. Every spot command of the pair is
+   * submitted here, so every entry has a reply waiting for it.
    */
-  private readonly unanswered = new Map<number, Map<number, SpotOrderRecord>>();
+  private readonly unanswered = new Map<number, SpotOrderRecord[]>();
   private readonly unsubscribe: () => void;
 
   private constructor(
@@ -156,11 +157,11 @@ export class CorePairMarket extends PairTape implements SpotPairMarket {
    * session and reads its orders from the state.
    */
   private answer(trader: Trader, result: Extract<MoneyResult, { ok: true }>, seq: number): CommandResult {
-    const records = this.unanswered.get(seq) ?? new Map<number, SpotOrderRecord>();
+    const records = this.unanswered.get(seq) ?? [];
     this.unanswered.delete(seq);
     const ids = result.orders?.map((order) => order.orderId) ?? (result.order ? [result.order.orderId] : []);
     const orders = ids.map((id) => {
-      const record = records.get(id);
+      const record = records.findLast((candidate) => candidate.orderId === id);
       if (!record) throw new Error(`spot: order ${id} is not in the events of command ${seq}`);
       return orderRowOf(record, this.pair.autoid);
     });
@@ -219,14 +220,15 @@ export class CorePairMarket extends PairTape implements SpotPairMarket {
     const trades: CommittedTrade[] = [];
     let touched = false;
     for (const { seq, events } of batch) {
-      const records = new Map<number, SpotOrderRecord>();
+      // Made only for a command with this pair's orders: every pair's market reads every command of the batch.
+      let records: SpotOrderRecord[] | null = null;
       for (const event of events) {
         if (event.type === 'book' && event.pair === this.symbol) touched = true;
         else if (
           (event.type === 'spotOrderAccepted' || event.type === 'spotOrderUpdated') &&
           event.order.pair === this.symbol
         )
-          records.set(event.order.orderId, event.order);
+          (records ??= []).push(event.order);
         else if (event.type === 'spotTrade' && event.trade.pair === this.symbol)
           trades.push({
             price: event.trade.price,
@@ -235,7 +237,7 @@ export class CorePairMarket extends PairTape implements SpotPairMarket {
             wdate: event.trade.at,
           });
       }
-      if (records.size > 0) this.unanswered.set(seq, records);
+      if (records !== null) this.unanswered.set(seq, records);
     }
     if (!touched) return;
     this.recordTape(trades, this.book().depth(DEPTH_LEVELS));
