@@ -217,8 +217,9 @@ export class Work {
    */
   private endOrder(autoid: number): void {
     this.book.open.delete(autoid);
-    const hold = this.state.ledger.holds.get(holdId(autoid));
-    if (hold !== undefined && hold.state !== 'open') this.state.ledger.holds.delete(holdId(autoid));
+    const id = holdId(autoid);
+    const hold = this.state.ledger.holds.get(id);
+    if (hold !== undefined && hold.state !== 'open') this.state.ledger.holds.delete(id);
   }
 
   /** One trade between a user and anyone but the same house: both sides' legs in one batch, and its commission rows. */
