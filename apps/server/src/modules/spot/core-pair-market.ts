@@ -227,9 +227,10 @@ export class CorePairMarket extends PairTape implements SpotPairMarket {
         else if (
           (event.type === 'spotOrderAccepted' || event.type === 'spotOrderUpdated') &&
           event.order.pair === this.symbol
-        )
-          (records ??= []).push(event.order);
-        else if (event.type === 'spotTrade' && event.trade.pair === this.symbol)
+        ) {
+          records ??= [];
+          records.push(event.order);
+        } else if (event.type === 'spotTrade' && event.trade.pair === this.symbol)
           trades.push({
             price: event.trade.price,
             amount: event.trade.amount,
