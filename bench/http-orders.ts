@@ -45,13 +45,14 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import {
+  call,
   cpuMs,
+  fundedUser,
   limitOrderRequests,
   loadText,
   mainThreadCpuMs,
@@ -73,7 +74,6 @@ const QUIET_PROBE_MS = 100;
 const HERE = path.dirname(new URL(import.meta.url).pathname);
 /** Node flags for the server children, to try one without editing the bench. */
 const CHILD_NODE_ARGS = process.env.BENCH_CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-const PASSWORD = 'abc12345';
 /** Another checkout whose core runs in the SQL server's place (none: the SQL server). */
 const COMPARE_DIR = process.env.BENCH_COMPARE;
 /** Where each real server writes a CPU profile of its main thread over the measured run (none: no profile). */
@@ -82,18 +82,6 @@ const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 const KEEP_DATA = process.env.BENCH_KEEP_DATA === '1';
 /** Orders placed one by one for the single order's latency. */
 const SAMPLE_ORDERS = 50;
-/**
- * The bench's own client: node:http with one kept-alive socket. fetch (undici)
- * adds about half a millisecond of its own to each request on this machine,
- * which the single order's latency would count as the server's.
- */
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
 
 if (process.argv[2] === '--ceiling-server') {
   const http = Fastify();
@@ -321,56 +309,6 @@ function print(server: BenchServer): void {
   console.log(
     `${server.label.padEnd(30)} ${Math.round(figures.rate).toLocaleString('en-US').padStart(7)} req/s   p50 ${figures.p50} ms   p99 ${figures.p99} ms   (${figures.requests} requests, ${figures.failed} failed)${cpu}${mainThread}${sqlite}`,
   );
-}
-
-function call<T>(base: string, method: string, url: string, body?: unknown, token?: string): Promise<T> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      new URL(url, base),
-      {
-        method,
-        agent,
-        headers: {
-          ...(payload === undefined
-            ? {}
-            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
-          ...(token ? { token } : {}),
-        },
-      },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        response.on('end', () => {
-          const envelope = JSON.parse(text) as Envelope<T>;
-          if (envelope.code === 200) resolve(envelope.data);
-          else reject(new Error(`${method} ${url}: ${text}`));
-        });
-      },
-    );
-    request.on('error', reject);
-    request.end(payload);
-  });
-}
-
-/** Registers a user by email the way a person does (the demo code /user/getCode shows) and funds it from the demo faucet. */
-async function fundedUser(base: string, index: number): Promise<string> {
-  const email = `bench${index}.${process.pid}@example.com`;
-  const query = new URLSearchParams({ account: email, purpose: 'register' });
-  const { demoCode: code } = await call<{ demoCode?: string }>(base, 'GET', `/user/getCode?${query}`);
-  if (code === undefined) throw new Error(`no demo code for ${email}`);
-  const registered = await call<{ token: string }>(base, 'POST', '/member/register', {
-    account: email,
-    code,
-    password: PASSWORD,
-    confirmPassword: PASSWORD,
-    agreed: true,
-  });
-  await call(base, 'POST', '/account/demoFaucet', undefined, registered.token);
-  return registered.token;
 }
 
 /**
