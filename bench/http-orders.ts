@@ -44,12 +44,12 @@
  * machine's drift leaves comparable where two runs are not.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import {
+  CEILING_PORT,
   call,
   cpuMs,
   fundedUser,
@@ -57,14 +57,15 @@ import {
   loadText,
   mainThreadCpuMs,
   orderBodyAt,
-  startChild,
+  startBenchServer,
+  startCeilingChild,
+  stopChild,
 } from './support/http-load.ts';
 
 const SECONDS = Number(process.argv[2] ?? 15);
 const WARMUP_SECONDS = 3;
 const CONNECTIONS = 50;
 const SQL_PORT = 18_431;
-const CEILING_PORT = 18_432;
 const CORE_PORT = 18_433;
 /** The measured seconds of each server are cut into this many slices, taken in turns: SQL, core, ceiling. */
 const ROUNDS = 5;
@@ -203,19 +204,12 @@ async function startRealServer(
   port: number,
   checkout = path.dirname(HERE),
 ): Promise<BenchServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'halyard-bench-http-'));
-  const child = await startChild(
-    path.join(checkout, 'bench/support/bench-server.ts'),
-    [],
-    {
-      PORT: String(port),
-      HALYARD_DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      BENCH_MONEY_CORE: onCore ? '1' : '0',
-    },
-    CHILD_NODE_ARGS,
-  );
-  const base = `http://127.0.0.1:${port}`;
+  const { child, base, dataDir } = await startBenchServer({
+    checkout,
+    port,
+    onCore,
+    nodeArgs: CHILD_NODE_ARGS,
+  });
   const server: BenchServer = { label, base, child, tokens: [], alone: null, dataDir, slices: [] };
   for (let index = 0; index < CONNECTIONS; index++) server.tokens.push(await fundedUser(base, index));
   console.log(`${label}: ${server.tokens.length} users registered and funded (${loadText()})`);
@@ -224,13 +218,7 @@ async function startRealServer(
 }
 
 async function startCeilingServer(tokens: string[]): Promise<BenchServer> {
-  const child = await startChild(
-    path.join(HERE, 'http-orders.ts'),
-    ['--ceiling-server'],
-    {},
-    CHILD_NODE_ARGS,
-  );
-  const base = `http://127.0.0.1:${CEILING_PORT}`;
+  const { child, base } = await startCeilingChild(CHILD_NODE_ARGS);
   return {
     label: 'ceiling (bare Fastify route)',
     base,
@@ -243,11 +231,7 @@ async function startCeilingServer(tokens: string[]): Promise<BenchServer> {
 }
 
 async function stop(server: BenchServer): Promise<void> {
-  if (server.child.exitCode === null) {
-    const exited = new Promise((resolve) => server.child.once('exit', resolve));
-    server.child.kill('SIGTERM');
-    await exited;
-  }
+  await stopChild(server.child);
   if (server.dataDir === null) return;
   if (KEEP_DATA) console.log(`${server.label}: its data directory, kept: ${server.dataDir}`);
   else rmSync(server.dataDir, { recursive: true, force: true });

@@ -17,16 +17,22 @@
  *   node --import tsx bench/order-alone.ts [rounds]   (default 5; 600 orders a round)
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { call, fundedUser, loadText, orderBodyAt, startChild } from './support/http-load.ts';
+import {
+  call,
+  fundedUser,
+  loadText,
+  orderBodyAt,
+  startBenchServer,
+  startCeilingChild,
+  stopChild,
+} from './support/http-load.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
 const ORDERS = 600;
 const WARMUP = 100;
 const HERE = path.dirname(new URL(import.meta.url).pathname);
-const CEILING_PORT = 18_432;
 const COMPARE_DIR = process.env.BENCH_COMPARE;
 
 interface Server {
@@ -52,28 +58,13 @@ try {
 }
 
 async function coreServer(label: string, checkout: string, port: number): Promise<Server> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'halyard-bench-alone-'));
-  const child = await startChild(path.join(checkout, 'bench/support/bench-server.ts'), [], {
-    PORT: String(port),
-    HALYARD_DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    BENCH_MONEY_CORE: '1',
-  });
-  const base = `http://127.0.0.1:${port}`;
-  return {
-    label: `the core of ${label}`,
-    base,
-    child,
-    dataDir,
-    token: await fundedUser(base, 0),
-    p50s: [],
-    p90s: [],
-  };
+  const { child, base, dataDir } = await startBenchServer({ checkout, port, onCore: true });
+  const token = await fundedUser(base, 0);
+  return { label: `the core of ${label}`, base, child, dataDir, token, p50s: [], p90s: [] };
 }
 
 async function ceilingServer(token: string): Promise<Server> {
-  const child = await startChild(path.join(HERE, 'http-orders.ts'), ['--ceiling-server'], {});
-  const base = `http://127.0.0.1:${CEILING_PORT}`;
+  const { child, base } = await startCeilingChild();
   return { label: 'a bare Fastify route (anchor)', base, child, dataDir: null, token, p50s: [], p90s: [] };
 }
 
@@ -115,10 +106,6 @@ function report(): void {
 }
 
 async function stop(server: Server): Promise<void> {
-  if (server.child.exitCode === null) {
-    const exited = new Promise((resolve) => server.child.once('exit', resolve));
-    server.child.kill('SIGTERM');
-    await exited;
-  }
+  await stopChild(server.child);
   if (server.dataDir !== null) rmSync(server.dataDir, { recursive: true, force: true });
 }

@@ -4,9 +4,9 @@
  * (the machine's load, a process's CPU time) and the limit orders they send.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
 
@@ -167,4 +167,49 @@ export async function fundedUser(base: string, index: number): Promise<string> {
   });
   await call(base, 'POST', '/account/demoFaucet', undefined, registered.token);
   return registered.token;
+}
+
+/** The port bench:http's bare Fastify route (`http-orders.ts --ceiling-server`) listens on. */
+export const CEILING_PORT = 18_432;
+
+/** bench:http's bare Fastify route in a child, the anchor of the HTTP benches. */
+export function startCeilingChild(nodeArgs: string[] = []): Promise<{ child: ChildProcess; base: string }> {
+  const file = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'http-orders.ts');
+  return startChild(file, ['--ceiling-server'], {}, nodeArgs).then((child) => ({
+    child,
+    base: `http://127.0.0.1:${CEILING_PORT}`,
+  }));
+}
+
+/**
+ * The real server (`bench/support/bench-server.ts` of `checkout`: this repository, or a worktree of another
+ * commit) in a child on `port`, on a fresh data directory: on SQL, or on the sequenced core with `onCore`.
+ */
+export async function startBenchServer(options: {
+  checkout: string;
+  port: number;
+  onCore: boolean;
+  nodeArgs?: string[];
+}): Promise<{ child: ChildProcess; base: string; dataDir: string }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'halyard-bench-http-'));
+  const child = await startChild(
+    path.join(options.checkout, 'bench/support/bench-server.ts'),
+    [],
+    {
+      PORT: String(options.port),
+      HALYARD_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      BENCH_MONEY_CORE: options.onCore ? '1' : '0',
+    },
+    options.nodeArgs,
+  );
+  return { child, base: `http://127.0.0.1:${options.port}`, dataDir };
+}
+
+/** Stops a child with SIGTERM and resolves once it has exited. */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
 }
