@@ -62,6 +62,9 @@ describe('the money state ledger accounts (LedgerAccounts)', () => {
     const replacement = accountOf(accountKey(userAccount(7, 'spot'), 'USDT'), '5');
     accounts.set(replacement.mapKey, replacement);
     expect(accounts.find(userAccount(7, 'spot'), 'USDT')).toBe(replacement);
+    const systemReplacement = accountOf(accountKey(systemAccount('fees'), 'BTC'), '3');
+    accounts.set(systemReplacement.mapKey, systemReplacement);
+    expect(accounts.find(systemAccount('fees'), 'BTC')).toBe(systemReplacement);
     expectFindAgreesWithGet(accounts);
 
     expect(accounts.delete(accountMapKeyOf(userAccount(7, 'spot'), 'BTC'))).toBe(true);

@@ -1,23 +1,31 @@
 /**
  * The money state's ledger accounts: a TrackedMap by map key (what the
- * snapshot, the projector and the audit read), with each user's accounts
- * also listed under the user's id.
+ * snapshot, the projector and the audit read), with each owner's accounts
+ * also listed apart, so the ledger finds an account without its key.
  *
  * Why the second index: finding an account by its map key means building the
  * key (`owner|asset|wallet`), hashing the new string and probing a table of a
- * million; by the user's id it is a number's probe and a scan of the user's
- * few accounts, less than half the time (docs/core.md "Stop 38"). The ledger
- * finds accounts that way (`findAccount` in ledger/plan.ts) on every leg.
- * The exchange's own accounts are few and each holds many assets and
- * wallets: they are found by their key.
+ * million (docs/core.md "Stop 38"). The ledger finds accounts on every leg
+ * (`findAccount` in ledger/plan.ts), so:
+ * - a user's accounts are one flat list per user id, each as its asset, its
+ *   wallet and the account side by side: the scan compares two strings per
+ *   account in one array and reads no account object but the one it answers
+ *   (docs/core.md "Stop 41");
+ * - the exchange's own accounts (few, but on every trade: clearing, fees)
+ *   are found by wallet, then asset, in two small maps.
  */
-import { type AccountRef, accountMapKeyOf, SYSTEM_OWNER } from '../../ledger/accounts.ts';
+import { type AccountRef, SYSTEM_OWNER } from '../../ledger/accounts.ts';
 import { type AccountState, copyAccount } from '../../ledger/plan.ts';
 import { TrackedMap } from '../sequencer/index.ts';
 
+/** Per user: asset, wallet, account, asset, wallet, account, … in the order they were created. */
+type UserAccounts = (string | AccountState)[];
+const STRIDE = 3;
+
 export class LedgerAccounts extends TrackedMap<string, AccountState> {
-  /** Users' accounts by owner, in the order they were created; the same objects as the map's. */
-  private readonly byUser = new Map<number, AccountState[]>();
+  private readonly byUser = new Map<number, UserAccounts>();
+  /** The exchange's accounts by wallet, then asset; the same objects as the map's. */
+  private readonly bySystemWallet = new Map<string, Map<string, AccountState>>();
 
   constructor() {
     super(copyAccount);
@@ -25,27 +33,32 @@ export class LedgerAccounts extends TrackedMap<string, AccountState> {
 
   /** The account of `ref` in `asset`, or undefined: the same answer as `get(accountMapKeyOf(ref, asset))`. */
   find(ref: AccountRef, asset: string): AccountState | undefined {
-    if (ref.owner === SYSTEM_OWNER) return super.get(accountMapKeyOf(ref, asset));
-    const accounts = this.byUser.get(ref.owner);
-    if (accounts === undefined) return undefined;
+    if (ref.owner === SYSTEM_OWNER) return this.bySystemWallet.get(ref.wallet)?.get(asset);
+    const listed = this.byUser.get(ref.owner);
+    if (listed === undefined) return undefined;
     const wallet = ref.wallet;
-    for (const account of accounts)
-      if (account.key.asset === asset && account.key.wallet === wallet) return account;
+    for (let index = 0; index < listed.length; index += STRIDE)
+      if (listed[index] === asset && listed[index + 1] === wallet) return listed[index + 2] as AccountState;
     return undefined;
   }
 
   override set(mapKey: string, account: AccountState): this {
     super.set(mapKey, account);
-    const owner = account.key.owner;
-    if (owner === SYSTEM_OWNER) return this;
+    const { owner, wallet, asset } = account.key;
+    if (owner === SYSTEM_OWNER) {
+      const byAsset = this.bySystemWallet.get(wallet);
+      if (byAsset === undefined) this.bySystemWallet.set(wallet, new Map([[asset, account]]));
+      else byAsset.set(asset, account);
+      return this;
+    }
     // A user's id as text would be listed apart from the same id as a number, and `find` would miss it.
     if (typeof owner !== 'number') throw new Error(`ledger account ${mapKey}: its owner is not a number`);
-    const accounts = this.byUser.get(owner);
-    if (accounts === undefined) this.byUser.set(owner, [account]);
+    const listed = this.byUser.get(owner);
+    if (listed === undefined) this.byUser.set(owner, [asset, wallet, account]);
     else {
-      const index = accounts.findIndex((listed) => listed.mapKey === mapKey);
-      if (index === -1) accounts.push(account);
-      else accounts[index] = account;
+      const index = indexIn(listed, asset, wallet);
+      if (index === -1) listed.push(asset, wallet, account);
+      else listed[index + 2] = account;
     }
     return this;
   }
@@ -53,15 +66,26 @@ export class LedgerAccounts extends TrackedMap<string, AccountState> {
   override delete(mapKey: string): boolean {
     const account = super.get(mapKey);
     if (!super.delete(mapKey)) return false;
-    const owner = account!.key.owner;
-    if (owner === SYSTEM_OWNER) return true;
-    const accounts = this.byUser.get(owner)!;
-    accounts.splice(accounts.indexOf(account!), 1);
-    if (accounts.length === 0) this.byUser.delete(owner);
+    const { owner, wallet, asset } = account!.key;
+    if (owner === SYSTEM_OWNER) {
+      const byAsset = this.bySystemWallet.get(wallet)!;
+      byAsset.delete(asset);
+      if (byAsset.size === 0) this.bySystemWallet.delete(wallet);
+      return true;
+    }
+    const listed = this.byUser.get(owner)!;
+    listed.splice(indexIn(listed, asset, wallet), STRIDE);
+    if (listed.length === 0) this.byUser.delete(owner);
     return true;
   }
 
   override clear(): void {
     for (const key of [...this.keys()]) this.delete(key);
   }
+}
+
+function indexIn(listed: UserAccounts, asset: string, wallet: string): number {
+  for (let index = 0; index < listed.length; index += STRIDE)
+    if (listed[index] === asset && listed[index + 1] === wallet) return index;
+  return -1;
 }
