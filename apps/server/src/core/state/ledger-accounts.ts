@@ -36,10 +36,8 @@ export class LedgerAccounts extends TrackedMap<string, AccountState> {
     if (ref.owner === SYSTEM_OWNER) return this.bySystemWallet.get(ref.wallet)?.get(asset);
     const listed = this.byUser.get(ref.owner);
     if (listed === undefined) return undefined;
-    const wallet = ref.wallet;
-    for (let index = 0; index < listed.length; index += STRIDE)
-      if (listed[index] === asset && listed[index + 1] === wallet) return listed[index + 2] as AccountState;
-    return undefined;
+    const index = indexIn(listed, asset, ref.wallet);
+    return index === -1 ? undefined : (listed[index + 2] as AccountState);
   }
 
   override set(mapKey: string, account: AccountState): this {
@@ -84,6 +82,7 @@ export class LedgerAccounts extends TrackedMap<string, AccountState> {
   }
 }
 
+/** Where `asset` in `wallet` starts in a user's list, or -1. */
 function indexIn(listed: UserAccounts, asset: string, wallet: string): number {
   for (let index = 0; index < listed.length; index += STRIDE)
     if (listed[index] === asset && listed[index + 1] === wallet) return index;
