@@ -11,12 +11,22 @@
  * which keeps a copy as the before-image instead. The ledger changes account
  * totals that way (copying every account it touched cost the replay dearly);
  * holds, transfers and orders are replaced.
+ *
+ * The keys the capture began with are listed as its slices are read, not at
+ * once (a million keys took 11 to 20 ms of one turn on a slow machine;
+ * docs/core.md "Stop 41"). A map's live iteration lists its keys in the
+ * order they were first set; keys set since come after them, and a value
+ * replaced keeps its place. So while no key the capture began with is
+ * deleted, they are exactly the first `size` keys of the live iteration.
+ * The first such delete lists the rest at once, before the key goes.
  */
 const ABSENT = Symbol('absent');
 
 export class TrackedMap<K, V> extends Map<K, V> {
   /** Set only while a capture is open. A field initialiser runs after Map's constructor, so no entries are passed to it. */
   private before: Map<K, V | typeof ABSENT> | undefined;
+  /** The open capture's keys, while they are still being listed. */
+  private listing: KeyListing<K> | undefined;
 
   /** `copy`: how to copy a value for `beforeChange`; a map without one holds immutable values only. */
   constructor(private readonly copy?: (value: V) => V) {
@@ -30,6 +40,11 @@ export class TrackedMap<K, V> extends Map<K, V> {
 
   override delete(key: K): boolean {
     this.remember(key);
+    // A key the capture began with: list the rest of them now, while they are still the first keys.
+    if (this.listing?.pending && super.has(key) && this.before!.get(key) !== ABSENT) {
+      this.listing.finish();
+      this.listing = undefined;
+    }
     return super.delete(key);
   }
 
@@ -49,17 +64,44 @@ export class TrackedMap<K, V> extends Map<K, V> {
 
   /**
    * Opens a capture of the entries as they are now; one at a time. It copies
-   * the keys at once (a flat array: about 10 ms per million keys), and
-   * nothing else; without `listKeys` (a caller that knows which keys it will
-   * ask `valueAt` for) not even them.
+   * nothing at once: its keys are listed as its slices ask for them (see
+   * above); without `listKeys` (a caller that knows which keys it will ask
+   * `valueAt` for) never.
    */
   capture(listKeys = true): MapCapture<K, V> {
     if (this.before !== undefined) throw new Error('a capture of this map is already open');
     const before = new Map<K, V | typeof ABSENT>();
     this.before = before;
-    return new MapCapture(this, listKeys ? Array.from(this.keys()) : [], before, () => {
+    const listing = new KeyListing(this.keys(), listKeys ? this.size : 0);
+    if (listKeys) this.listing = listing;
+    return new MapCapture(this, listing, before, () => {
       this.before = undefined;
+      this.listing = undefined;
     });
+  }
+}
+
+/** The first `count` keys of a map's live iteration, listed as far as they are asked for. */
+class KeyListing<K> {
+  readonly keys: K[] = [];
+
+  constructor(
+    private readonly live: Iterator<K>,
+    private readonly count: number,
+  ) {}
+
+  get pending(): boolean {
+    return this.keys.length < this.count;
+  }
+
+  /** Lists keys until `length` of them are listed, or all `count`. */
+  listTo(length: number): void {
+    const end = Math.min(length, this.count);
+    while (this.keys.length < end) this.keys.push(this.live.next().value as K);
+  }
+
+  finish(): void {
+    this.listTo(this.count);
   }
 }
 
@@ -70,10 +112,15 @@ export class MapCapture<K, V> {
 
   constructor(
     private readonly map: Map<K, V>,
-    private readonly keys: K[],
+    private readonly listing: KeyListing<K>,
     private readonly before: Map<K, V | typeof ABSENT>,
     private readonly onClose: () => void,
   ) {}
+
+  /** How many of the capture's keys are listed so far. */
+  get listed(): number {
+    return this.listing.keys.length;
+  }
 
   /** The value of `key` at the capture, undefined if it had none. */
   valueAt(key: K): V | undefined {
@@ -84,10 +131,12 @@ export class MapCapture<K, V> {
 
   /** Up to `limit` entries as they were at the capture; an empty array once all were given. */
   slice(limit: number): [K, V][] {
-    const end = Math.min(this.keys.length, this.next + limit);
+    this.listing.listTo(this.next + limit);
+    const keys = this.listing.keys;
+    const end = Math.min(keys.length, this.next + limit);
     const out: [K, V][] = [];
     for (let index = this.next; index < end; index++) {
-      const key = this.keys[index]!;
+      const key = keys[index]!;
       out.push([key, this.valueAt(key)!]);
     }
     this.next = end;
